@@ -1,0 +1,1 @@
+"""prhub-pipeline: weekly reports of a repository's merged pull requests."""

@@ -1,0 +1,220 @@
+"""Settings: one YAML file, validated by pydantic, with errors that name the key."""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import date
+from pathlib import Path
+from typing import Annotated, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import yaml
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+CONFIG_ENV_VAR = "PRHUB_CONFIG"
+DEFAULT_CONFIG_NAME = "prhub.yaml"
+REPO_NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$")
+
+
+class ConfigError(Exception):
+    """The configuration file is missing or invalid; the message names the file and the key."""
+
+
+class StrictModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ModulesConfig(StrictModel):
+    """How a repository names its modules and where the ground truth comes from."""
+
+    allowed: list[str] | None = None  # None: learned from the tagged history
+    aliases: dict[str, str] = Field(default_factory=dict)  # e.g. docs -> doc
+    label_modules: dict[str, str] = Field(default_factory=dict)  # GitHub label -> module
+    min_training_prs: int = Field(default=50, ge=1)
+    min_micro_f1: float = Field(default=0.6, ge=0.0, le=1.0)
+
+
+class ThemeRule(StrictModel):
+    """A cross-cutting topic, matched by regular expressions over text and globs over paths."""
+
+    name: str = Field(min_length=1)
+    title: list[str] = Field(default_factory=list)
+    body: list[str] = Field(default_factory=list)
+    paths: list[str] = Field(default_factory=list)
+    modules: list[str] = Field(default_factory=list)
+
+    @field_validator("title", "body")
+    @classmethod
+    def _compiles(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"invalid regular expression {pattern!r}: {exc}") from exc
+        return patterns
+
+
+class ScoringConfig(StrictModel):
+    key_threshold: float = Field(default=7.0, ge=0.0, le=10.0)
+    core_paths: list[str] = Field(default_factory=list)
+    test_paths: list[str] = Field(
+        default_factory=lambda: [
+            "tests/**",
+            "test/**",
+            "**/tests/**",
+            "**/test_*.py",
+            "**/*_test.py",
+        ]
+    )
+    large_change_lines: int = Field(default=1000, ge=1)
+    cross_cutting_modules: int = Field(default=4, ge=2)
+
+
+class GitHubConfig(StrictModel):
+    api_url: str = "https://api.github.com/graphql"
+    token_env: str = "GITHUB_TOKEN"
+    max_rate_limit_wait_seconds: float = Field(default=900.0, ge=0.0)
+    max_retries: int = Field(default=5, ge=0)
+    timeout_seconds: float = Field(default=30.0, gt=0.0)
+
+
+class RepoConfig(StrictModel):
+    name: str
+    source: Literal["git", "github"]
+    git_path: Path | None = None
+    branch: str | None = None  # default: the clone's HEAD
+    start: date
+    github: GitHubConfig = Field(default_factory=GitHubConfig)
+    modules: ModulesConfig = Field(default_factory=ModulesConfig)
+    themes: list[ThemeRule] | None = None  # None: the built-in rules
+    scoring: ScoringConfig = Field(default_factory=ScoringConfig)
+
+    @field_validator("name")
+    @classmethod
+    def _owner_slash_name(cls, name: str) -> str:
+        if not REPO_NAME_PATTERN.match(name):
+            raise ValueError(f"{name!r} is not a repository name of the form OWNER/NAME")
+        return name
+
+    @field_validator("start")
+    @classmethod
+    def _monday(cls, start: date) -> date:
+        if start.weekday() != 0:
+            raise ValueError(f"{start.isoformat()} is a {start:%A}; weeks start on a Monday")
+        return start
+
+    @model_validator(mode="after")
+    def _source_needs(self) -> RepoConfig:
+        if self.source == "git" and self.git_path is None:
+            raise ValueError("git_path is required when source is git")
+        return self
+
+    @property
+    def slug(self) -> str:
+        """The name with `/` replaced, for file names and partition keys."""
+        return self.name.replace("/", "__")
+
+
+class Settings(StrictModel):
+    database: Path
+    timezone: str = "Asia/Shanghai"
+    language: Literal["zh", "en"] = "zh"
+    reports_dir: Path = Path("reports")
+    repos: Annotated[list[RepoConfig], Field(min_length=1)]
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, zone: str) -> str:
+        try:
+            ZoneInfo(zone)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone {zone!r}") from exc
+        return zone
+
+    @model_validator(mode="after")
+    def _unique_repos(self) -> Settings:
+        names = [repo.name for repo in self.repos]
+        duplicates = sorted({name for name in names if names.count(name) > 1})
+        if duplicates:
+            raise ValueError(f"repository listed twice: {', '.join(duplicates)}")
+        return self
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    def repo(self, name: str) -> RepoConfig:
+        for repo in self.repos:
+            if repo.name == name:
+                return repo
+        known = ", ".join(r.name for r in self.repos)
+        raise ConfigError(f"repository {name!r} is not configured (configured: {known})")
+
+
+def find_config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """`--config`, else `$PRHUB_CONFIG`, else `./prhub.yaml`."""
+    if explicit:
+        return Path(explicit)
+    from_env = os.environ.get(CONFIG_ENV_VAR)
+    if from_env:
+        return Path(from_env)
+    return Path(DEFAULT_CONFIG_NAME)
+
+
+def _describe(error: ValidationError) -> str:
+    lines = []
+    for item in error.errors():
+        key = ".".join(str(part) for part in item["loc"]) or "(top level)"
+        message = item["msg"]
+        if item["type"] == "extra_forbidden":
+            message = "unknown key"
+        elif message.startswith("Value error, "):
+            message = message.removeprefix("Value error, ")
+        lines.append(f"{key}: {message}")
+    return "; ".join(lines)
+
+
+def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
+    """Read, validate and resolve a config file. Relative paths are relative to the file."""
+    config_path = find_config_path(path).expanduser().resolve()
+    if not config_path.is_file():
+        raise ConfigError(f"config file not found: {config_path}")
+    try:
+        raw = yaml.safe_load(config_path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{config_path}: not valid YAML: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{config_path}: expected a mapping of settings at the top level")
+    try:
+        settings = Settings.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(f"{config_path}: {_describe(exc)}") from None
+    return _resolve_paths(settings, config_path.parent)
+
+
+def _resolve_paths(settings: Settings, base: Path) -> Settings:
+    def resolve(path: Path) -> Path:
+        path = path.expanduser()
+        return path if path.is_absolute() else (base / path).resolve()
+
+    repos = []
+    for index, repo in enumerate(settings.repos):
+        git_path = resolve(repo.git_path) if repo.git_path is not None else None
+        if repo.source == "git" and git_path is not None and not git_path.exists():
+            raise ConfigError(f"repos.{index}.git_path: no such directory {git_path}")
+        repos.append(repo.model_copy(update={"git_path": git_path}))
+    return settings.model_copy(
+        update={
+            "database": resolve(settings.database),
+            "reports_dir": resolve(settings.reports_dir),
+            "repos": repos,
+        }
+    )

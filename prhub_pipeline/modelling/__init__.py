@@ -1,0 +1,1 @@
+"""Modelling: module tags, themes, the classifier, importance and risks."""

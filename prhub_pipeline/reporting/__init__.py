@@ -1,0 +1,1 @@
+"""Reporting: the weekly report context, rendering and charts."""

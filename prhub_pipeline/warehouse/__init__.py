@@ -1,0 +1,18 @@
+"""The DuckDB warehouse: connections, schema migrations and partition writes."""
+
+from prhub_pipeline.warehouse.connection import (
+    WarehouseError,
+    WarehouseLockedError,
+    connect,
+    migrate,
+)
+from prhub_pipeline.warehouse.partitions import TableRows, replace_partition
+
+__all__ = [
+    "TableRows",
+    "WarehouseError",
+    "WarehouseLockedError",
+    "connect",
+    "migrate",
+    "replace_partition",
+]

@@ -1,0 +1,111 @@
+"""Opening the DuckDB file and keeping its schema current.
+
+DuckDB lets one process at a time open a file for writing. Dagster's pool serialises the
+pipeline's writers; the bounded retry here is the second line, for a `prhub sql` or another
+tool that holds the file for a moment.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+
+LOCK_MESSAGE = re.compile(r"Could not set lock|Conflicting lock", re.IGNORECASE)
+
+
+class WarehouseError(Exception):
+    """The warehouse could not be opened, migrated or written."""
+
+
+class WarehouseLockedError(WarehouseError):
+    """Another process held the DuckDB file for longer than the retry budget."""
+
+
+def _migration_files() -> list[tuple[int, str, str]]:
+    folder = resources.files("prhub_pipeline.warehouse").joinpath("sql", "migrations")
+    migrations = []
+    for entry in folder.iterdir():
+        match = re.fullmatch(r"(\d{3})_(\w+)\.sql", entry.name)
+        if match:
+            migrations.append((int(match.group(1)), match.group(2), entry.read_text("utf-8")))
+    migrations.sort()
+    versions = [version for version, _, _ in migrations]
+    if len(set(versions)) != len(versions):
+        raise WarehouseError(f"two migrations share a version number: {versions}")
+    return migrations
+
+
+def schema_version(con: duckdb.DuckDBPyConnection) -> int:
+    exists = con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'schema_migrations'"
+    ).fetchone()
+    if not exists or not exists[0]:
+        return 0
+    row = con.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(con: duckdb.DuckDBPyConnection) -> int:
+    """Apply the migrations the file has not seen, each in its own transaction."""
+    con.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        "version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)"
+    )
+    current = schema_version(con)
+    for version, name, script in _migration_files():
+        if version <= current:
+            continue
+        con.execute("BEGIN TRANSACTION")
+        try:
+            con.execute(script)
+            con.execute("INSERT INTO schema_migrations VALUES (?, ?, now())", [version, name])
+            con.execute("COMMIT")
+        except duckdb.Error as exc:
+            con.execute("ROLLBACK")
+            raise WarehouseError(f"migration {version:03d}_{name}.sql failed: {exc}") from exc
+        current = version
+    return current
+
+
+def _open(path: Path, read_only: bool, lock_timeout: float) -> duckdb.DuckDBPyConnection:
+    deadline = time.monotonic() + lock_timeout
+    delay = 0.05
+    while True:
+        try:
+            return duckdb.connect(str(path), read_only=read_only)
+        except duckdb.IOException as exc:
+            if not LOCK_MESSAGE.search(str(exc)):
+                raise WarehouseError(f"cannot open warehouse {path}: {exc}") from exc
+            if time.monotonic() >= deadline:
+                raise WarehouseLockedError(
+                    f"warehouse {path} stayed locked by another process for {lock_timeout:.0f}s;"
+                    " run writers one at a time (the Dagster pool 'prhub_warehouse' does this)"
+                ) from exc
+            time.sleep(delay * (1 + random.random()))
+            delay = min(delay * 2, 2.0)
+
+
+@contextmanager
+def connect(
+    path: Path, *, read_only: bool = False, lock_timeout: float = 120.0
+) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A short-lived connection: writers migrate first; readers need an existing file."""
+    if read_only and not path.exists():
+        raise WarehouseError(f"warehouse {path} does not exist yet: materialize a week first")
+    if not read_only:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    con = _open(path, read_only, lock_timeout)
+    try:
+        con.execute("SET TimeZone = 'UTC'")
+        if not read_only:
+            migrate(con)
+        yield con
+    finally:
+        con.close()

@@ -1,0 +1,101 @@
+"""Storing and reading pull requests and their files."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import date
+from importlib import resources
+
+import duckdb
+
+from prhub_pipeline.records import FileChange, PullRequest
+from prhub_pipeline.warehouse.partitions import TableRows
+
+PR_COLUMNS = (
+    "repo", "number", "week_start", "title", "body", "author", "co_authors", "labels",
+    "created_at", "merged_at", "merged_by", "base_branch", "merge_commit_sha", "additions",
+    "deletions", "changed_files", "is_revert", "reverted_sha", "reverted_number", "source",
+)  # fmt: skip
+FILE_COLUMNS = (
+    "repo", "number", "week_start", "path", "status", "previous_path", "additions", "deletions",
+)  # fmt: skip
+
+
+def pr_tables(week_start: date, prs: Sequence[PullRequest]) -> list[TableRows]:
+    """The `prs` and `pr_files` rows of one partition."""
+    pr_rows = []
+    file_rows = []
+    for pr in prs:
+        pr_rows.append(
+            (
+                pr.repo,
+                pr.number,
+                week_start,
+                pr.title,
+                pr.body,
+                pr.author,
+                pr.co_authors,
+                pr.labels,
+                pr.created_at,
+                pr.merged_at,
+                pr.merged_by,
+                pr.base_branch,
+                pr.merge_commit_sha,
+                pr.additions,
+                pr.deletions,
+                pr.changed_files,
+                pr.is_revert,
+                pr.reverted_sha,
+                pr.reverted_number,
+                pr.source,
+            )  # fmt: skip
+        )
+        file_rows.extend(
+            (
+                pr.repo,
+                pr.number,
+                week_start,
+                f.path,
+                f.status,
+                f.previous_path,
+                f.additions,
+                f.deletions,
+            )  # fmt: skip
+            for f in pr.files
+        )
+    return [TableRows("prs", PR_COLUMNS, pr_rows), TableRows("pr_files", FILE_COLUMNS, file_rows)]
+
+
+def _sql(name: str) -> str:
+    return resources.files("prhub_pipeline.warehouse").joinpath("sql", name).read_text("utf-8")
+
+
+def read_prs(
+    con: duckdb.DuckDBPyConnection,
+    repo: str,
+    week_start: date | None = None,
+    *,
+    through: date | None = None,
+) -> list[PullRequest]:
+    """PRs of one repository, ordered by merge time: one week, a range of weeks, or all."""
+    first = week_start or date.min
+    last = through or week_start or date.max
+    pr_rows = con.execute(_sql("select_prs.sql"), [repo, first, last]).fetchall()
+    file_rows = con.execute(_sql("select_pr_files.sql"), [repo, first, last]).fetchall()
+    files: dict[int, list[FileChange]] = defaultdict(list)
+    for number, path, status, previous_path, additions, deletions in file_rows:
+        files[number].append(
+            FileChange(
+                path=path,
+                status=status,
+                previous_path=previous_path,
+                additions=additions,
+                deletions=deletions,
+            )
+        )
+    columns = [c for c in PR_COLUMNS if c != "week_start"]
+    return [
+        PullRequest(**dict(zip(columns, row, strict=True)), files=files.get(row[1], []))
+        for row in pr_rows
+    ]
