@@ -13,13 +13,37 @@ from prhub_pipeline.records import FileChange, PullRequest
 from prhub_pipeline.warehouse.partitions import TableRows
 
 PR_COLUMNS = (
-    "repo", "number", "week_start", "title", "body", "author", "co_authors", "labels",
-    "created_at", "merged_at", "merged_by", "base_branch", "merge_commit_sha", "additions",
-    "deletions", "changed_files", "is_revert", "reverted_sha", "reverted_number", "source",
-)  # fmt: skip
+    "repo",
+    "number",
+    "week_start",
+    "title",
+    "body",
+    "author",
+    "co_authors",
+    "labels",
+    "created_at",
+    "merged_at",
+    "merged_by",
+    "base_branch",
+    "merge_commit_sha",
+    "additions",
+    "deletions",
+    "changed_files",
+    "is_revert",
+    "reverted_sha",
+    "reverted_number",
+    "source",
+)
 FILE_COLUMNS = (
-    "repo", "number", "week_start", "path", "status", "previous_path", "additions", "deletions",
-)  # fmt: skip
+    "repo",
+    "number",
+    "week_start",
+    "path",
+    "status",
+    "previous_path",
+    "additions",
+    "deletions",
+)
 
 
 def pr_tables(week_start: date, prs: Sequence[PullRequest]) -> list[TableRows]:
@@ -49,7 +73,7 @@ def pr_tables(week_start: date, prs: Sequence[PullRequest]) -> list[TableRows]:
                 pr.reverted_sha,
                 pr.reverted_number,
                 pr.source,
-            )  # fmt: skip
+            )
         )
         file_rows.extend(
             (
@@ -61,7 +85,7 @@ def pr_tables(week_start: date, prs: Sequence[PullRequest]) -> list[TableRows]:
                 f.previous_path,
                 f.additions,
                 f.deletions,
-            )  # fmt: skip
+            )
             for f in pr.files
         )
     return [TableRows("prs", PR_COLUMNS, pr_rows), TableRows("pr_files", FILE_COLUMNS, file_rows)]
