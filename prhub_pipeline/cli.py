@@ -1,0 +1,117 @@
+"""The `prhub` command: materialize weeks without the UI, read reports, query the warehouse."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+
+from prhub_pipeline.config import CONFIG_ENV_VAR, ConfigError, Settings, find_config_path
+from prhub_pipeline.weeks import iter_weeks, last_complete_week, parse_week
+
+
+class UsageError(Exception):
+    """The command line asks for something that cannot be done; the message says why."""
+
+
+def _week_argument(text: str) -> date:
+    try:
+        return parse_week(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="prhub", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    def with_config(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        sub.add_argument(
+            "--config",
+            help=f"settings file (default: ${CONFIG_ENV_VAR}, else ./prhub.yaml)",
+        )
+        return sub
+
+    materialize = with_config(
+        commands.add_parser("materialize", help="materialize every asset for a range of weeks")
+    )
+    materialize.add_argument("--repo", help="OWNER/NAME (default: every configured repository)")
+    materialize.add_argument(
+        "--week", type=_week_argument, help="first week, its Monday (default: last complete week)"
+    )
+    materialize.add_argument(
+        "--through", type=_week_argument, help="last week, its Monday (default: --week)"
+    )
+
+    sql = with_config(commands.add_parser("sql", help="run SQL on a read-only connection"))
+    sql.add_argument("query", help="the SQL to run")
+    return parser
+
+
+def _materialize(args: argparse.Namespace, settings: Settings, config_path: Path) -> int:
+    from prhub_pipeline.defs.runner import materialize_weeks
+
+    first = args.week or last_complete_week_now(settings)
+    last = args.through or first
+    if last < first:
+        raise UsageError(f"--through {last} is before --week {first}")
+    newest = last_complete_week_now(settings)
+    if last > newest:
+        raise UsageError(
+            f"week {last} has not ended yet in {settings.timezone}; the newest complete week"
+            f" is {newest}"
+        )
+    repos = [settings.repo(args.repo)] if args.repo else list(settings.repos)
+    failed = False
+    for repo in repos:
+        weeks = [week for week in iter_weeks(first, last) if week >= repo.start]
+        if not weeks:
+            print(f"{repo.name}: nothing to do, its history starts {repo.start}")
+            continue
+        print(f"{repo.name}: {len(weeks)} week(s) {weeks[0]} .. {weeks[-1]}", flush=True)
+        outcome = materialize_weeks(config_path, repo.name, weeks, progress=print)
+        failed = failed or not outcome.success
+    return 1 if failed else 0
+
+
+def last_complete_week_now(settings: Settings) -> date:
+    from datetime import UTC, datetime
+
+    return last_complete_week(datetime.now(UTC), settings.timezone)
+
+
+def _sql(args: argparse.Namespace, settings: Settings) -> int:
+    from prhub_pipeline.warehouse.query import format_table, run_query
+
+    columns, rows = run_query(settings.database, args.query)
+    print(format_table(columns, rows))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from prhub_pipeline.config import load_settings
+
+    args = _parser().parse_args(argv)
+    try:
+        config_path = find_config_path(args.config).resolve()
+        settings = load_settings(config_path)
+        # Dagster's code location and any subprocess it starts read the same file.
+        os.environ[CONFIG_ENV_VAR] = str(config_path)
+        if args.command == "materialize":
+            return _materialize(args, settings, config_path)
+        if args.command == "sql":
+            return _sql(args, settings)
+    except (ConfigError, UsageError) as exc:
+        print(f"prhub: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        print(f"prhub: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+"""Ad-hoc SQL for users: a read-only connection and a plain-text table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from prhub_pipeline.warehouse.connection import WarehouseError, connect
+
+MAX_CELL = 80
+
+
+def run_query(database: Path, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    with connect(database, read_only=True) as con:
+        try:
+            cursor = con.execute(query)
+        except duckdb.Error as exc:
+            raise WarehouseError(f"query failed: {exc}") from None
+        if cursor.description is None:
+            return [], []
+        columns = [column[0] for column in cursor.description]
+        return columns, cursor.fetchall()
+
+
+def _cell(value: Any) -> str:
+    text = "" if value is None else str(value)
+    text = text.replace("\n", " ")
+    return text if len(text) <= MAX_CELL else text[: MAX_CELL - 1] + "…"
+
+
+def format_table(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
+    if not columns:
+        return "(no result)"
+    cells = [[_cell(value) for value in row] for row in rows]
+    widths = [
+        max([len(column), *(len(row[i]) for row in cells)]) for i, column in enumerate(columns)
+    ]
+    lines = [
+        " | ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)),
+        "-+-".join("-" * w for w in widths),
+    ]
+    lines.extend(" | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in cells)
+    lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+    return "\n".join(lines)
