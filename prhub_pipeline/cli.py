@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from prhub_pipeline.config import CONFIG_ENV_VAR, ConfigError, Settings, find_config_path
@@ -46,6 +46,14 @@ def _parser() -> argparse.ArgumentParser:
         "--through", type=_week_argument, help="last week, its Monday (default: --week)"
     )
 
+    ui = with_config(commands.add_parser("ui", help="start the Dagster UI (dagster dev)"))
+    ui.add_argument(
+        "--dagster-home",
+        help="instance folder (default: $DAGSTER_HOME, else .dagster_home beside the config)",
+    )
+    ui.add_argument("--host", default="127.0.0.1")
+    ui.add_argument("--port", type=int, default=3000)
+
     sql = with_config(commands.add_parser("sql", help="run SQL on a read-only connection"))
     sql.add_argument("query", help="the SQL to run")
     return parser
@@ -78,9 +86,19 @@ def _materialize(args: argparse.Namespace, settings: Settings, config_path: Path
 
 
 def last_complete_week_now(settings: Settings) -> date:
-    from datetime import UTC, datetime
-
     return last_complete_week(datetime.now(UTC), settings.timezone)
+
+
+def _ui(args: argparse.Namespace, config_path: Path) -> int:
+    from prhub_pipeline.defs.instance import exec_dagster_dev, prepare_dagster_home
+
+    home_setting = args.dagster_home or os.environ.get("DAGSTER_HOME")
+    home = Path(home_setting) if home_setting else config_path.parent / ".dagster_home"
+    home = home.resolve()
+    prepare_dagster_home(home)
+    print(f"Dagster UI on http://{args.host}:{args.port} (instance: {home})", flush=True)
+    exec_dagster_dev(home, config_path, args.host, args.port)
+    return 0
 
 
 def _sql(args: argparse.Namespace, settings: Settings) -> int:
@@ -102,6 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ[CONFIG_ENV_VAR] = str(config_path)
         if args.command == "materialize":
             return _materialize(args, settings, config_path)
+        if args.command == "ui":
+            return _ui(args, config_path)
         if args.command == "sql":
             return _sql(args, settings)
     except (ConfigError, UsageError) as exc:

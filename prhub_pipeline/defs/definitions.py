@@ -24,7 +24,6 @@ def build_definitions(config_path: str | os.PathLike[str]) -> dg.Definitions:
     weekly_job = dg.define_asset_job(
         WEEKLY_JOB,
         selection=dg.AssetSelection.assets(*weekly_assets),
-        partitions_def=repo_weeks,
         description="Every weekly asset of one repository and week, from ingest to report.",
     )
     return dg.Definitions(

@@ -1,0 +1,49 @@
+"""Preparing a Dagster instance for the pipeline and starting `dagster dev` on it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+from importlib import resources
+from pathlib import Path
+
+from prhub_pipeline.defs.resources import WAREHOUSE_POOL
+
+
+def prepare_dagster_home(home: Path) -> Path:
+    """Install the shipped dagster.yaml (unless the operator has one) and create the pool.
+
+    A fresh instance does not apply `pools.default_limit` to a pool it has never seen, so the
+    first backfill would run unserialised; setting the pool's limit explicitly closes that gap.
+    """
+    home.mkdir(parents=True, exist_ok=True)
+    instance_yaml = home / "dagster.yaml"
+    if not instance_yaml.exists():
+        shipped = resources.files("prhub_pipeline.defs").joinpath("dagster.yaml")
+        instance_yaml.write_text(shipped.read_text("utf-8"), encoding="utf-8")
+    env = {**os.environ, "DAGSTER_HOME": str(home)}
+    subprocess.run(
+        ["dagster", "instance", "concurrency", "set", WAREHOUSE_POOL, "1"],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    return instance_yaml
+
+
+def exec_dagster_dev(home: Path, config_path: Path, host: str, port: int) -> None:
+    """Replace this process with `dagster dev` (never returns)."""
+    dagster = shutil.which("dagster")
+    if dagster is None:
+        raise FileNotFoundError("the `dagster` command is not on PATH; install prhub-pipeline")
+    workspace = Path.cwd() / "workspace.yaml"
+    target = (
+        ["-w", str(workspace)] if workspace.is_file() else ["-m", "prhub_pipeline.defs.location"]
+    )
+    env = {**os.environ, "DAGSTER_HOME": str(home), "PRHUB_CONFIG": str(config_path)}
+    # A parent that ignored SIGINT (nohup, some CI shells) would make dagster dev ignore Ctrl-C.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.execvpe(dagster, [dagster, "dev", *target, "--host", host, "--port", str(port)], env)

@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from prhub_pipeline_tests.gitrepo import GitRepo
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+VERL_PRS = SHARED / "data" / "verl" / "prs.jsonl"
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> GitRepo:
+    return GitRepo(tmp_path / "repo")
+
+
+def write_config(folder: Path, git_path: Path, start: str = "2026-05-04", **extra: str) -> Path:
+    """A settings file for one git repository, next to a database in `folder`."""
+    lines = [
+        "database: warehouse/prhub.duckdb",
+        "timezone: Asia/Shanghai",
+        *(f"{key}: {value}" for key, value in extra.items()),
+        "repos:",
+        "  - name: acme/widgets",
+        "    source: git",
+        f"    git_path: {git_path}",
+        f"    start: {start}",
+    ]
+    path = folder / "prhub.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path

@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from prhub_pipeline.config import ConfigError, find_config_path, load_settings
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "prhub.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+VALID = """
+database: data/prhub.duckdb
+timezone: Asia/Shanghai
+language: zh
+repos:
+  - name: verl-project/verl
+    source: git
+    git_path: clone
+    start: 2024-10-28
+"""
+
+
+def test_valid_config_resolves_paths_relative_to_the_file(tmp_path: Path) -> None:
+    (tmp_path / "clone").mkdir()
+    settings = load_settings(write(tmp_path, VALID))
+    assert settings.database == tmp_path / "data" / "prhub.duckdb"
+    assert settings.repos[0].git_path == tmp_path / "clone"
+    assert settings.repos[0].start.isoformat() == "2024-10-28"
+    assert settings.language == "zh"
+
+
+@pytest.mark.parametrize(
+    ("replace", "by", "message"),
+    [
+        ("language: zh", "language: zh\ncolour: blue", r"colour: unknown key"),
+        ("timezone: Asia/Shanghai", "timezone: Mars/Olympus", r"timezone: unknown time zone"),
+        ("git_path: clone", "git_path: missing", r"repos\.0\.git_path: no such directory"),
+        ("name: verl-project/verl", "name: verl", r"repos\.0\.name: 'verl' is not a repository"),
+        ("start: 2024-10-28", "start: 2024-10-29", r"repos\.0\.start: 2024-10-29 is a Tuesday"),
+        ("source: git", "source: svn", r"repos\.0\.source"),
+        ("    git_path: clone\n", "", r"repos\.0: git_path is required when source is git"),
+        ("language: zh", "language: fr", r"language"),
+        ("    start: 2024-10-28", "    start: 2024-10-28\n    colour: red", r"repos\.0\.colour"),
+    ],
+)
+def test_bad_config_names_the_key(tmp_path: Path, replace: str, by: str, message: str) -> None:
+    (tmp_path / "clone").mkdir()
+    assert replace in VALID
+    with pytest.raises(ConfigError, match=message):
+        load_settings(write(tmp_path, VALID.replace(replace, by)))
+
+
+def test_missing_file_and_bad_yaml(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="config file not found"):
+        load_settings(tmp_path / "nope.yaml")
+    with pytest.raises(ConfigError, match="not valid YAML"):
+        load_settings(write(tmp_path, "repos: [unclosed"))
+    with pytest.raises(ConfigError, match="mapping"):
+        load_settings(write(tmp_path, "- a list"))
+
+
+def test_duplicate_repositories_are_rejected(tmp_path: Path) -> None:
+    (tmp_path / "clone").mkdir()
+    twice = VALID + VALID.split("repos:\n", 1)[1]
+    with pytest.raises(ConfigError, match="listed twice: verl-project/verl"):
+        load_settings(write(tmp_path, twice))
+
+
+def test_config_lookup_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PRHUB_CONFIG", raising=False)
+    assert find_config_path() == Path("prhub.yaml")
+    monkeypatch.setenv("PRHUB_CONFIG", "/etc/from-env.yaml")
+    assert find_config_path() == Path("/etc/from-env.yaml")
+    assert find_config_path("explicit.yaml") == Path("explicit.yaml")
+
+
+def test_shipped_sample_config_is_valid() -> None:
+    sample = Path(__file__).resolve().parents[1] / "prhub.example.yaml"
+    text = sample.read_text(encoding="utf-8")
+    assert "verl-project/verl" in text
+    import yaml
+
+    from prhub_pipeline.config import Settings
+
+    Settings.model_validate(yaml.safe_load(text))

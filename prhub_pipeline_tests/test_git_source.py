@@ -1,0 +1,186 @@
+from __future__ import annotations
+
+import subprocess
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from prhub_pipeline.sources.git import GitSourceError, read_merged_prs
+from prhub_pipeline.weeks import WeekWindow, week_of
+from prhub_pipeline_tests.gitrepo import GitRepo
+
+ZONE = "Asia/Shanghai"
+WEEK = WeekWindow(week_start=date(2026, 5, 11), timezone=ZONE)
+
+
+def read_week(path: Path, window: WeekWindow = WEEK) -> dict[int, object]:
+    prs = read_merged_prs(path, "acme/widgets", window.start, window.end)
+    return {pr.number: pr for pr in prs}
+
+
+def test_squash_merge_with_trailers(git_repo: GitRepo) -> None:
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    sha = git_repo.commit(
+        "[fsdp, megatron] fix: avoid OOM in checkpoint (#101)\n\n"
+        "### What does this PR do?\r\nFixes the OOM.\r\n\n"
+        "---------\n\nCo-authored-by: Alice Liu <alice@example.com>\n"
+        "Signed-off-by: Bob <bob@example.com>",
+        "2026-05-12T09:00:00+08:00",
+        {"verl/ckpt.py": "a\nb\nc\n", "README.md": "hello\nworld\n"},
+    )
+    pr = read_week(git_repo.path)[101]
+    assert pr.title == "[fsdp, megatron] fix: avoid OOM in checkpoint"
+    assert pr.body == "### What does this PR do?\r\nFixes the OOM."
+    assert pr.co_authors == ["Alice Liu"]
+    assert pr.author == "Test Author"
+    assert pr.merge_commit_sha == sha
+    assert (pr.additions, pr.deletions, pr.changed_files) == (4, 0, 2)
+    assert {f.path: f.status for f in pr.files} == {
+        "verl/ckpt.py": "added",
+        "README.md": "modified",
+    }
+    assert pr.merged_at.isoformat() == "2026-05-12T01:00:00+00:00"
+    assert not pr.is_revert
+
+
+def test_merge_commit_takes_title_from_body(git_repo: GitRepo) -> None:
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.merge_pull_request(
+        7, "feature-x", "Add the widget exporter", "2026-05-13T11:00:00+08:00", {"x.py": "1\n"}
+    )
+    prs = read_week(git_repo.path)
+    assert list(prs) == [7]
+    pr = prs[7]
+    assert pr.title == "Add the widget exporter"
+    assert [f.path for f in pr.files] == ["x.py"]  # the diff against the first parent
+
+
+def test_commits_that_are_not_prs_are_skipped(git_repo: GitRepo) -> None:
+    git_repo.commit("init", "2026-05-12T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.commit("fix typo directly on main", "2026-05-12T11:00:00+08:00", {"a": "1"})
+    git_repo.commit("mention (#12) in the middle of a line", "2026-05-12T12:00:00+08:00")
+    assert read_week(git_repo.path) == {}
+
+
+def test_reverts_resolve_the_reverted_pr(git_repo: GitRepo) -> None:
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    # A title that itself ends in an issue reference, as verl's #6350 did ("... (#6293)").
+    fixed = git_repo.commit(
+        "[fsdp] fix: emit outputs (#6293) (#6350)",
+        "2026-05-12T10:00:00+08:00",
+        {"engine.py": "x\n"},
+    )
+    git_repo.commit(
+        'Revert "[fsdp] fix: emit outputs (#6293)" (#6360)\n\nReverts acme/widgets#6350',
+        "2026-05-13T10:00:00+08:00",
+        {"engine.py": ""},
+    )
+    git_repo.commit(
+        f'Revert "[fsdp] fix: emit outputs (#6293)" (#6361)\n\nThis reverts commit {fixed}.',
+        "2026-05-14T10:00:00+08:00",
+        {"engine.py": "x\n"},
+    )
+    git_repo.commit(
+        'Revert "[fsdp] fix: emit outputs (#6293)" (#6362)',
+        "2026-05-14T11:00:00+08:00",
+        {"engine.py": ""},
+    )
+    prs = read_week(git_repo.path)
+    assert prs[6350].title == "[fsdp] fix: emit outputs (#6293)"
+    assert not prs[6350].is_revert
+    assert (prs[6360].is_revert, prs[6360].reverted_number) == (True, 6350)
+    assert prs[6361].reverted_sha == fixed and prs[6361].reverted_number == 6350
+    # Only the title to go on: the PR with that exact title, not the issue number inside it.
+    assert prs[6362].reverted_number == 6350
+
+
+def test_revert_of_a_pr_from_an_earlier_week_is_resolved(git_repo: GitRepo) -> None:
+    git_repo.commit("init", "2026-04-01T10:00:00+08:00", {"README.md": "hello\n"})
+    old = git_repo.commit("feat: old thing (#40)", "2026-04-02T10:00:00+08:00", {"o.py": "1\n"})
+    git_repo.commit(
+        f'Revert "feat: old thing (#40)" (#41)\n\nThis reverts commit {old}.',
+        "2026-05-12T10:00:00+08:00",
+        {"o.py": ""},
+    )
+    assert read_week(git_repo.path)[41].reverted_number == 40
+
+
+def test_renames_and_binary_files(git_repo: GitRepo) -> None:
+    body = "".join(f"line {i}\n" for i in range(40))
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"old/name.py": body})
+    git_repo.git("rm", "-q", "old/name.py")
+    git_repo.commit(
+        "refactor: move module (#5)",
+        "2026-05-12T10:00:00+08:00",
+        {"new/name.py": body + "one more\n", "logo.png": b"\x89PNG\r\n\x1a\n\x00\x01\x02"},
+    )
+    files = {f.path: f for f in read_week(git_repo.path)[5].files}
+    assert files["new/name.py"].status == "renamed"
+    assert files["new/name.py"].previous_path == "old/name.py"
+    assert (files["new/name.py"].additions, files["new/name.py"].deletions) == (1, 0)
+    assert files["logo.png"].additions is None and files["logo.png"].deletions is None
+    assert files["logo.png"].status == "added"
+
+
+@pytest.mark.parametrize(
+    ("when", "expected_week"),
+    [
+        ("2026-05-17T23:59:00+08:00", date(2026, 5, 11)),  # Sunday 23:59 in Shanghai
+        ("2026-05-17T08:59:00-07:00", date(2026, 5, 11)),  # the same instant from California
+        ("2026-05-17T15:59:00+00:00", date(2026, 5, 11)),
+        ("2026-05-18T00:00:00+08:00", date(2026, 5, 18)),  # Monday 00:00 in Shanghai
+        ("2026-05-17T08:00:00-08:00", date(2026, 5, 18)),  # the same instant, -08:00
+        ("2026-05-17T16:00:00+00:00", date(2026, 5, 18)),
+    ],
+)
+def test_week_boundaries_hold_whatever_the_offset(
+    git_repo: GitRepo, when: str, expected_week: date
+) -> None:
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.commit("feat: boundary (#9)", when, {"b.py": "1\n"})
+    this_week = read_week(git_repo.path)
+    next_week = read_week(git_repo.path, WeekWindow(week_start=date(2026, 5, 18), timezone=ZONE))
+    found_in = [week for week, prs in ((WEEK, this_week), (None, next_week)) if 9 in prs]
+    assert len(found_in) == 1, "a PR belongs to exactly one week"
+    pr = (this_week | next_week)[9]
+    assert week_of(pr.merged_at, ZONE) == expected_week
+    assert (9 in this_week) == (expected_week == WEEK.week_start)
+
+
+def test_bare_clone_reads_the_same(git_repo: GitRepo, tmp_path: Path) -> None:
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.commit("feat: a (#1)", "2026-05-12T10:00:00+08:00", {"a.py": "1\n"})
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(git_repo.path), str(bare)], check=True)
+    assert list(read_week(bare)) == [1]
+
+
+def test_empty_week_is_empty(git_repo: GitRepo) -> None:
+    git_repo.commit("init (#1)", "2026-04-01T10:00:00+08:00", {"README.md": "hello\n"})
+    assert read_week(git_repo.path) == {}
+
+
+def test_not_a_clone_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(GitSourceError, match="is not a git clone"):
+        read_week(tmp_path)
+
+
+def test_one_git_log_call_covers_a_range_of_weeks(
+    git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    git_repo.commit("init", "2026-04-01T10:00:00+08:00", {"README.md": "hello\n"})
+    for index, day in enumerate(["2026-04-07", "2026-04-15", "2026-04-22", "2026-05-12"]):
+        git_repo.commit(f"feat: n{index} (#{index + 1})", f"{day}T10:00:00+08:00", {"f": day})
+    calls: list[list[str]] = []
+    real_run = subprocess.run
+
+    def counting_run(command: list[str], *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        calls.append(command)
+        return real_run(command, *args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "run", counting_run)
+    first = WeekWindow(week_start=date(2026, 4, 6), timezone=ZONE)
+    prs = read_merged_prs(git_repo.path, "acme/widgets", first.start, WEEK.end)
+    assert [pr.number for pr in prs] == [1, 2, 3, 4]
+    assert len(calls) == 1

@@ -1,0 +1,174 @@
+"""The spine end to end: Dagster definitions, the CLI, the schedule, parallel partition runs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import dagster as dg
+import duckdb
+import pytest
+
+from prhub_pipeline.cli import main
+from prhub_pipeline.config import load_settings
+from prhub_pipeline.defs import build_definitions
+from prhub_pipeline.defs.schedules import weekly_run_requests
+from prhub_pipeline_tests.conftest import write_config
+from prhub_pipeline_tests.gitrepo import GitRepo
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+WEEKS = ["2026-05-04", "2026-05-11", "2026-05-18", "2026-05-25"]
+
+
+@pytest.fixture
+def history(git_repo: GitRepo) -> GitRepo:
+    """Three PRs in each of four weeks, and one week (2026-06-01) with none."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    number = 100
+    for week in WEEKS:
+        day = date.fromisoformat(week)
+        for hour in (9, 13, 17):
+            number += 1
+            git_repo.commit(
+                f"[core] feat: change {number} (#{number})",
+                f"{day.isoformat()}T{hour:02d}:00:00+08:00",
+                {f"src/m{number}.py": f"{number}\n", "tests/test_x.py": f"{number}\n"},
+            )
+    return git_repo
+
+
+def stored(config: Path, sql: str) -> list[tuple[object, ...]]:
+    settings = load_settings(config)
+    with duckdb.connect(str(settings.database), read_only=True) as con:
+        return con.execute(sql).fetchall()
+
+
+def test_materialize_a_range_then_again_changes_nothing(
+    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_config(tmp_path, history.path)
+    args = ["materialize", "--config", str(config), "--week", WEEKS[0], "--through", "2026-06-01"]
+    assert main(args) == 0
+    per_week = "SELECT week_start::VARCHAR, count(*) FROM prs GROUP BY 1 ORDER BY 1"
+    first = stored(config, per_week)
+    assert first == [(week, 3) for week in WEEKS]
+    files = stored(config, "SELECT count(*) FROM pr_files")
+    assert main(args) == 0
+    assert stored(config, per_week) == first
+    assert stored(config, "SELECT count(*) FROM pr_files") == files
+    out = capsys.readouterr().out
+    assert "acme/widgets: 5 week(s) 2026-05-04 .. 2026-06-01" in out
+    assert "12 PRs in 5 week(s)" in out
+
+
+def test_an_empty_week_is_a_valid_partition(history: GitRepo, tmp_path: Path) -> None:
+    config = write_config(tmp_path, history.path)
+    assert main(["materialize", "--config", str(config), "--week", "2026-06-01"]) == 0
+    assert stored(config, "SELECT count(*) FROM prs") == [(0,)]
+
+
+def test_definitions_load_and_checks_pass(history: GitRepo, tmp_path: Path) -> None:
+    config = write_config(tmp_path, history.path)
+    definitions = build_definitions(config)
+    job = definitions.resolve_job_def("weekly_report_job")
+    key = dg.MultiPartitionKey({"repo": "acme/widgets", "week": "2026-05-11"})
+    result = job.execute_in_process(partition_key=key, instance=dg.DagsterInstance.ephemeral())
+    assert result.success
+    evaluations = result.get_asset_check_evaluations()
+    assert {e.check_name for e in evaluations} >= {"no_duplicate_prs", "prs_inside_their_week"}
+    assert all(e.passed for e in evaluations)
+    materialization = result.asset_materializations_for_node("raw_prs")[0]
+    assert materialization.metadata["pr_count"].value == 3
+    assert "2026-05-11T00:00:00+08:00" in str(materialization.metadata["window_local"].value)
+    assert "2026-05-10T16:00:00+00:00" in str(materialization.metadata["window_utc"].value)
+
+
+def test_schedule_targets_the_previous_complete_week(history: GitRepo, tmp_path: Path) -> None:
+    config = write_config(tmp_path, history.path)
+    settings = load_settings(config)
+    # Monday 06:00 in Shanghai is Sunday 22:00 UTC: the week that just ended is 05-11.
+    monday_morning = datetime(2026, 5, 17, 22, 0, tzinfo=UTC)
+    requests = weekly_run_requests(settings, monday_morning)
+    assert [r.partition_key for r in requests] == ["acme/widgets|2026-05-11"]
+    definitions = build_definitions(config)
+    schedule = definitions.resolve_schedule_def("weekly_report_schedule")
+    assert schedule.cron_schedule == "0 6 * * 1"
+    assert schedule.execution_timezone == "Asia/Shanghai"
+    context = dg.build_schedule_context(
+        scheduled_execution_time=monday_morning,
+        repository_def=definitions.get_repository_def(),
+    )
+    data = schedule.evaluate_tick(context)
+    assert [r.partition_key for r in data.run_requests or []] == ["acme/widgets|2026-05-11"]
+
+
+def test_partitions_run_in_parallel_processes(history: GitRepo, tmp_path: Path) -> None:
+    """Four processes write four partitions of one DuckDB file at once; every row lands."""
+    config = write_config(tmp_path, history.path)
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    env.pop("DAGSTER_HOME", None)
+    processes = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "prhub_pipeline.cli",
+                "materialize",
+                "--config",
+                str(config),
+                "--week",
+                week,
+            ],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for week in WEEKS
+    ]
+    outputs = [process.communicate(timeout=300) for process in processes]
+    for process, (out, err) in zip(processes, outputs, strict=True):
+        assert process.returncode == 0, out + err
+    rows = stored(config, "SELECT week_start::VARCHAR, count(*) FROM prs GROUP BY 1 ORDER BY 1")
+    assert rows == [(week, 3) for week in WEEKS]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--repo", "acme/nope", "--week", "2026-05-11"],
+            "repository 'acme/nope' is not configured",
+        ),
+        (["--week", "2026-05-11", "--through", "2026-05-04"], "is before --week"),
+        (["--week", "2999-01-07"], "has not ended yet"),
+    ],
+)
+def test_materialize_errors_are_one_line(
+    history: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    message: str,
+) -> None:
+    config = write_config(tmp_path, history.path)
+    assert main(["materialize", "--config", str(config), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.count("\n") == 1
+
+
+def test_sql_prints_a_table(
+    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_config(tmp_path, history.path)
+    assert main(["materialize", "--config", str(config), "--week", "2026-05-11"]) == 0
+    capsys.readouterr()
+    assert main(["sql", "--config", str(config), "SELECT number FROM prs ORDER BY 1"]) == 0
+    out = capsys.readouterr().out
+    assert "104" in out and "106" in out and "(3 rows)" in out
+    assert main(["sql", "--config", str(config), "SELECT * FROM nope"]) == 1
+    assert "query failed" in capsys.readouterr().err

@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from prhub_pipeline.records import FileChange, PullRequest
+from prhub_pipeline.warehouse import WarehouseError, connect, replace_partition
+from prhub_pipeline.warehouse.connection import schema_version
+from prhub_pipeline.warehouse.prs import pr_tables, read_prs
+
+WEEK = date(2026, 5, 11)
+
+
+def make_pr(number: int, title: str = "feat: x", files: int = 2) -> PullRequest:
+    return PullRequest(
+        repo="acme/widgets",
+        number=number,
+        title=title,
+        merged_at=datetime(2026, 5, 12, 3, 0, tzinfo=UTC),
+        additions=3 * files,
+        changed_files=files,
+        labels=["bug"],
+        co_authors=["Ann"],
+        files=[FileChange(path=f"src/f{i}.py", additions=3, deletions=0) for i in range(files)],
+    )
+
+
+def counts(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
+    prs = con.execute("SELECT count(*) FROM prs").fetchone()
+    files = con.execute("SELECT count(*) FROM pr_files").fetchone()
+    assert prs and files
+    return prs[0], files[0]
+
+
+def test_schema_is_created_and_versioned(tmp_path: Path) -> None:
+    with connect(tmp_path / "w.duckdb") as con:
+        assert schema_version(con) >= 1
+        version = schema_version(con)
+    with connect(tmp_path / "w.duckdb") as con:  # a second open applies nothing twice
+        assert schema_version(con) == version
+        applied = con.execute("SELECT count(*) FROM schema_migrations").fetchone()
+        assert applied and applied[0] == version
+
+
+def test_rewriting_a_partition_never_duplicates(tmp_path: Path) -> None:
+    with connect(tmp_path / "w.duckdb") as con:
+        for _ in range(3):
+            replace_partition(con, "acme/widgets", WEEK, pr_tables(WEEK, [make_pr(1), make_pr(2)]))
+        assert counts(con) == (2, 4)
+        replace_partition(con, "acme/widgets", WEEK, pr_tables(WEEK, [make_pr(1, "feat: y", 1)]))
+        assert counts(con) == (1, 1)
+        assert [pr.title for pr in read_prs(con, "acme/widgets", WEEK)] == ["feat: y"]
+
+
+def test_records_round_trip(tmp_path: Path) -> None:
+    pr = make_pr(7)
+    with connect(tmp_path / "w.duckdb") as con:
+        replace_partition(con, "acme/widgets", WEEK, pr_tables(WEEK, [pr]))
+        assert read_prs(con, "acme/widgets", WEEK) == [pr]
+        assert read_prs(con, "acme/widgets") == [pr]
+        assert read_prs(con, "acme/widgets", date(2026, 5, 18)) == []
+
+
+def test_a_failed_write_keeps_the_previous_partition(tmp_path: Path) -> None:
+    with connect(tmp_path / "w.duckdb") as con:
+        replace_partition(con, "acme/widgets", WEEK, pr_tables(WEEK, [make_pr(1), make_pr(2)]))
+        broken = pr_tables(WEEK, [make_pr(3), make_pr(3)])  # the same PR twice
+        with pytest.raises(WarehouseError, match="nothing was changed"):
+            replace_partition(con, "acme/widgets", WEEK, broken)
+        assert counts(con) == (2, 4)
+
+
+def test_other_partitions_are_untouched(tmp_path: Path) -> None:
+    other = date(2026, 5, 4)
+    with connect(tmp_path / "w.duckdb") as con:
+        replace_partition(con, "acme/widgets", other, pr_tables(other, [make_pr(1)]))
+        replace_partition(con, "acme/widgets", WEEK, pr_tables(WEEK, [make_pr(2)]))
+        replace_partition(con, "acme/widgets", WEEK, pr_tables(WEEK, []))
+        assert [pr.number for pr in read_prs(con, "acme/widgets")] == [1]
+
+
+def test_read_only_needs_an_existing_file(tmp_path: Path) -> None:
+    with (
+        pytest.raises(WarehouseError, match="does not exist yet"),
+        connect(tmp_path / "absent.duckdb", read_only=True),
+    ):
+        pass
