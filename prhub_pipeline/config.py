@@ -128,6 +128,7 @@ class Settings(StrictModel):
     timezone: str = "Asia/Shanghai"
     language: Literal["zh", "en"] = "zh"
     reports_dir: Path = Path("reports")
+    sql_models_dir: Path | None = None  # default: dbt_like_sql/ of this project
     repos: Annotated[list[RepoConfig], Field(min_length=1)]
 
     @field_validator("timezone")
@@ -211,10 +212,16 @@ def _resolve_paths(settings: Settings, base: Path) -> Settings:
         if repo.source == "git" and git_path is not None and not git_path.exists():
             raise ConfigError(f"repos.{index}.git_path: no such directory {git_path}")
         repos.append(repo.model_copy(update={"git_path": git_path}))
+    sql_models_dir = (
+        resolve(settings.sql_models_dir)
+        if settings.sql_models_dir is not None
+        else Path(__file__).resolve().parents[1] / "dbt_like_sql"
+    )
     return settings.model_copy(
         update={
             "database": resolve(settings.database),
             "reports_dir": resolve(settings.reports_dir),
+            "sql_models_dir": sql_models_dir,
             "repos": repos,
         }
     )

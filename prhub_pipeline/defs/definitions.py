@@ -12,8 +12,10 @@ from prhub_pipeline.defs.ingest_assets import build_ingest_assets
 from prhub_pipeline.defs.partitions import repo_week_partitions
 from prhub_pipeline.defs.resources import PrhubSettings
 from prhub_pipeline.defs.schedules import build_weekly_schedule
+from prhub_pipeline.defs.sql_assets import build_sql_model_assets
 
 WEEKLY_JOB = "weekly_report_job"
+SQL_MODELS_JOB = "sql_models_job"
 
 
 def build_definitions(config_path: str | os.PathLike[str]) -> dg.Definitions:
@@ -26,9 +28,16 @@ def build_definitions(config_path: str | os.PathLike[str]) -> dg.Definitions:
         selection=dg.AssetSelection.assets(*weekly_assets),
         description="Every weekly asset of one repository and week, from ingest to report.",
     )
+    assert settings.sql_models_dir is not None  # resolved by load_settings
+    model_assets = build_sql_model_assets(settings.sql_models_dir)
+    models_job = dg.define_asset_job(
+        SQL_MODELS_JOB,
+        selection=dg.AssetSelection.assets(*model_assets),
+        description="Create or refresh every SQL model in dbt_like_sql/.",
+    )
     return dg.Definitions(
-        assets=weekly_assets,
-        jobs=[weekly_job],
+        assets=[*weekly_assets, *model_assets],
+        jobs=[weekly_job, models_job],
         schedules=[build_weekly_schedule(settings, WEEKLY_JOB)],
         resources={"prhub": PrhubSettings(config_path=str(config_path))},
     )

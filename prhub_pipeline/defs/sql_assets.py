@@ -1,0 +1,48 @@
+"""SQL models: each file in dbt_like_sql/ becomes an asset downstream of what it reads."""
+
+from pathlib import Path
+
+import dagster as dg
+
+from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
+from prhub_pipeline.warehouse import connect
+from prhub_pipeline.warehouse.sql_models import SqlModel, load_models, materialize
+
+# Which asset writes each warehouse table a model may read with source().
+TABLE_PRODUCERS: dict[str, str] = {
+    "prs": "raw_prs",
+    "pr_files": "raw_prs",
+}
+
+
+def _model_asset(model: SqlModel) -> dg.AssetsDefinition:
+    deps = [dg.AssetKey(ref) for ref in model.refs]
+    deps += sorted({dg.AssetKey(TABLE_PRODUCERS[source]) for source in model.sources})
+
+    @dg.asset(
+        name=model.name,
+        deps=deps,
+        group_name="sql_models",
+        kinds={"duckdb", "sql"},
+        pool=WAREHOUSE_POOL,
+        description=model.description or f"SQL model {model.path.name}",
+        metadata={
+            "materialized": model.materialized,
+            "file": dg.MetadataValue.path(str(model.path)),
+            "sql": dg.MetadataValue.md(f"```sql\n{model.sql.strip()}\n```"),
+        },
+    )
+    def sql_model(prhub: PrhubSettings) -> dg.MaterializeResult:
+        with connect(prhub.load().database) as con:
+            rows = materialize(con, model)
+        return dg.MaterializeResult(
+            metadata={"rows": dg.MetadataValue.int(rows), "summary": f"{rows} rows"}
+        )
+
+    return sql_model
+
+
+def build_sql_model_assets(folder: Path) -> list[dg.AssetsDefinition]:
+    if not folder.is_dir():
+        return []
+    return [_model_asset(model) for model in load_models(folder, TABLE_PRODUCERS)]

@@ -1,0 +1,161 @@
+"""SQL models: `.sql` files that each define one view or table over the warehouse.
+
+A model refers to other models with `{{ ref('name') }}` and to the pipeline's tables with
+`{{ source('name') }}`; the dependency graph comes from those calls alone. An optional header of
+`-- key: value` lines at the top sets `materialized` (view or table) and `description`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Literal
+
+import duckdb
+import jinja2
+from pydantic import BaseModel
+
+HEADER_LINE = re.compile(r"^--\s*(?P<key>[a-z_]+)\s*:\s*(?P<value>.*?)\s*$")
+MODEL_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
+HEADER_KEYS = {"materialized", "description"}
+
+
+class SqlModelError(Exception):
+    """A model file is malformed, refers to something unknown, or is part of a cycle."""
+
+
+class SqlModel(BaseModel):
+    name: str
+    path: Path
+    materialized: Literal["view", "table"] = "view"
+    description: str = ""
+    sql: str
+    refs: list[str]
+    sources: list[str]
+
+
+def _header(path: Path, text: str) -> dict[str, str]:
+    header: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        match = HEADER_LINE.match(line)
+        if not match or match.group("key") not in HEADER_KEYS:
+            break
+        header[match.group("key")] = match.group("value")
+    materialized = header.get("materialized", "view")
+    if materialized not in ("view", "table"):
+        raise SqlModelError(
+            f"{path.name}: materialized must be view or table, not {materialized!r}"
+        )
+    return header
+
+
+def _calls(path: Path, text: str) -> tuple[list[str], list[str]]:
+    """The names a template passes to ref() and source(), found by rendering it once."""
+    refs: list[str] = []
+    sources: list[str] = []
+
+    def ref(name: str) -> str:
+        refs.append(name)
+        return name
+
+    def source(name: str) -> str:
+        sources.append(name)
+        return name
+
+    try:
+        jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(text).render(
+            ref=ref, source=source
+        )
+    except jinja2.TemplateError as exc:
+        raise SqlModelError(f"{path.name}: template error: {exc}") from exc
+    return sorted(set(refs)), sorted(set(sources))
+
+
+def load_models(folder: Path, known_sources: Iterable[str]) -> list[SqlModel]:
+    """Every model in `folder`, in dependency order. Fails naming the file at fault."""
+    known = set(known_sources)
+    models: dict[str, SqlModel] = {}
+    for path in sorted(folder.glob("*.sql")):
+        name = path.stem
+        if not MODEL_NAME.match(name):
+            raise SqlModelError(f"{path.name}: a model name must be lower_snake_case")
+        if name in known:
+            raise SqlModelError(f"{path.name}: {name} is a pipeline table; name the model apart")
+        text = path.read_text(encoding="utf-8")
+        header = _header(path, text)
+        refs, sources = _calls(path, text)
+        for source in sources:
+            if source not in known:
+                raise SqlModelError(
+                    f"{path.name}: source('{source}') is not a warehouse table"
+                    f" (known: {', '.join(sorted(known))})"
+                )
+        models[name] = SqlModel(
+            name=name,
+            path=path,
+            materialized=header.get("materialized", "view"),  # type: ignore[arg-type]
+            description=header.get("description", ""),
+            sql=text,
+            refs=refs,
+            sources=sources,
+        )
+    for model in models.values():
+        for ref in model.refs:
+            if ref not in models:
+                raise SqlModelError(f"{model.path.name}: ref('{ref}') names no model in {folder}")
+    return _in_dependency_order(models)
+
+
+def _in_dependency_order(models: dict[str, SqlModel]) -> list[SqlModel]:
+    ordered: list[SqlModel] = []
+    state: dict[str, str] = {}
+
+    def visit(name: str, trail: list[str]) -> None:
+        if state.get(name) == "done":
+            return
+        if state.get(name) == "visiting":
+            cycle = " -> ".join([*trail[trail.index(name) :], name])
+            raise SqlModelError(f"{models[name].path.name}: ref cycle {cycle}")
+        state[name] = "visiting"
+        for ref in models[name].refs:
+            visit(ref, [*trail, name])
+        state[name] = "done"
+        ordered.append(models[name])
+
+    for name in sorted(models):
+        visit(name, [])
+    return ordered
+
+
+def render(model: SqlModel) -> str:
+    """The model's SELECT with refs and sources replaced by the relation names."""
+    return (
+        jinja2.Environment(undefined=jinja2.StrictUndefined)
+        .from_string(model.sql)
+        .render(ref=lambda name: name, source=lambda name: name)
+    )
+
+
+def materialize(con: duckdb.DuckDBPyConnection, model: SqlModel) -> int:
+    """Create or replace the model's view or table; returns its row count."""
+    body = render(model).strip().rstrip(";")
+    kind = "TABLE" if model.materialized == "table" else "VIEW"
+    con.execute("BEGIN TRANSACTION")
+    try:
+        # A model may switch between view and table; drop whichever kind exists.
+        existing = con.execute(
+            "SELECT table_type FROM information_schema.tables WHERE table_name = ?", [model.name]
+        ).fetchone()
+        if existing:
+            dropped = "VIEW" if existing[0] == "VIEW" else "TABLE"
+            con.execute(f"DROP {dropped} {model.name}")
+        con.execute(f"CREATE {kind} {model.name} AS {body}")
+        con.execute("COMMIT")
+    except duckdb.Error as exc:
+        con.execute("ROLLBACK")
+        raise SqlModelError(f"{model.path.name}: {exc}") from exc
+    row = con.execute(f"SELECT count(*) FROM {model.name}").fetchone()
+    return int(row[0]) if row else 0

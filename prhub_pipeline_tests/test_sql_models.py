@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from prhub_pipeline.warehouse.sql_models import SqlModelError, load_models, materialize
+
+SOURCES = ["prs", "pr_files"]
+
+
+def write(folder: Path, name: str, text: str) -> None:
+    folder.mkdir(exist_ok=True)
+    (folder / f"{name}.sql").write_text(text, encoding="utf-8")
+
+
+def test_graph_comes_from_refs_and_header_sets_materialization(tmp_path: Path) -> None:
+    models = tmp_path / "models"
+    write(models, "b_totals", "-- materialized: table\n-- description: totals\n"
+          "SELECT sum(n) AS total FROM {{ ref('a_counts') }}")  # fmt: skip
+    write(models, "a_counts", "SELECT number AS n FROM {{ source('prs') }}")
+    ordered = load_models(models, SOURCES)
+    assert [m.name for m in ordered] == ["a_counts", "b_totals"]
+    totals = ordered[1]
+    assert (totals.materialized, totals.description, totals.refs) == (
+        "table",
+        "totals",
+        ["a_counts"],
+    )
+    assert ordered[0].sources == ["prs"] and ordered[0].materialized == "view"
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE prs (number INTEGER)")
+    con.execute("INSERT INTO prs VALUES (1), (2)")
+    assert [materialize(con, model) for model in ordered] == [2, 1]
+    assert con.execute("SELECT total FROM b_totals").fetchone() == (3,)
+    kinds = dict(
+        con.execute("SELECT table_name, table_type FROM information_schema.tables").fetchall()
+    )
+    assert kinds["a_counts"] == "VIEW" and kinds["b_totals"] == "BASE TABLE"
+    assert materialize(con, ordered[1]) == 1  # re-materializing replaces
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        ({"a": "SELECT * FROM {{ ref('missing') }}"}, r"a\.sql: ref\('missing'\) names no model"),
+        (
+            {"a": "SELECT * FROM {{ ref('b') }}", "b": "SELECT * FROM {{ ref('a') }}"},
+            r"a\.sql: ref cycle a -> b -> a",
+        ),
+        (
+            {"a": "SELECT * FROM {{ source('nope') }}"},
+            r"a\.sql: source\('nope'\) is not a warehouse",
+        ),
+        ({"a": "-- materialized: cube\nSELECT 1"}, r"a\.sql: materialized must be view or table"),
+        ({"a": "SELECT {{ ref('b' }}"}, r"a\.sql: template error"),
+        ({"prs": "SELECT 1"}, r"prs\.sql: prs is a pipeline table"),
+        ({"Bad-Name": "SELECT 1"}, r"Bad-Name\.sql: a model name must be lower_snake_case"),
+    ],
+)
+def test_bad_models_fail_naming_the_file(
+    tmp_path: Path, files: dict[str, str], message: str
+) -> None:
+    for name, text in files.items():
+        write(tmp_path / "models", name, text)
+    with pytest.raises(SqlModelError, match=message):
+        load_models(tmp_path / "models", SOURCES)
+
+
+def test_a_failing_model_keeps_the_previous_relation(tmp_path: Path) -> None:
+    write(tmp_path / "models", "a", "SELECT 1 AS x")
+    [model] = load_models(tmp_path / "models", SOURCES)
+    con = duckdb.connect()
+    materialize(con, model)
+    broken = model.model_copy(update={"sql": "SELECT no_such_column FROM prs"})
+    with pytest.raises(SqlModelError, match=r"a\.sql"):
+        materialize(con, broken)
+    assert con.execute("SELECT x FROM a").fetchone() == (1,)
