@@ -6,10 +6,22 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 from importlib import resources
 from pathlib import Path
 
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL
+
+
+def dagster_command() -> str:
+    """The `dagster` script of this environment, even when its bin folder is not on PATH."""
+    beside = Path(sys.executable).parent / "dagster"
+    if beside.is_file():
+        return str(beside)
+    found = shutil.which("dagster")
+    if found is None:
+        raise FileNotFoundError("the `dagster` command is not installed; install prhub-pipeline")
+    return found
 
 
 def prepare_dagster_home(home: Path) -> Path:
@@ -25,7 +37,7 @@ def prepare_dagster_home(home: Path) -> Path:
         instance_yaml.write_text(shipped.read_text("utf-8"), encoding="utf-8")
     env = {**os.environ, "DAGSTER_HOME": str(home)}
     subprocess.run(
-        ["dagster", "instance", "concurrency", "set", WAREHOUSE_POOL, "1"],
+        [dagster_command(), "instance", "concurrency", "set", WAREHOUSE_POOL, "1"],
         env=env,
         check=True,
         capture_output=True,
@@ -35,9 +47,7 @@ def prepare_dagster_home(home: Path) -> Path:
 
 def exec_dagster_dev(home: Path, config_path: Path, host: str, port: int) -> None:
     """Replace this process with `dagster dev` (never returns)."""
-    dagster = shutil.which("dagster")
-    if dagster is None:
-        raise FileNotFoundError("the `dagster` command is not on PATH; install prhub-pipeline")
+    dagster = dagster_command()
     workspace = Path.cwd() / "workspace.yaml"
     target = (
         ["-w", str(workspace)] if workspace.is_file() else ["-m", "prhub_pipeline.defs.location"]
