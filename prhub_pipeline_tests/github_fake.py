@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import httpx
 from graphql import (
@@ -27,6 +27,7 @@ from graphql import (
     FragmentDefinitionNode,
     FragmentSpreadNode,
     GraphQLError,
+    GraphQLObjectType,
     GraphQLSchema,
     InlineFragmentNode,
     IntValueNode,
@@ -316,14 +317,14 @@ def _rate_limit(_root: Any, info: Any, **_: Any) -> dict[str, Any]:
 def github_schema() -> GraphQLSchema:
     """GitHub's schema with the fake's resolvers attached (built once: it takes seconds)."""
     schema = build_schema(SCHEMA_PATH.read_text("utf-8"), assume_valid_sdl=True)
-    query = schema.type_map["Query"]
+    query = cast(GraphQLObjectType, schema.type_map["Query"])
     query.fields["search"].resolve = _search
     query.fields["node"].resolve = _node
     query.fields["rateLimit"].resolve = _rate_limit
-    pull_request = schema.type_map["PullRequest"]
+    pull_request = cast(GraphQLObjectType, schema.type_map["PullRequest"])
     for name in ("files", "labels", "reviews", "reviewThreads", "comments"):
         pull_request.fields[name].resolve = _connection_resolver("_" + name)
-    thread = schema.type_map["PullRequestReviewThread"]
+    thread = cast(GraphQLObjectType, schema.type_map["PullRequestReviewThread"])
     thread.fields["comments"].resolve = _connection_resolver("_comments")
     return schema
 
@@ -513,7 +514,7 @@ class FakeGitHub:
         errors = validate(schema, document)
         if errors:
             self.invalid.extend(error.message for error in errors)
-            body = {"errors": [error.formatted for error in errors]}
+            body: dict[str, Any] = {"errors": [error.formatted for error in errors]}
             return httpx.Response(200, json=body, headers=self._headers())
         cost, nodes = query_cost(document, variables)
         if nodes > NODE_LIMIT:

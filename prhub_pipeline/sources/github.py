@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, tzinfo
 from email.utils import parsedate_to_datetime
 from importlib import resources
-from typing import Any, Literal
+from typing import Any
 
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -425,8 +425,8 @@ def _error_message(response: httpx.Response) -> str:
 
 # --- queries ---------------------------------------------------------------------------------
 
-ConnectionKind = Literal["files", "labels", "reviews", "comments", "reviewThreads"]
-PR_CONNECTIONS: dict[ConnectionKind, str] = {
+# PullRequest connection -> the fragment of one of its pages; "threadComments" pages a thread.
+PR_CONNECTIONS: dict[str, str] = {
     "files": "FilePage",
     "labels": "LabelPage",
     "reviews": "ReviewPage",
@@ -478,7 +478,7 @@ def _with_fragments(operation: str) -> str:
 class FollowUp:
     """The next page of one connection: a PR's files/labels/..., or one thread's comments."""
 
-    kind: ConnectionKind | Literal["threadComments"]
+    kind: str  # a PR_CONNECTIONS key, or THREAD_COMMENTS
     node_id: str
     cursor: str
     pr_number: int
@@ -672,7 +672,7 @@ class _WeekFetcher:
 
     def _queue(
         self,
-        kind: ConnectionKind | Literal["threadComments"],
+        kind: str,
         node_id: str,
         number: int,
         connection: dict[str, Any],
@@ -970,13 +970,16 @@ def _pull_request_records(
     what = f"PR #{number}"
     for kind, connection in parts.connections.items():
         connection.check(f"{what} {kind}")
-    for thread_id, comments in parts.thread_comments.items():
-        comments.check(f"{what} review thread {thread_id} comments")
+    for thread_id, thread_comments in parts.thread_comments.items():
+        thread_comments.check(f"{what} review thread {thread_id} comments")
     author, _ = _actor(node.get("author"))
     merged_by, _ = _actor(node.get("mergedBy"))
     title = str(node.get("title") or "")
     body = str(node.get("body") or "")
     is_revert, reverted_number = _revert_target(title, body)
+    merged_at = _timestamp(node.get("mergedAt"), f"{what} mergedAt")
+    if merged_at is None:
+        raise GitHubResponseError(f"{what} in {repo} is not merged (mergedAt is null)")
     try:
         files = sorted(
             (
@@ -998,7 +1001,7 @@ def _pull_request_records(
             author=author,
             labels=[label["name"] for label in parts.connections["labels"].items.values()],
             created_at=_timestamp(node.get("createdAt"), f"{what} createdAt"),
-            merged_at=_timestamp(node.get("mergedAt"), f"{what} mergedAt"),
+            merged_at=merged_at,
             merged_by=merged_by,
             base_branch=node.get("baseRefName"),
             merge_commit_sha=(node.get("mergeCommit") or {}).get("oid"),

@@ -119,8 +119,8 @@ def review_tables(week_start: date, review_data: ReviewData) -> list[TableRows]:
         )
         for r in review_data.reviews
     ]
-    threads = []
-    thread_comments = []
+    threads: list[tuple[Any, ...]] = []
+    thread_comments: list[tuple[Any, ...]] = []
     for t in review_data.threads:
         threads.append(
             (
