@@ -19,7 +19,9 @@ default `PageSizes`: a search page asks for 25 PRs x (files 100, labels 100, rev
 comments 100, threads 50 x comments 20) = 1 + 25 x 5 + 25 x 50 = 1,376 connection requests, about
 14 points, and 25 x 400 + 25 x 50 + 25 x 50 x 20 = 36,250 nodes. A week of 1,000 PRs costs about
 560 points of the 5,000 an hour a token gets; the response of one page stays small enough for
-GitHub's 10 second query timeout.
+GitHub's 10 second query timeout. A follow-up request carries up to 50 connection pages of 100
+(1 to 51 points; at most 50 x 100 x 20 = 100,000 nodes when all are review-thread pages).
+Measured request counts per week: benchmarks/github_requests.py.
 
 The token lives only in the HTTP client's headers: never in a message, log, page or record.
 """
@@ -117,7 +119,7 @@ class PageSizes(BaseModel):
     threads: int = Field(default=50, ge=1, le=100)
     thread_comments: int = Field(default=20, ge=1, le=100)
     follow_up: int = Field(default=100, ge=1, le=100)  # page size of every follow-up page
-    follow_ups_per_request: int = Field(default=20, ge=1, le=100)
+    follow_ups_per_request: int = Field(default=50, ge=1, le=100)
 
 
 class SearchRange(BaseModel):
