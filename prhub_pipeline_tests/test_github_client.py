@@ -1,0 +1,400 @@
+"""The GitHub client over hand-written GraphQL responses: parsing, faults, the token's secrecy.
+
+These tests need no schema: they serve responses shaped like GitHub's through MockTransport.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import re
+import traceback
+from collections import deque
+from collections.abc import Callable, Iterator
+from datetime import UTC, date, datetime
+from typing import Any
+
+import httpx
+import pytest
+
+from prhub_pipeline.config import GitHubConfig
+from prhub_pipeline.sources.github import (
+    GitHubAuthError,
+    GitHubClient,
+    GitHubError,
+    GitHubRateLimitError,
+    GitHubResponseError,
+    GitHubUnavailableError,
+    GitHubWeek,
+    PageSizes,
+    fetch_week,
+    parse_pages,
+)
+from prhub_pipeline.weeks import WeekWindow
+from prhub_pipeline_tests.github_fake import (
+    FIXTURES,
+    Fault,
+    graphql_errors,
+    http_status,
+    malformed_json,
+    primary_rate_limit,
+    read_timeout,
+    secondary_rate_limit,
+)
+
+REPO = "verl-project/verl"
+WINDOW = WeekWindow(week_start=date(2026, 5, 11), timezone="Asia/Shanghai")
+SIZES = PageSizes(files=1, thread_comments=1)
+TOKEN = "ghp_pRhUbTeStToKeN0123456789abcdefSECRET"
+NOW = 1_800_000_000.0
+RESPONSES: dict[str, Any] = json.loads((FIXTURES / "responses_two_prs.json").read_text("utf-8"))
+
+
+class Scripted:
+    """Serves the hand-written pages by operation name; `faults` answer the first requests
+    (None lets that request through)."""
+
+    def __init__(
+        self, faults: list[Fault | None] | None = None, responses: dict[str, Any] | None = None
+    ) -> None:
+        self.faults: deque[Fault | None] = deque(faults or [])
+        self.responses = responses or RESPONSES
+        self.requests: list[httpx.Request] = []
+        self.payloads: list[dict[str, Any]] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(request)
+        fault = self.faults.popleft() if self.faults else None
+        if fault is not None:
+            return fault(request)
+        payload = json.loads(request.content)
+        self.payloads.append(payload)
+        match = re.match(r"query (\w+)", payload["query"])
+        assert match, payload["query"]
+        key = "search" if match.group(1) == "SearchMergedPullRequests" else "follow_ups"
+        headers = {"x-ratelimit-remaining": "4986", "x-ratelimit-reset": str(int(NOW) + 3000)}
+        return httpx.Response(200, json=self.responses[key], headers=headers)
+
+
+def make_client(
+    handler: Callable[[httpx.Request], httpx.Response],
+    sleeps: list[float] | None = None,
+    **config: Any,
+) -> GitHubClient:
+    settings = {"max_retries": 3, "max_rate_limit_wait_seconds": 900.0, **config}
+    return GitHubClient(
+        GitHubConfig(**settings),
+        transport=httpx.MockTransport(handler),
+        sleep=(sleeps if sleeps is not None else []).append,
+        token=TOKEN,
+        clock=lambda: NOW,
+        jitter=lambda: 0.5,
+    )
+
+
+def fetch(
+    faults: list[Fault | None] | None = None,
+    responses: dict[str, Any] | None = None,
+    sleeps: list[float] | None = None,
+    **config: Any,
+) -> tuple[GitHubWeek, Scripted]:
+    server = Scripted(faults, responses)
+    with make_client(server, sleeps, **config) as client:
+        return fetch_week(client, REPO, WINDOW, page_sizes=SIZES), server
+
+
+def test_fetches_a_week_with_follow_ups_for_what_did_not_fit() -> None:
+    week, server = fetch()
+    assert [pr.number for pr in week.prs] == [7001, 7002]
+    first, second = week.prs
+    assert first.source == "github"
+    assert first.merged_at == datetime(2026, 5, 13, 8, 15, 42, tzinfo=UTC)
+    assert first.author == "alice-dev" and first.merged_by == "core-maintainer"
+    assert first.labels == ["rollout"] and first.base_branch == "main"
+    assert first.merge_commit_sha == "0123456789abcdef0123456789abcdef01234567"
+    assert [(f.path, f.status) for f in first.files] == [
+        ("tests/workers/rollout/test_sglang_stop_tokens.py", "added"),
+        ("verl/workers/rollout/sglang_rollout/sglang_rollout.py", "modified"),
+    ]
+    assert (first.additions, first.deletions, first.changed_files) == (25, 4, 2)
+    assert second.author is None  # deleted account
+    (thread,) = week.review_data.threads
+    assert (thread.path, thread.line, thread.is_resolved) == (
+        "verl/workers/rollout/sglang_rollout/sglang_rollout.py",
+        233,
+        False,
+    )
+    assert [(c.author, c.author_is_bot, c.is_pr_author) for c in thread.comments] == [
+        ("gemini-code-assist[bot]", True, False),
+        ("alice-dev", False, True),
+    ]
+    (review,) = week.review_data.reviews
+    assert (review.author, review.author_is_bot, review.state) == (
+        "gemini-code-assist[bot]",
+        True,
+        "COMMENTED",
+    )
+    (comment,) = week.review_data.comments
+    assert (comment.pr_number, comment.author, comment.body) == (7002, None, "谢谢！")
+    # One search page, then one request carrying both follow-ups as aliases.
+    assert len(server.requests) == 2
+    follow_up = server.payloads[1]["variables"]
+    assert follow_up == {
+        "pageSize": 100,
+        "id0": "PR_kwDOLzHX5c6A7001",
+        "after0": "Y3Vyc29yOnYyOjA=",
+        "id1": "PRRT_kwDOLzHX5c5Thread1",
+        "after1": "Y3Vyc29yOnYyOpHOAAAB",
+    }
+    assert server.payloads[0]["variables"]["query"] == (
+        "repo:verl-project/verl is:pr is:merged"
+        " merged:2026-05-11T00:00:00+08:00..2026-05-17T23:59:59+08:00"
+    )
+    stats = week.stats
+    assert (stats.requests, stats.pages, stats.points_spent, stats.retries) == (2, 2, 15, 0)
+    assert stats.rate_limit_remaining == 4985
+    assert server.requests[0].headers["authorization"] == f"bearer {TOKEN}"
+
+
+def test_parse_pages_rebuilds_the_same_records_from_the_pages_alone() -> None:
+    week, _ = fetch()
+    assert parse_pages(REPO, week.pages) == (week.prs, week.review_data)
+    reloaded = [type(page).model_validate_json(page.model_dump_json()) for page in week.pages]
+    assert parse_pages(REPO, reloaded) == (week.prs, week.review_data)
+
+
+def test_a_pr_merged_outside_the_window_is_dropped() -> None:
+    responses = copy.deepcopy(RESPONSES)
+    # 2026-05-17T16:00:00Z is next Monday 00:00 in Shanghai: the next week's first second.
+    responses["search"]["data"]["search"]["nodes"][1]["mergedAt"] = "2026-05-17T16:00:00Z"
+    week, _ = fetch(responses=responses)
+    assert [pr.number for pr in week.prs] == [7001]
+    assert all(c.pr_number == 7001 for c in week.review_data.comments)
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [http_status(502), http_status(503), http_status(504), read_timeout()],
+    ids=["502", "503", "504", "timeout"],
+)
+def test_transient_faults_are_retried_with_backoff(fault: Fault) -> None:
+    sleeps: list[float] = []
+    week, server = fetch([fault, None, fault], sleeps=sleeps)
+    assert [pr.number for pr in week.prs] == [7001, 7002]
+    assert week.stats.retries == 2 and week.stats.requests == 4 == len(server.requests)
+    assert sleeps == [0.75, 0.75]  # 1s base, jitter 0.5 of the upper half
+
+
+def test_backoff_grows_exponentially_and_gives_up_after_max_retries() -> None:
+    sleeps: list[float] = []
+    with pytest.raises(GitHubUnavailableError) as failure:
+        fetch([http_status(502)] * 4, sleeps=sleeps)
+    assert sleeps == [0.75, 1.5, 3.0]
+    message = str(failure.value)
+    assert "SearchMergedPullRequests" in message and "HTTP 502" in message
+    assert "after 3 retries" in message
+
+
+@pytest.mark.parametrize(
+    ("faults", "waits"),
+    [
+        ([secondary_rate_limit(retry_after=7)], [7.0]),
+        ([secondary_rate_limit(status=429, retry_after=3)], [3.0]),
+        ([secondary_rate_limit(status=429)], [60.0]),
+        ([secondary_rate_limit(), secondary_rate_limit(status=429)], [60.0, 120.0]),
+    ],
+    ids=["403-retry-after", "429-retry-after", "429-bare", "403-then-429-doubles"],
+)
+def test_secondary_rate_limit_waits_as_github_documents(
+    faults: list[Fault | None], waits: list[float]
+) -> None:
+    sleeps: list[float] = []
+    week, _ = fetch(faults, sleeps=sleeps)
+    assert sleeps == waits
+    assert week.stats.rate_limit_waits == len(waits)
+    assert week.stats.rate_limit_waits_seconds == sum(waits)
+    assert len(week.prs) == 2
+
+
+def test_a_403_with_an_exhausted_budget_waits_until_the_reset() -> None:
+    def exhausted(request: httpx.Request) -> httpx.Response:
+        headers = {"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(int(NOW) + 42)}
+        return httpx.Response(403, json={"message": "API rate limit exceeded"}, headers=headers)
+
+    sleeps: list[float] = []
+    fetch([exhausted], sleeps=sleeps)
+    assert sleeps == [43.0]
+
+
+def test_primary_rate_limit_waits_until_reset_within_the_configured_maximum() -> None:
+    sleeps: list[float] = []
+    week, server = fetch([None, primary_rate_limit(int(NOW) + 30)], sleeps=sleeps)
+    assert sleeps == [31.0]
+    assert week.stats.rate_limit_waits == 1 and len(server.requests) == 3
+    assert len(week.prs) == 2
+
+
+def test_primary_rate_limit_beyond_the_maximum_wait_fails_saying_when_to_retry() -> None:
+    sleeps: list[float] = []
+    with pytest.raises(GitHubRateLimitError) as failure:
+        fetch([primary_rate_limit(int(NOW) + 3600)], sleeps=sleeps)
+    assert sleeps == []
+    retry_at = datetime.fromtimestamp(int(NOW) + 3601, UTC)
+    assert failure.value.retry_at == retry_at
+    assert retry_at.isoformat() in str(failure.value)
+    assert "max_rate_limit_wait_seconds=900" in str(failure.value)
+
+
+def test_secondary_retry_after_beyond_the_maximum_wait_fails() -> None:
+    with pytest.raises(GitHubRateLimitError) as failure:
+        fetch([secondary_rate_limit(retry_after=1200)])
+    assert failure.value.retry_at == datetime.fromtimestamp(NOW + 1200, UTC)
+
+
+def test_errors_in_a_200_response_fail_naming_the_query_pr_and_cursor() -> None:
+    with pytest.raises(GitHubResponseError) as failure:
+        fetch([None, graphql_errors("Something went wrong while executing your query.")])
+    message = str(failure.value)
+    assert "PullRequestFollowUps" in message
+    assert "PR #7001 files after cursor 'Y3Vyc29yOnYyOjA='" in message
+    assert "Something went wrong" in message
+
+
+def test_malformed_json_fails_the_week() -> None:
+    with pytest.raises(GitHubResponseError, match="malformed JSON"):
+        fetch([malformed_json()])
+
+
+def test_a_connection_that_stops_early_fails_the_week() -> None:
+    responses = copy.deepcopy(RESPONSES)
+    files = responses["follow_ups"]["data"]["f0"]["files"]
+    files["nodes"] = []
+    with pytest.raises(GitHubResponseError, match=r"PR #7001 files: GitHub reported 2 but its"):
+        fetch(responses=responses)
+
+
+def test_search_pages_that_stop_before_issue_count_fail_the_week() -> None:
+    responses = copy.deepcopy(RESPONSES)
+    responses["search"]["data"]["search"]["issueCount"] = 3
+    with pytest.raises(GitHubResponseError, match="reported 3 merged PRs but its pages held 2"):
+        fetch(responses=responses)
+
+
+def test_a_next_page_without_a_cursor_fails_the_week() -> None:
+    responses = copy.deepcopy(RESPONSES)
+    responses["search"]["data"]["search"]["pageInfo"] = {"hasNextPage": True, "endCursor": None}
+    with pytest.raises(GitHubResponseError, match="has a next page but no endCursor"):
+        fetch(responses=responses)
+
+
+def test_rejected_credentials_fail_naming_the_variable() -> None:
+    def unauthorized(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(401, json={"message": "Bad credentials"})
+
+    with pytest.raises(GitHubAuthError, match=r"HTTP 401: Bad credentials.*GITHUB_TOKEN"):
+        fetch([unauthorized])
+
+
+def test_a_403_that_is_not_a_rate_limit_is_not_retried() -> None:
+    def forbidden(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(403, json={"message": "Resource not accessible by integration"})
+
+    sleeps: list[float] = []
+    with pytest.raises(GitHubAuthError, match="Resource not accessible"):
+        fetch([forbidden], sleeps=sleeps)
+    assert sleeps == []
+
+
+@pytest.mark.parametrize("token_env", ["GITHUB_TOKEN", "PRHUB_GH_TOKEN"])
+def test_no_token_fails_before_any_request_naming_the_variable(
+    monkeypatch: pytest.MonkeyPatch, token_env: str
+) -> None:
+    monkeypatch.delenv(token_env, raising=False)
+    server = Scripted()
+    with pytest.raises(GitHubAuthError, match=token_env):
+        GitHubClient(GitHubConfig(token_env=token_env), transport=httpx.MockTransport(server))
+    assert server.requests == []
+
+
+def test_the_token_comes_from_the_configured_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PRHUB_GH_TOKEN", TOKEN)
+    server = Scripted()
+    config = GitHubConfig(token_env="PRHUB_GH_TOKEN", api_url="https://ghe.example.com/api/graphql")
+    with GitHubClient(config, transport=httpx.MockTransport(server)) as client:
+        fetch_week(client, REPO, WINDOW, page_sizes=SIZES)
+    assert server.requests[0].headers["authorization"] == f"bearer {TOKEN}"
+    assert str(server.requests[0].url) == "https://ghe.example.com/api/graphql"
+
+
+def _echoing(status: int) -> Fault:
+    """A hostile server that puts the request's Authorization header into its answer."""
+
+    def fault(request: httpx.Request) -> httpx.Response:
+        echoed = request.headers["authorization"]
+        if status == 200:
+            return httpx.Response(200, json={"errors": [{"message": f"bad header {echoed}"}]})
+        return httpx.Response(status, text=f"not json: {echoed}")
+
+    return fault
+
+
+def _connect_error(request: httpx.Request) -> httpx.Response:
+    raise httpx.ConnectError(f"connection refused for {request.headers['authorization']}")
+
+
+def _exception_chain(error: BaseException) -> Iterator[BaseException]:
+    seen: set[int] = set()
+    pending: list[BaseException | None] = [error]
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        pending.extend([current.__cause__, current.__context__])
+
+
+@pytest.mark.parametrize(
+    ("faults", "echoes"),
+    [
+        ([_echoing(200)], True),
+        ([_echoing(401)], True),
+        ([_echoing(500)], True),
+        ([_echoing(403)], True),
+        ([_connect_error] * 4, True),
+        ([read_timeout()] * 4, False),
+        ([malformed_json()], False),
+        ([primary_rate_limit(int(NOW) + 5000)], False),
+    ],
+    ids=["errors", "401", "500", "403", "connect", "timeouts", "malformed", "rate-limit"],
+)
+def test_the_token_never_appears_in_errors_or_logs(
+    faults: list[Fault | None], echoes: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    with pytest.raises(GitHubError) as failure:
+        fetch(faults)
+    produced = "\n".join(traceback.format_exception(failure.value)) + caplog.text
+    for error in _exception_chain(failure.value):
+        # No httpx exception is chained: its request would carry the Authorization header.
+        assert not isinstance(error, httpx.HTTPError)
+        produced += repr(error) + str(error) + repr(error.args)
+    assert TOKEN not in produced
+    # What the server echoed back is shown, with the token masked.
+    assert ("bearer [token]" in str(failure.value)) == echoes
+
+
+def test_the_token_never_appears_in_pages_stats_records_or_the_client() -> None:
+    sleeps: list[float] = []
+    server = Scripted([http_status(502), secondary_rate_limit(retry_after=1)])
+    with make_client(server, sleeps) as client:
+        week = fetch_week(client, REPO, WINDOW, page_sizes=SIZES)
+        produced = week.model_dump_json() + repr(week) + repr(client) + str(vars(client))
+    assert TOKEN not in produced
+    assert all(TOKEN not in repr(request) + repr(request.headers) for request in server.requests)
+
+
+def test_page_sizes_follow_githubs_limits() -> None:
+    with pytest.raises(ValueError, match="less than or equal to 100"):
+        PageSizes(files=101)
