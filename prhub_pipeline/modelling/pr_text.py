@@ -214,6 +214,10 @@ def _split_blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
             blocks[-1][1].append(line)
         else:
             blocks.append((kind, [line]))
+    if in_code:
+        # A fence that never closes: read its lines as text rather than lose the rest.
+        opened = blocks.pop()[1]
+        blocks.extend(_split_blocks(opened[1:]))
     return blocks
 
 
@@ -368,3 +372,12 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     if not chosen:
         chosen = parse_title(title).subject or title
     return _first_sentences(_plain(chosen), limit)
+
+
+def prose(body: str) -> str:
+    """The author's own sentences: the cleaned description without code, quotes or tables.
+
+    Keyword signals read this rather than the raw body, so a pasted log or the template's
+    instructions cannot make a PR look like it fixes a crash.
+    """
+    return "\n".join(_plain(text) for _, text in _paragraphs(clean_description(body)))
