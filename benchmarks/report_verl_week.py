@@ -56,7 +56,7 @@ MODULE_ALIASES = {"docs": "doc", "mcore": "megatron", "test": "tests", "config":
 THEME_RULES = {
     "NPU": r"\bnpu\b|ascend|昇腾|mindspeed",
     "distillation": r"distill|\bopd\b",
-    "multimodal": r"audio|\bvl\b|qwen\d?(?:\.\d)?-?vl|vision|multimodal|multi-modal|image|video",
+    "multimodal": r"audio|\bvl\b|qwen\d?(?:\.\d)?-?vl|vision|multimodal|multi-modal|video",
     "fully_async": r"fully[_ -]async|one[_ -]step[_ -]off",
     "MoE": r"\bmoe\b|expert parallel|deepep",
 }
@@ -127,8 +127,8 @@ def load_reviews(path: Path) -> ReviewData:
     threads = []
     for item in json.loads(path.read_text(encoding="utf-8")):
         for index, thread in enumerate(item["review_threads"]):
-            if not thread["comments"]:
-                continue  # truncated before its first comment: nothing to say who asked what
+            if not thread["comments"] or thread["looks_addressed"] is None:
+                continue  # cut before its outcome: neither who asked what nor whether it was resolved
             comments = [
                 ThreadComment(
                     comment_id=f"{item['number']}-{index}-{j}",

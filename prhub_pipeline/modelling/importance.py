@@ -141,7 +141,7 @@ FIX_IMPACT_WEIGHTS: dict[FixImpact, float] = {
 _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
     "crash": re.compile(
         r"\bcrash(?:es|ed|ing)?\b|\bsegfault|segmentation fault|core dump|\btraceback\b"
-        r"|\b[A-Z][a-zA-Z]*(?:Error|Exception)\b|\braises?\b|\bfails? to (?:start|launch|load|import|run|save|initiali[sz]e)"
+        r"|\b[A-Z][a-zA-Z]*(?:Error|Exception)\b|\bfails? to (?:start|launch|load|import|run|save|initiali[sz]e)"
         r"|\bcannot (?:start|load|import)\b|崩溃|报错|异常退出",
     ),
     "oom": re.compile(
@@ -167,7 +167,11 @@ _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
         r"|安全漏洞|漏洞",
         re.IGNORECASE,
     ),
-    "regression": re.compile(r"\bregress(?:ion|ed|es)?\b|回归|\bno longer works?\b", re.IGNORECASE),
+    "regression": re.compile(
+        r"\bregress(?:ion|ed|es)?\b(?!\s+(?:tests?|coverage|suite|checks?))|\bno longer works?\b"
+        r"|回归(?!测试)",
+        re.IGNORECASE,
+    ),
 }
 _DESCRIPTION_FACTOR = 0.75  # a word in the description counts less than the same word in the title
 
