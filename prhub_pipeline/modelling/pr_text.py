@@ -57,6 +57,8 @@ TYPE_ALIASES: dict[str, PrType] = {
     "revert": "revert",
 }
 
+# Words that name a type only as a title's first word, never as a bracket tag (`[ci]` is a module).
+_VERB_ALIASES = frozenset({"add", "support", "implement", "update", "bump", "ci", "build", "misc"})
 _BRACKET = re.compile(r"^\s*\[(?P<inner>[^\]]*)\]\s*")
 _BREAKING = re.compile(r"^\s*breaking\s*$", re.IGNORECASE)
 _PART = re.compile(r"^\s*\d+\s*/\s*(?:\d+|n)\s*$", re.IGNORECASE)
@@ -112,11 +114,11 @@ def parse_title(title: str) -> TitleInfo:
     first = _FIRST_WORD.match(rest)
     word = first.group("word").lower() if first else ""
     pr_type = TYPE_ALIASES.get(word, "other")
-    if pr_type == "other" and tags:
-        # verl's early `[doc] ...`, `[ci] ...` titles: a tag that names a type.
-        tag_types = {TYPE_ALIASES[t] for t in tags if t in TYPE_ALIASES}
-        if len(tag_types) == 1:
-            pr_type = tag_types.pop()
+    # verl's early `[doc] ...`, `[bugfix] ...` titles: a tag that names a type wins over the
+    # first word, which is often a plain verb ("update", "add").
+    tag_types = {TYPE_ALIASES[t] for t in tags if t in TYPE_ALIASES and t not in _VERB_ALIASES}
+    if len(tag_types) == 1:
+        pr_type = tag_types.pop()
     return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=rest)
 
 
