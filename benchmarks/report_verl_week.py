@@ -1,6 +1,7 @@
 """Score, flag and report one real verl week; compare the ranking with the reference report.
 
-    python benchmarks/report_verl_week.py [PRS_JSONL] [--week 2026-05-11] [--reviews FILE] [--out DIR]
+    python benchmarks/report_verl_week.py [PRS_JSONL] [--week 2026-05-11]
+        [--reviews FILE] [--out DIR] [--top N]
 
 Module tags come from the titles' bracket prefixes and themes from a few keyword rules (the
 classifier and theme rules live elsewhere); the history before the week calibrates the scores.
@@ -23,15 +24,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from prhub_pipeline.config import ScoringConfig  # noqa: E402
-from prhub_pipeline.modelling.importance import fit_calibration, score_week  # noqa: E402
-from prhub_pipeline.modelling.pr_text import (  # noqa: E402
+from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.modelling.importance import fit_calibration, score_week
+from prhub_pipeline.modelling.pr_text import (
     parse_title,
     reverted_number_from_text,
     reverted_title,
 )
-from prhub_pipeline.modelling.risks import flag_risks  # noqa: E402
-from prhub_pipeline.records import (  # noqa: E402
+from prhub_pipeline.modelling.risks import flag_risks
+from prhub_pipeline.records import (
     FileChange,
     ModuleLabel,
     PullRequest,
@@ -40,17 +41,47 @@ from prhub_pipeline.records import (  # noqa: E402
     ThemeTag,
     ThreadComment,
 )
-from prhub_pipeline.reporting.context import WeekCounts, build_report_context  # noqa: E402
-from prhub_pipeline.reporting.render import render_report  # noqa: E402
-from prhub_pipeline.warehouse.reports import RenderedReport, write_report_files  # noqa: E402
-from prhub_pipeline.weeks import WeekWindow  # noqa: E402
+from prhub_pipeline.reporting.context import WeekCounts, build_report_context
+from prhub_pipeline.reporting.render import render_report
+from prhub_pipeline.warehouse.reports import RenderedReport, write_report_files
+from prhub_pipeline.weeks import WeekWindow
 
 REPO = "verl-project/verl"
 REFERENCE = {6076: 9.4, 6276: 8.9, 6268: 8.8, 6345: 7.9, 6360: 7.2, 6334: 7.2}
 VERL_MODULES = set(
-    "fsdp megatron veomni sglang vllm trtllm rollout trainer tests training_utils recipe hardware"
-    " deployment ray worker single_controller misc docker ci perf model algo env tool ckpt doc"
-    " data cfg reward fully_async one_step_off".split()
+    [
+        "fsdp",
+        "megatron",
+        "veomni",
+        "sglang",
+        "vllm",
+        "trtllm",
+        "rollout",
+        "trainer",
+        "tests",
+        "training_utils",
+        "recipe",
+        "hardware",
+        "deployment",
+        "ray",
+        "worker",
+        "single_controller",
+        "misc",
+        "docker",
+        "ci",
+        "perf",
+        "model",
+        "algo",
+        "env",
+        "tool",
+        "ckpt",
+        "doc",
+        "data",
+        "cfg",
+        "reward",
+        "fully_async",
+        "one_step_off",
+    ]
 )
 MODULE_ALIASES = {"docs": "doc", "mcore": "megatron", "test": "tests", "config": "cfg"}
 THEME_RULES = {
@@ -114,21 +145,27 @@ def _mark_reverts(prs: list[PullRequest]) -> list[PullRequest]:
 
 
 def modules_of(pr: PullRequest) -> list[str]:
-    tags = [MODULE_ALIASES.get(t.replace(" ", ""), t.replace(" ", "")) for t in parse_title(pr.title).prefix_tags]
+    tags = [
+        MODULE_ALIASES.get(t.replace(" ", ""), t.replace(" ", ""))
+        for t in parse_title(pr.title).prefix_tags
+    ]
     return list(dict.fromkeys(t for t in tags if t in VERL_MODULES))
 
 
 def themes_of(pr: PullRequest) -> list[str]:
     text = f"{pr.title}\n{' '.join(f.path for f in pr.files)}"
-    return [name for name, pattern in THEME_RULES.items() if re.search(pattern, text, re.IGNORECASE)]
+    return [
+        name for name, pattern in THEME_RULES.items() if re.search(pattern, text, re.IGNORECASE)
+    ]
 
 
 def load_reviews(path: Path) -> ReviewData:
     threads = []
     for item in json.loads(path.read_text(encoding="utf-8")):
         for index, thread in enumerate(item["review_threads"]):
+            # A thread cut before its outcome says neither who asked what nor if it was resolved.
             if not thread["comments"] or thread["looks_addressed"] is None:
-                continue  # cut before its outcome: neither who asked what nor whether it was resolved
+                continue
             comments = [
                 ThreadComment(
                     comment_id=f"{item['number']}-{index}-{j}",
@@ -155,7 +192,9 @@ def load_reviews(path: Path) -> ReviewData:
 
 
 def main() -> None:
-    default_data = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "verl" / "prs.jsonl"
+    default_data = (
+        Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "verl" / "prs.jsonl"
+    )
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("prs", nargs="?", type=Path, default=default_data)
     parser.add_argument("--week", default="2026-05-11")
@@ -177,7 +216,9 @@ def main() -> None:
     modules = {pr.number: modules_of(pr) for pr in prs}
     calibration = fit_calibration(history, modules, SCORING)
     fitted = time.perf_counter()
-    review_data = load_reviews(reviews_path) if reviews_path.exists() else ReviewData(available=False)
+    review_data = (
+        load_reviews(reviews_path) if reviews_path.exists() else ReviewData(available=False)
+    )
     by_number = {pr.number: pr for pr in history}
     scores = score_week(week, modules, review_data, SCORING, calibration, by_number)
     risks = flag_risks(week, modules, review_data, SCORING, by_number, check_approvals=False)
@@ -191,8 +232,11 @@ def main() -> None:
             continue
         ref = f"{REFERENCE[score.number]:.1f}" if score.number in REFERENCE else ""
         parts = ", ".join(f"{k}={v:.2f}" for k, v in score.parts.items() if v)
-        print(f"{rank:>4} #{score.number:<5} {score.importance:>5.1f} {score.raw_score:>6.2f} {ref:>4}  "
-              f"{titles[score.number][:70]}\n{'':>24}{parts}")
+        print(
+            f"{rank:>4} #{score.number:<5} {score.importance:>5.1f}"
+            f" {score.raw_score:>6.2f} {ref:>4}  "
+            f"{titles[score.number][:70]}\n{'':>24}{parts}"
+        )
     ranks = {s.number: i for i, s in enumerate(scores, 1)}
     print("reference PRs' ranks:", ", ".join(f"#{n}: {ranks[n]}" for n in REFERENCE))
     print(f"key PRs (>= {SCORING.key_threshold}): {sum(s.is_key for s in scores)}")
@@ -213,15 +257,27 @@ def main() -> None:
             for pr in previous
             for m in modules[pr.number]
         ],
-        themes=[ThemeTag(repo=REPO, number=pr.number, theme=t) for pr in previous for t in themes_of(pr)],
+        themes=[
+            ThemeTag(repo=REPO, number=pr.number, theme=t) for pr in previous for t in themes_of(pr)
+        ],
     )
     out = args.out or Path(tempfile.mkdtemp(prefix="prhub-report-"))
     rendered = []
     render_started = time.perf_counter()
     for lang in ("zh", "en"):
         context = build_report_context(
-            REPO, window, week, labels, themes, scores, risks, review_data, previous_counts, lang,
-            calibration=calibration, history_by_number=by_number,
+            REPO,
+            window,
+            week,
+            labels,
+            themes,
+            scores,
+            risks,
+            review_data,
+            previous_counts,
+            lang,
+            calibration=calibration,
+            history_by_number=by_number,
         )
         rendered.append(
             RenderedReport(
@@ -234,7 +290,8 @@ def main() -> None:
     paths = write_report_files(out, REPO, window.week_start, rendered)
     print("wrote:", *[str(p) for p in paths], sep="\n  ")
     print(
-        f"timing: load {loaded - started:.2f}s, calibrate on {len(history)} PRs {fitted - loaded:.2f}s,"
+        f"timing: load {loaded - started:.2f}s, calibrate"
+        f" on {len(history)} PRs {fitted - loaded:.2f}s,"
         f" score+risks {scored - fitted:.3f}s, build+render 2 langs x 2 formats"
         f" {rendered_at - render_started:.3f}s"
     )

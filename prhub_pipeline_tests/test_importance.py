@@ -282,7 +282,11 @@ def test_review_part_counts_threads_and_disagreement() -> None:
         CONFIG,
         review=PrReview(
             threads=[thread],
-            reviews=[Review(repo=REPO, pr_number=1, review_id="r", author="bob", state="CHANGES_REQUESTED")],
+            reviews=[
+                Review(
+                    repo=REPO, pr_number=1, review_id="r", author="bob", state="CHANGES_REQUESTED"
+                )
+            ],
         ),
     )
     assert quiet["review"] == 0
@@ -329,13 +333,19 @@ def test_the_same_pr_scores_the_same_in_any_week() -> None:
     assert alone[0].importance == next(s for s in crowded if s.number == 1).importance
 
 
-@pytest.mark.parametrize("title", ["[fsdp] fix: crash", "[fsdp] feat: new engine", "[fsdp] chore: x"])
+@pytest.mark.parametrize(
+    "title", ["[fsdp] fix: crash", "[fsdp] feat: new engine", "[fsdp] chore: x"]
+)
 @pytest.mark.parametrize("other_lines", [0, 40, 2000])
 def test_a_bigger_core_change_never_scores_lower(title: str, other_lines: int) -> None:
     calibration = fit_calibration(history(), {}, CONFIG)
     previous_raw = previous_importance = -1.0
     for core_lines in [0, 1, 3, 9, 10, 30, 99, 100, 101, 500, 5000, 50000]:
-        files = [("verl/core.py", core_lines, 0), ("examples/run.sh", other_lines, 0), ("tests/t.py", 5, 0)]
+        files = [
+            ("verl/core.py", core_lines, 0),
+            ("examples/run.sh", other_lines, 0),
+            ("tests/t.py", 5, 0),
+        ]
         pr = make_pr(1, title, files=files)
         score = score_week([pr], {1: ["fsdp"]}, ReviewData(available=False), CONFIG, calibration)[0]
         assert score.raw_score >= previous_raw
@@ -345,7 +355,9 @@ def test_a_bigger_core_change_never_scores_lower(title: str, other_lines: int) -
 
 def test_core_share_is_not_diluted_by_tests() -> None:
     bare = score_parts(make_pr(1, files=[("verl/a.py", 200, 0)]), [], CONFIG)
-    tested = score_parts(make_pr(1, files=[("verl/a.py", 200, 0), ("tests/t.py", 300, 0)]), [], CONFIG)
+    tested = score_parts(
+        make_pr(1, files=[("verl/a.py", 200, 0), ("tests/t.py", 300, 0)]), [], CONFIG
+    )
     assert bare["core"] == tested["core"] == CORE_WEIGHT
 
 
@@ -353,7 +365,9 @@ def test_score_week_orders_flags_key_prs_and_handles_an_empty_week() -> None:
     calibration = fit_calibration(history(), {}, CONFIG)
     prs = [
         make_pr(1, "[doc] chore: typo", files=[("docs/a.md", 1, 1)]),
-        make_pr(2, "[fsdp] fix: wrong gradients", files=[("verl/x.py", 300, 40), ("tests/t.py", 80, 0)]),
+        make_pr(
+            2, "[fsdp] fix: wrong gradients", files=[("verl/x.py", 300, 40), ("tests/t.py", 80, 0)]
+        ),
     ]
     scores = score_week(prs, {}, ReviewData(available=False), CONFIG, calibration)
     assert [s.number for s in scores] == [2, 1]

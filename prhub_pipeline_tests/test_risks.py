@@ -27,7 +27,15 @@ def kinds(flags: list[RiskFlag]) -> set[str]:
     return {f.risk for f in flags}
 
 
-def thread(pr: int, author: str, body: str, *, resolved: bool = False, path: str = "verl/a.py", line: int | None = 12) -> ReviewThread:
+def thread(
+    pr: int,
+    author: str,
+    body: str,
+    *,
+    resolved: bool = False,
+    path: str = "verl/a.py",
+    line: int | None = 12,
+) -> ReviewThread:
     return ReviewThread(
         repo=REPO,
         pr_number=pr,
@@ -36,14 +44,18 @@ def thread(pr: int, author: str, body: str, *, resolved: bool = False, path: str
         line=line,
         is_resolved=resolved,
         comments=[
-            ThreadComment(comment_id="c1", author=author, author_is_bot=author.endswith("[bot]"), body=body),
+            ThreadComment(
+                comment_id="c1", author=author, author_is_bot=author.endswith("[bot]"), body=body
+            ),
             ThreadComment(comment_id="c2", author="alice", is_pr_author=True, body="Will do."),
         ],
     )
 
 
 def approved(pr: int, author: str = "maintainer") -> Review:
-    return Review(repo=REPO, pr_number=pr, review_id=f"r{pr}{author}", author=author, state="APPROVED")
+    return Review(
+        repo=REPO, pr_number=pr, review_id=f"r{pr}{author}", author=author, state="APPROVED"
+    )
 
 
 def test_core_change_without_tests() -> None:
@@ -64,8 +76,15 @@ def test_unresolved_review_threads_say_who_asked_what() -> None:
     data = ReviewData(
         available=True,
         threads=[
-            thread(7, "gemini-code-assist[bot]", "![high](https://x/high.svg)\n\nThe URL points to the wrong org. Use a relative link.\n```suggestion\nx\n```"),
-            thread(7, "bob", "What specific issue does this patch fix?", path="verl/m.py", line=None),
+            thread(
+                7,
+                "gemini-code-assist[bot]",
+                "![high](https://x/high.svg)\n\nThe URL points to the"
+                " wrong org. Use a relative link.\n```suggestion\nx\n```",
+            ),
+            thread(
+                7, "bob", "What specific issue does this patch fix?", path="verl/m.py", line=None
+            ),
             thread(7, "carol", "Looks fine now.", resolved=True),
         ],
         reviews=[approved(7)],
@@ -77,7 +96,9 @@ def test_unresolved_review_threads_say_who_asked_what() -> None:
         ("gemini-code-assist[bot]", True, "verl/a.py:12", "The URL points to the wrong org."),
         ("bob", False, "verl/m.py", "What specific issue does this patch fix?"),
     ]
-    assert flag.detail.startswith("2 review threads unresolved at merge: gemini-code-assist[bot] on verl/a.py:12")
+    assert flag.detail.startswith(
+        "2 review threads unresolved at merge: gemini-code-assist[bot] on verl/a.py:12"
+    )
     assert "carol" not in flag.detail
 
 
@@ -93,7 +114,9 @@ def test_merged_without_approval() -> None:
         reviews=[
             Review(repo=REPO, pr_number=8, review_id="r1", author="bob", state="COMMENTED"),
             Review(repo=REPO, pr_number=8, review_id="r2", author="bot[bot]", state="APPROVED"),
-            Review(repo=REPO, pr_number=8, review_id="r3", author="carol", state="CHANGES_REQUESTED"),
+            Review(
+                repo=REPO, pr_number=8, review_id="r3", author="carol", state="CHANGES_REQUESTED"
+            ),
         ],
     )
     flags = [f for f in risks_of([pr], commented) if f.risk == "no_approval"]
@@ -108,13 +131,19 @@ def test_revert_chain_names_what_it_reopens() -> None:
         6350,
         "[fsdp] fix: emit distillation outputs in use_remove_padding=False path (#6293)",
         body="### What does this PR do?\n\nEmit the outputs.\n\nCloses #6293.",
-        files=[("verl/workers/engine/fsdp/transformer_impl.py", 120, 0), ("tests/test_x_on_cpu.py", 36, 0)],
+        files=[
+            ("verl/workers/engine/fsdp/transformer_impl.py", 120, 0),
+            ("tests/test_x_on_cpu.py", 36, 0),
+        ],
     )
     revert = make_pr(
         6360,
         'Revert "[fsdp] fix: emit distillation outputs in use_remove_padding=False path (#6293)"',
         body="Reverts verl-project/verl#6350",
-        files=[("verl/workers/engine/fsdp/transformer_impl.py", 0, 120), ("tests/test_x_on_cpu.py", 0, 36)],
+        files=[
+            ("verl/workers/engine/fsdp/transformer_impl.py", 0, 120),
+            ("tests/test_x_on_cpu.py", 0, 36),
+        ],
         merged_at=MERGED + timedelta(days=1),
     )
     flags = risks_of([fix, revert])
@@ -131,14 +160,18 @@ def test_revert_chain_names_what_it_reopens() -> None:
     alone = risks_of([revert], history={6350: earlier})
     assert [f.related for f in alone if f.risk == "revert"] == [[6350, 6293]]
     unknown = risks_of([revert])
-    assert [f.detail for f in unknown if f.risk == "revert"] == ["reverts #6350 (not in the loaded history)"]
+    assert [f.detail for f in unknown if f.risk == "revert"] == [
+        "reverts #6350 (not in the loaded history)"
+    ]
 
 
 def test_large_and_cross_cutting_changes() -> None:
     large = make_pr(1, files=[("verl/a.py", 900, 200)])
     docs = make_pr(2, files=[("docs/a.md", 5000, 0)])
     broad = make_pr(3)
-    flags = risks_of([large, docs, broad], modules={3: ["fsdp", "megatron", "ckpt", "ray"], 2: ["doc"]})
+    flags = risks_of(
+        [large, docs, broad], modules={3: ["fsdp", "megatron", "ckpt", "ray"], 2: ["doc"]}
+    )
     assert [(f.number, f.lines) for f in flags if f.risk == "large_change"] == [(1, 1100)]
     cross = [f for f in flags if f.risk == "cross_cutting"]
     assert [(f.number, f.modules) for f in cross] == [(3, ["fsdp", "megatron", "ckpt", "ray"])]
@@ -167,7 +200,9 @@ def test_dependency_docker_ci_and_config_changes() -> None:
 
 def test_breaking_markers() -> None:
     title = make_pr(1, "[BREAKING][fsdp] refactor: rename flag")
-    body = make_pr(2, "[fsdp] refactor: rename flag", body="Rename.\n\nBREAKING CHANGE: the flag is gone.")
+    body = make_pr(
+        2, "[fsdp] refactor: rename flag", body="Rename.\n\nBREAKING CHANGE: the flag is gone."
+    )
     template = make_pr(3, body="- If this PR breaks any API, add `[BREAKING]` to the title.")
     flags = [f for f in risks_of([title, body, template]) if f.risk == "breaking_change"]
     assert [f.number for f in flags] == [1, 2]
@@ -181,6 +216,9 @@ def test_a_quiet_pr_has_no_flags() -> None:
 
 
 def test_one_line_ask() -> None:
-    assert one_line_ask("![critical](https://x.svg)\n\nSetting `x` breaks init. Also y.") == "Setting `x` breaks init."
+    assert (
+        one_line_ask("![critical](https://x.svg)\n\nSetting `x` breaks init. Also y.")
+        == "Setting `x` breaks init."
+    )
     assert one_line_ask("![high](h") == ""
     assert len(one_line_ask("word " * 100)) <= 140

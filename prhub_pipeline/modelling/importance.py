@@ -123,9 +123,7 @@ def reviews_by_pr(review_data: ReviewData) -> dict[int, PrReview]:
 # ---------------------------------------------------------------------------------------------
 # What a fix fixes
 
-FixImpact = Literal[
-    "crash", "oom", "hang", "wrong_result", "data_loss", "security", "regression"
-]
+FixImpact = Literal["crash", "oom", "hang", "wrong_result", "data_loss", "security", "regression"]
 
 # Weight per impact: what a maintainer would lose sleep over. Wrong results and data loss are
 # silent, so they outrank a crash that at least announces itself.
@@ -141,7 +139,8 @@ FIX_IMPACT_WEIGHTS: dict[FixImpact, float] = {
 _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
     "crash": re.compile(
         r"\bcrash(?:es|ed|ing)?\b|\bsegfault|segmentation fault|core dump|\btraceback\b"
-        r"|\b[A-Z][a-zA-Z]*(?:Error|Exception)\b|\bfails? to (?:start|launch|load|import|run|save|initiali[sz]e)"
+        r"|\b[A-Z][a-zA-Z]*(?:Error|Exception)\b|\bfails? to"
+        r" (?:start|launch|load|import|run|save|initiali[sz]e)"
         r"|\bcannot (?:start|load|import)\b|崩溃|报错|异常退出",
     ),
     "oom": re.compile(
@@ -177,7 +176,7 @@ _DESCRIPTION_FACTOR = 0.75  # a word in the description counts less than the sam
 
 
 def fix_impacts(title: str, body: str) -> dict[FixImpact, float]:
-    """Impacts a fix names, each with 1.0 when the title says it, 0.75 when only the description does."""
+    """Impacts a fix names: 1.0 when the title says it, 0.75 when only the description does."""
     found: dict[FixImpact, float] = {}
     text = prose(body)
     for impact, pattern in _FIX_IMPACT_PATTERNS.items():
@@ -414,7 +413,10 @@ def fit_calibration(
         start = end
     if len(points) > _CALIBRATION_POINTS:
         keep = sorted(
-            {round(i * (len(points) - 1) / (_CALIBRATION_POINTS - 1)) for i in range(_CALIBRATION_POINTS)}
+            {
+                round(i * (len(points) - 1) / (_CALIBRATION_POINTS - 1))
+                for i in range(_CALIBRATION_POINTS)
+            }
         )
         points = [points[i] for i in keep]
         percentiles = [percentiles[i] for i in keep]
@@ -477,7 +479,9 @@ def score_week(
     known: dict[int, PullRequest] = dict(history_by_number or {})
     known.update({pr.number: pr for pr in prs})
     prepared = [resolve_revert(pr, known) for pr in prs]
-    reverted_in_week = {pr.reverted_number for pr in prepared if pr.is_revert and pr.reverted_number}
+    reverted_in_week = {
+        pr.reverted_number for pr in prepared if pr.is_revert and pr.reverted_number
+    }
     reviews = reviews_by_pr(review_data)
     scores = []
     for pr in prepared:

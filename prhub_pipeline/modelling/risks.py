@@ -17,10 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import (
     PrReview,
-    resolve_revert,
     change_shape,
     is_bot,
     matches_any,
+    resolve_revert,
     reviews_by_pr,
 )
 from prhub_pipeline.modelling.pr_text import clean_description, closing_references, parse_title
@@ -191,7 +191,9 @@ def _revert_flags(
     if pr.is_revert:
         target = known.get(pr.reverted_number) if pr.reverted_number else None
         if pr.reverted_number is None:
-            detail = "reverts a change whose PR could not be identified from the title or description"
+            detail = (
+                "reverts a change whose PR could not be identified from the title or description"
+            )
             related: list[int] = []
         elif target is None:
             detail = f"reverts #{pr.reverted_number} (not in the loaded history)"
@@ -328,7 +330,8 @@ def _path_flags(pr: PullRequest, modules: list[str], config: ScoringConfig) -> l
             _flag(
                 pr,
                 "large_change",
-                f"+{pr.additions}/-{pr.deletions} lines in {pr.changed_files or len(pr.files)} files"
+                f"+{pr.additions}/-{pr.deletions} lines in"
+                f" {pr.changed_files or len(pr.files)} files"
                 f" ({shape.code_lines} outside documentation)",
                 lines=shape.code_lines,
                 paths=_top_paths(pr),
@@ -356,7 +359,8 @@ def _path_flags(pr: PullRequest, modules: list[str], config: ScoringConfig) -> l
             _flag(
                 pr,
                 "config_default_change",
-                f"edits existing lines of configuration files ({_listed(paths, len(config_files))}):"
+                f"edits existing lines of configuration files"
+                f" ({_listed(paths, len(config_files))}):"
                 " defaults may have changed",
                 paths=paths,
             )

@@ -43,24 +43,30 @@ def bar_chart(
         colour = BAR_COLOURS.get(bar.kind, BAR_COLOURS["module"])
         label = bar.label if len(bar.label) <= 24 else bar.label[:23] + "…"
         rows.append(
-            f'<text x="{label_width - 8}" y="{y + 14}" text-anchor="end" class="lbl">{escape(label)}</text>'
-            f'<rect x="{label_width}" y="{y + 3}" width="{length:.1f}" height="12" rx="2" fill="{colour}">'
+            f'<text x="{label_width - 8}" y="{y + 14}"'
+            f' text-anchor="end" class="lbl">{escape(label)}</text>'
+            f'<rect x="{label_width}" y="{y + 3}" width="{length:.1f}"'
+            f' height="12" rx="2" fill="{colour}">'
             f"<title>{escape(bar.label)}: {bar.value}</title></rect>"
             f'<text x="{label_width + length + 6:.1f}" y="{y + 14}" class="val">{bar.value}</text>'
         )
         if bar.previous is not None:
             previous = plot * bar.previous / scale_max
             rows.append(
-                f'<rect x="{label_width}" y="{y + 17}" width="{previous:.1f}" height="3" fill="{PREVIOUS_COLOUR}">'
+                f'<rect x="{label_width}" y="{y + 17}" width="{previous:.1f}"'
+                f' height="3" fill="{PREVIOUS_COLOUR}">'
                 f"<title>{escape(previous_label)}: {bar.previous}</title></rect>"
             )
     legend_y = height - 10
     legend = (
-        f'<rect x="{label_width}" y="{legend_y - 9}" width="10" height="10" fill="{BAR_COLOURS["module"]}"/>'
+        f'<rect x="{label_width}" y="{legend_y - 9}" width="10"'
+        f' height="10" fill="{BAR_COLOURS["module"]}"/>'
         f'<text x="{label_width + 14}" y="{legend_y}" class="lbl">{escape(kind_labels[0])}</text>'
-        f'<rect x="{label_width + 80}" y="{legend_y - 9}" width="10" height="10" fill="{BAR_COLOURS["theme"]}"/>'
+        f'<rect x="{label_width + 80}" y="{legend_y - 9}"'
+        f' width="10" height="10" fill="{BAR_COLOURS["theme"]}"/>'
         f'<text x="{label_width + 94}" y="{legend_y}" class="lbl">{escape(kind_labels[1])}</text>'
-        f'<rect x="{label_width + 160}" y="{legend_y - 5}" width="16" height="3" fill="{PREVIOUS_COLOUR}"/>'
+        f'<rect x="{label_width + 160}" y="{legend_y - 5}"'
+        f' width="16" height="3" fill="{PREVIOUS_COLOUR}"/>'
         f'<text x="{label_width + 180}" y="{legend_y}" class="lbl">{escape(previous_label)}</text>'
     )
     svg = (
@@ -68,9 +74,6 @@ def bar_chart(
         f' viewBox="0 0 {width} {height}" aria-label="{escape(title)}">'
         "<style>.lbl{font:12px sans-serif;fill:#333}.val{font:11px sans-serif;fill:#555}"
         ".ttl{font:bold 13px sans-serif;fill:#222}</style>"
-        f'<text x="0" y="16" class="ttl">{escape(title)}</text>'
-        + "".join(rows)
-        + legend
-        + "</svg>"
+        f'<text x="0" y="16" class="ttl">{escape(title)}</text>' + "".join(rows) + legend + "</svg>"
     )
     return Markup(svg)

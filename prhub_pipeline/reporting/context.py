@@ -271,7 +271,9 @@ def _count_phrase(counts: Counter[PrType], lang: Lang) -> str:
     names = TYPE_NAMES[lang]
     if lang == "zh":
         return "、".join(f"{names[t]} {n} 个" for t, n in ordered)
-    return ", ".join(f"{n} {names[t]}{'' if n == 1 or t in ('doc', 'other') else 's'}" for t, n in ordered)
+    return ", ".join(
+        f"{n} {names[t]}{'' if n == 1 or t in ('doc', 'other') else 's'}" for t, n in ordered
+    )
 
 
 def _fmt(value: float) -> str:
@@ -352,7 +354,9 @@ def build_report_context(
     return ReportContext(
         lang=lang,
         header=header,
-        summary=words.summary(window, ordered, score_of, counts, theme_names, risks, known, review_data),
+        summary=words.summary(
+            window, ordered, score_of, counts, theme_names, risks, known, review_data
+        ),
         groups=words.groups(ordered, score_of, theme_names, risks, known),
         trends_lead=words.trends_lead(counts, previous_week_counts),
         trends=_trend_rows(ordered, module_names, theme_names, counts, previous_week_counts, lang),
@@ -499,7 +503,9 @@ class _Words(ABC):
                     name=name.strip("\x00"),
                     heading=self.group_heading(name, refs),
                     lead=self.group_lead(name, refs, risks, known),
-                    items=[GroupItem(pr=r, text=self.item_text(r, score_of[r.number])) for r in shown],
+                    items=[
+                        GroupItem(pr=r, text=self.item_text(r, score_of[r.number])) for r in shown
+                    ],
                     others=self.others(rest) if rest else None,
                 )
             )
@@ -511,7 +517,11 @@ class _Words(ABC):
 
     @abstractmethod
     def group_lead(
-        self, name: str, refs: Sequence[PrRef], risks: Sequence[RiskFlag], known: Mapping[int, PullRequest]
+        self,
+        name: str,
+        refs: Sequence[PrRef],
+        risks: Sequence[RiskFlag],
+        known: Mapping[int, PullRequest],
     ) -> str: ...
 
     @abstractmethod
@@ -521,7 +531,9 @@ class _Words(ABC):
     def others(self, refs: Sequence[PrRef]) -> str: ...
 
 
-def _revert_chain(flag: RiskFlag, known: Mapping[int, PullRequest]) -> tuple[int | None, str | None, list[int]]:
+def _revert_chain(
+    flag: RiskFlag, known: Mapping[int, PullRequest]
+) -> tuple[int | None, str | None, list[int]]:
     """(reverted PR, its title, issues it had fixed) from a revert flag."""
     if not flag.related:
         return None, None, []
@@ -569,11 +581,14 @@ class _Zh(_Words):
         end = window.week_start + timedelta(days=6)
         week = window.week_start.isocalendar().week
         if not ordered:
-            return [f"本周（第 {week} 周，{window.week_start:%m-%d} 至 {end:%m-%d}）没有合并的 PR。"]
+            return [
+                f"本周（第 {week} 周，{window.week_start:%m-%d} 至 {end:%m-%d}）没有合并的 PR。"
+            ]
         key = [r for r in ordered if r.is_key]
         types = Counter(r.pr_type for r in ordered)
         paragraphs = [
-            f"本周（第 {week} 周，{window.week_start:%m-%d} 至 {end:%m-%d}）共合并 {len(ordered)} 个 PR，"
+            f"本周（第 {week} 周，{window.week_start:%m-%d}"
+            f" 至 {end:%m-%d}）共合并 {len(ordered)} 个 PR，"
             f"其中 {len(key)} 个为重点 PR。按类型分：{_count_phrase(types, 'zh')}。"
         ]
         focus = []
@@ -593,7 +608,9 @@ class _Zh(_Words):
         top = (key or list(ordered))[:3]
         paragraphs.append(
             "最重要的变更："
-            + "；".join(f"#{r.number}（{r.type_name}，{_fmt(r.importance)}）{_subject(r)}" for r in top)
+            + "；".join(
+                f"#{r.number}（{r.type_name}，{_fmt(r.importance)}）{_subject(r)}" for r in top
+            )
             + "。"
         )
         fixes = [r for r in ordered if score_of[r.number].fix_impacts]
@@ -639,7 +656,11 @@ class _Zh(_Words):
         return display_name(name)
 
     def group_lead(
-        self, name: str, refs: Sequence[PrRef], risks: Sequence[RiskFlag], known: Mapping[int, PullRequest]
+        self,
+        name: str,
+        refs: Sequence[PrRef],
+        risks: Sequence[RiskFlag],
+        known: Mapping[int, PullRequest],
     ) -> str:
         types = Counter(r.pr_type for r in refs)
         if name == "\x00revert":
@@ -667,7 +688,10 @@ class _Zh(_Words):
             return ["本周没有模块或主题标签。"] if counts.pr_count else []
         if previous is None:
             return ["上周数据不可用，表中不给出环比变化。"]
-        lines = [f"本周 {counts.pr_count} 个 PR，上周 {previous.pr_count} 个（{_delta(counts.pr_count, previous.pr_count)}）。"]
+        lines = [
+            f"本周 {counts.pr_count} 个 PR，上周 {previous.pr_count}"
+            f" 个（{_delta(counts.pr_count, previous.pr_count)}）。"
+        ]
         changes = _biggest_changes(counts, previous)
         if changes:
             lines.append(
@@ -687,16 +711,23 @@ class _Zh(_Words):
             if kind == "revert":
                 text = "".join(self.revert_sentence(f, known) for f in flags)
             elif kind == "reverted":
-                text = "；".join(f"#{f.number} 已被 #{f.related[0]} 回退" for f in flags if f.related) + "。"
+                text = (
+                    "；".join(f"#{f.number} 已被 #{f.related[0]} 回退" for f in flags if f.related)
+                    + "。"
+                )
             elif kind == "unresolved_review":
-                text = "；".join(
-                    f"#{f.number}：" + "；".join(
-                        f"{a.reviewer}{'（机器人）' if a.is_bot else ''}"
-                        f"{' 在 ' + a.where() + ' ' if a.where() else ' '}提出“{a.ask}”"
-                        for a in f.asks
+                text = (
+                    "；".join(
+                        f"#{f.number}："
+                        + "；".join(
+                            f"{a.reviewer}{'（机器人）' if a.is_bot else ''}"
+                            f"{' 在 ' + a.where() + ' ' if a.where() else ' '}提出“{a.ask}”"
+                            for a in f.asks
+                        )
+                        for f in flags
                     )
-                    for f in flags
-                ) + "。合并时这些讨论未标记为已解决。"
+                    + "。合并时这些讨论未标记为已解决。"
+                )
             elif kind == "core_without_tests":
                 ranked = sorted(flags, key=lambda f: -refs[f.number].importance)
                 text = (
@@ -709,17 +740,30 @@ class _Zh(_Words):
                     + "。"
                 )
             elif kind == "large_change":
-                text = "；".join(
-                    f"#{f.number} 改动 {f.lines} 行（不含文档）" for f in flags
-                ) + "，评审与回归验证的难度更高。"
+                text = (
+                    "；".join(f"#{f.number} 改动 {f.lines} 行（不含文档）" for f in flags)
+                    + "，评审与回归验证的难度更高。"
+                )
             elif kind == "cross_cutting":
-                text = "；".join(f"#{f.number} 横跨 {len(f.modules)} 个模块（{', '.join(f.modules)}）" for f in flags) + "。"
+                text = (
+                    "；".join(
+                        f"#{f.number} 横跨 {len(f.modules)} 个模块（{', '.join(f.modules)}）"
+                        for f in flags
+                    )
+                    + "。"
+                )
             elif kind == "config_default_change":
-                text = "；".join(f"#{f.number} 修改了 {', '.join(f.paths)} 的已有内容" for f in flags) + "，默认配置可能随之改变。"
+                text = (
+                    "；".join(f"#{f.number} 修改了 {', '.join(f.paths)} 的已有内容" for f in flags)
+                    + "，默认配置可能随之改变。"
+                )
             elif kind in ("dependency_change", "docker_change", "ci_change"):
                 text = "；".join(f"#{f.number}：{', '.join(f.paths)}" for f in flags) + "。"
             elif kind == "breaking_change":
-                text = "；".join(f"#{f.number} {_subject(refs[f.number], 60)}" for f in flags) + " 带有不兼容变更标记。"
+                text = (
+                    "；".join(f"#{f.number} {_subject(refs[f.number], 60)}" for f in flags)
+                    + " 带有不兼容变更标记。"
+                )
             else:  # no_approval
                 text = f"{_refs(numbers, 'zh')} 合并时没有任何批准（APPROVED）评审。"
             observations.append(
@@ -762,30 +806,45 @@ class _Zh(_Words):
                     target, _, reopened = _revert_chain(f, known)
                     if reopened:
                         items.append(
-                            f"跟进 {_refs(reopened, 'zh')}：其修复 #{target} 已被 #{f.number} 回退，"
+                            f"跟进 {_refs(reopened, 'zh')}：其修"
+                            f"复 #{target} 已被 #{f.number} 回退，"
                             "需要新的修复方案，并补充覆盖回退原因的测试。"
                         )
                     elif target:
-                        items.append(f"确认 #{f.number} 回退 #{target} 的原因，并决定是否重新提交修正后的版本。")
+                        items.append(
+                            f"确认 #{f.number} 回退 #{target}"
+                            f" 的原因，并决定是否重新提交修正后的版本。"
+                        )
             elif kind == "unresolved_review":
-                items.append(f"逐条确认 {_refs(numbers, 'zh')} 合并时未解决的评审意见，需要时提交后续 PR。")
+                items.append(
+                    f"逐条确认 {_refs(numbers, 'zh')} 合并时未解决的评审意见，需要时提交后续 PR。"
+                )
             elif kind == "core_without_tests":
                 items.append(f"为以下 PR 的核心路径改动补充测试：{_refs(numbers, 'zh', 5)}。")
             elif kind == "large_change":
                 items.append(f"对 {_refs(numbers, 'zh')} 这类大改动安排合并后的回归观察。")
             elif kind == "breaking_change":
-                items.append(f"在发布说明中列出 {_refs(numbers, 'zh')} 的不兼容变更并给出迁移说明。")
+                items.append(
+                    f"在发布说明中列出 {_refs(numbers, 'zh')} 的不兼容变更并给出迁移说明。"
+                )
             elif kind == "config_default_change":
-                items.append(f"核对 {_refs(numbers, 'zh')} 是否改变了配置默认值，并在发布说明中注明。")
+                items.append(
+                    f"核对 {_refs(numbers, 'zh')} 是否改变了配置默认值，并在发布说明中注明。"
+                )
             elif kind in ("dependency_change", "docker_change", "ci_change"):
-                what = {"dependency_change": "依赖", "docker_change": "镜像", "ci_change": " CI "}[kind]
+                what = {"dependency_change": "依赖", "docker_change": "镜像", "ci_change": " CI "}[
+                    kind
+                ]
                 items.append(f"确认{what}变更在各环境与流水线中正常工作：{_refs(numbers, 'zh')}。")
             elif kind == "no_approval":
                 items.append(f"请维护者补充审阅 {_refs(numbers, 'zh')}。")
             elif kind == "cross_cutting":
                 items.append(f"请相关模块负责人共同复查跨模块变更 {_refs(numbers, 'zh')}。")
         if not review_data.available:
-            items.append("如需评审相关的风险（未解决意见、未批准合并），请使用 github 数据源重新生成本周报告。")
+            items.append(
+                "如需评审相关的风险（未解决意见、未批准合并），"
+                "请使用 github 数据源重新生成本周报告。"
+            )
         return items or ["本周数据未提示需要专门跟进的事项。"]
 
 
@@ -804,9 +863,13 @@ class _En(_Words):
         if source:
             parts.append(f"source: {source}")
         if calibration is not None and calibration.method == "history":
-            parts.append(f"importance calibrated on {calibration.history_size} past PRs of this repository")
+            parts.append(
+                f"importance calibrated on {calibration.history_size} past PRs of this repository"
+            )
         elif calibration is not None:
-            parts.append(f"only {calibration.history_size} past PRs, importance not calibrated on history")
+            parts.append(
+                f"only {calibration.history_size} past PRs, importance not calibrated on history"
+            )
         parts.append("with review data" if review_available else "no review data")
         return "; ".join(parts)
 
@@ -851,7 +914,9 @@ class _En(_Words):
         top = (key or list(ordered))[:3]
         paragraphs.append(
             "The most important changes: "
-            + "; ".join(f"#{r.number} ({r.type_name}, {_fmt(r.importance)}) {_subject(r)}" for r in top)
+            + "; ".join(
+                f"#{r.number} ({r.type_name}, {_fmt(r.importance)}) {_subject(r)}" for r in top
+            )
             + "."
         )
         fixes = [r for r in ordered if score_of[r.number].fix_impacts]
@@ -860,7 +925,8 @@ class _En(_Words):
             for r in fixes:
                 by_impact[IMPACT_NAMES["en"][score_of[r.number].fix_impacts[0]]].append(r.number)
             paragraphs.append(
-                f"{len(fixes)} {'fix mentions' if len(fixes) == 1 else 'fixes mention'} what the bug caused (by keywords in title or description): "
+                f"{len(fixes)} {'fix mentions' if len(fixes) == 1 else 'fixes mention'}"
+                f" what the bug caused (by keywords in title or description): "
                 + "; ".join(f"{name} in {_refs(nums, 'en', 4)}" for name, nums in by_impact.items())
                 + "."
             )
@@ -875,7 +941,8 @@ class _En(_Words):
             paragraphs.append("Risk flags: " + "; ".join(listed) + " (see Risk observations).")
         if not review_data.available:
             paragraphs.append(
-                "This week's data comes from a source without review information, so the review process is not assessed."
+                "This week's data comes from a source without review"
+                " information, so the review process is not assessed."
             )
         return paragraphs
 
@@ -899,7 +966,11 @@ class _En(_Words):
         return display_name(name)
 
     def group_lead(
-        self, name: str, refs: Sequence[PrRef], risks: Sequence[RiskFlag], known: Mapping[int, PullRequest]
+        self,
+        name: str,
+        refs: Sequence[PrRef],
+        risks: Sequence[RiskFlag],
+        known: Mapping[int, PullRequest],
     ) -> str:
         if name == "\x00revert":
             return " ".join(self.revert_sentence(f, known) for f in risks if f.risk == "revert")
@@ -951,16 +1022,25 @@ class _En(_Words):
             if kind == "revert":
                 text = " ".join(self.revert_sentence(f, known) for f in flags)
             elif kind == "reverted":
-                text = "; ".join(f"#{f.number} was reverted by #{f.related[0]}" for f in flags if f.related) + "."
-            elif kind == "unresolved_review":
-                text = "; ".join(
-                    f"#{f.number}: " + "; ".join(
-                        f"{a.reviewer}{' (bot)' if a.is_bot else ''}"
-                        f"{' on ' + a.where() if a.where() else ''} asked “{a.ask}”"
-                        for a in f.asks
+                text = (
+                    "; ".join(
+                        f"#{f.number} was reverted by #{f.related[0]}" for f in flags if f.related
                     )
-                    for f in flags
-                ) + ". These threads were not marked resolved when the PR merged."
+                    + "."
+                )
+            elif kind == "unresolved_review":
+                text = (
+                    "; ".join(
+                        f"#{f.number}: "
+                        + "; ".join(
+                            f"{a.reviewer}{' (bot)' if a.is_bot else ''}"
+                            f"{' on ' + a.where() if a.where() else ''} asked “{a.ask}”"
+                            for a in f.asks
+                        )
+                        for f in flags
+                    )
+                    + ". These threads were not marked resolved when the PR merged."
+                )
             elif kind == "core_without_tests":
                 ranked = sorted(flags, key=lambda f: -refs[f.number].importance)
                 text = (
@@ -973,15 +1053,34 @@ class _En(_Words):
                     + "."
                 )
             elif kind == "large_change":
-                text = "; ".join(f"#{f.number} changes {f.lines} lines outside documentation" for f in flags) + ", which makes review and regression checks harder."
+                text = (
+                    "; ".join(
+                        f"#{f.number} changes {f.lines} lines outside documentation" for f in flags
+                    )
+                    + ", which makes review and regression checks harder."
+                )
             elif kind == "cross_cutting":
-                text = "; ".join(f"#{f.number} spans {len(f.modules)} modules ({', '.join(f.modules)})" for f in flags) + "."
+                text = (
+                    "; ".join(
+                        f"#{f.number} spans {len(f.modules)} modules ({', '.join(f.modules)})"
+                        for f in flags
+                    )
+                    + "."
+                )
             elif kind == "config_default_change":
-                text = "; ".join(f"#{f.number} edits existing lines of {', '.join(f.paths)}" for f in flags) + "; default settings may have changed."
+                text = (
+                    "; ".join(
+                        f"#{f.number} edits existing lines of {', '.join(f.paths)}" for f in flags
+                    )
+                    + "; default settings may have changed."
+                )
             elif kind in ("dependency_change", "docker_change", "ci_change"):
                 text = "; ".join(f"#{f.number}: {', '.join(f.paths)}" for f in flags) + "."
             elif kind == "breaking_change":
-                text = "; ".join(f"#{f.number} {_subject(refs[f.number], 60)}" for f in flags) + " carries a breaking-change marker."
+                text = (
+                    "; ".join(f"#{f.number} {_subject(refs[f.number], 60)}" for f in flags)
+                    + " carries a breaking-change marker."
+                )
             else:  # no_approval
                 text = f"{_refs(numbers, 'en')} merged without any APPROVED review."
             observations.append(
@@ -995,7 +1094,8 @@ class _En(_Words):
         notes = []
         if not review_data.available:
             notes.append(
-                "Review data is not available (the source provides none): unresolved threads and approvals were not checked."
+                "Review data is not available (the source provides none):"
+                " unresolved threads and approvals were not checked."
             )
         if not risks:
             notes.append("No risk rule fired on this week's data.")
@@ -1026,30 +1126,59 @@ class _En(_Words):
                     target, _, reopened = _revert_chain(f, known)
                     if reopened:
                         items.append(
-                            f"Follow up on {_refs(reopened, 'en')}: its fix #{target} was reverted by"
-                            f" #{f.number}; it needs a new fix, with a test for the reason of the revert."
+                            f"Follow up on {_refs(reopened, 'en')}:"
+                            f" its fix #{target} was reverted by"
+                            f" #{f.number}; it needs a new fix, with"
+                            f" a test for the reason of the revert."
                         )
                     elif target:
-                        items.append(f"Find out why #{f.number} reverted #{target} and whether a corrected version should land.")
+                        items.append(
+                            f"Find out why #{f.number} reverted #{target}"
+                            f" and whether a corrected version should land."
+                        )
             elif kind == "unresolved_review":
-                items.append(f"Go through the review threads left unresolved on {_refs(numbers, 'en')} and open follow-up PRs where needed.")
+                items.append(
+                    f"Go through the review threads left unresolved on"
+                    f" {_refs(numbers, 'en')} and open follow-up PRs where needed."
+                )
             elif kind == "core_without_tests":
                 items.append(f"Add tests for the core-path changes in {_refs(numbers, 'en', 5)}.")
             elif kind == "large_change":
-                items.append(f"Watch for regressions after large changes such as {_refs(numbers, 'en')}.")
+                items.append(
+                    f"Watch for regressions after large changes such as {_refs(numbers, 'en')}."
+                )
             elif kind == "breaking_change":
-                items.append(f"List the breaking changes of {_refs(numbers, 'en')} in the release notes with migration steps.")
+                items.append(
+                    f"List the breaking changes of {_refs(numbers, 'en')}"
+                    f" in the release notes with migration steps."
+                )
             elif kind == "config_default_change":
-                items.append(f"Check whether {_refs(numbers, 'en')} changed configuration defaults and note it in the release notes.")
+                items.append(
+                    f"Check whether {_refs(numbers, 'en')} changed"
+                    f" configuration defaults and note it in the release notes."
+                )
             elif kind in ("dependency_change", "docker_change", "ci_change"):
-                what = {"dependency_change": "dependency", "docker_change": "image", "ci_change": "CI"}[kind]
-                items.append(f"Confirm that the {what} changes in {_refs(numbers, 'en')} work across environments and pipelines.")
+                what = {
+                    "dependency_change": "dependency",
+                    "docker_change": "image",
+                    "ci_change": "CI",
+                }[kind]
+                items.append(
+                    f"Confirm that the {what} changes in {_refs(numbers, 'en')}"
+                    f" work across environments and pipelines."
+                )
             elif kind == "no_approval":
                 items.append(f"Ask maintainers for a post-merge review of {_refs(numbers, 'en')}.")
             elif kind == "cross_cutting":
-                items.append(f"Have the owners of the affected modules review the cross-cutting changes {_refs(numbers, 'en')}.")
+                items.append(
+                    f"Have the owners of the affected modules review"
+                    f" the cross-cutting changes {_refs(numbers, 'en')}."
+                )
         if not review_data.available:
-            items.append("For review-based risks (unresolved threads, unapproved merges), regenerate this week from the github source.")
+            items.append(
+                "For review-based risks (unresolved threads, unapproved"
+                " merges), regenerate this week from the github source."
+            )
         return items or ["Nothing in this week's data calls for a specific follow-up."]
 
 

@@ -191,13 +191,13 @@ def _html_refs(text: str, repo: str) -> Markup:
     """Escaped text with `#N` turned into links (entities such as `&#39;` are left alone)."""
     escaped = str(escape(text))
     repo_path = str(escape(repo))
-    return Markup(
-        re.sub(
-            r"(?<![&\w])#(\d+)\b",
-            lambda m: f'<a href="https://github.com/{repo_path}/pull/{m.group(1)}">#{m.group(1)}</a>',
-            escaped,
-        )
+    linked = re.sub(
+        r"(?<![&\w])#(\d+)\b",
+        lambda m: f'<a href="https://github.com/{repo_path}/pull/{m.group(1)}">#{m.group(1)}</a>',
+        escaped,
     )
+    # `code` spans from descriptions: already escaped, so only the backticks become markup.
+    return Markup(re.sub(r"`([^`<>]+)`", r"<code>\1</code>", linked))
 
 
 def _chart(context: ReportContext) -> Markup:
