@@ -76,6 +76,22 @@ class ScoringConfig(StrictModel):
     )
     large_change_lines: int = Field(default=1000, ge=1)
     cross_cutting_modules: int = Field(default=4, ge=2)
+    # Documentation weighs less in size and makes a PR "docs only" when it is all there is.
+    doc_paths: list[str] = Field(
+        default_factory=lambda: ["docs/**", "doc/**", "**/*.md", "**/*.rst", "**/*.mdx"]
+    )
+    # Files whose edited (not only added) lines may change a default setting.
+    config_paths: list[str] = Field(
+        default_factory=lambda: [
+            "**/config/**/*.yaml",
+            "**/config/**/*.yml",
+            "**/configs/**/*.yaml",
+            "**/configs/**/*.yml",
+            "**/config/**/*.py",
+        ]
+    )
+    # A core-path change smaller than this (lines) is not flagged for missing tests.
+    untested_core_min_lines: int = Field(default=10, ge=1)
 
 
 class GitHubConfig(StrictModel):

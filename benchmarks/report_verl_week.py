@@ -1,0 +1,301 @@
+"""Score, flag and report one real verl week; compare the ranking with the reference report.
+
+    python benchmarks/report_verl_week.py [PRS_JSONL] [--week 2026-05-11]
+        [--reviews FILE] [--out DIR] [--top N]
+
+Module tags come from the titles' bracket prefixes and themes from a few keyword rules (the
+classifier and theme rules live elsewhere); the history before the week calibrates the scores.
+Review data, when the week's excerpt file is given, becomes a ReviewData: threads whose
+comments were captured, resolved when the excerpt says the reviewer's point looks addressed or
+the suggestion was applied. The excerpts carry no review states, so "merged without approval"
+is not checked here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+import time
+from datetime import date, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.modelling.importance import fit_calibration, score_week
+from prhub_pipeline.modelling.pr_text import (
+    parse_title,
+    reverted_number_from_text,
+    reverted_title,
+)
+from prhub_pipeline.modelling.risks import flag_risks
+from prhub_pipeline.records import (
+    FileChange,
+    ModuleLabel,
+    PullRequest,
+    ReviewData,
+    ReviewThread,
+    ThemeTag,
+    ThreadComment,
+)
+from prhub_pipeline.reporting.context import WeekCounts, build_report_context
+from prhub_pipeline.reporting.render import render_report
+from prhub_pipeline.warehouse.reports import RenderedReport, write_report_files
+from prhub_pipeline.weeks import WeekWindow
+
+REPO = "verl-project/verl"
+REFERENCE = {6076: 9.4, 6276: 8.9, 6268: 8.8, 6345: 7.9, 6360: 7.2, 6334: 7.2}
+VERL_MODULES = set(
+    [
+        "fsdp",
+        "megatron",
+        "veomni",
+        "sglang",
+        "vllm",
+        "trtllm",
+        "rollout",
+        "trainer",
+        "tests",
+        "training_utils",
+        "recipe",
+        "hardware",
+        "deployment",
+        "ray",
+        "worker",
+        "single_controller",
+        "misc",
+        "docker",
+        "ci",
+        "perf",
+        "model",
+        "algo",
+        "env",
+        "tool",
+        "ckpt",
+        "doc",
+        "data",
+        "cfg",
+        "reward",
+        "fully_async",
+        "one_step_off",
+    ]
+)
+MODULE_ALIASES = {"docs": "doc", "mcore": "megatron", "test": "tests", "config": "cfg"}
+THEME_RULES = {
+    "NPU": r"\bnpu\b|ascend|昇腾|mindspeed",
+    "distillation": r"distill|\bopd\b",
+    "multimodal": r"audio|\bvl\b|qwen\d?(?:\.\d)?-?vl|vision|multimodal|multi-modal|video",
+    "fully_async": r"fully[_ -]async|one[_ -]step[_ -]off",
+    "MoE": r"\bmoe\b|expert parallel|deepep",
+}
+SCORING = ScoringConfig(core_paths=["verl/**/*.py"])
+
+
+def load_prs(path: Path) -> list[PullRequest]:
+    prs = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        if row["number"] is None:
+            continue
+        files = [
+            FileChange(
+                path=f["path"],
+                status=f["status"],
+                previous_path=f.get("previous_path"),
+                additions=f.get("additions"),
+                deletions=f.get("deletions"),
+            )
+            for f in row["files"]
+        ]
+        prs.append(
+            PullRequest(
+                repo=row["repo"],
+                number=row["number"],
+                title=row["title"],
+                body=row["body"] or "",
+                author=row["author"],
+                co_authors=row["co_authors"],
+                merged_at=datetime.fromisoformat(row["merged_at"].replace("Z", "+00:00")),
+                merge_commit_sha=row["merge_commit_sha"],
+                additions=row["additions"],
+                deletions=row["deletions"],
+                changed_files=row["changed_files"],
+                files=files,
+            )
+        )
+    return _mark_reverts(prs)
+
+
+def _mark_reverts(prs: list[PullRequest]) -> list[PullRequest]:
+    """What the git source does: a revert names its PR in the body, else by the quoted title."""
+    by_title = {pr.title.strip(): pr.number for pr in prs}
+    marked = []
+    for pr in prs:
+        if parse_title(pr.title).type == "revert":
+            number = reverted_number_from_text(pr.title, pr.body)
+            wanted = reverted_title(pr.title)
+            if number is None and wanted:
+                number = by_title.get(wanted)
+            pr = pr.model_copy(update={"is_revert": True, "reverted_number": number})
+        marked.append(pr)
+    return marked
+
+
+def modules_of(pr: PullRequest) -> list[str]:
+    tags = [
+        MODULE_ALIASES.get(t.replace(" ", ""), t.replace(" ", ""))
+        for t in parse_title(pr.title).prefix_tags
+    ]
+    return list(dict.fromkeys(t for t in tags if t in VERL_MODULES))
+
+
+def themes_of(pr: PullRequest) -> list[str]:
+    text = f"{pr.title}\n{' '.join(f.path for f in pr.files)}"
+    return [
+        name for name, pattern in THEME_RULES.items() if re.search(pattern, text, re.IGNORECASE)
+    ]
+
+
+def load_reviews(path: Path) -> ReviewData:
+    threads = []
+    for item in json.loads(path.read_text(encoding="utf-8")):
+        for index, thread in enumerate(item["review_threads"]):
+            # A thread cut before its outcome says neither who asked what nor if it was resolved.
+            if not thread["comments"] or thread["looks_addressed"] is None:
+                continue
+            comments = [
+                ThreadComment(
+                    comment_id=f"{item['number']}-{index}-{j}",
+                    author=c["author"],
+                    author_is_bot=c["author"].endswith("[bot]"),
+                    is_pr_author=bool(c["is_pr_author"]),
+                    body=c["body"],
+                )
+                for j, c in enumerate(thread["comments"])
+            ]
+            threads.append(
+                ReviewThread(
+                    repo=REPO,
+                    pr_number=item["number"],
+                    thread_id=f"{item['number']}-{index}",
+                    path=thread["path"],
+                    line=thread["line"],
+                    is_resolved=bool(thread["looks_addressed"])
+                    or thread["merged_code"] == "suggestion_applied",
+                    comments=comments,
+                )
+            )
+    return ReviewData(available=True, threads=threads)
+
+
+def main() -> None:
+    default_data = (
+        Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "verl" / "prs.jsonl"
+    )
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("prs", nargs="?", type=Path, default=default_data)
+    parser.add_argument("--week", default="2026-05-11")
+    parser.add_argument("--reviews", type=Path, default=None)
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--top", type=int, default=15)
+    args = parser.parse_args()
+    if not args.prs.exists():
+        sys.exit(f"no PR data at {args.prs}")
+    reviews_path = args.reviews or args.prs.parent / f"reviews_{args.week}.json"
+
+    window = WeekWindow(week_start=date.fromisoformat(args.week), timezone="Asia/Shanghai")
+    started = time.perf_counter()
+    prs = load_prs(args.prs)
+    loaded = time.perf_counter()
+    history = [pr for pr in prs if pr.merged_at < window.start_utc]
+    week = [pr for pr in prs if window.contains(pr.merged_at)]
+    previous = [pr for pr in prs if window.previous().contains(pr.merged_at)]
+    modules = {pr.number: modules_of(pr) for pr in prs}
+    calibration = fit_calibration(history, modules, SCORING)
+    fitted = time.perf_counter()
+    review_data = (
+        load_reviews(reviews_path) if reviews_path.exists() else ReviewData(available=False)
+    )
+    by_number = {pr.number: pr for pr in history}
+    scores = score_week(week, modules, review_data, SCORING, calibration, by_number)
+    risks = flag_risks(week, modules, review_data, SCORING, by_number, check_approvals=False)
+    scored = time.perf_counter()
+
+    titles = {pr.number: pr.title for pr in week}
+    print(f"week {window.describe()}: {len(week)} PRs, history {len(history)} PRs")
+    print(f"{'rank':>4} {'PR':>6} {'imp':>5} {'raw':>6} {'ref':>4}  title")
+    for rank, score in enumerate(scores, 1):
+        if rank > args.top and score.number not in REFERENCE:
+            continue
+        ref = f"{REFERENCE[score.number]:.1f}" if score.number in REFERENCE else ""
+        parts = ", ".join(f"{k}={v:.2f}" for k, v in score.parts.items() if v)
+        print(
+            f"{rank:>4} #{score.number:<5} {score.importance:>5.1f}"
+            f" {score.raw_score:>6.2f} {ref:>4}  "
+            f"{titles[score.number][:70]}\n{'':>24}{parts}"
+        )
+    ranks = {s.number: i for i, s in enumerate(scores, 1)}
+    print("reference PRs' ranks:", ", ".join(f"#{n}: {ranks[n]}" for n in REFERENCE))
+    print(f"key PRs (>= {SCORING.key_threshold}): {sum(s.is_key for s in scores)}")
+    print(f"risks: {len(risks)}")
+    for risk in risks:
+        print(f"  #{risk.number} {risk.risk}: {risk.detail[:160]}")
+
+    labels = [
+        ModuleLabel(repo=REPO, number=pr.number, module=m, origin="title", confidence=1.0)
+        for pr in week
+        for m in modules[pr.number]
+    ]
+    themes = [ThemeTag(repo=REPO, number=pr.number, theme=t) for pr in week for t in themes_of(pr)]
+    previous_counts = WeekCounts.from_labels(
+        pr_count=len(previous),
+        modules=[
+            ModuleLabel(repo=REPO, number=pr.number, module=m, origin="title", confidence=1.0)
+            for pr in previous
+            for m in modules[pr.number]
+        ],
+        themes=[
+            ThemeTag(repo=REPO, number=pr.number, theme=t) for pr in previous for t in themes_of(pr)
+        ],
+    )
+    out = args.out or Path(tempfile.mkdtemp(prefix="prhub-report-"))
+    rendered = []
+    render_started = time.perf_counter()
+    for lang in ("zh", "en"):
+        context = build_report_context(
+            REPO,
+            window,
+            week,
+            labels,
+            themes,
+            scores,
+            risks,
+            review_data,
+            previous_counts,
+            lang,
+            calibration=calibration,
+            history_by_number=by_number,
+        )
+        rendered.append(
+            RenderedReport(
+                lang=lang,
+                markdown=render_report(context, lang, "md"),
+                html=render_report(context, lang, "html"),
+            )
+        )
+    rendered_at = time.perf_counter()
+    paths = write_report_files(out, REPO, window.week_start, rendered)
+    print("wrote:", *[str(p) for p in paths], sep="\n  ")
+    print(
+        f"timing: load {loaded - started:.2f}s, calibrate"
+        f" on {len(history)} PRs {fitted - loaded:.2f}s,"
+        f" score+risks {scored - fitted:.3f}s, build+render 2 langs x 2 formats"
+        f" {rendered_at - render_started:.3f}s"
+    )
+
+
+if __name__ == "__main__":
+    main()

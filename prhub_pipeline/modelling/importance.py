@@ -1,0 +1,519 @@
+"""Importance: an explainable 0-10 score per PR, calibrated on the repository's own history.
+
+A PR's raw score is the sum of named parts (type, size, core share, breadth, what a fix fixes,
+review, revert), each a plain function of the PR. The raw score means little on its own: a
+repository with big PRs would score everything high. `fit_calibration` therefore records the
+distribution of raw scores over the repository's history, and `importance` is the raw score's
+place in it: 7.0 means "scores above 70% of this repository's past PRs", in any week and any
+repository. The mapping is monotonic, so every part that grows can only raise the importance.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.modelling.pr_text import (
+    PrType,
+    parse_title,
+    prose,
+    reverted_number_from_text,
+    reverted_title,
+)
+from prhub_pipeline.records import PullRequest, Review, ReviewData, ReviewThread
+
+# ---------------------------------------------------------------------------------------------
+# Paths
+
+
+@lru_cache(maxsize=512)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """gitignore-like globs: `**` spans directories, `*` and `?` stay within one; a pattern
+    without `/` matches a file name at any depth."""
+    pattern = pattern.strip().lstrip("/")
+    if "/" not in pattern:
+        pattern = "**/" + pattern
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:[^/]*/)*")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def matches_any(path: str, patterns: Iterable[str]) -> bool:
+    """Whether a repository path matches one of the globs."""
+    return any(_glob_regex(p).match(path) for p in patterns)
+
+
+# ---------------------------------------------------------------------------------------------
+# Review summary per PR
+
+
+def is_bot(login: str | None, flagged: bool = False) -> bool:
+    return flagged or (login or "").lower().endswith("[bot]")
+
+
+@dataclass
+class PrReview:
+    """What review data says about one PR."""
+
+    threads: list[ReviewThread] = field(default_factory=list)
+    reviews: list[Review] = field(default_factory=list)
+
+    @property
+    def unresolved(self) -> list[ReviewThread]:
+        return [t for t in self.threads if not t.is_resolved and not t.is_outdated]
+
+    @property
+    def human_threads(self) -> list[ReviewThread]:
+        return [t for t in self.threads if not _thread_by_bot(t)]
+
+    def authors_with_state(self, state: str) -> list[str]:
+        names = []
+        for review in self.reviews:
+            if review.state.upper() == state and not is_bot(review.author, review.author_is_bot):
+                name = review.author or "(deleted user)"
+                if name not in names:
+                    names.append(name)
+        return names
+
+
+def _thread_by_bot(thread: ReviewThread) -> bool:
+    if not thread.comments:
+        return False
+    first = thread.comments[0]
+    return is_bot(first.author, first.author_is_bot)
+
+
+def reviews_by_pr(review_data: ReviewData) -> dict[int, PrReview]:
+    """Threads and reviews grouped by PR number; empty when review data is unavailable."""
+    grouped: dict[int, PrReview] = defaultdict(PrReview)
+    if not review_data.available:
+        return {}
+    for thread in review_data.threads:
+        grouped[thread.pr_number].threads.append(thread)
+    for review in review_data.reviews:
+        grouped[review.pr_number].reviews.append(review)
+    return dict(grouped)
+
+
+# ---------------------------------------------------------------------------------------------
+# What a fix fixes
+
+FixImpact = Literal["crash", "oom", "hang", "wrong_result", "data_loss", "security", "regression"]
+
+# Weight per impact: what a maintainer would lose sleep over. Wrong results and data loss are
+# silent, so they outrank a crash that at least announces itself.
+FIX_IMPACT_WEIGHTS: dict[FixImpact, float] = {
+    "wrong_result": 1.5,
+    "data_loss": 1.4,
+    "security": 1.5,
+    "oom": 1.2,
+    "hang": 1.2,
+    "crash": 1.0,
+    "regression": 0.8,
+}
+_FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
+    "crash": re.compile(
+        r"\bcrash(?:es|ed|ing)?\b|\bsegfault|segmentation fault|core dump|\btraceback\b"
+        r"|\b[A-Z][a-zA-Z]*(?:Error|Exception)\b|\bfails? to"
+        r" (?:start|launch|load|import|run|save|initiali[sz]e)"
+        r"|\bcannot (?:start|load|import)\b|崩溃|报错|异常退出",
+    ),
+    "oom": re.compile(
+        r"\bOOM\b|out of memory|memory leak|显存不足|内存泄漏|内存溢出|显存溢出", re.IGNORECASE
+    ),
+    "hang": re.compile(
+        r"\bhang(?:s|ing)?\b|\bhung\b|deadlock|\bstuck\b|\bfreez(?:e|es|ing)\b|卡死|卡住|死锁|挂起",
+        re.IGNORECASE,
+    ),
+    "wrong_result": re.compile(
+        r"\bwrong\b|\bincorrect(?:ly)?\b|\binaccura|\baccuracy\b|\bprecision\b|\bmismatch"
+        r"|\binconsistent|\bsilently\b|\bNaN\b|\bnumerical(?:ly)?\b|\babnormal(?:ly)?\b"
+        r"|\bdivergen|错误结果|结果错误|精度|不一致|不正确|数值",
+        re.IGNORECASE,
+    ),
+    "data_loss": re.compile(
+        r"data loss|\blos(?:e|es|t|ing) (?:data|samples|checkpoints?|weights|keys)"
+        r"|\bcorrupt(?:s|ed|ion)?\b|数据丢失|丢失|损坏",
+        re.IGNORECASE,
+    ),
+    "security": re.compile(
+        r"\bsecurity\b|vulnerab|\bCVE-\d+|\binjection\b|\bXSS\b|(?:secret|token|credential)s? leak"
+        r"|安全漏洞|漏洞",
+        re.IGNORECASE,
+    ),
+    "regression": re.compile(
+        r"\bregress(?:ion|ed|es)?\b(?!\s+(?:tests?|coverage|suite|checks?))|\bno longer works?\b"
+        r"|回归(?!测试)",
+        re.IGNORECASE,
+    ),
+}
+_DESCRIPTION_FACTOR = 0.75  # a word in the description counts less than the same word in the title
+
+
+def fix_impacts(title: str, body: str) -> dict[FixImpact, float]:
+    """Impacts a fix names: 1.0 when the title says it, 0.75 when only the description does."""
+    found: dict[FixImpact, float] = {}
+    text = prose(body)
+    for impact, pattern in _FIX_IMPACT_PATTERNS.items():
+        if pattern.search(title):
+            found[impact] = 1.0
+        elif pattern.search(text):
+            found[impact] = _DESCRIPTION_FACTOR
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# Parts
+
+TYPE_WEIGHTS: dict[PrType, float] = {
+    "feat": 2.0,
+    "fix": 1.8,
+    "perf": 1.6,
+    "revert": 1.5,
+    "refactor": 1.2,
+    "other": 0.8,
+    "chore": 0.6,
+    "test": 0.6,
+    "doc": 0.3,
+}
+BREAKING_WEIGHT = 1.5
+SIZE_WEIGHT = 1.0  # per decade of changed lines
+DOC_LINE_WEIGHT = 0.2  # a documentation line counts as a fifth of a code line
+CORE_WEIGHT = 2.5
+CORE_FULL_LINES = 100  # core changes this large get the full core weight
+BREADTH_WEIGHT = 0.7  # per doubling of the number of modules
+FIX_IMPACT_EXTRA = 0.25  # for each impact beyond the heaviest
+FIX_IMPACT_CAP = 2.0
+REVIEW_THREAD_WEIGHT = 0.25
+REVIEW_UNRESOLVED_WEIGHT = 0.25
+REVIEW_CHANGES_REQUESTED_WEIGHT = 0.5
+REVIEW_CAP = 1.5
+REVERT_WEIGHT = 1.0  # on top of the revert type: something merged did not hold
+REVERT_OF_FIX_WEIGHT = 0.5  # and the revert re-opens what that fix fixed
+REVERTED_WEIGHT = 0.8  # the PR that a later PR reverted
+
+PART_NAMES = (
+    "type",
+    "breaking",
+    "size",
+    "core",
+    "breadth",
+    "fix_impact",
+    "review",
+    "revert",
+)
+
+
+def _lines(additions: int | None, deletions: int | None) -> int:
+    return (additions or 0) + (deletions or 0)
+
+
+@dataclass(frozen=True)
+class ChangeShape:
+    """Where a PR's changed lines are: each file counts as documentation, test, core or other,
+    in that order of precedence."""
+
+    total_lines: int
+    doc_lines: int
+    test_lines: int
+    core_lines: int
+    docs_only: bool
+
+    @property
+    def code_lines(self) -> int:
+        """Lines outside documentation (tests included)."""
+        return self.total_lines - self.doc_lines
+
+    @property
+    def core_share(self) -> float:
+        """Core lines as a share of the non-test code lines: tests that come with a core
+        change do not dilute it."""
+        denominator = self.total_lines - self.doc_lines - self.test_lines
+        return self.core_lines / denominator if denominator > 0 else 0.0
+
+
+def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
+    if not pr.files:
+        return ChangeShape(pr.additions + pr.deletions, 0, 0, 0, docs_only=False)
+    total = doc = test = core = 0
+    for change in pr.files:
+        lines = _lines(change.additions, change.deletions)
+        total += lines
+        if matches_any(change.path, config.doc_paths):
+            doc += lines
+        elif matches_any(change.path, config.test_paths):
+            test += lines
+        elif matches_any(change.path, config.core_paths):
+            core += lines
+    docs_only = all(matches_any(f.path, config.doc_paths) for f in pr.files)
+    return ChangeShape(total, doc, test, core, docs_only)
+
+
+def score_parts(
+    pr: PullRequest,
+    modules: Sequence[str],
+    config: ScoringConfig,
+    *,
+    review: PrReview | None = None,
+    reverted_pr: PullRequest | None = None,
+    reverted_later: bool = False,
+) -> dict[str, float]:
+    """The raw score's parts for one PR, in raw units (they sum to the raw score)."""
+    info = parse_title(pr.title)
+    pr_type: PrType = "revert" if pr.is_revert else info.type
+    shape = change_shape(pr, config)
+    parts = dict.fromkeys(PART_NAMES, 0.0)
+
+    parts["type"] = TYPE_WEIGHTS["doc"] if shape.docs_only else TYPE_WEIGHTS[pr_type]
+    parts["breaking"] = BREAKING_WEIGHT if info.breaking else 0.0
+    effective_lines = shape.code_lines + DOC_LINE_WEIGHT * shape.doc_lines
+    parts["size"] = SIZE_WEIGHT * math.log10(1 + effective_lines)
+    if shape.core_lines:
+        share = shape.core_share
+        damping = min(1.0, math.log10(1 + shape.core_lines) / math.log10(1 + CORE_FULL_LINES))
+        parts["core"] = CORE_WEIGHT * share * damping
+    distinct_modules = len(set(modules))
+    parts["breadth"] = BREADTH_WEIGHT * math.log2(distinct_modules) if distinct_modules > 1 else 0.0
+
+    if pr_type == "fix" and not shape.docs_only:
+        impacts = fix_impacts(pr.title, pr.body)
+        if impacts:
+            weighted = sorted((FIX_IMPACT_WEIGHTS[k] * f for k, f in impacts.items()), reverse=True)
+            parts["fix_impact"] = min(
+                FIX_IMPACT_CAP, weighted[0] + FIX_IMPACT_EXTRA * (len(weighted) - 1)
+            )
+
+    if review is not None:
+        human = len(review.human_threads)
+        bots = len(review.threads) - human
+        review_part = REVIEW_THREAD_WEIGHT * (human + 0.5 * bots)
+        review_part += REVIEW_UNRESOLVED_WEIGHT * min(2, len(review.unresolved))
+        if review.authors_with_state("CHANGES_REQUESTED"):
+            review_part += REVIEW_CHANGES_REQUESTED_WEIGHT
+        parts["review"] = min(REVIEW_CAP, review_part)
+
+    if pr.is_revert:
+        parts["revert"] = REVERT_WEIGHT
+        if reverted_pr is not None and parse_title(reverted_pr.title).type == "fix":
+            parts["revert"] += REVERT_OF_FIX_WEIGHT
+    if reverted_later:
+        parts["revert"] += REVERTED_WEIGHT
+    return {name: round(value, 4) for name, value in parts.items()}
+
+
+def reverted_target(
+    pr: PullRequest, known: Mapping[int, PullRequest]
+) -> tuple[int | None, PullRequest | None]:
+    """The number of the PR a revert undoes and, when known, that PR."""
+    if not pr.is_revert and parse_title(pr.title).type != "revert":
+        return None, None
+    number = pr.reverted_number or reverted_number_from_text(pr.title, pr.body)
+    if number is None:
+        wanted = reverted_title(pr.title)
+        if wanted:
+            for candidate in known.values():
+                if candidate.number != pr.number and candidate.title.strip() == wanted:
+                    number = candidate.number
+                    break
+    return number, (known.get(number) if number is not None else None)
+
+
+def resolve_revert(pr: PullRequest, known: Mapping[int, PullRequest]) -> PullRequest:
+    """The PR with `is_revert`/`reverted_number` filled in from its text when the source did not."""
+    number, _ = reverted_target(pr, known)
+    if number is None and not pr.is_revert and parse_title(pr.title).type != "revert":
+        return pr
+    return pr.model_copy(update={"is_revert": True, "reverted_number": number})
+
+
+# ---------------------------------------------------------------------------------------------
+# Calibration
+
+
+class ScoreCalibration(BaseModel):
+    """Maps a raw score to 0-10 by its percentile in the repository's history.
+
+    `raw_points` are distinct raw scores in increasing order and `percentiles` the mid-rank
+    percentile (0-100) of each in the history; between points the map is linear, below the
+    first 0 and above the last 10. With no history ("fixed"), raw scores are scaled by a fixed
+    range instead, and the report says the scores are uncalibrated.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    method: Literal["history", "fixed"]
+    history_size: int = Field(ge=0)
+    raw_points: list[float] = Field(default_factory=list)
+    percentiles: list[float] = Field(default_factory=list)
+    fixed_raw_max: float = 12.0
+
+    def importance(self, raw: float) -> float:
+        """0-10 with one decimal; non-decreasing in `raw`."""
+        if self.method == "fixed" or not self.raw_points:
+            value = 10.0 * raw / self.fixed_raw_max
+        elif raw <= self.raw_points[0]:
+            value = self.percentiles[0] / 10.0 if raw == self.raw_points[0] else 0.0
+        elif raw >= self.raw_points[-1]:
+            value = self.percentiles[-1] / 10.0 if raw == self.raw_points[-1] else 10.0
+        else:
+            i = bisect.bisect_right(self.raw_points, raw)
+            x0, x1 = self.raw_points[i - 1], self.raw_points[i]
+            y0, y1 = self.percentiles[i - 1], self.percentiles[i]
+            value = (y0 + (y1 - y0) * (raw - x0) / (x1 - x0)) / 10.0
+        return round(min(10.0, max(0.0, value)), 1)
+
+
+MIN_CALIBRATION_HISTORY = 30
+_CALIBRATION_POINTS = 200  # enough for one decimal; keeps the JSON small
+
+
+def fit_calibration(
+    history: Sequence[PullRequest],
+    modules: Mapping[int, Sequence[str]],
+    config: ScoringConfig,
+) -> ScoreCalibration:
+    """Fit the raw-to-importance map on a repository's past PRs (review data is not used:
+    history from the git source has none, and the map must not depend on the source)."""
+    raws = sorted(_history_raw_scores(history, modules, config))
+    if len(raws) < MIN_CALIBRATION_HISTORY:
+        return ScoreCalibration(method="fixed", history_size=len(raws))
+    n = len(raws)
+    points: list[float] = []
+    percentiles: list[float] = []
+    start = 0
+    while start < n:
+        end = bisect.bisect_right(raws, raws[start])
+        points.append(raws[start])
+        percentiles.append(100.0 * (start + end) / 2.0 / n)  # mid-rank of the ties
+        start = end
+    if len(points) > _CALIBRATION_POINTS:
+        keep = sorted(
+            {
+                round(i * (len(points) - 1) / (_CALIBRATION_POINTS - 1))
+                for i in range(_CALIBRATION_POINTS)
+            }
+        )
+        points = [points[i] for i in keep]
+        percentiles = [percentiles[i] for i in keep]
+    return ScoreCalibration(
+        method="history",
+        history_size=n,
+        raw_points=[round(p, 4) for p in points],
+        percentiles=[round(p, 3) for p in percentiles],
+    )
+
+
+def _history_raw_scores(
+    history: Sequence[PullRequest], modules: Mapping[int, Sequence[str]], config: ScoringConfig
+) -> list[float]:
+    known = {pr.number: pr for pr in history}
+    prepared = [resolve_revert(pr, known) for pr in history]
+    reverted = {pr.reverted_number for pr in prepared if pr.is_revert and pr.reverted_number}
+    return [
+        sum(
+            score_parts(
+                pr,
+                modules.get(pr.number, ()),
+                config,
+                reverted_pr=known.get(pr.reverted_number) if pr.reverted_number else None,
+                reverted_later=pr.number in reverted,
+            ).values()
+        )
+        for pr in prepared
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring a week
+
+
+class PrScore(BaseModel):
+    """One PR's importance with the parts that make it up."""
+
+    model_config = ConfigDict(frozen=True)
+
+    number: int
+    importance: float = Field(ge=0.0, le=10.0)
+    raw_score: float
+    parts: dict[str, float]
+    is_key: bool
+    pr_type: PrType
+    breaking: bool = False
+    fix_impacts: list[FixImpact] = Field(default_factory=list)
+
+
+def score_week(
+    prs: Sequence[PullRequest],
+    modules: Mapping[int, Sequence[str]],
+    review_data: ReviewData,
+    config: ScoringConfig,
+    calibration: ScoreCalibration,
+    history_by_number: Mapping[int, PullRequest] | None = None,
+) -> list[PrScore]:
+    """Scores for one week's PRs, highest first (ties by PR number)."""
+    known: dict[int, PullRequest] = dict(history_by_number or {})
+    known.update({pr.number: pr for pr in prs})
+    prepared = [resolve_revert(pr, known) for pr in prs]
+    reverted_in_week = {
+        pr.reverted_number for pr in prepared if pr.is_revert and pr.reverted_number
+    }
+    reviews = reviews_by_pr(review_data)
+    scores = []
+    for pr in prepared:
+        review = reviews.get(pr.number, PrReview()) if review_data.available else None
+        reverted_pr = known.get(pr.reverted_number) if pr.reverted_number else None
+        parts = score_parts(
+            pr,
+            modules.get(pr.number, ()),
+            config,
+            review=review,
+            reverted_pr=reverted_pr,
+            reverted_later=pr.number in reverted_in_week,
+        )
+        raw = round(sum(parts.values()), 4)
+        importance = calibration.importance(raw)
+        info = parse_title(pr.title)
+        pr_type: PrType = "revert" if pr.is_revert else info.type
+        impacts: list[FixImpact] = []
+        if parts["fix_impact"]:
+            found = fix_impacts(pr.title, pr.body)
+            impacts = sorted(found, key=lambda k: (-FIX_IMPACT_WEIGHTS[k] * found[k], k))
+        scores.append(
+            PrScore(
+                number=pr.number,
+                importance=importance,
+                raw_score=raw,
+                parts=parts,
+                is_key=importance >= config.key_threshold,
+                pr_type=pr_type,
+                breaking=info.breaking,
+                fix_impacts=impacts,
+            )
+        )
+    scores.sort(key=lambda s: (-s.raw_score, s.number))
+    return scores

@@ -1,0 +1,385 @@
+"""What a PR's title and description say: its type, breaking marker, cleaned text, one-line summary.
+
+Titles follow `[BREAKING][modules] type: description` in repositories like verl; older or other
+repositories write `fix(scope): ...`, `Fix ...` or nothing at all, so the type falls back to the
+title's first word. Descriptions are mostly PR-template boilerplate (headings, instructions in
+blockquotes, checklists); `clean_description` keeps what the author wrote.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+PrType = Literal["feat", "fix", "refactor", "perf", "chore", "doc", "test", "revert", "other"]
+PR_TYPES: tuple[PrType, ...] = (
+    "feat",
+    "fix",
+    "refactor",
+    "perf",
+    "chore",
+    "doc",
+    "test",
+    "revert",
+    "other",
+)
+
+TYPE_ALIASES: dict[str, PrType] = {
+    "feat": "feat",
+    "feature": "feat",
+    "features": "feat",
+    "add": "feat",
+    "support": "feat",
+    "implement": "feat",
+    "fix": "fix",
+    "fixes": "fix",
+    "fixed": "fix",
+    "bugfix": "fix",
+    "bug": "fix",
+    "hotfix": "fix",
+    "refactor": "refactor",
+    "refactoring": "refactor",
+    "perf": "perf",
+    "chore": "chore",
+    "ci": "chore",
+    "build": "chore",
+    "style": "chore",
+    "misc": "chore",
+    "bump": "chore",
+    "update": "chore",
+    "doc": "doc",
+    "docs": "doc",
+    "documentation": "doc",
+    "test": "test",
+    "tests": "test",
+    "revert": "revert",
+}
+
+# Words that name a type only as a title's first word, never as a bracket tag (`[ci]` is a module).
+_VERB_ALIASES = frozenset({"add", "support", "implement", "update", "bump", "ci", "build", "misc"})
+_BRACKET = re.compile(r"^\s*\[(?P<inner>[^\]]*)\]\s*")
+_BREAKING = re.compile(r"^\s*breaking\s*$", re.IGNORECASE)
+_PART = re.compile(r"^\s*\d+\s*/\s*(?:\d+|n)\s*$", re.IGNORECASE)
+# `type:` or `type(scope):` or `type!:` right after the bracket prefix.
+_CONVENTIONAL = re.compile(
+    r"^(?P<type>[A-Za-z]+)\s*(?:\((?P<scope>[^)]*)\))?\s*(?P<bang>!)?\s*[:：]\s*(?P<rest>.*)$",
+    re.DOTALL,
+)
+_FIRST_WORD = re.compile(r"^[\W_]*(?P<word>[A-Za-z]+)")
+_REVERT_TITLE = re.compile(r'^\s*Revert\s+"(?P<inner>.*)"\s*$', re.DOTALL)
+_TRAILING_NUMBER = re.compile(r"\s*\(#(?P<number>\d+)\)\s*$")
+# GitHub's revert button writes "Reverts owner/name#N" as the description.
+_REVERTS_BODY = re.compile(r"^\s*Reverts\s+(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)\b", re.MULTILINE)
+
+
+class TitleInfo(BaseModel):
+    """The parts of a PR title."""
+
+    model_config = ConfigDict(frozen=True)
+
+    type: PrType
+    breaking: bool
+    prefix_tags: list[str]  # bracket tags other than [BREAKING] and [1/N], lower-cased
+    subject: str  # the title without its prefixes and type
+
+
+def parse_title(title: str) -> TitleInfo:
+    """Type, `[BREAKING]` marker and bracket tags of a title.
+
+    >>> parse_title("[BREAKING][fsdp, megatron] feat: dynamic batching").type
+    'feat'
+    """
+    rest = title.strip()
+    breaking = False
+    tags: list[str] = []
+    while match := _BRACKET.match(rest):
+        inner = match.group("inner")
+        if _BREAKING.match(inner):
+            breaking = True
+        elif not _PART.match(inner):
+            tags.extend(t.strip().lower() for t in inner.split(",") if t.strip())
+        rest = rest[match.end() :]
+    if _REVERT_TITLE.match(rest) or rest.lower().startswith("revert "):
+        return TitleInfo(type="revert", breaking=breaking, prefix_tags=tags, subject=rest)
+    if rest.upper().startswith("BREAKING"):
+        breaking = True
+    conventional = _CONVENTIONAL.match(rest)
+    if conventional and conventional.group("type").lower() in TYPE_ALIASES:
+        pr_type = TYPE_ALIASES[conventional.group("type").lower()]
+        breaking = breaking or conventional.group("bang") is not None
+        subject = conventional.group("rest").strip() or rest
+        return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=subject)
+    first = _FIRST_WORD.match(rest)
+    word = first.group("word").lower() if first else ""
+    pr_type = TYPE_ALIASES.get(word, "other")
+    # verl's early `[doc] ...`, `[bugfix] ...` titles: a tag that names a type wins over the
+    # first word, which is often a plain verb ("update", "add").
+    tag_types = {TYPE_ALIASES[t] for t in tags if t in TYPE_ALIASES and t not in _VERB_ALIASES}
+    if len(tag_types) == 1:
+        pr_type = tag_types.pop()
+    return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=rest)
+
+
+def reverted_number_from_text(title: str, body: str) -> int | None:
+    """The PR a revert undoes when its description says `Reverts owner/name#N`.
+
+    The title's own `(#N)` is not used: GitHub copies the reverted PR's title, whose `(#N)`
+    may name an issue rather than the PR (verl #6360 reverts #6350 titled `... (#6293)`).
+    """
+    match = _REVERTS_BODY.search(body)
+    return int(match.group("number")) if match else None
+
+
+def reverted_title(title: str) -> str | None:
+    """The quoted title of `Revert "<title>"`, without a trailing `(#N)`."""
+    match = _REVERT_TITLE.match(title.strip())
+    if not match:
+        return None
+    return _TRAILING_NUMBER.sub("", match.group("inner")).strip()
+
+
+# Closing references: "Fixes #12", "Fixes: #12", "closes owner/name#12", "resolve https://github.com/o/n/issues/12".
+_CLOSING_REF = re.compile(
+    r"\b(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\b\s*:?\s*"
+    r"(?:(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)"
+    r"|https?://github\.com/[\w.-]+/[\w.-]+/(?:issues|pull)/(?P<url_number>\d+))",
+    re.IGNORECASE,
+)
+
+
+def closing_references(title: str, body: str) -> list[int]:
+    """Issue or PR numbers a PR says it fixes, closes or resolves, in order of appearance.
+
+    A fix title that ends in `(#N)` (verl's `fix: ... (#6293)`) also names what it fixes.
+    """
+    numbers: list[int] = []
+    for match in _CLOSING_REF.finditer(clean_description(body)):
+        number = int(match.group("number") or match.group("url_number"))
+        if number not in numbers:
+            numbers.append(number)
+    info = parse_title(title)
+    trailing = _TRAILING_NUMBER.search(title)
+    if info.type == "fix" and trailing:
+        number = int(trailing.group("number"))
+        if number not in numbers:
+            numbers.append(number)
+    return numbers
+
+
+# ---------------------------------------------------------------------------------------------
+# Description cleaning
+
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.*?)\s*#*\s*$")
+_CHECKBOX = re.compile(r"^\s*[-*+]\s+\[[ xX]\]")
+_FENCE = re.compile(r"^\s*(```|~~~|\\`\\`\\`)")
+_DROPPED_SECTIONS = re.compile(
+    r"^(checklist|before submitting|who can review|checklist before (starting|submitting))",
+    re.IGNORECASE,
+)
+_TEMPLATE_QUOTE = re.compile(
+    r"^(add \*\*concise\*\* overview|add one-line overview|for changes that can not be tested"
+    r"|demonstrate (how|the high-level)|list the specific changes|provide usage example"
+    r"|\[!important\]|please check all the following)",
+    re.IGNORECASE,
+)
+_TEMPLATE_CODE = re.compile(r"#\s*add code snippet or script demonstrating", re.IGNORECASE)
+_PLACEHOLDER_LINES = re.compile(r"^\s*(n/?a\.?|none\.?|\.\.\.|-|tbd)\s*$", re.IGNORECASE)
+
+
+def _split_blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
+    """Lines grouped as ('code'|'quote'|'text', lines), keeping fenced code together."""
+    blocks: list[tuple[str, list[str]]] = []
+    in_code = False
+    for line in lines:
+        if in_code:
+            blocks[-1][1].append(line)
+            if _FENCE.match(line):
+                in_code = False
+            continue
+        if _FENCE.match(line):
+            blocks.append(("code", [line]))
+            in_code = True
+            continue
+        kind = "quote" if line.lstrip().startswith(">") else "text"
+        lazy = (  # a blockquote paragraph goes on until a blank line ("lazy continuation")
+            kind == "text"
+            and line.strip()
+            and not _HEADING.match(line.strip())
+            and blocks
+            and blocks[-1][0] == "quote"
+            and blocks[-1][1][-1].strip().lstrip(">").strip()
+        )
+        if blocks and blocks[-1][0] == "quote" and (kind == "quote" or lazy):
+            blocks[-1][1].append(line)
+        else:
+            blocks.append((kind, [line]))
+    if in_code:
+        # A fence that never closes: read its lines as text rather than lose the rest.
+        opened = blocks.pop()[1]
+        blocks.extend(_split_blocks(opened[1:]))
+    return blocks
+
+
+def clean_description(body: str) -> str:
+    """The description without template boilerplate: instructions, checklists, empty sections.
+
+    Headings stay when something the author wrote follows them.
+    """
+    text = _HTML_COMMENT.sub("", body.replace("\r\n", "\n").replace("\r", "\n"))
+    kept: list[str] = []
+    drop_level = 0  # inside a dropped section until a heading of this level or higher
+    for kind, lines in _split_blocks(text.split("\n")):
+        if kind == "code":
+            if drop_level or _TEMPLATE_CODE.search("\n".join(lines)):
+                continue
+            kept.extend(lines)
+            continue
+        if kind == "quote":
+            joined = " ".join(line.lstrip().lstrip(">").strip() for line in lines).strip()
+            if drop_level or not joined or _TEMPLATE_QUOTE.match(joined):
+                continue
+            kept.extend(lines)
+            continue
+        line = lines[0]
+        heading = _HEADING.match(line.strip())
+        if heading:
+            level = len(heading.group("hashes"))
+            if drop_level and level > drop_level:
+                continue
+            drop_level = level if _DROPPED_SECTIONS.match(heading.group("text")) else 0
+            if not drop_level:
+                kept.append(line.strip())
+            continue
+        if drop_level or _CHECKBOX.match(line) or _PLACEHOLDER_LINES.match(line):
+            continue
+        kept.append(line.rstrip())
+    return _drop_empty_headings(kept)
+
+
+def _drop_empty_headings(lines: list[str]) -> str:
+    result: list[str] = []
+    for line in lines:
+        if _HEADING.match(line):
+            while result and not result[-1].strip():
+                result.pop()
+            if result and _HEADING.match(result[-1]):
+                previous = len(_HEADING.match(result[-1]).group("hashes"))  # type: ignore[union-attr]
+                if previous >= len(_HEADING.match(line).group("hashes")):  # type: ignore[union-attr]
+                    result.pop()
+            if result:
+                result.append("")
+        result.append(line)
+    while result and (not result[-1].strip() or _HEADING.match(result[-1])):
+        result.pop()
+    text = "\n".join(result).strip()
+    return re.sub(r"\n{3,}", "\n\n", text)
+
+
+# ---------------------------------------------------------------------------------------------
+# One-line summary
+
+_SUMMARY_SECTIONS = re.compile(
+    r"(what does this pr do|overview|summary|motivation|description|problem|background|概述|描述)",
+    re.IGNORECASE,
+)
+_SKIP_SECTIONS = re.compile(r"^(test|testing|validation|test plan|api|usage|result)", re.IGNORECASE)
+_REFERENCE_LINE = re.compile(
+    r"^\s*((fix(es|ed)?|close[sd]?|resolve[sd]?|related( issues?)?|refs?|see|part of|follow[- ]?up"
+    r"( to| of)?|co-authored-by|signed-off-by)\b[^.]*?[:\s]*(#\d+|https?://\S+)[\s.,;]*)+$",
+    re.IGNORECASE,
+)
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>", re.IGNORECASE)
+_LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<url>[^)]+)\)")
+_EMPHASIS = re.compile(r"(\*\*|__)(?P<text>.+?)\1")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+(?=[A-Z\u4e00-\u9fff`\"'(])|(?<=[。！？])")
+
+
+def _paragraphs(cleaned: str) -> list[tuple[str, str]]:
+    """(section heading, paragraph text) in order, without code blocks, quotes or tables."""
+    result: list[tuple[str, str]] = []
+    section = ""
+    current: list[str] = []
+
+    def flush() -> None:
+        if current:
+            result.append((section, " ".join(current)))
+            current.clear()
+
+    for kind, lines in _split_blocks(cleaned.split("\n")):
+        if kind != "text":
+            flush()
+            continue
+        line = lines[0].strip()
+        heading = _HEADING.match(line)
+        if heading:
+            flush()
+            section = heading.group("text")
+            continue
+        if not line or line.startswith("|") or _LIST_MARK.match(line):
+            flush()
+            if _LIST_MARK.match(line):
+                current.append(_LIST_MARK.sub("", line))
+                flush()
+            continue
+        current.append(line)
+    flush()
+    return result
+
+
+def _plain(text: str) -> str:
+    text = _IMAGE.sub("", text)
+    text = _LINK.sub(lambda m: m.group("text"), text)
+    text = _EMPHASIS.sub(lambda m: m.group("text"), text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _first_sentences(text: str, limit: int) -> str:
+    sentences = [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+    summary = ""
+    for sentence in sentences:
+        candidate = f"{summary} {sentence}".strip() if summary else sentence
+        if summary and len(candidate) > limit:
+            break
+        summary = candidate
+        if len(summary) >= limit * 0.5:
+            break
+    if len(summary) > limit:
+        cut = summary[: limit - 1].rsplit(" ", 1)[0] if " " in summary[:limit] else ""
+        summary = (cut or summary[: limit - 1]).rstrip(",;:- ") + "…"
+    return summary
+
+
+def summarize(title: str, body: str, limit: int = 180) -> str:
+    """One line on what the PR does: the first sentences the author wrote about it.
+
+    Prefers a "What does this PR do?" / "Summary" / "Overview" section, skips reference-only
+    lines ("Fixes #12"), images and code, and falls back to the title's subject.
+    """
+    paragraphs = [
+        (section, _plain(text))
+        for section, text in _paragraphs(clean_description(body))
+        if not _SKIP_SECTIONS.match(section.strip())
+    ]
+    paragraphs = [
+        (section, text)
+        for section, text in paragraphs
+        if len(text) >= 12 and not _REFERENCE_LINE.match(text) and not text.endswith(":")
+    ] or [(section, text) for section, text in paragraphs if len(text) >= 12]
+    preferred = [text for section, text in paragraphs if _SUMMARY_SECTIONS.search(section)]
+    chosen = preferred[0] if preferred else (paragraphs[0][1] if paragraphs else "")
+    if not chosen:
+        chosen = parse_title(title).subject or title
+    return _first_sentences(_plain(chosen), limit)
+
+
+def prose(body: str) -> str:
+    """The author's own sentences: the cleaned description without code, quotes or tables.
+
+    Keyword signals read this rather than the raw body, so a pasted log or the template's
+    instructions cannot make a PR look like it fixes a crash.
+    """
+    return "\n".join(_plain(text) for _, text in _paragraphs(clean_description(body)))

@@ -1,0 +1,289 @@
+"""Rendering a ReportContext to Markdown or HTML, and the index page of a repository's weeks.
+
+Both formats escape every value by default, the way HTML autoescaping does: HTML through
+Jinja2's autoescape, Markdown through a `finalize` hook that backslash-escapes the characters
+that would start markup or break a table row. Templates opt out only for values built here
+(links, the SVG chart), never for text that came from GitHub.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime
+from functools import lru_cache
+from typing import Any, Literal
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
+from pydantic import BaseModel, ConfigDict
+
+from prhub_pipeline.reporting.charts import Bar, bar_chart
+from prhub_pipeline.reporting.context import LANGS, Lang, ReportContext
+
+Format = Literal["md", "html"]
+FORMATS: tuple[Format, ...] = ("md", "html")
+
+
+class RenderedReport(BaseModel):
+    """One language's report in both formats."""
+
+    model_config = ConfigDict(frozen=True)
+
+    lang: Lang
+    markdown: str
+    html: str
+
+
+class ReportListing(BaseModel):
+    """One stored report, for the index page."""
+
+    model_config = ConfigDict(frozen=True)
+
+    week_start: date
+    lang: Lang
+    pr_count: int | None = None  # None: not known (a file found on disk)
+    key_pr_count: int | None = None
+    generated_at: datetime | None = None
+
+
+LABELS: dict[Lang, dict[str, str]] = {
+    "zh": {
+        "repo": "仓库",
+        "period": "周期",
+        "to": "至",
+        "pr_count": "来源 PR",
+        "key_pr_count": "重点 PR",
+        "importance_at_least": "重要性 ≥",
+        "generated": "生成方式",
+        "link": "原文链接",
+        "summary": "执行摘要",
+        "key_changes": "本周重点变化",
+        "no_key_changes": "本周没有可归入主题的重点变化。",
+        "trends": "模块与主题趋势",
+        "name": "名称",
+        "kind": "类别",
+        "module": "模块",
+        "theme": "主题",
+        "this_week": "本周",
+        "last_week": "上周",
+        "change": "变化",
+        "composition": "构成",
+        "top_changes": "重点变更",
+        "risks": "风险观察",
+        "quick_view": "重点 PR 速览",
+        "importance": "重要性",
+        "basis": "评分构成",
+        "suggestions": "后续建议",
+        "appendix": "附录：本周全部 PR",
+        "title": "标题",
+        "type": "类型",
+        "modules": "模块",
+        "chart_title": "本周各模块与主题的 PR 数",
+        "index_title": "周报索引",
+        "week": "周",
+        "reports": "报告",
+        "no_reports": "还没有生成任何周报。",
+        "lang_name": "中文",
+        "colon": "：",
+        "lp": "（",
+        "rp": "）",
+        "stop": "。",
+    },
+    "en": {
+        "repo": "Repository",
+        "period": "Period",
+        "to": "to",
+        "pr_count": "Pull requests",
+        "key_pr_count": "Key PRs",
+        "importance_at_least": "importance ≥",
+        "generated": "Generated",
+        "link": "Link",
+        "summary": "Executive summary",
+        "key_changes": "Key changes this week",
+        "no_key_changes": "No key changes could be grouped by theme this week.",
+        "trends": "Module and theme trends",
+        "name": "Name",
+        "kind": "Kind",
+        "module": "module",
+        "theme": "theme",
+        "this_week": "This week",
+        "last_week": "Last week",
+        "change": "Change",
+        "composition": "Composition",
+        "top_changes": "Key changes",
+        "risks": "Risk observations",
+        "quick_view": "Key PRs at a glance",
+        "importance": "importance",
+        "basis": "score parts",
+        "suggestions": "Follow-up suggestions",
+        "appendix": "Appendix: all PRs this week",
+        "title": "Title",
+        "type": "Type",
+        "modules": "Modules",
+        "chart_title": "PRs per module and theme this week",
+        "index_title": "Weekly reports",
+        "week": "Week",
+        "reports": "Reports",
+        "no_reports": "No weekly report has been generated yet.",
+        "lang_name": "English",
+        "colon": ": ",
+        "lp": " (",
+        "rp": ")",
+        "stop": ". ",
+    },
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Markdown escaping
+
+
+class MdSafe(str):
+    """Markdown built by this module (a link, a separator) that must not be escaped again."""
+
+    __slots__ = ()
+
+
+_MD_SPECIAL = re.compile(
+    r"[\\`*\[\]<>|~&]"  # emphasis, code, links, HTML, tables, strike-through, entities
+    r"|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])"  # `_` that could open or close emphasis
+    r"|^[#+\-=]"  # a heading, list item or setext underline at the start of the text
+)
+_ORDERED_LIST_START = re.compile(r"^(\d+)([.)])(?=\s|$)")
+
+
+def md_escape(value: Any) -> str:
+    """Text that renders literally in CommonMark/GFM, on one line, inside or outside a table."""
+    if value is None:
+        return ""
+    if isinstance(value, MdSafe):
+        return value
+    text = re.sub(r"\s+", " ", str(value))  # newlines, tabs, CR: one line
+    text = _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), text)
+    return _ORDERED_LIST_START.sub(r"\1\\\2", text)
+
+
+def _md_link(text: str, url: str) -> MdSafe:
+    label = md_escape(text)
+    if label.startswith("\\#"):  # inside brackets a `#` cannot start a heading
+        label = label[1:]
+    return MdSafe(f"[{label}](<{url.replace('>', '%3E').replace(' ', '%20')}>)")
+
+
+def _md_refs(text: str, repo: str) -> MdSafe:
+    """Escaped text with `#N` turned into links to the repository's PRs."""
+    escaped = md_escape(text)
+    return MdSafe(
+        re.sub(
+            r"(?<![\w&])\\?#(\d+)\b",
+            lambda m: f"[#{m.group(1)}](https://github.com/{repo}/pull/{m.group(1)})",
+            escaped,
+        )
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# HTML helpers
+
+
+def _html_refs(text: str, repo: str) -> Markup:
+    """Escaped text with `#N` turned into links (entities such as `&#39;` are left alone)."""
+    escaped = str(escape(text))
+    repo_path = str(escape(repo))
+    linked = re.sub(
+        r"(?<![&\w])#(\d+)\b",
+        lambda m: f'<a href="https://github.com/{repo_path}/pull/{m.group(1)}">#{m.group(1)}</a>',
+        escaped,
+    )
+    # `code` spans from descriptions: already escaped, so only the backticks become markup.
+    return Markup(re.sub(r"`([^`<>]+)`", r"<code>\1</code>", linked))
+
+
+def _chart(context: ReportContext) -> Markup:
+    labels = LABELS[context.lang]
+    rows = context.trends[:16]
+    bars = [
+        Bar(
+            label=row.display,
+            value=row.count,
+            previous=row.previous,
+            kind=row.kind,
+        )
+        for row in rows
+    ]
+    return bar_chart(
+        bars,
+        title=labels["chart_title"],
+        previous_label=labels["last_week"],
+        kind_labels=(labels["module"], labels["theme"]),
+    )
+
+
+@lru_cache(maxsize=2)
+def _environment(fmt: Format) -> Environment:
+    loader = PackageLoader("prhub_pipeline.reporting", "templates")
+    if fmt == "html":
+        env = Environment(
+            loader=loader,
+            autoescape=select_autoescape(default=True, default_for_string=True),
+            undefined=StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        env.filters["refs"] = _html_refs
+    else:
+        env = Environment(
+            loader=loader,
+            autoescape=False,
+            finalize=md_escape,
+            undefined=StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        env.filters["refs"] = _md_refs
+        env.filters["link"] = _md_link
+        env.filters["md_safe"] = MdSafe
+    return env
+
+
+def render_report(context: ReportContext, lang: Lang | None = None, fmt: Format = "md") -> str:
+    """The report as Markdown (`fmt="md"`) or a self-contained HTML page (`fmt="html"`)."""
+    if lang is not None and lang != context.lang:
+        raise ValueError(
+            f"the report context is in {context.lang!r}, not {lang!r}: build it with lang={lang!r}"
+        )
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown report format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    template = _environment(fmt).get_template(f"report.{fmt}.j2")
+    extra = {"chart": _chart(context)} if fmt == "html" else {}
+    text = template.render(c=context, t=LABELS[context.lang], repo=context.header.repo, **extra)
+    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+def _known(values: Iterable[int | None]) -> int | None:
+    present = [v for v in values if v is not None]
+    return max(present) if present else None
+
+
+def render_index(repo: str, entries: Sequence[ReportListing], lang: Lang = "zh") -> str:
+    """An HTML page listing every stored week of a repository, newest first, with links to
+    each language's HTML and Markdown file (named as `write_report_files` names them)."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown report language {lang!r}; expected one of {', '.join(LANGS)}")
+    weeks: dict[date, dict[Lang, ReportListing]] = {}
+    for entry in entries:
+        weeks.setdefault(entry.week_start, {})[entry.lang] = entry
+    rows = [
+        {
+            "week": week,
+            "iso_week": week.isocalendar().week,
+            "pr_count": _known(e.pr_count for e in by_lang.values()),
+            "key_pr_count": _known(e.key_pr_count for e in by_lang.values()),
+            "langs": [(code, LABELS[code]["lang_name"]) for code in LANGS if code in by_lang],
+        }
+        for week, by_lang in sorted(weeks.items(), reverse=True)
+    ]
+    template = _environment("html").get_template("index.html.j2")
+    return template.render(repo=repo, rows=rows, t=LABELS[lang], lang=lang).strip() + "\n"

@@ -1,0 +1,298 @@
+"""Storing and reading importance scores, risk flags and weekly reports; writing report files."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import duckdb
+
+from prhub_pipeline.modelling.importance import PrScore
+from prhub_pipeline.modelling.risks import ReviewAsk, RiskFlag
+from prhub_pipeline.reporting.context import WeekCounts
+from prhub_pipeline.reporting.render import RenderedReport, ReportListing, render_index
+from prhub_pipeline.warehouse.partitions import TableRows
+
+SCORE_COLUMNS = (
+    "repo",
+    "number",
+    "week_start",
+    "importance",
+    "raw_score",
+    "is_key",
+    "pr_type",
+    "breaking",
+    "fix_impacts",
+    "parts",
+)
+RISK_COLUMNS = ("repo", "number", "week_start", "risk", "severity", "detail", "evidence")
+REPORT_COLUMNS = (
+    "repo",
+    "week_start",
+    "lang",
+    "markdown",
+    "html",
+    "generated_at",
+    "pr_count",
+    "key_pr_count",
+)
+COUNT_COLUMNS = ("repo", "week_start", "kind", "name", "pr_count")
+
+
+class StoredReport(RenderedReport):
+    """A report as stored: both formats of one language, with when and how much."""
+
+    repo: str
+    week_start: date
+    generated_at: datetime
+    pr_count: int
+    key_pr_count: int
+
+
+# ---------------------------------------------------------------------------------------------
+# Rows for replace_partition
+
+
+def score_tables(repo: str, week_start: date, scores: Sequence[PrScore]) -> list[TableRows]:
+    """The `pr_scores` rows of one partition."""
+    rows = [
+        (
+            repo,
+            s.number,
+            week_start,
+            s.importance,
+            s.raw_score,
+            s.is_key,
+            s.pr_type,
+            s.breaking,
+            list(s.fix_impacts),
+            json.dumps(s.parts, sort_keys=True),
+        )
+        for s in scores
+    ]
+    return [TableRows("pr_scores", SCORE_COLUMNS, rows)]
+
+
+def risk_tables(repo: str, week_start: date, risks: Sequence[RiskFlag]) -> list[TableRows]:
+    """The `pr_risks` rows of one partition."""
+    rows = [
+        (
+            repo,
+            r.number,
+            week_start,
+            r.risk,
+            r.severity,
+            r.detail,
+            json.dumps(
+                r.model_dump(include={"related", "paths", "asks", "lines", "modules"}),
+                ensure_ascii=False,
+            ),
+        )
+        for r in risks
+    ]
+    return [TableRows("pr_risks", RISK_COLUMNS, rows)]
+
+
+def report_tables(
+    repo: str,
+    week_start: date,
+    reports: Sequence[RenderedReport],
+    counts: WeekCounts,
+    *,
+    key_pr_count: int,
+    generated_at: datetime | None = None,
+) -> list[TableRows]:
+    """The `weekly_reports` rows (one per language) and `weekly_counts` rows of one partition."""
+    langs = [r.lang for r in reports]
+    if len(set(langs)) != len(langs):
+        raise ValueError(f"two reports in the same language for {repo} {week_start}: {langs}")
+    when = generated_at or datetime.now(UTC)
+    report_rows = [
+        (repo, week_start, r.lang, r.markdown, r.html, when, counts.pr_count, key_pr_count)
+        for r in reports
+    ]
+    count_rows = [(repo, week_start, "all", "", counts.pr_count)]
+    count_rows += [(repo, week_start, "module", n, c) for n, c in sorted(counts.modules.items())]
+    count_rows += [(repo, week_start, "theme", n, c) for n, c in sorted(counts.themes.items())]
+    return [
+        TableRows("weekly_reports", REPORT_COLUMNS, report_rows),
+        TableRows("weekly_counts", COUNT_COLUMNS, count_rows),
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Readers
+
+
+def read_scores(con: duckdb.DuckDBPyConnection, repo: str, week_start: date) -> list[PrScore]:
+    """One week's scores, highest first."""
+    rows = con.execute(
+        "SELECT number, importance, raw_score, is_key, pr_type, breaking, fix_impacts, parts"
+        " FROM pr_scores WHERE repo = ? AND week_start = ?"
+        " ORDER BY raw_score DESC, number",
+        [repo, week_start],
+    ).fetchall()
+    return [
+        PrScore(
+            number=number,
+            importance=importance,
+            raw_score=raw,
+            is_key=is_key,
+            pr_type=pr_type,
+            breaking=breaking,
+            fix_impacts=impacts,
+            parts=json.loads(parts),
+        )
+        for number, importance, raw, is_key, pr_type, breaking, impacts, parts in rows
+    ]
+
+
+def read_risks(con: duckdb.DuckDBPyConnection, repo: str, week_start: date) -> list[RiskFlag]:
+    """One week's risk flags, in the order they were stored."""
+    rows = con.execute(
+        "SELECT number, risk, severity, detail, evidence FROM pr_risks"
+        " WHERE repo = ? AND week_start = ? ORDER BY rowid",
+        [repo, week_start],
+    ).fetchall()
+    flags = []
+    for number, risk, severity, detail, evidence in rows:
+        facts = json.loads(evidence)
+        facts["asks"] = [ReviewAsk(**a) for a in facts.get("asks", [])]
+        flags.append(RiskFlag(number=number, risk=risk, severity=severity, detail=detail, **facts))
+    return flags
+
+
+def read_report(
+    con: duckdb.DuckDBPyConnection, repo: str, week_start: date, lang: str = "zh"
+) -> StoredReport | None:
+    """A stored report, or None when that week has not been reported in that language."""
+    row = con.execute(
+        "SELECT lang, markdown, html, generated_at, pr_count, key_pr_count FROM weekly_reports"
+        " WHERE repo = ? AND week_start = ? AND lang = ?",
+        [repo, week_start, lang],
+    ).fetchone()
+    if row is None:
+        return None
+    lang_, markdown, html, generated_at, pr_count, key_pr_count = row
+    return StoredReport(
+        repo=repo,
+        week_start=week_start,
+        lang=lang_,
+        markdown=markdown,
+        html=html,
+        generated_at=generated_at,
+        pr_count=pr_count,
+        key_pr_count=key_pr_count,
+    )
+
+
+def read_week_counts(
+    con: duckdb.DuckDBPyConnection, repo: str, week_start: date
+) -> WeekCounts | None:
+    """PR counts per module and theme of a reported week (e.g. the previous one), or None
+    when that week has no report: the report then shows no week-on-week change."""
+    rows = con.execute(
+        "SELECT kind, name, pr_count FROM weekly_counts WHERE repo = ? AND week_start = ?",
+        [repo, week_start],
+    ).fetchall()
+    if not rows:
+        return None
+    pr_count = 0
+    modules: dict[str, int] = {}
+    themes: dict[str, int] = {}
+    for kind, name, count in rows:
+        if kind == "all":
+            pr_count = count
+        elif kind == "module":
+            modules[name] = count
+        elif kind == "theme":
+            themes[name] = count
+    return WeekCounts(pr_count=pr_count, modules=modules, themes=themes)
+
+
+def list_reports(con: duckdb.DuckDBPyConnection, repo: str) -> list[ReportListing]:
+    """Every stored report of a repository, newest week first."""
+    rows = con.execute(
+        "SELECT week_start, lang, pr_count, key_pr_count, generated_at FROM weekly_reports"
+        " WHERE repo = ? ORDER BY week_start DESC, lang",
+        [repo],
+    ).fetchall()
+    return [
+        ReportListing(
+            week_start=week,
+            lang=lang,
+            pr_count=pr_count,
+            key_pr_count=key_pr_count,
+            generated_at=generated_at,
+        )
+        for week, lang, pr_count, key_pr_count, generated_at in rows
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Files
+
+
+def report_dir(reports_dir: Path, repo: str) -> Path:
+    owner, name = repo.split("/", 1)
+    return reports_dir / owner / name
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write to a temporary file in the same folder, then rename: readers never see half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def write_report_files(
+    reports_dir: Path,
+    repo: str,
+    week_start: date,
+    rendered: Sequence[RenderedReport],
+    index_entries: Sequence[ReportListing] | None = None,
+    index_lang: str = "zh",
+) -> list[Path]:
+    """Write `reports/OWNER/NAME/YYYY-MM-DD.{lang}.{md,html}` and the repository's `index.html`.
+
+    The index lists `index_entries` (e.g. `list_reports(con, repo)`); without them, every
+    report file found in the folder after this write.
+    """
+    folder = report_dir(reports_dir, repo)
+    written = []
+    for report in rendered:
+        for suffix, text in (("md", report.markdown), ("html", report.html)):
+            path = folder / f"{week_start.isoformat()}.{report.lang}.{suffix}"
+            _write_atomic(path, text)
+            written.append(path)
+    entries = list(index_entries) if index_entries is not None else _listed_files(folder)
+    index = folder / "index.html"
+    _write_atomic(index, render_index(repo, entries, lang=index_lang))  # type: ignore[arg-type]
+    written.append(index)
+    return written
+
+
+def _listed_files(folder: Path) -> list[ReportListing]:
+    """Listings for the report files in a folder (without counts: files do not carry them)."""
+    entries = []
+    for path in sorted(folder.glob("*.html")):
+        stem = path.name.removesuffix(".html")
+        week_text, _, lang = stem.rpartition(".")
+        try:
+            week = date.fromisoformat(week_text)
+        except ValueError:
+            continue
+        if lang not in ("zh", "en"):
+            continue
+        entries.append(ReportListing(week_start=week, lang=lang))  # type: ignore[arg-type]
+    return entries

@@ -1,0 +1,386 @@
+"""Title parsing, description cleaning, score parts, calibration and monotonic scoring."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.modelling.importance import (
+    CORE_WEIGHT,
+    TYPE_WEIGHTS,
+    PrReview,
+    ScoreCalibration,
+    fit_calibration,
+    fix_impacts,
+    matches_any,
+    score_parts,
+    score_week,
+)
+from prhub_pipeline.modelling.pr_text import (
+    clean_description,
+    closing_references,
+    parse_title,
+    reverted_number_from_text,
+    summarize,
+)
+from prhub_pipeline.records import (
+    FileChange,
+    PullRequest,
+    Review,
+    ReviewData,
+    ReviewThread,
+    ThreadComment,
+)
+
+REPO = "verl-project/verl"
+CONFIG = ScoringConfig(core_paths=["verl/**/*.py"])
+MERGED = datetime(2026, 5, 12, 3, 0, tzinfo=UTC)
+
+# A description shaped like verl's PR template, with the author's text in the middle.
+VERL_BODY = """### What does this PR do?
+
+> Add **concise** overview of what this PR aims to achieve or
+accomplish. Reference related GitHub issues and PRs that help with the
+review.
+
+Fix the loss mask used for the attention mask in the NO_PADDING path. The old mask
+was response-only, so KL was abnormally high.
+
+Fixes #6278
+
+### Checklist Before Starting
+
+- [x] Search for similar PRs. Paste at least one query link here: ...
+- [x] Format the PR title as `[{modules}] {type}: {description}` (This
+will be checked by the CI)
+- If this PR breaks any API (CLI arguments, config, function signature,
+etc.), add `[BREAKING]` to the beginning of the title.
+
+### Test
+
+> For changes that can not be tested by CI (e.g., algorithm
+implementation, new model support), validate by experiment(s) and show
+results like training curve plots, evaluation results, etc.
+
+### API and Usage Example
+
+> Demonstrate how the API changes if any, and provide usage example(s)
+if possible.
+
+```python
+# Add code snippet or script demonstrating how to use this
+```
+
+### Checklist Before Submitting
+
+> [!IMPORTANT]
+> Please check all the following items before requesting a review,
+otherwise the reviewer might deprioritize this PR for review.
+
+- [ ] Read the [Contribute Guide](https://github.com/verl-project/verl/blob/main/CONTRIBUTING.md).
+"""
+
+
+def make_pr(
+    number: int,
+    title: str = "[fsdp] fix: something",
+    *,
+    body: str = "",
+    files: list[tuple[str, int, int]] | None = None,
+    merged_at: datetime = MERGED,
+    author: str | None = "alice",
+    **extra: object,
+) -> PullRequest:
+    changes = [
+        FileChange(path=path, additions=added, deletions=deleted, status="modified")
+        for path, added, deleted in (files if files is not None else [("verl/a.py", 10, 2)])
+    ]
+    return PullRequest(
+        repo=REPO,
+        number=number,
+        title=title,
+        body=body,
+        author=author,
+        merged_at=merged_at,
+        additions=sum(c.additions or 0 for c in changes),
+        deletions=sum(c.deletions or 0 for c in changes),
+        changed_files=len(changes),
+        files=changes,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def history(count: int = 120) -> list[PullRequest]:
+    """A varied synthetic history: types, sizes and core shares cycle."""
+    titles = [
+        "[fsdp] fix: crash in loader",
+        "[doc] chore: typo",
+        "[trainer] feat: add option",
+        "[ci] chore: bump image",
+        "[rollout] refactor: split module",
+        "[tests] test: more cases",
+    ]
+    prs = []
+    for i in range(count):
+        lines = 3 * (i % 17 + 1) ** 2
+        path = "verl/core.py" if i % 3 else "examples/run.sh"
+        prs.append(
+            make_pr(
+                1000 + i,
+                titles[i % len(titles)],
+                files=[(path, lines, i % 5), ("docs/x.md", i % 7, 0)],
+                merged_at=MERGED - timedelta(days=count - i),
+            )
+        )
+    return prs
+
+
+# ---------------------------------------------------------------------------------------------
+# Titles and descriptions
+
+
+@pytest.mark.parametrize(
+    ("title", "pr_type", "breaking", "tags"),
+    [
+        ("[BREAKING][fsdp, megatron] feat: dynamic batching", "feat", True, ["fsdp", "megatron"]),
+        ("[1/N][fsdp] refactor: split engine", "refactor", False, ["fsdp"]),
+        ("[Docker,vLLM] Fix: image", "fix", False, ["docker", "vllm"]),
+        ("fix(rollout): handle empty batch", "fix", False, []),
+        ("feat!: drop python 3.9", "feat", True, []),
+        ("Fix crash when loading checkpoints", "fix", False, []),
+        ("[doc] update the readme", "doc", False, ["doc"]),
+        ("docs: new tutorial", "doc", False, []),
+        ('Revert "[fsdp] fix: emit outputs (#6293)"', "revert", False, []),
+        ("cleanup of things", "other", False, []),
+    ],
+)
+def test_parse_title(title: str, pr_type: str, breaking: bool, tags: list[str]) -> None:
+    info = parse_title(title)
+    assert (info.type, info.breaking, info.prefix_tags) == (pr_type, breaking, tags)
+
+
+def test_clean_description_drops_the_template_and_keeps_the_author_text() -> None:
+    cleaned = clean_description(VERL_BODY)
+    assert "Fix the loss mask" in cleaned and "abnormally high" in cleaned
+    for boilerplate in (
+        "Add **concise**",
+        "accomplish. Reference",
+        "Checklist",
+        "- [x]",
+        "can not be tested",
+        "Add code snippet",
+        "[!IMPORTANT]",
+        "### Test",  # a heading left with nothing under it
+    ):
+        assert boilerplate not in cleaned
+
+
+def test_summary_is_the_first_author_sentences() -> None:
+    assert summarize("[fsdp] fix: x", VERL_BODY) == (
+        "Fix the loss mask used for the attention mask in the NO_PADDING path. "
+        "The old mask was response-only, so KL was abnormally high."
+    )
+    assert summarize("[fsdp] fix: build the mask", "") == "build the mask"
+    assert summarize("t", "Fixes #12\n\nRename the flag so users find it.") == (
+        "Rename the flag so users find it."
+    )
+    long_body = "This PR " + "does a lot of things " * 40 + "."
+    assert len(summarize("t", long_body, limit=100)) <= 100
+
+
+def test_closing_references() -> None:
+    assert closing_references("[fsdp] fix: emit outputs (#6293)", "Closes #6293.") == [6293]
+    assert closing_references("t", "Fixes: #12 and fix #13; resolves o/n#14") == [12, 13, 14]
+    assert closing_references("t", "resolve https://github.com/o/n/issues/7") == [7]
+    assert closing_references("[x] feat: thing (#99)", "") == []  # only a fix's title number
+    assert closing_references("t", "Related: #5") == []
+
+
+def test_reverted_number_comes_from_the_body_not_the_title() -> None:
+    title = 'Revert "[fsdp] fix: emit distillation outputs (#6293)"'
+    assert reverted_number_from_text(title, "Reverts verl-project/verl#6350") == 6350
+    assert reverted_number_from_text(title, "") is None
+
+
+@pytest.mark.parametrize(
+    ("path", "patterns", "expected"),
+    [
+        ("verl/a.py", ["verl/**/*.py"], True),
+        ("verl/x/y/z.py", ["verl/**/*.py"], True),
+        ("verl/x/run.sh", ["verl/**/*.py"], False),
+        ("tests/test_a.py", ["verl/**"], False),
+        ("docker/Dockerfile.stable", ["Dockerfile*"], True),
+        ("a/b/test_x.py", ["**/test_*.py"], True),
+        ("test_x.py", ["**/test_*.py"], True),
+        ("tests/a/b.py", ["tests/**"], True),
+    ],
+)
+def test_globs(path: str, patterns: list[str], expected: bool) -> None:
+    assert matches_any(path, patterns) is expected
+
+
+# ---------------------------------------------------------------------------------------------
+# Parts
+
+
+def test_parts_for_a_docs_only_pr() -> None:
+    pr = make_pr(1, "[doc] fix: crash in the docs build", files=[("docs/a.md", 500, 10)])
+    parts = score_parts(pr, ["doc"], CONFIG)
+    assert parts["type"] == TYPE_WEIGHTS["doc"]
+    assert parts["core"] == 0 and parts["fix_impact"] == 0
+
+
+def test_breaking_marker_and_breadth_raise_the_score() -> None:
+    plain = score_parts(make_pr(1, "[fsdp] feat: x"), ["fsdp"], CONFIG)
+    breaking = score_parts(make_pr(1, "[BREAKING][fsdp] feat: x"), ["fsdp"], CONFIG)
+    broad = score_parts(make_pr(1, "[fsdp] feat: x"), ["fsdp", "megatron", "ckpt", "ray"], CONFIG)
+    assert breaking["breaking"] > 0 and sum(breaking.values()) > sum(plain.values())
+    assert broad["breadth"] > plain["breadth"] == 0
+
+
+@pytest.mark.parametrize(
+    ("title", "body", "impact"),
+    [
+        ("[rollout] fix: OOM when batch is large", "", "oom"),
+        ("[fsdp] fix: deadlock in all-gather", "", "hang"),
+        ("[algo] fix: incorrect advantage", "", "wrong_result"),
+        ("[ckpt] fix: checkpoint corruption on save", "", "data_loss"),
+        ("[tool] fix: sandbox", "Closes a command injection vulnerability.", "security"),
+        ("[data] fix: loader", "Training crashed with KeyError: 'x'.", "crash"),
+        ("[npu] fix: 修复 NPU 上训练卡死的问题", "", "hang"),
+        ("[trainer] fix: 修复精度不一致", "", "wrong_result"),
+    ],
+)
+def test_fix_impacts(title: str, body: str, impact: str) -> None:
+    assert impact in fix_impacts(title, body)
+    parts = score_parts(make_pr(1, title, body=body), [], CONFIG)
+    assert parts["fix_impact"] > 0
+
+
+def test_fix_impact_ignores_feats_template_text_and_logs() -> None:
+    feat = score_parts(make_pr(1, "[x] feat: better accuracy"), [], CONFIG)
+    assert feat["fix_impact"] == 0
+    logged = "Small fix.\n\n```\nTraceback: RuntimeError: OOM deadlock\n```\n"
+    assert fix_impacts("[x] fix: typo in variable", logged) == {}
+    assert fix_impacts("[x] fix: y", VERL_BODY) == {"wrong_result": 0.75}
+
+
+def test_review_part_counts_threads_and_disagreement() -> None:
+    pr = make_pr(1)
+    thread = ReviewThread(
+        repo=REPO,
+        pr_number=1,
+        thread_id="t1",
+        comments=[ThreadComment(comment_id="c1", author="bob", body="Why?")],
+    )
+    quiet = score_parts(pr, [], CONFIG, review=PrReview())
+    busy = score_parts(
+        pr,
+        [],
+        CONFIG,
+        review=PrReview(
+            threads=[thread],
+            reviews=[
+                Review(
+                    repo=REPO, pr_number=1, review_id="r", author="bob", state="CHANGES_REQUESTED"
+                )
+            ],
+        ),
+    )
+    assert quiet["review"] == 0
+    assert busy["review"] == pytest.approx(0.25 + 0.25 + 0.5)
+
+
+def test_revert_parts() -> None:
+    fix = make_pr(10, "[fsdp] fix: emit outputs", body="Closes #9.")
+    revert = make_pr(11, 'Revert "[fsdp] fix: emit outputs"', is_revert=True, reverted_number=10)
+    parts = score_parts(revert, [], CONFIG, reverted_pr=fix)
+    assert parts["type"] == TYPE_WEIGHTS["revert"] and parts["revert"] == 1.5
+    assert score_parts(fix, [], CONFIG, reverted_later=True)["revert"] == 0.8
+
+
+# ---------------------------------------------------------------------------------------------
+# Calibration and monotonic scores
+
+
+def test_calibration_maps_history_percentiles_and_round_trips_as_json() -> None:
+    calibration = fit_calibration(history(), {}, CONFIG)
+    assert calibration.method == "history" and calibration.history_size == 120
+    assert calibration.raw_points == sorted(calibration.raw_points)
+    values = [calibration.importance(x / 10) for x in range(-10, 200)]
+    assert values == sorted(values)
+    assert values[0] == 0.0 and values[-1] == 10.0
+    assert all(round(v, 1) == v for v in values)
+    restored = ScoreCalibration.model_validate_json(calibration.model_dump_json())
+    assert restored.importance(5.0) == calibration.importance(5.0)
+
+
+def test_short_history_falls_back_to_a_fixed_scale() -> None:
+    calibration = fit_calibration(history(10), {}, CONFIG)
+    assert calibration.method == "fixed"
+    assert 0.0 <= calibration.importance(6.0) <= 10.0
+
+
+def test_the_same_pr_scores_the_same_in_any_week() -> None:
+    calibration = fit_calibration(history(), {}, CONFIG)
+    pr = make_pr(1, "[fsdp] fix: deadlock", files=[("verl/x.py", 50, 5)])
+    later = pr.model_copy(update={"merged_at": MERGED + timedelta(weeks=30)})
+    crowd = [make_pr(n, "[doc] chore: x", files=[("docs/a.md", 1, 0)]) for n in range(2, 30)]
+    alone = score_week([pr], {}, ReviewData(available=False), CONFIG, calibration)
+    crowded = score_week([later, *crowd], {}, ReviewData(available=False), CONFIG, calibration)
+    assert alone[0].importance == next(s for s in crowded if s.number == 1).importance
+
+
+@pytest.mark.parametrize(
+    "title", ["[fsdp] fix: crash", "[fsdp] feat: new engine", "[fsdp] chore: x"]
+)
+@pytest.mark.parametrize("other_lines", [0, 40, 2000])
+def test_a_bigger_core_change_never_scores_lower(title: str, other_lines: int) -> None:
+    calibration = fit_calibration(history(), {}, CONFIG)
+    previous_raw = previous_importance = -1.0
+    for core_lines in [0, 1, 3, 9, 10, 30, 99, 100, 101, 500, 5000, 50000]:
+        files = [
+            ("verl/core.py", core_lines, 0),
+            ("examples/run.sh", other_lines, 0),
+            ("tests/t.py", 5, 0),
+        ]
+        pr = make_pr(1, title, files=files)
+        score = score_week([pr], {1: ["fsdp"]}, ReviewData(available=False), CONFIG, calibration)[0]
+        assert score.raw_score >= previous_raw
+        assert score.importance >= previous_importance
+        previous_raw, previous_importance = score.raw_score, score.importance
+
+
+def test_core_share_is_not_diluted_by_tests() -> None:
+    bare = score_parts(make_pr(1, files=[("verl/a.py", 200, 0)]), [], CONFIG)
+    tested = score_parts(
+        make_pr(1, files=[("verl/a.py", 200, 0), ("tests/t.py", 300, 0)]), [], CONFIG
+    )
+    assert bare["core"] == tested["core"] == CORE_WEIGHT
+
+
+def test_score_week_orders_flags_key_prs_and_handles_an_empty_week() -> None:
+    calibration = fit_calibration(history(), {}, CONFIG)
+    prs = [
+        make_pr(1, "[doc] chore: typo", files=[("docs/a.md", 1, 1)]),
+        make_pr(
+            2, "[fsdp] fix: wrong gradients", files=[("verl/x.py", 300, 40), ("tests/t.py", 80, 0)]
+        ),
+    ]
+    scores = score_week(prs, {}, ReviewData(available=False), CONFIG, calibration)
+    assert [s.number for s in scores] == [2, 1]
+    assert scores[0].is_key and not scores[1].is_key
+    assert scores[0].fix_impacts == ["wrong_result"]
+    assert sum(scores[0].parts.values()) == pytest.approx(scores[0].raw_score, abs=1e-3)
+    assert score_week([], {}, ReviewData(available=False), CONFIG, calibration) == []
+
+
+def test_score_week_finds_a_revert_target_in_history() -> None:
+    calibration = fit_calibration(history(), {}, CONFIG)
+    fix = make_pr(10, "[fsdp] fix: emit outputs (#9)", merged_at=MERGED - timedelta(days=10))
+    revert = make_pr(11, 'Revert "[fsdp] fix: emit outputs (#9)"', body="Reverts o/n#10")
+    score = score_week([revert], {}, ReviewData(available=False), CONFIG, calibration, {10: fix})[0]
+    assert score.pr_type == "revert"
+    assert score.parts["revert"] == 1.5  # a revert of a fix

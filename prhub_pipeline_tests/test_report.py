@@ -1,0 +1,369 @@
+"""The report: context from data, both languages and formats, escaping, storage and files."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.modelling.importance import fit_calibration, score_week
+from prhub_pipeline.modelling.risks import flag_risks
+from prhub_pipeline.records import (
+    ModuleLabel,
+    PullRequest,
+    ReviewData,
+    ReviewThread,
+    ThemeTag,
+    ThreadComment,
+)
+from prhub_pipeline.reporting.context import ReportContext, WeekCounts, build_report_context
+from prhub_pipeline.reporting.render import RenderedReport, md_escape, render_index, render_report
+from prhub_pipeline.warehouse.connection import connect
+from prhub_pipeline.warehouse.partitions import replace_partition
+from prhub_pipeline.warehouse.reports import (
+    list_reports,
+    read_report,
+    read_risks,
+    read_scores,
+    read_week_counts,
+    report_tables,
+    risk_tables,
+    score_tables,
+    write_report_files,
+)
+from prhub_pipeline.weeks import WeekWindow
+from prhub_pipeline_tests.test_importance import MERGED, REPO, history, make_pr
+
+CONFIG = ScoringConfig(core_paths=["verl/**/*.py"])
+WINDOW = WeekWindow(week_start=date(2026, 5, 11), timezone="Asia/Shanghai")
+HOSTILE_TITLE = "[fsdp] fix: <script>alert(1)</script> | pipe\nnew line **bold** 🚀"
+CALIBRATION = fit_calibration(history(), {}, CONFIG)
+
+SECTIONS = {
+    "zh": ["执行摘要", "本周重点变化", "模块与主题趋势", "风险观察", "重点 PR 速览", "后续建议"],
+    "en": [
+        "Executive summary",
+        "Key changes this week",
+        "Module and theme trends",
+        "Risk observations",
+        "Key PRs at a glance",
+        "Follow-up suggestions",
+    ],
+}
+
+
+def week_prs() -> list[PullRequest]:
+    return [
+        make_pr(
+            6350,
+            "[fsdp] fix: emit distillation outputs in use_remove_padding=False path (#6293)",
+            body="### What does this PR do?\n\nEmit distillation outputs in the False branch."
+            "\n\nCloses #6293.",
+            files=[
+                ("verl/workers/engine/fsdp/transformer_impl.py", 120, 0),
+                ("tests/test_d_on_cpu.py", 36, 0),
+            ],
+        ),
+        make_pr(
+            6360,
+            'Revert "[fsdp] fix: emit distillation outputs'
+            ' in use_remove_padding=False path (#6293)"',
+            body="Reverts verl-project/verl#6350",
+            files=[
+                ("verl/workers/engine/fsdp/transformer_impl.py", 0, 120),
+                ("tests/test_d_on_cpu.py", 0, 36),
+            ],
+            merged_at=MERGED + timedelta(days=1),
+        ),
+        make_pr(
+            6268,
+            "[model, fsdp] fix: honor SP-rolled labels in fused kernels",
+            body="### What does this PR do?\n\n"
+            "Labels were rolled per shard, giving wrong loss values.",
+            files=[("verl/models/fused.py", 300, 20), ("tests/test_fused.py", 150, 0)],
+        ),
+        make_pr(
+            6076,
+            "[fully_async] feat: reuse trainer worker group for validation",
+            body="### Overview\n\nAdds elastic replicas so validation can run on trainer GPUs.",
+            files=[("verl/experimental/fully_async.py", 900, 500)],
+        ),
+        make_pr(
+            6330,
+            "[doc] chore: NPU model migration guidance",
+            files=[("docs/npu/migrate.md", 297, 0)],
+        ),
+        make_pr(6331, HOSTILE_TITLE, files=[("verl/utils/x.py", 30, 1)]),
+    ]
+
+
+MODULES = {
+    6350: ["fsdp"],
+    6360: [],
+    6268: ["model", "fsdp"],
+    6076: ["fully_async"],
+    6330: ["doc"],
+    6331: ["fsdp"],
+}
+THEMES = {6350: ["distillation"], 6360: ["distillation"], 6330: ["NPU"]}
+REVIEWS = ReviewData(
+    available=True,
+    threads=[
+        ReviewThread(
+            repo=REPO,
+            pr_number=6076,
+            thread_id="t1",
+            path="verl/experimental/fully_async.py",
+            line=541,
+            comments=[
+                ThreadComment(
+                    comment_id="c",
+                    author="chenjiaoAngel",
+                    body="ray.get blocks the event loop here. Please fix.",
+                )
+            ],
+        )
+    ],
+)
+
+
+def labels(prs: list[PullRequest]) -> tuple[list[ModuleLabel], list[ThemeTag]]:
+    numbers = {pr.number for pr in prs}
+    modules = [
+        ModuleLabel(repo=REPO, number=n, module=m, origin="title", confidence=1.0)
+        for n, ms in MODULES.items()
+        if n in numbers
+        for m in ms
+    ]
+    themes = [
+        ThemeTag(repo=REPO, number=n, theme=t)
+        for n, ts in THEMES.items()
+        if n in numbers
+        for t in ts
+    ]
+    return modules, themes
+
+
+def context_for(
+    prs: list[PullRequest],
+    lang: str = "zh",
+    review_data: ReviewData = REVIEWS,
+    previous: WeekCounts | None = None,
+) -> ReportContext:
+    modules, themes = labels(prs)
+    by_pr = {n: ms for n, ms in MODULES.items()}
+    scores = score_week(prs, by_pr, review_data, CONFIG, CALIBRATION)
+    risks = flag_risks(prs, by_pr, review_data, CONFIG, {}, check_approvals=False)
+    return build_report_context(
+        REPO,
+        WINDOW,
+        prs,
+        modules,
+        themes,
+        scores,
+        risks,
+        review_data,
+        previous,
+        lang,  # type: ignore[arg-type]
+        report_url="https://example.org/r",
+        calibration=CALIBRATION,
+    )
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_both_languages_and_formats_carry_every_section(lang: str) -> None:
+    context = context_for(week_prs(), lang)
+    assert context.header.pr_count == 6 and context.header.iso_week == 20
+    assert {pr.number for pr in context.prs} == {pr.number for pr in week_prs()}
+    markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+    html = render_report(context, lang, "html")  # type: ignore[arg-type]
+    for heading in SECTIONS[lang]:
+        assert f"# {heading}" in markdown
+        assert f">{heading}</h2>" in html
+    for number in (6350, 6360, 6268, 6076, 6330, 6331):
+        assert f"#{number}" in markdown and f"#{number}" in html
+    assert "https://example.org/r" in markdown
+    assert "<svg" in html and "<link" not in html and "<script" not in html
+
+
+def test_the_revert_chain_and_review_asks_reach_the_report() -> None:
+    zh = render_report(context_for(week_prs(), "zh"), "zh", "md")
+    assert re.search(r"#6360\]\([^)]*\) 回退了 \[#6350\]", zh)
+    assert "曾声明修复 [#6293]" in zh
+    assert (
+        "chenjiaoAngel 在 verl/experimental/fully_async.py:541"
+        " 提出“ray.get blocks the event loop here.”" in zh
+    )
+    en = render_report(context_for(week_prs(), "en"), "en", "md")
+    assert "so [#6293](https://github.com/verl-project/verl/pull/6293) is no longer fixed" in en
+
+
+def test_hostile_titles_render_as_text() -> None:
+    long_title = "[fsdp] fix: " + "x|<img src=x onerror=alert(2)>" * 350  # 10 kB
+    prs = [*week_prs(), make_pr(6400, long_title, files=[("verl/y.py", 5, 0)])]
+    MODULES[6400] = ["fsdp"]
+    try:
+        for lang in ("zh", "en"):
+            context = context_for(prs, lang)
+            html = render_report(context, lang, "html")  # type: ignore[arg-type]
+            markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+            assert "<script>alert(1)</script>" not in html and "<img" not in html
+            assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+            assert "🚀" in html and "🚀" in markdown
+            assert "<script>" not in markdown and "\\<script\\>" in markdown
+            assert "\\*\\*bold\\*\\*" in markdown and "new line" in markdown
+            assert len(markdown) < 60_000 and len(html) < 120_000  # the 10 kB title is shortened
+            for table in re.findall(r"(?:^\|.*\|\n)+", markdown, flags=re.MULTILINE):
+                rows = table.strip("\n").split("\n")
+                cells = [len(re.findall(r"(?<!\\)\|", row)) for row in rows]
+                assert len(set(cells)) == 1, rows  # no escaped pipe splits a row
+    finally:
+        del MODULES[6400]
+
+
+def test_an_empty_week() -> None:
+    for lang in ("zh", "en"):
+        context = context_for([], lang, ReviewData(available=False))
+        assert context.header.pr_count == 0 and context.header.key_pr_count == 0
+        assert context.prs == [] and context.groups == [] and context.risks == []
+        markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+        html = render_report(context, lang, "html")  # type: ignore[arg-type]
+        assert ("没有合并的 PR" if lang == "zh" else "No pull requests were merged") in markdown
+        assert '<section id="risks">' in html
+
+
+def test_a_docs_only_week() -> None:
+    docs = [
+        make_pr(n, f"[doc] chore: page {n}", files=[(f"docs/p{n}.md", 300, 20)]) for n in (1, 2, 3)
+    ]
+    context = context_for(docs, "en", ReviewData(available=False))
+    assert context.header.key_pr_count == 0
+    assert all(pr.importance < CONFIG.key_threshold for pr in context.prs)
+    markdown = render_report(context, "en", "md")
+    assert "By type: 3 chores." in markdown
+    assert "core paths without touching" not in markdown
+
+
+def test_without_review_data_the_report_says_so() -> None:
+    zh = context_for(week_prs(), "zh", ReviewData(available=False))
+    assert any("评审数据不可用" in note for note in zh.risk_notes)
+    assert "无评审数据" in zh.header.generated
+    assert "unresolved_review" not in {r.risk for r in zh.risks}
+    en = render_report(context_for(week_prs(), "en", ReviewData(available=False)), "en", "md")
+    assert "Review data is not available" in en
+
+
+def test_week_on_week_change() -> None:
+    previous = WeekCounts(pr_count=4, modules={"fsdp": 1, "ray": 2}, themes={"NPU": 1})
+    context = context_for(week_prs(), "en", previous=previous)
+    rows = {(r.kind, r.name): r for r in context.trends}
+    assert (rows[("module", "fsdp")].count, rows[("module", "fsdp")].delta) == (3, "+2")
+    assert rows[("theme", "NPU")].delta == "±0"
+    assert "6 PRs this week against 4 the week before (+2)." in context.trends_lead
+    unknown = context_for(week_prs(), "en", previous=None)
+    assert all(r.delta == "—" for r in unknown.trends)
+
+
+def test_every_pr_needs_a_score() -> None:
+    prs = week_prs()
+    modules, themes = labels(prs)
+    with pytest.raises(ValueError, match="#6331"):
+        build_report_context(REPO, WINDOW, prs, modules, themes, [], [], REVIEWS, None, "zh")
+    with pytest.raises(ValueError, match="not 'en'"):
+        render_report(context_for(prs, "zh"), "en", "md")
+
+
+@pytest.mark.parametrize(
+    ("text", "escaped"),
+    [
+        ("a|b", "a\\|b"),
+        ("line\nbreak", "line break"),
+        ("<img src=x>", "\\<img src=x\\>"),
+        ("[x](javascript:1)", "\\[x\\](javascript:1)"),
+        ("# heading", "\\# heading"),
+        ("1. item", "1\\. item"),
+        ("9.4", "9.4"),
+        ("use_remove_padding", "use_remove_padding"),
+        ("_emph_", "\\_emph\\_"),
+        ("&lt;", "\\&lt;"),
+    ],
+)
+def test_md_escape(text: str, escaped: str) -> None:
+    assert md_escape(text) == escaped
+
+
+def test_storage_round_trip_and_rerun(tmp_path: Path) -> None:
+    prs = week_prs()
+    by_pr = dict(MODULES)
+    scores = score_week(prs, by_pr, REVIEWS, CONFIG, CALIBRATION)
+    risks = flag_risks(prs, by_pr, REVIEWS, CONFIG, {}, check_approvals=False)
+    contexts = {lang: context_for(prs, lang) for lang in ("zh", "en")}
+    rendered = [
+        RenderedReport(
+            lang=lang, markdown=render_report(c, lang, "md"), html=render_report(c, lang, "html")
+        )  # type: ignore[arg-type]
+        for lang, c in contexts.items()
+    ]
+    week = WINDOW.week_start
+    with connect(tmp_path / "w.duckdb") as con:
+        for _ in range(2):  # a re-run replaces the partition
+            replace_partition(
+                con,
+                REPO,
+                week,
+                [
+                    *score_tables(REPO, week, scores),
+                    *risk_tables(REPO, week, risks),
+                    *report_tables(
+                        REPO,
+                        week,
+                        rendered,
+                        contexts["zh"].counts,
+                        key_pr_count=contexts["zh"].header.key_pr_count,
+                    ),
+                ],
+            )
+        assert read_scores(con, REPO, week) == scores
+        assert read_risks(con, REPO, week) == risks
+        stored = read_report(con, REPO, week, "en")
+        assert (
+            stored is not None and stored.markdown == rendered[1].markdown and stored.pr_count == 6
+        )
+        assert read_report(con, REPO, week + timedelta(days=7), "zh") is None
+        assert read_week_counts(con, REPO, week) == contexts["zh"].counts
+        assert read_week_counts(con, REPO, week - timedelta(days=7)) is None
+        listing = list_reports(con, REPO)
+        assert [(e.week_start, e.lang) for e in listing] == [(week, "en"), (week, "zh")]
+        parts = con.execute(
+            "SELECT parts->>'core' FROM pr_scores WHERE repo = ? AND number = 6268", [REPO]
+        ).fetchone()
+        assert parts is not None and float(parts[0]) > 0
+
+    paths = write_report_files(tmp_path / "reports", REPO, week, rendered, listing)
+    folder = tmp_path / "reports" / "verl-project" / "verl"
+    assert sorted(p.name for p in paths) == sorted(
+        [
+            "2026-05-11.zh.md",
+            "2026-05-11.zh.html",
+            "2026-05-11.en.md",
+            "2026-05-11.en.html",
+            "index.html",
+        ]
+    )
+    assert (folder / "2026-05-11.zh.md").read_text(encoding="utf-8") == rendered[0].markdown
+    assert not list(folder.glob(".*.tmp"))
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    assert 'href="2026-05-11.zh.html"' in index and 'href="2026-05-11.en.md"' in index
+
+
+def test_index_from_files_on_disk_shows_no_made_up_counts(tmp_path: Path) -> None:
+    rendered = [RenderedReport(lang="zh", markdown="# a\n", html="<p>a</p>")]
+    write_report_files(tmp_path, REPO, date(2026, 5, 4), rendered)
+    write_report_files(tmp_path, REPO, date(2026, 5, 11), rendered)
+    index = (tmp_path / "verl-project" / "verl" / "index.html").read_text(encoding="utf-8")
+    assert index.index("2026-05-11") < index.index("2026-05-04")
+    assert "—" in index
+    assert "还没有生成任何周报" in render_index(REPO, [])

@@ -1,0 +1,87 @@
+"""The HTML report opened in a real headless Chromium: it renders, and shows its sections."""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import zlib
+from pathlib import Path
+
+import pytest
+
+from prhub_pipeline.reporting.render import render_report
+from prhub_pipeline_tests.test_report import HOSTILE_TITLE, context_for, week_prs
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="/usr/bin/chromium is not installed (apt-get install -y chromium): browser check",
+)
+SECTION_IDS = (
+    "header",
+    "summary",
+    "key-changes",
+    "trends",
+    "risks",
+    "quick-view",
+    "suggestions",
+    "appendix",
+)
+
+
+def chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [
+        str(CHROMIUM),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        *args,
+    ]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+
+def png_pixels(path: Path) -> tuple[int, int, bytes]:
+    """Width, height and the decompressed scanlines of a PNG (no imaging library needed)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    offset, width, height, chunks = 8, 0, 0, []
+    while offset < len(data):
+        (length,) = struct.unpack(">I", data[offset : offset + 4])
+        kind = data[offset + 4 : offset + 8]
+        body = data[offset + 8 : offset + 8 + length]
+        if kind == b"IHDR":
+            width, height = struct.unpack(">II", body[:8])
+        elif kind == b"IDAT":
+            chunks.append(body)
+        offset += 12 + length
+    return width, height, zlib.decompress(b"".join(chunks))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_html_report_renders_in_chromium(tmp_path: Path, lang: str) -> None:
+    page = tmp_path / f"report.{lang}.html"
+    page.write_text(render_report(context_for(week_prs(), lang), lang, "html"), encoding="utf-8")  # type: ignore[arg-type]
+
+    dom = chromium(tmp_path, "--dump-dom", page.as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    for section in SECTION_IDS:
+        assert f'id="{section}"' in dom.stdout, f"section {section} missing from the rendered DOM"
+    assert "<svg" in dom.stdout
+    # The hostile title is text in the DOM, never an element.
+    assert "<script" not in dom.stdout
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom.stdout
+    assert HOSTILE_TITLE.split("\n")[0].split("<")[0] in dom.stdout
+
+    shot = tmp_path / f"report.{lang}.png"
+    run = chromium(tmp_path, f"--screenshot={shot}", "--window-size=1200,3000", page.as_uri())
+    assert run.returncode == 0 and shot.exists(), run.stderr[-2000:]
+    width, height, pixels = png_pixels(shot)
+    assert (width, height) == (1200, 3000)
+    # A blank page is one colour; a rendered report has text, bars and table lines.
+    assert len(set(pixels[: len(pixels) // 2])) > 50

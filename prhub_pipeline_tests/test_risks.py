@@ -1,0 +1,224 @@
+"""Each risk rule on hand-made PRs, with the evidence it must carry."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.modelling.risks import RiskFlag, flag_risks, one_line_ask
+from prhub_pipeline.records import PullRequest, Review, ReviewData, ReviewThread, ThreadComment
+from prhub_pipeline_tests.test_importance import MERGED, REPO, make_pr
+
+CONFIG = ScoringConfig(core_paths=["verl/**/*.py"])
+NO_REVIEWS = ReviewData(available=False)
+
+
+def risks_of(
+    prs: list[PullRequest],
+    review_data: ReviewData = NO_REVIEWS,
+    modules: dict[int, list[str]] | None = None,
+    history: dict[int, PullRequest] | None = None,
+    **kwargs: bool,
+) -> list[RiskFlag]:
+    return flag_risks(prs, modules or {}, review_data, CONFIG, history or {}, **kwargs)
+
+
+def kinds(flags: list[RiskFlag]) -> set[str]:
+    return {f.risk for f in flags}
+
+
+def thread(
+    pr: int,
+    author: str,
+    body: str,
+    *,
+    resolved: bool = False,
+    path: str = "verl/a.py",
+    line: int | None = 12,
+) -> ReviewThread:
+    return ReviewThread(
+        repo=REPO,
+        pr_number=pr,
+        thread_id=f"t{pr}-{author}",
+        path=path,
+        line=line,
+        is_resolved=resolved,
+        comments=[
+            ThreadComment(
+                comment_id="c1", author=author, author_is_bot=author.endswith("[bot]"), body=body
+            ),
+            ThreadComment(comment_id="c2", author="alice", is_pr_author=True, body="Will do."),
+        ],
+    )
+
+
+def approved(pr: int, author: str = "maintainer") -> Review:
+    return Review(
+        repo=REPO, pr_number=pr, review_id=f"r{pr}{author}", author=author, state="APPROVED"
+    )
+
+
+def test_core_change_without_tests() -> None:
+    untested = make_pr(1, files=[("verl/workers/engine.py", 40, 3), ("examples/run.sh", 5, 0)])
+    flags = [f for f in risks_of([untested]) if f.risk == "core_without_tests"]
+    assert len(flags) == 1
+    assert flags[0].lines == 43 and flags[0].paths == ["verl/workers/engine.py"]
+    assert "43 lines" in flags[0].detail and "verl/workers/engine.py" in flags[0].detail
+
+    tested = make_pr(2, files=[("verl/workers/engine.py", 40, 3), ("tests/test_engine.py", 20, 0)])
+    tiny = make_pr(3, files=[("verl/workers/engine.py", 2, 1)])
+    docs = make_pr(4, files=[("docs/guide.md", 400, 0)])
+    assert "core_without_tests" not in kinds(risks_of([tested, tiny, docs]))
+
+
+def test_unresolved_review_threads_say_who_asked_what() -> None:
+    pr = make_pr(7)
+    data = ReviewData(
+        available=True,
+        threads=[
+            thread(
+                7,
+                "gemini-code-assist[bot]",
+                "![high](https://x/high.svg)\n\nThe URL points to the"
+                " wrong org. Use a relative link.\n```suggestion\nx\n```",
+            ),
+            thread(
+                7, "bob", "What specific issue does this patch fix?", path="verl/m.py", line=None
+            ),
+            thread(7, "carol", "Looks fine now.", resolved=True),
+        ],
+        reviews=[approved(7)],
+    )
+    flags = [f for f in risks_of([pr], data) if f.risk == "unresolved_review"]
+    assert len(flags) == 1
+    flag = flags[0]
+    assert [(a.reviewer, a.is_bot, a.where(), a.ask) for a in flag.asks] == [
+        ("gemini-code-assist[bot]", True, "verl/a.py:12", "The URL points to the wrong org."),
+        ("bob", False, "verl/m.py", "What specific issue does this patch fix?"),
+    ]
+    assert flag.detail.startswith(
+        "2 review threads unresolved at merge: gemini-code-assist[bot] on verl/a.py:12"
+    )
+    assert "carol" not in flag.detail
+
+
+def test_no_review_rules_without_review_data() -> None:
+    pr = make_pr(7)
+    assert not kinds(risks_of([pr])) & {"unresolved_review", "no_approval"}
+
+
+def test_merged_without_approval() -> None:
+    pr = make_pr(8)
+    commented = ReviewData(
+        available=True,
+        reviews=[
+            Review(repo=REPO, pr_number=8, review_id="r1", author="bob", state="COMMENTED"),
+            Review(repo=REPO, pr_number=8, review_id="r2", author="bot[bot]", state="APPROVED"),
+            Review(
+                repo=REPO, pr_number=8, review_id="r3", author="carol", state="CHANGES_REQUESTED"
+            ),
+        ],
+    )
+    flags = [f for f in risks_of([pr], commented) if f.risk == "no_approval"]
+    assert len(flags) == 1 and "changes requested by carol" in flags[0].detail
+    ok = ReviewData(available=True, reviews=[approved(8)])
+    assert "no_approval" not in kinds(risks_of([pr], ok))
+    assert "no_approval" not in kinds(risks_of([pr], commented, check_approvals=False))
+
+
+def test_revert_chain_names_what_it_reopens() -> None:
+    fix = make_pr(
+        6350,
+        "[fsdp] fix: emit distillation outputs in use_remove_padding=False path (#6293)",
+        body="### What does this PR do?\n\nEmit the outputs.\n\nCloses #6293.",
+        files=[
+            ("verl/workers/engine/fsdp/transformer_impl.py", 120, 0),
+            ("tests/test_x_on_cpu.py", 36, 0),
+        ],
+    )
+    revert = make_pr(
+        6360,
+        'Revert "[fsdp] fix: emit distillation outputs in use_remove_padding=False path (#6293)"',
+        body="Reverts verl-project/verl#6350",
+        files=[
+            ("verl/workers/engine/fsdp/transformer_impl.py", 0, 120),
+            ("tests/test_x_on_cpu.py", 0, 36),
+        ],
+        merged_at=MERGED + timedelta(days=1),
+    )
+    flags = risks_of([fix, revert])
+    chain = next(f for f in flags if f.risk == "revert")
+    assert chain.number == 6360 and chain.related == [6350, 6293]
+    assert chain.detail.startswith('reverts #6350 "[fsdp] fix: emit distillation')
+    assert "which fixed #6293: #6293 is no longer fixed by it" in chain.detail
+    reverted = next(f for f in flags if f.risk == "reverted")
+    assert reverted.number == 6350 and reverted.related == [6360]
+    assert flags[0].risk == "revert"  # the most serious first
+
+    # The reverted PR merged in an earlier week: found through history_by_number.
+    earlier = fix.model_copy(update={"merged_at": MERGED - timedelta(days=20)})
+    alone = risks_of([revert], history={6350: earlier})
+    assert [f.related for f in alone if f.risk == "revert"] == [[6350, 6293]]
+    unknown = risks_of([revert])
+    assert [f.detail for f in unknown if f.risk == "revert"] == [
+        "reverts #6350 (not in the loaded history)"
+    ]
+
+
+def test_large_and_cross_cutting_changes() -> None:
+    large = make_pr(1, files=[("verl/a.py", 900, 200)])
+    docs = make_pr(2, files=[("docs/a.md", 5000, 0)])
+    broad = make_pr(3)
+    flags = risks_of(
+        [large, docs, broad], modules={3: ["fsdp", "megatron", "ckpt", "ray"], 2: ["doc"]}
+    )
+    assert [(f.number, f.lines) for f in flags if f.risk == "large_change"] == [(1, 1100)]
+    cross = [f for f in flags if f.risk == "cross_cutting"]
+    assert [(f.number, f.modules) for f in cross] == [(3, ["fsdp", "megatron", "ckpt", "ray"])]
+    assert cross[0].detail == "spans 4 modules: fsdp, megatron, ckpt, ray"
+
+
+def test_dependency_docker_ci_and_config_changes() -> None:
+    pr = make_pr(
+        5,
+        files=[
+            ("requirements-npu.txt", 1, 1),
+            ("pyproject.toml", 2, 0),
+            ("docker/Dockerfile.stable.vllm", 3, 3),
+            (".github/workflows/e2e.yml", 10, 2),
+            ("verl/trainer/config/ppo_trainer.yaml", 1, 1),
+            ("verl/trainer/config/new_option.yaml", 5, 0),
+        ],
+    )
+    by_kind = {f.risk: f for f in risks_of([pr])}
+    assert by_kind["dependency_change"].paths == ["requirements-npu.txt", "pyproject.toml"]
+    assert by_kind["docker_change"].paths == ["docker/Dockerfile.stable.vllm"]
+    assert by_kind["ci_change"].paths == [".github/workflows/e2e.yml"]
+    # Only edited lines can change a default; a file that only gains lines adds options.
+    assert by_kind["config_default_change"].paths == ["verl/trainer/config/ppo_trainer.yaml"]
+
+
+def test_breaking_markers() -> None:
+    title = make_pr(1, "[BREAKING][fsdp] refactor: rename flag")
+    body = make_pr(
+        2, "[fsdp] refactor: rename flag", body="Rename.\n\nBREAKING CHANGE: the flag is gone."
+    )
+    template = make_pr(3, body="- If this PR breaks any API, add `[BREAKING]` to the title.")
+    flags = [f for f in risks_of([title, body, template]) if f.risk == "breaking_change"]
+    assert [f.number for f in flags] == [1, 2]
+
+
+def test_a_quiet_pr_has_no_flags() -> None:
+    pr = make_pr(9, "[fsdp] fix: x", files=[("verl/a.py", 20, 2), ("tests/test_a.py", 10, 0)])
+    data = ReviewData(available=True, reviews=[approved(9)])
+    assert risks_of([pr], data) == []
+    assert risks_of([], data) == []
+
+
+def test_one_line_ask() -> None:
+    assert (
+        one_line_ask("![critical](https://x.svg)\n\nSetting `x` breaks init. Also y.")
+        == "Setting `x` breaks init."
+    )
+    assert one_line_ask("![high](h") == ""
+    assert len(one_line_ask("word " * 100)) <= 140
