@@ -6,7 +6,13 @@ import dagster as dg
 
 from prhub_pipeline.defs.partitions import weeks_by_repo
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
-from prhub_pipeline.stages.ingest import WeekIngest, ingest_weeks, verify_ingest
+from prhub_pipeline.stages.ingest import (
+    WeekIngest,
+    WeekReviews,
+    ingest_weeks,
+    store_review_weeks,
+    verify_ingest,
+)
 from prhub_pipeline.warehouse.quality import CheckOutcome
 
 PREVIEW_SCHEMA = dg.TableSchema(
@@ -69,6 +75,14 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
         "weeks": weeks,
         "preview": preview,
     }
+    github = [r.github for r in results if r.github is not None]
+    if github:
+        metadata["github_requests"] = dg.MetadataValue.int(sum(s.requests for s in github))
+        metadata["github_points_spent"] = dg.MetadataValue.int(sum(s.points_spent for s in github))
+        metadata["github_retries"] = dg.MetadataValue.int(sum(s.retries for s in github))
+        metadata["github_rate_limit_wait_seconds"] = dg.MetadataValue.float(
+            sum(s.rate_limit_waits_seconds for s in github)
+        )
     if len(results) == 1:
         window = results[0].window
         metadata["window_local"] = dg.MetadataValue.text(
@@ -104,7 +118,7 @@ def build_ingest_assets(
     @dg.asset(
         partitions_def=partitions_def,
         group_name="ingest",
-        kinds={"duckdb", "git"},
+        kinds={"duckdb"},
         pool=WAREHOUSE_POOL,
         backfill_policy=dg.BackfillPolicy.single_run(),
         check_specs=[
@@ -132,4 +146,51 @@ def build_ingest_assets(
             metadata=_ingest_metadata(results), check_results=check_results(outcomes)
         )
 
-    return [raw_prs]
+    @dg.asset(
+        partitions_def=partitions_def,
+        group_name="ingest",
+        kinds={"duckdb"},
+        pool=WAREHOUSE_POOL,
+        deps=[raw_prs],
+        backfill_policy=dg.BackfillPolicy.single_run(),
+        description=(
+            "Reviews, review threads (with isResolved and every comment) and PR comments,"
+            " rebuilt from the GitHub responses raw_prs stored, never re-fetched. With the git"
+            " source the partition is empty and marked unavailable. Tables: reviews,"
+            " review_threads, review_thread_comments, pr_comments."
+        ),
+    )
+    def review_threads(
+        context: dg.AssetExecutionContext, prhub: PrhubSettings
+    ) -> dg.MaterializeResult:
+        settings = prhub.load()
+        results: list[WeekReviews] = []
+        for repo_name, weeks in weeks_by_repo(context.partition_keys).items():
+            results.extend(store_review_weeks(settings, settings.repo(repo_name), weeks))
+        return dg.MaterializeResult(metadata=_review_metadata(results))
+
+    return [raw_prs, review_threads]
+
+
+def _review_metadata(results: Sequence[WeekReviews]) -> dict[str, dg.MetadataValue]:
+    available = [r for r in results if r.available]
+    if not available:
+        note = "review data is unavailable for this source (git): no reviews are stored"
+        return {
+            "summary": dg.MetadataValue.text(note),
+            "review_data_available": dg.MetadataValue.bool(False),
+        }
+    threads = sum(r.threads for r in available)
+    unresolved = sum(r.unresolved_threads for r in available)
+    return {
+        "summary": dg.MetadataValue.text(
+            f"{sum(r.reviews for r in available)} reviews, {threads} threads"
+            f" ({unresolved} unresolved at merge) in {len(available)} week(s)"
+        ),
+        "review_data_available": dg.MetadataValue.bool(len(available) == len(results)),
+        "reviews": dg.MetadataValue.int(sum(r.reviews for r in available)),
+        "review_threads": dg.MetadataValue.int(threads),
+        "unresolved_threads": dg.MetadataValue.int(unresolved),
+        "thread_comments": dg.MetadataValue.int(sum(r.thread_comments for r in available)),
+        "pr_comments": dg.MetadataValue.int(sum(r.pr_comments for r in available)),
+    }

@@ -12,6 +12,15 @@ from prhub_pipeline.warehouse.sql_models import SqlModel, load_models, materiali
 TABLE_PRODUCERS: dict[str, str] = {
     "prs": "raw_prs",
     "pr_files": "raw_prs",
+    "github_pages": "raw_prs",
+    "reviews": "review_threads",
+    "review_threads": "review_threads",
+    "review_thread_comments": "review_threads",
+    "pr_comments": "review_threads",
+    "pr_scores": "importance_scores",
+    "pr_risks": "importance_scores",
+    "weekly_reports": "weekly_report",
+    "weekly_counts": "weekly_report",
 }
 
 

@@ -9,9 +9,17 @@ from datetime import date
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
-from prhub_pipeline.records import PullRequest
+from prhub_pipeline.records import PullRequest, ReviewData
 from prhub_pipeline.sources.git import read_merged_prs
+from prhub_pipeline.sources.github import GitHubClient, RequestStats, fetch_week, parse_pages
 from prhub_pipeline.warehouse import connect, replace_partition
+from prhub_pipeline.warehouse.github import (
+    github_tables,
+    has_landing_pages,
+    landing_tables,
+    read_landing_pages,
+    review_tables,
+)
 from prhub_pipeline.warehouse.prs import pr_tables
 from prhub_pipeline.warehouse.quality import CheckOutcome, check_raw_prs
 from prhub_pipeline.weeks import WeekWindow, week_of
@@ -27,47 +35,121 @@ class WeekIngest(BaseModel):
     additions: int
     deletions: int
     preview: list[PullRequest]
+    github: RequestStats | None = None  # what the GitHub API calls cost, for that source
+
+
+class WeekReviews(BaseModel):
+    """What one week's review data holds, or that the source has none."""
+
+    repo: str
+    window: WeekWindow
+    available: bool
+    reviews: int = 0
+    threads: int = 0
+    unresolved_threads: int = 0
+    thread_comments: int = 0
+    pr_comments: int = 0
 
 
 def windows_for(settings: Settings, weeks: Sequence[date]) -> list[WeekWindow]:
     return [WeekWindow(week_start=week, timezone=settings.timezone) for week in sorted(weeks)]
 
 
-def read_source(
-    settings: Settings, repo: RepoConfig, windows: Sequence[WeekWindow]
-) -> dict[date, list[PullRequest]]:
-    """The PRs of each window, read from the repository's source in one pass."""
-    if not windows:
-        return {}
-    if repo.source != "git" or repo.git_path is None:
-        raise ValueError(f"{repo.name}: source {repo.source!r} is not readable by the git reader")
+def _summary(
+    repo: RepoConfig, window: WeekWindow, prs: list[PullRequest], stats: RequestStats | None
+) -> WeekIngest:
+    return WeekIngest(
+        repo=repo.name,
+        window=window,
+        pr_count=len(prs),
+        file_count=sum(len(pr.files) for pr in prs),
+        additions=sum(pr.additions for pr in prs),
+        deletions=sum(pr.deletions for pr in prs),
+        preview=prs[:20],
+        github=stats,
+    )
+
+
+def _ingest_git(
+    settings: Settings, repo: RepoConfig, windows: list[WeekWindow]
+) -> list[WeekIngest]:
+    """One `git log` for the whole range, then each week replaced in its own transaction."""
+    assert repo.git_path is not None  # the config requires it for the git source
     prs = read_merged_prs(
         repo.git_path, repo.name, windows[0].start, windows[-1].end, branch=repo.branch
     )
     by_week: dict[date, list[PullRequest]] = defaultdict(list)
     for pr in prs:
         by_week[week_of(pr.merged_at, settings.timezone)].append(pr)
-    return {window.week_start: by_week.get(window.week_start, []) for window in windows}
-
-
-def ingest_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[WeekIngest]:
-    """Read the weeks from the source, then replace each week's partition in one transaction."""
-    windows = windows_for(settings, weeks)
-    prs_by_week = read_source(settings, repo, windows)
     results = []
     with connect(settings.database) as con:
         for window in windows:
-            prs = prs_by_week[window.week_start]
-            replace_partition(con, repo.name, window.week_start, pr_tables(window.week_start, prs))
+            week_prs = by_week.get(window.week_start, [])
+            # The landing table is emptied too: a repository may have moved from github to git.
+            tables = [
+                *pr_tables(window.week_start, week_prs),
+                *landing_tables(window.week_start, []),
+            ]
+            replace_partition(con, repo.name, window.week_start, tables)
+            results.append(_summary(repo, window, week_prs, None))
+    return results
+
+
+def _ingest_github(
+    settings: Settings, repo: RepoConfig, windows: list[WeekWindow]
+) -> list[WeekIngest]:
+    """Fetch and store week by week: a failure keeps every week stored before it, and the
+    failing week's previous data, intact. The warehouse is not held open while fetching."""
+    results = []
+    with GitHubClient(repo.github) as client:
+        for window in windows:
+            week = fetch_week(client, repo.name, window)
+            tables = [
+                *pr_tables(window.week_start, week.prs),
+                *github_tables(window.week_start, week),
+            ]
+            with connect(settings.database) as con:
+                replace_partition(con, repo.name, window.week_start, tables)
+            results.append(_summary(repo, window, week.prs, week.stats))
+    return results
+
+
+def ingest_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[WeekIngest]:
+    """Read the weeks from the repository's source and replace each week's partition."""
+    windows = windows_for(settings, weeks)
+    if not windows:
+        return []
+    if repo.source == "github":
+        return _ingest_github(settings, repo, windows)
+    return _ingest_git(settings, repo, windows)
+
+
+def store_review_weeks(
+    settings: Settings, repo: RepoConfig, weeks: Sequence[date]
+) -> list[WeekReviews]:
+    """Rebuild each week's reviews and threads from the stored GitHub responses (never
+    re-fetching); a week without them (the git source) is stored empty and marked unavailable."""
+    results = []
+    with connect(settings.database) as con:
+        for window in windows_for(settings, weeks):
+            if has_landing_pages(con, repo.name, window.week_start):
+                pages = read_landing_pages(con, repo.name, window.week_start)
+                _, review_data = parse_pages(repo.name, pages)
+            else:
+                review_data = ReviewData(available=False)
+            replace_partition(
+                con, repo.name, window.week_start, review_tables(window.week_start, review_data)
+            )
             results.append(
-                WeekIngest(
+                WeekReviews(
                     repo=repo.name,
                     window=window,
-                    pr_count=len(prs),
-                    file_count=sum(len(pr.files) for pr in prs),
-                    additions=sum(pr.additions for pr in prs),
-                    deletions=sum(pr.deletions for pr in prs),
-                    preview=prs[:20],
+                    available=review_data.available,
+                    reviews=len(review_data.reviews),
+                    threads=len(review_data.threads),
+                    unresolved_threads=sum(not t.is_resolved for t in review_data.threads),
+                    thread_comments=sum(len(t.comments) for t in review_data.threads),
+                    pr_comments=len(review_data.comments),
                 )
             )
     return results

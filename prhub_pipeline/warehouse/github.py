@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import date
 from importlib import resources
 from typing import Any
@@ -79,9 +80,16 @@ REVIEW_TABLES = ("reviews", "review_threads", "review_thread_comments", "pr_comm
 
 def github_tables(week_start: date, week: GitHubWeek) -> list[TableRows]:
     """The `github_pages` rows of one partition: every raw response, in request order."""
+    return landing_tables(week_start, week.pages, repo=week.repo)
+
+
+def landing_tables(
+    week_start: date, pages: Sequence[RawPage], *, repo: str = ""
+) -> list[TableRows]:
+    """Landing rows for `pages`; with no pages, the partition's landing is emptied."""
     rows = [
         (
-            week.repo,
+            repo,
             week_start,
             page.seq,
             page.query_name,
@@ -90,7 +98,7 @@ def github_tables(week_start: date, week: GitHubWeek) -> list[TableRows]:
             page.search_range.start if page.search_range else None,
             page.search_range.end if page.search_range else None,
         )
-        for page in week.pages
+        for page in pages
     ]
     return [TableRows("github_pages", PAGE_COLUMNS, rows)]
 
