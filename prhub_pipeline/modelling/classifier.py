@@ -166,7 +166,10 @@ class ModuleModel:
 
     def predict(self, features: Sequence[PrFeatures]) -> list[list[str]]:
         """Each PR's modules: those over their threshold, and at least the most likely one."""
-        decisions = _decide(self.predict_proba(features), self.thresholds, self.min_top_probability)
+        return self.predict_from_proba(self.predict_proba(features))
+
+    def predict_from_proba(self, probabilities: np.ndarray) -> list[list[str]]:
+        decisions = _decide(probabilities, self.thresholds, self.min_top_probability)
         return [[self.labels[j] for j in np.flatnonzero(row)] for row in decisions]
 
 
