@@ -121,25 +121,25 @@ def evaluate_files(
     for truth in test_truth:
         for tag in truth.unknown:
             unknown[tag] = unknown.get(tag, 0) + 1
-    common = {
-        "status": result.status,
-        "message": result.message,
-        "train_file": str(train),
-        "test_file": str(test),
-        "train_prs": len(train_records.prs),
-        "train_tagged": sum(1 for modules in train_truth if modules),
-        "test_prs": len(test_records.prs),
-        "test_tagged": sum(1 for truth in test_truth if truth.modules),
-        "skipped_without_number": train_records.skipped_without_number
+    report = EvaluationReport(
+        status=result.status,
+        message=result.message,
+        train_file=str(train),
+        test_file=str(test),
+        train_prs=len(train_records.prs),
+        train_tagged=sum(1 for modules in train_truth if modules),
+        test_prs=len(test_records.prs),
+        test_tagged=sum(1 for truth in test_truth if truth.modules),
+        skipped_without_number=train_records.skipped_without_number
         + test_records.skipped_without_number,
-        "labels": sorted(config.allowed or []),
-        "train_seconds": train_seconds,
-        "training": result.metrics,
-        "test_unknown_tags": dict(sorted(unknown.items(), key=lambda kv: (-kv[1], kv[0]))),
-    }
+        labels=sorted(config.allowed or []),
+        train_seconds=train_seconds,
+        training=result.metrics,
+        test_unknown_tags=dict(sorted(unknown.items(), key=lambda kv: (-kv[1], kv[0]))),
+    )
     model = result.model
     if model is None:
-        return EvaluationReport(**common)
+        return report
 
     probabilities = model.predict_proba([pr_features(pr, config) for pr in test_records.prs])
     predicted_modules = model.predict_from_proba(probabilities)
@@ -185,17 +185,17 @@ def evaluate_files(
         if test_counts[j] or predicted_counts[j]
     }
     exact = (truth_matrix == predicted_matrix).all(axis=1)
-    return EvaluationReport(
-        **common,
-        micro_f1=round(micro_f1(truth_matrix, predicted_matrix), 4),
-        macro_f1=round(float(np.mean([f1[column[label]] for label in macro_labels])), 4)
-        if macro_labels
-        else None,
-        macro_labels=macro_labels,
-        samples_f1=round(_samples_f1(truth_matrix, predicted_matrix), 4),
-        exact_match=round(float(exact.mean()), 4) if len(exact) else None,
-        per_label=per_label,
-        model_version=model.version,
+    macro = float(np.mean([f1[column[label]] for label in macro_labels])) if macro_labels else None
+    return report.model_copy(
+        update={
+            "micro_f1": round(micro_f1(truth_matrix, predicted_matrix), 4),
+            "macro_f1": None if macro is None else round(macro, 4),
+            "macro_labels": macro_labels,
+            "samples_f1": round(_samples_f1(truth_matrix, predicted_matrix), 4),
+            "exact_match": round(float(exact.mean()), 4) if len(exact) else None,
+            "per_label": per_label,
+            "model_version": model.version,
+        }
     )
 
 

@@ -61,7 +61,7 @@ def model_to_bytes(model: ModuleModel) -> bytes:
         arrays[f"vocabulary_{position}"] = np.array(fitted.vocabulary, dtype=np.str_)
         arrays[f"idf_{position}"] = fitted.idf.astype(np.float64)
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, **arrays)
+    np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]  # numpy stub: allow_pickle
     return buffer.getvalue()
 
 
