@@ -39,6 +39,8 @@ class ModulesConfig(StrictModel):
     aliases: dict[str, str] = Field(default_factory=dict)  # e.g. docs -> doc
     label_modules: dict[str, str] = Field(default_factory=dict)  # GitHub label -> module
     min_training_prs: int = Field(default=50, ge=1)
+    # Without `allowed`: a title tag becomes a label once this many PRs carry it.
+    min_label_prs: int = Field(default=5, ge=1)
     min_micro_f1: float = Field(default=0.6, ge=0.0, le=1.0)
 
 

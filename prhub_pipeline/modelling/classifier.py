@@ -1,0 +1,520 @@
+"""The per-repository module classifier: multi-label, linear, trained on the repo's tagged PRs.
+
+Inputs per PR (see `features.py`): the title without its tags, path tokens, path prefixes at
+depths 1-3 and the description without its template, each through its own TF-IDF vectorizer,
+weighted and stacked. One LinearSVC per module on top, plus a small bonus when the title or
+the paths name the module outright (which also helps modules too new to have many examples).
+Scores become probabilities through one Platt scaling fitted on the validation split.
+
+Model selection is honest about time: the latest fifth of the tagged PRs validates, the rest
+fits (the label mix drifts, so a random split would flatter the model). The chosen settings
+are refitted on every tagged PR. The fitted model is data only (vocabularies, idf vectors,
+coefficients, thresholds), so it can be stored without pickle; see `model_store.py`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Literal
+
+import numpy as np
+import scipy.sparse as sp
+from pydantic import BaseModel, ConfigDict, Field
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.linear_model import LogisticRegression
+from sklearn.svm import LinearSVC
+
+from prhub_pipeline.config import ModulesConfig
+from prhub_pipeline.modelling.features import PrFeatures, pr_features
+from prhub_pipeline.modelling.tags import ground_truth, learn_modules_config, normalise_tag
+from prhub_pipeline.records import ModuleLabel, PullRequest
+
+MODEL_FORMAT = 1
+VALIDATION_FRACTION = 0.2
+MACRO_MIN_TRAINING_EXAMPLES = 10
+# Predict a PR's best module even below its threshold, unless the model is this unsure.
+MIN_TOP_PROBABILITY = 0.1
+THRESHOLD_GRID = tuple(round(t, 2) for t in np.arange(0.15, 0.71, 0.05))
+PER_LABEL_THRESHOLD_MIN_POSITIVES = 5
+# The candidates model selection compares: (SVM regularisation C, recency half-life in days
+# or None for equal weights). Three fits keep training on ~2,000 PRs within a few seconds.
+CANDIDATES: tuple[tuple[float, float | None], ...] = ((0.25, None), (0.25, 180.0), (1.0, None))
+NAME_MATCH_BONUS = ((0.0, 0.0), (0.5, 0.2))  # (title, paths) decision bonus
+SELECTION_THRESHOLD = -0.3  # decision threshold used only to compare candidates
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One text field of PrFeatures and how it is vectorised."""
+
+    name: Literal["title", "path_tokens", "path_prefixes", "description"]
+    weight: float
+    ngram_max: int = 1
+    token_pattern: str = r"(?u)\b\w\w+\b"
+    min_df: int = 1
+    max_df: float = 1.0
+
+
+FIELDS = (
+    FieldSpec("title", 1.0, ngram_max=2),
+    FieldSpec("path_tokens", 1.0),
+    FieldSpec("path_prefixes", 0.5, token_pattern=r"\S+"),
+    FieldSpec("description", 0.5, min_df=2, max_df=0.5),
+)
+FIELDS_BY_NAME = {spec.name: spec for spec in FIELDS}
+
+
+@dataclass
+class FittedField:
+    """A field's fitted TF-IDF: its vocabulary in column order and idf weights. Data only."""
+
+    spec: FieldSpec
+    vocabulary: list[str]
+    idf: np.ndarray
+    _vectorizer: TfidfVectorizer | None = field(default=None, repr=False, compare=False)
+
+    def transform(self, texts: Sequence[str]) -> sp.csr_matrix:
+        if not self.vocabulary:
+            return sp.csr_matrix((len(texts), 0))
+        if self._vectorizer is None:
+            vectorizer = _vectorizer(self.spec, vocabulary=self.vocabulary)
+            vectorizer.idf_ = self.idf
+            self._vectorizer = vectorizer
+        return sp.csr_matrix(self._vectorizer.transform(texts) * self.spec.weight)
+
+
+def _vectorizer(spec: FieldSpec, vocabulary: list[str] | None = None) -> TfidfVectorizer:
+    return TfidfVectorizer(
+        sublinear_tf=True,
+        ngram_range=(1, spec.ngram_max),
+        token_pattern=spec.token_pattern,
+        vocabulary=vocabulary,
+        dtype=np.float64,  # liblinear works in float64; anything else is copied per fit
+    )
+
+
+def _fit_field(spec: FieldSpec, texts: Sequence[str]) -> tuple[FittedField, sp.csr_matrix]:
+    # Document-frequency pruning only once there are enough documents to prune by.
+    enough = len(texts) >= 50
+    vectorizer = _vectorizer(spec)
+    vectorizer.set_params(
+        min_df=spec.min_df if enough else 1, max_df=spec.max_df if enough else 1.0
+    )
+    try:
+        matrix = vectorizer.fit_transform(texts)
+    except ValueError:  # no terms at all (e.g. no PR lists its files)
+        empty = FittedField(spec, [], np.zeros(0, dtype=np.float32))
+        return empty, sp.csr_matrix((len(texts), 0))
+    order = sorted(vectorizer.vocabulary_, key=vectorizer.vocabulary_.__getitem__)
+    fitted = FittedField(spec, order, vectorizer.idf_.astype(np.float32), vectorizer)
+    return fitted, sp.csr_matrix(matrix * spec.weight)
+
+
+def _name_variants(label: str) -> tuple[str, ...]:
+    spaced = label.replace("_", " ")
+    return tuple({f" {spaced} ", f" {label.replace('_', '')} "})
+
+
+def name_matches(texts: Sequence[str], labels: Sequence[str]) -> np.ndarray:
+    """1 where a text names a module as words (`fully async`, `fully_async`, `fullyasync`)."""
+    variants = [_name_variants(label) for label in labels]
+    matches = np.zeros((len(texts), len(labels)), dtype=np.float32)
+    for row, text in enumerate(texts):
+        words = " " + re.sub(r"[^a-z0-9]+", " ", text.lower()) + " "
+        for column, names in enumerate(variants):
+            if any(name in words for name in names):
+                matches[row, column] = 1.0
+    return matches
+
+
+@dataclass
+class ModuleModel:
+    """A fitted module classifier, as plain arrays (safe to serialise without pickle)."""
+
+    labels: list[str]
+    fields: list[FittedField]
+    coef: np.ndarray  # (labels, features), float32
+    intercept: np.ndarray  # (labels,)
+    title_bonus: float
+    path_bonus: float
+    platt_slope: float
+    platt_intercept: float
+    thresholds: np.ndarray  # (labels,) probability thresholds
+    min_top_probability: float
+    version: str
+    trained_at: datetime
+    params: dict[str, float | None]
+
+    def decision_function(self, features: Sequence[PrFeatures]) -> np.ndarray:
+        blocks = [f.transform([getattr(x, f.spec.name) for x in features]) for f in self.fields]
+        matrix = sp.hstack(blocks, format="csr") if blocks else sp.csr_matrix((len(features), 0))
+        scores = np.asarray(matrix @ self.coef.T) + self.intercept
+        scores += self.title_bonus * name_matches([x.title for x in features], self.labels)
+        scores += self.path_bonus * name_matches([x.path_tokens for x in features], self.labels)
+        return scores
+
+    def predict_proba(self, features: Sequence[PrFeatures]) -> np.ndarray:
+        return _sigmoid(self.platt_slope * self.decision_function(features) + self.platt_intercept)
+
+    def predict(self, features: Sequence[PrFeatures]) -> list[list[str]]:
+        """Each PR's modules: those over their threshold, and at least the most likely one."""
+        return self.predict_from_proba(self.predict_proba(features))
+
+    def predict_from_proba(self, probabilities: np.ndarray) -> list[list[str]]:
+        decisions = _decide(probabilities, self.thresholds, self.min_top_probability)
+        return [[self.labels[j] for j in np.flatnonzero(row)] for row in decisions]
+
+
+def _sigmoid(values: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(values, -30, 30)))
+
+
+def _decide(probabilities: np.ndarray, thresholds: np.ndarray, min_top: float) -> np.ndarray:
+    chosen = probabilities >= thresholds
+    if probabilities.shape[1]:
+        rows = np.arange(len(probabilities))
+        top = probabilities.argmax(axis=1)
+        chosen[rows, top] |= probabilities[rows, top] >= min_top
+    return chosen
+
+
+class TrainingMetrics(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    training_size: int  # tagged PRs the final model was fitted on
+    validation_size: int
+    label_counts: dict[str, int]
+    validation_micro_f1: float | None = None
+    validation_macro_f1: float | None = None
+    per_label_f1: dict[str, float] = Field(default_factory=dict)
+    model_version: str | None = None
+    train_seconds: float
+    chosen_params: dict[str, float | None] = Field(default_factory=dict)
+
+
+class TrainingResult(BaseModel):
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    status: Literal["trained", "insufficient_training_data"]
+    message: str
+    model: ModuleModel | None = None
+    metrics: TrainingMetrics
+
+
+class UnknownTag(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    repo: str
+    number: int
+    tag: str
+
+
+class WeekLabels(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    labels: list[ModuleLabel]
+    unknown: list[UnknownTag]
+    unlabelled: list[int] = Field(default_factory=list)  # PRs neither tags nor a model labelled
+
+
+def tagged_examples(
+    prs: Sequence[PullRequest], config: ModulesConfig
+) -> list[tuple[PullRequest, list[str]]]:
+    """PRs the repository tagged itself, with their modules, oldest merge first."""
+    examples = [(pr, ground_truth(pr, config).modules) for pr in prs]
+    return sorted(
+        ((pr, modules) for pr, modules in examples if modules),
+        key=lambda item: (item[0].merged_at, item[0].number),
+    )
+
+
+def time_ordered_split(n: int, fraction: float = VALIDATION_FRACTION) -> tuple[range, range]:
+    """(fit, validate) index ranges over time-sorted examples: the latest `fraction` validates."""
+    n_validate = min(max(1, round(n * fraction)), n - 1) if n > 1 else 0
+    return range(n - n_validate), range(n - n_validate, n)
+
+
+def _matrix(fields: Sequence[FittedField], features: Sequence[PrFeatures]) -> sp.csr_matrix:
+    blocks = [f.transform([getattr(x, f.spec.name) for x in features]) for f in fields]
+    return sp.hstack(blocks, format="csr")
+
+
+def _fit_linear(
+    x: sp.csr_matrix, y: np.ndarray, c: float, weights: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """One LinearSVC per label column; a label every (or no) PR has gets a constant score."""
+    x.sort_indices()  # once here, instead of a sorted copy in every fit
+    coef = np.zeros((y.shape[1], x.shape[1]), dtype=np.float32)
+    intercept = np.zeros(y.shape[1], dtype=np.float32)
+
+    for j in range(y.shape[1]):
+        positives = int(y[:, j].sum())
+        if positives in (0, len(y)):
+            intercept[j] = 1.0 if positives else -1.0
+            continue
+        svm = LinearSVC(C=c, tol=1e-3).fit(x, y[:, j], sample_weight=weights)
+        coef[j] = svm.coef_[0]
+        intercept[j] = svm.intercept_[0]
+    return coef, intercept
+
+
+def _recency_weights(dates: Sequence[datetime], half_life: float | None) -> np.ndarray | None:
+    if half_life is None:
+        return None
+    latest = max(dates)
+    ages = np.array([(latest - d).total_seconds() / 86400 for d in dates])
+    weights = 0.5 ** (ages / half_life)
+    return weights / weights.mean()
+
+
+def _macro_columns(train_y: np.ndarray, test_y: np.ndarray) -> list[int]:
+    return [
+        j
+        for j in range(train_y.shape[1])
+        if train_y[:, j].sum() >= MACRO_MIN_TRAINING_EXAMPLES and test_y[:, j].sum() >= 1
+    ]
+
+
+def label_f1(truth: np.ndarray, predicted: np.ndarray) -> np.ndarray:
+    """F1 of each label column (0 where a label is neither true nor predicted)."""
+    truth, predicted = truth.astype(bool), predicted.astype(bool)
+    true_positives = (truth & predicted).sum(axis=0)
+    denominator = truth.sum(axis=0) + predicted.sum(axis=0)
+    return np.divide(
+        2 * true_positives, denominator, out=np.zeros(truth.shape[1]), where=denominator > 0
+    )
+
+
+def micro_f1(truth: np.ndarray, predicted: np.ndarray) -> float:
+    truth, predicted = truth.astype(bool), predicted.astype(bool)
+    denominator = truth.sum() + predicted.sum()
+    return float(2 * (truth & predicted).sum() / denominator) if denominator else 0.0
+
+
+def _f1s(
+    truth: np.ndarray, predicted: np.ndarray, macro_columns: Sequence[int]
+) -> tuple[float, float | None]:
+    micro = micro_f1(truth, predicted)
+    if not macro_columns:
+        return micro, None
+    return micro, float(label_f1(truth, predicted)[list(macro_columns)].mean())
+
+
+def _tune_thresholds(probabilities: np.ndarray, truth: np.ndarray) -> np.ndarray:
+    """A global threshold, then per label where validation has enough positives to tell."""
+    best_global = max(
+        THRESHOLD_GRID,
+        key=lambda t: micro_f1(
+            truth, _decide(probabilities, np.full(truth.shape[1], t), MIN_TOP_PROBABILITY)
+        ),
+    )
+    thresholds = np.full(truth.shape[1], best_global, dtype=np.float32)
+    grid = np.array(THRESHOLD_GRID)
+    for j in range(truth.shape[1]):
+        if truth[:, j].sum() < PER_LABEL_THRESHOLD_MIN_POSITIVES:
+            continue
+        column_truth = np.repeat(truth[:, [j]], len(grid), axis=1)
+        f1s = label_f1(column_truth, probabilities[:, [j]] >= grid)
+        # Ties go to the threshold nearest the global one.
+        thresholds[j] = grid[np.lexsort((np.abs(grid - best_global), -f1s))[0]]
+    return thresholds
+
+
+def _insufficient(message: str, counts: Counter[str], size: int, started: float) -> TrainingResult:
+    return TrainingResult(
+        status="insufficient_training_data",
+        message=message,
+        metrics=TrainingMetrics(
+            training_size=size,
+            validation_size=0,
+            label_counts=dict(counts.most_common()),
+            train_seconds=round(time.perf_counter() - started, 3),
+        ),
+    )
+
+
+def train_module_classifier(
+    prs: Sequence[PullRequest], config: ModulesConfig, *, now: datetime | None = None
+) -> TrainingResult:
+    """Select settings on the latest fifth of the tagged PRs, then refit on all of them.
+
+    Returns status `insufficient_training_data` (and no model) when fewer than
+    `config.min_training_prs` PRs carry a valid tag, or when they use fewer than two modules.
+    """
+    started = time.perf_counter()
+    config = learn_modules_config(prs, config)
+    examples = tagged_examples(prs, config)
+    counts: Counter[str] = Counter(m for _, modules in examples for m in modules)
+    if len(examples) < config.min_training_prs:
+        return _insufficient(
+            f"{len(examples)} tagged PRs, fewer than min_training_prs={config.min_training_prs}",
+            counts,
+            len(examples),
+            started,
+        )
+    labels = sorted(counts)
+    if len(labels) < 2:
+        return _insufficient(
+            f"the tagged PRs use {len(labels)} module(s); a classifier needs at least two",
+            counts,
+            len(examples),
+            started,
+        )
+    index = {label: j for j, label in enumerate(labels)}
+    features = [pr_features(pr, config) for pr, _ in examples]
+    dates = [pr.merged_at for pr, _ in examples]
+    y = np.zeros((len(examples), len(labels)), dtype=np.int8)
+    for row, (_, modules) in enumerate(examples):
+        y[row, [index[m] for m in modules]] = 1
+
+    fit_rows, validate_rows = time_ordered_split(len(examples))
+    fit_features = [features[i] for i in fit_rows]
+    validate_features = [features[i] for i in validate_rows]
+    fit_fields = [
+        _fit_field(spec, [getattr(f, spec.name) for f in fit_features]) for spec in FIELDS
+    ]
+    x_fit = sp.hstack([m for _, m in fit_fields], format="csr")
+    x_validate = _matrix([f for f, _ in fit_fields], validate_features)
+    y_fit, y_validate = y[list(fit_rows)], y[list(validate_rows)]
+    title_matches = name_matches([f.title for f in validate_features], labels)
+    path_matches = name_matches([f.path_tokens for f in validate_features], labels)
+    macro_columns = _macro_columns(y_fit, y_validate)
+
+    best: tuple[float, dict[str, float | None], np.ndarray] | None = None
+    for c, half_life in CANDIDATES:
+        weights = _recency_weights([dates[i] for i in fit_rows], half_life)
+        coef, intercept = _fit_linear(x_fit, y_fit, c, weights)
+        raw = np.asarray(x_validate @ coef.T) + intercept
+        for title_bonus, path_bonus in NAME_MATCH_BONUS:
+            scores = raw + title_bonus * title_matches + path_bonus * path_matches
+            predicted = _decide(scores, np.full(len(labels), SELECTION_THRESHOLD), -np.inf)
+            micro, macro = _f1s(y_validate, predicted, macro_columns)
+            score = micro if macro is None else (micro + macro) / 2
+            if best is None or score > best[0]:
+                params = {
+                    "C": c,
+                    "half_life_days": half_life,
+                    "title_bonus": title_bonus,
+                    "path_bonus": path_bonus,
+                }
+                best = (score, params, scores)
+    assert best is not None
+    _, params, validate_scores = best
+
+    # One Platt scaling for every label: scores -> probabilities, fitted on validation.
+    platt = (
+        LogisticRegression(C=1.0).fit(
+            validate_scores.reshape(-1, 1), y_validate.reshape(-1).astype(int)
+        )
+        if 0 < y_validate.sum() < y_validate.size
+        else None
+    )
+    slope = float(platt.coef_[0, 0]) if platt is not None else 1.0
+    offset = float(platt.intercept_[0]) if platt is not None else 0.0
+    probabilities = _sigmoid(slope * validate_scores + offset)
+    thresholds = _tune_thresholds(probabilities, y_validate)
+    validate_predicted = _decide(probabilities, thresholds, MIN_TOP_PROBABILITY)
+    micro, macro = _f1s(y_validate, validate_predicted, macro_columns)
+    per_label = label_f1(y_validate, validate_predicted)
+    per_label_f1 = {
+        labels[j]: round(float(per_label[j]), 4)
+        for j in range(len(labels))
+        if y_validate[:, j].sum() or validate_predicted[:, j].sum()
+    }
+
+    all_fields = [_fit_field(spec, [getattr(f, spec.name) for f in features]) for spec in FIELDS]
+    x_all = sp.hstack([m for _, m in all_fields], format="csr")
+    half_life = params["half_life_days"]
+    coef, intercept = _fit_linear(
+        x_all, y, float(params["C"] or 1.0), _recency_weights(dates, half_life)
+    )
+    trained_at = (now or datetime.now(UTC)).astimezone(UTC)
+    digest = hashlib.sha256(coef.tobytes() + intercept.tobytes()).hexdigest()[:12]
+    model = ModuleModel(
+        labels=labels,
+        fields=[fitted for fitted, _ in all_fields],
+        coef=coef,
+        intercept=intercept,
+        title_bonus=float(params["title_bonus"] or 0.0),
+        path_bonus=float(params["path_bonus"] or 0.0),
+        platt_slope=slope,
+        platt_intercept=offset,
+        thresholds=thresholds,
+        min_top_probability=MIN_TOP_PROBABILITY,
+        version=f"svm-v{MODEL_FORMAT}-{trained_at:%Y%m%dT%H%M%SZ}-{digest}",
+        trained_at=trained_at,
+        params=params,
+    )
+    metrics = TrainingMetrics(
+        training_size=len(examples),
+        validation_size=len(validate_rows),
+        label_counts=dict(counts.most_common()),
+        validation_micro_f1=round(micro, 4),
+        validation_macro_f1=None if macro is None else round(macro, 4),
+        per_label_f1=per_label_f1,
+        model_version=model.version,
+        train_seconds=round(time.perf_counter() - started, 3),
+        chosen_params=params,
+    )
+    return TrainingResult(
+        status="trained",
+        message=f"trained on {len(examples)} tagged PRs, {len(labels)} modules",
+        model=model,
+        metrics=metrics,
+    )
+
+
+def label_week(
+    prs: Sequence[PullRequest], model: ModuleModel | None, config: ModulesConfig
+) -> WeekLabels:
+    """Each PR's modules: its own valid tags (title, else labels) at confidence 1.0; the
+    model's prediction for PRs without them. Unknown tags are returned, not dropped."""
+    labels: list[ModuleLabel] = []
+    unknown: list[UnknownTag] = []
+    untagged: list[PullRequest] = []
+    for pr in prs:
+        truth = ground_truth(pr, config)
+        unknown.extend(UnknownTag(repo=pr.repo, number=pr.number, tag=t) for t in truth.unknown)
+        if truth.origin is None:
+            untagged.append(pr)
+            continue
+        labels.extend(
+            ModuleLabel(
+                repo=pr.repo, number=pr.number, module=m, origin=truth.origin, confidence=1.0
+            )
+            for m in truth.modules
+        )
+    if model is None or not untagged:
+        return WeekLabels(labels=labels, unknown=unknown, unlabelled=[p.number for p in untagged])
+    probabilities = model.predict_proba([pr_features(pr, config) for pr in untagged])
+    decisions = _decide(probabilities, model.thresholds, model.min_top_probability)
+    unlabelled = []
+    for pr, chosen, row in zip(untagged, decisions, probabilities, strict=True):
+        columns = np.flatnonzero(chosen)
+        if not len(columns):
+            unlabelled.append(pr.number)
+        labels.extend(
+            ModuleLabel(
+                repo=pr.repo,
+                number=pr.number,
+                module=model.labels[j],
+                origin="model",
+                confidence=round(float(row[j]), 4),
+            )
+            for j in columns
+        )
+    return WeekLabels(labels=labels, unknown=unknown, unlabelled=unlabelled)
+
+
+def modules_by_pr(labels: Sequence[ModuleLabel]) -> dict[int, list[str]]:
+    """PR number -> its modules, in label order."""
+    grouped: dict[int, list[str]] = {}
+    for label in labels:
+        grouped.setdefault(label.number, []).append(normalise_tag(label.module))
+    return grouped

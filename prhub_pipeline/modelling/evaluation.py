@@ -1,0 +1,214 @@
+"""`prhub classifier evaluate`: train on one file of PR records, measure on another.
+
+Labels come from the titles' prefixes (through the repository config when given; otherwise
+the label set is the tags the training file uses at least `min_label_prs` times). Only test
+PRs that carry a valid tag are scored; test labels the model never saw count as misses.
+Macro-F1 averages the labels with at least 10 training examples and one test example.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from prhub_pipeline.config import ModulesConfig
+from prhub_pipeline.modelling.classifier import (
+    MACRO_MIN_TRAINING_EXAMPLES,
+    TrainingMetrics,
+    label_f1,
+    micro_f1,
+    train_module_classifier,
+)
+from prhub_pipeline.modelling.features import pr_features
+from prhub_pipeline.modelling.pr_records import read_pr_records
+from prhub_pipeline.modelling.tags import ground_truth, learn_modules_config
+from prhub_pipeline.records import PullRequest
+
+
+class EvaluationError(ValueError):
+    """An input of the evaluation (records file, repository config) is unusable."""
+
+
+class LabelScore(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    f1: float
+    precision: float
+    recall: float
+    train_examples: int
+    test_examples: int
+
+
+class EvaluationReport(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    status: str  # "trained" or "insufficient_training_data"
+    message: str
+    train_file: str
+    test_file: str
+    train_prs: int
+    train_tagged: int
+    test_prs: int
+    test_tagged: int  # the test PRs scored: those with at least one valid tag
+    skipped_without_number: int
+    labels: list[str]  # the label set (configured, or learned from the training file)
+    micro_f1: float | None = None
+    macro_f1: float | None = None
+    macro_labels: list[str] = Field(default_factory=list)
+    samples_f1: float | None = None
+    exact_match: float | None = None
+    per_label: dict[str, LabelScore] = Field(default_factory=dict)
+    train_seconds: float
+    model_version: str | None = None
+    training: TrainingMetrics
+    test_unknown_tags: dict[str, int] = Field(default_factory=dict)
+
+
+def load_modules_config(path: Path) -> ModulesConfig:
+    """A repository config file: YAML with ModulesConfig's keys (allowed, aliases, ...)."""
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise EvaluationError(f"{path}: cannot read repository config: {exc}") from exc
+    except yaml.YAMLError as exc:
+        raise EvaluationError(f"{path}: not valid YAML: {exc}") from exc
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise EvaluationError(f"{path}: expected a mapping with keys such as allowed, aliases")
+    try:
+        return ModulesConfig.model_validate(raw)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or '(top level)'}: "
+            + ("unknown key" if e["type"] == "extra_forbidden" else e["msg"])
+            for e in exc.errors()
+        )
+        raise EvaluationError(f"{path}: {problems}") from None
+
+
+def _samples_f1(truth: np.ndarray, predicted: np.ndarray) -> float:
+    overlap = (truth & predicted).sum(axis=1)
+    sizes = truth.sum(axis=1) + predicted.sum(axis=1)
+    per_pr = np.divide(2 * overlap, sizes, out=np.zeros(len(truth)), where=sizes > 0)
+    return float(per_pr.mean()) if len(per_pr) else 0.0
+
+
+def evaluate_files(
+    train: Path,
+    test: Path,
+    repo_config: ModulesConfig | None,
+    predictions: Path | None,
+) -> EvaluationReport:
+    """Train on `train`, score on `test`; optionally write one JSON line per test PR."""
+    train_records = read_pr_records(train)
+    test_records = read_pr_records(test)
+    config = learn_modules_config(train_records.prs, repo_config or ModulesConfig())
+    train_truth = [ground_truth(pr, config).modules for pr in train_records.prs]
+
+    started = time.perf_counter()
+    result = train_module_classifier(train_records.prs, config)
+    train_seconds = round(time.perf_counter() - started, 3)
+
+    test_truth = [ground_truth(pr, config) for pr in test_records.prs]
+    unknown: dict[str, int] = {}
+    for truth in test_truth:
+        for tag in truth.unknown:
+            unknown[tag] = unknown.get(tag, 0) + 1
+    report = EvaluationReport(
+        status=result.status,
+        message=result.message,
+        train_file=str(train),
+        test_file=str(test),
+        train_prs=len(train_records.prs),
+        train_tagged=sum(1 for modules in train_truth if modules),
+        test_prs=len(test_records.prs),
+        test_tagged=sum(1 for truth in test_truth if truth.modules),
+        skipped_without_number=train_records.skipped_without_number
+        + test_records.skipped_without_number,
+        labels=sorted(config.allowed or []),
+        train_seconds=train_seconds,
+        training=result.metrics,
+        test_unknown_tags=dict(sorted(unknown.items(), key=lambda kv: (-kv[1], kv[0]))),
+    )
+    model = result.model
+    if model is None:
+        return report
+
+    probabilities = model.predict_proba([pr_features(pr, config) for pr in test_records.prs])
+    predicted_modules = model.predict_from_proba(probabilities)
+    if predictions is not None:
+        _write_predictions(
+            predictions, test_records.prs, model.labels, predicted_modules, probabilities
+        )
+
+    scored = [i for i, truth in enumerate(test_truth) if truth.modules]
+    labels = sorted(set(model.labels) | {m for i in scored for m in test_truth[i].modules})
+    column = {label: j for j, label in enumerate(labels)}
+    truth_matrix = np.zeros((len(scored), len(labels)), dtype=bool)
+    predicted_matrix = np.zeros_like(truth_matrix)
+    for row, i in enumerate(scored):
+        truth_matrix[row, [column[m] for m in test_truth[i].modules]] = True
+        predicted_matrix[row, [column[m] for m in predicted_modules[i]]] = True
+
+    train_counts = {label: 0 for label in labels}
+    for modules in train_truth:
+        for module in modules:
+            if module in train_counts:
+                train_counts[module] += 1
+    test_counts = truth_matrix.sum(axis=0)
+    f1 = label_f1(truth_matrix, predicted_matrix)
+    true_positives = (truth_matrix & predicted_matrix).sum(axis=0)
+    predicted_counts = predicted_matrix.sum(axis=0)
+    macro_labels = [
+        label
+        for label in labels
+        if train_counts[label] >= MACRO_MIN_TRAINING_EXAMPLES and test_counts[column[label]] >= 1
+    ]
+    per_label = {
+        label: LabelScore(
+            f1=round(float(f1[j]), 4),
+            precision=round(float(true_positives[j] / predicted_counts[j]), 4)
+            if predicted_counts[j]
+            else 0.0,
+            recall=round(float(true_positives[j] / test_counts[j]), 4) if test_counts[j] else 0.0,
+            train_examples=train_counts[label],
+            test_examples=int(test_counts[j]),
+        )
+        for label, j in column.items()
+        if test_counts[j] or predicted_counts[j]
+    }
+    exact = (truth_matrix == predicted_matrix).all(axis=1)
+    macro = float(np.mean([f1[column[label]] for label in macro_labels])) if macro_labels else None
+    return report.model_copy(
+        update={
+            "micro_f1": round(micro_f1(truth_matrix, predicted_matrix), 4),
+            "macro_f1": None if macro is None else round(macro, 4),
+            "macro_labels": macro_labels,
+            "samples_f1": round(_samples_f1(truth_matrix, predicted_matrix), 4),
+            "exact_match": round(float(exact.mean()), 4) if len(exact) else None,
+            "per_label": per_label,
+            "model_version": model.version,
+        }
+    )
+
+
+def _write_predictions(
+    path: Path,
+    prs: Sequence[PullRequest],
+    labels: list[str],
+    predicted: list[list[str]],
+    probabilities: np.ndarray,
+) -> None:
+    with path.open("w", encoding="utf-8") as out:
+        for pr, modules, row in zip(prs, predicted, probabilities, strict=True):
+            scores = {label: round(float(row[j]), 4) for j, label in enumerate(labels)}
+            out.write(
+                json.dumps({"number": pr.number, "predicted": modules, "scores": scores}) + "\n"
+            )

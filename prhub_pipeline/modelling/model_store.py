@@ -1,0 +1,128 @@
+"""Serialising a fitted ModuleModel without pickle.
+
+Unpickling runs code chosen by whoever wrote the bytes, so a model file or database row that
+someone could replace would be a way in. The model is data only, so it is stored as data: an
+`.npz` archive of plain numeric and fixed-width string arrays (read with
+`allow_pickle=False`, which refuses object arrays) plus one JSON header, and the estimator is
+rebuilt from them on load. A sha256 of the payload is kept beside it (a separate column in the
+warehouse) and checked before the payload is parsed, which catches truncation and tampering
+by anyone who cannot also rewrite the digest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import zipfile
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from prhub_pipeline.modelling.classifier import (
+    FIELDS_BY_NAME,
+    MODEL_FORMAT,
+    FittedField,
+    ModuleModel,
+)
+
+
+class ModelStoreError(Exception):
+    """A stored model is corrupt, tampered with, or of a format this version cannot read."""
+
+
+def payload_sha256(payload: bytes) -> str:
+    return hashlib.sha256(payload).hexdigest()
+
+
+def model_to_bytes(model: ModuleModel) -> bytes:
+    """The model as an npz archive: arrays plus a JSON header, nothing executable."""
+    header = {
+        "format": MODEL_FORMAT,
+        "version": model.version,
+        "trained_at": model.trained_at.isoformat(),
+        "labels": model.labels,
+        "fields": [f.spec.name for f in model.fields],
+        "title_bonus": model.title_bonus,
+        "path_bonus": model.path_bonus,
+        "platt_slope": model.platt_slope,
+        "platt_intercept": model.platt_intercept,
+        "min_top_probability": model.min_top_probability,
+        "params": model.params,
+    }
+    arrays: dict[str, np.ndarray] = {
+        "header": np.array(json.dumps(header)),
+        "coef": model.coef.astype(np.float32),
+        "intercept": model.intercept.astype(np.float32),
+        "thresholds": model.thresholds.astype(np.float32),
+    }
+    for position, fitted in enumerate(model.fields):
+        arrays[f"vocabulary_{position}"] = np.array(fitted.vocabulary, dtype=np.str_)
+        arrays[f"idf_{position}"] = fitted.idf.astype(np.float64)
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]  # numpy stub: allow_pickle
+    return buffer.getvalue()
+
+
+def _array(archive: Any, name: str) -> np.ndarray:
+    if name not in archive.files:
+        raise ModelStoreError(f"stored model has no {name!r} array")
+    return np.asarray(archive[name])
+
+
+def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
+    """Check the digest, then rebuild the model from arrays. Never unpickles."""
+    actual = payload_sha256(payload)
+    if actual != expected_sha256:
+        raise ModelStoreError(
+            f"stored model's sha256 is {actual}, expected {expected_sha256}: refusing to load it"
+        )
+    try:
+        with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
+            header = json.loads(str(_array(archive, "header")))
+            if header.get("format") != MODEL_FORMAT:
+                raise ModelStoreError(
+                    f"stored model has format {header.get('format')!r};"
+                    f" this version reads format {MODEL_FORMAT}: retrain the classifier"
+                )
+            fields = []
+            for position, name in enumerate(header["fields"]):
+                if name not in FIELDS_BY_NAME:
+                    raise ModelStoreError(f"stored model uses unknown feature field {name!r}")
+                vocabulary = [str(term) for term in _array(archive, f"vocabulary_{position}")]
+                idf = _array(archive, f"idf_{position}").astype(np.float64)
+                if len(vocabulary) != len(idf):
+                    raise ModelStoreError(f"field {name!r}: vocabulary and idf lengths differ")
+                fields.append(FittedField(FIELDS_BY_NAME[name], vocabulary, idf))
+            labels = [str(label) for label in header["labels"]]
+            coef = _array(archive, "coef").astype(np.float32)
+            intercept = _array(archive, "intercept").astype(np.float32)
+            thresholds = _array(archive, "thresholds").astype(np.float32)
+    except ModelStoreError:
+        raise
+    except (ValueError, KeyError, TypeError, AttributeError, OSError, zipfile.BadZipFile) as exc:
+        raise ModelStoreError(f"stored model is not a readable model archive: {exc}") from exc
+    n_features = sum(len(f.vocabulary) for f in fields)
+    if coef.shape != (len(labels), n_features) or intercept.shape != (len(labels),):
+        raise ModelStoreError(
+            f"stored model's coefficients have shape {coef.shape}, expected"
+            f" ({len(labels)}, {n_features})"
+        )
+    if thresholds.shape != (len(labels),):
+        raise ModelStoreError("stored model has one threshold per label missing")
+    return ModuleModel(
+        labels=labels,
+        fields=fields,
+        coef=coef,
+        intercept=intercept,
+        title_bonus=float(header["title_bonus"]),
+        path_bonus=float(header["path_bonus"]),
+        platt_slope=float(header["platt_slope"]),
+        platt_intercept=float(header["platt_intercept"]),
+        thresholds=thresholds,
+        min_top_probability=float(header["min_top_probability"]),
+        version=str(header["version"]),
+        trained_at=datetime.fromisoformat(header["trained_at"]),
+        params=dict(header["params"]),
+    )

@@ -1,0 +1,101 @@
+"""Reading PR records from JSON lines in the schema of `../shared/data/verl/prs.jsonl`.
+
+One object a line: repo, number (null for direct commits), title, body, author, co_authors,
+merged_at (UTC `...Z`), merge_commit_sha, additions, deletions, changed_files and files
+[{path, additions, deletions, status, previous_path}]; `labels` and `created_at` when a source
+has them. Keys the record type does not know (merged_at_local) are ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from prhub_pipeline.records import FileChange, PullRequest
+
+_PR_KEYS = (
+    "repo",
+    "number",
+    "title",
+    "body",
+    "author",
+    "co_authors",
+    "labels",
+    "created_at",
+    "merged_at",
+    "merged_by",
+    "base_branch",
+    "merge_commit_sha",
+    "additions",
+    "deletions",
+    "changed_files",
+    "is_revert",
+    "reverted_sha",
+    "reverted_number",
+)
+_FILE_KEYS = ("path", "status", "previous_path", "additions", "deletions")
+
+
+class PrRecordError(ValueError):
+    """A line of a PR records file is not a valid record; the message names file and line."""
+
+
+class PrRecords(BaseModel):
+    """The PRs of a file, and how many lines had no PR number (direct commits, skipped)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    prs: list[PullRequest]
+    skipped_without_number: int = 0
+
+
+def pr_from_json(record: dict[str, Any]) -> PullRequest | None:
+    """One record as a PullRequest, or None for a commit without a PR number.
+
+    Raises pydantic's ValidationError (or TypeError for a non-object) on a malformed record.
+    """
+    if not isinstance(record, dict):
+        raise TypeError(f"expected a JSON object, got {type(record).__name__}")
+    if record.get("number") is None:
+        return None
+    fields = {key: record[key] for key in _PR_KEYS if record.get(key) is not None}
+    files = record.get("files") or []
+    if not isinstance(files, list):
+        raise TypeError("files: expected a list")
+    fields["files"] = [
+        FileChange(**{key: f[key] for key in _FILE_KEYS if f.get(key) is not None}) for f in files
+    ]
+    return PullRequest.model_validate(fields)
+
+
+def read_pr_records(path: Path) -> PrRecords:
+    """Every PR of a JSON-lines file, in file order. Blank lines are allowed."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise PrRecordError(f"{path}: cannot read PR records: {exc}") from exc
+    prs: list[PullRequest] = []
+    skipped = 0
+    for line_number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            pr = pr_from_json(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise PrRecordError(f"{path}:{line_number}: not valid JSON: {exc.msg}") from None
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in error['loc']) or 'record'}: {error['msg']}"
+                for error in exc.errors()
+            )
+            raise PrRecordError(f"{path}:{line_number}: invalid PR record: {problems}") from None
+        except (TypeError, AttributeError) as exc:
+            raise PrRecordError(f"{path}:{line_number}: invalid PR record: {exc}") from None
+        if pr is None:
+            skipped += 1
+        else:
+            prs.append(pr)
+    return PrRecords(prs=prs, skipped_without_number=skipped)

@@ -1,0 +1,229 @@
+"""A repository's own module tags: title prefixes such as `[fsdp, megatron] fix: ...`, or
+GitHub labels for repositories that tag with labels instead.
+
+Tags a repository's configuration does not know are kept as *unknown*, never dropped, so a
+report or an operator can see them (a new module, a typo, an old convention).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from prhub_pipeline.config import ModulesConfig
+from prhub_pipeline.records import PullRequest
+
+# Words that say what kind of change a PR is, not where: `[misc] fix: ...`, `[fix][ci] ...`.
+CHANGE_TYPES = frozenset(
+    {
+        "feat",
+        "feature",
+        "fix",
+        "bugfix",
+        "bug_fix",
+        "bug",
+        "hotfix",
+        "refactor",
+        "refact",
+        "chore",
+        "test",
+        "style",
+        "revert",
+        "perf",
+        "docs",
+        "doc",
+        "build",
+        "ci",
+    }
+)
+BREAKING_MARKERS = frozenset({"breaking", "breaking_change"})
+# `[1/N]`, `[2/5]`, `[part 3]`: a PR's place in a series, not a module.
+_PART_MARKER = re.compile(r"^(?:part_?)?\d+(?:_?/_?(?:\d+|n))?$")
+_BRACKET_GROUP = re.compile(r"\s*[\[【]([^\]】]*)[\]】]")
+_TAG_SEPARATORS = re.compile(r"[,;|，、]")
+_TYPE_WITH_SCOPE = re.compile(
+    r"^\s*([A-Za-z][A-Za-z_ -]{0,20}?)\s*(?:\(([^)]{0,40})\))?\s*(!)?\s*:\s*"
+)
+_REVERT = re.compile(r'^\s*revert\s*:?\s*"(?P<inner>.*)"\s*$', re.IGNORECASE | re.DOTALL)
+_ANY_BRACKET_GROUP = re.compile(r"[\[【][^\]】]{0,60}[\]】]")
+
+
+class TitleTags(BaseModel):
+    """What a title's prefix says. `stripped` is the title with the whole prefix removed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    modules: list[str] = Field(default_factory=list)  # valid, normalised, in title order
+    unknown: list[str] = Field(default_factory=list)  # normalised tags the config does not know
+    type: str | None = None  # feat, fix, refactor ... when the title states one
+    breaking: bool = False
+    stripped: str
+
+
+class GroundTruth(BaseModel):
+    """A PR's modules as the repository itself tagged them (empty when it did not)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    modules: list[str] = Field(default_factory=list)
+    origin: Literal["title", "label"] | None = None
+    unknown: list[str] = Field(default_factory=list)
+
+
+def normalise_tag(tag: str) -> str:
+    """`Fully Async` -> `fully_async`, ` CI ` -> `ci`: case-, space- and dash-insensitive."""
+    return re.sub(r"[\s\-]+", "_", tag.strip().lower()).strip("_")
+
+
+@dataclass(frozen=True)
+class _Vocabulary:
+    """A ModulesConfig's module names and aliases, normalised once (and hashable)."""
+
+    allowed: frozenset[str] | None
+    aliases: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, config: ModulesConfig) -> _Vocabulary:
+        return cls(
+            None if config.allowed is None else frozenset(map(normalise_tag, config.allowed)),
+            tuple(sorted((normalise_tag(k), normalise_tag(v)) for k, v in config.aliases.items())),
+        )
+
+    def resolve(self, tag: str) -> str | None:
+        """The module a normalised tag names, or None when it names none."""
+        module = dict(self.aliases).get(tag, tag)
+        if self.allowed is None:
+            return module
+        return module if module in self.allowed else None
+
+
+def _classify_tag(
+    tag: str, vocabulary: _Vocabulary
+) -> tuple[list[str], str | None, bool, list[str]]:
+    """(modules, type, breaking, unknown) for one normalised tag from a bracket group."""
+    if tag in BREAKING_MARKERS:
+        return [], None, True, []
+    if not tag or _PART_MARKER.match(tag):
+        return [], None, False, []
+    module = vocabulary.resolve(tag)
+    if module is not None:
+        return [module], None, False, []
+    if vocabulary.allowed is not None:
+        # `[ci/cd]`, `[doc&ci]`: several modules in one tag, when every part is one.
+        parts = [normalise_tag(p) for p in re.split(r"[/&+]", tag) if p.strip()]
+        resolved = [vocabulary.resolve(p) for p in parts]
+        if len(parts) > 1 and all(r is not None for r in resolved):
+            return [r for r in resolved if r is not None], None, False, []
+        if tag in CHANGE_TYPES:
+            return [], tag, False, []
+    return [], None, False, [tag]
+
+
+def _split_prefix(title: str) -> tuple[list[str], str]:
+    """The bracket groups at the start of a title, and the rest of it."""
+    groups = []
+    rest = title
+    while True:
+        match = _BRACKET_GROUP.match(rest)
+        if not match:
+            break
+        groups.append(match.group(1))
+        rest = rest[match.end() :]
+    return groups, rest
+
+
+def parse_title_tags(title: str, config: ModulesConfig) -> TitleTags:
+    """Parse `[BREAKING][1/N][fsdp, megatron] fix: ...`, `[misc]fix: ...`, `Revert "[x] ..."`."""
+    return _parse(title, _Vocabulary.of(config))
+
+
+@lru_cache(maxsize=16384)
+def _parse(title: str, vocabulary: _Vocabulary) -> TitleTags:
+    revert = _REVERT.match(title)
+    if revert:
+        inner = _parse(revert.group("inner"), vocabulary)
+        return inner.model_copy(update={"stripped": f'Revert "{inner.stripped}"', "type": "revert"})
+
+    groups, rest = _split_prefix(title)
+    modules: list[str] = []
+    unknown: list[str] = []
+    change_type: str | None = None
+    breaking = False
+    for group in groups:
+        for raw in _TAG_SEPARATORS.split(group):
+            found, tag_type, tag_breaking, tag_unknown = _classify_tag(
+                normalise_tag(raw), vocabulary
+            )
+            modules.extend(m for m in found if m not in modules)
+            unknown.extend(u for u in tag_unknown if u not in unknown)
+            change_type = change_type or tag_type
+            breaking = breaking or tag_breaking
+
+    type_match = _TYPE_WITH_SCOPE.match(rest)
+    if type_match and normalise_tag(type_match.group(1)) in CHANGE_TYPES | {"misc", "docs"}:
+        change_type = normalise_tag(type_match.group(1))
+        breaking = breaking or type_match.group(3) == "!"
+        rest = rest[type_match.end() :]
+    return TitleTags(
+        modules=modules,
+        unknown=unknown,
+        type=change_type,
+        breaking=breaking,
+        stripped=rest.strip(),
+    )
+
+
+def text_without_tags(title: str, config: ModulesConfig) -> str:
+    """The title as a model may see it: prefix, type and any bracketed tag removed.
+
+    Bracket groups later in the title go too (`[model] fix: Revert "[model] feat: ..."`), so
+    no tag reaches the classifier's inputs by any route.
+    """
+    stripped = parse_title_tags(title, config).stripped
+    return re.sub(r"\s+", " ", _ANY_BRACKET_GROUP.sub(" ", stripped)).strip()
+
+
+def modules_from_labels(labels: Iterable[str], config: ModulesConfig) -> list[str]:
+    """Modules named by GitHub labels, through `config.label_modules` (label -> module)."""
+    mapping = {normalise_tag(k): normalise_tag(v) for k, v in config.label_modules.items()}
+    modules: list[str] = []
+    for label in labels:
+        module = mapping.get(normalise_tag(label))
+        if module is not None and module not in modules:
+            modules.append(module)
+    return modules
+
+
+def ground_truth(pr: PullRequest, config: ModulesConfig) -> GroundTruth:
+    """The title's valid module tags when it has any, else the modules its labels map to."""
+    tags = parse_title_tags(pr.title, config)
+    if tags.modules:
+        return GroundTruth(modules=tags.modules, origin="title", unknown=tags.unknown)
+    from_labels = modules_from_labels(pr.labels, config)
+    if from_labels:
+        return GroundTruth(modules=from_labels, origin="label", unknown=tags.unknown)
+    return GroundTruth(unknown=tags.unknown)
+
+
+def learn_modules_config(
+    prs: Sequence[PullRequest], config: ModulesConfig, min_count: int | None = None
+) -> ModulesConfig:
+    """`config` with `allowed` set to the tags used at least `min_count` times in `prs`.
+
+    For repositories without a module list: the label set is what the history itself uses
+    often enough to learn. A config that already lists its modules is returned unchanged.
+    """
+    if config.allowed is not None:
+        return config
+    threshold = config.min_label_prs if min_count is None else min_count
+    counts: Counter[str] = Counter()
+    for pr in prs:
+        counts.update(ground_truth(pr, config).modules)
+    allowed = sorted(tag for tag, count in counts.items() if count >= threshold)
+    return config.model_copy(update={"allowed": allowed})

@@ -1,0 +1,183 @@
+"""Storing module labels, themes, unknown tags and the trained module classifier."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, date, datetime
+
+import duckdb
+from pydantic import BaseModel, ConfigDict
+
+from prhub_pipeline.modelling.classifier import ModuleModel, TrainingMetrics, UnknownTag
+from prhub_pipeline.modelling.model_store import (
+    ModelStoreError,
+    model_from_bytes,
+    model_to_bytes,
+    payload_sha256,
+)
+from prhub_pipeline.records import ModuleLabel, ThemeTag
+from prhub_pipeline.warehouse.connection import WarehouseError
+from prhub_pipeline.warehouse.partitions import TableRows
+
+MODULE_COLUMNS = ("repo", "number", "week_start", "module", "origin", "confidence")
+THEME_COLUMNS = ("repo", "number", "week_start", "theme")
+UNKNOWN_TAG_COLUMNS = ("repo", "number", "week_start", "tag")
+
+
+class StoredModel(BaseModel):
+    """A classifier read back from the warehouse, with the metrics it was trained with."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    repo: str
+    model_version: str
+    trained_at: datetime
+    model: ModuleModel
+    metrics: TrainingMetrics | None
+
+
+def module_tables(
+    week_start: date,
+    labels: Sequence[ModuleLabel],
+    themes: Sequence[ThemeTag],
+    unknown: Sequence[UnknownTag],
+) -> list[TableRows]:
+    """The `pr_modules`, `pr_themes` and `pr_unknown_tags` rows of one partition."""
+    return [
+        TableRows(
+            "pr_modules",
+            MODULE_COLUMNS,
+            [
+                (x.repo, x.number, week_start, x.module, x.origin, float(x.confidence))
+                for x in labels
+            ],
+        ),
+        TableRows(
+            "pr_themes", THEME_COLUMNS, [(x.repo, x.number, week_start, x.theme) for x in themes]
+        ),
+        TableRows(
+            "pr_unknown_tags",
+            UNKNOWN_TAG_COLUMNS,
+            [(x.repo, x.number, week_start, x.tag) for x in unknown],
+        ),
+    ]
+
+
+def save_model(
+    con: duckdb.DuckDBPyConnection,
+    repo: str,
+    model: ModuleModel,
+    metrics: TrainingMetrics | None = None,
+) -> str:
+    """Add a trained model to `module_models` in one transaction; returns its sha256.
+
+    Earlier models stay (history); `load_model` reads the newest. Saving the same version
+    twice replaces that row.
+    """
+    payload = model_to_bytes(model)
+    digest = payload_sha256(payload)
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute(
+            "DELETE FROM module_models WHERE repo = ? AND model_version = ?", [repo, model.version]
+        )
+        con.execute(
+            "INSERT INTO module_models"
+            " (repo, model_version, trained_at, stored_at, payload, sha256, metrics)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                repo,
+                model.version,
+                model.trained_at,
+                datetime.now(UTC),
+                payload,
+                digest,
+                "null" if metrics is None else metrics.model_dump_json(),
+            ],
+        )
+        con.execute("COMMIT")
+    except duckdb.Error as exc:
+        con.execute("ROLLBACK")
+        raise WarehouseError(f"saving the module classifier of {repo} failed: {exc}") from exc
+    return digest
+
+
+def load_model(con: duckdb.DuckDBPyConnection, repo: str) -> StoredModel | None:
+    """The newest stored classifier of a repository, or None when none was trained.
+
+    Raises ModelStoreError when the stored payload does not match its sha256 or is not a
+    model archive: a broken model is an error to see, not a reason to silently retrain.
+    """
+    row = con.execute(
+        "SELECT model_version, trained_at, payload, sha256, metrics FROM module_models"
+        " WHERE repo = ? ORDER BY trained_at DESC, stored_at DESC LIMIT 1",
+        [repo],
+    ).fetchone()
+    if row is None:
+        return None
+    version, trained_at, payload, digest, metrics = row
+    try:
+        model = model_from_bytes(bytes(payload), digest)
+    except ModelStoreError as exc:
+        raise ModelStoreError(f"module classifier {version} of {repo}: {exc}") from exc
+    return StoredModel(
+        repo=repo,
+        model_version=version,
+        trained_at=trained_at,
+        model=model,
+        metrics=None if metrics in (None, "null") else TrainingMetrics.model_validate_json(metrics),
+    )
+
+
+def _range(week_start: date | None, through: date | None) -> tuple[date, date]:
+    return week_start or date.min, through or week_start or date.max
+
+
+def read_module_labels(
+    con: duckdb.DuckDBPyConnection,
+    repo: str,
+    week_start: date | None = None,
+    *,
+    through: date | None = None,
+) -> list[ModuleLabel]:
+    """Module labels of one week, a range of weeks (`through` inclusive), or all."""
+    rows = con.execute(
+        "SELECT repo, number, module, origin, confidence FROM pr_modules"
+        " WHERE repo = ? AND week_start BETWEEN ? AND ? ORDER BY number, module",
+        [repo, *_range(week_start, through)],
+    ).fetchall()
+    return [
+        ModuleLabel(repo=r, number=n, module=m, origin=o, confidence=c) for r, n, m, o, c in rows
+    ]
+
+
+def read_themes(
+    con: duckdb.DuckDBPyConnection,
+    repo: str,
+    week_start: date | None = None,
+    *,
+    through: date | None = None,
+) -> list[ThemeTag]:
+    """Theme tags of one week, a range of weeks (`through` inclusive), or all."""
+    rows = con.execute(
+        "SELECT repo, number, theme FROM pr_themes"
+        " WHERE repo = ? AND week_start BETWEEN ? AND ? ORDER BY number, theme",
+        [repo, *_range(week_start, through)],
+    ).fetchall()
+    return [ThemeTag(repo=r, number=n, theme=t) for r, n, t in rows]
+
+
+def read_unknown_tags(
+    con: duckdb.DuckDBPyConnection,
+    repo: str,
+    week_start: date | None = None,
+    *,
+    through: date | None = None,
+) -> list[UnknownTag]:
+    """Title tags outside the module list, for one week, a range of weeks, or all."""
+    rows = con.execute(
+        "SELECT repo, number, tag FROM pr_unknown_tags"
+        " WHERE repo = ? AND week_start BETWEEN ? AND ? ORDER BY number, tag",
+        [repo, *_range(week_start, through)],
+    ).fetchall()
+    return [UnknownTag(repo=r, number=n, tag=t) for r, n, t in rows]

@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+import numpy as np
+
+from prhub_pipeline.config import ModulesConfig
+from prhub_pipeline.modelling.classifier import (
+    label_week,
+    tagged_examples,
+    time_ordered_split,
+    train_module_classifier,
+)
+from prhub_pipeline.modelling.features import pr_features
+from prhub_pipeline_tests.module_fixtures import MODULES, make_pr, synthetic_history
+
+
+def test_time_ordered_split_validates_on_the_latest() -> None:
+    fit, validate = time_ordered_split(10)
+    assert list(fit) == list(range(8)) and list(validate) == [8, 9]
+    assert time_ordered_split(1) == (range(1), range(1, 1))
+
+
+def test_tagged_examples_are_sorted_by_merge_time() -> None:
+    prs = list(reversed(synthetic_history(30)))
+    dates = [pr.merged_at for pr, _ in tagged_examples(prs, MODULES)]
+    assert dates == sorted(dates)
+
+
+def test_trains_and_labels_held_out_prs() -> None:
+    history = synthetic_history(200)
+    result = train_module_classifier(history[:160], MODULES)
+    assert result.status == "trained" and result.model is not None
+    metrics = result.metrics
+    assert metrics.training_size == 160
+    assert metrics.validation_size == 32
+    assert metrics.label_counts["rollout"] > 10
+    assert metrics.validation_micro_f1 is not None and metrics.validation_micro_f1 > 0.8
+    assert metrics.model_version == result.model.version
+    held_out = history[160:]
+    predicted = result.model.predict([pr_features(pr, MODULES) for pr in held_out])
+    truth = [pr.title[1 : pr.title.index("]")].split(", ") for pr in held_out]
+    hits = sum(set(p) == set(t) for p, t in zip(predicted, truth, strict=True))
+    assert hits / len(held_out) > 0.8
+    assert all(p for p in predicted)  # always at least the top module
+
+
+def test_too_few_tagged_prs_is_a_status_not_an_error() -> None:
+    config = MODULES.model_copy(update={"min_training_prs": 50})
+    result = train_module_classifier(synthetic_history(30), config)
+    assert result.status == "insufficient_training_data"
+    assert result.model is None
+    assert "30 tagged PRs" in result.message
+    assert result.metrics.training_size == 30
+
+
+def test_label_week_falls_back_to_tags_without_a_model() -> None:
+    prs = [make_pr(1, "[rollout] fix: a"), make_pr(2, "Update README.md"), make_pr(3, "[sft] x")]
+    week = label_week(prs, None, MODULES)
+    assert [(x.number, x.module, x.origin, x.confidence) for x in week.labels] == [
+        (1, "rollout", "title", 1.0)
+    ]
+    assert week.unlabelled == [2, 3]
+    assert [(u.number, u.tag) for u in week.unknown] == [(3, "sft")]
+
+
+def test_own_tags_win_and_the_model_fills_the_rest() -> None:
+    model = train_module_classifier(synthetic_history(160), MODULES).model
+    untagged = synthetic_history(200, seed=11, tagged=False)[-3:]
+    tagged = make_pr(500, "[doc] fix: workflow runner timeout", paths=(".github/workflows/a.py",))
+    week = label_week([tagged, *untagged], model, MODULES)
+    own = [x for x in week.labels if x.number == 500]
+    assert [(x.module, x.origin, x.confidence) for x in own] == [("doc", "title", 1.0)]
+    predicted = [x for x in week.labels if x.number != 500]
+    assert {x.number for x in predicted} == {pr.number for pr in untagged}
+    assert all(x.origin == "model" and 0 < x.confidence <= 1 for x in predicted)
+
+
+def test_labels_instead_of_prefixes_train_a_model() -> None:
+    config = ModulesConfig(label_modules={"area/rollout": "rollout", "area/ci": "ci"})
+    prs = []
+    for pr in synthetic_history(120, tagged=False):
+        label = "area/ci" if ".github" in pr.files[0].path else "area/rollout"
+        prs.append(pr.model_copy(update={"labels": [label]}))
+    result = train_module_classifier(prs, config.model_copy(update={"min_training_prs": 20}))
+    assert result.status == "trained" and result.model is not None
+    assert result.model.labels == ["ci", "rollout"]
+
+
+def test_prefix_never_changes_the_scores() -> None:
+    model = train_module_classifier(synthetic_history(160), MODULES).model
+    assert model is not None
+    with_prefix = make_pr(
+        900, "[megatron] fix: sampling engine", paths=("verl/workers/rollout/a.py",)
+    )
+    without = make_pr(900, "fix: sampling engine", paths=("verl/workers/rollout/a.py",))
+    scores = model.predict_proba([pr_features(p, MODULES) for p in (with_prefix, without)])
+    assert np.array_equal(scores[0], scores[1])

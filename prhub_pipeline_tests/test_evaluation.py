@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from prhub_pipeline.config import ModulesConfig
+from prhub_pipeline.modelling.evaluation import (
+    EvaluationError,
+    evaluate_files,
+    load_modules_config,
+)
+from prhub_pipeline.modelling.pr_records import PrRecordError, pr_from_json, read_pr_records
+from prhub_pipeline_tests.module_fixtures import synthetic_history
+
+VERL_PRS = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "verl" / "prs.jsonl"
+
+
+def _line(pr) -> str:  # type: ignore[no-untyped-def]
+    """A record in the schema of verl's prs.jsonl."""
+    return json.dumps(
+        {
+            "repo": pr.repo,
+            "number": pr.number,
+            "title": pr.title,
+            "body": pr.body,
+            "author": "someone",
+            "co_authors": [],
+            "merged_at": pr.merged_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "merged_at_local": pr.merged_at.isoformat(),
+            "merge_commit_sha": "0" * 40,
+            "additions": 3,
+            "deletions": 1,
+            "changed_files": len(pr.files),
+            "files": [
+                {"path": f.path, "additions": None, "deletions": None, "status": "added"}
+                for f in pr.files
+            ],
+        }
+    )
+
+
+def write_records(path: Path, prs, extra: tuple[str, ...] = ()) -> Path:  # type: ignore[no-untyped-def]
+    path.write_text("\n".join([*extra, *(_line(pr) for pr in prs)]) + "\n", encoding="utf-8")
+    return path
+
+
+def test_evaluate_learns_labels_and_writes_predictions(tmp_path: Path) -> None:
+    history = synthetic_history(200)
+    direct_commit = json.dumps({**json.loads(_line(history[0])), "number": None})
+    train = write_records(tmp_path / "train.jsonl", history[:150], extra=(direct_commit,))
+    test = write_records(tmp_path / "test.jsonl", history[150:])
+    out = tmp_path / "predictions.jsonl"
+    report = evaluate_files(train, test, None, out)
+    assert report.status == "trained"
+    assert report.skipped_without_number == 1
+    assert report.labels == ["ci", "doc", "megatron", "rollout"]
+    assert report.micro_f1 is not None and report.micro_f1 > 0.8
+    assert report.macro_f1 is not None and set(report.macro_labels) == set(report.labels)
+    assert report.exact_match is not None and report.samples_f1 is not None
+    assert report.per_label["ci"].train_examples >= 10
+    assert report.train_seconds > 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(lines) == 50
+    assert set(lines[0]) == {"number", "predicted", "scores"}
+    assert set(lines[0]["scores"]) == set(report.labels)
+    assert json.loads(report.model_dump_json())["micro_f1"] == report.micro_f1
+
+
+def test_too_few_training_prs_reports_a_status(tmp_path: Path) -> None:
+    history = synthetic_history(40)
+    train = write_records(tmp_path / "train.jsonl", history[:20])
+    test = write_records(tmp_path / "test.jsonl", history[20:])
+    report = evaluate_files(train, test, ModulesConfig(min_training_prs=30), None)
+    assert report.status == "insufficient_training_data"
+    assert report.micro_f1 is None
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("{not json", r"bad\.jsonl:2: not valid JSON"),
+        ('{"number": 3, "title": "x"}', r"bad\.jsonl:2: invalid PR record: .*repo"),
+        ('{"repo": "a/b", "number": 3, "title": "x", "merged_at": "yesterday"}', r"merged_at"),
+        (
+            '{"repo": "a/b", "number": 3, "title": "x", "merged_at": "2026-01-01T00:00:00Z",'
+            ' "files": [{"additions": 1}]}',
+            r"bad\.jsonl:2: invalid PR record: .*path",
+        ),
+        ("[1, 2]", r"bad\.jsonl:2: invalid PR record: expected a JSON object"),
+    ],
+)
+def test_bad_lines_name_file_and_line(tmp_path: Path, line: str, message: str) -> None:
+    good = _line(synthetic_history(1)[0])
+    path = tmp_path / "bad.jsonl"
+    path.write_text(f"{good}\n{line}\n", encoding="utf-8")
+    with pytest.raises(PrRecordError, match=message):
+        read_pr_records(path)
+
+
+def test_json_record_becomes_a_pull_request() -> None:
+    record = json.loads(_line(synthetic_history(1)[0]))
+    pr = pr_from_json(record)
+    assert pr is not None and pr.repo == "acme/rl" and pr.merged_at.tzinfo is not None
+    assert pr.files[0].additions is None
+
+
+def test_repo_config_file(tmp_path: Path) -> None:
+    path = tmp_path / "modules.yaml"
+    path.write_text("allowed: [fsdp, doc]\naliases: {docs: doc}\n", encoding="utf-8")
+    assert load_modules_config(path) == ModulesConfig(
+        allowed=["fsdp", "doc"], aliases={"docs": "doc"}
+    )
+    path.write_text("allowed: [fsdp]\nalias: {docs: doc}\n", encoding="utf-8")
+    with pytest.raises(EvaluationError, match=r"modules\.yaml: alias: unknown key"):
+        load_modules_config(path)
+
+
+@pytest.mark.skipif(not VERL_PRS.is_file(), reason="verl's prs.jsonl (../shared/data) is absent")
+def test_real_verl_history_parses() -> None:
+    records = read_pr_records(VERL_PRS)
+    assert len(records.prs) > 2000
+    assert records.skipped_without_number > 0

@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+import io
+import pickle
+import zipfile
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from prhub_pipeline.modelling.classifier import ModuleModel, UnknownTag, train_module_classifier
+from prhub_pipeline.modelling.features import pr_features
+from prhub_pipeline.modelling.model_store import (
+    ModelStoreError,
+    model_from_bytes,
+    model_to_bytes,
+    payload_sha256,
+)
+from prhub_pipeline.records import ModuleLabel, ThemeTag
+from prhub_pipeline.warehouse import connect, replace_partition
+from prhub_pipeline.warehouse.modules import (
+    load_model,
+    module_tables,
+    read_module_labels,
+    read_themes,
+    read_unknown_tags,
+    save_model,
+)
+from prhub_pipeline_tests.module_fixtures import MODULES, REPO, synthetic_history
+
+
+@pytest.fixture(scope="module")
+def trained() -> tuple[ModuleModel, object]:
+    result = train_module_classifier(synthetic_history(120), MODULES)
+    assert result.model is not None
+    return result.model, result.metrics
+
+
+def test_round_trip_predicts_the_same(trained: tuple[ModuleModel, object]) -> None:
+    model, _ = trained
+    payload = model_to_bytes(model)
+    loaded = model_from_bytes(payload, payload_sha256(payload))
+    features = [pr_features(pr, MODULES) for pr in synthetic_history(40, seed=3)]
+    assert np.allclose(model.predict_proba(features), loaded.predict_proba(features), atol=1e-6)
+    assert loaded.labels == model.labels and loaded.version == model.version
+
+
+def test_payload_holds_no_pickle(trained: tuple[ModuleModel, object]) -> None:
+    payload = model_to_bytes(trained[0])
+    with zipfile.ZipFile(io.BytesIO(payload)) as archive:
+        for name in archive.namelist():
+            # npy headers say `'descr': '<f4'` etc.; object arrays ('|O') would need pickle.
+            assert b"|O" not in archive.read(name)[:128], name
+
+
+def test_tampered_payload_is_refused(trained: tuple[ModuleModel, object]) -> None:
+    payload = model_to_bytes(trained[0])
+    digest = payload_sha256(payload)
+    tampered = bytearray(payload)
+    tampered[len(tampered) // 2] ^= 0xFF
+    with pytest.raises(ModelStoreError, match="sha256"):
+        model_from_bytes(bytes(tampered), digest)
+
+
+def test_a_pickle_is_never_loaded_even_with_a_matching_digest() -> None:
+    class Boom:
+        def __reduce__(self) -> tuple[object, tuple[str]]:
+            return (print, ("pickle executed",))
+
+    buffer = io.BytesIO()
+    np.savez(buffer, header=np.array([Boom()], dtype=object))
+    payload = buffer.getvalue()
+    with pytest.raises(ModelStoreError, match="not a readable model archive"):
+        model_from_bytes(payload, payload_sha256(payload))
+    with pytest.raises(ModelStoreError):
+        data = pickle.dumps({"x": 1})
+        model_from_bytes(data, payload_sha256(data))
+
+
+def test_warehouse_keeps_history_and_loads_the_newest(
+    tmp_path: Path, trained: tuple[ModuleModel, object]
+) -> None:
+    model, metrics = trained
+    older = ModuleModel(
+        **{**model.__dict__, "version": "old", "trained_at": model.trained_at.replace(year=2020)}
+    )
+    with connect(tmp_path / "w.duckdb") as con:
+        assert load_model(con, REPO) is None
+        save_model(con, REPO, older)
+        save_model(con, REPO, model, metrics)  # type: ignore[arg-type]
+        stored = load_model(con, REPO)
+        assert stored is not None and stored.model_version == model.version
+        assert stored.metrics == metrics
+        assert con.execute("SELECT count(*) FROM module_models").fetchone() == (2,)
+        con.execute("UPDATE module_models SET payload = ?::BLOB", [b"not a model"])
+        with pytest.raises(ModelStoreError, match="refusing to load"):
+            load_model(con, REPO)
+
+
+def test_partition_tables_round_trip(tmp_path: Path) -> None:
+    week = date(2026, 5, 11)
+    labels = [
+        ModuleLabel(repo=REPO, number=1, module="rollout", origin="title", confidence=1.0),
+        ModuleLabel(repo=REPO, number=2, module="ci", origin="model", confidence=0.61),
+    ]
+    themes = [ThemeTag(repo=REPO, number=2, theme="NPU/Ascend")]
+    unknown = [UnknownTag(repo=REPO, number=3, tag="sft")]
+    with connect(tmp_path / "w.duckdb") as con:
+        tables = module_tables(week, labels, themes, unknown)
+        replace_partition(con, REPO, week, tables)
+        replace_partition(con, REPO, week, tables)  # re-running never duplicates
+        assert read_module_labels(con, REPO, week) == labels
+        assert read_themes(con, REPO, through=week) == themes
+        assert read_unknown_tags(con, REPO) == unknown
+        assert read_module_labels(con, REPO, date(2026, 5, 18)) == []

@@ -1,0 +1,138 @@
+from __future__ import annotations
+
+import pytest
+
+from prhub_pipeline.config import ModulesConfig
+from prhub_pipeline.modelling.features import clean_description, path_prefixes, pr_features
+from prhub_pipeline.modelling.tags import (
+    ground_truth,
+    learn_modules_config,
+    parse_title_tags,
+    text_without_tags,
+)
+from prhub_pipeline.records import FileChange
+from prhub_pipeline_tests.module_fixtures import MODULES, make_pr
+
+LABEL_REPO = ModulesConfig(
+    allowed=["core", "kernel", "frontend"],
+    label_modules={"area: core": "core", "area/kernel": "kernel", "Frontend": "frontend"},
+)
+
+
+@pytest.mark.parametrize(
+    ("title", "modules", "change_type", "breaking", "stripped"),
+    [
+        ("[rollout, megatron] fix: stop leak", ["rollout", "megatron"], "fix", False, "stop leak"),
+        ("[BREAKING][fsdp] feat: new api", ["fsdp"], "feat", True, "new api"),
+        ("[BREAKING] [ci] chore: x", ["ci"], "chore", True, "x"),
+        ("[1/N][rollout] feat: part one", ["rollout"], "feat", False, "part one"),
+        ("[misc]fix: no space", ["misc"], "fix", False, "no space"),
+        ("[ Misc ,CI ] Fix: spacing", ["misc", "ci"], "fix", False, "spacing"),
+        ("[docs] fix: alias", ["doc"], "fix", False, "alias"),
+        ("[mcore] refactor: alias", ["megatron"], "refactor", False, "alias"),
+        ("[fix][ci] two pipelines", ["ci"], "fix", False, "two pipelines"),
+        ("[ci/doc] chore: both", ["ci", "doc"], "chore", False, "both"),
+        ("fix(lora): scoped", [], "fix", False, "scoped"),
+        ("Update README.md", [], None, False, "Update README.md"),
+        ("feat!: breaking without brackets", [], "feat", True, "breaking without brackets"),
+    ],
+)
+def test_title_prefixes(
+    title: str, modules: list[str], change_type: str | None, breaking: bool, stripped: str
+) -> None:
+    tags = parse_title_tags(title, MODULES)
+    assert tags.modules == modules
+    assert tags.type == change_type
+    assert tags.breaking is breaking
+    assert tags.stripped == stripped
+
+
+def test_unknown_tags_are_kept_not_dropped() -> None:
+    tags = parse_title_tags("[rollout, Long Context][sft] feat: x", MODULES)
+    assert tags.modules == ["rollout"]
+    assert tags.unknown == ["long_context", "sft"]
+
+
+def test_revert_takes_the_reverted_titles_tags() -> None:
+    tags = parse_title_tags('Revert "[rollout] feat: use dummy load_format"', MODULES)
+    assert tags.modules == ["rollout"]
+    assert tags.type == "revert"
+    assert tags.stripped == 'Revert "use dummy load_format"'
+
+
+def test_without_a_module_list_every_tag_is_a_module() -> None:
+    tags = parse_title_tags("[Bugfix][Kernel] fix rope", ModulesConfig())
+    assert tags.modules == ["bugfix", "kernel"]
+    assert tags.unknown == []
+
+
+def test_labels_instead_of_prefixes() -> None:
+    pr = make_pr(5, "Speed up the scheduler", labels=("area: core", "Frontend", "good first issue"))
+    truth = ground_truth(pr, LABEL_REPO)
+    assert truth.modules == ["core", "frontend"]
+    assert truth.origin == "label"
+
+
+def test_title_tags_win_over_labels() -> None:
+    pr = make_pr(6, "[kernel] fix: rope", labels=("area: core",))
+    truth = ground_truth(pr, LABEL_REPO)
+    assert (truth.modules, truth.origin) == (["kernel"], "title")
+
+
+def test_untagged_pr_has_no_ground_truth() -> None:
+    truth = ground_truth(make_pr(7, "Update README.md", labels=("documentation",)), LABEL_REPO)
+    assert truth.modules == [] and truth.origin is None
+
+
+def test_learned_label_set_keeps_tags_used_often_enough() -> None:
+    prs = [make_pr(i, "[alpha] fix: x") for i in range(1, 6)] + [make_pr(9, "[beta] fix: y")]
+    learned = learn_modules_config(prs, ModulesConfig(), min_count=3)
+    assert learned.allowed == ["alpha"]
+    assert parse_title_tags("[beta] fix: y", learned).unknown == ["beta"]
+
+
+def test_no_tag_reaches_the_model_inputs() -> None:
+    body = "### What does this PR do?\n\nFixes `[rollout] fix: leak` seen in CI.\n"
+    tagged = make_pr(1, "[BREAKING][rollout, megatron] fix: leak [ci]", body=body)
+    untagged = make_pr(1, "fix: leak", body=body)
+    features = pr_features(tagged, MODULES)
+    assert features == pr_features(untagged, MODULES)
+    text = " ".join(features.model_dump().values()).lower()
+    for tag in ("rollout", "megatron", "breaking", "[ci]"):
+        assert tag not in text
+    # A tag later in the title (a quoted reverted title) is removed too.
+    assert "model" not in text_without_tags('[model] fix: Revert "[model] feat: add x"', MODULES)
+
+
+def test_description_boilerplate_is_removed() -> None:
+    body = """### What does this PR do?
+
+> Add **concise** overview of what this PR aims to achieve or
+accomplish. Reference related GitHub issues and PRs.
+
+Makes the sampler deterministic.
+
+### Checklist Before Starting
+
+- [ ] Search for similar PRs. Paste at least one query link here: ...
+- [x] Format the PR title as `[{modules}] {type}: {description}` (This
+will be checked by the CI)
+
+### Test
+
+```python
+# Add code snippet or script demonstrating how to use this
+```
+Ran the unit tests.
+"""
+    assert clean_description(body) == "Makes the sampler deterministic.\nRan the unit tests."
+
+
+def test_path_prefixes_at_several_depths() -> None:
+    files = [FileChange(path="verl/workers/rollout/vllm/x.py"), FileChange(path="setup.py")]
+    assert path_prefixes(files).split() == [
+        "verl",
+        "verl/workers",
+        "verl/workers/rollout",
+        "setup.py",
+    ]

@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+from prhub_pipeline.config import ThemeRule
+from prhub_pipeline.modelling.themes import path_matches, tag_themes
+from prhub_pipeline.records import ModuleLabel
+from prhub_pipeline_tests.module_fixtures import MODULES, REPO, make_pr
+
+TEMPLATE = """### What does this PR do?
+
+{text}
+
+### Checklist Before Submitting
+
+- [ ] Update the documentation about your changes in the docs. Add CI test(s) if necessary.
+"""
+
+
+def themes_of(prs, rules=None, labels=()):  # type: ignore[no-untyped-def]
+    found: dict[int, set[str]] = {}
+    for tag in tag_themes(prs, rules, list(labels), MODULES):
+        found.setdefault(tag.number, set()).add(tag.theme)
+    return found
+
+
+def test_default_rules_find_verl_themes() -> None:
+    prs = [
+        make_pr(1, "[megatron] fix: mxfp8 training on Ascend NPU"),
+        make_pr(2, "[trainer] feat: on-policy distillation with teacher colocate"),
+        make_pr(3, "[model] feat: Qwen3-30B-A3B MoE support"),
+        make_pr(4, "[misc] chore: tidy", paths=("docker/Dockerfile.stable",)),
+        make_pr(5, "[worker] fix: x", paths=("verl/utils/npu_patch.py",)),
+        make_pr(6, "[fsdp] fix: y", body=TEMPLATE.format(text="Speeds up grad clipping.")),
+    ]
+    found = themes_of(prs)
+    assert "NPU/Ascend" in found[1]
+    assert "Distillation" in found[2]
+    assert "MoE" in found[3]
+    assert "Docker" in found[4]
+    assert "NPU/Ascend" in found[5]
+    # The template's checklist mentions docs and CI; that alone is no theme.
+    assert 6 not in found
+
+
+def test_npu_path_rule_does_not_match_input() -> None:
+    prs = [make_pr(1, "[data] feat: audio", paths=("tests/test_audio_input_support.py",))]
+    assert "NPU/Ascend" not in themes_of(prs).get(1, set())
+
+
+def test_modules_give_themes() -> None:
+    label = ModuleLabel(repo=REPO, number=1, module="ci", origin="model", confidence=0.7)
+    assert "CI/infrastructure" in themes_of([make_pr(1, "tidy")], labels=[label])[1]
+
+
+def test_configured_rules_replace_the_defaults() -> None:
+    rules = [ThemeRule(name="Kernels", title=[r"\bkernel"], paths=["csrc/**"])]
+    prs = [
+        make_pr(1, "fix: rope kernel"),
+        make_pr(2, "x", paths=("csrc/attention/a.cu",)),
+        make_pr(3, "[ci] fix: NPU docker"),
+    ]
+    assert themes_of(prs, rules) == {1: {"Kernels"}, 2: {"Kernels"}}
+
+
+def test_globs() -> None:
+    assert path_matches("docs/a/b.rst", "docs/**")
+    assert path_matches("Dockerfile.rocm", "**/Dockerfile*")
+    assert path_matches("a/b/Dockerfile", "**/Dockerfile*")
+    assert not path_matches("src/docs.py", "docs/**")
+    assert not path_matches("a/b.py", "*.py")
