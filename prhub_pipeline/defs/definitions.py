@@ -8,13 +8,15 @@ from pathlib import Path
 import dagster as dg
 
 from prhub_pipeline.config import load_settings
+from prhub_pipeline.defs.analysis_assets import build_analysis_assets
 from prhub_pipeline.defs.ingest_assets import build_ingest_assets
-from prhub_pipeline.defs.partitions import repo_week_partitions
+from prhub_pipeline.defs.partitions import repo_partitions, repo_week_partitions
 from prhub_pipeline.defs.resources import PrhubSettings
-from prhub_pipeline.defs.schedules import build_weekly_schedule
+from prhub_pipeline.defs.schedules import build_classifier_schedule, build_weekly_schedule
 from prhub_pipeline.defs.sql_assets import build_sql_model_assets
 
 WEEKLY_JOB = "weekly_report_job"
+CLASSIFIER_JOB = "module_classifier_job"
 SQL_MODELS_JOB = "sql_models_job"
 
 
@@ -22,11 +24,17 @@ def build_definitions(config_path: str | os.PathLike[str]) -> dg.Definitions:
     config_path = Path(config_path).resolve()
     settings = load_settings(config_path)
     repo_weeks = repo_week_partitions(settings)
-    weekly_assets = build_ingest_assets(repo_weeks)
+    classifier, *analysis = build_analysis_assets(repo_weeks, repo_partitions(settings))
+    weekly_assets = [*build_ingest_assets(repo_weeks), *analysis]
     weekly_job = dg.define_asset_job(
         WEEKLY_JOB,
         selection=dg.AssetSelection.assets(*weekly_assets),
         description="Every weekly asset of one repository and week, from ingest to report.",
+    )
+    classifier_job = dg.define_asset_job(
+        CLASSIFIER_JOB,
+        selection=dg.AssetSelection.assets(classifier),
+        description="Retrain a repository's module classifier on its stored history.",
     )
     assert settings.sql_models_dir is not None  # resolved by load_settings
     model_assets = build_sql_model_assets(settings.sql_models_dir)
@@ -36,8 +44,11 @@ def build_definitions(config_path: str | os.PathLike[str]) -> dg.Definitions:
         description="Create or refresh every SQL model in dbt_like_sql/.",
     )
     return dg.Definitions(
-        assets=[*weekly_assets, *model_assets],
-        jobs=[weekly_job, models_job],
-        schedules=[build_weekly_schedule(settings, WEEKLY_JOB)],
+        assets=[*weekly_assets, classifier, *model_assets],
+        jobs=[weekly_job, classifier_job, models_job],
+        schedules=[
+            build_weekly_schedule(settings, WEEKLY_JOB),
+            build_classifier_schedule(settings, CLASSIFIER_JOB),
+        ],
         resources={"prhub": PrhubSettings(config_path=str(config_path))},
     )

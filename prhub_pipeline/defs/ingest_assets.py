@@ -11,8 +11,8 @@ from prhub_pipeline.stages.ingest import (
     WeekReviews,
     ingest_weeks,
     store_review_weeks,
-    verify_ingest,
 )
+from prhub_pipeline.stages.quality import check_ingest
 from prhub_pipeline.warehouse.quality import CheckOutcome
 
 PREVIEW_SCHEMA = dg.TableSchema(
@@ -103,6 +103,9 @@ def check_results(outcomes: Sequence[CheckOutcome]) -> list[dg.AssetCheckResult]
         dg.AssetCheckResult(
             check_name=name,
             passed=all(o.passed for o in group),
+            severity=dg.AssetCheckSeverity.WARN
+            if all(o.severity == "warn" for o in group)
+            else dg.AssetCheckSeverity.ERROR,
             metadata={
                 "detail": dg.MetadataValue.text("; ".join(o.detail for o in group)),
                 "offending": dg.MetadataValue.json([x for o in group for x in o.offending]),
@@ -141,7 +144,7 @@ def build_ingest_assets(
                     f"{repo_name} week {week_result.window.key}: {week_result.pr_count} PRs"
                 )
                 results.append(week_result)
-            outcomes.extend(verify_ingest(settings, repo, weeks))
+            outcomes.extend(check_ingest(settings, repo, weeks))
         return dg.MaterializeResult(
             metadata=_ingest_metadata(results), check_results=check_results(outcomes)
         )

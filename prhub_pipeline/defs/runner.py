@@ -1,7 +1,5 @@
 """Materialize weeks in this process, through the same definitions the UI uses."""
 
-from __future__ import annotations
-
 import os
 from collections.abc import Callable, Sequence
 from datetime import date
@@ -10,17 +8,25 @@ from pathlib import Path
 import dagster as dg
 from pydantic import BaseModel
 
-from prhub_pipeline.defs.definitions import WEEKLY_JOB, build_definitions
+from prhub_pipeline.defs.definitions import (
+    CLASSIFIER_JOB,
+    SQL_MODELS_JOB,
+    WEEKLY_JOB,
+    build_definitions,
+)
 from prhub_pipeline.defs.partitions import partition_key
 
 RANGE_START_TAG = "dagster/asset_partition_range_start"
 RANGE_END_TAG = "dagster/asset_partition_range_end"
+QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+INGEST_ASSETS = ("raw_prs", "review_threads")
+ANALYSIS_ASSETS = ("module_labels", "importance_scores", "weekly_report")
 
 
 class RunOutcome(BaseModel):
     repo: str
     weeks: list[date]
-    run_id: str
+    run_ids: list[str]
     success: bool
     error: str | None = None
 
@@ -32,6 +38,23 @@ def _instance() -> dg.DagsterInstance:
     return dg.DagsterInstance.ephemeral()
 
 
+def _failure(result: dg.ExecuteInProcessResult) -> str:
+    for event in result.all_events:
+        if event.is_step_failure and event.step_failure_data.error:
+            return event.step_failure_data.error.message.strip().splitlines()[0]
+    return "the run failed"
+
+
+def _summaries(result: dg.ExecuteInProcessResult) -> dict[str, str]:
+    summaries: dict[str, str] = {}
+    for event in result.get_asset_materialization_events():
+        materialization = event.step_materialization_data.materialization
+        summary = materialization.metadata.get("summary")
+        if summary is not None:
+            summaries[materialization.asset_key.to_user_string()] = str(summary.value)
+    return summaries
+
+
 def materialize_weeks(
     config_path: Path,
     repo: str,
@@ -39,43 +62,42 @@ def materialize_weeks(
     *,
     progress: Callable[[str], None] = lambda line: None,
 ) -> RunOutcome:
-    """One in-process run of the weekly job over a contiguous range of one repository's weeks.
+    """Every asset for a contiguous range of one repository's weeks, in stage order.
 
-    A single run reads the source once for the whole range (the backfill policy is single-run);
-    the in-process executor avoids paying for a subprocess per step.
+    Runs in this process (no subprocess per step): ingest the range in one run (the source is
+    read once), retrain the module classifier on the history now stored, label, score and
+    report the range in one run, then refresh the SQL models.
     """
     definitions = build_definitions(config_path)
-    job = definitions.resolve_job_def(WEEKLY_JOB)
     first, last = partition_key(repo, min(weeks)), partition_key(repo, max(weeks))
-    tags = {RANGE_START_TAG: str(first), RANGE_END_TAG: str(last)}
+    range_tags = {RANGE_START_TAG: str(first), RANGE_END_TAG: str(last)}
+    steps: list[tuple[str, str, dict[str, str], str | None, Sequence[str] | None]] = [
+        ("ingest", WEEKLY_JOB, range_tags, None, INGEST_ASSETS),
+        ("classifier", CLASSIFIER_JOB, {}, repo, None),
+        ("analysis", WEEKLY_JOB, range_tags, None, ANALYSIS_ASSETS),
+        ("sql models", SQL_MODELS_JOB, {}, None, None),
+    ]
+    run_ids: list[str] = []
     with _instance() as instance:
-        result = job.execute_in_process(
-            instance=instance,
-            tags=tags,
-            raise_on_error=False,
-            run_config={"loggers": {"console": {"config": {"log_level": "WARNING"}}}},
-        )
-        error = None
-        if not result.success:
-            failures = [
-                event.step_failure_data.error.message.strip()
-                for event in result.all_events
-                if event.is_step_failure and event.step_failure_data.error
-            ]
-            error = failures[0] if failures else "the run failed"
-            progress(f"  failed: {error}")
-        summaries: dict[str, str] = {}
-        for event in result.get_asset_materialization_events():
-            materialization = event.step_materialization_data.materialization
-            summary = materialization.metadata.get("summary")
-            if summary is not None:
-                summaries[materialization.asset_key.to_user_string()] = str(summary.value)
-        for asset, summary in summaries.items():
-            progress(f"  {asset}: {summary}")
-    return RunOutcome(
-        repo=repo,
-        weeks=list(weeks),
-        run_id=result.run_id,
-        success=result.success,
-        error=error,
-    )
+        for stage, job_name, tags, partition, assets in steps:
+            job = definitions.resolve_job_def(job_name)
+            if not job.asset_layer.executable_asset_keys:
+                continue
+            result = job.execute_in_process(
+                instance=instance,
+                tags=tags,
+                partition_key=partition,
+                asset_selection=[dg.AssetKey(name) for name in assets] if assets else None,
+                raise_on_error=False,
+                run_config=QUIET_LOGS,
+            )
+            run_ids.append(result.run_id)
+            for asset, summary in _summaries(result).items():
+                progress(f"  {asset}: {summary}")
+            if not result.success:
+                error = f"{stage} failed: {_failure(result)}"
+                progress(f"  {error}")
+                return RunOutcome(
+                    repo=repo, weeks=list(weeks), run_ids=run_ids, success=False, error=error
+                )
+    return RunOutcome(repo=repo, weeks=list(weeks), run_ids=run_ids, success=True)

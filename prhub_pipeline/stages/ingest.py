@@ -21,7 +21,6 @@ from prhub_pipeline.warehouse.github import (
     review_tables,
 )
 from prhub_pipeline.warehouse.prs import pr_tables
-from prhub_pipeline.warehouse.quality import CheckOutcome, check_raw_prs
 from prhub_pipeline.weeks import WeekWindow, week_of
 
 
@@ -153,11 +152,3 @@ def store_review_weeks(
                 )
             )
     return results
-
-
-def verify_ingest(
-    settings: Settings, repo: RepoConfig, weeks: Sequence[date]
-) -> list[CheckOutcome]:
-    """The stored weeks' data-quality outcomes (duplicates, PRs outside their window)."""
-    with connect(settings.database, read_only=True) as con:
-        return check_raw_prs(con, repo.name, weeks, settings.timezone)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 from importlib import resources
+from typing import Literal
 
 import duckdb
 from pydantic import BaseModel
@@ -17,6 +18,8 @@ class CheckOutcome(BaseModel):
     passed: bool
     detail: str
     offending: list[str] = []
+    # "warn": later stages stay right, only less informative; "error": they would be wrong.
+    severity: Literal["error", "warn"] = "error"
 
 
 def _sql(name: str) -> str:
@@ -51,5 +54,99 @@ def check_raw_prs(
             passed=not misplaced,
             detail=f"{len(misplaced)} of {len(rows)} PRs merged outside their week's window",
             offending=misplaced[:20],
+        ),
+    ]
+
+
+def _weeks_param(weeks: Sequence[date]) -> list[date]:
+    return sorted(set(weeks))
+
+
+def check_modules(
+    con: duckdb.DuckDBPyConnection, repo: str, weeks: Sequence[date]
+) -> list[CheckOutcome]:
+    """Every PR of the weeks has at least one module."""
+    rows = con.execute(_sql("check_prs_without_module.sql"), [repo, _weeks_param(weeks)]).fetchall()
+    total = con.execute(
+        "SELECT count(*) FROM prs WHERE repo = ? AND list_contains(?, week_start)",
+        [repo, _weeks_param(weeks)],
+    ).fetchone()
+    return [
+        CheckOutcome(
+            name="every_pr_has_a_module",
+            passed=not rows,
+            detail=f"{len(rows)} of {total[0] if total else 0} PRs have no module",
+            offending=[f"#{number} {title[:80]}" for number, title in rows[:20]],
+            severity="warn",
+        )
+    ]
+
+
+def check_scores(
+    con: duckdb.DuckDBPyConnection, repo: str, weeks: Sequence[date]
+) -> list[CheckOutcome]:
+    """Scores lie in 0-10, and every stored PR has exactly one score."""
+    params = [repo, _weeks_param(weeks)]
+    out_of_range = con.execute(
+        "SELECT number, importance FROM pr_scores WHERE repo = ? AND list_contains(?, week_start)"
+        " AND NOT (importance BETWEEN 0 AND 10) ORDER BY number",
+        params,
+    ).fetchall()
+    mismatched = con.execute(_sql("check_score_counts.sql"), params).fetchall()
+    return [
+        CheckOutcome(
+            name="scores_within_0_10",
+            passed=not out_of_range,
+            detail=f"{len(out_of_range)} scores outside 0-10",
+            offending=[f"#{number}: {importance}" for number, importance in out_of_range[:20]],
+        ),
+        CheckOutcome(
+            name="every_pr_scored",
+            passed=not mismatched,
+            detail=f"{len(mismatched)} week(s) where PRs and scores differ in count",
+            offending=[f"{week}: {prs} PRs, {scores} scores" for week, prs, scores in mismatched],
+        ),
+    ]
+
+
+def check_reports(
+    con: duckdb.DuckDBPyConnection, repo: str, weeks: Sequence[date], languages: Sequence[str]
+) -> list[CheckOutcome]:
+    """A report in every language for every week, each counting the week's stored PRs."""
+    params = [repo, _weeks_param(weeks)]
+    stored = con.execute(
+        "SELECT week_start, lang, pr_count FROM weekly_reports"
+        " WHERE repo = ? AND list_contains(?, week_start)",
+        params,
+    ).fetchall()
+    counts = dict(
+        con.execute(
+            "SELECT week_start, count(*) FROM prs WHERE repo = ? AND list_contains(?, week_start)"
+            " GROUP BY week_start",
+            params,
+        ).fetchall()
+    )
+    have = {(week, lang) for week, lang, _ in stored}
+    missing = [
+        f"{week} {lang}" for week in sorted(set(weeks)) for lang in languages
+        if (week, lang) not in have
+    ]  # fmt: skip
+    wrong = [
+        f"{week} {lang}: report says {count} PRs, warehouse holds {counts.get(week, 0)}"
+        for week, lang, count in stored
+        if count != counts.get(week, 0)
+    ]
+    return [
+        CheckOutcome(
+            name="report_in_every_language",
+            passed=not missing,
+            detail=f"{len(missing)} report(s) missing",
+            offending=missing[:20],
+        ),
+        CheckOutcome(
+            name="report_covers_every_pr",
+            passed=not wrong,
+            detail=f"{len(wrong)} report(s) whose PR count differs from the warehouse",
+            offending=wrong[:20],
         ),
     ]

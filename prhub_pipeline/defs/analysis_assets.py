@@ -1,0 +1,259 @@
+"""Analysis stages: the module classifier, module labels and themes, importance and risks,
+and the weekly report."""
+
+from collections.abc import Sequence
+
+import dagster as dg
+
+from prhub_pipeline.defs.ingest_assets import check_results
+from prhub_pipeline.defs.partitions import REPO_DIMENSION, weeks_by_repo
+from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
+from prhub_pipeline.stages.modules import (
+    ClassifierSummary,
+    WeekModules,
+    label_weeks,
+    train_classifier,
+)
+from prhub_pipeline.stages.quality import (
+    check_modules,
+    check_reports,
+    check_scores,
+)
+from prhub_pipeline.stages.report import WeekReport, report_weeks
+from prhub_pipeline.stages.scoring import WeekScores, score_weeks
+from prhub_pipeline.warehouse.quality import CheckOutcome
+
+
+def _classifier_metadata(summary: ClassifierSummary) -> dict[str, dg.MetadataValue]:
+    metrics = summary.metrics
+    metadata: dict[str, dg.MetadataValue] = {
+        "summary": dg.MetadataValue.text(f"{summary.status}: {summary.message}"),
+        "status": dg.MetadataValue.text(summary.status),
+        "training_size": dg.MetadataValue.int(metrics.training_size),
+        "validation_size": dg.MetadataValue.int(metrics.validation_size),
+        "label_counts": dg.MetadataValue.json(metrics.label_counts),
+        "per_label_f1": dg.MetadataValue.json(metrics.per_label_f1),
+        "train_seconds": dg.MetadataValue.float(metrics.train_seconds),
+        "model_version": dg.MetadataValue.text(metrics.model_version or "none"),
+    }
+    if metrics.validation_micro_f1 is not None:
+        metadata["validation_micro_f1"] = dg.MetadataValue.float(metrics.validation_micro_f1)
+    if metrics.validation_macro_f1 is not None:
+        metadata["validation_macro_f1"] = dg.MetadataValue.float(metrics.validation_macro_f1)
+    return metadata
+
+
+def _counts_table(rows: dict[str, int]) -> dg.MetadataValue:
+    return dg.MetadataValue.md(
+        "| name | PRs |\n| --- | --- |\n"
+        + "\n".join(f"| {name} | {count} |" for name, count in sorted(rows.items()))
+    )
+
+
+def _modules_metadata(results: Sequence[WeekModules]) -> dict[str, dg.MetadataValue]:
+    modules: dict[str, int] = {}
+    themes: dict[str, int] = {}
+    origins: dict[str, int] = {}
+    for result in results:
+        for bucket, counts in ((modules, result.modules), (themes, result.themes)):
+            for name, count in counts.items():
+                bucket[name] = bucket.get(name, 0) + count
+        for origin, count in result.origins.items():
+            origins[origin] = origins.get(origin, 0) + count
+    unlabelled = sum(len(r.unlabelled) for r in results)
+    return {
+        "summary": dg.MetadataValue.text(
+            f"{sum(r.pr_count for r in results)} PRs: "
+            + ", ".join(f"{count} by {origin}" for origin, count in sorted(origins.items()))
+            + f", {unlabelled} without a module"
+        ),
+        "modules": _counts_table(modules),
+        "themes": _counts_table(themes),
+        "origins": dg.MetadataValue.json(origins),
+        "model_version": dg.MetadataValue.text(results[0].model_version or "none")
+        if results
+        else dg.MetadataValue.text("none"),
+    }
+
+
+def _scores_metadata(results: Sequence[WeekScores]) -> dict[str, dg.MetadataValue]:
+    risks: dict[str, int] = {}
+    for result in results:
+        for risk, count in result.risks.items():
+            risks[risk] = risks.get(risk, 0) + count
+    key = sum(len(r.key_prs) for r in results)
+    calibration = results[0].calibration if results else None
+    return {
+        "summary": dg.MetadataValue.text(
+            f"{sum(r.pr_count for r in results)} PRs scored, {key} key, "
+            f"{sum(risks.values())} risk flags"
+        ),
+        "risks": _counts_table(risks),
+        "calibration": dg.MetadataValue.text(
+            f"{calibration.method} on {calibration.history_size} PRs" if calibration else "none"
+        ),
+        "top": dg.MetadataValue.json({r.window.key: r.top[:5] for r in results[-10:]}),
+    }
+
+
+def _report_metadata(results: Sequence[WeekReport]) -> dict[str, dg.MetadataValue]:
+    metadata: dict[str, dg.MetadataValue] = {
+        "summary": dg.MetadataValue.text(
+            f"{len(results)} report(s) in zh and en; files under "
+            + (str(results[0].files[0].parent) if results and results[0].files else "-")
+        ),
+        "files": dg.MetadataValue.json([str(path) for r in results for path in r.files][:40]),
+    }
+    if results:
+        # The newest week's report, readable in the UI as the asset's metadata.
+        metadata["report"] = dg.MetadataValue.md(results[-1].markdown)
+    return metadata
+
+
+def build_analysis_assets(
+    repo_weeks: dg.MultiPartitionsDefinition, repos: dg.StaticPartitionsDefinition
+) -> list[dg.AssetsDefinition]:
+    @dg.asset(
+        partitions_def=repos,
+        group_name="modelling",
+        kinds={"scikitlearn", "duckdb"},
+        pool=WAREHOUSE_POOL,
+        deps=[
+            dg.AssetDep(
+                "raw_prs",
+                partition_mapping=dg.MultiToSingleDimensionPartitionMapping(REPO_DIMENSION),
+            )
+        ],
+        check_specs=[
+            dg.AssetCheckSpec("validation_micro_f1_above_threshold", asset="module_classifier")
+        ],
+        description=(
+            "The repository's module classifier, trained on every PR the warehouse holds whose"
+            " title carries the repository's own module tags (or mapped labels), validated on"
+            " the most recent PRs (a time-ordered split), then refitted on all. Stored without"
+            " pickle in table module_models."
+        ),
+    )
+    def module_classifier(
+        context: dg.AssetExecutionContext, prhub: PrhubSettings
+    ) -> dg.MaterializeResult:
+        settings = prhub.load()
+        summary = train_classifier(settings, settings.repo(context.partition_key))
+        f1 = summary.metrics.validation_micro_f1
+        return dg.MaterializeResult(
+            metadata=_classifier_metadata(summary),
+            check_results=[
+                dg.AssetCheckResult(
+                    check_name="validation_micro_f1_above_threshold",
+                    passed=summary.passes_threshold,
+                    metadata={
+                        "validation_micro_f1": dg.MetadataValue.float(
+                            f1 if f1 is not None else 0.0
+                        ),
+                        "threshold": dg.MetadataValue.float(summary.min_micro_f1),
+                        "status": dg.MetadataValue.text(summary.status),
+                    },
+                )
+            ],
+        )
+
+    @dg.asset(
+        partitions_def=repo_weeks,
+        group_name="modelling",
+        kinds={"duckdb"},
+        pool=WAREHOUSE_POOL,
+        deps=[
+            "raw_prs",
+            dg.AssetDep(
+                module_classifier,
+                partition_mapping=dg.MultiToSingleDimensionPartitionMapping(REPO_DIMENSION),
+            ),
+        ],
+        backfill_policy=dg.BackfillPolicy.single_run(),
+        check_specs=[
+            dg.AssetCheckSpec("every_pr_has_a_module", asset="module_labels", blocking=True)
+        ],
+        description=(
+            "Modules of each PR with their origin (title, label or model) and confidence, and"
+            " the cross-cutting themes the rules find. Tables: pr_modules, pr_themes,"
+            " pr_unknown_tags."
+        ),
+    )
+    def module_labels(
+        context: dg.AssetExecutionContext, prhub: PrhubSettings
+    ) -> dg.MaterializeResult:
+        settings = prhub.load()
+        results: list[WeekModules] = []
+        outcomes: list[CheckOutcome] = []
+        for repo_name, weeks in weeks_by_repo(context.partition_keys).items():
+            repo = settings.repo(repo_name)
+            results.extend(label_weeks(settings, repo, weeks))
+            outcomes.extend(check_modules(settings, repo, weeks))
+        return dg.MaterializeResult(
+            metadata=_modules_metadata(results), check_results=check_results(outcomes)
+        )
+
+    @dg.asset(
+        partitions_def=repo_weeks,
+        group_name="scoring",
+        kinds={"duckdb"},
+        pool=WAREHOUSE_POOL,
+        deps=["module_labels", "review_threads"],
+        backfill_policy=dg.BackfillPolicy.single_run(),
+        check_specs=[
+            dg.AssetCheckSpec("scores_within_0_10", asset="importance_scores", blocking=True),
+            dg.AssetCheckSpec("every_pr_scored", asset="importance_scores", blocking=True),
+        ],
+        description=(
+            "Importance 0-10 (one decimal) of each PR with its parts (type, breaking, size,"
+            " core, breadth, fix impact, review, revert), calibrated on the repository's"
+            " history, and risk flags with evidence. Tables: pr_scores, pr_risks."
+        ),
+    )
+    def importance_scores(
+        context: dg.AssetExecutionContext, prhub: PrhubSettings
+    ) -> dg.MaterializeResult:
+        settings = prhub.load()
+        results: list[WeekScores] = []
+        outcomes: list[CheckOutcome] = []
+        for repo_name, weeks in weeks_by_repo(context.partition_keys).items():
+            repo = settings.repo(repo_name)
+            results.extend(score_weeks(settings, repo, weeks))
+            outcomes.extend(check_scores(settings, repo, weeks))
+        return dg.MaterializeResult(
+            metadata=_scores_metadata(results), check_results=check_results(outcomes)
+        )
+
+    @dg.asset(
+        partitions_def=repo_weeks,
+        group_name="reporting",
+        kinds={"duckdb", "markdown", "html"},
+        pool=WAREHOUSE_POOL,
+        deps=["importance_scores"],
+        backfill_policy=dg.BackfillPolicy.single_run(),
+        check_specs=[
+            dg.AssetCheckSpec("report_in_every_language", asset="weekly_report"),
+            dg.AssetCheckSpec("report_covers_every_pr", asset="weekly_report"),
+        ],
+        description=(
+            "The week's report in Chinese and English, Markdown and HTML: summary, key changes"
+            " by theme, module and theme trends, risks, key PRs, follow-ups. Table"
+            " weekly_reports; files under reports_dir. The newest week's Markdown shows here"
+            " as metadata."
+        ),
+    )
+    def weekly_report(
+        context: dg.AssetExecutionContext, prhub: PrhubSettings
+    ) -> dg.MaterializeResult:
+        settings = prhub.load()
+        results: list[WeekReport] = []
+        outcomes: list[CheckOutcome] = []
+        for repo_name, weeks in weeks_by_repo(context.partition_keys).items():
+            repo = settings.repo(repo_name)
+            results.extend(report_weeks(settings, repo, weeks))
+            outcomes.extend(check_reports(settings, repo, weeks))
+        return dg.MaterializeResult(
+            metadata=_report_metadata(results), check_results=check_results(outcomes)
+        )
+
+    return [module_classifier, module_labels, importance_scores, weekly_report]

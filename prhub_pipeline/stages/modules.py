@@ -1,0 +1,100 @@
+"""Module tagging: train a repository's classifier, then label and theme each week's PRs."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from datetime import date
+
+from pydantic import BaseModel
+
+from prhub_pipeline.config import RepoConfig, Settings
+from prhub_pipeline.modelling.classifier import (
+    TrainingMetrics,
+    label_week,
+    train_module_classifier,
+)
+from prhub_pipeline.modelling.themes import tag_themes
+from prhub_pipeline.stages.ingest import windows_for
+from prhub_pipeline.warehouse import connect, replace_partition
+from prhub_pipeline.warehouse.modules import load_model, module_tables, save_model
+from prhub_pipeline.warehouse.prs import read_prs
+from prhub_pipeline.weeks import WeekWindow
+
+
+class ClassifierSummary(BaseModel):
+    repo: str
+    status: str
+    message: str
+    metrics: TrainingMetrics
+    min_micro_f1: float
+    sha256: str | None = None
+
+    @property
+    def passes_threshold(self) -> bool:
+        f1 = self.metrics.validation_micro_f1
+        return self.status == "trained" and f1 is not None and f1 >= self.min_micro_f1
+
+
+class WeekModules(BaseModel):
+    repo: str
+    window: WeekWindow
+    pr_count: int
+    origins: dict[str, int]  # PRs whose modules came from title / label / model
+    unlabelled: list[int]
+    unknown_tags: dict[str, int]
+    modules: dict[str, int]
+    themes: dict[str, int]
+    model_version: str | None
+
+
+def train_classifier(settings: Settings, repo: RepoConfig) -> ClassifierSummary:
+    """Train on every PR the warehouse holds for the repository; store the model if trained."""
+    with connect(settings.database, read_only=True) as con:
+        history = read_prs(con, repo.name)
+    result = train_module_classifier(history, repo.modules)
+    sha256 = None
+    if result.model is not None:
+        with connect(settings.database) as con:
+            sha256 = save_model(con, repo.name, result.model, result.metrics)
+    return ClassifierSummary(
+        repo=repo.name,
+        status=result.status,
+        message=result.message,
+        metrics=result.metrics,
+        min_micro_f1=repo.modules.min_micro_f1,
+        sha256=sha256,
+    )
+
+
+def label_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[WeekModules]:
+    """Modules (own tags first, the stored model for the rest) and themes for each week."""
+    results = []
+    with connect(settings.database) as con:
+        stored = load_model(con, repo.name)
+        model = stored.model if stored else None
+        for window in windows_for(settings, weeks):
+            prs = read_prs(con, repo.name, window.week_start)
+            labelled = label_week(prs, model, repo.modules)
+            themes = tag_themes(prs, repo.themes, labelled.labels, repo.modules)
+            replace_partition(
+                con,
+                repo.name,
+                window.week_start,
+                module_tables(window.week_start, labelled.labels, themes, labelled.unknown),
+            )
+            origin_of = {label.number: label.origin for label in labelled.labels}
+            results.append(
+                WeekModules(
+                    repo=repo.name,
+                    window=window,
+                    pr_count=len(prs),
+                    origins=dict(Counter(origin_of.values())),
+                    unlabelled=labelled.unlabelled,
+                    unknown_tags=dict(Counter(tag.tag for tag in labelled.unknown)),
+                    modules=dict(Counter(label.module for label in labelled.labels)),
+                    themes=dict(Counter(tag.theme for tag in themes)),
+                    model_version=stored.model_version if stored else None,
+                )
+            )
+    return results

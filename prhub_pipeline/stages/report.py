@@ -1,0 +1,111 @@
+"""The weekly report: build its context from stored data, render both languages and formats,
+store them and write the files."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, timedelta
+from pathlib import Path
+from typing import get_args
+
+from pydantic import BaseModel
+
+from prhub_pipeline.config import RepoConfig, Settings
+from prhub_pipeline.reporting.context import Lang, WeekCounts, build_report_context
+from prhub_pipeline.reporting.render import RenderedReport, render_report
+from prhub_pipeline.stages.ingest import windows_for
+from prhub_pipeline.stages.scoring import load_history
+from prhub_pipeline.warehouse import connect, replace_partition
+from prhub_pipeline.warehouse.github import read_review_data
+from prhub_pipeline.warehouse.modules import read_module_labels, read_themes
+from prhub_pipeline.warehouse.prs import read_prs
+from prhub_pipeline.warehouse.reports import (
+    list_reports,
+    read_risks,
+    read_scores,
+    read_week_counts,
+    report_tables,
+    write_report_files,
+)
+from prhub_pipeline.weeks import WeekWindow
+
+LANGUAGES: tuple[Lang, ...] = get_args(Lang)
+
+
+class WeekReport(BaseModel):
+    repo: str
+    window: WeekWindow
+    pr_count: int
+    key_pr_count: int
+    markdown: str  # in the configured default language, for the operator to read
+    files: list[Path]
+
+
+def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[WeekReport]:
+    results = []
+    with connect(settings.database) as con:
+        history = load_history(con, repo)
+        for window in windows_for(settings, weeks):
+            week = window.week_start
+            prs = read_prs(con, repo.name, week)
+            modules = read_module_labels(con, repo.name, week)
+            themes = read_themes(con, repo.name, week)
+            scores = read_scores(con, repo.name, week)
+            risks = read_risks(con, repo.name, week)
+            review_data = read_review_data(con, repo.name, week)
+            previous = read_week_counts(con, repo.name, week - timedelta(days=7))
+            rendered = []
+            counts: WeekCounts | None = None
+            for lang in LANGUAGES:
+                context = build_report_context(
+                    repo.name,
+                    window,
+                    prs,
+                    modules,
+                    themes,
+                    scores,
+                    risks,
+                    review_data,
+                    previous,
+                    lang,
+                    calibration=history.calibration,
+                    history_by_number=history.by_number,
+                    key_threshold=repo.scoring.key_threshold,
+                    source=repo.source,
+                )
+                counts = context.counts
+                rendered.append(
+                    RenderedReport(
+                        lang=lang,
+                        markdown=render_report(context, lang, "md"),
+                        html=render_report(context, lang, "html"),
+                    )
+                )
+            assert counts is not None
+            key_pr_count = sum(1 for s in scores if s.is_key)
+            replace_partition(
+                con,
+                repo.name,
+                week,
+                report_tables(repo.name, week, rendered, counts, key_pr_count=key_pr_count),
+            )
+            files = write_report_files(
+                settings.reports_dir,
+                repo.name,
+                week,
+                rendered,
+                index_entries=list_reports(con, repo.name),
+                index_lang=settings.language,
+            )
+            default = next(r for r in rendered if r.lang == settings.language)
+            results.append(
+                WeekReport(
+                    repo=repo.name,
+                    window=window,
+                    pr_count=len(prs),
+                    key_pr_count=key_pr_count,
+                    markdown=default.markdown,
+                    files=files,
+                )
+            )
+    return results

@@ -1,0 +1,98 @@
+"""Importance scores and risk flags for each week, calibrated on the repository's history."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from datetime import date
+
+import duckdb
+from pydantic import BaseModel
+
+from prhub_pipeline.config import RepoConfig, Settings
+from prhub_pipeline.modelling.importance import ScoreCalibration, fit_calibration, score_week
+from prhub_pipeline.modelling.risks import flag_risks
+from prhub_pipeline.records import PullRequest
+from prhub_pipeline.stages.ingest import windows_for
+from prhub_pipeline.warehouse import connect, replace_partition
+from prhub_pipeline.warehouse.github import read_review_data
+from prhub_pipeline.warehouse.modules import read_module_labels
+from prhub_pipeline.warehouse.prs import read_prs
+from prhub_pipeline.warehouse.reports import risk_tables, score_tables
+from prhub_pipeline.weeks import WeekWindow
+
+
+class WeekScores(BaseModel):
+    repo: str
+    window: WeekWindow
+    pr_count: int
+    key_prs: list[int]
+    top: list[tuple[int, float]]  # (number, importance), highest first
+    risks: dict[str, int]
+    review_data_available: bool
+    calibration: ScoreCalibration
+
+
+class RepositoryHistory(BaseModel):
+    """What scoring a week needs to know about the rest of the repository."""
+
+    by_number: dict[int, PullRequest]
+    modules: dict[int, list[str]]
+    calibration: ScoreCalibration
+
+
+def load_history(con: duckdb.DuckDBPyConnection, repo: RepoConfig) -> RepositoryHistory:
+    """Every stored PR and its modules, and the score calibration fitted on all of them.
+
+    One calibration per repository and run, fitted on its whole stored history, so a score
+    means the same in every week of the run.
+    """
+    history = read_prs(con, repo.name)
+    modules: dict[int, list[str]] = defaultdict(list)
+    for label in read_module_labels(con, repo.name):
+        modules[label.number].append(label.module)
+    return RepositoryHistory(
+        by_number={pr.number: pr for pr in history},
+        modules=dict(modules),
+        calibration=fit_calibration(history, modules, repo.scoring),
+    )
+
+
+def score_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[WeekScores]:
+    results = []
+    with connect(settings.database) as con:
+        history = load_history(con, repo)
+        for window in windows_for(settings, weeks):
+            prs = read_prs(con, repo.name, window.week_start)
+            review_data = read_review_data(con, repo.name, window.week_start)
+            scores = score_week(
+                prs,
+                history.modules,
+                review_data,
+                repo.scoring,
+                history.calibration,
+                history.by_number,
+            )
+            risks = flag_risks(prs, history.modules, review_data, repo.scoring, history.by_number)
+            replace_partition(
+                con,
+                repo.name,
+                window.week_start,
+                [
+                    *score_tables(repo.name, window.week_start, scores),
+                    *risk_tables(repo.name, window.week_start, risks),
+                ],
+            )
+            results.append(
+                WeekScores(
+                    repo=repo.name,
+                    window=window,
+                    pr_count=len(prs),
+                    key_prs=[s.number for s in scores if s.is_key],
+                    top=[(s.number, s.importance) for s in scores[:10]],
+                    risks=dict(Counter(r.risk for r in risks)),
+                    review_data_available=review_data.available,
+                    calibration=history.calibration,
+                )
+            )
+    return results
