@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from prhub_pipeline.config import CONFIG_ENV_VAR, ConfigError, Settings, find_config_path
+from prhub_pipeline.warehouse import WarehouseError
 from prhub_pipeline.weeks import iter_weeks, last_complete_week, parse_week
 
 
@@ -56,6 +57,27 @@ def _parser() -> argparse.ArgumentParser:
 
     sql = with_config(commands.add_parser("sql", help="run SQL on a read-only connection"))
     sql.add_argument("query", help="the SQL to run")
+
+    report = with_config(commands.add_parser("report", help="print or write a stored report"))
+    report.add_argument("--repo", help="OWNER/NAME (default: the only configured repository)")
+    report.add_argument("--week", type=_week_argument, required=True, help="the week's Monday")
+    report.add_argument("--lang", choices=["zh", "en"], help="default: the configured language")
+    report.add_argument("--format", choices=["md", "html"], default="md")
+    report.add_argument("--out", type=Path, help="write to this file instead of printing")
+
+    classifier = commands.add_parser("classifier", help="the module classifier")
+    classifier_commands = classifier.add_subparsers(dest="classifier_command", required=True)
+    evaluate = classifier_commands.add_parser(
+        "evaluate", help="train on one file of PR records, evaluate on another; prints JSON"
+    )
+    evaluate.add_argument("--train", type=Path, required=True, help="PR records (JSON lines)")
+    evaluate.add_argument("--test", type=Path, required=True, help="later PR records")
+    evaluate.add_argument(
+        "--repo-config", type=Path, help="YAML with allowed modules, aliases, label mapping"
+    )
+    evaluate.add_argument(
+        "--predictions", type=Path, help="also write one JSON line per test PR here"
+    )
     return parser
 
 
@@ -101,6 +123,52 @@ def _ui(args: argparse.Namespace, config_path: Path) -> int:
     return 0
 
 
+def _report(args: argparse.Namespace, settings: Settings) -> int:
+    from prhub_pipeline.warehouse import connect
+    from prhub_pipeline.warehouse.reports import read_report
+
+    if args.repo:
+        repo = settings.repo(args.repo).name
+    elif len(settings.repos) == 1:
+        repo = settings.repos[0].name
+    else:
+        raise UsageError("several repositories are configured: name one with --repo")
+    lang = args.lang or settings.language
+    with connect(settings.database, read_only=True) as con:
+        stored = read_report(con, repo, args.week, lang)
+    if stored is None:
+        raise UsageError(
+            f"no {lang} report is stored for {repo} week {args.week};"
+            f" run: prhub materialize --repo {repo} --week {args.week}"
+        )
+    text = stored.markdown if args.format == "md" else stored.html
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+def _classifier(args: argparse.Namespace) -> int:
+    # Imported here: scikit-learn takes seconds to import, and only this command needs it.
+    from prhub_pipeline.modelling.evaluation import (
+        EvaluationError,
+        evaluate_files,
+        load_modules_config,
+    )
+    from prhub_pipeline.modelling.pr_records import PrRecordError
+
+    try:
+        repo_config = load_modules_config(args.repo_config) if args.repo_config else None
+        report = evaluate_files(args.train, args.test, repo_config, args.predictions)
+    except (EvaluationError, PrRecordError) as exc:
+        raise UsageError(str(exc)) from None
+    print(report.model_dump_json(indent=2))
+    return 0
+
+
 def _sql(args: argparse.Namespace, settings: Settings) -> int:
     from prhub_pipeline.warehouse.query import format_table, run_query
 
@@ -114,6 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = _parser().parse_args(argv)
     try:
+        if args.command == "classifier":
+            return _classifier(args)
         config_path = find_config_path(args.config).resolve()
         settings = load_settings(config_path)
         # Dagster's code location and any subprocess it starts read the same file.
@@ -124,7 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _ui(args, config_path)
         if args.command == "sql":
             return _sql(args, settings)
-    except (ConfigError, UsageError) as exc:
+        if args.command == "report":
+            return _report(args, settings)
+    except (ConfigError, UsageError, WarehouseError) as exc:
         print(f"prhub: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:

@@ -61,7 +61,42 @@ def test_materialize_a_range_then_again_changes_nothing(
     assert stored(config, "SELECT count(*) FROM pr_files") == files
     out = capsys.readouterr().out
     assert "acme/widgets: 5 week(s) 2026-05-04 .. 2026-06-01" in out
-    assert "12 PRs in 5 week(s)" in out
+    assert "raw_prs: 12 PRs in 5 week(s)" in out
+    for stage in ("review_threads", "module_classifier", "module_labels", "importance_scores"):
+        assert f"  {stage}: " in out
+    assert "weekly_report: 5 report(s) in zh and en" in out
+
+
+def test_every_stage_lands_and_reports_are_readable(
+    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_config(tmp_path, history.path)
+    assert (
+        main(["materialize", "--config", str(config), "--week", WEEKS[0], "--through", WEEKS[-1]])
+        == 0
+    )
+    counts = stored(
+        config,
+        "SELECT (SELECT count(DISTINCT number) FROM pr_modules),"
+        " (SELECT count(*) FROM pr_scores),"
+        " (SELECT count(*) FROM weekly_reports),"
+        " (SELECT count(*) FROM pr_facts),"
+        " (SELECT sum(pr_count) FROM weekly_module_trends WHERE module = 'core')",
+    )
+    assert counts == [(12, 12, 8, 12, 12)]  # 4 weeks x 2 languages of reports
+    reports = tmp_path / "reports" / "acme" / "widgets"
+    assert (reports / "2026-05-11.zh.md").is_file() and (reports / "2026-05-11.en.html").is_file()
+    assert (reports / "index.html").is_file()
+    capsys.readouterr()
+    assert main(["report", "--config", str(config), "--week", "2026-05-11", "--lang", "en"]) == 0
+    markdown = capsys.readouterr().out
+    assert "# acme/widgets" in markdown and "#106" in markdown
+    out = tmp_path / "week.html"
+    args = ["report", "--config", str(config), "--week", "2026-05-11", "--format", "html"]
+    assert main([*args, "--out", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
+    assert main(["report", "--config", str(config), "--week", "2026-06-01"]) == 2
+    assert "no zh report is stored" in capsys.readouterr().err
 
 
 def test_an_empty_week_is_a_valid_partition(history: GitRepo, tmp_path: Path) -> None:
@@ -170,5 +205,5 @@ def test_sql_prints_a_table(
     assert main(["sql", "--config", str(config), "SELECT number FROM prs ORDER BY 1"]) == 0
     out = capsys.readouterr().out
     assert "104" in out and "106" in out and "(3 rows)" in out
-    assert main(["sql", "--config", str(config), "SELECT * FROM nope"]) == 1
+    assert main(["sql", "--config", str(config), "SELECT * FROM nope"]) == 2
     assert "query failed" in capsys.readouterr().err

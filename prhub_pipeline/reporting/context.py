@@ -271,9 +271,13 @@ def _count_phrase(counts: Counter[PrType], lang: Lang) -> str:
     names = TYPE_NAMES[lang]
     if lang == "zh":
         return "、".join(f"{names[t]} {n} 个" for t, n in ordered)
-    return ", ".join(
-        f"{n} {names[t]}{'' if n == 1 or t in ('doc', 'other') else 's'}" for t, n in ordered
-    )
+    return ", ".join(f"{n} {_plural(names[t], n, t)}" for t, n in ordered)
+
+
+def _plural(name: str, count: int, pr_type: PrType) -> str:
+    if count == 1 or pr_type in ("doc", "other"):
+        return name
+    return name + ("es" if name.endswith(("x", "s", "sh", "ch")) else "s")
 
 
 def _fmt(value: float) -> str:

@@ -1,0 +1,11 @@
+-- materialized: view
+-- description: Every risk flagged so far, newest first, with the PR's importance and whether a later PR reverted it.
+SELECT r.repo, r.week_start, r.number, p.title, r.risk, r.severity, r.detail,
+       s.importance,
+       rev.number AS reverted_by,
+       current_date - r.week_start AS age_days
+FROM {{ source('pr_risks') }} r
+JOIN {{ source('prs') }} p USING (repo, number)
+LEFT JOIN {{ source('pr_scores') }} s USING (repo, number)
+LEFT JOIN {{ source('prs') }} rev ON rev.repo = r.repo AND rev.reverted_number = r.number
+ORDER BY r.week_start DESC, s.importance DESC NULLS LAST, r.number
