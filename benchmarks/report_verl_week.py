@@ -28,8 +28,6 @@ from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import fit_calibration, score_week
 from prhub_pipeline.modelling.pr_text import (
     parse_title,
-    reverted_number_from_text,
-    reverted_title,
 )
 from prhub_pipeline.modelling.risks import flag_risks
 from prhub_pipeline.records import (
@@ -43,6 +41,7 @@ from prhub_pipeline.records import (
 )
 from prhub_pipeline.reporting.context import WeekCounts, build_report_context
 from prhub_pipeline.reporting.render import render_report
+from prhub_pipeline.reverts import read_revert, reverted_number
 from prhub_pipeline.warehouse.reports import RenderedReport, write_report_files
 from prhub_pipeline.weeks import WeekWindow
 
@@ -134,11 +133,9 @@ def _mark_reverts(prs: list[PullRequest]) -> list[PullRequest]:
     by_title = {pr.title.strip(): pr.number for pr in prs}
     marked = []
     for pr in prs:
-        if parse_title(pr.title).type == "revert":
-            number = reverted_number_from_text(pr.title, pr.body)
-            wanted = reverted_title(pr.title)
-            if number is None and wanted:
-                number = by_title.get(wanted)
+        revert = read_revert(pr.title, pr.body)
+        if revert is not None:
+            number = reverted_number(revert, by_title)
             pr = pr.model_copy(update={"is_revert": True, "reverted_number": number})
         marked.append(pr)
     return marked

@@ -14,7 +14,6 @@ from prhub_pipeline.modelling.importance import (
     ScoreCalibration,
     fit_calibration,
     fix_impacts,
-    matches_any,
     score_parts,
     score_week,
 )
@@ -22,9 +21,9 @@ from prhub_pipeline.modelling.pr_text import (
     clean_description,
     closing_references,
     parse_title,
-    reverted_number_from_text,
     summarize,
 )
+from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import (
     FileChange,
     PullRequest,
@@ -33,6 +32,7 @@ from prhub_pipeline.records import (
     ReviewThread,
     ThreadComment,
 )
+from prhub_pipeline.reverts import read_revert, reverted_number
 
 REPO = "verl-project/verl"
 CONFIG = ScoringConfig(core_paths=["verl/**/*.py"])
@@ -200,8 +200,12 @@ def test_closing_references() -> None:
 
 def test_reverted_number_comes_from_the_body_not_the_title() -> None:
     title = 'Revert "[fsdp] fix: emit distillation outputs (#6293)"'
-    assert reverted_number_from_text(title, "Reverts verl-project/verl#6350") == 6350
-    assert reverted_number_from_text(title, "") is None
+    revert = read_revert(title, "Reverts verl-project/verl#6350")
+    assert revert is not None and reverted_number(revert, {}) == 6350
+    title_only = read_revert(title, "")
+    assert title_only is not None and reverted_number(title_only, {}) is None
+    known = {"[fsdp] fix: emit distillation outputs (#6293)": 6350}
+    assert reverted_number(title_only, known) == 6350
 
 
 @pytest.mark.parametrize(

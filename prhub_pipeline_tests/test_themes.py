@@ -66,4 +66,5 @@ def test_globs() -> None:
     assert path_matches("Dockerfile.rocm", "**/Dockerfile*")
     assert path_matches("a/b/Dockerfile", "**/Dockerfile*")
     assert not path_matches("src/docs.py", "docs/**")
-    assert not path_matches("a/b.py", "*.py")
+    assert path_matches("a/b.py", "*.py")  # a pattern without "/" matches at any depth
+    assert not path_matches("a/b.py", "/*.py")

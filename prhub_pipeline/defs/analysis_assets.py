@@ -5,9 +5,9 @@ from collections.abc import Sequence
 
 import dagster as dg
 
-from prhub_pipeline.defs.ingest_assets import check_results
-from prhub_pipeline.defs.partitions import REPO_DIMENSION, weeks_by_repo
+from prhub_pipeline.defs.partitions import REPO_DIMENSION
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
+from prhub_pipeline.defs.stage_runs import run_weekly_stage
 from prhub_pipeline.stages.modules import (
     ClassifierSummary,
     WeekModules,
@@ -21,7 +21,6 @@ from prhub_pipeline.stages.quality import (
 )
 from prhub_pipeline.stages.report import WeekReport, report_weeks
 from prhub_pipeline.stages.scoring import WeekScores, score_weeks
-from prhub_pipeline.warehouse.quality import CheckOutcome
 
 
 def _classifier_metadata(summary: ClassifierSummary) -> dict[str, dg.MetadataValue]:
@@ -182,16 +181,8 @@ def build_analysis_assets(
     def module_labels(
         context: dg.AssetExecutionContext, prhub: PrhubSettings
     ) -> dg.MaterializeResult:
-        settings = prhub.load()
-        results: list[WeekModules] = []
-        outcomes: list[CheckOutcome] = []
-        for repo_name, weeks in weeks_by_repo(context.partition_keys).items():
-            repo = settings.repo(repo_name)
-            results.extend(label_weeks(settings, repo, weeks))
-            outcomes.extend(check_modules(settings, repo, weeks))
-        return dg.MaterializeResult(
-            metadata=_modules_metadata(results), check_results=check_results(outcomes)
-        )
+        results, checks = run_weekly_stage(context, prhub, label_weeks, check_modules)
+        return dg.MaterializeResult(metadata=_modules_metadata(results), check_results=checks)
 
     @dg.asset(
         partitions_def=repo_weeks,
@@ -213,16 +204,8 @@ def build_analysis_assets(
     def importance_scores(
         context: dg.AssetExecutionContext, prhub: PrhubSettings
     ) -> dg.MaterializeResult:
-        settings = prhub.load()
-        results: list[WeekScores] = []
-        outcomes: list[CheckOutcome] = []
-        for repo_name, weeks in weeks_by_repo(context.partition_keys).items():
-            repo = settings.repo(repo_name)
-            results.extend(score_weeks(settings, repo, weeks))
-            outcomes.extend(check_scores(settings, repo, weeks))
-        return dg.MaterializeResult(
-            metadata=_scores_metadata(results), check_results=check_results(outcomes)
-        )
+        results, checks = run_weekly_stage(context, prhub, score_weeks, check_scores)
+        return dg.MaterializeResult(metadata=_scores_metadata(results), check_results=checks)
 
     @dg.asset(
         partitions_def=repo_weeks,
@@ -245,15 +228,7 @@ def build_analysis_assets(
     def weekly_report(
         context: dg.AssetExecutionContext, prhub: PrhubSettings
     ) -> dg.MaterializeResult:
-        settings = prhub.load()
-        results: list[WeekReport] = []
-        outcomes: list[CheckOutcome] = []
-        for repo_name, weeks in weeks_by_repo(context.partition_keys).items():
-            repo = settings.repo(repo_name)
-            results.extend(report_weeks(settings, repo, weeks))
-            outcomes.extend(check_reports(settings, repo, weeks))
-        return dg.MaterializeResult(
-            metadata=_report_metadata(results), check_results=check_results(outcomes)
-        )
+        results, checks = run_weekly_stage(context, prhub, report_weeks, check_reports)
+        return dg.MaterializeResult(metadata=_report_metadata(results), check_results=checks)
 
     return [module_classifier, module_labels, importance_scores, weekly_report]

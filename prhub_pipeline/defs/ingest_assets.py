@@ -4,8 +4,8 @@ from collections.abc import Sequence
 
 import dagster as dg
 
-from prhub_pipeline.defs.partitions import weeks_by_repo
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
+from prhub_pipeline.defs.stage_runs import run_weekly_stage
 from prhub_pipeline.stages.ingest import (
     WeekIngest,
     WeekReviews,
@@ -13,7 +13,6 @@ from prhub_pipeline.stages.ingest import (
     store_review_weeks,
 )
 from prhub_pipeline.stages.quality import check_ingest
-from prhub_pipeline.warehouse.quality import CheckOutcome
 
 PREVIEW_SCHEMA = dg.TableSchema(
     columns=[
@@ -94,27 +93,6 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
     return metadata
 
 
-def check_results(outcomes: Sequence[CheckOutcome]) -> list[dg.AssetCheckResult]:
-    """One result per check name, failing if any repository's outcome failed."""
-    by_name: dict[str, list[CheckOutcome]] = {}
-    for outcome in outcomes:
-        by_name.setdefault(outcome.name, []).append(outcome)
-    return [
-        dg.AssetCheckResult(
-            check_name=name,
-            passed=all(o.passed for o in group),
-            severity=dg.AssetCheckSeverity.WARN
-            if all(o.severity == "warn" for o in group)
-            else dg.AssetCheckSeverity.ERROR,
-            metadata={
-                "detail": dg.MetadataValue.text("; ".join(o.detail for o in group)),
-                "offending": dg.MetadataValue.json([x for o in group for x in o.offending]),
-            },
-        )
-        for name, group in by_name.items()
-    ]
-
-
 def build_ingest_assets(
     partitions_def: dg.MultiPartitionsDefinition,
 ) -> list[dg.AssetsDefinition]:
@@ -134,20 +112,10 @@ def build_ingest_assets(
         ),
     )
     def raw_prs(context: dg.AssetExecutionContext, prhub: PrhubSettings) -> dg.MaterializeResult:
-        settings = prhub.load()
-        results: list[WeekIngest] = []
-        outcomes: list[CheckOutcome] = []
-        for repo_name, weeks in weeks_by_repo(context.partition_keys).items():
-            repo = settings.repo(repo_name)
-            for week_result in ingest_weeks(settings, repo, weeks):
-                context.log.info(
-                    f"{repo_name} week {week_result.window.key}: {week_result.pr_count} PRs"
-                )
-                results.append(week_result)
-            outcomes.extend(check_ingest(settings, repo, weeks))
-        return dg.MaterializeResult(
-            metadata=_ingest_metadata(results), check_results=check_results(outcomes)
-        )
+        results, checks = run_weekly_stage(context, prhub, ingest_weeks, check_ingest)
+        for result in results:
+            context.log.info(f"{result.repo} week {result.window.key}: {result.pr_count} PRs")
+        return dg.MaterializeResult(metadata=_ingest_metadata(results), check_results=checks)
 
     @dg.asset(
         partitions_def=partitions_def,
@@ -166,10 +134,7 @@ def build_ingest_assets(
     def review_threads(
         context: dg.AssetExecutionContext, prhub: PrhubSettings
     ) -> dg.MaterializeResult:
-        settings = prhub.load()
-        results: list[WeekReviews] = []
-        for repo_name, weeks in weeks_by_repo(context.partition_keys).items():
-            results.extend(store_review_weeks(settings, settings.repo(repo_name), weeks))
+        results, _ = run_weekly_stage(context, prhub, store_review_weeks)
         return dg.MaterializeResult(metadata=_review_metadata(results))
 
     return [raw_prs, review_threads]

@@ -14,9 +14,8 @@ import bisect
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -26,50 +25,13 @@ from prhub_pipeline.modelling.pr_text import (
     PrType,
     parse_title,
     prose,
-    reverted_number_from_text,
-    reverted_title,
 )
+from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import PullRequest, Review, ReviewData, ReviewThread
+from prhub_pipeline.reverts import read_revert, reverted_number
 
 # ---------------------------------------------------------------------------------------------
 # Paths
-
-
-@lru_cache(maxsize=512)
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    """gitignore-like globs: `**` spans directories, `*` and `?` stay within one; a pattern
-    without `/` matches a file name at any depth."""
-    pattern = pattern.strip().lstrip("/")
-    if "/" not in pattern:
-        pattern = "**/" + pattern
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:[^/]*/)*")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
-
-
-def matches_any(path: str, patterns: Iterable[str]) -> bool:
-    """Whether a repository path matches one of the globs."""
-    return any(_glob_regex(p).match(path) for p in patterns)
-
-
-# ---------------------------------------------------------------------------------------------
-# Review summary per PR
 
 
 def is_bot(login: str | None, flagged: bool = False) -> bool:
@@ -330,16 +292,13 @@ def reverted_target(
     pr: PullRequest, known: Mapping[int, PullRequest]
 ) -> tuple[int | None, PullRequest | None]:
     """The number of the PR a revert undoes and, when known, that PR."""
-    if not pr.is_revert and parse_title(pr.title).type != "revert":
+    revert = read_revert(pr.title, pr.body)
+    if not pr.is_revert and revert is None and parse_title(pr.title).type != "revert":
         return None, None
-    number = pr.reverted_number or reverted_number_from_text(pr.title, pr.body)
-    if number is None:
-        wanted = reverted_title(pr.title)
-        if wanted:
-            for candidate in known.values():
-                if candidate.number != pr.number and candidate.title.strip() == wanted:
-                    number = candidate.number
-                    break
+    number = pr.reverted_number
+    if number is None and revert is not None:
+        titles = {c.title.strip(): c.number for c in known.values() if c.number != pr.number}
+        number = reverted_number(revert, titles)
     return number, (known.get(number) if number is not None else None)
 
 

@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from prhub_pipeline.reverts import REVERT_TITLE, TRAILING_PR_NUMBER
+
 PrType = Literal["feat", "fix", "refactor", "perf", "chore", "doc", "test", "revert", "other"]
 PR_TYPES: tuple[PrType, ...] = (
     "feat",
@@ -68,10 +70,6 @@ _CONVENTIONAL = re.compile(
     re.DOTALL,
 )
 _FIRST_WORD = re.compile(r"^[\W_]*(?P<word>[A-Za-z]+)")
-_REVERT_TITLE = re.compile(r'^\s*Revert\s+"(?P<inner>.*)"\s*$', re.DOTALL)
-_TRAILING_NUMBER = re.compile(r"\s*\(#(?P<number>\d+)\)\s*$")
-# GitHub's revert button writes "Reverts owner/name#N" as the description.
-_REVERTS_BODY = re.compile(r"^\s*Reverts\s+(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)\b", re.MULTILINE)
 
 
 class TitleInfo(BaseModel):
@@ -101,7 +99,7 @@ def parse_title(title: str) -> TitleInfo:
         elif not _PART.match(inner):
             tags.extend(t.strip().lower() for t in inner.split(",") if t.strip())
         rest = rest[match.end() :]
-    if _REVERT_TITLE.match(rest) or rest.lower().startswith("revert "):
+    if REVERT_TITLE.match(rest) or rest.lower().startswith("revert "):
         return TitleInfo(type="revert", breaking=breaking, prefix_tags=tags, subject=rest)
     if rest.upper().startswith("BREAKING"):
         breaking = True
@@ -120,24 +118,6 @@ def parse_title(title: str) -> TitleInfo:
     if len(tag_types) == 1:
         pr_type = tag_types.pop()
     return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=rest)
-
-
-def reverted_number_from_text(title: str, body: str) -> int | None:
-    """The PR a revert undoes when its description says `Reverts owner/name#N`.
-
-    The title's own `(#N)` is not used: GitHub copies the reverted PR's title, whose `(#N)`
-    may name an issue rather than the PR (verl #6360 reverts #6350 titled `... (#6293)`).
-    """
-    match = _REVERTS_BODY.search(body)
-    return int(match.group("number")) if match else None
-
-
-def reverted_title(title: str) -> str | None:
-    """The quoted title of `Revert "<title>"`, without a trailing `(#N)`."""
-    match = _REVERT_TITLE.match(title.strip())
-    if not match:
-        return None
-    return _TRAILING_NUMBER.sub("", match.group("inner")).strip()
 
 
 # Closing references: "Fixes #12", "Fixes: #12", "closes owner/name#12", "resolve https://github.com/o/n/issues/12".
@@ -160,7 +140,7 @@ def closing_references(title: str, body: str) -> list[int]:
         if number not in numbers:
             numbers.append(number)
     info = parse_title(title)
-    trailing = _TRAILING_NUMBER.search(title)
+    trailing = TRAILING_PR_NUMBER.search(title)
     if info.type == "fix" and trailing:
         number = int(trailing.group("number"))
         if number not in numbers:

@@ -19,11 +19,11 @@ from prhub_pipeline.modelling.importance import (
     PrReview,
     change_shape,
     is_bot,
-    matches_any,
     resolve_revert,
     reviews_by_pr,
 )
 from prhub_pipeline.modelling.pr_text import clean_description, closing_references, parse_title
+from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import PullRequest, ReviewData, ReviewThread
 
 RiskKind = Literal[

@@ -16,6 +16,7 @@ from functools import lru_cache
 from prhub_pipeline.config import ModulesConfig, ThemeRule
 from prhub_pipeline.modelling.features import clean_description
 from prhub_pipeline.modelling.tags import normalise_tag, text_without_tags
+from prhub_pipeline.paths import glob_regex
 from prhub_pipeline.records import ModuleLabel, PullRequest, ThemeTag
 
 DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
@@ -129,32 +130,13 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
 )
 
 
-@lru_cache(maxsize=256)
-def _glob_regex(glob: str) -> re.Pattern[str]:
-    """`**` spans directories, `*` and `?` stay within one; matched against the whole path."""
-    parts = re.split(r"(\*\*/|\*\*|\*|\?)", glob)
-    pattern = []
-    for part in parts:
-        if part == "**/":
-            pattern.append(r"(?:.*/)?")
-        elif part == "**":
-            pattern.append(r".*")
-        elif part == "*":
-            pattern.append(r"[^/]*")
-        elif part == "?":
-            pattern.append(r"[^/]")
-        else:
-            pattern.append(re.escape(part))
-    return re.compile("".join(pattern) + r"\Z", re.IGNORECASE)
-
-
 @lru_cache(maxsize=1024)
 def _text_regex(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
 def path_matches(path: str, glob: str) -> bool:
-    return _glob_regex(glob).match(path) is not None
+    return glob_regex(glob).match(path) is not None
 
 
 def rule_matches(

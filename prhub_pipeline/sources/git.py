@@ -16,13 +16,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from prhub_pipeline.records import FileChange, FileStatus, PullRequest
+from prhub_pipeline.reverts import read_revert, reverted_number
 
 SQUASH_SUBJECT = re.compile(r"^(?P<title>.*\S)\s+\(#(?P<number>\d+)\)\s*$")
 MERGE_SUBJECT = re.compile(r"^Merge pull request #(?P<number>\d+) from (?P<branch>\S+)")
-REVERT_TITLE = re.compile(r'^Revert\s+"(?P<inner>.*)"\s*$', re.DOTALL)
-REVERTS_COMMIT = re.compile(r"This reverts commit (?P<sha>[0-9a-f]{7,40})")
-# GitHub's revert button writes "Reverts owner/name#N" as the body.
-REVERTS_PR = re.compile(r"^Reverts\s+(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)\s*$", re.MULTILINE)
 TRAILER = re.compile(r"^(?P<key>Co-authored-by|Signed-off-by):\s*(?P<value>.*)$", re.IGNORECASE)
 SEPARATOR = re.compile(r"^-{3,}$")
 NAME_BEFORE_EMAIL = re.compile(r"^(?P<name>.*?)\s*<[^>]*>\s*$")
@@ -182,10 +179,7 @@ def _to_pull_request(repo: str, commit: _Commit) -> PullRequest | None:
             return None
         number = int(squash.group("number"))
         title = squash.group("title")
-    revert = REVERT_TITLE.match(title)
-    reverted_sha = REVERTS_COMMIT.search(body)
-    reverts_pr = REVERTS_PR.search(body)
-    reverted_number = int(reverts_pr.group("number")) if reverts_pr else None
+    revert = read_revert(title, body)
     try:
         return PullRequest(
             repo=repo,
@@ -200,9 +194,9 @@ def _to_pull_request(repo: str, commit: _Commit) -> PullRequest | None:
             deletions=sum(f.deletions or 0 for f in commit.files),
             changed_files=len(commit.files),
             files=commit.files,
-            is_revert=bool(revert) or reverted_sha is not None or reverts_pr is not None,
-            reverted_sha=reverted_sha.group("sha") if reverted_sha else None,
-            reverted_number=reverted_number,
+            is_revert=revert is not None,
+            reverted_sha=revert.reverted_sha if revert else None,
+            reverted_number=revert.body_number if revert else None,
             source="git",
         )
     except ValidationError as exc:
@@ -211,58 +205,32 @@ def _to_pull_request(repo: str, commit: _Commit) -> PullRequest | None:
         ) from None
 
 
-def _revert_target_by_title(pr: PullRequest, titles: dict[str, int]) -> int | None:
-    """`Revert "<title>"`: the PR with that title, else the title's own trailing `(#N)`.
-
-    A title may end in an issue reference that is not the PR (verl's #6350 was titled
-    "... (#6293)"), so an exact title match is tried before the trailing number.
-    """
-    revert = REVERT_TITLE.match(pr.title)
-    if not revert:
-        return None
-    inner = revert.group("inner").strip()
-    if inner in titles:
-        return titles[inner]
-    squash = SQUASH_SUBJECT.match(inner)
-    if squash and squash.group("title") in titles:
-        return titles[squash.group("title")]
-    return int(squash.group("number")) if squash else None
-
-
 def _resolve_reverted_numbers(
-    git_path: Path, prs: list[PullRequest], known: dict[str, int], titles: dict[str, int]
+    git_path: Path, prs: list[PullRequest], commits: dict[str, int], titles: dict[str, int]
 ) -> list[PullRequest]:
-    """Name the reverted PR: the body's `Reverts #N`, else the reverted commit, else the title."""
-    wanted = [pr.reverted_sha for pr in prs if pr.reverted_sha and pr.reverted_number is None]
-    unknown = sorted({sha for sha in wanted if sha and not _lookup(known, sha)})
+    """Name the PR each revert undoes, looking up reverted commits older than the window."""
+    unresolved = [pr for pr in prs if pr.is_revert and pr.reverted_number is None]
+    unresolved_numbers = {pr.number for pr in unresolved}
+    wanted = {pr.reverted_sha for pr in unresolved if pr.reverted_sha}
+    unknown = sorted(sha for sha in wanted if not any(c.startswith(sha) for c in commits))
     if unknown:
         output = _run_git(
             git_path, ["log", "--no-walk=unsorted", "--ignore-missing", "--format=%H %s", *unknown]
         )
         for line in output.splitlines():
             sha, _, subject = line.partition(" ")
-            squash = SQUASH_SUBJECT.match(subject) or MERGE_SUBJECT.match(subject)
-            if squash:
-                known[sha] = int(squash.group("number"))
+            landed = SQUASH_SUBJECT.match(subject) or MERGE_SUBJECT.match(subject)
+            if landed:
+                commits[sha] = int(landed.group("number"))
     resolved = []
     for pr in prs:
-        if pr.is_revert and pr.reverted_number is None:
-            number = _lookup(known, pr.reverted_sha) if pr.reverted_sha else None
-            if number is None:
-                number = _revert_target_by_title(pr, titles)
+        revert = read_revert(pr.title, pr.body) if pr.number in unresolved_numbers else None
+        if revert is not None:
+            number = reverted_number(revert, titles, commits)
             if number is not None:
                 pr = pr.model_copy(update={"reverted_number": number})
         resolved.append(pr)
     return resolved
-
-
-def _lookup(known: dict[str, int], sha: str) -> int | None:
-    if sha in known:
-        return known[sha]
-    for full, number in known.items():
-        if full.startswith(sha):
-            return number
-    return None
 
 
 def read_merged_prs(
@@ -296,19 +264,18 @@ def read_merged_prs(
             f"--format={LOG_FORMAT}",
         ],
     )
-    commits = _parse_log(output)
-    known: dict[str, int] = {}
+    pr_commits: dict[str, int] = {}
     titles: dict[str, int] = {}
     by_number: dict[int, PullRequest] = {}
-    for commit in commits:
+    for commit in _parse_log(output):
         pr = _to_pull_request(repo, commit)
         if pr is None:
             continue
-        known[commit.sha] = pr.number
+        pr_commits[commit.sha] = pr.number
         titles.setdefault(pr.title, pr.number)
         if not start <= pr.merged_at < end:
             continue
         # The newest landing of a number wins (a PR squash-merged twice, e.g. after a force-push).
         by_number.setdefault(pr.number, pr)
     prs = sorted(by_number.values(), key=lambda pr: (pr.merged_at, pr.number))
-    return _resolve_reverted_numbers(git_path, prs, known, titles)
+    return _resolve_reverted_numbers(git_path, prs, pr_commits, titles)

@@ -55,6 +55,7 @@ from prhub_pipeline.records import (
     ReviewThread,
     ThreadComment,
 )
+from prhub_pipeline.reverts import read_revert, reverted_number
 from prhub_pipeline.weeks import WeekWindow
 
 logger = logging.getLogger(__name__)
@@ -76,10 +77,6 @@ CHANGE_TYPE_STATUS: dict[str, FileStatus] = {
     "MODIFIED": "modified",
     "RENAMED": "renamed",
 }
-REVERT_TITLE = re.compile(r'^Revert\s+"(?P<inner>.*)"\s*$', re.DOTALL)
-TRAILING_NUMBER = re.compile(r"\(#(?P<number>\d+)\)\s*$")
-# GitHub's revert button writes "Reverts owner/name#N" as the body.
-REVERTS_PR = re.compile(r"^Reverts\s+(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)\s*$", re.MULTILINE)
 
 
 class GitHubError(Exception):
@@ -868,12 +865,24 @@ def parse_pages(repo: str, pages: Sequence[RawPage]) -> tuple[list[PullRequest],
         records.append(_pull_request_records(repo, parts_of_pr))
     records.sort(key=lambda r: (r[0].merged_at, r[0].number))
     by_number = sorted(records, key=lambda r: r[0].number)
-    return [r[0] for r in records], ReviewData(
+    return _resolve_reverts([r[0] for r in records]), ReviewData(
         available=True,
         reviews=[review for r in by_number for review in r[1]],
         threads=[thread for r in by_number for thread in r[2]],
         comments=[comment for r in by_number for comment in r[3]],
     )
+
+
+def _resolve_reverts(prs: list[PullRequest]) -> list[PullRequest]:
+    """Reverts whose body names no PR: match the quoted title among the week's PRs."""
+    titles = {pr.title: pr.number for pr in prs}
+    resolved = []
+    for pr in prs:
+        revert = read_revert(pr.title, pr.body) if pr.is_revert else None
+        if revert is not None and pr.reverted_number is None:
+            pr = pr.model_copy(update={"reverted_number": reverted_number(revert, titles)})
+        resolved.append(pr)
+    return resolved
 
 
 def _start_parts(node: dict[str, Any], thread_owner: dict[str, int]) -> _PullRequestParts:
@@ -953,17 +962,6 @@ def _actor(value: Any) -> tuple[str | None, bool]:
     return login, is_bot
 
 
-def _revert_target(title: str, body: str) -> tuple[bool, int | None]:
-    reverts_pr = REVERTS_PR.search(body)
-    revert = REVERT_TITLE.match(title)
-    if reverts_pr:
-        return True, int(reverts_pr.group("number"))
-    if revert:
-        trailing = TRAILING_NUMBER.search(revert.group("inner"))
-        return True, int(trailing.group("number")) if trailing else None
-    return False, None
-
-
 def _pull_request_records(
     repo: str, parts: _PullRequestParts
 ) -> tuple[PullRequest, list[Review], list[ReviewThread], list[PrComment]]:
@@ -978,7 +976,7 @@ def _pull_request_records(
     merged_by, _ = _actor(node.get("mergedBy"))
     title = str(node.get("title") or "")
     body = str(node.get("body") or "")
-    is_revert, reverted_number = _revert_target(title, body)
+    revert = read_revert(title, body)
     merged_at = _timestamp(node.get("mergedAt"), f"{what} mergedAt")
     if merged_at is None:
         raise GitHubResponseError(f"{what} in {repo} is not merged (mergedAt is null)")
@@ -1011,8 +1009,9 @@ def _pull_request_records(
             deletions=node.get("deletions") or 0,
             changed_files=node.get("changedFiles") or 0,
             files=files,
-            is_revert=is_revert,
-            reverted_number=reverted_number,
+            is_revert=revert is not None,
+            reverted_sha=revert.reverted_sha if revert else None,
+            reverted_number=revert.body_number if revert else None,
             source="github",
         )
         reviews = [

@@ -1,0 +1,57 @@
+"""What every weekly asset does: run a stage over the run's repositories and weeks, then turn
+the stage's data-quality outcomes into asset check results."""
+
+from collections.abc import Callable, Sequence
+from datetime import date
+from typing import TypeVar
+
+import dagster as dg
+
+from prhub_pipeline.config import RepoConfig, Settings
+from prhub_pipeline.defs.partitions import weeks_by_repo
+from prhub_pipeline.defs.resources import PrhubSettings
+from prhub_pipeline.warehouse.quality import CheckOutcome
+
+Result = TypeVar("Result")
+Stage = Callable[[Settings, RepoConfig, Sequence[date]], list[Result]]
+Check = Callable[[Settings, RepoConfig, Sequence[date]], list[CheckOutcome]]
+
+
+def run_weekly_stage(
+    context: dg.AssetExecutionContext,
+    prhub: PrhubSettings,
+    stage: Stage[Result],
+    check: Check | None = None,
+) -> tuple[list[Result], list[dg.AssetCheckResult]]:
+    """Run `stage` for every repository and week of the run (one partition or a backfill's
+    range), then `check` over what it stored."""
+    settings = prhub.load()
+    results: list[Result] = []
+    outcomes: list[CheckOutcome] = []
+    for repo_name, weeks in weeks_by_repo(context.partition_keys).items():
+        repo = settings.repo(repo_name)
+        results.extend(stage(settings, repo, weeks))
+        if check is not None:
+            outcomes.extend(check(settings, repo, weeks))
+    return results, check_results(outcomes)
+
+
+def check_results(outcomes: Sequence[CheckOutcome]) -> list[dg.AssetCheckResult]:
+    """One result per check name, failing if any repository's outcome failed."""
+    by_name: dict[str, list[CheckOutcome]] = {}
+    for outcome in outcomes:
+        by_name.setdefault(outcome.name, []).append(outcome)
+    return [
+        dg.AssetCheckResult(
+            check_name=name,
+            passed=all(o.passed for o in group),
+            severity=dg.AssetCheckSeverity.WARN
+            if all(o.severity == "warn" for o in group)
+            else dg.AssetCheckSeverity.ERROR,
+            metadata={
+                "detail": dg.MetadataValue.text("; ".join(o.detail for o in group)),
+                "offending": dg.MetadataValue.json([x for o in group for x in o.offending]),
+            },
+        )
+        for name, group in by_name.items()
+    ]

@@ -1,0 +1,46 @@
+"""Path globs shared by every rule that names files (core and test paths, theme rules)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+
+@lru_cache(maxsize=512)
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """gitignore-like globs: `**` spans directories, `*` and `?` stay within one; a pattern
+    without `/` matches a file name at any depth, and a leading `/` anchors it at the root."""
+    pattern = pattern.strip()
+    anchored = pattern.startswith("/")
+    pattern = pattern.lstrip("/")
+    if "/" not in pattern and not anchored:
+        pattern = "**/" + pattern
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:[^/]*/)*")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def matches_any(path: str, patterns: Iterable[str]) -> bool:
+    """Whether a repository path matches one of the globs."""
+    return any(glob_regex(p).match(path) for p in patterns)
+
+
+# ---------------------------------------------------------------------------------------------
+# Review summary per PR

@@ -1,0 +1,81 @@
+"""Reading reverts: which PR a revert undoes, from the evidence its title and body give.
+
+Shared by the sources and by scoring so that every stage resolves a revert the same way. The
+evidence, strongest first: GitHub's revert button writes `Reverts owner/name#N` as the body;
+`git revert` writes `This reverts commit <sha>`; both quote the reverted title in
+`Revert "<title>"`. A quoted title may itself end in `(#N)` naming an issue rather than the PR
+(verl's #6360 reverts #6350, titled "... (#6293)"), so a title is only trusted when it matches a
+known PR's title exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from pydantic import BaseModel, ConfigDict
+
+REVERT_TITLE = re.compile(r'^\s*Revert\s+"(?P<quoted>.*)"\s*$', re.DOTALL)
+REVERTS_PR_BODY = re.compile(
+    r"^\s*Reverts\s+(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)\b", re.MULTILINE | re.IGNORECASE
+)
+REVERTS_COMMIT = re.compile(r"This reverts commit (?P<sha>[0-9a-f]{7,40})")
+TRAILING_PR_NUMBER = re.compile(r"\s*\(#(?P<number>\d+)\)\s*$")
+
+
+class RevertText(BaseModel):
+    """What a revert's own text says about the PR it undoes."""
+
+    model_config = ConfigDict(frozen=True)
+
+    quoted_title: str | None = None  # from `Revert "<title>"`
+    body_number: int | None = None  # from `Reverts owner/name#N`
+    reverted_sha: str | None = None  # from `This reverts commit <sha>`
+
+
+def read_revert(title: str, body: str) -> RevertText | None:
+    """The revert evidence in a PR's title and body; None when it is not a revert."""
+    quoted = REVERT_TITLE.match(title)
+    by_body = REVERTS_PR_BODY.search(body)
+    by_commit = REVERTS_COMMIT.search(body)
+    if not (quoted or by_body or by_commit):
+        return None
+    return RevertText(
+        quoted_title=quoted.group("quoted").strip() if quoted else None,
+        body_number=int(by_body.group("number")) if by_body else None,
+        reverted_sha=by_commit.group("sha") if by_commit else None,
+    )
+
+
+def match_quoted_title(quoted: str, titles: Mapping[str, int]) -> int | None:
+    """The PR whose title the revert quotes: the title as quoted, or (for a reverted squash
+    commit's subject `title (#N)`) the title without that suffix when PR N has it."""
+    if quoted in titles:
+        return titles[quoted]
+    suffix = TRAILING_PR_NUMBER.search(quoted)
+    if suffix:
+        number = titles.get(quoted[: suffix.start()].strip())
+        if number == int(suffix.group("number")):
+            return number
+    return None
+
+
+def reverted_number(
+    revert: RevertText,
+    titles: Mapping[str, int],
+    commits: Mapping[str, int] | None = None,
+) -> int | None:
+    """The reverted PR by the strongest evidence available; None when nothing identifies it.
+
+    `titles` maps known PR titles to numbers; `commits` maps merge commits (full shas) to
+    numbers for `This reverts commit <sha>`, which may be abbreviated.
+    """
+    if revert.body_number is not None:
+        return revert.body_number
+    if revert.reverted_sha and commits:
+        for sha, number in commits.items():
+            if sha.startswith(revert.reverted_sha):
+                return number
+    if revert.quoted_title:
+        return match_quoted_title(revert.quoted_title, titles)
+    return None
