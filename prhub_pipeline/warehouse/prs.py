@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from datetime import date
 from importlib import resources
+from typing import Any
 
 import duckdb
 
@@ -48,8 +49,8 @@ FILE_COLUMNS = (
 
 def pr_tables(week_start: date, prs: Sequence[PullRequest]) -> list[TableRows]:
     """The `prs` and `pr_files` rows of one partition."""
-    pr_rows = []
-    file_rows = []
+    pr_rows: list[tuple[Any, ...]] = []
+    file_rows: list[tuple[Any, ...]] = []
     for pr in prs:
         pr_rows.append(
             (
