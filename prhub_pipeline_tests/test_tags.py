@@ -128,11 +128,18 @@ Ran the unit tests.
     assert clean_description(body) == "Makes the sampler deterministic.\nRan the unit tests."
 
 
-def test_path_prefixes_at_several_depths() -> None:
-    files = [FileChange(path="verl/workers/rollout/vllm/x.py"), FileChange(path="setup.py")]
+def test_path_prefixes_at_several_depths_then_file_names() -> None:
+    files = [
+        FileChange(path="verl/workers/rollout/vllm/sub/x.py"),
+        FileChange(path="setup.py"),
+        FileChange(path="docs/x.py"),
+    ]
     assert path_prefixes(files).split() == [
         "verl",
         "verl/workers",
         "verl/workers/rollout",
+        "verl/workers/rollout/vllm",
         "setup.py",
+        "docs",
+        "x.py",
     ]

@@ -1,9 +1,10 @@
 """The per-repository module classifier: multi-label, linear, trained on the repo's tagged PRs.
 
 Inputs per PR (see `features.py`): the title without its tags, path tokens, path prefixes at
-depths 1-3 and the description without its template, each through its own TF-IDF vectorizer,
-weighted and stacked. One LinearSVC per module on top, plus a small bonus when the title or
-the paths name the module outright (which also helps modules too new to have many examples).
+depths 1-4 with the file names, and the description without its template, each through its
+own TF-IDF vectorizer, weighted and stacked. One LinearSVC per module on top, plus (when
+validation prefers it) a small bonus when the title names the module outright (which also
+helps modules too new to have many examples).
 Scores become probabilities through one Platt scaling fitted on the validation split.
 
 Model selection is honest about time: the latest fifth of the tagged PRs validates, the rest
@@ -35,17 +36,19 @@ from prhub_pipeline.modelling.features import PrFeatures, pr_features
 from prhub_pipeline.modelling.tags import ground_truth, learn_modules_config, normalise_tag
 from prhub_pipeline.records import ModuleLabel, PullRequest
 
-MODEL_FORMAT = 1
+MODEL_FORMAT = 2  # 2: path_prefixes go to depth 4 and carry file names
 VALIDATION_FRACTION = 0.2
 MACRO_MIN_TRAINING_EXAMPLES = 10
 # Predict a PR's best module even below its threshold, unless the model is this unsure.
 MIN_TOP_PROBABILITY = 0.1
 THRESHOLD_GRID = tuple(round(t, 2) for t in np.arange(0.15, 0.71, 0.05))
 PER_LABEL_THRESHOLD_MIN_POSITIVES = 5
+# Validation positives worth as much as the global threshold when tuning a label's own.
+THRESHOLD_SHRINKAGE = 10.0
 # The candidates model selection compares: (SVM regularisation C, recency half-life in days
 # or None for equal weights). Three fits keep training on ~2,000 PRs within a few seconds.
 CANDIDATES: tuple[tuple[float, float | None], ...] = ((0.25, None), (0.25, 180.0), (1.0, None))
-NAME_MATCH_BONUS = ((0.0, 0.0), (0.5, 0.2))  # (title, paths) decision bonus
+NAME_MATCH_BONUS = ((0.0, 0.0), (0.3, 0.0))  # (title, paths) decision bonus
 SELECTION_THRESHOLD = -0.3  # decision threshold used only to compare candidates
 
 
@@ -64,7 +67,7 @@ class FieldSpec:
 FIELDS = (
     FieldSpec("title", 1.0, ngram_max=2),
     FieldSpec("path_tokens", 1.0),
-    FieldSpec("path_prefixes", 0.5, token_pattern=r"\S+"),
+    FieldSpec("path_prefixes", 1.0, token_pattern=r"\S+"),
     FieldSpec("description", 0.5, min_df=2, max_df=0.5),
 )
 FIELDS_BY_NAME = {spec.name: spec for spec in FIELDS}
@@ -321,8 +324,13 @@ def _tune_thresholds(probabilities: np.ndarray, truth: np.ndarray) -> np.ndarray
             continue
         column_truth = np.repeat(truth[:, [j]], len(grid), axis=1)
         f1s = label_f1(column_truth, probabilities[:, [j]] >= grid)
-        # Ties go to the threshold nearest the global one.
-        thresholds[j] = grid[np.lexsort((np.abs(grid - best_global), -f1s))[0]]
+        # Ties go to the threshold nearest the global one; a label's own best threshold is
+        # shrunk toward the global one by how few validation positives chose it.
+        positives = float(truth[:, j].sum())
+        own = grid[np.lexsort((np.abs(grid - best_global), -f1s))[0]]
+        thresholds[j] = (positives * own + THRESHOLD_SHRINKAGE * best_global) / (
+            positives + THRESHOLD_SHRINKAGE
+        )
     return thresholds
 
 

@@ -16,7 +16,7 @@ from prhub_pipeline.config import ModulesConfig
 from prhub_pipeline.modelling.tags import text_without_tags
 from prhub_pipeline.records import FileChange, PullRequest
 
-PREFIX_DEPTHS = (1, 2, 3)
+PREFIX_DEPTHS = (1, 2, 3, 4)
 MAX_DESCRIPTION_CHARS = 3000
 
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
@@ -98,23 +98,31 @@ def path_tokens(files: Sequence[FileChange]) -> str:
 
 
 def path_prefixes(files: Sequence[FileChange], depths: Sequence[int] = PREFIX_DEPTHS) -> str:
-    """Directory prefixes of the changed paths at each depth, one token each, deduplicated.
+    """Directory prefixes of the changed paths at each depth, then the file names, one token
+    each, deduplicated.
 
-    `verl/workers/rollout/x.py` gives `verl`, `verl/workers`, `verl/workers/rollout`; a file at
-    the top level gives its own name, so `setup.py` and `README.md` still say something.
+    `verl/workers/rollout/x.py` gives `verl`, `verl/workers`, `verl/workers/rollout` and `x.py`;
+    a file at the top level gives its own name, so `setup.py` and `README.md` still say
+    something. A file name alone (`fsdp_workers.py`, `Dockerfile`) is often the most telling
+    part of a path, and it still matches when the file moves to another directory.
     """
     prefixes: list[str] = []
     seen: set[str] = set()
-    for path in _paths(files):
-        parts = path.lower().split("/")
+
+    def add(token: str) -> None:
+        if token not in seen:
+            seen.add(token)
+            prefixes.append(token)
+
+    paths = [path.lower().split("/") for path in _paths(files)]
+    for parts in paths:
         directories = parts[:-1] or parts
         for depth in depths:
             if depth > len(directories):
                 break
-            prefix = "/".join(directories[:depth])
-            if prefix not in seen:
-                seen.add(prefix)
-                prefixes.append(prefix)
+            add("/".join(directories[:depth]))
+    for parts in paths:
+        add(parts[-1])
     return " ".join(prefixes)
 
 
