@@ -140,8 +140,11 @@ def test_backfill_of_a_range_of_weeks_for_both_repositories_succeeds(
             # Single-run backfill policy: one run per repository covers the whole range.
             assert (asset, weeks) in materialized, f"{asset} {weeks} not in {materialized}"
     # The pool `prhub_warehouse` (limit 1, granularity run) admits one run at a time.
-    spans = sorted((run.start_time, run.end_time) for run in outcome.runs)  # type: ignore[arg-type]
-    for (_, earlier_end), (later_start, _) in pairwise(spans):
+    spans: list[tuple[float, float]] = []
+    for run in outcome.runs:
+        assert run.start_time is not None and run.end_time is not None, run
+        spans.append((run.start_time, run.end_time))
+    for (_, earlier_end), (later_start, _) in pairwise(sorted(spans)):
         assert later_start >= earlier_end, f"runs overlapped despite the pool: {spans}"
 
 
