@@ -5,7 +5,7 @@ from collections.abc import Sequence
 
 import dagster as dg
 
-from prhub_pipeline.defs.partitions import REPO_DIMENSION
+from prhub_pipeline.defs.partitions import REPO_DIMENSION, partition_key
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
 from prhub_pipeline.defs.stage_runs import run_weekly_stage
 from prhub_pipeline.stages.modules import (
@@ -103,9 +103,6 @@ def _report_metadata(results: Sequence[WeekReport]) -> dict[str, dg.MetadataValu
         ),
         "files": dg.MetadataValue.json([str(path) for r in results for path in r.files][:40]),
     }
-    if results:
-        # The newest week's report, readable in the UI as the asset's metadata.
-        metadata["report"] = dg.MetadataValue.md(results[-1].markdown)
     return metadata
 
 
@@ -221,14 +218,21 @@ def build_analysis_assets(
         description=(
             "The week's report in Chinese and English, Markdown and HTML: summary, key changes"
             " by theme, module and theme trends, risks, key PRs, follow-ups. Table"
-            " weekly_reports; files under reports_dir. The newest week's Markdown shows here"
-            " as metadata."
+            " weekly_reports; files under reports_dir. Each partition's Markdown report shows"
+            " here as its materialization's `report` metadata."
         ),
     )
     def weekly_report(
         context: dg.AssetExecutionContext, prhub: PrhubSettings
     ) -> dg.MaterializeResult:
         results, checks = run_weekly_stage(context, prhub, report_weeks, check_reports)
+        for result in results:
+            # A backfill run materializes many partitions: each event carries its own week's
+            # report, so a partition's page in the UI shows that week and not the range's last.
+            context.add_asset_metadata(
+                {"report": dg.MetadataValue.md(result.markdown)},
+                partition_key=partition_key(result.repo, result.window.week_start),
+            )
         return dg.MaterializeResult(metadata=_report_metadata(results), check_results=checks)
 
     return [module_classifier, module_labels, importance_scores, weekly_report]

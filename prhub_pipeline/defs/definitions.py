@@ -51,4 +51,8 @@ def build_definitions(config_path: str | os.PathLike[str]) -> dg.Definitions:
             build_classifier_schedule(settings, CLASSIFIER_JOB),
         ],
         resources={"prhub": PrhubSettings(config_path=str(config_path))},
+        # Every step writes the one DuckDB file, so steps of a run cannot usefully run side by
+        # side (they would queue on its lock); in one process a run also skips the seconds of
+        # imports a subprocess per step costs.
+        executor=dg.in_process_executor,
     )
