@@ -16,27 +16,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from prhub_pipeline.records import FileChange, PullRequest
 
-_PR_KEYS = (
-    "repo",
-    "number",
-    "title",
-    "body",
-    "author",
-    "co_authors",
-    "labels",
-    "created_at",
-    "merged_at",
-    "merged_by",
-    "base_branch",
-    "merge_commit_sha",
-    "additions",
-    "deletions",
-    "changed_files",
-    "is_revert",
-    "reverted_sha",
-    "reverted_number",
-)
-_FILE_KEYS = ("path", "status", "previous_path", "additions", "deletions")
+# Keys of a record that PullRequest and FileChange take; others (merged_at_local ...) are ignored.
+_PR_KEYS = tuple(key for key in PullRequest.model_fields if key != "files")
+_FILE_KEYS = tuple(FileChange.model_fields)
 
 
 class PrRecordError(ValueError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -42,20 +42,7 @@ RiskKind = Literal[
 ]
 Severity = Literal["high", "medium", "low"]
 
-RISK_ORDER: tuple[RiskKind, ...] = (
-    "revert",
-    "reverted",
-    "breaking_change",
-    "unresolved_review",
-    "core_without_tests",
-    "no_approval",
-    "large_change",
-    "cross_cutting",
-    "config_default_change",
-    "dependency_change",
-    "docker_change",
-    "ci_change",
-)
+RISK_ORDER: tuple[RiskKind, ...] = get_args(RiskKind)  # most serious first
 SEVERITY: dict[RiskKind, Severity] = {
     "revert": "high",
     "reverted": "high",
