@@ -65,6 +65,8 @@ def test_materialize_a_range_then_again_changes_nothing(
     for stage in ("review_threads", "module_classifier", "module_labels", "importance_scores"):
         assert f"  {stage}: " in out
     assert "weekly_report: 5 report(s) in zh and en" in out
+    assert "week 2026-05-11: 3 PRs," in out and "report en,zh" in out
+    assert "week 2026-06-01: 0 PRs, 0 key, 0 risk flags, report en,zh" in out
 
 
 def test_every_stage_lands_and_reports_are_readable(

@@ -8,6 +8,7 @@ from pathlib import Path
 import dagster as dg
 from pydantic import BaseModel
 
+from prhub_pipeline.config import load_settings
 from prhub_pipeline.defs.definitions import (
     CLASSIFIER_JOB,
     SQL_MODELS_JOB,
@@ -15,6 +16,8 @@ from prhub_pipeline.defs.definitions import (
     build_definitions,
 )
 from prhub_pipeline.defs.partitions import partition_key
+from prhub_pipeline.warehouse import connect
+from prhub_pipeline.warehouse.quality import week_summaries
 
 RANGE_START_TAG = "dagster/asset_partition_range_start"
 RANGE_END_TAG = "dagster/asset_partition_range_end"
@@ -100,4 +103,11 @@ def materialize_weeks(
                 return RunOutcome(
                     repo=repo, weeks=list(weeks), run_ids=run_ids, success=False, error=error
                 )
+    settings = load_settings(config_path)
+    with connect(settings.database, read_only=True) as con:
+        for week in week_summaries(con, repo, min(weeks), max(weeks)):
+            progress(
+                f"  week {week.week_start}: {week.prs} PRs, {week.key_prs} key, {week.risks} risk"
+                f" flags, report {week.reports or 'missing'}"
+            )
     return RunOutcome(repo=repo, weeks=list(weeks), run_ids=run_ids, success=True)

@@ -150,3 +150,22 @@ def check_reports(
             offending=wrong[:20],
         ),
     ]
+
+
+class WeekSummary(BaseModel):
+    week_start: date
+    prs: int
+    key_prs: int
+    risks: int
+    reports: str | None
+
+
+def week_summaries(
+    con: duckdb.DuckDBPyConnection, repo: str, first: date, last: date
+) -> list[WeekSummary]:
+    """What every stage stored for each week of a range, for progress lines."""
+    rows = con.execute(_sql("week_summaries.sql"), [repo, first, last]).fetchall()
+    return [
+        WeekSummary(week_start=week, prs=prs, key_prs=key, risks=risks, reports=reports)
+        for week, prs, key, risks, reports in rows
+    ]
