@@ -4,12 +4,13 @@ import numpy as np
 
 from prhub_pipeline.config import ModulesConfig
 from prhub_pipeline.modelling.classifier import (
+    PathMemory,
     label_week,
     tagged_examples,
     time_ordered_split,
     train_module_classifier,
 )
-from prhub_pipeline.modelling.features import pr_features
+from prhub_pipeline.modelling.features import PrFeatures, pr_features
 from prhub_pipeline_tests.module_fixtures import MODULES, make_pr, synthetic_history
 
 
@@ -94,3 +95,31 @@ def test_prefix_never_changes_the_scores() -> None:
     without = make_pr(900, "fix: sampling engine", paths=("verl/workers/rollout/a.py",))
     scores = model.predict_proba([pr_features(p, MODULES) for p in (with_prefix, without)])
     assert np.array_equal(scores[0], scores[1])
+
+
+def _paths_only(*paths: str) -> PrFeatures:
+    return PrFeatures(
+        title="", path_tokens="", path_prefixes="", description="", paths="\n".join(paths)
+    )
+
+
+def test_path_memory_favours_the_modules_that_touched_a_file() -> None:
+    history = [
+        _paths_only("verl/workers/rollout/vllm.py"),
+        _paths_only("verl/workers/rollout/vllm.py", "docs/index.md"),
+        _paths_only("verl/trainer/main.py"),
+        _paths_only("docs/index.md"),
+    ]
+    y = np.array([[0, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 0]])  # doc, rollout, trainer
+    memory = PathMemory.fit(history, y)
+    lift = memory.log_lift(
+        [
+            _paths_only("verl/workers/rollout/vllm.py"),
+            _paths_only("verl/workers/rollout/sglang.py"),  # new file, known directory
+            _paths_only("unseen/file.py"),
+            _paths_only(),
+        ]
+    )
+    assert lift[0].argmax() == 1 and lift[1].argmax() == 1
+    assert lift[0, 1] > lift[1, 1] > 0  # the file's own history counts more than its directory's
+    assert np.allclose(lift[2], 0) and np.allclose(lift[3], 0)  # nothing known: the overall mix

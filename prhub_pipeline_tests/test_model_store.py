@@ -114,3 +114,14 @@ def test_partition_tables_round_trip(tmp_path: Path) -> None:
         assert read_themes(con, REPO, through=week) == themes
         assert read_unknown_tags(con, REPO) == unknown
         assert read_module_labels(con, REPO, date(2026, 5, 18)) == []
+
+
+def test_a_path_memory_of_the_wrong_shape_is_refused(trained: tuple[ModuleModel, object]) -> None:
+    with np.load(io.BytesIO(model_to_bytes(trained[0])), allow_pickle=False) as archive:
+        arrays = {name: archive[name] for name in archive.files}
+    arrays["memory_counts"] = arrays["memory_counts"][:, :-1]
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)
+    payload = buffer.getvalue()
+    with pytest.raises(ModelStoreError, match="path memory"):
+        model_from_bytes(payload, payload_sha256(payload))

@@ -4,13 +4,15 @@ Inputs per PR (see `features.py`): the title without its tags, path tokens, path
 depths 1-4 with the file names, and the description without its template, each through its
 own TF-IDF vectorizer, weighted and stacked. One LinearSVC per module on top, plus (when
 validation prefers it) a small bonus when the title names the module outright (which also
-helps modules too new to have many examples).
+helps modules too new to have many examples), plus a path label memory: the log-lift of the
+modules that earlier PRs touching the same files (or directories) carried, which mostly helps
+the rarer modules (see `PathMemory`).
 Scores become probabilities through one Platt scaling fitted on the validation split.
 
 Model selection is honest about time: the latest fifth of the tagged PRs validates, the rest
 fits (the label mix drifts, so a random split would flatter the model). The chosen settings
 are refitted on every tagged PR. The fitted model is data only (vocabularies, idf vectors,
-coefficients, thresholds), so it can be stored without pickle; see `model_store.py`.
+coefficients, thresholds, path memory counts), so it can be stored without pickle; see `model_store.py`.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from prhub_pipeline.modelling.features import PrFeatures, pr_features
 from prhub_pipeline.modelling.tags import ground_truth, learn_modules_config, normalise_tag
 from prhub_pipeline.records import ModuleLabel, PullRequest
 
-MODEL_FORMAT = 2  # 2: path_prefixes go to depth 4 and carry file names
+MODEL_FORMAT = 3  # 3: adds the path label memory
 VALIDATION_FRACTION = 0.2
 MACRO_MIN_TRAINING_EXAMPLES = 10
 # Predict a PR's best module even below its threshold, unless the model is this unsure.
@@ -50,6 +52,13 @@ THRESHOLD_SHRINKAGE = 10.0
 CANDIDATES: tuple[tuple[float, float | None], ...] = ((0.25, None), (0.25, 180.0), (1.0, None))
 NAME_MATCH_BONUS = ((0.0, 0.0), (0.3, 0.0))  # (title, paths) decision bonus
 SELECTION_THRESHOLD = -0.3  # decision threshold used only to compare candidates
+# Path label memory: pseudo-count pulling a path's label mix toward its directory's, and the
+# weight of its log-lift in the decision scores. Fixed, not selected: on verl's time splits a
+# validation-chosen weight was worse than this one on every split but one.
+MEMORY_SMOOTHING = 5.0
+MEMORY_DEPTHS = (1, 2, 3, 4)
+MEMORY_WEIGHT = 0.125
+MEMORY_MIN_SHARE = 1e-4  # floor of shares and prior before the log-lift
 
 
 @dataclass(frozen=True)
@@ -136,6 +145,81 @@ def name_matches(texts: Sequence[str], labels: Sequence[str]) -> np.ndarray:
     return matches
 
 
+def memory_keys(path: str) -> list[str]:
+    """A path's directories at MEMORY_DEPTHS (ending in `/`), then the path itself."""
+    parts = path.split("/")
+    directories = ["/".join(parts[:depth]) + "/" for depth in MEMORY_DEPTHS if depth < len(parts)]
+    return [*directories, path]
+
+
+@dataclass
+class PathMemory:
+    """Which modules the PRs that touched a file (or directory) belonged to. Data only.
+
+    A PR's memory share of a module is the mean over its changed files of that module's share
+    among the training PRs touching the file, backed off to the file's directories (and to the
+    overall mix) where the file has little history. Its score is the log-lift of that share
+    over the overall mix, so the memory favours what is unusual for these files rather than
+    what is common everywhere, which matters for the rare modules.
+    """
+
+    keys: list[str]
+    counts: np.ndarray  # (keys, labels): touching PRs with each module
+    totals: np.ndarray  # (keys,): touching PRs
+    prior: np.ndarray  # (labels,): the overall module mix
+    smoothing: float = MEMORY_SMOOTHING
+    _index: dict[str, int] | None = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def fit(cls, features: Sequence[PrFeatures], y: np.ndarray) -> PathMemory:
+        index: dict[str, int] = {}
+        rows: list[int] = []
+        columns: list[int] = []
+        for row, pr in enumerate(features):
+            for key in {key for path in pr.paths.splitlines() for key in memory_keys(path)}:
+                rows.append(row)
+                columns.append(index.setdefault(key, len(index)))
+        incidence = sp.csr_matrix(
+            (np.ones(len(rows)), (rows, columns)), shape=(len(features), len(index))
+        ).T.tocsr()
+        counts = np.asarray(incidence @ y.astype(np.float64), dtype=np.float32)
+        totals = np.asarray(incidence.sum(axis=1), dtype=np.float32).reshape(-1)
+        prior = y.astype(np.float64).mean(axis=0) if len(y) else np.zeros(y.shape[1])
+        keys = sorted(index, key=index.__getitem__)
+        return cls(keys, counts, totals, prior.astype(np.float32), MEMORY_SMOOTHING)
+
+    def log_lift(self, features: Sequence[PrFeatures]) -> np.ndarray:
+        """(PRs, labels): log of each PR's memory share over the overall mix."""
+        shares = np.maximum(self.shares(features), MEMORY_MIN_SHARE)
+        return np.log(shares / np.maximum(self.prior, MEMORY_MIN_SHARE))
+
+    def shares(self, features: Sequence[PrFeatures]) -> np.ndarray:
+        if self._index is None:
+            self._index = {key: position for position, key in enumerate(self.keys)}
+        index = self._index
+        cache: dict[str, np.ndarray] = {}
+        result = np.tile(self.prior.astype(np.float64), (len(features), 1))
+        for row, pr in enumerate(features):
+            paths = pr.paths.splitlines()
+            if not paths:
+                continue
+            total = np.zeros(len(self.prior))
+            for path in paths:
+                share = cache.get(path)
+                if share is None:
+                    share = self.prior.astype(np.float64)
+                    for key in memory_keys(path):
+                        position = index.get(key)
+                        if position is not None:
+                            share = (self.counts[position] + self.smoothing * share) / (
+                                self.totals[position] + self.smoothing
+                            )
+                    cache[path] = share
+                total += share
+            result[row] = total / len(paths)
+        return result
+
+
 @dataclass
 class ModuleModel:
     """A fitted module classifier, as plain arrays (safe to serialise without pickle)."""
@@ -146,6 +230,8 @@ class ModuleModel:
     intercept: np.ndarray  # (labels,)
     title_bonus: float
     path_bonus: float
+    memory: PathMemory
+    memory_weight: float
     platt_slope: float
     platt_intercept: float
     thresholds: np.ndarray  # (labels,) probability thresholds
@@ -160,6 +246,8 @@ class ModuleModel:
         scores = np.asarray(matrix @ self.coef.T) + self.intercept
         scores += self.title_bonus * name_matches([x.title for x in features], self.labels)
         scores += self.path_bonus * name_matches([x.path_tokens for x in features], self.labels)
+        if self.memory_weight:
+            scores += self.memory_weight * self.memory.log_lift(features)
         return scores
 
     def predict_proba(self, features: Sequence[PrFeatures]) -> np.ndarray:
@@ -393,12 +481,14 @@ def train_module_classifier(
     title_matches = name_matches([f.title for f in validate_features], labels)
     path_matches = name_matches([f.path_tokens for f in validate_features], labels)
     macro_columns = _macro_columns(y_fit, y_validate)
+    # The validation PRs' memory holds only the earlier, fitting PRs, as a new PR's would.
+    memory_scores = MEMORY_WEIGHT * PathMemory.fit(fit_features, y_fit).log_lift(validate_features)
 
     best: tuple[float, dict[str, float | None], np.ndarray] | None = None
     for c, half_life in CANDIDATES:
         weights = _recency_weights([dates[i] for i in fit_rows], half_life)
         coef, intercept = _fit_linear(x_fit, y_fit, c, weights)
-        raw = np.asarray(x_validate @ coef.T) + intercept
+        raw = np.asarray(x_validate @ coef.T) + intercept + memory_scores
         for title_bonus, path_bonus in NAME_MATCH_BONUS:
             scores = raw + title_bonus * title_matches + path_bonus * path_matches
             predicted = _decide(scores, np.full(len(labels), SELECTION_THRESHOLD), -np.inf)
@@ -442,6 +532,7 @@ def train_module_classifier(
     coef, intercept = _fit_linear(
         x_all, y, float(params["C"] or 1.0), _recency_weights(dates, half_life)
     )
+    memory = PathMemory.fit(features, y)
     trained_at = (now or datetime.now(UTC)).astimezone(UTC)
     digest = hashlib.sha256(coef.tobytes() + intercept.tobytes()).hexdigest()[:12]
     model = ModuleModel(
@@ -451,6 +542,8 @@ def train_module_classifier(
         intercept=intercept,
         title_bonus=float(params["title_bonus"] or 0.0),
         path_bonus=float(params["path_bonus"] or 0.0),
+        memory=memory,
+        memory_weight=MEMORY_WEIGHT,
         platt_slope=slope,
         platt_intercept=offset,
         thresholds=thresholds,

@@ -47,6 +47,7 @@ class PrFeatures(BaseModel):
     path_tokens: str
     path_prefixes: str
     description: str
+    paths: str = ""  # the changed paths, lowercased, one a line (for the path label memory)
 
 
 def clean_description(body: str) -> str:
@@ -132,4 +133,5 @@ def pr_features(pr: PullRequest, config: ModulesConfig) -> PrFeatures:
         path_tokens=path_tokens(pr.files),
         path_prefixes=path_prefixes(pr.files),
         description=clean_description(pr.body),
+        paths="\n".join(path.lower() for path in _paths(pr.files)),
     )

@@ -25,6 +25,7 @@ from prhub_pipeline.modelling.classifier import (
     MODEL_FORMAT,
     FittedField,
     ModuleModel,
+    PathMemory,
 )
 
 
@@ -46,6 +47,8 @@ def model_to_bytes(model: ModuleModel) -> bytes:
         "fields": [f.spec.name for f in model.fields],
         "title_bonus": model.title_bonus,
         "path_bonus": model.path_bonus,
+        "memory_weight": model.memory_weight,
+        "memory_smoothing": model.memory.smoothing,
         "platt_slope": model.platt_slope,
         "platt_intercept": model.platt_intercept,
         "min_top_probability": model.min_top_probability,
@@ -56,6 +59,10 @@ def model_to_bytes(model: ModuleModel) -> bytes:
         "coef": model.coef.astype(np.float32),
         "intercept": model.intercept.astype(np.float32),
         "thresholds": model.thresholds.astype(np.float32),
+        "memory_keys": np.array(model.memory.keys, dtype=np.str_),
+        "memory_counts": model.memory.counts.astype(np.float32),
+        "memory_totals": model.memory.totals.astype(np.float32),
+        "memory_prior": model.memory.prior.astype(np.float32),
     }
     for position, fitted in enumerate(model.fields):
         arrays[f"vocabulary_{position}"] = np.array(fitted.vocabulary, dtype=np.str_)
@@ -99,6 +106,13 @@ def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
             coef = _array(archive, "coef").astype(np.float32)
             intercept = _array(archive, "intercept").astype(np.float32)
             thresholds = _array(archive, "thresholds").astype(np.float32)
+            memory = PathMemory(
+                keys=[str(key) for key in _array(archive, "memory_keys")],
+                counts=_array(archive, "memory_counts").astype(np.float32),
+                totals=_array(archive, "memory_totals").astype(np.float32),
+                prior=_array(archive, "memory_prior").astype(np.float32),
+                smoothing=float(header["memory_smoothing"]),
+            )
     except ModelStoreError:
         raise
     except (ValueError, KeyError, TypeError, AttributeError, OSError, zipfile.BadZipFile) as exc:
@@ -111,6 +125,17 @@ def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
         )
     if thresholds.shape != (len(labels),):
         raise ModelStoreError("stored model has one threshold per label missing")
+    n_keys = len(memory.keys)
+    if (
+        memory.counts.shape != (n_keys, len(labels))
+        or memory.totals.shape != (n_keys,)
+        or memory.prior.shape != (len(labels),)
+    ):
+        raise ModelStoreError(
+            f"stored model's path memory has counts {memory.counts.shape}, totals"
+            f" {memory.totals.shape} and prior {memory.prior.shape}; expected"
+            f" ({n_keys}, {len(labels)}), ({n_keys},) and ({len(labels)},)"
+        )
     return ModuleModel(
         labels=labels,
         fields=fields,
@@ -118,6 +143,8 @@ def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
         intercept=intercept,
         title_bonus=float(header["title_bonus"]),
         path_bonus=float(header["path_bonus"]),
+        memory=memory,
+        memory_weight=float(header["memory_weight"]),
         platt_slope=float(header["platt_slope"]),
         platt_intercept=float(header["platt_intercept"]),
         thresholds=thresholds,
