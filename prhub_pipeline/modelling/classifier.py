@@ -12,7 +12,8 @@ Scores become probabilities through one Platt scaling fitted on the validation s
 Model selection is honest about time: the latest fifth of the tagged PRs validates, the rest
 fits (the label mix drifts, so a random split would flatter the model). The chosen settings
 are refitted on every tagged PR. The fitted model is data only (vocabularies, idf vectors,
-coefficients, thresholds, path memory counts), so it can be stored without pickle; see `model_store.py`.
+coefficients, thresholds, path memory counts), so it can be stored without pickle; see
+`model_store.py`.
 """
 
 from __future__ import annotations
