@@ -12,6 +12,7 @@ import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -26,6 +27,12 @@ class WarehouseError(Exception):
 
 class WarehouseLockedError(WarehouseError):
     """Another process held the DuckDB file for longer than the retry budget."""
+
+
+@lru_cache(maxsize=64)
+def read_sql(name: str) -> str:
+    """A statement from the package's `warehouse/sql/` folder."""
+    return resources.files("prhub_pipeline.warehouse").joinpath("sql", name).read_text("utf-8")
 
 
 def _migration_files() -> list[tuple[int, str, str]]:

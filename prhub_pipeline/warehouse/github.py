@@ -6,13 +6,13 @@ import json
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import date
-from importlib import resources
 from typing import Any
 
 import duckdb
 
 from prhub_pipeline.records import PrComment, Review, ReviewData, ReviewThread, ThreadComment
 from prhub_pipeline.sources.github import GitHubWeek, RawPage, SearchRange
+from prhub_pipeline.warehouse.connection import read_sql
 from prhub_pipeline.warehouse.partitions import TableRows
 
 PAGE_COLUMNS = (
@@ -184,10 +184,6 @@ def review_tables(week_start: date, review_data: ReviewData) -> list[TableRows]:
     ]
 
 
-def _sql(name: str) -> str:
-    return resources.files("prhub_pipeline.warehouse").joinpath("sql", name).read_text("utf-8")
-
-
 def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
@@ -196,7 +192,7 @@ def read_landing_pages(
     con: duckdb.DuckDBPyConnection, repo: str, week_start: date
 ) -> list[RawPage]:
     """The raw pages stored for one partition, in request order ([] when none)."""
-    rows = con.execute(_sql("select_github_pages.sql"), [repo, week_start]).fetchall()
+    rows = con.execute(read_sql("select_github_pages.sql"), [repo, week_start]).fetchall()
     return [
         RawPage(
             seq=seq,
@@ -237,12 +233,12 @@ def read_review_data(con: duckdb.DuckDBPyConnection, repo: str, week_start: date
             submitted_at=submitted_at,
         )
         for number, review_id, author, author_is_bot, state, body, submitted_at in con.execute(
-            _sql("select_reviews.sql"), params
+            read_sql("select_reviews.sql"), params
         ).fetchall()
     ]
     comments_by_thread: defaultdict[str, list[ThreadComment]] = defaultdict(list)
     for thread_id, comment_id, author, is_bot, is_pr_author, body, created_at in con.execute(
-        _sql("select_review_thread_comments.sql"), params
+        read_sql("select_review_thread_comments.sql"), params
     ).fetchall():
         comments_by_thread[thread_id].append(
             ThreadComment(
@@ -267,7 +263,7 @@ def read_review_data(con: duckdb.DuckDBPyConnection, repo: str, week_start: date
             comments=comments_by_thread.get(thread_id, []),
         )
         for number, thread_id, path, line, is_resolved, is_outdated, resolved_by in con.execute(
-            _sql("select_review_threads.sql"), params
+            read_sql("select_review_threads.sql"), params
         ).fetchall()
     ]
     comments = [
@@ -282,7 +278,7 @@ def read_review_data(con: duckdb.DuckDBPyConnection, repo: str, week_start: date
             created_at=created_at,
         )
         for number, comment_id, author, is_bot, is_pr_author, body, created_at in con.execute(
-            _sql("select_pr_comments.sql"), params
+            read_sql("select_pr_comments.sql"), params
         ).fetchall()
     ]
     return ReviewData(available=True, reviews=reviews, threads=threads, comments=comments)

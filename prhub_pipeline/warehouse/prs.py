@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import date
-from importlib import resources
 from typing import Any
 
 import duckdb
 
 from prhub_pipeline.records import FileChange, PullRequest
+from prhub_pipeline.warehouse.connection import read_sql
 from prhub_pipeline.warehouse.partitions import TableRows
 
 PR_COLUMNS = (
@@ -92,10 +92,6 @@ def pr_tables(week_start: date, prs: Sequence[PullRequest]) -> list[TableRows]:
     return [TableRows("prs", PR_COLUMNS, pr_rows), TableRows("pr_files", FILE_COLUMNS, file_rows)]
 
 
-def _sql(name: str) -> str:
-    return resources.files("prhub_pipeline.warehouse").joinpath("sql", name).read_text("utf-8")
-
-
 def read_prs(
     con: duckdb.DuckDBPyConnection,
     repo: str,
@@ -106,8 +102,8 @@ def read_prs(
     """PRs of one repository, ordered by merge time: one week, a range of weeks, or all."""
     first = week_start or date.min
     last = through or week_start or date.max
-    pr_rows = con.execute(_sql("select_prs.sql"), [repo, first, last]).fetchall()
-    file_rows = con.execute(_sql("select_pr_files.sql"), [repo, first, last]).fetchall()
+    pr_rows = con.execute(read_sql("select_prs.sql"), [repo, first, last]).fetchall()
+    file_rows = con.execute(read_sql("select_pr_files.sql"), [repo, first, last]).fetchall()
     files: dict[int, list[FileChange]] = defaultdict(list)
     for number, path, status, previous_path, additions, deletions in file_rows:
         files[number].append(

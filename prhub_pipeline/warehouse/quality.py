@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
-from importlib import resources
 from typing import Literal
 
 import duckdb
 from pydantic import BaseModel
 
+from prhub_pipeline.warehouse.connection import read_sql
 from prhub_pipeline.weeks import week_of
 
 
@@ -22,16 +22,12 @@ class CheckOutcome(BaseModel):
     severity: Literal["error", "warn"] = "error"
 
 
-def _sql(name: str) -> str:
-    return resources.files("prhub_pipeline.warehouse").joinpath("sql", name).read_text("utf-8")
-
-
 def check_raw_prs(
     con: duckdb.DuckDBPyConnection, repo: str, weeks: Sequence[date], timezone: str
 ) -> list[CheckOutcome]:
     """Each PR stored once per repository and commit, and inside the week it is filed under."""
     first, last = min(weeks), max(weeks)
-    duplicates = con.execute(_sql("check_duplicate_prs.sql"), [repo, first, last]).fetchall()
+    duplicates = con.execute(read_sql("check_duplicate_prs.sql"), [repo, first, last]).fetchall()
     rows = con.execute(
         "SELECT number, merged_at, week_start FROM prs "
         "WHERE repo = ? AND week_start BETWEEN ? AND ?",
@@ -66,7 +62,9 @@ def check_modules(
     con: duckdb.DuckDBPyConnection, repo: str, weeks: Sequence[date]
 ) -> list[CheckOutcome]:
     """Every PR of the weeks has at least one module."""
-    rows = con.execute(_sql("check_prs_without_module.sql"), [repo, _weeks_param(weeks)]).fetchall()
+    rows = con.execute(
+        read_sql("check_prs_without_module.sql"), [repo, _weeks_param(weeks)]
+    ).fetchall()
     total = con.execute(
         "SELECT count(*) FROM prs WHERE repo = ? AND list_contains(?, week_start)",
         [repo, _weeks_param(weeks)],
@@ -92,7 +90,7 @@ def check_scores(
         " AND NOT (importance BETWEEN 0 AND 10) ORDER BY number",
         params,
     ).fetchall()
-    mismatched = con.execute(_sql("check_score_counts.sql"), params).fetchall()
+    mismatched = con.execute(read_sql("check_score_counts.sql"), params).fetchall()
     return [
         CheckOutcome(
             name="scores_within_0_10",
@@ -164,7 +162,7 @@ def week_summaries(
     con: duckdb.DuckDBPyConnection, repo: str, first: date, last: date
 ) -> list[WeekSummary]:
     """What every stage stored for each week of a range, for progress lines."""
-    rows = con.execute(_sql("week_summaries.sql"), [repo, first, last]).fetchall()
+    rows = con.execute(read_sql("week_summaries.sql"), [repo, first, last]).fetchall()
     return [
         WeekSummary(week_start=week, prs=prs, key_prs=key, risks=risks, reports=reports)
         for week, prs, key, risks, reports in rows

@@ -1,0 +1,28 @@
+-- materialized: view
+-- description: PRs per module and per theme in each week, with the previous week's count and the change (a drop to zero shows as a row too).
+WITH labels AS (
+    SELECT repo, week_start, 'module' AS kind, module AS name, number FROM {{ source('pr_modules') }}
+    UNION ALL
+    SELECT repo, week_start, 'theme' AS kind, theme AS name, number FROM {{ source('pr_themes') }}
+),
+counts AS (
+    SELECT repo, week_start, kind, name, count(DISTINCT number) AS pr_count
+    FROM labels
+    GROUP BY repo, week_start, kind, name
+),
+grid AS (
+    SELECT repo, week_start, kind, name FROM counts
+    UNION
+    SELECT repo, week_start + INTERVAL 7 DAY, kind, name FROM counts
+    WHERE (repo, week_start + INTERVAL 7 DAY) IN (SELECT DISTINCT repo, week_start FROM {{ source('prs') }})
+)
+SELECT g.repo, CAST(g.week_start AS DATE) AS week_start, g.kind, g.name,
+       coalesce(c.pr_count, 0) AS pr_count,
+       coalesce(prev.pr_count, 0) AS previous_week,
+       coalesce(c.pr_count, 0) - coalesce(prev.pr_count, 0) AS change
+FROM grid g
+LEFT JOIN counts c
+       ON c.repo = g.repo AND c.week_start = g.week_start AND c.kind = g.kind AND c.name = g.name
+LEFT JOIN counts prev
+       ON prev.repo = g.repo AND prev.week_start = g.week_start - INTERVAL 7 DAY
+      AND prev.kind = g.kind AND prev.name = g.name
