@@ -34,15 +34,17 @@ from prhub_pipeline.records import (
     FileChange,
     ModuleLabel,
     PullRequest,
+    RenderedReport,
     ReviewData,
     ReviewThread,
     ThemeTag,
     ThreadComment,
+    WeekCounts,
 )
-from prhub_pipeline.reporting.context import WeekCounts, build_report_context
+from prhub_pipeline.reporting.context import build_report_context
+from prhub_pipeline.reporting.files import write_report_files
 from prhub_pipeline.reporting.render import render_report
 from prhub_pipeline.reverts import read_revert, reverted_number
-from prhub_pipeline.warehouse.reports import RenderedReport, write_report_files
 from prhub_pipeline.weeks import WeekWindow
 
 REPO = "verl-project/verl"

@@ -1,13 +1,17 @@
 """The typed records every stage shares.
 
-Sources produce them, the warehouse stores them, modelling and reporting read them. They are
-the one boundary between stages: nothing passes plain dicts from one layer to another.
+Sources produce the pull requests and reviews; modelling produces labels, scores and risk
+flags; reporting produces rendered reports. The warehouse stores and reads all of them, so it
+depends on this module alone, never on the stages that make them. They are the one boundary
+between stages: nothing passes plain dicts from one layer to another.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Sequence
 from datetime import UTC, date, datetime
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -150,3 +154,138 @@ class WeekKey(Record):
 
     repo: str
     week_start: date
+
+
+# ---------------------------------------------------------------------------------------------
+# What the analysis stages produce: stored by the warehouse, read by the report.
+
+PrType = Literal["feat", "fix", "refactor", "perf", "chore", "doc", "test", "revert", "other"]
+PR_TYPES: tuple[PrType, ...] = get_args(PrType)
+FixImpact = Literal["crash", "oom", "hang", "wrong_result", "data_loss", "security", "regression"]
+
+
+class UnknownTag(Record):
+    """A title tag outside the repository's module list: kept, never silently dropped."""
+
+    repo: str
+    number: int
+    tag: str
+
+
+class PrScore(Record):
+    """One PR's importance with the parts that make it up."""
+
+    number: int
+    importance: float = Field(ge=0.0, le=10.0)
+    raw_score: float
+    parts: dict[str, float]
+    is_key: bool
+    pr_type: PrType
+    breaking: bool = False
+    fix_impacts: list[FixImpact] = Field(default_factory=list)
+
+
+RiskKind = Literal[
+    "revert",
+    "reverted",
+    "breaking_change",
+    "unresolved_review",
+    "core_without_tests",
+    "no_approval",
+    "large_change",
+    "cross_cutting",
+    "config_default_change",
+    "dependency_change",
+    "docker_change",
+    "ci_change",
+]
+Severity = Literal["high", "medium", "low"]
+
+
+class ReviewAsk(Record):
+    """One unresolved review thread: who asked what, where."""
+
+    reviewer: str
+    is_bot: bool
+    path: str | None = None
+    line: int | None = None
+    ask: str
+
+    def where(self) -> str:
+        if not self.path:
+            return ""
+        return f"{self.path}:{self.line}" if self.line else self.path
+
+
+class RiskFlag(Record):
+    """A risk one PR carries, with the evidence for it."""
+
+    number: int
+    risk: RiskKind
+    severity: Severity
+    detail: str  # English, one line: what the data shows
+    related: list[int] = Field(default_factory=list)  # PRs/issues in the chain (reverts)
+    paths: list[str] = Field(default_factory=list)
+    asks: list[ReviewAsk] = Field(default_factory=list)
+    lines: int | None = None
+    modules: list[str] = Field(default_factory=list)
+
+
+class WeekCounts(Record):
+    """PR counts of one week, overall and per module and theme (for week-on-week change)."""
+
+    pr_count: int = 0
+    modules: dict[str, int] = Field(default_factory=dict)
+    themes: dict[str, int] = Field(default_factory=dict)
+
+    @classmethod
+    def from_labels(
+        cls, pr_count: int, modules: Sequence[ModuleLabel], themes: Sequence[ThemeTag]
+    ) -> WeekCounts:
+        module_prs: dict[str, set[int]] = defaultdict(set)
+        theme_prs: dict[str, set[int]] = defaultdict(set)
+        for label in modules:
+            module_prs[label.module].add(label.number)
+        for tag in themes:
+            theme_prs[tag.theme].add(tag.number)
+        return cls(
+            pr_count=pr_count,
+            modules={name: len(numbers) for name, numbers in module_prs.items()},
+            themes={name: len(numbers) for name, numbers in theme_prs.items()},
+        )
+
+
+Lang = Literal["zh", "en"]
+LANGS: tuple[Lang, ...] = get_args(Lang)
+
+
+class RenderedReport(Record):
+    """One language's report in both formats."""
+
+    lang: Lang
+    markdown: str
+    html: str
+
+
+class ReportListing(Record):
+    """One stored report, for the index page."""
+
+    week_start: date
+    lang: Lang
+    pr_count: int | None = None  # None: not known (a file found on disk)
+    key_pr_count: int | None = None
+    generated_at: datetime | None = None
+
+
+class StoredModelPayload(Record):
+    """A trained classifier as the warehouse keeps it: opaque bytes, their sha256, metrics JSON.
+
+    Turning the bytes back into a model (and checking them) is `modelling.model_store`'s job.
+    """
+
+    repo: str
+    model_version: str
+    trained_at: datetime
+    payload: bytes
+    sha256: str
+    metrics_json: str | None = None

@@ -9,23 +9,25 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from prhub_pipeline.modelling.classifier import ModuleModel, UnknownTag, train_module_classifier
+from prhub_pipeline.modelling.classifier import ModuleModel, train_module_classifier
 from prhub_pipeline.modelling.features import pr_features
 from prhub_pipeline.modelling.model_store import (
     ModelStoreError,
+    from_payload,
     model_from_bytes,
     model_to_bytes,
     payload_sha256,
+    to_payload,
 )
-from prhub_pipeline.records import ModuleLabel, ThemeTag
+from prhub_pipeline.records import ModuleLabel, ThemeTag, UnknownTag
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.modules import (
-    load_model,
     module_tables,
+    read_model_payload,
     read_module_labels,
     read_themes,
     read_unknown_tags,
-    save_model,
+    save_model_payload,
 )
 from prhub_pipeline_tests.module_fixtures import MODULES, REPO, synthetic_history
 
@@ -86,16 +88,20 @@ def test_warehouse_keeps_history_and_loads_the_newest(
         **{**model.__dict__, "version": "old", "trained_at": model.trained_at.replace(year=2020)}
     )
     with connect(tmp_path / "w.duckdb") as con:
-        assert load_model(con, REPO) is None
-        save_model(con, REPO, older)
-        save_model(con, REPO, model, metrics)  # type: ignore[arg-type]
-        stored = load_model(con, REPO)
-        assert stored is not None and stored.model_version == model.version
+        assert read_model_payload(con, REPO) is None
+        save_model_payload(con, to_payload(REPO, older))
+        save_model_payload(con, to_payload(REPO, model, metrics))  # type: ignore[arg-type]
+        payload = read_model_payload(con, REPO)
+        assert payload is not None
+        stored = from_payload(payload)
+        assert stored.model_version == model.version
         assert stored.metrics == metrics
         assert con.execute("SELECT count(*) FROM module_models").fetchone() == (2,)
         con.execute("UPDATE module_models SET payload = ?::BLOB", [b"not a model"])
-        with pytest.raises(ModelStoreError, match="refusing to load"):
-            load_model(con, REPO)
+        tampered = read_model_payload(con, REPO)
+        assert tampered is not None
+        with pytest.raises(ModelStoreError, match=f"{model.version} of {REPO}.*refusing to load"):
+            from_payload(tampered)
 
 
 def test_partition_tables_round_trip(tmp_path: Path) -> None:

@@ -14,13 +14,16 @@ from prhub_pipeline.modelling.risks import flag_risks
 from prhub_pipeline.records import (
     ModuleLabel,
     PullRequest,
+    RenderedReport,
     ReviewData,
     ReviewThread,
     ThemeTag,
     ThreadComment,
+    WeekCounts,
 )
-from prhub_pipeline.reporting.context import ReportContext, WeekCounts, build_report_context
-from prhub_pipeline.reporting.render import RenderedReport, md_escape, render_index, render_report
+from prhub_pipeline.reporting.context import ReportContext, build_report_context
+from prhub_pipeline.reporting.files import write_report_files
+from prhub_pipeline.reporting.render import md_escape, render_index, render_report
 from prhub_pipeline.warehouse.connection import connect
 from prhub_pipeline.warehouse.partitions import replace_partition
 from prhub_pipeline.warehouse.reports import (
@@ -32,7 +35,6 @@ from prhub_pipeline.warehouse.reports import (
     report_tables,
     risk_tables,
     score_tables,
-    write_report_files,
 )
 from prhub_pipeline.weeks import WeekWindow
 from prhub_pipeline_tests.test_importance import MERGED, REPO, history, make_pr

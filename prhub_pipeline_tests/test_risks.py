@@ -5,8 +5,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.risks import RiskFlag, flag_risks, one_line_ask
-from prhub_pipeline.records import PullRequest, Review, ReviewData, ReviewThread, ThreadComment
+from prhub_pipeline.modelling.risks import flag_risks, one_line_ask
+from prhub_pipeline.records import (
+    PullRequest,
+    Review,
+    ReviewData,
+    ReviewThread,
+    RiskFlag,
+    ThreadComment,
+)
 from prhub_pipeline_tests.test_importance import MERGED, REPO, make_pr
 
 CONFIG = ScoringConfig(core_paths=["verl/**/*.py"])

@@ -37,7 +37,7 @@ from sklearn.svm import LinearSVC
 from prhub_pipeline.config import ModulesConfig
 from prhub_pipeline.modelling.features import PrFeatures, pr_features
 from prhub_pipeline.modelling.tags import ground_truth, learn_modules_config, normalise_tag
-from prhub_pipeline.records import ModuleLabel, PullRequest
+from prhub_pipeline.records import ModuleLabel, PullRequest, UnknownTag
 
 MODEL_FORMAT = 3  # 3: adds the path label memory
 VALIDATION_FRACTION = 0.2
@@ -301,14 +301,6 @@ class TrainingResult(BaseModel):
     message: str
     model: ModuleModel | None = None
     metrics: TrainingMetrics
-
-
-class UnknownTag(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    repo: str
-    number: int
-    tag: str
 
 
 class WeekLabels(BaseModel):

@@ -21,13 +21,17 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.pr_text import (
-    PrType,
-    parse_title,
-    prose,
-)
+from prhub_pipeline.modelling.pr_text import parse_title, prose
 from prhub_pipeline.paths import matches_any
-from prhub_pipeline.records import PullRequest, Review, ReviewData, ReviewThread
+from prhub_pipeline.records import (
+    FixImpact,
+    PrScore,
+    PrType,
+    PullRequest,
+    Review,
+    ReviewData,
+    ReviewThread,
+)
 from prhub_pipeline.reverts import read_revert, reverted_number
 
 # ---------------------------------------------------------------------------------------------
@@ -85,7 +89,6 @@ def reviews_by_pr(review_data: ReviewData) -> dict[int, PrReview]:
 # ---------------------------------------------------------------------------------------------
 # What a fix fixes
 
-FixImpact = Literal["crash", "oom", "hang", "wrong_result", "data_loss", "security", "regression"]
 
 # Weight per impact: what a maintainer would lose sleep over. Wrong results and data loss are
 # silent, so they outrank a crash that at least announces itself.
@@ -409,21 +412,6 @@ def _history_raw_scores(
 
 # ---------------------------------------------------------------------------------------------
 # Scoring a week
-
-
-class PrScore(BaseModel):
-    """One PR's importance with the parts that make it up."""
-
-    model_config = ConfigDict(frozen=True)
-
-    number: int
-    importance: float = Field(ge=0.0, le=10.0)
-    raw_score: float
-    parts: dict[str, float]
-    is_key: bool
-    pr_type: PrType
-    breaking: bool = False
-    fix_impacts: list[FixImpact] = Field(default_factory=list)
 
 
 def score_week(

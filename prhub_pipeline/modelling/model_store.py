@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict
 
 from prhub_pipeline.modelling.classifier import (
     FIELDS_BY_NAME,
@@ -26,7 +27,9 @@ from prhub_pipeline.modelling.classifier import (
     FittedField,
     ModuleModel,
     PathMemory,
+    TrainingMetrics,
 )
+from prhub_pipeline.records import StoredModelPayload
 
 
 class ModelStoreError(Exception):
@@ -152,4 +155,55 @@ def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
         version=str(header["version"]),
         trained_at=datetime.fromisoformat(header["trained_at"]),
         params=dict(header["params"]),
+    )
+
+
+class StoredModel(BaseModel):
+    """A classifier read back from the warehouse, with the metrics it was trained with."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    repo: str
+    model_version: str
+    trained_at: datetime
+    model: ModuleModel
+    metrics: TrainingMetrics | None
+
+
+def to_payload(
+    repo: str, model: ModuleModel, metrics: TrainingMetrics | None = None
+) -> StoredModelPayload:
+    """A trained model as the warehouse stores it: archive bytes, their sha256, metrics."""
+    payload = model_to_bytes(model)
+    return StoredModelPayload(
+        repo=repo,
+        model_version=model.version,
+        trained_at=model.trained_at,
+        payload=payload,
+        sha256=payload_sha256(payload),
+        metrics_json=None if metrics is None else metrics.model_dump_json(),
+    )
+
+
+def from_payload(stored: StoredModelPayload) -> StoredModel:
+    """The model a stored payload holds, after checking its digest; never unpickles.
+
+    Raises ModelStoreError naming the repository and model version when the payload does not
+    match its sha256 or is not a model archive: a broken model is an error to see, not a
+    reason to silently retrain.
+    """
+    try:
+        model = model_from_bytes(stored.payload, stored.sha256)
+    except ModelStoreError as exc:
+        raise ModelStoreError(
+            f"module classifier {stored.model_version} of {stored.repo}: {exc}"
+        ) from exc
+    return StoredModel(
+        repo=stored.repo,
+        model_version=stored.model_version,
+        trained_at=stored.trained_at,
+        model=model,
+        metrics=None
+        if stored.metrics_json is None
+        else TrainingMetrics.model_validate_json(stored.metrics_json),
     )

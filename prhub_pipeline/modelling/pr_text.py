@@ -9,24 +9,11 @@ blockquotes, checklists); `clean_description` keeps what the author wrote.
 from __future__ import annotations
 
 import re
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from prhub_pipeline.records import PrType
 from prhub_pipeline.reverts import REVERT_TITLE, TRAILING_PR_NUMBER
-
-PrType = Literal["feat", "fix", "refactor", "perf", "chore", "doc", "test", "revert", "other"]
-PR_TYPES: tuple[PrType, ...] = (
-    "feat",
-    "fix",
-    "refactor",
-    "perf",
-    "chore",
-    "doc",
-    "test",
-    "revert",
-    "other",
-)
 
 TYPE_ALIASES: dict[str, PrType] = {
     "feat": "feat",

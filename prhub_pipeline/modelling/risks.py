@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Literal, get_args
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import get_args
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import (
@@ -24,23 +22,15 @@ from prhub_pipeline.modelling.importance import (
 )
 from prhub_pipeline.modelling.pr_text import clean_description, closing_references, parse_title
 from prhub_pipeline.paths import matches_any
-from prhub_pipeline.records import PullRequest, ReviewData, ReviewThread
-
-RiskKind = Literal[
-    "revert",
-    "reverted",
-    "breaking_change",
-    "unresolved_review",
-    "core_without_tests",
-    "no_approval",
-    "large_change",
-    "cross_cutting",
-    "config_default_change",
-    "dependency_change",
-    "docker_change",
-    "ci_change",
-]
-Severity = Literal["high", "medium", "low"]
+from prhub_pipeline.records import (
+    PullRequest,
+    ReviewAsk,
+    ReviewData,
+    ReviewThread,
+    RiskFlag,
+    RiskKind,
+    Severity,
+)
 
 RISK_ORDER: tuple[RiskKind, ...] = get_args(RiskKind)  # most serious first
 SEVERITY: dict[RiskKind, Severity] = {
@@ -93,39 +83,6 @@ CI_FILES = (
 _BREAKING_BODY = re.compile(r"^\s*BREAKING[ -]CHANGES?\s*:", re.MULTILINE)
 _MAX_PATHS = 3
 _MAX_ASKS = 3
-
-
-class ReviewAsk(BaseModel):
-    """One unresolved review thread: who asked what, where."""
-
-    model_config = ConfigDict(frozen=True)
-
-    reviewer: str
-    is_bot: bool
-    path: str | None = None
-    line: int | None = None
-    ask: str
-
-    def where(self) -> str:
-        if not self.path:
-            return ""
-        return f"{self.path}:{self.line}" if self.line else self.path
-
-
-class RiskFlag(BaseModel):
-    """A risk one PR carries, with the evidence for it."""
-
-    model_config = ConfigDict(frozen=True)
-
-    number: int
-    risk: RiskKind
-    severity: Severity
-    detail: str  # English, one line: what the data shows
-    related: list[int] = Field(default_factory=list)  # PRs/issues in the chain (reverts)
-    paths: list[str] = Field(default_factory=list)
-    asks: list[ReviewAsk] = Field(default_factory=list)
-    lines: int | None = None
-    modules: list[str] = Field(default_factory=list)
 
 
 def flag_risks(

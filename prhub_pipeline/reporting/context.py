@@ -15,21 +15,28 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
-from prhub_pipeline.modelling.importance import (
+from prhub_pipeline.modelling.importance import ScoreCalibration, reverted_target
+from prhub_pipeline.modelling.pr_text import parse_title, summarize
+from prhub_pipeline.modelling.risks import RISK_ORDER, SEVERITY
+from prhub_pipeline.records import (
+    LANGS,
     FixImpact,
+    Lang,
+    ModuleLabel,
     PrScore,
-    ScoreCalibration,
-    reverted_target,
+    PrType,
+    PullRequest,
+    ReviewData,
+    RiskFlag,
+    RiskKind,
+    Severity,
+    ThemeTag,
+    WeekCounts,
 )
-from prhub_pipeline.modelling.pr_text import PrType, parse_title, summarize
-from prhub_pipeline.modelling.risks import RISK_ORDER, SEVERITY, RiskFlag, RiskKind, Severity
-from prhub_pipeline.records import ModuleLabel, PullRequest, ReviewData, ThemeTag
 from prhub_pipeline.weeks import WeekWindow
 
-Lang = Literal["zh", "en"]
-LANGS: tuple[Lang, ...] = ("zh", "en")
 TITLE_DISPLAY_LIMIT = 120
 MAX_QUICK_VIEW = 12
 MAX_GROUP_ITEMS = 5
@@ -38,30 +45,6 @@ MAX_LISTED = 6
 
 class Model(BaseModel):
     model_config = ConfigDict(frozen=True)
-
-
-class WeekCounts(Model):
-    """PR counts of one week, overall and per module and theme (for week-on-week change)."""
-
-    pr_count: int = 0
-    modules: dict[str, int] = Field(default_factory=dict)
-    themes: dict[str, int] = Field(default_factory=dict)
-
-    @classmethod
-    def from_labels(
-        cls, pr_count: int, modules: Sequence[ModuleLabel], themes: Sequence[ThemeTag]
-    ) -> WeekCounts:
-        module_prs: dict[str, set[int]] = defaultdict(set)
-        theme_prs: dict[str, set[int]] = defaultdict(set)
-        for label in modules:
-            module_prs[label.module].add(label.number)
-        for tag in themes:
-            theme_prs[tag.theme].add(tag.number)
-        return cls(
-            pr_count=pr_count,
-            modules={name: len(numbers) for name, numbers in module_prs.items()},
-            themes={name: len(numbers) for name, numbers in theme_prs.items()},
-        )
 
 
 class PrRef(Model):

@@ -10,41 +10,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from datetime import date, datetime
+from datetime import date
 from functools import lru_cache
 from typing import Any, Literal
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
-from pydantic import BaseModel, ConfigDict
 
+from prhub_pipeline.records import LANGS, Lang, ReportListing
 from prhub_pipeline.reporting.charts import Bar, bar_chart
-from prhub_pipeline.reporting.context import LANGS, Lang, ReportContext
+from prhub_pipeline.reporting.context import ReportContext
 
 Format = Literal["md", "html"]
 FORMATS: tuple[Format, ...] = ("md", "html")
-
-
-class RenderedReport(BaseModel):
-    """One language's report in both formats."""
-
-    model_config = ConfigDict(frozen=True)
-
-    lang: Lang
-    markdown: str
-    html: str
-
-
-class ReportListing(BaseModel):
-    """One stored report, for the index page."""
-
-    model_config = ConfigDict(frozen=True)
-
-    week_start: date
-    lang: Lang
-    pr_count: int | None = None  # None: not known (a file found on disk)
-    key_pr_count: int | None = None
-    generated_at: datetime | None = None
 
 
 LABELS: dict[Lang, dict[str, str]] = {

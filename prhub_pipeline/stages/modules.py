@@ -14,10 +14,15 @@ from prhub_pipeline.modelling.classifier import (
     label_week,
     train_module_classifier,
 )
+from prhub_pipeline.modelling.model_store import from_payload, to_payload
 from prhub_pipeline.modelling.themes import tag_themes
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.warehouse import connect, replace_partition
-from prhub_pipeline.warehouse.modules import load_model, module_tables, save_model
+from prhub_pipeline.warehouse.modules import (
+    module_tables,
+    read_model_payload,
+    save_model_payload,
+)
 from prhub_pipeline.warehouse.prs import read_prs
 from prhub_pipeline.weeks import WeekWindow
 
@@ -55,8 +60,10 @@ def train_classifier(settings: Settings, repo: RepoConfig) -> ClassifierSummary:
     result = train_module_classifier(history, repo.modules)
     sha256 = None
     if result.model is not None:
+        stored = to_payload(repo.name, result.model, result.metrics)
         with connect(settings.database) as con:
-            sha256 = save_model(con, repo.name, result.model, result.metrics)
+            save_model_payload(con, stored)
+        sha256 = stored.sha256
     return ClassifierSummary(
         repo=repo.name,
         status=result.status,
@@ -71,7 +78,8 @@ def label_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
     """Modules (own tags first, the stored model for the rest) and themes for each week."""
     results = []
     with connect(settings.database) as con:
-        stored = load_model(con, repo.name)
+        payload = read_model_payload(con, repo.name)
+        stored = from_payload(payload) if payload else None
         model = stored.model if stored else None
         for window in windows_for(settings, weeks):
             prs = read_prs(con, repo.name, window.week_start)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from prhub_pipeline.config import RepoConfig, Settings
-from prhub_pipeline.stages.report import LANGUAGES
+from prhub_pipeline.records import LANGS
 from prhub_pipeline.warehouse import connect, quality
 from prhub_pipeline.warehouse.quality import CheckOutcome
 
@@ -32,4 +32,4 @@ def check_reports(
     settings: Settings, repo: RepoConfig, weeks: Sequence[date]
 ) -> list[CheckOutcome]:
     with connect(settings.database, read_only=True) as con:
-        return quality.check_reports(con, repo.name, weeks, LANGUAGES)
+        return quality.check_reports(con, repo.name, weeks, LANGS)

@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, timedelta
 from pathlib import Path
-from typing import get_args
 
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
-from prhub_pipeline.reporting.context import Lang, WeekCounts, build_report_context
-from prhub_pipeline.reporting.render import RenderedReport, render_report
+from prhub_pipeline.records import LANGS, RenderedReport, WeekCounts
+from prhub_pipeline.reporting.context import build_report_context
+from prhub_pipeline.reporting.files import write_report_files
+from prhub_pipeline.reporting.render import render_report
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.stages.scoring import load_history
 from prhub_pipeline.warehouse import connect, replace_partition
@@ -25,11 +26,8 @@ from prhub_pipeline.warehouse.reports import (
     read_scores,
     read_week_counts,
     report_tables,
-    write_report_files,
 )
 from prhub_pipeline.weeks import WeekWindow
-
-LANGUAGES: tuple[Lang, ...] = get_args(Lang)
 
 
 class WeekReport(BaseModel):
@@ -56,7 +54,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
             previous = read_week_counts(con, repo.name, week - timedelta(days=7))
             rendered = []
             counts: WeekCounts | None = None
-            for lang in LANGUAGES:
+            for lang in LANGS:
                 context = build_report_context(
                     repo.name,
                     window,

@@ -6,34 +6,14 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime
 
 import duckdb
-from pydantic import BaseModel, ConfigDict
 
-from prhub_pipeline.modelling.classifier import ModuleModel, TrainingMetrics, UnknownTag
-from prhub_pipeline.modelling.model_store import (
-    ModelStoreError,
-    model_from_bytes,
-    model_to_bytes,
-    payload_sha256,
-)
-from prhub_pipeline.records import ModuleLabel, ThemeTag
+from prhub_pipeline.records import ModuleLabel, StoredModelPayload, ThemeTag, UnknownTag
 from prhub_pipeline.warehouse.connection import WarehouseError
 from prhub_pipeline.warehouse.partitions import TableRows
 
 MODULE_COLUMNS = ("repo", "number", "week_start", "module", "origin", "confidence")
 THEME_COLUMNS = ("repo", "number", "week_start", "theme")
 UNKNOWN_TAG_COLUMNS = ("repo", "number", "week_start", "tag")
-
-
-class StoredModel(BaseModel):
-    """A classifier read back from the warehouse, with the metrics it was trained with."""
-
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
-
-    repo: str
-    model_version: str
-    trained_at: datetime
-    model: ModuleModel
-    metrics: TrainingMetrics | None
 
 
 def module_tables(
@@ -63,51 +43,42 @@ def module_tables(
     ]
 
 
-def save_model(
-    con: duckdb.DuckDBPyConnection,
-    repo: str,
-    model: ModuleModel,
-    metrics: TrainingMetrics | None = None,
-) -> str:
-    """Add a trained model to `module_models` in one transaction; returns its sha256.
+def save_model_payload(con: duckdb.DuckDBPyConnection, stored: StoredModelPayload) -> None:
+    """Add a trained model to `module_models` in one transaction.
 
-    Earlier models stay (history); `load_model` reads the newest. Saving the same version
-    twice replaces that row.
+    Earlier models stay (history); `read_model_payload` reads the newest. Saving the same
+    version twice replaces that row.
     """
-    payload = model_to_bytes(model)
-    digest = payload_sha256(payload)
     con.execute("BEGIN TRANSACTION")
     try:
         con.execute(
-            "DELETE FROM module_models WHERE repo = ? AND model_version = ?", [repo, model.version]
+            "DELETE FROM module_models WHERE repo = ? AND model_version = ?",
+            [stored.repo, stored.model_version],
         )
         con.execute(
             "INSERT INTO module_models"
             " (repo, model_version, trained_at, stored_at, payload, sha256, metrics)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
-                repo,
-                model.version,
-                model.trained_at,
+                stored.repo,
+                stored.model_version,
+                stored.trained_at,
                 datetime.now(UTC),
-                payload,
-                digest,
-                "null" if metrics is None else metrics.model_dump_json(),
+                stored.payload,
+                stored.sha256,
+                stored.metrics_json or "null",
             ],
         )
         con.execute("COMMIT")
     except duckdb.Error as exc:
         con.execute("ROLLBACK")
-        raise WarehouseError(f"saving the module classifier of {repo} failed: {exc}") from exc
-    return digest
+        raise WarehouseError(
+            f"saving the module classifier of {stored.repo} failed: {exc}"
+        ) from exc
 
 
-def load_model(con: duckdb.DuckDBPyConnection, repo: str) -> StoredModel | None:
-    """The newest stored classifier of a repository, or None when none was trained.
-
-    Raises ModelStoreError when the stored payload does not match its sha256 or is not a
-    model archive: a broken model is an error to see, not a reason to silently retrain.
-    """
+def read_model_payload(con: duckdb.DuckDBPyConnection, repo: str) -> StoredModelPayload | None:
+    """The newest stored classifier of a repository as stored, or None when none was trained."""
     row = con.execute(
         "SELECT model_version, trained_at, payload, sha256, metrics FROM module_models"
         " WHERE repo = ? ORDER BY trained_at DESC, stored_at DESC LIMIT 1",
@@ -116,16 +87,13 @@ def load_model(con: duckdb.DuckDBPyConnection, repo: str) -> StoredModel | None:
     if row is None:
         return None
     version, trained_at, payload, digest, metrics = row
-    try:
-        model = model_from_bytes(bytes(payload), digest)
-    except ModelStoreError as exc:
-        raise ModelStoreError(f"module classifier {version} of {repo}: {exc}") from exc
-    return StoredModel(
+    return StoredModelPayload(
         repo=repo,
         model_version=version,
         trained_at=trained_at,
-        model=model,
-        metrics=None if metrics in (None, "null") else TrainingMetrics.model_validate_json(metrics),
+        payload=bytes(payload),
+        sha256=digest,
+        metrics_json=None if metrics in (None, "null") else metrics,
     )
 
 

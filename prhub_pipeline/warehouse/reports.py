@@ -1,20 +1,21 @@
-"""Storing and reading importance scores, risk flags and weekly reports; writing report files."""
+"""Storing and reading importance scores, risk flags and weekly reports."""
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
-from pathlib import Path
 
 import duckdb
 
-from prhub_pipeline.modelling.importance import PrScore
-from prhub_pipeline.modelling.risks import ReviewAsk, RiskFlag
-from prhub_pipeline.reporting.context import WeekCounts
-from prhub_pipeline.reporting.render import RenderedReport, ReportListing, render_index
+from prhub_pipeline.records import (
+    PrScore,
+    RenderedReport,
+    ReportListing,
+    ReviewAsk,
+    RiskFlag,
+    WeekCounts,
+)
 from prhub_pipeline.warehouse.partitions import TableRows
 
 SCORE_COLUMNS = (
@@ -231,68 +232,3 @@ def list_reports(con: duckdb.DuckDBPyConnection, repo: str) -> list[ReportListin
         )
         for week, lang, pr_count, key_pr_count, generated_at in rows
     ]
-
-
-# ---------------------------------------------------------------------------------------------
-# Files
-
-
-def report_dir(reports_dir: Path, repo: str) -> Path:
-    owner, name = repo.split("/", 1)
-    return reports_dir / owner / name
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Write to a temporary file in the same folder, then rename: readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def write_report_files(
-    reports_dir: Path,
-    repo: str,
-    week_start: date,
-    rendered: Sequence[RenderedReport],
-    index_entries: Sequence[ReportListing] | None = None,
-    index_lang: str = "zh",
-) -> list[Path]:
-    """Write `reports/OWNER/NAME/YYYY-MM-DD.{lang}.{md,html}` and the repository's `index.html`.
-
-    The index lists `index_entries` (e.g. `list_reports(con, repo)`); without them, every
-    report file found in the folder after this write.
-    """
-    folder = report_dir(reports_dir, repo)
-    written = []
-    for report in rendered:
-        for suffix, text in (("md", report.markdown), ("html", report.html)):
-            path = folder / f"{week_start.isoformat()}.{report.lang}.{suffix}"
-            _write_atomic(path, text)
-            written.append(path)
-    entries = list(index_entries) if index_entries is not None else _listed_files(folder)
-    index = folder / "index.html"
-    _write_atomic(index, render_index(repo, entries, lang=index_lang))  # type: ignore[arg-type]
-    written.append(index)
-    return written
-
-
-def _listed_files(folder: Path) -> list[ReportListing]:
-    """Listings for the report files in a folder (without counts: files do not carry them)."""
-    entries = []
-    for path in sorted(folder.glob("*.html")):
-        stem = path.name.removesuffix(".html")
-        week_text, _, lang = stem.rpartition(".")
-        try:
-            week = date.fromisoformat(week_text)
-        except ValueError:
-            continue
-        if lang not in ("zh", "en"):
-            continue
-        entries.append(ReportListing(week_start=week, lang=lang))  # type: ignore[arg-type]
-    return entries
