@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from prhub_pipeline.config import ModulesConfig
-from prhub_pipeline.modelling.features import clean_description, path_prefixes, pr_features
+from prhub_pipeline.modelling.features import model_description, path_prefixes, pr_features
 from prhub_pipeline.modelling.tags import (
     ground_truth,
     learn_modules_config,
@@ -125,7 +125,7 @@ will be checked by the CI)
 ```
 Ran the unit tests.
 """
-    assert clean_description(body) == "Makes the sampler deterministic.\nRan the unit tests."
+    assert model_description(body) == "Makes the sampler deterministic.\nRan the unit tests."
 
 
 def test_path_prefixes_at_several_depths_then_file_names() -> None:

@@ -1,5 +1,5 @@
 """What the module classifier sees of a PR: the title without its tags, the changed paths
-(as tokens and as prefixes at several depths) and the description without its template.
+(as tokens and as prefixes at several depths) and the author's prose from the description.
 
 Nothing here ever returns a title's module prefix: the labels come from that prefix, so a
 model that saw it would learn to read the answer rather than the change.
@@ -13,28 +13,16 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from prhub_pipeline.config import ModulesConfig
+from prhub_pipeline.modelling.pr_text import prose
 from prhub_pipeline.modelling.tags import text_without_tags
 from prhub_pipeline.records import FileChange, PullRequest
 
 PREFIX_DEPTHS = (1, 2, 3, 4)
 MAX_DESCRIPTION_CHARS = 3000
 
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s*(?P<text>.*)$")
-_CHECKLIST_ITEM = re.compile(r"^\s*[-*]\s*\[[ xX]?\]")
-_LIST_OR_BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#|>|```)")
-_CODE_FENCE = re.compile(r"^\s*```")
 _URL = re.compile(r"https?://\S+")
 # `[fsdp] fix: ...` quoted in the description; markdown links `[text](url)` stay.
 _BRACKETED_TAGS = re.compile(r"[\[【][^\]】]{0,60}[\]】](?!\()")
-# Sections that hold only the template's instructions and checkboxes.
-_BOILERPLATE_SECTION = re.compile(
-    r"checklist|before (?:submitting|starting)|pr title|contribut", re.IGNORECASE
-)
-# Placeholder lines templates leave behind when the author fills nothing in.
-_PLACEHOLDER = re.compile(
-    r"^\s*(?:#\s*add code snippet.*|as title\.?|n/?a\.?|none\.?|\.\.\.|/>)\s*$", re.IGNORECASE
-)
 _PATH_SPLIT = re.compile(r"[/._\-\s]+")
 
 
@@ -50,36 +38,11 @@ class PrFeatures(BaseModel):
     paths: str = ""  # the changed paths, lowercased, one a line (for the path label memory)
 
 
-def clean_description(body: str) -> str:
-    """The description an author wrote, without the PR template around it.
-
-    Drops HTML comments, headings, `>` instruction quotes and checklist items (with the lines
-    they wrap onto), whole checklist sections, empty code-fence placeholders, URLs and
-    bracketed tags (a description quoting its own title must not leak the labels).
-    """
-    kept: list[str] = []
-    in_boilerplate_section = False
-    in_wrapped_block = False  # a checklist item or `>` quote, whose lines wrap on unmarked
-    for line in _HTML_COMMENT.sub("\n", body).splitlines():
-        heading = _HEADING.match(line)
-        if heading:
-            in_boilerplate_section = bool(_BOILERPLATE_SECTION.search(heading.group("text")))
-            in_wrapped_block = False
-            continue
-        if in_boilerplate_section:
-            continue
-        stripped = line.strip()
-        if _CHECKLIST_ITEM.match(line) or stripped.startswith(">"):
-            in_wrapped_block = True
-            continue
-        if in_wrapped_block:
-            if stripped and not _LIST_OR_BLOCK_START.match(line):
-                continue
-            in_wrapped_block = False
-        if not stripped or _CODE_FENCE.match(line) or _PLACEHOLDER.match(stripped):
-            continue
-        kept.append(_BRACKETED_TAGS.sub(" ", _URL.sub(" ", stripped)))
-    return "\n".join(kept)[:MAX_DESCRIPTION_CHARS]
+def model_description(body: str) -> str:
+    """The description as the model sees it: the author's prose (`pr_text.prose`: no template,
+    code, quotes or tables) without URLs or bracketed tags, since a description quoting its own
+    title must not leak the labels."""
+    return _BRACKETED_TAGS.sub(" ", _URL.sub(" ", prose(body)))[:MAX_DESCRIPTION_CHARS]
 
 
 def _paths(files: Sequence[FileChange]) -> list[str]:
@@ -132,6 +95,6 @@ def pr_features(pr: PullRequest, config: ModulesConfig) -> PrFeatures:
         title=text_without_tags(pr.title, config),
         path_tokens=path_tokens(pr.files),
         path_prefixes=path_prefixes(pr.files),
-        description=clean_description(pr.body),
+        description=model_description(pr.body),
         paths="\n".join(path.lower() for path in _paths(pr.files)),
     )

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from prhub_pipeline.config import ModulesConfig, ThemeRule
-from prhub_pipeline.modelling.features import clean_description
+from prhub_pipeline.modelling.pr_text import clean_description
 from prhub_pipeline.modelling.tags import normalise_tag, text_without_tags
 from prhub_pipeline.paths import glob_regex
 from prhub_pipeline.records import ModuleLabel, PullRequest, ThemeTag
