@@ -11,7 +11,13 @@ from prhub_pipeline.modelling.evaluation import (
     evaluate_files,
     load_modules_config,
 )
-from prhub_pipeline.modelling.pr_records import PrRecordError, pr_from_json, read_pr_records
+from prhub_pipeline.modelling.pr_records import (
+    PrRecordError,
+    pr_from_json,
+    read_pr_records,
+    write_pr_records,
+)
+from prhub_pipeline.records import FileChange
 from prhub_pipeline_tests.module_fixtures import synthetic_history
 
 VERL_PRS = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "verl" / "prs.jsonl"
@@ -104,6 +110,24 @@ def test_json_record_becomes_a_pull_request() -> None:
     pr = pr_from_json(record)
     assert pr is not None and pr.repo == "acme/rl" and pr.merged_at.tzinfo is not None
     assert pr.files[0].additions is None
+
+
+def test_written_records_read_back_equal(tmp_path: Path) -> None:
+    prs = synthetic_history(6)
+    renamed = prs[0].model_copy(
+        update={
+            "files": [
+                FileChange(path="new/a.py", status="renamed", previous_path="old/a.py"),
+                FileChange(path="logo.png", status="added"),  # binary: no line counts
+            ],
+            "co_authors": ["Someone Else"],
+        }
+    )
+    prs = [*prs[1:], renamed]
+    assert write_pr_records(tmp_path / "prs.jsonl", prs) == 6
+    back = read_pr_records(tmp_path / "prs.jsonl").prs
+    assert back == sorted(prs, key=lambda pr: (pr.merged_at, pr.number))
+    assert '"merged_at": "' in (tmp_path / "prs.jsonl").read_text(encoding="utf-8")
 
 
 def test_repo_config_file(tmp_path: Path) -> None:

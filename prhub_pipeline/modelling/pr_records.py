@@ -9,6 +9,7 @@ has them. Keys the record type does not know (merged_at_local) are ignored.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,22 @@ def pr_from_json(record: dict[str, Any]) -> PullRequest | None:
         FileChange(**{key: f[key] for key in _FILE_KEYS if f.get(key) is not None}) for f in files
     ]
     return PullRequest.model_validate(fields)
+
+
+def pr_to_json(pr: PullRequest) -> dict[str, Any]:
+    """A PullRequest as one record of this schema (the inverse of `pr_from_json`)."""
+    record = pr.model_dump(mode="json", exclude_none=True, exclude={"files"})
+    record["merged_at"] = pr.merged_at.strftime("%Y-%m-%dT%H:%M:%SZ")
+    record["files"] = [change.model_dump(mode="json", exclude_none=True) for change in pr.files]
+    return record
+
+
+def write_pr_records(path: Path, prs: Iterable[PullRequest]) -> int:
+    """Write PRs as JSON lines (oldest merge first); returns how many were written."""
+    ordered = sorted(prs, key=lambda pr: (pr.merged_at, pr.number))
+    lines = [json.dumps(pr_to_json(pr), ensure_ascii=False) for pr in ordered]
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return len(lines)
 
 
 def read_pr_records(path: Path) -> PrRecords:
