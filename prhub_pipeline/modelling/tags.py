@@ -90,10 +90,8 @@ class _Vocabulary:
 
     @classmethod
     def of(cls, config: ModulesConfig) -> _Vocabulary:
-        return cls(
-            None if config.allowed is None else frozenset(map(normalise_tag, config.allowed)),
-            tuple(sorted((normalise_tag(k), normalise_tag(v)) for k, v in config.aliases.items())),
-        )
+        allowed = None if config.allowed is None else tuple(config.allowed)
+        return _normalised_vocabulary(allowed, tuple(config.aliases.items()))
 
     def resolve(self, tag: str) -> str | None:
         """The module a normalised tag names, or None when it names none."""
@@ -101,6 +99,17 @@ class _Vocabulary:
         if self.allowed is None:
             return module
         return module if module in self.allowed else None
+
+
+@lru_cache(maxsize=64)
+def _normalised_vocabulary(
+    allowed: tuple[str, ...] | None, aliases: tuple[tuple[str, str], ...]
+) -> _Vocabulary:
+    # Cached: titles are parsed thousands of times per training run against one config.
+    return _Vocabulary(
+        None if allowed is None else frozenset(map(normalise_tag, allowed)),
+        tuple(sorted((normalise_tag(k), normalise_tag(v)) for k, v in aliases)),
+    )
 
 
 def _classify_tag(
