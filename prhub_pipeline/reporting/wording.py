@@ -2,7 +2,7 @@
 
 A language is data only (names, separators and `str.format` templates); how a fact becomes a
 sentence is written once, in `Wording`'s methods, so both languages always state the same facts.
-A template that depends on a count is a `Counted` pair: (when the count is 1, otherwise).
+A template whose words depend on a count may be a pair: (when the count is 1, otherwise).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from prhub_pipeline.modelling.importance import ScoreCalibration
     from prhub_pipeline.reporting.context import Lang, PrRef, WeekCounts
 
-Counted = tuple[str, str]
+Counted = str | tuple[str, str]  # a template, or (when the count is 1, otherwise)
 
 NAME_DISPLAY = {
     "fsdp": "FSDP",
@@ -59,9 +59,9 @@ def display_name(name: str) -> str:
 class RiskText(NamedTuple):
     """A risk observation: `lead` (fields n, refs), then `item` per listed PR, then `end`."""
 
-    lead: str
+    lead: Counted
     item: str
-    end: str
+    end: Counted
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -100,7 +100,7 @@ class Wording:
     busiest_modules: str
     module_count: str
     busiest_themes: str
-    theme_count: str
+    theme_count: Counted
     top_changes: str
     top_change: str
     fix_impacts: Counted
@@ -124,7 +124,7 @@ class Wording:
     # Trends.
     no_labels: str
     no_previous: str
-    week_on_week: str
+    week_on_week: Counted
     largest_changes: str
     largest_change: str
     # Risks, quick view, follow-ups.
@@ -214,7 +214,10 @@ class Wording:
             ]
             focus.append(self.busiest_modules.format(list=self.join(modules)))
         if s.top_themes:
-            themes = [self.theme_count.format(name=display_name(t), n=n) for t, n in s.top_themes]
+            themes = [
+                _counted(self.theme_count, n).format(name=display_name(t), n=n)
+                for t, n in s.top_themes
+            ]
             focus.append(self.busiest_themes.format(list=self.join(themes)))
         if focus:
             paragraphs.append(self.clause_sep.join(focus) + self.stop)
@@ -302,7 +305,7 @@ class Wording:
         if previous is None:
             return [self.no_previous]
         lines = [
-            self.week_on_week.format(
+            _counted(self.week_on_week, counts.pr_count).format(
                 n=counts.pr_count,
                 previous=previous.pr_count,
                 delta=delta(counts.pr_count, previous.pr_count),
@@ -321,9 +324,11 @@ class Wording:
         if group.kind == "revert":
             return self.sentence_sep.join(self.revert_sentence(c) for c in group.reverts)
         lead, item, end = self.risk_texts[group.kind]
+        n = len(group.numbers)
         items = self.clause_sep.join(self._risk_item(item, pr) for pr in group.listed)
         more = self._more(len(group.listed) + group.unlisted, len(group.listed))
-        return lead.format(n=len(group.numbers), refs=self.refs(group.numbers)) + items + more + end
+        lead = _counted(lead, n).format(n=n, refs=self.refs(group.numbers))
+        return lead + items + more + _counted(end, n)
 
     def _risk_item(self, template: str, pr: FlaggedPr) -> str:
         return template.format(
@@ -380,15 +385,13 @@ class Wording:
 
 
 def _counted(template: Counted, count: int) -> str:
+    if isinstance(template, str):
+        return template
     return template[0] if count == 1 else template[1]
 
 
 def _fmt(value: float) -> str:
     return f"{value:.1f}"
-
-
-def _same(template: str) -> Counted:
-    return (template, template)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -465,14 +468,14 @@ ZH = Wording(
     reverts_pr="回退 #{target}",
     reverts_pr_titled="回退 #{target}：{title}",
     no_prs="本周（{span}）没有合并的 PR。",
-    overview=_same("本周（{span}）共合并 {n} 个 PR，其中 {key} 个为重点 PR。按类型分：{types}。"),
+    overview="本周（{span}）共合并 {n} 个 PR，其中 {key} 个为重点 PR。按类型分：{types}。",
     busiest_modules="变更最集中的模块是 {list}",
     module_count="{name}（{n} 个）",
     busiest_themes="主题上 {list}",
     theme_count="{name} 相关 PR {n} 个",
     top_changes="最重要的变更：{list}。",
     top_change="#{number}（{type}，{importance}）{subject}",
-    fix_impacts=_same("{n} 个修复在标题或描述中提到了问题的后果（按关键词识别）：{list}。"),
+    fix_impacts="{n} 个修复在标题或描述中提到了问题的后果（按关键词识别）：{list}。",
     fix_impact="{impact} {refs}",
     risk_tally="风险标记：{list}（详见风险观察）。",
     risk_tally_item="{name} {n} 项",
@@ -484,11 +487,11 @@ ZH = Wording(
     revert_reopened="；#{target} 曾声明修复 {refs}，回退后 {refs} 不再由该修复覆盖",
     revert_chain="回退链",
     unlabelled="未归类变更",
-    group_intro=_same("本周 {n} 个 PR（{types}），其中重点 {key} 个。"),
+    group_intro="本周 {n} 个 PR（{types}），其中重点 {key} 个。",
     item="{type}：{subject}（重要性 {importance}{notes}）。{summary}",
     item_impacts="，涉及{impacts}",
     item_breaking="，不兼容变更",
-    others=_same("另有 {n} 个 PR（{types}）：{listed}{more}。"),
+    others="另有 {n} 个 PR（{types}）：{listed}{more}。",
     no_labels="本周没有模块或主题标签。",
     no_previous="上周数据不可用，表中不给出环比变化。",
     week_on_week="本周 {n} 个 PR，上周 {previous} 个（{delta}）。",
