@@ -112,7 +112,7 @@ class Wording:
     revert_unknown: str
     revert: str
     revert_title: str
-    revert_reopened: str
+    revert_reopened: Counted
     # Key changes.
     revert_chain: str
     unlabelled: str
@@ -256,7 +256,8 @@ class Wording:
         if chain.title:
             text += self.revert_title.format(title=chain.title)
         if chain.reopened:
-            text += self.revert_reopened.format(target=chain.target, refs=self.refs(chain.reopened))
+            reopened = _counted(self.revert_reopened, len(chain.reopened))
+            text += reopened.format(target=chain.target, refs=self.refs(chain.reopened))
         return text + self.stop
 
     # Key changes.
@@ -636,7 +637,7 @@ EN = Wording(
     busiest_modules="The busiest modules were {list}",
     module_count="{name} ({n})",
     busiest_themes="among themes, {list}",
-    theme_count="{name} ({n} PRs)",
+    theme_count=("{name} ({n} PR)", "{name} ({n} PRs)"),
     top_changes="The most important changes: {list}.",
     top_change="#{number} ({type}, {importance}) {subject}",
     fix_impacts=(
@@ -652,7 +653,10 @@ EN = Wording(
     revert_unknown="#{number} is a revert, but the reverted PR could not be identified.",
     revert="#{number} reverted #{target}",
     revert_title=' ("{title}")',
-    revert_reopened="; #{target} said it fixed {refs}, so {refs} is no longer fixed by that change",
+    revert_reopened=(
+        "; #{target} said it fixed {refs}, so {refs} is no longer fixed by that change",
+        "; #{target} said it fixed {refs}, so {refs} are no longer fixed by that change",
+    ),
     revert_chain="Revert chain",
     unlabelled="Unlabelled changes",
     group_intro=(
@@ -668,21 +672,32 @@ EN = Wording(
     ),
     no_labels="No module or theme labels this week.",
     no_previous="The previous week's data is not available, so the table shows no change.",
-    week_on_week="{n} PRs this week against {previous} the week before ({delta}).",
+    week_on_week=(
+        "{n} PR this week against {previous} the week before ({delta}).",
+        "{n} PRs this week against {previous} the week before ({delta}).",
+    ),
     largest_changes="The largest changes: {list}.",
     largest_change="{name} ({before} → {now})",
     risk_texts={
         "reverted": RiskText("", "#{number} was reverted by #{by}", "."),
         "breaking_change": RiskText(
-            "", "#{number} {subject}", " carries a breaking-change marker."
+            "",
+            "#{number} {subject}",
+            (" carries a breaking-change marker.", " carry breaking-change markers."),
         ),
         "unresolved_review": RiskText(
             "",
             "#{number}: {asks}",
-            ". These threads were not marked resolved when the PR merged.",
+            (
+                ". These threads were not marked resolved when the PR merged.",
+                ". These threads were not marked resolved when the PRs merged.",
+            ),
         ),
         "core_without_tests": RiskText(
-            "{n} PRs changed core paths without touching any test file: ",
+            (
+                "{n} PR changed core paths without touching any test file: ",
+                "{n} PRs changed core paths without touching any test file: ",
+            ),
             "#{number} ({lines} lines, {path})",
             ".",
         ),
