@@ -24,10 +24,12 @@ if TYPE_CHECKING:
 
 MAX_GROUP_ITEMS = 5
 MAX_LISTED = 6
+MAX_LISTED_PER_IMPACT = 4
 # How many PRs a follow-up names before "and N more", where it differs from MAX_LISTED.
 FOLLOW_UP_LIMITS: dict[RiskKind, int] = {"core_without_tests": 5}
 
 Ranked = list[tuple[str, int]]  # (name, count), most first
+GroupKind = Literal["revert", "label", "other"]
 # A follow-up per risk kind; a revert's is "refix" when the reverted PR had fixed issues.
 FollowUpKind = RiskKind | Literal["refix"]
 FOLLOW_UP_KINDS: tuple[FollowUpKind, ...] = ("refix", *(k for k in RISK_ORDER if k != "reverted"))
@@ -141,7 +143,7 @@ def summary(
 class Group:
     """A group of the week's changes: the revert chain, a theme or module, or the unlabelled."""
 
-    kind: Literal["revert", "label", "other"]
+    kind: GroupKind
     name: str  # the theme or module; the kind for the other two
     members: list[PrRef]
     shown: list[PrRef]  # the items; the rest are mentioned briefly
@@ -160,7 +162,7 @@ def groups(
     sizes: Counter[str] = Counter()
     for ref in ordered:
         sizes.update(set(ref.modules) | set(themes.get(ref.number, [])))
-    members: dict[tuple[Literal["revert", "label", "other"], str], list[PrRef]] = defaultdict(list)
+    members: dict[tuple[GroupKind, str], list[PrRef]] = defaultdict(list)
     for ref in ordered:
         members[_group_of(ref, themes, reverts, sizes)].append(ref)
     found = []
@@ -180,7 +182,7 @@ def groups(
 
 def _group_of(
     ref: PrRef, themes: Mapping[int, list[str]], reverts: set[int], sizes: Mapping[str, int]
-) -> tuple[Literal["revert", "label", "other"], str]:
+) -> tuple[GroupKind, str]:
     """A PR's one group: the revert chain, else its most populous theme, else its most
     populous module this week (so `[model, fsdp]` joins a busy FSDP group)."""
     if ref.number in reverts:

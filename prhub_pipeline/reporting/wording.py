@@ -17,6 +17,7 @@ from prhub_pipeline.modelling.risks import RISK_ORDER, ReviewAsk, RiskKind
 from prhub_pipeline.reporting.facts import (
     FOLLOW_UP_KINDS,
     MAX_LISTED,
+    MAX_LISTED_PER_IMPACT,
     FlaggedPr,
     FollowUp,
     FollowUpKind,
@@ -230,7 +231,9 @@ class Wording:
         paragraphs.append(self.top_changes.format(list=self.clause_sep.join(top)))
         if s.fix_count:
             impacts = [
-                self.fix_impact.format(impact=self.impact_names[impact], refs=self.refs(nums, 4))
+                self.fix_impact.format(
+                    impact=self.impact_names[impact], refs=self.refs(nums, MAX_LISTED_PER_IMPACT)
+                )
                 for impact, nums in s.fixes_by_impact
             ]
             paragraphs.append(
