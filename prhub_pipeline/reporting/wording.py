@@ -67,6 +67,10 @@ class RiskText(NamedTuple):
 
 @dataclass(frozen=True, kw_only=True)
 class Wording:
+    """One language's words, and the one way each fact becomes a sentence.
+
+    Templates name their fields (`{n}`, `{refs}`, `{number}`...); see ZH and EN below."""
+
     lang: Lang
     # Separators: lists of names, "a and b", the last of three or more, clauses, sentences.
     list_sep: str
