@@ -1,0 +1,311 @@
+"""What the weekly report says, chosen once for every language.
+
+Which PRs a section names, in what order, how they are grouped and counted, and which
+follow-ups come from which risk flags are all decided here, as small typed facts. Nothing here
+is worded: `wording.py` turns each fact into a sentence in one language.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import TYPE_CHECKING, Literal
+
+from prhub_pipeline.modelling.pr_text import parse_title
+from prhub_pipeline.modelling.risks import RISK_ORDER
+from prhub_pipeline.records import (
+    FixImpact,
+    PrScore,
+    PrType,
+    PullRequest,
+    ReviewAsk,
+    RiskFlag,
+    RiskKind,
+    WeekCounts,
+)
+from prhub_pipeline.weeks import WeekWindow
+
+if TYPE_CHECKING:
+    from prhub_pipeline.reporting.context import PrRef
+
+MAX_GROUP_ITEMS = 5
+MAX_LISTED = 6
+MAX_LISTED_PER_IMPACT = 4
+# How many PRs a follow-up names before "and N more", where it differs from MAX_LISTED.
+FOLLOW_UP_LIMITS: dict[RiskKind, int] = {"core_without_tests": 5}
+
+Ranked = list[tuple[str, int]]  # (name, count), most first
+GroupKind = Literal["revert", "label", "other"]
+# A follow-up per risk kind; a revert's is "refix" when the reverted PR had fixed issues.
+FollowUpKind = RiskKind | Literal["refix"]
+FOLLOW_UP_KINDS: tuple[FollowUpKind, ...] = ("refix", *(k for k in RISK_ORDER if k != "reverted"))
+
+
+def one_line(text: str, limit: int) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+def subject(ref: PrRef, limit: int = 60) -> str:
+    """The PR's title without bracket tags and type prefix, shortened."""
+    return one_line(parse_title(ref.title).subject or ref.title, limit)
+
+
+def delta(count: int, previous: int | None) -> str:
+    if previous is None:
+        return "—"
+    change = count - previous
+    return f"+{change}" if change > 0 else ("±0" if change == 0 else f"−{-change}")
+
+
+def ranked(counts: Mapping[str, int]) -> Ranked:
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def type_counts(refs: Sequence[PrRef]) -> list[tuple[PrType, int]]:
+    counts = Counter(r.pr_type for r in refs)
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+@dataclass(frozen=True)
+class Period:
+    week: int  # ISO week number
+    start: date
+    end: date
+
+    @classmethod
+    def of(cls, window: WeekWindow) -> Period:
+        start = window.week_start
+        return cls(week=start.isocalendar().week, start=start, end=start + timedelta(days=6))
+
+
+@dataclass(frozen=True)
+class RevertChain:
+    """A revert, the PR it reverted (None: not identified) with its title when known, and the
+    issues the reverted PR had said it fixed (no longer fixed by it)."""
+
+    number: int
+    target: int | None
+    title: str | None
+    reopened: list[int]
+
+
+def revert_chain(flag: RiskFlag, known: Mapping[int, PullRequest]) -> RevertChain:
+    if not flag.related:
+        return RevertChain(number=flag.number, target=None, title=None, reopened=[])
+    target = flag.related[0]
+    title = one_line(known[target].title, 80) if target in known else None
+    return RevertChain(number=flag.number, target=target, title=title, reopened=flag.related[1:])
+
+
+@dataclass(frozen=True)
+class Summary:
+    period: Period
+    pr_count: int
+    key_count: int
+    types: list[tuple[PrType, int]]
+    top_modules: Ranked
+    top_themes: Ranked
+    top: list[PrRef]  # the most important changes
+    fix_count: int  # fixes whose text says what the bug caused
+    fixes_by_impact: list[tuple[FixImpact, list[int]]]
+    reverts: list[RevertChain]
+    risk_tally: list[tuple[RiskKind, int]]  # every kind but the revert chain's, most serious first
+    review_available: bool
+
+
+def summary(
+    period: Period,
+    ordered: Sequence[PrRef],
+    score_of: Mapping[int, PrScore],
+    counts: WeekCounts,
+    reverts: list[RevertChain],
+    risks: Sequence[RiskFlag],
+    review_available: bool,
+) -> Summary:
+    key = [r for r in ordered if r.is_key]
+    by_impact: dict[FixImpact, list[int]] = defaultdict(list)
+    fixes = [r for r in ordered if score_of[r.number].fix_impacts]
+    for ref in fixes:
+        by_impact[score_of[ref.number].fix_impacts[0]].append(ref.number)
+    tally = Counter(f.risk for f in risks if f.risk not in ("revert", "reverted"))
+    return Summary(
+        period=period,
+        pr_count=len(ordered),
+        key_count=len(key),
+        types=type_counts(ordered),
+        top_modules=ranked(counts.modules)[:3],
+        top_themes=ranked(counts.themes)[:2],
+        top=(key or list(ordered))[:3],
+        fix_count=len(fixes),
+        fixes_by_impact=list(by_impact.items()),
+        reverts=reverts,
+        risk_tally=sorted(tally.items(), key=lambda kv: RISK_ORDER.index(kv[0])),
+        review_available=review_available,
+    )
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group of the week's changes: the revert chain, a theme or module, or the unlabelled."""
+
+    kind: GroupKind
+    name: str  # the theme or module; the kind for the other two
+    members: list[PrRef]
+    shown: list[PrRef]  # the items; the rest are mentioned briefly
+    rest: list[PrRef]
+
+    @property
+    def key_count(self) -> int:
+        return sum(1 for r in self.members if r.is_key)
+
+
+def groups(
+    ordered: Sequence[PrRef], themes: Mapping[int, list[str]], risks: Sequence[RiskFlag]
+) -> list[Group]:
+    """Each PR in one group; groups without a key PR and under three PRs are left out."""
+    reverts = {f.number for f in risks if f.risk in ("revert", "reverted")}
+    sizes: Counter[str] = Counter()
+    for ref in ordered:
+        sizes.update(set(ref.modules) | set(themes.get(ref.number, [])))
+    members: dict[tuple[GroupKind, str], list[PrRef]] = defaultdict(list)
+    for ref in ordered:
+        members[_group_of(ref, themes, reverts, sizes)].append(ref)
+    found = []
+    for (kind, name), refs in members.items():
+        key_refs = [r for r in refs if r.is_key]
+        if kind == "revert":
+            shown = refs
+        elif key_refs or len(refs) >= 3:
+            shown = (key_refs or refs[:3])[:MAX_GROUP_ITEMS]
+        else:
+            continue
+        rest = [r for r in refs if r not in shown]
+        found.append(Group(kind=kind, name=name, members=refs, shown=shown, rest=rest))
+    found.sort(key=lambda g: (g.kind != "revert", -max(r.importance for r in g.shown)))
+    return found
+
+
+def _group_of(
+    ref: PrRef, themes: Mapping[int, list[str]], reverts: set[int], sizes: Mapping[str, int]
+) -> tuple[GroupKind, str]:
+    """A PR's one group: the revert chain, else its most populous theme, else its most
+    populous module this week (so `[model, fsdp]` joins a busy FSDP group)."""
+    if ref.number in reverts:
+        return "revert", "revert"
+    for labels in (themes.get(ref.number, []), ref.modules):
+        if labels:
+            return "label", max(labels, key=lambda name: (sizes.get(name, 0), -labels.index(name)))
+    return "other", "other"
+
+
+def biggest_changes(counts: WeekCounts, previous: WeekCounts) -> list[tuple[str, int, int]]:
+    """The three modules or themes whose PR count moved most: (name, now, before)."""
+    changes = []
+    for table, prev in ((counts.modules, previous.modules), (counts.themes, previous.themes)):
+        for name in set(table) | set(prev):
+            now, before = table.get(name, 0), prev.get(name, 0)
+            if now != before:
+                changes.append((name, now, before))
+    changes.sort(key=lambda c: (-abs(c[1] - c[2]), c[0]))
+    return changes[:3]
+
+
+@dataclass(frozen=True)
+class FlaggedPr:
+    """One flagged PR as a risk observation lists it."""
+
+    number: int
+    subject: str
+    reverted_by: int | None
+    lines: int | None
+    paths: list[str]
+    modules: list[str]
+    asks: list[ReviewAsk]
+
+
+@dataclass(frozen=True)
+class RiskGroup:
+    """The flags of one risk kind: every flagged PR, those the text goes through one by one
+    (none for kinds named as a plain list of PRs), and how many of those it leaves out."""
+
+    kind: RiskKind
+    numbers: list[int]
+    listed: list[FlaggedPr]
+    unlisted: int
+    reverts: list[RevertChain]  # the revert kind's chains
+
+
+def risk_groups(
+    risks: Sequence[RiskFlag], refs: Mapping[int, PrRef], known: Mapping[int, PullRequest]
+) -> list[RiskGroup]:
+    found = []
+    for kind, flags in by_kind(risks):
+        listed = flags
+        if kind in ("revert", "no_approval"):
+            listed = []
+        elif kind == "reverted":
+            listed = [f for f in flags if f.related]
+        elif kind == "core_without_tests":
+            listed = sorted(flags, key=lambda f: -refs[f.number].importance)[:MAX_LISTED]
+        found.append(
+            RiskGroup(
+                kind=kind,
+                numbers=[f.number for f in flags],
+                listed=[_flagged(f, refs) for f in listed],
+                unlisted=len(flags) - len(listed) if kind == "core_without_tests" else 0,
+                reverts=[revert_chain(f, known) for f in flags] if kind == "revert" else [],
+            )
+        )
+    return found
+
+
+def _flagged(flag: RiskFlag, refs: Mapping[int, PrRef]) -> FlaggedPr:
+    return FlaggedPr(
+        number=flag.number,
+        subject=subject(refs[flag.number]),
+        reverted_by=flag.related[0] if flag.related else None,
+        lines=flag.lines,
+        paths=flag.paths,
+        modules=flag.modules,
+        asks=flag.asks,
+    )
+
+
+def by_kind(risks: Sequence[RiskFlag]) -> list[tuple[RiskKind, list[RiskFlag]]]:
+    grouped: dict[RiskKind, list[RiskFlag]] = defaultdict(list)
+    for flag in risks:
+        grouped[flag.risk].append(flag)
+    return sorted(grouped.items(), key=lambda kv: RISK_ORDER.index(kv[0]))
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    kind: FollowUpKind
+    numbers: list[int]  # the PRs to follow up, most important first
+    limit: int  # how many of them to name
+    revert: RevertChain | None = None
+
+
+def follow_ups(
+    risks: Sequence[RiskFlag], refs: Mapping[int, PrRef], known: Mapping[int, PullRequest]
+) -> list[FollowUp]:
+    """One follow-up per risk kind (per revert), most serious first; a revert whose target
+    is unknown and a reverted PR (its revert carries the follow-up) have none."""
+    found = []
+    for kind, flags in by_kind(risks):
+        if kind == "revert":
+            for flag in flags:
+                chain = revert_chain(flag, known)
+                if chain.reopened:
+                    found.append(FollowUp("refix", [flag.number], MAX_LISTED, chain))
+                elif chain.target:
+                    found.append(FollowUp("revert", [flag.number], MAX_LISTED, chain))
+        elif kind != "reverted":
+            numbers = sorted(
+                dict.fromkeys(f.number for f in flags), key=lambda n: (-refs[n].importance, n)
+            )
+            found.append(FollowUp(kind, numbers, FOLLOW_UP_LIMITS.get(kind, MAX_LISTED)))
+    return found

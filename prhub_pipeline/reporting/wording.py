@@ -1,0 +1,756 @@
+"""The report's words: one `Wording` per language turns the facts of `facts.py` into sentences.
+
+A language is data only (names, separators and `str.format` templates); how a fact becomes a
+sentence is written once, in `Wording`'s methods, so both languages always state the same facts.
+A template whose words depend on a count may be a pair: (when the count is 1, otherwise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple, get_args
+
+from prhub_pipeline.modelling.risks import RISK_ORDER
+from prhub_pipeline.records import FixImpact, Lang, PrScore, PrType, ReviewAsk, RiskKind, WeekCounts
+from prhub_pipeline.reporting.facts import (
+    FOLLOW_UP_KINDS,
+    MAX_LISTED,
+    MAX_LISTED_PER_IMPACT,
+    FlaggedPr,
+    FollowUp,
+    FollowUpKind,
+    Group,
+    Period,
+    RevertChain,
+    RiskGroup,
+    Summary,
+    biggest_changes,
+    delta,
+    subject,
+    type_counts,
+)
+
+if TYPE_CHECKING:
+    from prhub_pipeline.modelling.importance import ScoreCalibration
+    from prhub_pipeline.reporting.context import PrRef
+
+Counted = str | tuple[str, str]  # a template, or (when the count is 1, otherwise)
+
+NAME_DISPLAY = {
+    "fsdp": "FSDP",
+    "megatron": "Megatron",
+    "veomni": "VeOmni",
+    "sglang": "SGLang",
+    "vllm": "vLLM",
+    "trtllm": "TRT-LLM",
+    "ci": "CI",
+    "npu": "NPU",
+    "moe": "MoE",
+    "ray": "Ray",
+    "docker": "Docker",
+}
+
+
+def display_name(name: str) -> str:
+    return NAME_DISPLAY.get(name.lower(), name)
+
+
+class RiskText(NamedTuple):
+    """A risk observation: `lead` (fields n, refs), then `item` per listed PR, then `end`."""
+
+    lead: Counted
+    item: str
+    end: Counted
+
+
+@dataclass(frozen=True, kw_only=True)
+class Wording:
+    """One language's words, and the one way each fact becomes a sentence.
+
+    Templates name their fields (`{n}`, `{refs}`, `{number}`...); see ZH and EN below."""
+
+    lang: Lang
+    # Separators: lists of names, "a and b", the last of three or more, clauses, sentences.
+    list_sep: str
+    pair_sep: str
+    last_sep: str
+    clause_sep: str
+    sentence_sep: str
+    stop: str
+    more: str  # after a shortened list; fields total, rest
+    # Names.
+    type_names: dict[PrType, str]
+    type_plurals: dict[PrType, str]
+    type_count: str
+    impact_names: dict[FixImpact, str]
+    risk_headings: dict[RiskKind, str]
+    risk_names: dict[RiskKind, str]  # inside a sentence
+    part_labels: dict[str, str]
+    # Header.
+    title: str
+    span: str
+    generated: str
+    source: str
+    calibrated: str
+    uncalibrated: str
+    with_reviews: str
+    without_reviews: str
+    reverts_pr: str
+    reverts_pr_titled: str
+    # Summary.
+    no_prs: str
+    overview: Counted
+    busiest_modules: str
+    module_count: str
+    busiest_themes: str
+    theme_count: Counted
+    top_changes: str
+    top_change: str
+    fix_impacts: Counted
+    fix_impact: str
+    risk_tally: str
+    risk_tally_item: str
+    risk_tally_sep: str
+    summary_without_reviews: str
+    revert_unknown: str
+    revert: str
+    revert_title: str
+    revert_reopened: Counted
+    # Key changes.
+    revert_chain: str
+    unlabelled: str
+    group_intro: Counted
+    item: str
+    item_impacts: str
+    item_breaking: str
+    others: Counted
+    # Trends.
+    no_labels: str
+    no_previous: str
+    week_on_week: Counted
+    largest_changes: str
+    largest_change: str
+    # Risks, quick view, follow-ups.
+    risk_texts: dict[RiskKind, RiskText]
+    ask: str
+    ask_bot: str
+    ask_where: str
+    note_without_reviews: str
+    note_no_risks: str
+    quick_risks: str
+    follow_ups: dict[FollowUpKind, str]
+    follow_up_without_reviews: str
+    no_follow_up: str
+
+    def __post_init__(self) -> None:
+        # A language missing a name or template would silently drop a fact.
+        for field, expected in (
+            ("type_names", get_args(PrType)),
+            ("type_plurals", get_args(PrType)),
+            ("impact_names", get_args(FixImpact)),
+            ("risk_headings", RISK_ORDER),
+            ("risk_names", RISK_ORDER),
+            ("risk_texts", tuple(k for k in RISK_ORDER if k != "revert")),
+            ("follow_ups", FOLLOW_UP_KINDS),
+        ):
+            if set(getattr(self, field)) != set(expected):
+                raise ValueError(f"{self.lang} wording: {field} must cover {sorted(expected)}")
+
+    # Lists and counts.
+    def join(self, items: Sequence[str]) -> str:
+        if len(items) <= 2:
+            return self.pair_sep.join(items)
+        return self.list_sep.join(items[:-1]) + self.last_sep + items[-1]
+
+    def refs(self, numbers: Sequence[int], limit: int = MAX_LISTED) -> str:
+        text = self.list_sep.join(f"#{n}" for n in numbers[:limit])
+        return text + self._more(len(numbers), limit)
+
+    def _more(self, total: int, shown: int) -> str:
+        return self.more.format(total=total, rest=total - shown) if total > shown else ""
+
+    def count_phrase(self, types: Sequence[tuple[PrType, int]]) -> str:
+        return self.list_sep.join(
+            self.type_count.format(
+                n=n, name=(self.type_names if n == 1 else self.type_plurals)[pr_type]
+            )
+            for pr_type, n in types
+        )
+
+    # Header.
+    def report_title(self, repo: str, period: Period) -> str:
+        return self.title.format(repo=repo, **vars(period))
+
+    def how_generated(
+        self, source: str | None, calibration: ScoreCalibration | None, review_available: bool
+    ) -> str:
+        parts = [self.generated]
+        if source:
+            parts.append(self.source.format(source=source))
+        if calibration is not None:
+            calibrated = calibration.method == "history"
+            template = self.calibrated if calibrated else self.uncalibrated
+            parts.append(template.format(n=calibration.history_size))
+        parts.append(self.with_reviews if review_available else self.without_reviews)
+        return self.clause_sep.join(parts)
+
+    def revert_summary(self, target: int, original_title: str | None) -> str:
+        if original_title is None:
+            return self.reverts_pr.format(target=target)
+        return self.reverts_pr_titled.format(target=target, title=original_title)
+
+    # Summary.
+    def summary(self, s: Summary) -> list[str]:
+        span = self.span.format(**vars(s.period))
+        if not s.pr_count:
+            return [self.no_prs.format(span=span)]
+        overview = _counted(self.overview, s.pr_count)
+        paragraphs = [
+            overview.format(
+                n=s.pr_count, key=s.key_count, span=span, types=self.count_phrase(s.types)
+            )
+        ]
+        focus = []
+        if s.top_modules:
+            modules = [
+                self.module_count.format(name=display_name(m), n=n) for m, n in s.top_modules
+            ]
+            focus.append(self.busiest_modules.format(list=self.join(modules)))
+        if s.top_themes:
+            themes = [
+                _counted(self.theme_count, n).format(name=display_name(t), n=n)
+                for t, n in s.top_themes
+            ]
+            focus.append(self.busiest_themes.format(list=self.join(themes)))
+        if focus:
+            paragraphs.append(self.clause_sep.join(focus) + self.stop)
+        top = [
+            self.top_change.format(
+                number=r.number, type=r.type_name, importance=_fmt(r.importance), subject=subject(r)
+            )
+            for r in s.top
+        ]
+        paragraphs.append(self.top_changes.format(list=self.clause_sep.join(top)))
+        if s.fix_count:
+            impacts = [
+                self.fix_impact.format(
+                    impact=self.impact_names[impact], refs=self.refs(nums, MAX_LISTED_PER_IMPACT)
+                )
+                for impact, nums in s.fixes_by_impact
+            ]
+            paragraphs.append(
+                _counted(self.fix_impacts, s.fix_count).format(
+                    n=s.fix_count, list=self.clause_sep.join(impacts)
+                )
+            )
+        paragraphs.extend(self.revert_sentence(chain) for chain in s.reverts)
+        if s.risk_tally:
+            tally = [
+                self.risk_tally_item.format(name=self.risk_names[kind], n=n)
+                for kind, n in s.risk_tally
+            ]
+            paragraphs.append(self.risk_tally.format(list=self.risk_tally_sep.join(tally)))
+        if not s.review_available:
+            paragraphs.append(self.summary_without_reviews)
+        return paragraphs
+
+    def revert_sentence(self, chain: RevertChain) -> str:
+        if chain.target is None:
+            return self.revert_unknown.format(number=chain.number)
+        text = self.revert.format(number=chain.number, target=chain.target)
+        if chain.title:
+            text += self.revert_title.format(title=chain.title)
+        if chain.reopened:
+            reopened = _counted(self.revert_reopened, len(chain.reopened))
+            text += reopened.format(target=chain.target, refs=self.refs(chain.reopened))
+        return text + self.stop
+
+    # Key changes.
+    def group_heading(self, group: Group) -> str:
+        if group.kind == "revert":
+            return self.revert_chain
+        return self.unlabelled if group.kind == "other" else display_name(group.name)
+
+    def group_lead(self, group: Group, reverts: Sequence[RevertChain]) -> str:
+        if group.kind == "revert":
+            return self.sentence_sep.join(self.revert_sentence(chain) for chain in reverts)
+        return _counted(self.group_intro, len(group.members)).format(
+            n=len(group.members),
+            types=self.count_phrase(type_counts(group.members)),
+            key=group.key_count,
+        )
+
+    def item_text(self, ref: PrRef, score: PrScore) -> str:
+        notes = ""
+        if score.fix_impacts:
+            impacts = self.join([self.impact_names[i] for i in score.fix_impacts[:2]])
+            notes += self.item_impacts.format(impacts=impacts)
+        if score.breaking:
+            notes += self.item_breaking
+        return self.item.format(
+            type=ref.type_name,
+            subject=subject(ref, 90),
+            importance=_fmt(ref.importance),
+            notes=notes,
+            summary=ref.summary,
+        )
+
+    def others_text(self, refs: Sequence[PrRef]) -> str:
+        listed = self.clause_sep.join(f"#{r.number} {subject(r, 40)}" for r in refs[:MAX_LISTED])
+        return _counted(self.others, len(refs)).format(
+            n=len(refs),
+            types=self.count_phrase(type_counts(refs)),
+            listed=listed,
+            more=self._more(len(refs), MAX_LISTED),
+        )
+
+    # Trends.
+    def trends_lead(self, counts: WeekCounts, previous: WeekCounts | None) -> list[str]:
+        if not counts.modules and not counts.themes:
+            return [self.no_labels] if counts.pr_count else []
+        if previous is None:
+            return [self.no_previous]
+        lines = [
+            _counted(self.week_on_week, counts.pr_count).format(
+                n=counts.pr_count,
+                previous=previous.pr_count,
+                delta=delta(counts.pr_count, previous.pr_count),
+            )
+        ]
+        changes = [
+            self.largest_change.format(name=display_name(name), now=now, before=before)
+            for name, now, before in biggest_changes(counts, previous)
+        ]
+        if changes:
+            lines.append(self.largest_changes.format(list=self.join(changes)))
+        return lines
+
+    # Risks.
+    def risk_text(self, group: RiskGroup) -> str:
+        if group.kind == "revert":
+            return self.sentence_sep.join(self.revert_sentence(c) for c in group.reverts)
+        lead, item, end = self.risk_texts[group.kind]
+        n = len(group.numbers)
+        items = self.clause_sep.join(self._risk_item(item, pr) for pr in group.listed)
+        more = self._more(len(group.listed) + group.unlisted, len(group.listed))
+        lead = _counted(lead, n).format(n=n, refs=self.refs(group.numbers))
+        return lead + items + more + _counted(end, n)
+
+    def _risk_item(self, template: str, pr: FlaggedPr) -> str:
+        return template.format(
+            number=pr.number,
+            subject=pr.subject,
+            by=pr.reverted_by,
+            lines=pr.lines,
+            path=pr.paths[0] if pr.paths else "",
+            paths=", ".join(pr.paths),
+            modules=", ".join(pr.modules),
+            module_count=len(pr.modules),
+            asks=self.clause_sep.join(self._ask(a) for a in pr.asks),
+        )
+
+    def _ask(self, ask: ReviewAsk) -> str:
+        where = ask.where()
+        return self.ask.format(
+            reviewer=ask.reviewer,
+            bot=self.ask_bot if ask.is_bot else "",
+            where=self.ask_where.format(where=where) if where else "",
+            ask=ask.ask,
+        )
+
+    def risk_notes(self, review_available: bool, any_risk: bool) -> list[str]:
+        notes = [] if review_available else [self.note_without_reviews]
+        return notes if any_risk else [*notes, self.note_no_risks]
+
+    def quick_text(self, ref: PrRef, kinds: Sequence[RiskKind]) -> str:
+        if not kinds:
+            return ref.summary
+        names = self.list_sep.join(self.risk_names[k] for k in kinds)
+        return ref.summary + self.quick_risks.format(list=names)
+
+    def basis(self, score: PrScore) -> str:
+        """The score's largest parts, e.g. "规模 2.7 · 核心路径 2.5 · 修复后果 1.6"."""
+        parts = sorted(((v, k) for k, v in score.parts.items() if v > 0), reverse=True)[:4]
+        return " · ".join(f"{self.part_labels.get(k, k)} {v:.1f}" for v, k in parts)
+
+    # Follow-ups.
+    def suggestions(self, follow_ups: Sequence[FollowUp], review_available: bool) -> list[str]:
+        items = [self._follow_up(f) for f in follow_ups]
+        if not review_available:
+            items.append(self.follow_up_without_reviews)
+        return items or [self.no_follow_up]
+
+    def _follow_up(self, follow_up: FollowUp) -> str:
+        chain = follow_up.revert
+        return self.follow_ups[follow_up.kind].format(
+            refs=self.refs(follow_up.numbers, follow_up.limit),
+            number=chain.number if chain else None,
+            target=chain.target if chain else None,
+            reopened=self.refs(chain.reopened) if chain else "",
+        )
+
+
+def _counted(template: Counted, count: int) -> str:
+    if isinstance(template, str):
+        return template
+    return template[0] if count == 1 else template[1]
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.1f}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Chinese
+
+_ZH_RISK_HEADINGS: dict[RiskKind, str] = {
+    "revert": "回退",
+    "reverted": "被回退的变更",
+    "breaking_change": "不兼容变更",
+    "unresolved_review": "合并时仍有未解决的评审意见",
+    "core_without_tests": "核心路径变更未附测试",
+    "no_approval": "未经批准即合并",
+    "large_change": "超大变更",
+    "cross_cutting": "跨模块变更",
+    "config_default_change": "配置默认值可能变化",
+    "dependency_change": "依赖变更",
+    "docker_change": "Docker 镜像变更",
+    "ci_change": "CI 流程变更",
+}
+_ZH_TYPES: dict[PrType, str] = {
+    "feat": "新功能",
+    "fix": "修复",
+    "refactor": "重构",
+    "perf": "性能",
+    "chore": "杂项",
+    "doc": "文档",
+    "test": "测试",
+    "revert": "回退",
+    "other": "其他",
+}
+_ZH_WORKS = "变更在各环境与流水线中正常工作：{refs}。"
+
+ZH = Wording(
+    lang="zh",
+    list_sep="、",
+    pair_sep="、",
+    last_sep="、",
+    clause_sep="；",
+    sentence_sep="",
+    stop="。",
+    more=" 等 {total} 个",
+    type_names=_ZH_TYPES,
+    type_plurals=_ZH_TYPES,
+    type_count="{name} {n} 个",
+    impact_names={
+        "wrong_result": "结果错误或精度问题",
+        "data_loss": "数据丢失",
+        "security": "安全问题",
+        "oom": "内存溢出",
+        "hang": "卡死或死锁",
+        "crash": "崩溃或报错",
+        "regression": "回归",
+    },
+    risk_headings=_ZH_RISK_HEADINGS,
+    risk_names=_ZH_RISK_HEADINGS,
+    part_labels={
+        "type": "类型",
+        "breaking": "不兼容",
+        "size": "规模",
+        "core": "核心路径",
+        "breadth": "跨模块",
+        "fix_impact": "修复后果",
+        "review": "评审",
+        "revert": "回退",
+    },
+    title="{repo} 第 {week} 周周报（{start:%m-%d} 至 {end:%m-%d}）",
+    span="第 {week} 周，{start:%m-%d} 至 {end:%m-%d}",
+    generated="由 prhub-pipeline 根据 PR 数据自动生成",
+    source="数据源 {source}",
+    calibrated="重要性按本仓库 {n} 个历史 PR 校准",
+    uncalibrated="历史 PR 仅 {n} 个，重要性未按历史校准",
+    with_reviews="含评审数据",
+    without_reviews="无评审数据",
+    reverts_pr="回退 #{target}",
+    reverts_pr_titled="回退 #{target}：{title}",
+    no_prs="本周（{span}）没有合并的 PR。",
+    overview="本周（{span}）共合并 {n} 个 PR，其中 {key} 个为重点 PR。按类型分：{types}。",
+    busiest_modules="变更最集中的模块是 {list}",
+    module_count="{name}（{n} 个）",
+    busiest_themes="主题上 {list}",
+    theme_count="{name} 相关 PR {n} 个",
+    top_changes="最重要的变更：{list}。",
+    top_change="#{number}（{type}，{importance}）{subject}",
+    fix_impacts="{n} 个修复在标题或描述中提到了问题的后果（按关键词识别）：{list}。",
+    fix_impact="{impact} {refs}",
+    risk_tally="风险标记：{list}（详见风险观察）。",
+    risk_tally_item="{name} {n} 项",
+    risk_tally_sep="，",
+    summary_without_reviews="本周数据来自不含评审信息的数据源，报告未评估评审过程。",
+    revert_unknown="#{number} 是一次回退，但无法从标题或描述确定被回退的 PR。",
+    revert="#{number} 回退了 #{target}",
+    revert_title="（{title}）",
+    revert_reopened="；#{target} 曾声明修复 {refs}，回退后 {refs} 不再由该修复覆盖",
+    revert_chain="回退链",
+    unlabelled="未归类变更",
+    group_intro="本周 {n} 个 PR（{types}），其中重点 {key} 个。",
+    item="{type}：{subject}（重要性 {importance}{notes}）。{summary}",
+    item_impacts="，涉及{impacts}",
+    item_breaking="，不兼容变更",
+    others="另有 {n} 个 PR（{types}）：{listed}{more}。",
+    no_labels="本周没有模块或主题标签。",
+    no_previous="上周数据不可用，表中不给出环比变化。",
+    week_on_week="本周 {n} 个 PR，上周 {previous} 个（{delta}）。",
+    largest_changes="变化最大的是 {list}。",
+    largest_change="{name}（{before} → {now}）",
+    risk_texts={
+        "reverted": RiskText("", "#{number} 已被 #{by} 回退", "。"),
+        "breaking_change": RiskText("", "#{number} {subject}", " 带有不兼容变更标记。"),
+        "unresolved_review": RiskText("", "#{number}：{asks}", "。合并时这些讨论未标记为已解决。"),
+        "core_without_tests": RiskText(
+            "{n} 个 PR 修改了核心路径却没有改动任何测试文件：",
+            "#{number}（{lines} 行，{path}）",
+            "。",
+        ),
+        "no_approval": RiskText("{refs} 合并时没有任何批准（APPROVED）评审。", "", ""),
+        "large_change": RiskText(
+            "", "#{number} 改动 {lines} 行（不含文档）", "，评审与回归验证的难度更高。"
+        ),
+        "cross_cutting": RiskText("", "#{number} 横跨 {module_count} 个模块（{modules}）", "。"),
+        "config_default_change": RiskText(
+            "", "#{number} 修改了 {paths} 的已有内容", "，默认配置可能随之改变。"
+        ),
+        "dependency_change": RiskText("", "#{number}：{paths}", "。"),
+        "docker_change": RiskText("", "#{number}：{paths}", "。"),
+        "ci_change": RiskText("", "#{number}：{paths}", "。"),
+    },
+    ask="{reviewer}{bot}{where} 提出“{ask}”",
+    ask_bot="（机器人）",
+    ask_where=" 在 {where}",
+    note_without_reviews="评审数据不可用（数据源不提供评审），未检查未解决的评审意见与批准情况。",
+    note_no_risks="本周数据没有触发任何风险规则。",
+    quick_risks="（风险：{list}）",
+    follow_ups={
+        "refix": "跟进 {reopened}：其修复 #{target} 已被 #{number} 回退，"
+        "需要新的修复方案，并补充覆盖回退原因的测试。",
+        "revert": "确认 #{number} 回退 #{target} 的原因，并决定是否重新提交修正后的版本。",
+        "unresolved_review": "逐条确认 {refs} 合并时未解决的评审意见，需要时提交后续 PR。",
+        "core_without_tests": "为以下 PR 的核心路径改动补充测试：{refs}。",
+        "large_change": "对 {refs} 这类大改动安排合并后的回归观察。",
+        "breaking_change": "在发布说明中列出 {refs} 的不兼容变更并给出迁移说明。",
+        "config_default_change": "核对 {refs} 是否改变了配置默认值，并在发布说明中注明。",
+        "dependency_change": "确认依赖" + _ZH_WORKS,
+        "docker_change": "确认镜像" + _ZH_WORKS,
+        "ci_change": "确认 CI " + _ZH_WORKS,
+        "no_approval": "请维护者补充审阅 {refs}。",
+        "cross_cutting": "请相关模块负责人共同复查跨模块变更 {refs}。",
+    },
+    follow_up_without_reviews="如需评审相关的风险（未解决意见、未批准合并），"
+    "请使用 github 数据源重新生成本周报告。",
+    no_follow_up="本周数据未提示需要专门跟进的事项。",
+)
+
+# ---------------------------------------------------------------------------------------------
+# English
+
+_EN_RISK_HEADINGS: dict[RiskKind, str] = {
+    "revert": "Reverts",
+    "reverted": "Reverted changes",
+    "breaking_change": "Breaking changes",
+    "unresolved_review": "Review threads unresolved at merge",
+    "core_without_tests": "Core-path changes without tests",
+    "no_approval": "Merged without an approving review",
+    "large_change": "Very large changes",
+    "cross_cutting": "Cross-cutting changes",
+    "config_default_change": "Configuration defaults may have changed",
+    "dependency_change": "Dependency changes",
+    "docker_change": "Docker image changes",
+    "ci_change": "CI workflow changes",
+}
+_EN_WORKS = " changes in {refs} work across environments and pipelines."
+
+EN = Wording(
+    lang="en",
+    list_sep=", ",
+    pair_sep=" and ",
+    last_sep=", and ",
+    clause_sep="; ",
+    sentence_sep=" ",
+    stop=".",
+    more=" and {rest} more",
+    type_names={
+        "feat": "feature",
+        "fix": "fix",
+        "refactor": "refactor",
+        "perf": "performance",
+        "chore": "chore",
+        "doc": "docs",
+        "test": "test",
+        "revert": "revert",
+        "other": "other",
+    },
+    type_plurals={
+        "feat": "features",
+        "fix": "fixes",
+        "refactor": "refactors",
+        "perf": "performances",
+        "chore": "chores",
+        "doc": "docs",
+        "test": "tests",
+        "revert": "reverts",
+        "other": "other",
+    },
+    type_count="{n} {name}",
+    impact_names={
+        "wrong_result": "wrong results or precision",
+        "data_loss": "data loss",
+        "security": "security",
+        "oom": "out-of-memory",
+        "hang": "hangs or deadlocks",
+        "crash": "crashes or errors",
+        "regression": "regressions",
+    },
+    risk_headings=_EN_RISK_HEADINGS,
+    risk_names={kind: heading.lower() for kind, heading in _EN_RISK_HEADINGS.items()},
+    part_labels={
+        "type": "type",
+        "breaking": "breaking",
+        "size": "size",
+        "core": "core paths",
+        "breadth": "breadth",
+        "fix_impact": "fix impact",
+        "review": "review",
+        "revert": "revert",
+    },
+    title="{repo} weekly report, week {week} ({start:%b %d} to {end:%b %d})",
+    span="week {week}, {start:%b %d} to {end:%b %d}",
+    generated="generated automatically by prhub-pipeline from PR data",
+    source="source: {source}",
+    calibrated="importance calibrated on {n} past PRs of this repository",
+    uncalibrated="only {n} past PRs, importance not calibrated on history",
+    with_reviews="with review data",
+    without_reviews="no review data",
+    reverts_pr="Reverts #{target}",
+    reverts_pr_titled="Reverts #{target}: {title}",
+    no_prs="No pull requests were merged this week ({span}).",
+    overview=(
+        "{n} pull request was merged this week ({span}); {key} of them are key PRs."
+        " By type: {types}.",
+        "{n} pull requests were merged this week ({span}); {key} of them are key PRs."
+        " By type: {types}.",
+    ),
+    busiest_modules="The busiest modules were {list}",
+    module_count="{name} ({n})",
+    busiest_themes="among themes, {list}",
+    theme_count=("{name} ({n} PR)", "{name} ({n} PRs)"),
+    top_changes="The most important changes: {list}.",
+    top_change="#{number} ({type}, {importance}) {subject}",
+    fix_impacts=(
+        "{n} fix mentions what the bug caused (by keywords in title or description): {list}.",
+        "{n} fixes mention what the bug caused (by keywords in title or description): {list}.",
+    ),
+    fix_impact="{impact} in {refs}",
+    risk_tally="Risk flags: {list} (see Risk observations).",
+    risk_tally_item="{name} ({n})",
+    risk_tally_sep="; ",
+    summary_without_reviews="This week's data comes from a source without review"
+    " information, so the review process is not assessed.",
+    revert_unknown="#{number} is a revert, but the reverted PR could not be identified.",
+    revert="#{number} reverted #{target}",
+    revert_title=' ("{title}")',
+    revert_reopened=(
+        "; #{target} said it fixed {refs}, so {refs} is no longer fixed by that change",
+        "; #{target} said it fixed {refs}, so {refs} are no longer fixed by that change",
+    ),
+    revert_chain="Revert chain",
+    unlabelled="Unlabelled changes",
+    group_intro=(
+        "{n} PR this week ({types}), {key} of them key.",
+        "{n} PRs this week ({types}), {key} of them key.",
+    ),
+    item="{type}: {subject} (importance {importance}{notes}). {summary}",
+    item_impacts="; addresses {impacts}",
+    item_breaking="; breaking",
+    others=(
+        "Also {n} more PR ({types}): {listed}{more}.",
+        "Also {n} more PRs ({types}): {listed}{more}.",
+    ),
+    no_labels="No module or theme labels this week.",
+    no_previous="The previous week's data is not available, so the table shows no change.",
+    week_on_week=(
+        "{n} PR this week against {previous} the week before ({delta}).",
+        "{n} PRs this week against {previous} the week before ({delta}).",
+    ),
+    largest_changes="The largest changes: {list}.",
+    largest_change="{name} ({before} → {now})",
+    risk_texts={
+        "reverted": RiskText("", "#{number} was reverted by #{by}", "."),
+        "breaking_change": RiskText(
+            "",
+            "#{number} {subject}",
+            (" carries a breaking-change marker.", " carry breaking-change markers."),
+        ),
+        "unresolved_review": RiskText(
+            "",
+            "#{number}: {asks}",
+            (
+                ". These threads were not marked resolved when the PR merged.",
+                ". These threads were not marked resolved when the PRs merged.",
+            ),
+        ),
+        "core_without_tests": RiskText(
+            (
+                "{n} PR changed core paths without touching any test file: ",
+                "{n} PRs changed core paths without touching any test file: ",
+            ),
+            "#{number} ({lines} lines, {path})",
+            ".",
+        ),
+        "no_approval": RiskText("{refs} merged without any APPROVED review.", "", ""),
+        "large_change": RiskText(
+            "",
+            "#{number} changes {lines} lines outside documentation",
+            ", which makes review and regression checks harder.",
+        ),
+        "cross_cutting": RiskText("", "#{number} spans {module_count} modules ({modules})", "."),
+        "config_default_change": RiskText(
+            "", "#{number} edits existing lines of {paths}", "; default settings may have changed."
+        ),
+        "dependency_change": RiskText("", "#{number}: {paths}", "."),
+        "docker_change": RiskText("", "#{number}: {paths}", "."),
+        "ci_change": RiskText("", "#{number}: {paths}", "."),
+    },
+    ask="{reviewer}{bot}{where} asked “{ask}”",
+    ask_bot=" (bot)",
+    ask_where=" on {where}",
+    note_without_reviews="Review data is not available (the source provides none):"
+    " unresolved threads and approvals were not checked.",
+    note_no_risks="No risk rule fired on this week's data.",
+    quick_risks=" (risks: {list})",
+    follow_ups={
+        "refix": "Follow up on {reopened}: its fix #{target} was reverted by #{number};"
+        " it needs a new fix, with a test for the reason of the revert.",
+        "revert": "Find out why #{number} reverted #{target}"
+        " and whether a corrected version should land.",
+        "unresolved_review": "Go through the review threads left unresolved on {refs}"
+        " and open follow-up PRs where needed.",
+        "core_without_tests": "Add tests for the core-path changes in {refs}.",
+        "large_change": "Watch for regressions after large changes such as {refs}.",
+        "breaking_change": "List the breaking changes of {refs}"
+        " in the release notes with migration steps.",
+        "config_default_change": "Check whether {refs} changed configuration defaults"
+        " and note it in the release notes.",
+        "dependency_change": "Confirm that the dependency" + _EN_WORKS,
+        "docker_change": "Confirm that the image" + _EN_WORKS,
+        "ci_change": "Confirm that the CI" + _EN_WORKS,
+        "no_approval": "Ask maintainers for a post-merge review of {refs}.",
+        "cross_cutting": "Have the owners of the affected modules review"
+        " the cross-cutting changes {refs}.",
+    },
+    follow_up_without_reviews="For review-based risks (unresolved threads, unapproved"
+    " merges), regenerate this week from the github source.",
+    no_follow_up="Nothing in this week's data calls for a specific follow-up.",
+)
+
+WORDINGS: dict[Lang, Wording] = {"zh": ZH, "en": EN}
