@@ -203,6 +203,24 @@ def test_the_revert_chain_and_review_asks_reach_the_report() -> None:
     assert "so [#6293](https://github.com/verl-project/verl/pull/6293) is no longer fixed" in en
 
 
+def test_breaking_changes_are_counted_and_listed_in_both_languages() -> None:
+    breaking = [
+        make_pr(6401, "[BREAKING][fsdp] feat: drop the v0 engine", files=[("docs/a.md", 5, 0)]),
+        make_pr(6402, "[trainer] refactor!: rename the config keys", files=[("docs/b.md", 5, 0)]),
+    ]
+    MODULES.update({6401: ["fsdp"], 6402: ["trainer"]})
+    try:
+        en = render_report(context_for([*week_prs(), *breaking], "en"), "en", "md")
+        zh = render_report(context_for([*week_prs(), *breaking], "zh"), "zh", "md")
+        one_en = render_report(context_for([*week_prs(), breaking[0]], "en"), "en", "md")
+    finally:
+        del MODULES[6401], MODULES[6402]
+    assert re.search(r"2 PRs carry breaking-change markers: \[#6401\]\([^)]*\) drop the v0", en)
+    assert re.search(r"; \[#6402\]\([^)]*\) rename the config keys\.", en)
+    assert re.search(r"2 个 PR 带有不兼容变更标记：\[#6401\]", zh)
+    assert "1 PR carries a breaking-change marker: [#6401]" in one_en
+
+
 def test_hostile_titles_render_as_text() -> None:
     long_title = "[fsdp] fix: " + "x|<img src=x onerror=alert(2)>" * 350  # 10 kB
     prs = [*week_prs(), make_pr(6400, long_title, files=[("verl/y.py", 5, 0)])]

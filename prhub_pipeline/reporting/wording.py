@@ -506,7 +506,7 @@ ZH = Wording(
     largest_change="{name}（{before} → {now}）",
     risk_texts={
         "reverted": RiskText("", "#{number} 已被 #{by} 回退", "。"),
-        "breaking_change": RiskText("", "#{number} {subject}", " 带有不兼容变更标记。"),
+        "breaking_change": RiskText("{n} 个 PR 带有不兼容变更标记：", "#{number} {subject}", "。"),
         "unresolved_review": RiskText("", "#{number}：{asks}", "。合并时这些讨论未标记为已解决。"),
         "core_without_tests": RiskText(
             "{n} 个 PR 修改了核心路径却没有改动任何测试文件：",
@@ -687,9 +687,12 @@ EN = Wording(
     risk_texts={
         "reverted": RiskText("", "#{number} was reverted by #{by}", "."),
         "breaking_change": RiskText(
-            "",
+            (
+                "{n} PR carries a breaking-change marker: ",
+                "{n} PRs carry breaking-change markers: ",
+            ),
             "#{number} {subject}",
-            (" carries a breaking-change marker.", " carry breaking-change markers."),
+            ".",
         ),
         "unresolved_review": RiskText(
             "",
@@ -729,7 +732,7 @@ EN = Wording(
     note_no_risks="No risk rule fired on this week's data.",
     quick_risks=" (risks: {list})",
     follow_ups={
-        "refix": "Follow up on {reopened}: its fix #{target} was reverted by #{number};"
+        "refix": "Follow up on {reopened}: the fix #{target} was reverted by #{number};"
         " it needs a new fix, with a test for the reason of the revert.",
         "revert": "Find out why #{number} reverted #{target}"
         " and whether a corrected version should land.",
