@@ -44,6 +44,16 @@ def test_trains_and_labels_held_out_prs() -> None:
     assert all(p for p in predicted)  # always at least the top module
 
 
+def test_training_is_reproducible() -> None:
+    history = synthetic_history(120)
+    first = train_module_classifier(history, MODULES).model
+    second = train_module_classifier(history, MODULES).model
+    assert first is not None and second is not None
+    assert np.array_equal(first.coef, second.coef)
+    assert np.array_equal(first.thresholds, second.thresholds)
+    assert first.version.rsplit("-", 1)[1] == second.version.rsplit("-", 1)[1]  # same digest
+
+
 def test_too_few_tagged_prs_is_a_status_not_an_error() -> None:
     config = MODULES.model_copy(update={"min_training_prs": 50})
     result = train_module_classifier(synthetic_history(30), config)

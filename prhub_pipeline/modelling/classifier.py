@@ -336,7 +336,11 @@ def _matrix(fields: Sequence[FittedField], features: Sequence[PrFeatures]) -> sp
 def _fit_linear(
     x: sp.csr_matrix, y: np.ndarray, c: float, weights: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """One LinearSVC per label column; a label every (or no) PR has gets a constant score."""
+    """One LinearSVC per label column; a label every (or no) PR has gets a constant score.
+
+    Each fit is seeded and they run one after another: liblinear draws from the C library's
+    process-wide random generator, so parallel fits would make training irreproducible.
+    """
     x.sort_indices()  # once here, instead of a sorted copy in every fit
     coef = np.zeros((y.shape[1], x.shape[1]), dtype=np.float32)
     intercept = np.zeros(y.shape[1], dtype=np.float32)
@@ -346,7 +350,7 @@ def _fit_linear(
         if positives in (0, len(y)):
             intercept[j] = 1.0 if positives else -1.0
             continue
-        svm = LinearSVC(C=c, tol=1e-3).fit(x, y[:, j], sample_weight=weights)
+        svm = LinearSVC(C=c, tol=1e-3, random_state=0).fit(x, y[:, j], sample_weight=weights)
         coef[j] = svm.coef_[0]
         intercept[j] = svm.intercept_[0]
     return coef, intercept
