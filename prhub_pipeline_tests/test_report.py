@@ -203,6 +203,31 @@ def test_the_revert_chain_and_review_asks_reach_the_report() -> None:
     assert "so [#6293](https://github.com/verl-project/verl/pull/6293) is no longer fixed" in en
 
 
+def test_the_summary_says_where_the_fixes_concentrate() -> None:
+    en = context_for(week_prs(), "en").summary
+    assert "All 3 of the week's fixes concern FSDP." in en
+    assert "本周 3 个修复全部涉及 FSDP。" in context_for(week_prs(), "zh").summary
+    spread = [
+        *week_prs(),
+        *(
+            make_pr(6500 + i, f"[ci] fix: flaky job {i}", files=[(".github/workflows/a.yml", 2, 1)])
+            for i in range(3)
+        ),
+    ]
+    MODULES.update({6500 + i: ["ci"] for i in range(3)})
+    try:
+        en = context_for(spread, "en").summary
+        zh = context_for(spread, "zh").summary
+    finally:
+        for i in range(3):
+            del MODULES[6500 + i]
+    # 3 of 6 fixes each: both areas reach the 40% share
+    assert "Of the week's 6 fixes, 3 concern CI and 3 concern FSDP." in en
+    assert "本周 6 个修复中，3 个涉及 CI、3 个涉及 FSDP。" in zh
+    one_fix = [week_prs()[2]]
+    assert not any("fixes" in line for line in context_for(one_fix, "en").summary[1:])
+
+
 def test_breaking_changes_are_counted_and_listed_in_both_languages() -> None:
     breaking = [
         make_pr(6401, "[BREAKING][fsdp] feat: drop the v0 engine", files=[("docs/a.md", 5, 0)]),

@@ -199,7 +199,7 @@ def build_report_context(
         report_url=report_url,
     )
     summary = facts.summary(
-        period, ordered, score_of, counts, reverts, risks, review_data.available
+        period, ordered, score_of, counts, reverts, risks, review_data.available, theme_names
     )
     groups = [
         ThemeGroup(

@@ -35,6 +35,10 @@ MAX_LISTED = 6
 MAX_LISTED_PER_IMPACT = 4
 # How many PRs a follow-up names before "and N more", where it differs from MAX_LISTED.
 FOLLOW_UP_LIMITS: dict[RiskKind, int] = {"core_without_tests": 5}
+# A module or theme is where the week's fixes concentrate when it carries at least this many
+# of them and this share of all fixes; the summary names at most two such areas.
+FIX_FOCUS_MIN_PRS = 3
+FIX_FOCUS_MIN_SHARE = 0.4
 
 Ranked = list[tuple[str, int]]  # (name, count), most first
 GroupKind = Literal["revert", "label", "other"]
@@ -111,6 +115,8 @@ class Summary:
     top: list[PrRef]  # the most important changes
     fix_count: int  # fixes whose text says what the bug caused
     fixes_by_impact: list[tuple[FixImpact, list[int]]]
+    fix_total: int  # PRs of type fix
+    fix_focus: Ranked  # modules or themes that most of the fixes carry
     reverts: list[RevertChain]
     risk_tally: list[tuple[RiskKind, int]]  # every kind but the revert chain's, most serious first
     review_available: bool
@@ -124,8 +130,10 @@ def summary(
     reverts: list[RevertChain],
     risks: Sequence[RiskFlag],
     review_available: bool,
+    theme_names: Mapping[int, Sequence[str]],
 ) -> Summary:
     key = [r for r in ordered if r.is_key]
+    all_fixes = [r for r in ordered if r.pr_type == "fix"]
     by_impact: dict[FixImpact, list[int]] = defaultdict(list)
     fixes = [r for r in ordered if score_of[r.number].fix_impacts]
     for ref in fixes:
@@ -141,10 +149,24 @@ def summary(
         top=(key or list(ordered))[:3],
         fix_count=len(fixes),
         fixes_by_impact=list(by_impact.items()),
+        fix_total=len(all_fixes),
+        fix_focus=fix_focus(all_fixes, theme_names),
         reverts=reverts,
         risk_tally=sorted(tally.items(), key=lambda kv: RISK_ORDER.index(kv[0])),
         review_available=review_available,
     )
+
+
+def fix_focus(fixes: Sequence[PrRef], theme_names: Mapping[int, Sequence[str]]) -> Ranked:
+    """The modules or themes the week's fixes concentrate on, most fixes first (at most two)."""
+    areas = Counter(
+        name for r in fixes for name in dict.fromkeys([*r.modules, *theme_names.get(r.number, ())])
+    )
+    return [
+        (name, n)
+        for name, n in ranked(areas)
+        if n >= FIX_FOCUS_MIN_PRS and n >= FIX_FOCUS_MIN_SHARE * len(fixes)
+    ][:2]
 
 
 @dataclass(frozen=True)

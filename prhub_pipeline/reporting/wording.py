@@ -109,6 +109,9 @@ class Wording:
     top_change: str
     fix_impacts: Counted
     fix_impact: str
+    fix_focus: str
+    fix_focus_area: str
+    fix_focus_all: str
     risk_tally: str
     risk_tally_item: str
     risk_tally_sep: str
@@ -244,6 +247,12 @@ class Wording:
                     n=s.fix_count, list=self.clause_sep.join(impacts)
                 )
             )
+        if s.fix_focus and s.fix_focus[0][1] == s.fix_total:
+            name = display_name(s.fix_focus[0][0])
+            paragraphs.append(self.fix_focus_all.format(total=s.fix_total, name=name))
+        elif s.fix_focus:
+            areas = [self.fix_focus_area.format(n=n, name=display_name(a)) for a, n in s.fix_focus]
+            paragraphs.append(self.fix_focus.format(total=s.fix_total, list=self.join(areas)))
         paragraphs.extend(self.revert_sentence(chain) for chain in s.reverts)
         if s.risk_tally:
             tally = [
@@ -484,6 +493,9 @@ ZH = Wording(
     top_change="#{number}（{type}，{importance}）{subject}",
     fix_impacts="{n} 个修复在标题或描述中提到了问题的后果（按关键词识别）：{list}。",
     fix_impact="{impact} {refs}",
+    fix_focus="本周 {total} 个修复中，{list}。",
+    fix_focus_area="{n} 个涉及 {name}",
+    fix_focus_all="本周 {total} 个修复全部涉及 {name}。",
     risk_tally="风险标记：{list}（详见风险观察）。",
     risk_tally_item="{name} {n} 项",
     risk_tally_sep="，",
@@ -651,6 +663,9 @@ EN = Wording(
         "{n} fixes mention what the bug caused (by keywords in title or description): {list}.",
     ),
     fix_impact="{impact} in {refs}",
+    fix_focus="Of the week's {total} fixes, {list}.",
+    fix_focus_area="{n} concern {name}",
+    fix_focus_all="All {total} of the week's fixes concern {name}.",
     risk_tally="Risk flags: {list} (see Risk observations).",
     risk_tally_item="{name} ({n})",
     risk_tally_sep="; ",
