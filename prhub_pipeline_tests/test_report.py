@@ -228,6 +228,31 @@ def test_the_summary_says_where_the_fixes_concentrate() -> None:
     assert not any("fixes" in line for line in context_for(one_fix, "en").summary[1:])
 
 
+def test_a_pr_without_description_is_not_summarised_by_its_own_title() -> None:
+    bare = make_pr(
+        6600, "[fsdp] feat: support megatron-bridge training", files=[("verl/a.py", 900, 0)]
+    )
+    described = make_pr(
+        6601,
+        "[fsdp] feat: shard the optimizer",
+        body="### What does this PR do?\n\nSplits optimizer state across ranks.",
+        files=[("verl/b.py", 900, 0)],
+    )
+    MODULES.update({6600: ["fsdp"], 6601: ["fsdp"]})
+    try:
+        context = context_for([bare, described], "en")
+    finally:
+        del MODULES[6600], MODULES[6601]
+    items = {item.pr.number: item.text for group in context.groups for item in group.items}
+    assert items[6600].count("support megatron-bridge training") == 1
+    assert items[6600].endswith(").")
+    assert items[6601].endswith("Splits optimizer state across ranks.")
+    quick = {item.pr.number: item.text for item in context.quick_view}
+    assert "support megatron-bridge" not in quick[6600]
+    assert quick[6600] == "Risks: core-path changes without tests."
+    assert quick[6601].startswith("Splits optimizer state across ranks. (risks: ")
+
+
 def test_breaking_changes_are_counted_and_listed_in_both_languages() -> None:
     breaking = [
         make_pr(6401, "[BREAKING][fsdp] feat: drop the v0 engine", files=[("docs/a.md", 5, 0)]),

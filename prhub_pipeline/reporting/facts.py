@@ -7,6 +7,7 @@ is worded: `wording.py` turns each fact into a sentence in one language.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -55,6 +56,15 @@ def one_line(text: str, limit: int) -> str:
 def subject(ref: PrRef, limit: int = 60) -> str:
     """The PR's title without bracket tags and type prefix, shortened."""
     return one_line(parse_title(ref.title).subject or ref.title, limit)
+
+
+def summary_adds_to_title(ref: PrRef) -> bool:
+    """False when the one-line summary only repeats the title (a PR without a description)."""
+
+    def words(text: str) -> str:
+        return " ".join(re.findall(r"\w+", text.lower()))
+
+    return words(ref.summary) not in (words(ref.subject), words(ref.title))
 
 
 def delta(count: int, previous: int | None) -> str:

@@ -28,6 +28,7 @@ from prhub_pipeline.reporting.facts import (
     biggest_changes,
     delta,
     subject,
+    summary_adds_to_title,
     type_counts,
 )
 
@@ -142,6 +143,7 @@ class Wording:
     note_without_reviews: str
     note_no_risks: str
     quick_risks: str
+    quick_risks_only: str
     follow_ups: dict[FollowUpKind, str]
     follow_up_without_reviews: str
     no_follow_up: str
@@ -302,8 +304,8 @@ class Wording:
             subject=subject(ref, 90),
             importance=_fmt(ref.importance),
             notes=notes,
-            summary=ref.summary,
-        )
+            summary=ref.summary if summary_adds_to_title(ref) else "",
+        ).rstrip()
 
     def others_text(self, refs: Sequence[PrRef]) -> str:
         listed = self.clause_sep.join(f"#{r.number} {subject(r, 40)}" for r in refs[:MAX_LISTED])
@@ -373,10 +375,13 @@ class Wording:
         return notes if any_risk else [*notes, self.note_no_risks]
 
     def quick_text(self, ref: PrRef, kinds: Sequence[RiskKind]) -> str:
+        summary = ref.summary if summary_adds_to_title(ref) else ""
         if not kinds:
-            return ref.summary
+            return summary
         names = self.list_sep.join(self.risk_names[k] for k in kinds)
-        return ref.summary + self.quick_risks.format(list=names)
+        if not summary:
+            return self.quick_risks_only.format(list=names)
+        return summary + self.quick_risks.format(list=names)
 
     def basis(self, score: PrScore) -> str:
         """The score's largest parts, e.g. "规模 2.7 · 核心路径 2.5 · 修复后果 1.6"."""
@@ -543,6 +548,7 @@ ZH = Wording(
     note_without_reviews="评审数据不可用（数据源不提供评审），未检查未解决的评审意见与批准情况。",
     note_no_risks="本周数据没有触发任何风险规则。",
     quick_risks="（风险：{list}）",
+    quick_risks_only="风险：{list}。",
     follow_ups={
         "refix": "跟进 {reopened}：其修复 #{target} 已被 #{number} 回退，"
         "需要新的修复方案，并补充覆盖回退原因的测试。",
@@ -746,6 +752,7 @@ EN = Wording(
     " unresolved threads and approvals were not checked.",
     note_no_risks="No risk rule fired on this week's data.",
     quick_risks=" (risks: {list})",
+    quick_risks_only="Risks: {list}.",
     follow_ups={
         "refix": "Follow up on {reopened}: the fix #{target} was reverted by #{number};"
         " it needs a new fix, with a test for the reason of the revert.",
