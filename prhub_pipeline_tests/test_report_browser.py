@@ -10,13 +10,10 @@ from pathlib import Path
 import pytest
 
 from prhub_pipeline.reporting.render import render_report
+from prhub_pipeline_tests.browser import CHROMIUM, CHROMIUM_ARGS, requires_chromium
 from prhub_pipeline_tests.test_report import HOSTILE_TITLE, context_for, week_prs
 
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="/usr/bin/chromium is not installed (apt-get install -y chromium): browser check",
-)
+pytestmark = requires_chromium("browser check")
 SECTION_IDS = (
     "header",
     "summary",
@@ -33,13 +30,7 @@ def chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     command = [
         str(CHROMIUM),
         "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
+        *CHROMIUM_ARGS,
         f"--user-data-dir={tmp_path / 'profile'}",
         *args,
     ]

@@ -18,6 +18,7 @@ from urllib.parse import quote
 import duckdb
 import pytest
 
+from prhub_pipeline_tests.browser import CHROMIUM, CHROMIUM_ARGS, requires_chromium
 from prhub_pipeline_tests.dagster_ui import (
     BackfillOutcome,
     DagsterDev,
@@ -30,25 +31,12 @@ from prhub_pipeline_tests.gitrepo import GitRepo
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="/usr/bin/chromium is not installed (apt-get install -y chromium): UI browser test",
-    ),
+    requires_chromium("UI browser test"),
     pytest.mark.skipif(
         importlib.util.find_spec("playwright") is None,
         reason="the playwright package is not installed (pip install -e '.[dev]'): UI browser test",
     ),
-]
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
 ]
 
 WEEKS = ["2026-05-04", "2026-05-11", "2026-05-18", "2026-05-25"]
@@ -171,7 +159,7 @@ def browser() -> Iterator[Browser]:
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+            executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS), headless=True
         )
         yield chromium
         chromium.close()
