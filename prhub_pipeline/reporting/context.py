@@ -55,7 +55,7 @@ class PrRef(Model):
     modules: list[str]
     importance: float
     is_key: bool
-    summary: str
+    summary: str  # one line from the description; empty when it has nothing beyond the title
     author: str | None = None
 
 
@@ -259,6 +259,8 @@ def _pr_ref(
     known: Mapping[int, PullRequest],
 ) -> PrRef:
     summary = summarize(pr.title, pr.body)
+    if not facts.adds_to_title(summary, pr.title):
+        summary = ""  # no description: the title already says all there is
     if score.pr_type == "revert":
         target, _ = reverted_target(pr, known)
         if target is not None:

@@ -58,13 +58,13 @@ def subject(ref: PrRef, limit: int = 60) -> str:
     return one_line(parse_title(ref.title).subject or ref.title, limit)
 
 
-def summary_adds_to_title(ref: PrRef) -> bool:
-    """False when the one-line summary only repeats the title (a PR without a description)."""
+def adds_to_title(summary: str, title: str) -> bool:
+    """False when a summary only repeats the title or its subject (a PR without a description)."""
 
     def words(text: str) -> str:
         return " ".join(re.findall(r"\w+", text.lower()))
 
-    return words(ref.summary) not in (words(ref.subject), words(ref.title))
+    return words(summary) not in (words(title), words(parse_title(title).subject))
 
 
 def delta(count: int, previous: int | None) -> str:

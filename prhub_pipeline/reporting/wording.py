@@ -28,7 +28,6 @@ from prhub_pipeline.reporting.facts import (
     biggest_changes,
     delta,
     subject,
-    summary_adds_to_title,
     type_counts,
 )
 
@@ -304,7 +303,7 @@ class Wording:
             subject=subject(ref, 90),
             importance=_fmt(ref.importance),
             notes=notes,
-            summary=ref.summary if summary_adds_to_title(ref) else "",
+            summary=ref.summary,
         ).rstrip()
 
     def others_text(self, refs: Sequence[PrRef]) -> str:
@@ -375,13 +374,12 @@ class Wording:
         return notes if any_risk else [*notes, self.note_no_risks]
 
     def quick_text(self, ref: PrRef, kinds: Sequence[RiskKind]) -> str:
-        summary = ref.summary if summary_adds_to_title(ref) else ""
         if not kinds:
-            return summary
+            return ref.summary
         names = self.list_sep.join(self.risk_names[k] for k in kinds)
-        if not summary:
+        if not ref.summary:
             return self.quick_risks_only.format(list=names)
-        return summary + self.quick_risks.format(list=names)
+        return ref.summary + self.quick_risks.format(list=names)
 
     def basis(self, score: PrScore) -> str:
         """The score's largest parts, e.g. "规模 2.7 · 核心路径 2.5 · 修复后果 1.6"."""
