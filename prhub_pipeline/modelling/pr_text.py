@@ -161,25 +161,26 @@ def _split_blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
     blocks: list[tuple[str, list[str]]] = []
     in_code = False
     for line in lines:
+        # The cheap `in` tests first: this runs on every line of every description.
+        fence = ("`" in line or "~" in line) and _FENCE.match(line) is not None
         if in_code:
             blocks[-1][1].append(line)
-            if _FENCE.match(line):
-                in_code = False
+            in_code = not fence
             continue
-        if _FENCE.match(line):
+        if fence:
             blocks.append(("code", [line]))
             in_code = True
             continue
         kind = "quote" if line.lstrip().startswith(">") else "text"
+        after_quote = bool(blocks) and blocks[-1][0] == "quote"
         lazy = (  # a blockquote paragraph goes on until a blank line ("lazy continuation")
-            kind == "text"
+            after_quote
+            and kind == "text"
             and line.strip()
-            and not _HEADING.match(line.strip())
-            and blocks
-            and blocks[-1][0] == "quote"
             and blocks[-1][1][-1].strip().lstrip(">").strip()
+            and not _HEADING.match(line.strip())
         )
-        if blocks and blocks[-1][0] == "quote" and (kind == "quote" or lazy):
+        if after_quote and (kind == "quote" or lazy):
             blocks[-1][1].append(line)
         else:
             blocks.append((kind, [line]))
