@@ -1,9 +1,12 @@
 from __future__ import annotations
 
 import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer
 
 from prhub_pipeline.config import ModulesConfig
 from prhub_pipeline.modelling.classifier import (
+    FIELDS,
+    FieldCounts,
     PathMemory,
     label_week,
     tagged_examples,
@@ -133,3 +136,29 @@ def test_path_memory_favours_the_modules_that_touched_a_file() -> None:
     assert lift[0].argmax() == 1 and lift[1].argmax() == 1
     assert lift[0, 1] > lift[1, 1] > 0  # the file's own history counts more than its directory's
     assert np.allclose(lift[2], 0) and np.allclose(lift[3], 0)  # nothing known: the overall mix
+
+
+def test_counted_tfidf_is_what_the_vectorizer_and_the_stored_field_compute() -> None:
+    """Training derives each field's TF-IDF from counts made once; it must equal what
+    TfidfVectorizer computes on the same texts, and what the fitted field gives at prediction
+    time, or the model would be fitted on one view of a PR and applied to another."""
+    features = [pr_features(pr, MODULES) for pr in synthetic_history(120)]
+    for spec in FIELDS:
+        texts = [getattr(f, spec.source) for f in features]
+        counted = FieldCounts.count(spec, texts)
+        fitted, columns, matrix = counted.fit(slice(0, 100))
+        reference = TfidfVectorizer(
+            sublinear_tf=True,
+            analyzer=spec.analyzer,
+            ngram_range=spec.ngram_range,
+            token_pattern=spec.token_pattern if spec.analyzer == "word" else None,
+            min_df=spec.min_df,
+            max_df=spec.max_df,
+        )
+        expected = reference.fit_transform(texts[:100]) * spec.weight
+        assert sorted(fitted.vocabulary) == sorted(reference.vocabulary_), spec.name
+        order = [reference.vocabulary_[term] for term in fitted.vocabulary]
+        assert np.allclose(matrix.toarray(), expected[:, order].toarray()), spec.name
+        assert np.allclose(matrix.toarray(), fitted.transform(texts[:100]).toarray()), spec.name
+        held_out = counted.tfidf(slice(100, None), columns, fitted.idf)
+        assert np.allclose(held_out.toarray(), fitted.transform(texts[100:]).toarray()), spec.name

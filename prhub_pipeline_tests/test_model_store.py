@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import io
+import json
 import pickle
 import zipfile
 from datetime import date
@@ -130,4 +131,17 @@ def test_a_path_memory_of_the_wrong_shape_is_refused(trained: tuple[ModuleModel,
     np.savez_compressed(buffer, **arrays)
     payload = buffer.getvalue()
     with pytest.raises(ModelStoreError, match="path memory"):
+        model_from_bytes(payload, payload_sha256(payload))
+
+
+def test_a_field_reading_an_unknown_text_is_refused(trained: tuple[ModuleModel, object]) -> None:
+    with np.load(io.BytesIO(model_to_bytes(trained[0])), allow_pickle=False) as archive:
+        arrays = {name: archive[name] for name in archive.files}
+    header = json.loads(str(arrays["header"]))
+    header["fields"][0]["source"] = "body_with_title_tags"
+    arrays["header"] = np.array(json.dumps(header))
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)
+    payload = buffer.getvalue()
+    with pytest.raises(ModelStoreError, match="unknown text 'body_with_title_tags'"):
         model_from_bytes(payload, payload_sha256(payload))

@@ -11,6 +11,7 @@ by anyone who cannot also rewrite the digest.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -22,8 +23,8 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from prhub_pipeline.modelling.classifier import (
-    FIELDS_BY_NAME,
     MODEL_FORMAT,
+    FieldSpec,
     FittedField,
     ModuleModel,
     PathMemory,
@@ -47,7 +48,7 @@ def model_to_bytes(model: ModuleModel) -> bytes:
         "version": model.version,
         "trained_at": model.trained_at.isoformat(),
         "labels": model.labels,
-        "fields": [f.spec.name for f in model.fields],
+        "fields": [dataclasses.asdict(f.spec) for f in model.fields],
         "title_bonus": model.title_bonus,
         "path_bonus": model.path_bonus,
         "memory_weight": model.memory_weight,
@@ -81,6 +82,32 @@ def _array(archive: Any, name: str) -> np.ndarray:
     return np.asarray(archive[name])
 
 
+_SOURCES = frozenset({"title", "path_tokens", "path_prefixes", "description"})
+_ANALYZERS = frozenset({"word", "char_wb"})
+
+
+def _field_spec(stored: Any) -> FieldSpec:
+    """A stored field's spec, checked: it decides which text is read and how it is cut."""
+    if not isinstance(stored, dict):
+        raise ModelStoreError(f"stored model has a feature field that is not a spec: {stored!r}")
+    name = stored.get("name")
+    if stored.get("source") not in _SOURCES:
+        raise ModelStoreError(f"field {name!r} reads unknown text {stored.get('source')!r}")
+    if stored.get("analyzer") not in _ANALYZERS:
+        raise ModelStoreError(f"field {name!r} has unknown analyzer {stored.get('analyzer')!r}")
+    low, high = stored["ngram_range"]
+    return FieldSpec(
+        name=str(name),
+        source=stored["source"],
+        weight=float(stored["weight"]),
+        analyzer=stored["analyzer"],
+        ngram_range=(int(low), int(high)),
+        token_pattern=str(stored["token_pattern"]),
+        min_df=int(stored["min_df"]),
+        max_df=float(stored["max_df"]),
+    )
+
+
 def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
     """Check the digest, then rebuild the model from arrays. Never unpickles."""
     actual = payload_sha256(payload)
@@ -97,14 +124,13 @@ def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
                     f" this version reads format {MODEL_FORMAT}: retrain the classifier"
                 )
             fields = []
-            for position, name in enumerate(header["fields"]):
-                if name not in FIELDS_BY_NAME:
-                    raise ModelStoreError(f"stored model uses unknown feature field {name!r}")
+            for position, stored_spec in enumerate(header["fields"]):
+                spec = _field_spec(stored_spec)
                 vocabulary = [str(term) for term in _array(archive, f"vocabulary_{position}")]
                 idf = _array(archive, f"idf_{position}").astype(np.float64)
                 if len(vocabulary) != len(idf):
-                    raise ModelStoreError(f"field {name!r}: vocabulary and idf lengths differ")
-                fields.append(FittedField(FIELDS_BY_NAME[name], vocabulary, idf))
+                    raise ModelStoreError(f"field {spec.name!r}: vocabulary and idf lengths differ")
+                fields.append(FittedField(spec, vocabulary, idf))
             labels = [str(label) for label in header["labels"]]
             coef = _array(archive, "coef").astype(np.float32)
             intercept = _array(archive, "intercept").astype(np.float32)
