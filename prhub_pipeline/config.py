@@ -42,6 +42,8 @@ class ModulesConfig(StrictModel):
     # Without `allowed`: a title tag becomes a label once this many PRs carry it.
     min_label_prs: int = Field(default=5, ge=1)
     min_micro_f1: float = Field(default=0.6, ge=0.0, le=1.0)
+    # Trained models kept per repository, newest first (each is a few MB; weekly retraining).
+    keep_models: int = Field(default=12, ge=1)
 
 
 class ThemeRule(StrictModel):

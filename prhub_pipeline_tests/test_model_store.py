@@ -145,3 +145,28 @@ def test_a_field_reading_an_unknown_text_is_refused(trained: tuple[ModuleModel, 
     payload = buffer.getvalue()
     with pytest.raises(ModelStoreError, match="unknown text 'body_with_title_tags'"):
         model_from_bytes(payload, payload_sha256(payload))
+
+
+def test_warehouse_keeps_only_the_newest_models_it_is_told_to(
+    tmp_path: Path, trained: tuple[ModuleModel, object]
+) -> None:
+    model, _ = trained
+    with connect(tmp_path / "w.duckdb") as con:
+        for year in (2021, 2023, 2022, 2024):  # saved out of training order
+            version = ModuleModel(
+                **{
+                    **model.__dict__,
+                    "version": f"v{year}",
+                    "trained_at": model.trained_at.replace(year=year),
+                }
+            )
+            save_model_payload(con, to_payload(REPO, version), keep=2)
+        save_model_payload(con, to_payload("other/repo", model), keep=2)
+        kept = con.execute(
+            "SELECT repo, model_version FROM module_models ORDER BY repo, model_version"
+        ).fetchall()
+        assert kept == [(REPO, "v2023"), (REPO, "v2024"), ("other/repo", model.version)]
+        payload = read_model_payload(con, REPO)
+        assert payload is not None and payload.model_version == "v2024"
+        with pytest.raises(ValueError, match="keep must be at least 1"):
+            save_model_payload(con, to_payload(REPO, model), keep=0)

@@ -16,6 +16,8 @@ from prhub_pipeline.cli import main
 from prhub_pipeline.config import load_settings
 from prhub_pipeline.defs import build_definitions
 from prhub_pipeline.defs.schedules import weekly_run_requests
+from prhub_pipeline.modelling.classifier import TrainingMetrics
+from prhub_pipeline.stages.modules import ClassifierSummary
 from prhub_pipeline_tests.conftest import write_config
 from prhub_pipeline_tests.gitrepo import GitRepo
 
@@ -209,3 +211,31 @@ def test_sql_prints_a_table(
     assert "104" in out and "106" in out and "(3 rows)" in out
     assert main(["sql", "--config", str(config), "SELECT * FROM nope"]) == 2
     assert "query failed" in capsys.readouterr().err
+
+
+def test_the_classifier_summary_says_where_validation_stands() -> None:
+    metrics = TrainingMetrics(
+        training_size=1952,
+        validation_size=390,
+        label_counts={"fsdp": 100},
+        validation_micro_f1=0.5991,
+        validation_macro_f1=0.5059,
+        train_seconds=3.4,
+    )
+    summary = ClassifierSummary(
+        repo="acme/widgets",
+        status="trained",
+        message="trained on 1952 tagged PRs, 31 modules",
+        metrics=metrics,
+        min_micro_f1=0.6,
+    )
+    assert summary.describe() == (
+        "trained: trained on 1952 tagged PRs, 31 modules; validation micro-F1 0.599,"
+        " macro-F1 0.506 (below the 0.60 threshold)"
+    )
+    passing = summary.model_copy(update={"min_micro_f1": 0.55})
+    assert passing.describe().endswith("(at or above the 0.55 threshold)")
+    untrained = summary.model_copy(
+        update={"status": "insufficient_training_data", "message": "12 tagged PRs"}
+    )
+    assert untrained.describe() == "insufficient_training_data: 12 tagged PRs"

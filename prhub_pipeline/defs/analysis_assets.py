@@ -26,7 +26,7 @@ from prhub_pipeline.stages.scoring import WeekScores, score_weeks
 def _classifier_metadata(summary: ClassifierSummary) -> dict[str, dg.MetadataValue]:
     metrics = summary.metrics
     metadata: dict[str, dg.MetadataValue] = {
-        "summary": dg.MetadataValue.text(f"{summary.status}: {summary.message}"),
+        "summary": dg.MetadataValue.text(summary.describe()),
         "status": dg.MetadataValue.text(summary.status),
         "training_size": dg.MetadataValue.int(metrics.training_size),
         "validation_size": dg.MetadataValue.int(metrics.validation_size),

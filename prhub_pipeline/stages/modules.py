@@ -40,6 +40,19 @@ class ClassifierSummary(BaseModel):
         f1 = self.metrics.validation_micro_f1
         return self.status == "trained" and f1 is not None and f1 >= self.min_micro_f1
 
+    def describe(self) -> str:
+        """One line for logs and run summaries: the outcome, and the validation against the
+        configured threshold (a trained model below it still labels, with a warning)."""
+        line = f"{self.status}: {self.message}"
+        micro, macro = self.metrics.validation_micro_f1, self.metrics.validation_macro_f1
+        if self.status != "trained" or micro is None:
+            return line
+        line += f"; validation micro-F1 {micro:.3f}"
+        if macro is not None:
+            line += f", macro-F1 {macro:.3f}"
+        verdict = "at or above" if self.passes_threshold else "below"
+        return f"{line} ({verdict} the {self.min_micro_f1:.2f} threshold)"
+
 
 class WeekModules(BaseModel):
     repo: str
@@ -62,7 +75,7 @@ def train_classifier(settings: Settings, repo: RepoConfig) -> ClassifierSummary:
     if result.model is not None:
         stored = to_payload(repo.name, result.model, result.metrics)
         with connect(settings.database) as con:
-            save_model_payload(con, stored)
+            save_model_payload(con, stored, keep=repo.modules.keep_models)
         sha256 = stored.sha256
     return ClassifierSummary(
         repo=repo.name,

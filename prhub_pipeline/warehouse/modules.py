@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime
 import duckdb
 
 from prhub_pipeline.records import ModuleLabel, StoredModelPayload, ThemeTag, UnknownTag
-from prhub_pipeline.warehouse.connection import WarehouseError
+from prhub_pipeline.warehouse.connection import WarehouseError, read_sql
 from prhub_pipeline.warehouse.partitions import TableRows
 
 MODULE_COLUMNS = ("repo", "number", "week_start", "module", "origin", "confidence")
@@ -43,12 +43,16 @@ def module_tables(
     ]
 
 
-def save_model_payload(con: duckdb.DuckDBPyConnection, stored: StoredModelPayload) -> None:
+def save_model_payload(
+    con: duckdb.DuckDBPyConnection, stored: StoredModelPayload, keep: int | None = None
+) -> None:
     """Add a trained model to `module_models` in one transaction.
 
-    Earlier models stay (history); `read_model_payload` reads the newest. Saving the same
-    version twice replaces that row.
+    Earlier models stay (history) up to `keep` per repository, newest by training time;
+    `read_model_payload` reads the newest. Saving the same version twice replaces that row.
     """
+    if keep is not None and keep < 1:
+        raise ValueError(f"keep must be at least 1 (the model being saved), got {keep}")
     con.execute("BEGIN TRANSACTION")
     try:
         con.execute(
@@ -69,6 +73,8 @@ def save_model_payload(con: duckdb.DuckDBPyConnection, stored: StoredModelPayloa
                 stored.metrics_json or "null",
             ],
         )
+        if keep is not None:
+            con.execute(read_sql("prune_module_models.sql"), {"repo": stored.repo, "keep": keep})
         con.execute("COMMIT")
     except duckdb.Error as exc:
         con.execute("ROLLBACK")
