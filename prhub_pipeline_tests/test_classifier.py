@@ -162,3 +162,13 @@ def test_counted_tfidf_is_what_the_vectorizer_and_the_stored_field_compute() -> 
         assert np.allclose(matrix.toarray(), fitted.transform(texts[:100]).toarray()), spec.name
         held_out = counted.tfidf(slice(100, None), columns, fitted.idf)
         assert np.allclose(held_out.toarray(), fitted.transform(texts[100:]).toarray()), spec.name
+
+
+def test_a_field_without_terms_is_an_empty_block() -> None:
+    description = next(spec for spec in FIELDS if spec.name == "description")
+    for texts in ([""] * 60, ["the same words"] * 60):  # nothing at all; all pruned (max_df)
+        counted = FieldCounts.count(description, texts)
+        fitted, columns, matrix = counted.fit(slice(0, 50))
+        assert fitted.vocabulary == [] and matrix.shape == (50, 0)
+        assert counted.tfidf(slice(50, None), columns, fitted.idf).shape == (10, 0)
+        assert fitted.transform(["the same words"]).shape == (1, 0)

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import scipy.sparse as sp
@@ -90,15 +90,18 @@ FIELDS = (
 )
 
 
-def _vectorizer(spec: FieldSpec, vocabulary: list[str] | None = None) -> TfidfVectorizer:
-    return TfidfVectorizer(
-        sublinear_tf=True,
-        analyzer=spec.analyzer,
-        ngram_range=spec.ngram_range,
-        token_pattern=spec.token_pattern if spec.analyzer == "word" else None,
-        vocabulary=vocabulary,
-        dtype=np.float64,  # liblinear works in float64; anything else is copied per fit
-    )
+def _analysis(spec: FieldSpec) -> dict[str, Any]:
+    """How a field's texts are cut into terms, as vectorizer parameters."""
+    return {
+        "analyzer": spec.analyzer,
+        "ngram_range": spec.ngram_range,
+        "token_pattern": spec.token_pattern if spec.analyzer == "word" else None,
+        "dtype": np.float64,  # liblinear works in float64; anything else is copied per fit
+    }
+
+
+def _vectorizer(spec: FieldSpec, vocabulary: list[str]) -> TfidfVectorizer:
+    return TfidfVectorizer(sublinear_tf=True, vocabulary=vocabulary, **_analysis(spec))
 
 
 @dataclass
@@ -136,12 +139,7 @@ class FieldCounts:
 
     @classmethod
     def count(cls, spec: FieldSpec, texts: Sequence[str]) -> FieldCounts:
-        counter = CountVectorizer(
-            analyzer=spec.analyzer,
-            ngram_range=spec.ngram_range,
-            token_pattern=spec.token_pattern if spec.analyzer == "word" else None,
-            dtype=np.float64,
-        )
+        counter = CountVectorizer(**_analysis(spec))
         try:
             counts = sp.csr_matrix(counter.fit_transform(texts))
         except ValueError:  # no terms at all (e.g. no PR lists its files)
@@ -168,6 +166,8 @@ class FieldCounts:
     def tfidf(self, rows: slice, columns: np.ndarray, idf: np.ndarray) -> sp.csr_matrix:
         """`rows` as weighted TF-IDF over `columns`."""
         matrix = sp.csr_matrix(self.counts[rows][:, columns])
+        if not len(columns):  # pruning left no terms (e.g. no PR has a description)
+            return matrix
         matrix.data = np.log(matrix.data) + 1.0  # sublinear tf
         matrix = sp.csr_matrix(matrix @ sp.diags(idf))
         return sp.csr_matrix(normalize(matrix) * self.spec.weight)
