@@ -53,6 +53,9 @@ class ThemeRule(StrictModel):
     title: list[str] = Field(default_factory=list)
     body: list[str] = Field(default_factory=list)
     paths: list[str] = Field(default_factory=list)
+    # Paths alone assign the theme when the globs match at least this share of the changed
+    # paths (0: any one). A fix that adds a test the CI runs is not a CI change.
+    min_path_share: float = Field(default=0.0, ge=0.0, le=1.0)
     modules: list[str] = Field(default_factory=list)
 
     @field_validator("title", "body")

@@ -68,3 +68,28 @@ def test_globs() -> None:
     assert not path_matches("src/docs.py", "docs/**")
     assert path_matches("a/b.py", "*.py")  # a pattern without "/" matches at any depth
     assert not path_matches("a/b.py", "/*.py")
+
+
+def test_a_path_share_keeps_a_fix_with_a_ci_test_out_of_ci() -> None:
+    core_fix = make_pr(
+        1,
+        "[model, fsdp] fix: honor SP-rolled labels in fused kernels",
+        paths=(
+            "tests/special_distributed/test_fused_kernels_ulysses_sp.py",
+            "verl/models/transformers/dense_common.py",
+            "verl/workers/engine/fsdp/transformer_impl.py",
+        ),
+    )
+    workflow_change = make_pr(
+        2,
+        "[trainer] chore: run the e2e job on two GPUs",
+        paths=(".github/workflows/e2e_ppo_trainer.yml", "tests/special_e2e/run_ppo.sh"),
+    )
+    half = make_pr(3, "[trainer] chore: x", paths=(".github/workflows/a.yml", "verl/a.py"))
+    found = themes_of([core_fix, workflow_change, half])
+    assert "CI/infrastructure" not in found.get(1, set())
+    assert "CI/infrastructure" in found[2]
+    assert "CI/infrastructure" in found[3]  # the share is "at least"
+    # Without a share, one matching path is enough (the NPU rule: NPU files are NPU work).
+    any_one = ThemeRule(name="CI", paths=["tests/special_*/**"])
+    assert themes_of([core_fix], rules=[any_one]) == {1: {"CI"}}

@@ -2,9 +2,10 @@
 
 A theme rule matches a PR when any of its title patterns matches the title (tags removed),
 any body pattern matches the description (template removed, so the checklist's mention of
-`docs` or `CI` does not count), any path glob matches a changed path, or the PR carries one
-of its modules. Patterns are case-insensitive regular expressions; globs use `**` for any
-number of directories. A repository's configured rules replace the built-in ones.
+`docs` or `CI` does not count), its path globs match a changed path (or, with
+`min_path_share`, that share of them), or the PR carries one of its modules. Patterns are
+case-insensitive regular expressions; globs use `**` for any number of directories. A
+repository's configured rules replace the built-in ones.
 """
 
 from __future__ import annotations
@@ -114,6 +115,8 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
         name="CI/infrastructure",
         title=[r"\bci\b", r"\bworkflows?\b", r"pre-commit", r"nightly", r"github actions?"],
         paths=[".github/**", ".pre-commit-config.yaml", "tests/special_*/**"],
+        # A feature that adds its own workflow or e2e script is not infrastructure work.
+        min_path_share=0.5,
         modules=["ci"],
     ),
     ThemeRule(
@@ -147,8 +150,10 @@ def rule_matches(
         return True
     if any(_text_regex(p).search(description) for p in rule.body):
         return True
-    if any(path_matches(path, glob) for glob in rule.paths for path in paths):
-        return True
+    if rule.paths and paths:
+        matched = sum(any(path_matches(path, glob) for glob in rule.paths) for path in paths)
+        if matched and matched >= rule.min_path_share * len(paths):
+            return True
     wanted = {normalise_tag(m) for m in rule.modules}
     return any(normalise_tag(m) in wanted for m in modules)
 
