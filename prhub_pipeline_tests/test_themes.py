@@ -93,3 +93,21 @@ def test_a_path_share_keeps_a_fix_with_a_ci_test_out_of_ci() -> None:
     # Without a share, one matching path is enough (the NPU rule: NPU files are NPU work).
     any_one = ThemeRule(name="CI", paths=["tests/special_*/**"])
     assert themes_of([core_fix], rules=[any_one]) == {1: {"CI"}}
+
+
+def test_shared_files_alone_do_not_make_a_docs_agent_or_async_pr() -> None:
+    audio = make_pr(
+        1,
+        "[data, rollout] feat: add audio data support",
+        paths=(
+            "verl/utils/dataset/rl_dataset.py",
+            "verl/utils/dataset/audio.py",
+            "verl/experimental/agent_loop/agent_loop.py",
+            "verl/experimental/fully_async_policy/fully_async_rollouter.py",
+            "examples/audio/README.md",
+        ),
+    )
+    guide = make_pr(2, "[trainer] chore: x", paths=("docs/a.rst", "docs/b.rst", "verl/c.py"))
+    found = themes_of([audio, guide])
+    assert found[1] == {"Multimodal"}
+    assert found[2] == {"Docs"}

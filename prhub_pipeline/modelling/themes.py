@@ -79,12 +79,16 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
         name="Async/fully-async",
         title=[r"fully[ _-]?async", r"one[ _-]step[ _-]off", r"\basync(hronous)?\b"],
         paths=["**/fully_async*/**", "**/one_step_off*/**"],
+        # Refactors and data features pass through the async trainer's files on their way.
+        min_path_share=0.5,
         modules=["fully_async", "one_step_off"],
     ),
     ThemeRule(
         name="Agent/tools",
         title=[r"agent[ _-]?loop", r"multi[ -]?turn", r"tool[ _-]?call", r"\bagentic\b"],
         paths=["**/agent_loop/**", "**/tools/**"],
+        # verl's agent loop is the rollout's main loop: many non-agent changes touch it.
+        min_path_share=0.5,
         modules=["tool"],
     ),
     ThemeRule(
@@ -109,6 +113,8 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
         name="Docs",
         title=[r"\bdocs?\b", r"documentation", r"\breadme\b"],
         paths=["docs/**", "README*", "**/README*"],
+        # A feature that documents itself is not documentation work.
+        min_path_share=0.5,
         modules=["doc", "docs"],
     ),
     ThemeRule(
