@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 import scipy.sparse as sp
@@ -64,14 +64,20 @@ MEMORY_WEIGHT = 0.125
 MEMORY_MIN_SHARE = 1e-4  # floor of shares and prior before the log-lift
 
 
+FieldSource = Literal["title", "path_tokens", "path_prefixes", "description"]
+Analyzer = Literal["word", "char_wb"]
+FIELD_SOURCES: frozenset[str] = frozenset(get_args(FieldSource))
+ANALYZERS: frozenset[str] = frozenset(get_args(Analyzer))
+
+
 @dataclass(frozen=True)
 class FieldSpec:
     """One vectorised view of a PrFeatures text field: which field, how it is cut, its weight."""
 
     name: str  # unique; the stored model names its fields by it
-    source: Literal["title", "path_tokens", "path_prefixes", "description"]
+    source: FieldSource
     weight: float
-    analyzer: Literal["word", "char_wb"] = "word"
+    analyzer: Analyzer = "word"
     ngram_range: tuple[int, int] = (1, 1)
     token_pattern: str = r"(?u)\b\w\w+\b"
     min_df: int = 1

@@ -23,6 +23,8 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from prhub_pipeline.modelling.classifier import (
+    ANALYZERS,
+    FIELD_SOURCES,
     MODEL_FORMAT,
     FieldSpec,
     FittedField,
@@ -82,18 +84,14 @@ def _array(archive: Any, name: str) -> np.ndarray:
     return np.asarray(archive[name])
 
 
-_SOURCES = frozenset({"title", "path_tokens", "path_prefixes", "description"})
-_ANALYZERS = frozenset({"word", "char_wb"})
-
-
 def _field_spec(stored: Any) -> FieldSpec:
     """A stored field's spec, checked: it decides which text is read and how it is cut."""
     if not isinstance(stored, dict):
         raise ModelStoreError(f"stored model has a feature field that is not a spec: {stored!r}")
     name = stored.get("name")
-    if stored.get("source") not in _SOURCES:
+    if stored.get("source") not in FIELD_SOURCES:
         raise ModelStoreError(f"field {name!r} reads unknown text {stored.get('source')!r}")
-    if stored.get("analyzer") not in _ANALYZERS:
+    if stored.get("analyzer") not in ANALYZERS:
         raise ModelStoreError(f"field {name!r} has unknown analyzer {stored.get('analyzer')!r}")
     low, high = stored["ngram_range"]
     return FieldSpec(
