@@ -154,6 +154,10 @@ def history(count: int = 120) -> list[PullRequest]:
         ("docs: new tutorial", "doc", False, []),
         ('Revert "[fsdp] fix: emit outputs (#6293)"', "revert", False, []),
         ("cleanup of things", "other", False, []),
+        # tilelang tags its type in brackets, beside its areas
+        ("[Enhancement] Expose cluster_mask on T.tma_copy", "feat", False, ["enhancement"]),
+        ("[Layout][Typo] Unify the names", "doc", False, ["layout", "typo"]),
+        ("[CUDA] Remove reads for tma_gather4", "other", False, ["cuda"]),
     ],
 )
 def test_parse_title(title: str, pr_type: str, breaking: bool, tags: list[str]) -> None:

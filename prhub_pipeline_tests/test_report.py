@@ -228,6 +228,20 @@ def test_the_summary_says_where_the_fixes_concentrate() -> None:
     assert not any("fixes" in line for line in context_for(one_fix, "en").summary[1:])
 
 
+def test_a_tag_naming_the_fix_type_is_no_fix_focus() -> None:
+    """tilelang tags fixes `[BugFix]`: "all fixes concern bugfix" would say nothing."""
+    fixes = [
+        make_pr(6700 + i, f"[BugFix] Fix kernel {i}", files=[("src/a.cc", 2, 1)]) for i in range(3)
+    ]
+    MODULES.update({6700 + i: ["bugfix"] for i in range(3)})
+    try:
+        en = context_for(fixes, "en").summary
+    finally:
+        for i in range(3):
+            del MODULES[6700 + i]
+    assert not any("concern" in line for line in en)
+
+
 def test_a_pr_without_description_is_not_summarised_by_its_own_title() -> None:
     bare = make_pr(
         6600, "[fsdp] feat: support megatron-bridge training", files=[("verl/a.py", 900, 0)]

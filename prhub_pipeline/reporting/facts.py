@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Literal
 
-from prhub_pipeline.modelling.pr_text import parse_title
+from prhub_pipeline.modelling.pr_text import TYPE_ALIASES, parse_title
 from prhub_pipeline.modelling.risks import RISK_ORDER
 from prhub_pipeline.records import (
     FixImpact,
@@ -168,9 +168,16 @@ def summary(
 
 
 def fix_focus(fixes: Sequence[PrRef], theme_names: Mapping[int, Sequence[str]]) -> Ranked:
-    """The modules or themes the week's fixes concentrate on, most fixes first (at most two)."""
+    """The modules or themes the week's fixes concentrate on, most fixes first (at most two).
+
+    A repository that tags fixes `[BugFix]` has a "bugfix" module; that every fix carries it
+    says nothing, so tags naming the fix type itself are no area.
+    """
     areas = Counter(
-        name for r in fixes for name in dict.fromkeys([*r.modules, *theme_names.get(r.number, ())])
+        name
+        for r in fixes
+        for name in dict.fromkeys([*r.modules, *theme_names.get(r.number, ())])
+        if TYPE_ALIASES.get(name.lower()) != "fix"
     )
     return [
         (name, n)
