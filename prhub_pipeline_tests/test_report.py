@@ -228,18 +228,25 @@ def test_the_summary_says_where_the_fixes_concentrate() -> None:
     assert not any("fixes" in line for line in context_for(one_fix, "en").summary[1:])
 
 
-def test_a_tag_naming_the_fix_type_is_no_fix_focus() -> None:
-    """tilelang tags fixes `[BugFix]`: "all fixes concern bugfix" would say nothing."""
+def test_type_only_tags_are_no_area() -> None:
+    """tilelang tags `[BugFix][CUDA]`: its learned "bugfix" label is no area to rank, group
+    or focus on ("all fixes concern bugfix" would say nothing)."""
     fixes = [
-        make_pr(6700 + i, f"[BugFix] Fix kernel {i}", files=[("src/a.cc", 2, 1)]) for i in range(3)
+        make_pr(6700 + i, f"[BugFix] Fix kernel {i}", files=[("src/a.cc", 900, 1)])
+        for i in range(4)
     ]
-    MODULES.update({6700 + i: ["bugfix"] for i in range(3)})
+    MODULES.update({6700 + i: ["bugfix", "cuda"] for i in range(3)})
+    MODULES[6703] = ["bugfix"]
     try:
-        en = context_for(fixes, "en").summary
+        context = context_for(fixes, "en")
     finally:
-        for i in range(3):
+        for i in range(4):
             del MODULES[6700 + i]
-    assert not any("concern" in line for line in en)
+    assert not any("concern bugfix" in line for line in context.summary)
+    assert any("The busiest modules were cuda (3)" in line for line in context.summary)
+    grouped = {item.pr.number: group.name for group in context.groups for item in group.items}
+    assert [grouped.get(6700 + i) for i in range(3)] == ["cuda"] * 3
+    assert grouped.get(6703) != "cuda"  # nothing but the type: it keeps its own tag
 
 
 def test_a_pr_without_description_is_not_summarised_by_its_own_title() -> None:

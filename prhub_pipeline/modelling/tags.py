@@ -42,6 +42,31 @@ CHANGE_TYPES = frozenset(
         "ci",
     }
 )
+# Tags that only ever say what kind of change a PR is. A repository without a module list
+# that titles PRs `[BugFix][CUDA] ...` learns "bugfix" as a label (its own convention, which
+# evaluation must score), but where a change happened is "cuda": reports group and rank by
+# the areas.
+TYPE_ONLY_TAGS = frozenset(
+    {
+        "feat",
+        "feature",
+        "features",
+        "enhancement",
+        "improvement",
+        "fix",
+        "fixes",
+        "bugfix",
+        "bug_fix",
+        "bug",
+        "hotfix",
+        "refactor",
+        "refact",
+        "refactoring",
+        "chore",
+        "style",
+        "revert",
+    }
+)
 BREAKING_MARKERS = frozenset({"breaking", "breaking_change"})
 # `[1/N]`, `[2/5]`, `[part 3]`: a PR's place in a series, not a module.
 _PART_MARKER = re.compile(r"^(?:part_?)?\d+(?:_?/_?(?:\d+|n))?$")

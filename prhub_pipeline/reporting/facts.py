@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Literal
 
-from prhub_pipeline.modelling.pr_text import TYPE_ALIASES, parse_title
+from prhub_pipeline.modelling.pr_text import parse_title
 from prhub_pipeline.modelling.risks import RISK_ORDER
+from prhub_pipeline.modelling.tags import TYPE_ONLY_TAGS, normalise_tag
 from prhub_pipeline.records import (
     FixImpact,
     PrScore,
@@ -154,7 +155,7 @@ def summary(
         pr_count=len(ordered),
         key_count=len(key),
         types=type_counts(ordered),
-        top_modules=ranked(counts.modules)[:3],
+        top_modules=ranked({m: n for m, n in counts.modules.items() if areas_of([m])})[:3],
         top_themes=ranked(counts.themes)[:2],
         top=(key or list(ordered))[:3],
         fix_count=len(fixes),
@@ -167,17 +168,21 @@ def summary(
     )
 
 
+def areas_of(modules: Sequence[str]) -> list[str]:
+    """The modules that say where a change happened: without type-only tags (`bugfix`)."""
+    return [m for m in modules if normalise_tag(m) not in TYPE_ONLY_TAGS]
+
+
 def fix_focus(fixes: Sequence[PrRef], theme_names: Mapping[int, Sequence[str]]) -> Ranked:
     """The modules or themes the week's fixes concentrate on, most fixes first (at most two).
 
     A repository that tags fixes `[BugFix]` has a "bugfix" module; that every fix carries it
-    says nothing, so tags naming the fix type itself are no area.
+    says nothing, so tags naming a change type are no area.
     """
     areas = Counter(
         name
         for r in fixes
-        for name in dict.fromkeys([*r.modules, *theme_names.get(r.number, ())])
-        if TYPE_ALIASES.get(name.lower()) != "fix"
+        for name in dict.fromkeys([*areas_of(r.modules), *theme_names.get(r.number, ())])
     )
     return [
         (name, n)
@@ -231,10 +236,11 @@ def _group_of(
     ref: PrRef, themes: Mapping[int, list[str]], reverts: set[int], sizes: Mapping[str, int]
 ) -> tuple[GroupKind, str]:
     """A PR's one group: the revert chain, else its most populous theme, else its most
-    populous module this week (so `[model, fsdp]` joins a busy FSDP group)."""
+    populous module this week (so `[model, fsdp]` joins a busy FSDP group), an area before a
+    type-only tag (`[BugFix][CUDA]` joins cuda)."""
     if ref.number in reverts:
         return "revert", "revert"
-    for labels in (themes.get(ref.number, []), ref.modules):
+    for labels in (themes.get(ref.number, []), areas_of(ref.modules), ref.modules):
         if labels:
             return "label", max(labels, key=lambda name: (sizes.get(name, 0), -labels.index(name)))
     return "other", "other"
