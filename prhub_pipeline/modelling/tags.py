@@ -19,29 +19,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from prhub_pipeline.config import ModulesConfig
 from prhub_pipeline.records import PullRequest
 
-# Words that say what kind of change a PR is, not where: `[misc] fix: ...`, `[fix][ci] ...`.
-CHANGE_TYPES = frozenset(
-    {
-        "feat",
-        "feature",
-        "fix",
-        "bugfix",
-        "bug_fix",
-        "bug",
-        "hotfix",
-        "refactor",
-        "refact",
-        "chore",
-        "test",
-        "style",
-        "revert",
-        "perf",
-        "docs",
-        "doc",
-        "build",
-        "ci",
-    }
-)
 # Tags that only ever say what kind of change a PR is. A repository without a module list
 # that titles PRs `[BugFix][CUDA] ...` learns "bugfix" as a label (its own convention, which
 # evaluation must score), but where a change happened is "cuda": reports group and rank by
@@ -67,6 +44,9 @@ TYPE_ONLY_TAGS = frozenset(
         "revert",
     }
 )
+# Words that say what kind of change a PR is, not where: `[misc] fix: ...`, `[fix][ci] ...`.
+# Beside the type-only tags, ones that name an area in some repositories (verl's `[ci]`).
+CHANGE_TYPES = TYPE_ONLY_TAGS | {"test", "perf", "docs", "doc", "build", "ci"}
 BREAKING_MARKERS = frozenset({"breaking", "breaking_change"})
 # `[1/N]`, `[2/5]`, `[part 3]`: a PR's place in a series, not a module.
 _PART_MARKER = re.compile(r"^(?:part_?)?\d+(?:_?/_?(?:\d+|n))?$")
