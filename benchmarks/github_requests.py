@@ -25,7 +25,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from prhub_pipeline.config import GitHubConfig  # noqa: E402
-from prhub_pipeline.sources.github import GitHubClient, fetch_week  # noqa: E402
+from prhub_pipeline.sources.github import (  # noqa: E402
+    CHANGE_TYPE_STATUS,
+    GitHubClient,
+    fetch_week,
+)
 from prhub_pipeline.weeks import WeekWindow  # noqa: E402
 from prhub_pipeline_tests.github_fake import (  # noqa: E402
     SCHEMA_MISSING,
@@ -43,13 +47,9 @@ from prhub_pipeline_tests.github_fake import (  # noqa: E402
 REPO = "verl-project/verl"
 WINDOW = WeekWindow(week_start=date(2026, 5, 11), timezone="Asia/Shanghai")
 VERL = ROOT.parent / "shared" / "data" / "verl"
-STATUS_CHANGE_TYPE = {
-    "added": "ADDED",
-    "modified": "MODIFIED",
-    "removed": "DELETED",
-    "renamed": "RENAMED",
-    "copied": "COPIED",
-}
+# The client's mapping read backwards; "modified" goes back to MODIFIED (GitHub's CHANGED, a
+# type change, also reads as modified but comes first).
+STATUS_CHANGE_TYPE = {status: change for change, status in CHANGE_TYPE_STATUS.items()}
 
 
 def rest_requests(prs: list[FakePullRequest], search_parts: int) -> int:
