@@ -3,8 +3,9 @@
     python benchmarks/report_verl_week.py [PRS_JSONL] [--week 2026-05-11]
         [--reviews FILE] [--out DIR] [--top N]
 
-Module tags come from the titles' bracket prefixes and themes from a few keyword rules (the
-classifier and theme rules live elsewhere); the history before the week calibrates the scores.
+Modules come from the titles' tags (verl's module list, `verl_modules.yaml`), themes from the
+built-in theme rules, revert links as the scoring resolves them; the history before the week
+calibrates the scores.
 Review data, when the week's excerpt file is given, becomes a ReviewData: threads whose
 comments were captured, resolved when the excerpt says the reviewer's point looks addressed or
 the suggestion was applied. The excerpts carry no review states, so "merged without approval"
@@ -15,146 +16,53 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import tempfile
 import time
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.importance import fit_calibration, score_week
-from prhub_pipeline.modelling.pr_text import (
-    parse_title,
-)
+from prhub_pipeline.modelling.evaluation import load_modules_config
+from prhub_pipeline.modelling.importance import fit_calibration, resolve_revert, score_week
+from prhub_pipeline.modelling.pr_records import read_pr_records
 from prhub_pipeline.modelling.risks import flag_risks
+from prhub_pipeline.modelling.tags import ground_truth
+from prhub_pipeline.modelling.themes import tag_themes
 from prhub_pipeline.records import (
-    FileChange,
     ModuleLabel,
     PullRequest,
     RenderedReport,
     ReviewData,
     ReviewThread,
-    ThemeTag,
     ThreadComment,
     WeekCounts,
 )
 from prhub_pipeline.reporting.context import build_report_context
 from prhub_pipeline.reporting.files import write_report_files
 from prhub_pipeline.reporting.render import render_report
-from prhub_pipeline.reverts import read_revert, reverted_number
 from prhub_pipeline.weeks import WeekWindow
 
 REPO = "verl-project/verl"
 REFERENCE = {6076: 9.4, 6276: 8.9, 6268: 8.8, 6345: 7.9, 6360: 7.2, 6334: 7.2}
-VERL_MODULES = set(
-    [
-        "fsdp",
-        "megatron",
-        "veomni",
-        "sglang",
-        "vllm",
-        "trtllm",
-        "rollout",
-        "trainer",
-        "tests",
-        "training_utils",
-        "recipe",
-        "hardware",
-        "deployment",
-        "ray",
-        "worker",
-        "single_controller",
-        "misc",
-        "docker",
-        "ci",
-        "perf",
-        "model",
-        "algo",
-        "env",
-        "tool",
-        "ckpt",
-        "doc",
-        "data",
-        "cfg",
-        "reward",
-        "fully_async",
-        "one_step_off",
-    ]
-)
-MODULE_ALIASES = {"docs": "doc", "mcore": "megatron", "test": "tests", "config": "cfg"}
-THEME_RULES = {
-    "NPU": r"\bnpu\b|ascend|昇腾|mindspeed",
-    "distillation": r"distill|\bopd\b",
-    "multimodal": r"audio|\bvl\b|qwen\d?(?:\.\d)?-?vl|vision|multimodal|multi-modal|video",
-    "fully_async": r"fully[_ -]async|one[_ -]step[_ -]off",
-    "MoE": r"\bmoe\b|expert parallel|deepep",
-}
+MODULES = load_modules_config(Path(__file__).resolve().parent / "verl_modules.yaml")
 SCORING = ScoringConfig(core_paths=["verl/**/*.py"])
 
 
 def load_prs(path: Path) -> list[PullRequest]:
-    prs = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
-        if row["number"] is None:
-            continue
-        files = [
-            FileChange(
-                path=f["path"],
-                status=f["status"],
-                previous_path=f.get("previous_path"),
-                additions=f.get("additions"),
-                deletions=f.get("deletions"),
-            )
-            for f in row["files"]
-        ]
-        prs.append(
-            PullRequest(
-                repo=row["repo"],
-                number=row["number"],
-                title=row["title"],
-                body=row["body"] or "",
-                author=row["author"],
-                co_authors=row["co_authors"],
-                merged_at=datetime.fromisoformat(row["merged_at"].replace("Z", "+00:00")),
-                merge_commit_sha=row["merge_commit_sha"],
-                additions=row["additions"],
-                deletions=row["deletions"],
-                changed_files=row["changed_files"],
-                files=files,
-            )
-        )
-    return _mark_reverts(prs)
+    """The file's PRs, each revert linked to the PR it undoes (as the git source links them)."""
+    prs = read_pr_records(path).prs
+    known = {pr.number: pr for pr in prs}
+    return [resolve_revert(pr, known) for pr in prs]
 
 
-def _mark_reverts(prs: list[PullRequest]) -> list[PullRequest]:
-    """What the git source does: a revert names its PR in the body, else by the quoted title."""
-    by_title = {pr.title.strip(): pr.number for pr in prs}
-    marked = []
-    for pr in prs:
-        revert = read_revert(pr.title, pr.body)
-        if revert is not None:
-            number = reverted_number(revert, by_title)
-            pr = pr.model_copy(update={"is_revert": True, "reverted_number": number})
-        marked.append(pr)
-    return marked
-
-
-def modules_of(pr: PullRequest) -> list[str]:
-    tags = [
-        MODULE_ALIASES.get(t.replace(" ", ""), t.replace(" ", ""))
-        for t in parse_title(pr.title).prefix_tags
-    ]
-    return list(dict.fromkeys(t for t in tags if t in VERL_MODULES))
-
-
-def themes_of(pr: PullRequest) -> list[str]:
-    text = f"{pr.title}\n{' '.join(f.path for f in pr.files)}"
+def module_labels(prs: list[PullRequest]) -> list[ModuleLabel]:
     return [
-        name for name, pattern in THEME_RULES.items() if re.search(pattern, text, re.IGNORECASE)
+        ModuleLabel(repo=REPO, number=pr.number, module=m, origin="title", confidence=1.0)
+        for pr in prs
+        for m in ground_truth(pr, MODULES).modules
     ]
 
 
@@ -212,7 +120,7 @@ def main() -> None:
     history = [pr for pr in prs if pr.merged_at < window.start_utc]
     week = [pr for pr in prs if window.contains(pr.merged_at)]
     previous = [pr for pr in prs if window.previous().contains(pr.merged_at)]
-    modules = {pr.number: modules_of(pr) for pr in prs}
+    modules = {pr.number: ground_truth(pr, MODULES).modules for pr in prs}
     calibration = fit_calibration(history, modules, SCORING)
     fitted = time.perf_counter()
     review_data = (
@@ -243,22 +151,13 @@ def main() -> None:
     for risk in risks:
         print(f"  #{risk.number} {risk.risk}: {risk.detail[:160]}")
 
-    labels = [
-        ModuleLabel(repo=REPO, number=pr.number, module=m, origin="title", confidence=1.0)
-        for pr in week
-        for m in modules[pr.number]
-    ]
-    themes = [ThemeTag(repo=REPO, number=pr.number, theme=t) for pr in week for t in themes_of(pr)]
+    labels = module_labels(week)
+    themes = tag_themes(week, None, labels, MODULES)
+    previous_labels = module_labels(previous)
     previous_counts = WeekCounts.from_labels(
         pr_count=len(previous),
-        modules=[
-            ModuleLabel(repo=REPO, number=pr.number, module=m, origin="title", confidence=1.0)
-            for pr in previous
-            for m in modules[pr.number]
-        ],
-        themes=[
-            ThemeTag(repo=REPO, number=pr.number, theme=t) for pr in previous for t in themes_of(pr)
-        ],
+        modules=previous_labels,
+        themes=tag_themes(previous, None, previous_labels, MODULES),
     )
     out = args.out or Path(tempfile.mkdtemp(prefix="prhub-report-"))
     rendered = []
