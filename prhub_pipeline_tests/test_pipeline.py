@@ -239,3 +239,24 @@ def test_the_classifier_summary_says_where_validation_stands() -> None:
         update={"status": "insufficient_training_data", "message": "12 tagged PRs"}
     )
     assert untrained.describe() == "insufficient_training_data: 12 tagged PRs"
+
+
+def test_the_classifier_check_warns_without_a_good_enough_model(
+    history: GitRepo, tmp_path: Path
+) -> None:
+    """Every PR is tagged `[core]`: one module is nothing to train, so the check fails as a
+    warning (labels still come from the tags) and the asset says why."""
+    config = write_config(tmp_path, history.path)
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[0]]) == 0
+    job = build_definitions(config).resolve_job_def("module_classifier_job")
+    result = job.execute_in_process(
+        partition_key="acme/widgets", instance=dg.DagsterInstance.ephemeral()
+    )
+    assert result.success
+    [evaluation] = result.get_asset_check_evaluations()
+    assert evaluation.check_name == "validation_micro_f1_above_threshold"
+    assert not evaluation.passed and evaluation.severity == dg.AssetCheckSeverity.WARN
+    metadata = result.asset_materializations_for_node("module_classifier")[0].metadata
+    assert str(metadata["summary"].value).startswith("insufficient_training_data: ")
+    assert {"training_size", "label_counts", "train_seconds", "model_version"} <= set(metadata)
+    assert evaluation.metadata["threshold"].value == 0.6
