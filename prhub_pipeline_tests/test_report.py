@@ -22,6 +22,7 @@ from prhub_pipeline.records import (
     WeekCounts,
 )
 from prhub_pipeline.reporting.context import ReportContext, build_report_context
+from prhub_pipeline.reporting.facts import one_line
 from prhub_pipeline.reporting.files import write_report_files
 from prhub_pipeline.reporting.render import md_escape, render_index, render_report
 from prhub_pipeline.warehouse.connection import connect
@@ -201,6 +202,23 @@ def test_the_revert_chain_and_review_asks_reach_the_report() -> None:
     )
     en = render_report(context_for(week_prs(), "en"), "en", "md")
     assert "so [#6293](https://github.com/verl-project/verl/pull/6293) is no longer fixed" in en
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_revert_is_one_risk_observation(lang: str) -> None:
+    """The revert chain tells that #6350 was reverted; a second item saying so would read as
+    a second problem. The PR itself still carries the flag."""
+    context = context_for(week_prs(), lang)
+    kinds = [observation.risk for observation in context.risks]
+    assert kinds.count("revert") == 1 and "reverted" not in kinds
+    markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+    observations = markdown.split("# " + SECTIONS[lang][3])[1].split("\n# ")[0]
+    items = [line for line in observations.splitlines() if re.match(r"\d+\. ", line)]
+    assert len([item for item in items if "[#6350]" in item]) == 1
+    reverted = {"zh": "被回退的变更", "en": "reverted changes"}[lang]
+    quick_view = markdown.split("# " + SECTIONS[lang][4])[1].split("\n# ")[0]
+    line_6350 = next(line for line in quick_view.splitlines() if line.startswith("- **[#6350]"))
+    assert reverted in line_6350
 
 
 def test_the_summary_says_where_the_fixes_concentrate() -> None:
@@ -384,6 +402,23 @@ def test_every_pr_needs_a_score() -> None:
 )
 def test_md_escape(text: str, escaped: str) -> None:
     assert md_escape(text) == escaped
+
+
+@pytest.mark.parametrize(
+    ("text", "shortened"),
+    [
+        (
+            "reuse trainer worker group for hybrid rollout to do validation",
+            "reuse trainer worker group for hybrid rollout to do…",
+        ),
+        ("short\ntitle", "short title"),
+        ("a" * 70, "a" * 59 + "…"),  # no space to cut at
+        # Chinese: the only space is early, so the cut is mid-text.
+        ("为 NPU" + "新增模型迁移指南" * 10, "为 NPU" + ("新增模型迁移指南" * 7)[:54] + "…"),
+    ],
+)
+def test_one_line_cuts_at_a_word(text: str, shortened: str) -> None:
+    assert one_line(text, 60) == shortened
 
 
 def test_storage_round_trip_and_rerun(tmp_path: Path) -> None:

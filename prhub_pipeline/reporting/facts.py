@@ -50,8 +50,16 @@ FOLLOW_UP_KINDS: tuple[FollowUpKind, ...] = ("refix", *(k for k in RISK_ORDER if
 
 
 def one_line(text: str, limit: int) -> str:
+    """`text` on one line, at most `limit` characters: cut at the last space that keeps most
+    of it (no `validat…`), else mid-word (Chinese has no spaces to cut at)."""
     line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+    if len(line) <= limit:
+        return line
+    cut = line[: limit - 1]
+    space = cut.rfind(" ")
+    if space >= limit * 2 // 3:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:([{-") + "…"
 
 
 def subject(ref: PrRef, limit: int = 60) -> str:
@@ -264,7 +272,6 @@ class FlaggedPr:
 
     number: int
     subject: str
-    reverted_by: int | None
     lines: int | None
     paths: list[str]
     modules: list[str]
@@ -288,11 +295,13 @@ def risk_groups(
 ) -> list[RiskGroup]:
     found = []
     for kind, flags in by_kind(risks):
+        if kind == "reverted":
+            # A reverted PR's revert merged the same week (that is how it is flagged), and
+            # the revert's chain already tells it: saying it twice reads as two problems.
+            continue
         listed = flags
         if kind in ("revert", "no_approval"):
             listed = []
-        elif kind == "reverted":
-            listed = [f for f in flags if f.related]
         elif kind == "core_without_tests":
             listed = sorted(flags, key=lambda f: -refs[f.number].importance)[:MAX_LISTED]
         found.append(
@@ -311,7 +320,6 @@ def _flagged(flag: RiskFlag, refs: Mapping[int, PrRef]) -> FlaggedPr:
     return FlaggedPr(
         number=flag.number,
         subject=subject(refs[flag.number]),
-        reverted_by=flag.related[0] if flag.related else None,
         lines=flag.lines,
         paths=flag.paths,
         modules=flag.modules,

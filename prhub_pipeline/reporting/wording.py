@@ -155,7 +155,7 @@ class Wording:
             ("impact_names", get_args(FixImpact)),
             ("risk_headings", RISK_ORDER),
             ("risk_names", RISK_ORDER),
-            ("risk_texts", tuple(k for k in RISK_ORDER if k != "revert")),
+            ("risk_texts", tuple(k for k in RISK_ORDER if k not in ("revert", "reverted"))),
             ("follow_ups", FOLLOW_UP_KINDS),
         ):
             if set(getattr(self, field)) != set(expected):
@@ -351,7 +351,6 @@ class Wording:
         return template.format(
             number=pr.number,
             subject=pr.subject,
-            by=pr.reverted_by,
             lines=pr.lines,
             path=pr.paths[0] if pr.paths else "",
             paths=", ".join(pr.paths),
@@ -520,7 +519,6 @@ ZH = Wording(
     largest_changes="变化最大的是 {list}。",
     largest_change="{name}（{before} → {now}）",
     risk_texts={
-        "reverted": RiskText("", "#{number} 已被 #{by} 回退", "。"),
         "breaking_change": RiskText("{n} 个 PR 带有不兼容变更标记：", "#{number} {subject}", "。"),
         "unresolved_review": RiskText("", "#{number}：{asks}", "。合并时这些讨论未标记为已解决。"),
         "core_without_tests": RiskText(
@@ -704,7 +702,6 @@ EN = Wording(
     largest_changes="The largest changes: {list}.",
     largest_change="{name} ({before} → {now})",
     risk_texts={
-        "reverted": RiskText("", "#{number} was reverted by #{by}", "."),
         "breaking_change": RiskText(
             (
                 "{n} PR carries a breaking-change marker: ",
