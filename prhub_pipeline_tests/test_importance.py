@@ -158,11 +158,27 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[Enhancement] Expose cluster_mask on T.tma_copy", "feat", False, ["enhancement"]),
         ("[Layout][Typo] Unify the names", "doc", False, ["layout", "typo"]),
         ("[CUDA] Remove reads for tma_gather4", "other", False, ["cuda"]),
+        ("[BREAKING][refact]: move actor/critic into workers", "refactor", True, ["refact"]),
     ],
 )
 def test_parse_title(title: str, pr_type: str, breaking: bool, tags: list[str]) -> None:
     info = parse_title(title)
     assert (info.type, info.breaking, info.prefix_tags) == (pr_type, breaking, tags)
+
+
+@pytest.mark.parametrize(
+    ("title", "subject"),
+    [
+        ("[BREAKING][refact]: move actor/critic into workers", "move actor/critic into workers"),
+        ("[fsdp] - handle empty batch", "handle empty batch"),
+        ("[fsdp] fix: handle empty batch", "handle empty batch"),
+        ("fix: handle empty batch", "handle empty batch"),
+        ("-1 is not a valid rank", "-1 is not a valid rank"),
+        ("[ci]:", ":"),
+    ],
+)
+def test_the_subject_is_the_title_without_its_prefix(title: str, subject: str) -> None:
+    assert parse_title(title).subject == subject
 
 
 def test_clean_description_drops_the_template_and_keeps_the_author_text() -> None:

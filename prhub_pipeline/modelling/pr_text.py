@@ -32,6 +32,7 @@ TYPE_ALIASES: dict[str, PrType] = {
     "hotfix": "fix",
     "refactor": "refactor",
     "refactoring": "refactor",
+    "refact": "refactor",
     "perf": "perf",
     "optimization": "perf",
     "chore": "chore",
@@ -110,7 +111,9 @@ def parse_title(title: str) -> TitleInfo:
     tag_types = {TYPE_ALIASES[t] for t in tags if t in TYPE_ALIASES and t not in _VERB_ALIASES}
     if len(tag_types) == 1:
         pr_type = tag_types.pop()
-    return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=rest)
+    # `[BREAKING][refact]: move ...`: the type went in a bracket and left its colon behind.
+    subject = rest.lstrip(":：-–— ") if tags or breaking else rest
+    return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=subject or rest)
 
 
 # Closing references: "Fixes #12", "Fixes: #12", "closes owner/name#12", "resolve https://github.com/o/n/issues/12".
