@@ -221,6 +221,14 @@ def test_a_revert_is_one_risk_observation(lang: str) -> None:
     assert reverted in line_6350
 
 
+def test_very_large_changes_are_listed_largest_first() -> None:
+    larger = make_pr(6400, "[fsdp] feat: a larger change", files=[("verl/workers/big.py", 2500, 0)])
+    markdown = render_report(context_for([*week_prs(), larger], "en"), "en", "md")
+    item = next(line for line in markdown.splitlines() if "**Very large changes**" in line)
+    assert item.index("[#6400]") < item.index("[#6076]")
+    assert "changes 2500 lines" in item and "changes 1400 lines" in item
+
+
 def test_the_summary_says_where_the_fixes_concentrate() -> None:
     en = context_for(week_prs(), "en").summary
     assert "All 3 of the week's fixes concern FSDP." in en

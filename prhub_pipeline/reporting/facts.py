@@ -304,6 +304,8 @@ def risk_groups(
             listed = []
         elif kind == "core_without_tests":
             listed = sorted(flags, key=lambda f: -refs[f.number].importance)[:MAX_LISTED]
+        elif kind == "large_change":
+            listed = sorted(flags, key=lambda f: -(f.lines or 0))
         found.append(
             RiskGroup(
                 kind=kind,
