@@ -206,6 +206,21 @@ def test_summary_is_the_first_author_sentences() -> None:
     assert summarize("t", "Fixes #12\n\nRename the flag so users find it.") == (
         "Rename the flag so users find it."
     )
+    # The template's question as a plain line, and a reference-only line, are no summary.
+    assert summarize("t", "What does this PR do?\nRouter replay assumed all layers are MoE.") == (
+        "Router replay assumed all layers are MoE."
+    )
+    assert summarize(
+        "t", "### What does this PR do?\n\ndetail in this issue: #5878\n\nAdapt VLM to NPU."
+    ) == ("Adapt VLM to NPU.")
+    # Links alone, or the rest of a title GitHub cut short, say nothing the title does not.
+    assert summarize(
+        "t",
+        "https://github.com/o/n/issues/287, https://github.com/o/n/issues/295.\n\nAdds Math-Verify.",
+    ) == ("Adds Math-Verify.")
+    assert summarize("[x] fix: a title cut at validat…", "…ion when the set is large") == (
+        "a title cut at validat…"
+    )
     long_body = "This PR " + "does a lot of things " * 40 + "."
     assert len(summarize("t", long_body, limit=100)) <= 100
 

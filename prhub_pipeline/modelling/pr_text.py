@@ -265,9 +265,12 @@ _SUMMARY_SECTIONS = re.compile(
 _SKIP_SECTIONS = re.compile(r"^(test|testing|validation|test plan|api|usage|result)", re.IGNORECASE)
 _REFERENCE_LINE = re.compile(
     r"^\s*((fix(es|ed)?|close[sd]?|resolve[sd]?|related( issues?)?|refs?|see|part of|follow[- ]?up"
-    r"( to| of)?|co-authored-by|signed-off-by)\b[^.]*?[:\s]*(#\d+|https?://\S+)[\s.,;]*)+$",
+    r"( to| of)?|details?|co-authored-by|signed-off-by)\b[^.]*?[:\s]*(#\d+|https?://\S+)[\s.,;]*)+$",
     re.IGNORECASE,
 )
+# The template's question, written as a plain line rather than a heading, then the answer.
+_TEMPLATE_LEAD = re.compile(r"^\s*what does this pr do\s*\?\s*", re.IGNORECASE)
+_BARE_URL = re.compile(r"https?://\S+")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>", re.IGNORECASE)
 _LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<url>[^)]+)\)")
 _EMPHASIS = re.compile(r"(\*\*|__)(?P<text>.+?)\1")
@@ -330,6 +333,12 @@ def _first_sentences(text: str, limit: int) -> str:
     return summary
 
 
+def _says_something(paragraph: str) -> bool:
+    """Not just links, and not the rest of a title GitHub cut short (`…ion when ...`)."""
+    words = _BARE_URL.sub("", paragraph).strip(" ,;.")
+    return len(words) >= 12 and not paragraph.startswith(("…", "..."))
+
+
 def summarize(title: str, body: str, limit: int = 180) -> str:
     """One line on what the PR does: the first sentences the author wrote about it.
 
@@ -337,15 +346,16 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     lines ("Fixes #12"), images and code, and falls back to the title's subject.
     """
     paragraphs = [
-        (section, _plain(text))
+        (section, _TEMPLATE_LEAD.sub("", _plain(text)))
         for section, text in _paragraphs(clean_description(body))
         if not _SKIP_SECTIONS.match(section.strip())
     ]
+    paragraphs = [(section, text) for section, text in paragraphs if _says_something(text)]
     paragraphs = [
         (section, text)
         for section, text in paragraphs
-        if len(text) >= 12 and not _REFERENCE_LINE.match(text) and not text.endswith(":")
-    ] or [(section, text) for section, text in paragraphs if len(text) >= 12]
+        if not _REFERENCE_LINE.match(text) and not text.endswith(":")
+    ] or paragraphs
     preferred = [text for section, text in paragraphs if _SUMMARY_SECTIONS.search(section)]
     chosen = preferred[0] if preferred else (paragraphs[0][1] if paragraphs else "")
     if not chosen:
