@@ -1,7 +1,7 @@
 """Module classifier quality and training time on time splits of verl's PR history.
 
     python benchmarks/classifier_eval.py [PRS_JSONL] [--repo-config benchmarks/verl_modules.yaml]
-        [--learned-only] [--split 2026-01-01[:2026-03-01] ...]
+        [--learned-only] [--baseline] [--split 2026-01-01[:2026-03-01] ...]
 
 Each split trains on the PRs merged before a date and tests on those merged after it (or in
 the window up to a second date): later PRs always test, never a random split. Prints
@@ -9,6 +9,9 @@ micro/macro/samples F1, exact match and training seconds per split, with and wit
 repository's module list (`--learned-only`: the label set learned from the training PRs'
 title tags alone, for a repository without a module list). `--split` replaces the default
 splits (verl's); records of another repository come from `pr_records_from_git.py`.
+`--baseline` adds a row per split for a plain model on the same labels, scored the same way:
+TF-IDF of the title (without its tags) and the changed paths, one logistic regression per
+module, each PR's modules those scored positive and at least its best one.
 """
 
 from __future__ import annotations
@@ -23,8 +26,27 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+from sklearn.feature_extraction.text import TfidfVectorizer  # noqa: E402
+from sklearn.linear_model import LogisticRegression  # noqa: E402
+from sklearn.multiclass import OneVsRestClassifier  # noqa: E402
+
 from prhub_pipeline.config import ModulesConfig  # noqa: E402
-from prhub_pipeline.modelling.evaluation import evaluate_files, load_modules_config  # noqa: E402
+from prhub_pipeline.modelling.evaluation import (  # noqa: E402
+    PredictionScores,
+    evaluate_files,
+    load_modules_config,
+    score_predictions,
+)
+from prhub_pipeline.modelling.pr_records import read_pr_records  # noqa: E402
+from prhub_pipeline.modelling.tags import (  # noqa: E402
+    ground_truth,
+    learn_modules_config,
+    text_without_tags,
+)
+from prhub_pipeline.records import PullRequest  # noqa: E402
 
 DEFAULT_PRS = REPO_ROOT / ".." / "shared" / "data" / "verl" / "prs.jsonl"
 DEFAULT_CONFIG = REPO_ROOT / "benchmarks" / "verl_modules.yaml"
@@ -49,11 +71,41 @@ def _split(text: str) -> tuple[str, str | None]:
     return start, end or None
 
 
+def _baseline_text(pr: PullRequest, config: ModulesConfig) -> str:
+    paths = " ".join(change.path.replace("/", " ") for change in pr.files)
+    return f"{text_without_tags(pr.title, config)} {paths}"
+
+
+def baseline(
+    train: Path, test: Path, repo_config: ModulesConfig | None
+) -> tuple[PredictionScores, float]:
+    """The plain model's scores on `test` after training on `train`, and its training seconds."""
+    train_prs, test_prs = read_pr_records(train).prs, read_pr_records(test).prs
+    config = learn_modules_config(train_prs, repo_config or ModulesConfig())
+    train_truth = [ground_truth(pr, config).modules for pr in train_prs]
+    test_truth = [ground_truth(pr, config).modules for pr in test_prs]
+    started = time.perf_counter()
+    tagged = [i for i, modules in enumerate(train_truth) if modules]
+    labels = sorted({m for i in tagged for m in train_truth[i]})
+    y = np.array([[m in train_truth[i] for m in labels] for i in tagged], dtype=int)
+    vectorizer = TfidfVectorizer(sublinear_tf=True, ngram_range=(1, 2))
+    x = vectorizer.fit_transform([_baseline_text(train_prs[i], config) for i in tagged])
+    model = OneVsRestClassifier(LogisticRegression(C=10.0, max_iter=1000)).fit(x, y)
+    seconds = time.perf_counter() - started
+    scores = model.decision_function(
+        vectorizer.transform([_baseline_text(pr, config) for pr in test_prs])
+    )
+    chosen = (scores > 0) | (scores == scores.max(axis=1, keepdims=True))
+    predicted = [[labels[j] for j in np.flatnonzero(row)] for row in chosen]
+    return score_predictions(train_truth, test_truth, predicted, labels), seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("prs", nargs="?", type=Path, default=DEFAULT_PRS)
     parser.add_argument("--repo-config", type=Path, default=DEFAULT_CONFIG)
     parser.add_argument("--learned-only", action="store_true")
+    parser.add_argument("--baseline", action="store_true", help="also score the plain model")
     parser.add_argument(
         "--split",
         action="append",
@@ -69,7 +121,7 @@ def main() -> None:
         configs = {"repo-config": load_modules_config(args.repo_config), **configs}
 
     print(
-        f"{'labels':12s} {'train < ':10s} {'test to':10s} {'train':>5s} {'test':>5s}"
+        f"{'labels':12s} {'model':8s} {'train < ':10s} {'test to':10s} {'train':>5s} {'test':>5s}"
         f" {'micro':>6s} {'macro':>6s} {'sample':>6s} {'exact':>6s} {'secs':>5s}"
     )
     with tempfile.TemporaryDirectory() as scratch:
@@ -88,18 +140,26 @@ def main() -> None:
             )
             for name, config in configs.items():
                 report = evaluate_files(train, test, config, None)
-                scores = (
-                    report.micro_f1,
-                    report.macro_f1,
-                    report.samples_f1,
-                    report.exact_match,
-                )
-                figures = " ".join(f"{x or 0:6.3f}" for x in scores)
-                print(
-                    f"{name:12s} {start:10s} {end or 'end':10s} {report.train_tagged:5d}"
-                    f" {report.test_tagged:5d} {figures} {report.train_seconds:5.2f}",
-                    flush=True,
-                )
+                rows = [("ours", report, report.train_seconds)]
+                if args.baseline:
+                    plain, seconds = baseline(train, test, config)
+                    rows.append(("baseline", plain, seconds))
+                for model, scores, seconds in rows:
+                    figures = " ".join(
+                        f"{x or 0:6.3f}"
+                        for x in (
+                            scores.micro_f1,
+                            scores.macro_f1,
+                            scores.samples_f1,
+                            scores.exact_match,
+                        )
+                    )
+                    print(
+                        f"{name:12s} {model:8s} {start:10s} {end or 'end':10s}"
+                        f" {report.train_tagged:5d} {report.test_tagged:5d} {figures}"
+                        f" {seconds:5.2f}",
+                        flush=True,
+                    )
 
 
 if __name__ == "__main__":

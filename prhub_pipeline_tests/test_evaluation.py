@@ -10,6 +10,7 @@ from prhub_pipeline.modelling.evaluation import (
     EvaluationError,
     evaluate_files,
     load_modules_config,
+    score_predictions,
 )
 from prhub_pipeline.modelling.pr_records import (
     PrRecordError,
@@ -146,3 +147,21 @@ def test_real_verl_history_parses() -> None:
     records = read_pr_records(VERL_PRS)
     assert len(records.prs) > 2000
     assert records.skipped_without_number > 0
+
+
+def test_score_predictions_by_hand() -> None:
+    """Four tagged test PRs and one untagged: a tag no training PR had counts as missed, and
+    macro averages only the labels with 10 training PRs and a test PR."""
+    train = [["fsdp"]] * 10 + [["ci"]] * 10 + [["doc"]] * 3
+    test = [["fsdp"], ["fsdp", "ci"], ["doc"], ["rocm"], []]
+    predicted = [["fsdp"], ["fsdp"], ["ci"], ["fsdp"], ["fsdp"]]
+    scores = score_predictions(train, test, predicted, ["ci", "doc", "fsdp"])
+    # 2 true positives; 4 predicted (the untagged PR is not scored); 5 true tags.
+    assert scores.micro_f1 == round(2 * 2 / (4 + 5), 4)
+    assert scores.macro_labels == ["ci", "fsdp"]  # doc has 3 training PRs, rocm none
+    fsdp_f1 = 2 * 2 / (3 + 2)
+    assert scores.macro_f1 == round((0.0 + fsdp_f1) / 2, 4)
+    assert scores.exact_match == 0.25
+    assert scores.samples_f1 == round((1 + 2 / 3 + 0 + 0) / 4, 4)
+    assert scores.per_label["rocm"].recall == 0.0 and scores.per_label["rocm"].train_examples == 0
+    assert scores.per_label["fsdp"].precision == round(2 / 3, 4)

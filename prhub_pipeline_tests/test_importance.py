@@ -216,7 +216,8 @@ def test_summary_is_the_first_author_sentences() -> None:
     # Links alone, or the rest of a title GitHub cut short, say nothing the title does not.
     assert summarize(
         "t",
-        "https://github.com/o/n/issues/287, https://github.com/o/n/issues/295.\n\nAdds Math-Verify.",
+        "https://github.com/o/n/issues/287, https://github.com/o/n/issues/295.\n\n"
+        "Adds Math-Verify.",
     ) == ("Adds Math-Verify.")
     assert summarize("[x] fix: a title cut at validat…", "…ion when the set is large") == (
         "a title cut at validat…"

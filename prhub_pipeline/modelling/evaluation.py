@@ -148,14 +148,48 @@ def evaluate_files(
             predictions, test_records.prs, model.labels, predicted_modules, probabilities
         )
 
-    scored = [i for i, truth in enumerate(test_truth) if truth.modules]
-    labels = sorted(set(model.labels) | {m for i in scored for m in test_truth[i].modules})
+    scores = score_predictions(
+        train_truth, [truth.modules for truth in test_truth], predicted_modules, model.labels
+    )
+    return report.model_copy(
+        update={
+            **scores.model_dump(),
+            "per_label": scores.per_label,
+            "model_version": model.version,
+        }
+    )
+
+
+class PredictionScores(BaseModel):
+    """How predicted modules compare with the test PRs' own tags."""
+
+    model_config = ConfigDict(frozen=True)
+
+    micro_f1: float
+    macro_f1: float | None
+    macro_labels: list[str]
+    samples_f1: float
+    exact_match: float | None
+    per_label: dict[str, LabelScore]
+
+
+def score_predictions(
+    train_truth: Sequence[Sequence[str]],
+    test_truth: Sequence[Sequence[str]],
+    predicted: Sequence[Sequence[str]],
+    model_labels: Sequence[str],
+) -> PredictionScores:
+    """Scores over the test PRs that carry tags. A tag no training PR had still counts as
+    missed (micro); macro averages the labels with at least MACRO_MIN_TRAINING_EXAMPLES
+    training PRs and at least one test PR."""
+    scored = [i for i, truth in enumerate(test_truth) if truth]
+    labels = sorted(set(model_labels) | {m for i in scored for m in test_truth[i]})
     column = {label: j for j, label in enumerate(labels)}
     truth_matrix = np.zeros((len(scored), len(labels)), dtype=bool)
     predicted_matrix = np.zeros_like(truth_matrix)
     for row, i in enumerate(scored):
-        truth_matrix[row, [column[m] for m in test_truth[i].modules]] = True
-        predicted_matrix[row, [column[m] for m in predicted_modules[i]]] = True
+        truth_matrix[row, [column[m] for m in test_truth[i]]] = True
+        predicted_matrix[row, [column[m] for m in predicted[i]]] = True
 
     train_counts = {label: 0 for label in labels}
     for modules in train_truth:
@@ -186,16 +220,13 @@ def evaluate_files(
     }
     exact = (truth_matrix == predicted_matrix).all(axis=1)
     macro = float(np.mean([f1[column[label]] for label in macro_labels])) if macro_labels else None
-    return report.model_copy(
-        update={
-            "micro_f1": round(micro_f1(truth_matrix, predicted_matrix), 4),
-            "macro_f1": None if macro is None else round(macro, 4),
-            "macro_labels": macro_labels,
-            "samples_f1": round(_samples_f1(truth_matrix, predicted_matrix), 4),
-            "exact_match": round(float(exact.mean()), 4) if len(exact) else None,
-            "per_label": per_label,
-            "model_version": model.version,
-        }
+    return PredictionScores(
+        micro_f1=round(micro_f1(truth_matrix, predicted_matrix), 4),
+        macro_f1=None if macro is None else round(macro, 4),
+        macro_labels=macro_labels,
+        samples_f1=round(_samples_f1(truth_matrix, predicted_matrix), 4),
+        exact_match=round(float(exact.mean()), 4) if len(exact) else None,
+        per_label=per_label,
     )
 
 
