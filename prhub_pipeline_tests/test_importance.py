@@ -219,6 +219,10 @@ def test_summary_is_the_first_author_sentences() -> None:
         "https://github.com/o/n/issues/287, https://github.com/o/n/issues/295.\n\n"
         "Adds Math-Verify.",
     ) == ("Adds Math-Verify.")
+    assert summarize(
+        "t",
+        "https://github.com/o/n/issues/287,\nhttps://github.com/o/n/issues/295.\nAdds a scorer.",
+    ) == ("Adds a scorer.")
     assert summarize("[x] fix: a title cut at validat…", "…ion when the set is large") == (
         "a title cut at validat…"
     )

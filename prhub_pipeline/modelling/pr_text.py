@@ -268,8 +268,11 @@ _REFERENCE_LINE = re.compile(
     r"( to| of)?|details?|co-authored-by|signed-off-by)\b[^.]*?[:\s]*(#\d+|https?://\S+)[\s.,;]*)+$",
     re.IGNORECASE,
 )
-# The template's question, written as a plain line rather than a heading, then the answer.
-_TEMPLATE_LEAD = re.compile(r"^\s*what does this pr do\s*\?\s*", re.IGNORECASE)
+# What can open a paragraph before the author's first sentence: the template's question
+# written as a plain line rather than a heading, and bare links (`https://.../issues/287, ...`).
+_PARAGRAPH_LEAD = re.compile(
+    r"^(\s*what does this pr do\s*\?|\s*https?://\S+[\s,;.]*)+\s*", re.IGNORECASE
+)
 _BARE_URL = re.compile(r"https?://\S+")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>", re.IGNORECASE)
 _LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<url>[^)]+)\)")
@@ -346,7 +349,7 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     lines ("Fixes #12"), images and code, and falls back to the title's subject.
     """
     paragraphs = [
-        (section, _TEMPLATE_LEAD.sub("", _plain(text)))
+        (section, _PARAGRAPH_LEAD.sub("", _plain(text)))
         for section, text in _paragraphs(clean_description(body))
         if not _SKIP_SECTIONS.match(section.strip())
     ]
