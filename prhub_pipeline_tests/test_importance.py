@@ -223,6 +223,14 @@ def test_summary_is_the_first_author_sentences() -> None:
         "t",
         "https://github.com/o/n/issues/287,\nhttps://github.com/o/n/issues/295.\nAdds a scorer.",
     ) == ("Adds a scorer.")
+    assert summarize(
+        "t",
+        "Address the first issue in\nhttps://github.com/o/n/pull/3281#issuecomment-1\n\n"
+        "Currently the keys come from the first row of the microbatch.",
+    ) == ("Currently the keys come from the first row of the microbatch.")
+    assert summarize(
+        "t", "目前的position_ids有两个bug：\n\n本 PR 修复 position_ids 的两个问题。"
+    ) == ("本 PR 修复 position_ids 的两个问题。")
     assert summarize("[x] fix: a title cut at validat…", "…ion when the set is large") == (
         "a title cut at validat…"
     )

@@ -337,9 +337,11 @@ def _first_sentences(text: str, limit: int) -> str:
 
 
 def _says_something(paragraph: str) -> bool:
-    """Not just links, and not the rest of a title GitHub cut short (`…ion when ...`)."""
+    """Not a link with a few words around it (`Address the first issue in https://...`), and
+    not the rest of a title GitHub cut short (`…ion when ...`)."""
     words = _BARE_URL.sub("", paragraph).strip(" ,;.")
-    return len(words) >= 12 and not paragraph.startswith(("…", "..."))
+    enough = 40 if _BARE_URL.search(paragraph) else 12
+    return len(words) >= enough and not paragraph.startswith(("…", "..."))
 
 
 def summarize(title: str, body: str, limit: int = 180) -> str:
@@ -357,7 +359,7 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     paragraphs = [
         (section, text)
         for section, text in paragraphs
-        if not _REFERENCE_LINE.match(text) and not text.endswith(":")
+        if not _REFERENCE_LINE.match(text) and not text.endswith((":", "："))
     ] or paragraphs
     preferred = [text for section, text in paragraphs if _SUMMARY_SECTIONS.search(section)]
     chosen = preferred[0] if preferred else (paragraphs[0][1] if paragraphs else "")
