@@ -140,11 +140,6 @@ class RepoConfig(StrictModel):
             raise ValueError("git_path is required when source is git")
         return self
 
-    @property
-    def slug(self) -> str:
-        """The name with `/` replaced, for file names and partition keys."""
-        return self.name.replace("/", "__")
-
 
 class Settings(StrictModel):
     database: Path

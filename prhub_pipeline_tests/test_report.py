@@ -10,6 +10,7 @@ import pytest
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import fit_calibration, score_week
+from prhub_pipeline.modelling.pr_text import shorten
 from prhub_pipeline.modelling.risks import flag_risks
 from prhub_pipeline.records import (
     ModuleLabel,
@@ -22,7 +23,6 @@ from prhub_pipeline.records import (
     WeekCounts,
 )
 from prhub_pipeline.reporting.context import ReportContext, build_report_context
-from prhub_pipeline.reporting.facts import one_line
 from prhub_pipeline.reporting.files import write_report_files
 from prhub_pipeline.reporting.render import md_escape, render_index, render_report
 from prhub_pipeline.warehouse.connection import connect
@@ -425,8 +425,8 @@ def test_md_escape(text: str, escaped: str) -> None:
         ("为 NPU" + "新增模型迁移指南" * 10, "为 NPU" + ("新增模型迁移指南" * 7)[:54] + "…"),
     ],
 )
-def test_one_line_cuts_at_a_word(text: str, shortened: str) -> None:
-    assert one_line(text, 60) == shortened
+def test_shorten_cuts_at_a_word(text: str, shortened: str) -> None:
+    assert shorten(text, 60) == shortened
 
 
 def test_storage_round_trip_and_rerun(tmp_path: Path) -> None:

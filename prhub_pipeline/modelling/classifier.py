@@ -37,7 +37,7 @@ from sklearn.svm import LinearSVC
 
 from prhub_pipeline.config import ModulesConfig
 from prhub_pipeline.modelling.features import PrFeatures, pr_features
-from prhub_pipeline.modelling.tags import ground_truth, learn_modules_config, normalise_tag
+from prhub_pipeline.modelling.tags import ground_truth, learn_modules_config
 from prhub_pipeline.records import ModuleLabel, PullRequest, UnknownTag
 
 MODEL_FORMAT = 4  # 3: adds the path label memory; 4: fields named apart from their source
@@ -665,11 +665,3 @@ def label_week(
             for j in columns
         )
     return WeekLabels(labels=labels, unknown=unknown, unlabelled=unlabelled)
-
-
-def modules_by_pr(labels: Sequence[ModuleLabel]) -> dict[int, list[str]]:
-    """PR number -> its modules, in label order."""
-    grouped: dict[int, list[str]] = {}
-    for label in labels:
-        grouped.setdefault(label.number, []).append(normalise_tag(label.module))
-    return grouped

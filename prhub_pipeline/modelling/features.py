@@ -13,14 +13,13 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from prhub_pipeline.config import ModulesConfig
-from prhub_pipeline.modelling.pr_text import prose
+from prhub_pipeline.modelling.pr_text import URL, prose
 from prhub_pipeline.modelling.tags import text_without_tags
 from prhub_pipeline.records import FileChange, PullRequest
 
 PREFIX_DEPTHS = (1, 2, 3, 4)
 MAX_DESCRIPTION_CHARS = 3000
 
-_URL = re.compile(r"https?://\S+")
 # `[fsdp] fix: ...` quoted in the description; markdown links `[text](url)` stay.
 _BRACKETED_TAGS = re.compile(r"[\[【][^\]】]{0,60}[\]】](?!\()")
 _PATH_SPLIT = re.compile(r"[/._\-\s]+")
@@ -42,7 +41,7 @@ def model_description(body: str) -> str:
     """The description as the model sees it: the author's prose (`pr_text.prose`: no template,
     code, quotes or tables) without URLs or bracketed tags, since a description quoting its own
     title must not leak the labels."""
-    return _BRACKETED_TAGS.sub(" ", _URL.sub(" ", prose(body)))[:MAX_DESCRIPTION_CHARS]
+    return _BRACKETED_TAGS.sub(" ", URL.sub(" ", prose(body)))[:MAX_DESCRIPTION_CHARS]
 
 
 def _paths(files: Sequence[FileChange]) -> list[str]:

@@ -273,7 +273,7 @@ _REFERENCE_LINE = re.compile(
 _PARAGRAPH_LEAD = re.compile(
     r"^(\s*what does this pr do\s*\?|\s*https?://\S+[\s,;.]*)+\s*", re.IGNORECASE
 )
-_BARE_URL = re.compile(r"https?://\S+")
+URL = re.compile(r"https?://\S+")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>", re.IGNORECASE)
 _LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<url>[^)]+)\)")
 _EMPHASIS = re.compile(r"(\*\*|__)(?P<text>.+?)\1")
@@ -330,17 +330,27 @@ def _first_sentences(text: str, limit: int) -> str:
         summary = candidate
         if len(summary) >= limit * 0.5:
             break
-    if len(summary) > limit:
-        cut = summary[: limit - 1].rsplit(" ", 1)[0] if " " in summary[:limit] else ""
-        summary = (cut or summary[: limit - 1]).rstrip(",;:- ") + "…"
-    return summary
+    return shorten(summary, limit)
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` on one line in at most `limit` characters, marked `…` where cut: at the last
+    space past the first third (no `validat…`), else mid-word (Chinese has no spaces)."""
+    line = " ".join(text.split())
+    if len(line) <= limit:
+        return line
+    cut = line[: limit - 1]
+    space = cut.rfind(" ")
+    if space >= limit // 3:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:([{-") + "…"
 
 
 def _says_something(paragraph: str) -> bool:
     """Not a link with a few words around it (`Address the first issue in https://...`), and
     not the rest of a title GitHub cut short (`…ion when ...`)."""
-    words = _BARE_URL.sub("", paragraph).strip(" ,;.")
-    enough = 40 if _BARE_URL.search(paragraph) else 12
+    words = URL.sub("", paragraph).strip(" ,;.")
+    enough = 40 if URL.search(paragraph) else 12
     return len(words) >= enough and not paragraph.startswith(("…", "..."))
 
 

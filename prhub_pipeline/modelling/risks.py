@@ -20,7 +20,12 @@ from prhub_pipeline.modelling.importance import (
     resolve_revert,
     reviews_by_pr,
 )
-from prhub_pipeline.modelling.pr_text import clean_description, closing_references, parse_title
+from prhub_pipeline.modelling.pr_text import (
+    clean_description,
+    closing_references,
+    parse_title,
+    shorten,
+)
 from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import (
     PullRequest,
@@ -123,11 +128,6 @@ def _flag(pr: PullRequest, risk: RiskKind, detail: str, **facts: object) -> Risk
     return RiskFlag(number=pr.number, risk=risk, severity=SEVERITY[risk], detail=detail, **facts)  # type: ignore[arg-type]
 
 
-def _short_title(title: str, limit: int = 90) -> str:
-    one_line = " ".join(title.split())
-    return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
-
-
 def _revert_flags(
     pr: PullRequest, known: Mapping[int, PullRequest], reverters: Mapping[int, PullRequest]
 ) -> list[RiskFlag]:
@@ -145,7 +145,7 @@ def _revert_flags(
         else:
             reopened = [n for n in closing_references(target.title, target.body) if n != pr.number]
             detail = (
-                f'reverts #{target.number} "{_short_title(target.title)}"'
+                f'reverts #{target.number} "{shorten(target.title, 90)}"'
                 f" (merged {target.merged_at:%Y-%m-%d})"
             )
             if reopened:
@@ -185,10 +185,7 @@ def one_line_ask(body: str, limit: int = 140) -> str:
     text = _IMAGE.sub(" ", _SUGGESTION_BLOCK.sub(" ", body))
     text = " ".join(text.split())
     match = _FIRST_SENTENCE.match(text)
-    sentence = match.group(1) if match else text
-    if len(sentence) > limit:
-        sentence = sentence[: limit - 1].rstrip() + "…"
-    return sentence
+    return shorten(match.group(1) if match else text, limit)
 
 
 def _ask(thread: ReviewThread, pr_author: str | None) -> ReviewAsk | None:

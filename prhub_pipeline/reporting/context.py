@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from prhub_pipeline.modelling.importance import ScoreCalibration, reverted_target
-from prhub_pipeline.modelling.pr_text import parse_title, summarize
+from prhub_pipeline.modelling.pr_text import parse_title, shorten, summarize
 from prhub_pipeline.modelling.risks import SEVERITY
 from prhub_pipeline.records import (
     LANGS,
@@ -265,19 +265,19 @@ def _pr_ref(
         target, _ = reverted_target(pr, known)
         if target is not None:
             original = known.get(target)
-            title = facts.one_line(original.title, 90) if original else None
+            title = shorten(original.title, 90) if original else None
             summary = words.revert_summary(target, title)
     return PrRef(
         number=pr.number,
         url=f"https://github.com/{repo}/pull/{pr.number}",
-        title=facts.one_line(pr.title, TITLE_DISPLAY_LIMIT),
-        subject=facts.one_line(parse_title(pr.title).subject or pr.title, 80),
+        title=shorten(pr.title, TITLE_DISPLAY_LIMIT),
+        subject=shorten(parse_title(pr.title).subject or pr.title, 80),
         pr_type=score.pr_type,
         type_name=words.type_names[score.pr_type],
         modules=modules,
         importance=score.importance,
         is_key=score.is_key,
-        summary=facts.one_line(summary, 200),
+        summary=shorten(summary, 200),
         author=pr.author,
     )
 

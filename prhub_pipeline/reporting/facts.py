@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Literal
 
-from prhub_pipeline.modelling.pr_text import parse_title
+from prhub_pipeline.modelling.pr_text import parse_title, shorten
 from prhub_pipeline.modelling.risks import RISK_ORDER
 from prhub_pipeline.modelling.tags import TYPE_ONLY_TAGS, normalise_tag
 from prhub_pipeline.records import (
@@ -49,22 +49,9 @@ FollowUpKind = RiskKind | Literal["refix"]
 FOLLOW_UP_KINDS: tuple[FollowUpKind, ...] = ("refix", *(k for k in RISK_ORDER if k != "reverted"))
 
 
-def one_line(text: str, limit: int) -> str:
-    """`text` on one line, at most `limit` characters: cut at the last space that keeps most
-    of it (no `validat…`), else mid-word (Chinese has no spaces to cut at)."""
-    line = " ".join(text.split())
-    if len(line) <= limit:
-        return line
-    cut = line[: limit - 1]
-    space = cut.rfind(" ")
-    if space >= limit * 2 // 3:
-        cut = cut[:space]
-    return cut.rstrip(" ,;:([{-") + "…"
-
-
 def subject(ref: PrRef, limit: int = 60) -> str:
     """The PR's title without bracket tags and type prefix, shortened."""
-    return one_line(parse_title(ref.title).subject or ref.title, limit)
+    return shorten(parse_title(ref.title).subject or ref.title, limit)
 
 
 def adds_to_title(summary: str, title: str) -> bool:
@@ -119,7 +106,7 @@ def revert_chain(flag: RiskFlag, known: Mapping[int, PullRequest]) -> RevertChai
     if not flag.related:
         return RevertChain(number=flag.number, target=None, title=None, reopened=[])
     target = flag.related[0]
-    title = one_line(known[target].title, 80) if target in known else None
+    title = shorten(known[target].title, 80) if target in known else None
     return RevertChain(number=flag.number, target=target, title=title, reopened=flag.related[1:])
 
 
