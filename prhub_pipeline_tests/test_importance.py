@@ -234,6 +234,16 @@ def test_summary_is_the_first_author_sentences() -> None:
     assert summarize("[x] fix: a title cut at validat…", "…ion when the set is large") == (
         "a title cut at validat…"
     )
+    # A reference sentence opening the paragraph, or one that is all a paragraph says.
+    assert summarize("t", "Fixes #2656 and #2899. When the vocab is odd, tiles overrun.") == (
+        "When the vocab is odd, tiles overrun."
+    )
+    assert summarize(
+        "t", "Fix #3238. Follow #2815.\n\n#2815 left out grouping by uid; this PR adds it."
+    ) == ("#2815 left out grouping by uid; this PR adds it.")
+    assert summarize("t", "Fixes #12 by adding a lock around the cache.") == (
+        "Fixes #12 by adding a lock around the cache."
+    )
     long_body = "This PR " + "does a lot of things " * 40 + "."
     assert len(summarize("t", long_body, limit=100)) <= 100
 
@@ -317,6 +327,15 @@ def test_fix_impact_ignores_feats_template_text_and_logs() -> None:
     logged = "Small fix.\n\n```\nTraceback: RuntimeError: OOM deadlock\n```\n"
     assert fix_impacts("[x] fix: typo in variable", logged) == {}
     assert fix_impacts("[x] fix: y", VERL_BODY) == {"wrong_result": 0.75}
+
+
+def test_corrupted_values_are_wrong_results_and_corrupted_files_are_data_loss() -> None:
+    assert fix_impacts("[x] fix: y", "This corrupts log-probabilities and entropy.") == {
+        "wrong_result": 0.75
+    }
+    assert fix_impacts("[x] fix: silent label corruption under SP", "") == {"wrong_result": 1.0}
+    for title in ("[ckpt] fix: checkpoint corruption on save", "[ckpt] fix: corrupted saved files"):
+        assert fix_impacts(title, "") == {"data_loss": 1.0}
 
 
 def test_review_part_counts_threads_and_disagreement() -> None:

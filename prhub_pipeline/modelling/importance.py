@@ -101,6 +101,21 @@ FIX_IMPACT_WEIGHTS: dict[FixImpact, float] = {
     "crash": 1.0,
     "regression": 0.8,
 }
+# Corrupted values (`corrupts log-probabilities`, `silent label corruption`) are wrong results;
+# corrupted checkpoints or files are data loss.
+_STORED_NOUNS = (
+    "checkpoints",
+    "checkpoint",
+    "ckpts",
+    "ckpt",
+    "files",
+    "file",
+    "datasets",
+    "dataset",
+)
+_STORED_NOUN = "(?:" + "|".join(_STORED_NOUNS) + ")"
+_STORED_OBJECT = rf"\s+(?:(?:the|a|an|saved|on-disk)\s+)*{_STORED_NOUN}\b"
+_NOT_AFTER_STORED_NOUN = "".join(f"(?<!{noun} )" for noun in _STORED_NOUNS)
 _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
     "crash": re.compile(
         r"\bcrash(?:es|ed|ing)?\b|\bsegfault|segmentation fault|core dump|\btraceback\b"
@@ -118,12 +133,14 @@ _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
     "wrong_result": re.compile(
         r"\bwrong\b|\bincorrect(?:ly)?\b|\binaccura|\baccuracy\b|\bprecision\b|\bmismatch"
         r"|\binconsistent|\bsilently\b|\bNaN\b|\bnumerical(?:ly)?\b|\babnormal(?:ly)?\b"
-        r"|\bdivergen|错误结果|结果错误|精度|不一致|不正确|数值",
+        r"|\bdivergen|错误结果|结果错误|精度|不一致|不正确|数值"
+        rf"|{_NOT_AFTER_STORED_NOUN}\bcorrupt(?:s|ed|ion|ing)?\b(?!{_STORED_OBJECT})",
         re.IGNORECASE,
     ),
     "data_loss": re.compile(
         r"data loss|\blos(?:e|es|t|ing) (?:data|samples|checkpoints?|weights|keys)"
-        r"|\bcorrupt(?:s|ed|ion)?\b|数据丢失|丢失|损坏",
+        rf"|\bcorrupt(?:s|ed|ion|ing)?{_STORED_OBJECT}|\b{_STORED_NOUN}\s+corruption\b"
+        r"|数据丢失|丢失|损坏",
         re.IGNORECASE,
     ),
     "security": re.compile(

@@ -268,12 +268,19 @@ _REFERENCE_LINE = re.compile(
     r"( to| of)?|details?|co-authored-by|signed-off-by)\b[^.]*?[:\s]*(#\d+|https?://\S+)[\s.,;]*)+$",
     re.IGNORECASE,
 )
+_REFERENCE = r"(?:#\d+|https?://\S+?)"
 # What can open a paragraph before the author's first sentence: the template's question
-# written as a plain line rather than a heading, and bare links (`https://.../issues/287, ...`).
+# written as a plain line rather than a heading, bare links (`https://.../issues/287, ...`) and
+# a reference sentence (`Fixes #2656 and #2899. When ...`).
 _PARAGRAPH_LEAD = re.compile(
-    r"^(\s*what does this pr do\s*\?|\s*https?://\S+[\s,;.]*)+\s*", re.IGNORECASE
+    r"^(\s*what does this pr do\s*\?|\s*https?://\S+[\s,;.]*"
+    r"|\s*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related(?: to)?|refs?|see|part of"
+    rf"|follow[- ]?up(?: to| of)?)\s*:?\s*{_REFERENCE}(?:\s*(?:,|and|&)\s*{_REFERENCE})*"
+    r"\s*[.;:](?:\s+|$))+\s*",
+    re.IGNORECASE,
 )
 URL = re.compile(r"https?://\S+")
+_ISSUE_NUMBER = re.compile(r"#\d+")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>", re.IGNORECASE)
 _LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<url>[^)]+)\)")
 _EMPHASIS = re.compile(r"(\*\*|__)(?P<text>.+?)\1")
@@ -347,9 +354,9 @@ def shorten(text: str, limit: int) -> str:
 
 
 def _says_something(paragraph: str) -> bool:
-    """Not a link with a few words around it (`Address the first issue in https://...`), and
-    not the rest of a title GitHub cut short (`…ion when ...`)."""
-    words = URL.sub("", paragraph).strip(" ,;.")
+    """Not a link or reference with a few words around it (`Address the first issue in
+    https://...`, `Follow #2815.`), and not the rest of a title GitHub cut short (`…ion when`)."""
+    words = _ISSUE_NUMBER.sub("", URL.sub("", paragraph)).strip(" ,;.")
     enough = 40 if URL.search(paragraph) else 12
     return len(words) >= enough and not paragraph.startswith(("…", "..."))
 
