@@ -244,6 +244,20 @@ def test_summary_is_the_first_author_sentences() -> None:
     assert summarize("t", "Fixes #12 by adding a lock around the cache.") == (
         "Fixes #12 by adding a lock around the cache."
     )
+    # A list item's wrapped lines belong to it; a long item that ends in a link is no reference.
+    assert summarize(
+        "t", "1. vLLM 0.9 does not support `x=None`; this\nparameter must be a `dict`.\n2. Two."
+    ) == ("vLLM 0.9 does not support `x=None`; this parameter must be a `dict`.")
+    assert summarize(
+        "t", "1. fix 3d position_ids in SFT trainer introduced in\nhttps://github.com/o/n/pull/5\n"
+    ) == ("fix 3d position_ids in SFT trainer introduced in https://github.com/o/n/pull/5")
+    # verl's 2025 template placeholders, one of them over two lines.
+    assert summarize(
+        "t",
+        "### Additional Info.\n\n- **Issue Number**: Fixes issue # or discussion # if any.\n"
+        "- **Training**: [Note which backend this PR will affect: FSDP, Megatron,\nboth, or none]"
+        "\n\nAdd RM-R1 to the awesome work list.",
+    ) == ("Add RM-R1 to the awesome work list.")
     long_body = "This PR " + "does a lot of things " * 40 + "."
     assert len(summarize("t", long_body, limit=100)) <= 100
 
@@ -336,6 +350,13 @@ def test_corrupted_values_are_wrong_results_and_corrupted_files_are_data_loss() 
     assert fix_impacts("[x] fix: silent label corruption under SP", "") == {"wrong_result": 1.0}
     for title in ("[ckpt] fix: checkpoint corruption on save", "[ckpt] fix: corrupted saved files"):
         assert fix_impacts(title, "") == {"data_loss": 1.0}
+
+
+def test_a_wrong_thing_in_the_code_is_no_wrong_result() -> None:
+    for title in ("[misc] fix the wrong url", "fix: incorrect import of flash_attn"):
+        assert fix_impacts(title, "") == {}
+    assert fix_impacts("fix: wrong sgl-kernel version in CI", "") == {}
+    assert fix_impacts("fix: wrong loss values under SP", "") == {"wrong_result": 1.0}
 
 
 def test_review_part_counts_threads_and_disagreement() -> None:

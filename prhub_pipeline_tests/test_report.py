@@ -229,6 +229,17 @@ def test_very_large_changes_are_listed_largest_first() -> None:
     assert "changes 2500 lines" in item and "changes 1400 lines" in item
 
 
+def test_risk_names_inside_an_english_sentence_keep_proper_names() -> None:
+    images = make_pr(
+        6401,
+        "[ci] chore: new image",
+        files=[("docker/Dockerfile.stable", 5, 1), (".github/workflows/e2e.yml", 3, 1)],
+    )
+    summary = " ".join(context_for([*week_prs(), images], "en").summary)
+    assert "very large changes (1)" in summary
+    assert "Docker image changes (1)" in summary and "CI workflow changes (1)" in summary
+
+
 def test_the_summary_says_where_the_fixes_concentrate() -> None:
     en = context_for(week_prs(), "en").summary
     assert "All 3 of the week's fixes concern FSDP." in en

@@ -116,6 +116,11 @@ _STORED_NOUNS = (
 _STORED_NOUN = "(?:" + "|".join(_STORED_NOUNS) + ")"
 _STORED_OBJECT = rf"\s+(?:(?:the|a|an|saved|on-disk)\s+)*{_STORED_NOUN}\b"
 _NOT_AFTER_STORED_NOUN = "".join(f"(?<!{noun} )" for noun in _STORED_NOUNS)
+# `wrong sgl-kernel version`, `incorrect import`: a wrong thing in the code, not a wrong result.
+_NOT_A_RESULT = (
+    r"\s+(?:[\w`.-]+\s+)?(?:versions?|urls?|links?|imports?|imported|paths?|docstrings?"
+    r"|comments?|descriptions?|display|names?|spelling|typos?)\b"
+)
 _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
     "crash": re.compile(
         r"\bcrash(?:es|ed|ing)?\b|\bsegfault|segmentation fault|core dump|\btraceback\b"
@@ -131,7 +136,7 @@ _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
     "wrong_result": re.compile(
-        r"\bwrong\b|\bincorrect(?:ly)?\b|\binaccura|\baccuracy\b|\bprecision\b|\bmismatch"
+        rf"\b(?:wrong|incorrect(?:ly)?)\b(?!{_NOT_A_RESULT})|\binaccura|\baccuracy\b|\bprecision\b|\bmismatch"
         r"|\binconsistent|\bsilently\b|\bNaN\b|\bnumerical(?:ly)?\b|\babnormal(?:ly)?\b"
         r"|\bdivergen|错误结果|结果错误|精度|不一致|不正确|数值"
         rf"|{_NOT_AFTER_STORED_NOUN}\bcorrupt(?:s|ed|ion|ing)?\b(?!{_STORED_OBJECT})",

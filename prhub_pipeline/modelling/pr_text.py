@@ -162,7 +162,14 @@ _TEMPLATE_QUOTE = re.compile(
     re.IGNORECASE,
 )
 _TEMPLATE_CODE = re.compile(r"#\s*add code snippet or script demonstrating", re.IGNORECASE)
-_PLACEHOLDER_LINES = re.compile(r"^\s*(n/?a\.?|none\.?|\.\.\.|-|tbd)\s*$", re.IGNORECASE)
+_PLACEHOLDER_LINES = re.compile(
+    r"^\s*(n/?a\.?|none\.?|\.\.\.|-|tbd|[-*+]\s+\*\*[^*]+\*\*\s*:?\s*)\s*$", re.IGNORECASE
+)
+# Placeholders of verl's 2025 template, left in by most authors; the first spans lines.
+_TEMPLATE_PHRASES = re.compile(
+    r"\[note which backend this pr will affect:[^\]]*\]|fixes issue # or discussion # if any\.?",
+    re.IGNORECASE,
+)
 
 
 def _split_blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
@@ -206,6 +213,7 @@ def clean_description(body: str) -> str:
     Headings stay when something the author wrote follows them.
     """
     text = _HTML_COMMENT.sub("", body.replace("\r\n", "\n").replace("\r", "\n"))
+    text = _TEMPLATE_PHRASES.sub("", text)
     kept: list[str] = []
     drop_level = 0  # inside a dropped section until a heading of this level or higher
     for kind, lines in _split_blocks(text.split("\n")):
@@ -265,7 +273,7 @@ _SUMMARY_SECTIONS = re.compile(
 _SKIP_SECTIONS = re.compile(r"^(test|testing|validation|test plan|api|usage|result)", re.IGNORECASE)
 _REFERENCE_LINE = re.compile(
     r"^\s*((fix(es|ed)?|close[sd]?|resolve[sd]?|related( issues?)?|refs?|see|part of|follow[- ]?up"
-    r"( to| of)?|details?|co-authored-by|signed-off-by)\b[^.]*?[:\s]*(#\d+|https?://\S+)[\s.,;]*)+$",
+    r"( to| of)?|details?|co-authored-by|signed-off-by)\b[^.]{0,25}?[:\s]*(#\d+|https?://\S+)[\s.,;]*)+$",
     re.IGNORECASE,
 )
 _REFERENCE = r"(?:#\d+|https?://\S+?)"
@@ -311,9 +319,8 @@ def _paragraphs(cleaned: str) -> list[tuple[str, str]]:
             continue
         if not line or line.startswith("|") or _LIST_MARK.match(line):
             flush()
-            if _LIST_MARK.match(line):
+            if _LIST_MARK.match(line):  # an item is a paragraph; its wrapped lines follow
                 current.append(_LIST_MARK.sub("", line))
-                flush()
             continue
         current.append(line)
     flush()

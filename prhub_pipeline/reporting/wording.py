@@ -584,6 +584,15 @@ _EN_RISK_HEADINGS: dict[RiskKind, str] = {
 }
 _EN_WORKS = " changes in {refs} work across environments and pipelines."
 
+
+def _inside_sentence(heading: str) -> str:
+    """`Very large changes` -> `very large changes`; names keep their capitals (`Docker`, `CI`)."""
+    first = heading.split(" ", 1)[0]
+    if first.isupper() or first in {"Docker"}:
+        return heading
+    return heading[:1].lower() + heading[1:]
+
+
 EN = Wording(
     lang="en",
     list_sep=", ",
@@ -608,7 +617,7 @@ EN = Wording(
         "feat": "features",
         "fix": "fixes",
         "refactor": "refactors",
-        "perf": "performances",
+        "perf": "performance changes",
         "chore": "chores",
         "doc": "docs",
         "test": "tests",
@@ -626,7 +635,7 @@ EN = Wording(
         "regression": "regressions",
     },
     risk_headings=_EN_RISK_HEADINGS,
-    risk_names={kind: heading.lower() for kind, heading in _EN_RISK_HEADINGS.items()},
+    risk_names={kind: _inside_sentence(heading) for kind, heading in _EN_RISK_HEADINGS.items()},
     part_labels={
         "type": "type",
         "breaking": "breaking",
