@@ -251,6 +251,13 @@ def test_summary_is_the_first_author_sentences() -> None:
     assert summarize(
         "t", "1. fix 3d position_ids in SFT trainer introduced in\nhttps://github.com/o/n/pull/5\n"
     ) == ("fix 3d position_ids in SFT trainer introduced in https://github.com/o/n/pull/5")
+    # A file's path as an item of its own is no summary; a bold item is.
+    assert summarize(
+        "t", "* **`verl/agent_loop/agent_loop.py`**\n\n* Use the default loop when none is set."
+    ) == ("Use the default loop when none is set.")
+    assert summarize("t", "Bugs when hsdp is on:\n- **Incorrect division in batch sizes**") == (
+        "Incorrect division in batch sizes"
+    )
     # verl's 2025 template placeholders, one of them over two lines.
     assert summarize(
         "t",
@@ -320,6 +327,8 @@ def test_breaking_marker_and_breadth_raise_the_score() -> None:
     ("title", "body", "impact"),
     [
         ("[rollout] fix: OOM when batch is large", "", "oom"),
+        ("[sglang] fix: add memory saver support to avoid OOMs", "", "oom"),
+        ("[megatron] fix: avoid 2x peak host memory", "The peak OOMKills the pod.", "oom"),
         ("[fsdp] fix: deadlock in all-gather", "", "hang"),
         ("[algo] fix: incorrect advantage", "", "wrong_result"),
         ("[ckpt] fix: checkpoint corruption on save", "", "data_loss"),

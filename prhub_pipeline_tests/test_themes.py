@@ -111,3 +111,21 @@ def test_shared_files_alone_do_not_make_a_docs_agent_or_async_pr() -> None:
     found = themes_of([audio, guide])
     assert found[1] == {"Multimodal"}
     assert found[2] == {"Docs"}
+
+
+def test_a_sweeping_change_is_no_npu_or_distillation_work_for_one_file_of_many() -> None:
+    sweeping = make_pr(
+        1,
+        "[misc] refactor: re-format examples",
+        paths=(
+            "examples/grpo/run_qwen3_npu.sh",
+            "verl/trainer/distillation/__init__.py",
+            *(f"examples/grpo/run_{i}.sh" for i in range(8)),
+        ),
+    )
+    twin = make_pr(2, "[veomni] feat: demo", paths=("run_gpu.sh", "run_npu.sh", "README.md"))
+    distill = make_pr(3, "[trainer] fix: x", paths=("verl/trainer/distillation/losses.py",))
+    found = themes_of([sweeping, twin, distill])
+    assert 1 not in found
+    assert found[2] == {"NPU/Ascend"}
+    assert found[3] == {"Distillation"}

@@ -129,7 +129,9 @@ _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
         r"|\bcannot (?:start|load|import)\b|崩溃|报错|异常退出",
     ),
     "oom": re.compile(
-        r"\bOOM\b|out of memory|memory leak|显存不足|内存泄漏|内存溢出|显存溢出", re.IGNORECASE
+        r"\bOOM(?:s|ed|[- ]?kill\w*)?\b|out of memory|memory leak"
+        r"|显存不足|内存泄漏|内存溢出|显存溢出",
+        re.IGNORECASE,
     ),
     "hang": re.compile(
         r"\bhang(?:s|ing)?\b|\bhung\b|deadlock|\bstuck\b|\bfreez(?:e|es|ing)\b|卡死|卡住|死锁|挂起",

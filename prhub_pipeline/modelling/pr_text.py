@@ -163,7 +163,7 @@ _TEMPLATE_QUOTE = re.compile(
 )
 _TEMPLATE_CODE = re.compile(r"#\s*add code snippet or script demonstrating", re.IGNORECASE)
 _PLACEHOLDER_LINES = re.compile(
-    r"^\s*(n/?a\.?|none\.?|\.\.\.|-|tbd|[-*+]\s+\*\*[^*]+\*\*\s*:?\s*)\s*$", re.IGNORECASE
+    r"^\s*(n/?a\.?|none\.?|\.\.\.|-|tbd|[-*+]\s+\*\*[^*]+(?::\*\*|\*\*\s*:))\s*$", re.IGNORECASE
 )
 # Placeholders of verl's 2025 template, left in by most authors; the first spans lines.
 _TEMPLATE_PHRASES = re.compile(
@@ -289,6 +289,7 @@ _PARAGRAPH_LEAD = re.compile(
 )
 URL = re.compile(r"https?://\S+")
 _ISSUE_NUMBER = re.compile(r"#\d+")
+_CODE_SPAN = re.compile(r"`[^`]*`")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>", re.IGNORECASE)
 _LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<url>[^)]+)\)")
 _EMPHASIS = re.compile(r"(\*\*|__)(?P<text>.+?)\1")
@@ -361,9 +362,10 @@ def shorten(text: str, limit: int) -> str:
 
 
 def _says_something(paragraph: str) -> bool:
-    """Not a link or reference with a few words around it (`Address the first issue in
-    https://...`, `Follow #2815.`), and not the rest of a title GitHub cut short (`…ion when`)."""
-    words = _ISSUE_NUMBER.sub("", URL.sub("", paragraph)).strip(" ,;.")
+    """Not a link, reference or code span with a few words around it (`Address the first issue
+    in https://...`, `Follow #2815.`, a file's path), and not the rest of a title GitHub cut
+    short (`…ion when`)."""
+    words = _CODE_SPAN.sub("", _ISSUE_NUMBER.sub("", URL.sub("", paragraph))).strip(" ,;.")
     enough = 40 if URL.search(paragraph) else 12
     return len(words) >= enough and not paragraph.startswith(("…", "..."))
 

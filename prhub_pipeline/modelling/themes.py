@@ -39,6 +39,9 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
             "**/*ascend*",
             "**/*ascend*/**",
         ],
+        # Sweeping refactors pass one NPU script among dozens of files; an NPU example added
+        # beside its GPU twin (one in three) still counts.
+        min_path_share=0.2,
     ),
     ThemeRule(
         name="AMD/ROCm",
@@ -50,6 +53,7 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
         title=[r"distill", r"\bopd\b", r"\bteacher\b"],
         body=[r"on[- ]policy distillation", r"knowledge distillation"],
         paths=["**/*distill*", "**/*distill*/**"],
+        min_path_share=0.5,
     ),
     ThemeRule(
         name="MoE",
