@@ -311,6 +311,23 @@ def test_a_pr_without_description_is_not_summarised_by_its_own_title() -> None:
     assert quick[6601].startswith("Splits optimizer state across ranks. (risks: ")
 
 
+def test_links_to_the_repositorys_own_prs_read_as_numbers() -> None:
+    linked = make_pr(
+        6602,
+        "[fsdp] fix: 3d position ids",
+        body="Fixes the 3d position ids introduced in https://github.com/verl-project/verl/pull/5689."
+        " Compare https://github.com/vllm-project/vllm/pull/1 too.",
+        files=[("verl/b.py", 900, 0)],
+    )
+    MODULES[6602] = ["fsdp"]
+    try:
+        markdown = render_report(context_for([linked], "en"), "en", "md")
+    finally:
+        del MODULES[6602]
+    assert "introduced in [#5689](https://github.com/verl-project/verl/pull/5689)." in markdown
+    assert "https://github.com/vllm-project/vllm/pull/1" in markdown
+
+
 def test_breaking_changes_are_counted_and_listed_in_both_languages() -> None:
     breaking = [
         make_pr(6401, "[BREAKING][fsdp] feat: drop the v0 engine", files=[("docs/a.md", 5, 0)]),

@@ -361,6 +361,14 @@ def shorten(text: str, limit: int) -> str:
     return cut.rstrip(" ,;:([{-") + "…"
 
 
+def own_references(text: str, repo: str) -> str:
+    """Links to the repository's own PRs and issues as `#N` (which the report links again)."""
+    pattern = (
+        rf"https?://github\.com/{re.escape(repo)}/(?:pull|issues)/(\d+)(?:[/#][\w./#-]*[\w/-])?"
+    )
+    return re.sub(pattern, r"#\1", text, flags=re.IGNORECASE)
+
+
 def _says_something(paragraph: str) -> bool:
     """Not a link, reference or code span with a few words around it (`Address the first issue
     in https://...`, `Follow #2815.`, a file's path), and not the rest of a title GitHub cut

@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from prhub_pipeline.modelling.importance import ScoreCalibration, reverted_target
-from prhub_pipeline.modelling.pr_text import parse_title, shorten, summarize
+from prhub_pipeline.modelling.pr_text import own_references, parse_title, shorten, summarize
 from prhub_pipeline.modelling.risks import SEVERITY
 from prhub_pipeline.records import (
     LANGS,
@@ -258,7 +258,7 @@ def _pr_ref(
     words: Wording,
     known: Mapping[int, PullRequest],
 ) -> PrRef:
-    summary = summarize(pr.title, pr.body)
+    summary = own_references(summarize(pr.title, pr.body), repo)
     if not facts.adds_to_title(summary, pr.title):
         summary = ""  # no description: the title already says all there is
     if score.pr_type == "revert":
