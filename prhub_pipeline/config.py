@@ -114,6 +114,7 @@ class RepoConfig(StrictModel):
     source: Literal["git", "github"]
     git_path: Path | None = None
     branch: str | None = None  # default: the clone's HEAD
+    git_fetch: bool = True  # update a bare clone's branch from its origin before reading
     start: date
     github: GitHubConfig = Field(default_factory=GitHubConfig)
     modules: ModulesConfig = Field(default_factory=ModulesConfig)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from prhub_pipeline.sources.git import GitSourceError, read_merged_prs
+from prhub_pipeline.sources.git import GitSourceError, read_merged_prs, update_clone
 from prhub_pipeline.weeks import WeekWindow, week_of
 from prhub_pipeline_tests.gitrepo import GitRepo
 
@@ -184,3 +184,51 @@ def test_one_git_log_call_covers_a_range_of_weeks(
     prs = read_merged_prs(git_repo.path, "acme/widgets", first.start, WEEK.end)
     assert [pr.number for pr in prs] == [1, 2, 3, 4]
     assert len(calls) == 1
+
+
+def bare_clone(origin: GitRepo, target: Path) -> Path:
+    subprocess.run(["git", "clone", "-q", "--bare", str(origin.path), str(target)], check=True)
+    return target
+
+
+def test_a_bare_clone_is_updated_from_its_origin_before_reading(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.commit("feat: a (#1)", "2026-05-12T10:00:00+08:00", {"a.py": "1\n"})
+    bare = bare_clone(git_repo, tmp_path / "bare.git")
+    git_repo.commit("fix: b (#2)", "2026-05-13T10:00:00+08:00", {"b.py": "2\n"})
+    assert list(read_week(bare)) == [1]  # merged on GitHub after the clone was made
+
+    update = update_clone(bare)
+    assert update.status == "updated" and update.message.startswith("main fetched from origin")
+    assert list(read_week(bare)) == [1, 2]
+    assert update_clone(bare).message.endswith("already up to date")
+
+
+def test_an_update_that_cannot_fetch_is_reported_and_the_clone_read_as_it_is(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.commit("feat: a (#1)", "2026-05-12T10:00:00+08:00", {"a.py": "1\n"})
+    bare = bare_clone(git_repo, tmp_path / "bare.git")
+    subprocess.run(
+        ["git", f"--git-dir={bare}", "remote", "set-url", "origin", str(tmp_path / "gone")],
+        check=True,
+    )
+    update = update_clone(bare)
+    assert update.status == "failed"
+    assert "fetching main from origin failed" in update.message
+    assert "read as it is" in update.message
+    assert list(read_week(bare)) == [1]
+
+
+def test_clones_that_are_not_updated(git_repo: GitRepo, tmp_path: Path) -> None:
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    assert update_clone(git_repo.path).status == "skipped"  # a working clone is its owner's
+    bare = bare_clone(git_repo, tmp_path / "bare.git")
+    assert update_clone(bare, branch="no-such-branch").message == (
+        "no-such-branch is not a local branch: read as it is"
+    )
+    subprocess.run(["git", f"--git-dir={bare}", "remote", "remove", "origin"], check=True)
+    assert update_clone(bare).message == "no origin remote: the clone is read as it is"

@@ -103,6 +103,18 @@ def test_every_stage_lands_and_reports_are_readable(
     assert "no zh report is stored" in capsys.readouterr().err
 
 
+def test_a_run_sees_what_was_merged_since_the_bare_clone_was_made(
+    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bare = tmp_path / "widgets.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(history.path), str(bare)], check=True)
+    history.commit("[core] fix: late (#200)", "2026-06-02T09:00:00+08:00", {"src/late.py": "1\n"})
+    config = write_config(tmp_path, bare)
+    assert main(["materialize", "--config", str(config), "--week", "2026-06-01"]) == 0
+    assert stored(config, "SELECT number FROM prs") == [(200,)]
+    assert "raw_prs: 1 PRs in 1 week(s); main fetched from origin: " in capsys.readouterr().out
+
+
 def test_an_empty_week_is_a_valid_partition(history: GitRepo, tmp_path: Path) -> None:
     config = write_config(tmp_path, history.path)
     assert main(["materialize", "--config", str(config), "--week", "2026-06-01"]) == 0

@@ -68,8 +68,10 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
         ],
         schema=PREVIEW_SCHEMA,
     )
+    clone = next((r.clone for r in results if r.clone is not None), None)
+    summary = f"{total} PRs in {len(results)} week(s)"
     metadata: dict[str, dg.MetadataValue] = {
-        "summary": dg.MetadataValue.text(f"{total} PRs in {len(results)} week(s)"),
+        "summary": dg.MetadataValue.text(f"{summary}; {clone.message}" if clone else summary),
         "pr_count": dg.MetadataValue.int(total),
         "weeks": weeks,
         "preview": preview,
@@ -82,6 +84,8 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
         metadata["github_rate_limit_wait_seconds"] = dg.MetadataValue.float(
             sum(s.rate_limit_waits_seconds for s in github)
         )
+    if clone is not None:
+        metadata["clone_update"] = dg.MetadataValue.text(clone.status)
     if len(results) == 1:
         window = results[0].window
         metadata["window_local"] = dg.MetadataValue.text(
@@ -113,6 +117,10 @@ def build_ingest_assets(
     )
     def raw_prs(context: dg.AssetExecutionContext, prhub: PrhubSettings) -> dg.MaterializeResult:
         results, checks = run_weekly_stage(context, prhub, ingest_weeks, check_ingest)
+        clone = next((r.clone for r in results if r.clone is not None), None)
+        if clone is not None:
+            log = context.log.warning if clone.status == "failed" else context.log.info
+            log(f"git clone: {clone.message}")
         for result in results:
             context.log.info(f"{result.repo} week {result.window.key}: {result.pr_count} PRs")
         return dg.MaterializeResult(metadata=_ingest_metadata(results), check_results=checks)

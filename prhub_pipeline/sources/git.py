@@ -2,18 +2,22 @@
 
 Offline and fast. It recognises squash merges (`title (#N)`) and GitHub merge commits
 (`Merge pull request #N from owner/branch`); other commits are not PRs and are skipped. It has no
-review data. A whole range of weeks is read with one `git log` call.
+review data. A whole range of weeks is read with one `git log` call. Before reading, a bare
+clone's branch can be updated from its `origin` remote (`update_clone`), so a scheduled run sees
+the week's merges without anyone fetching by hand.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Literal
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from prhub_pipeline.records import FileChange, FileStatus, PullRequest
 from prhub_pipeline.reverts import read_revert, reverted_number
@@ -38,6 +42,7 @@ RAW_STATUS: dict[str, FileStatus] = {
 }
 # `--since` stops git's walk early; a margin keeps commits whose committer clock ran behind.
 SINCE_MARGIN = timedelta(days=2)
+FETCH_TIMEOUT_SECONDS = 120
 
 
 class GitSourceError(Exception):
@@ -64,6 +69,16 @@ def _run_git(git_path: Path, args: list[str]) -> str:
         message = completed.stderr.decode("utf-8", "replace").strip()
         raise GitSourceError(f"git {' '.join(args[:2])} failed in {git_path}: {message}")
     return completed.stdout.decode("utf-8", "replace")
+
+
+def _try_git(git_dir: Path, args: list[str]) -> str | None:
+    """A git command's trimmed output, or None when it fails."""
+    completed = subprocess.run(
+        ["git", f"--git-dir={git_dir}", *args], capture_output=True, check=False
+    )
+    if completed.returncode != 0:
+        return None
+    return completed.stdout.decode("utf-8", "replace").strip()
 
 
 def _git_dir(git_path: Path) -> Path:
@@ -279,3 +294,68 @@ def read_merged_prs(
         by_number.setdefault(pr.number, pr)
     prs = sorted(by_number.values(), key=lambda pr: (pr.merged_at, pr.number))
     return _resolve_reverted_numbers(git_path, prs, pr_commits, titles)
+
+
+class CloneUpdate(BaseModel):
+    """What updating the clone from its `origin` remote did before it was read."""
+
+    model_config = ConfigDict(frozen=True)
+
+    status: Literal["updated", "skipped", "failed"]
+    message: str  # one line for logs and the run's summary
+
+
+def update_clone(git_path: Path, branch: str | None = None) -> CloneUpdate:
+    """Fetch the branch from `origin` into a bare clone, so a scheduled run sees new merges.
+
+    A working clone is read as it is: fetching into its checked-out branch would leave the
+    files behind the branch, so updating it (`git pull`) stays with its owner. A failed or
+    timed-out fetch (offline, no access) is reported rather than raised, and the clone is then
+    read as it is.
+    """
+    git_dir = _git_dir(git_path)
+    if git_dir != git_path:
+        return CloneUpdate(status="skipped", message="a working clone is read as it is")
+    if _try_git(git_dir, ["config", "--get", "remote.origin.url"]) is None:
+        return CloneUpdate(status="skipped", message="no origin remote: the clone is read as it is")
+    name = (branch or _try_git(git_dir, ["symbolic-ref", "--short", "HEAD"]) or "").removeprefix(
+        "refs/heads/"
+    )
+    ref = f"refs/heads/{name}"
+    before = _try_git(git_dir, ["rev-parse", "--verify", "--short", ref]) if name else None
+    if before is None:
+        return CloneUpdate(
+            status="skipped", message=f"{branch or 'HEAD'} is not a local branch: read as it is"
+        )
+    try:
+        fetched = subprocess.run(
+            [
+                "git",
+                f"--git-dir={git_dir}",
+                "fetch",
+                "--no-tags",
+                "--quiet",
+                "origin",
+                f"+{ref}:{ref}",
+            ],
+            capture_output=True,
+            check=False,
+            timeout=FETCH_TIMEOUT_SECONDS,
+            env={**os.environ, "GIT_TERMINAL_PROMPT": "0"},  # never wait for a password
+        )
+    except subprocess.TimeoutExpired:
+        return CloneUpdate(
+            status="failed",
+            message=f"fetching {name} from origin took over {FETCH_TIMEOUT_SECONDS} s:"
+            " the clone is read as it is",
+        )
+    if fetched.returncode != 0:
+        errors = fetched.stderr.decode("utf-8", "replace").strip().splitlines()
+        return CloneUpdate(
+            status="failed",
+            message=f"fetching {name} from origin failed ({errors[-1] if errors else 'no output'}):"
+            " the clone is read as it is",
+        )
+    after = _try_git(git_dir, ["rev-parse", "--short", ref])
+    change = f"{before} -> {after}" if after != before else f"{after}, already up to date"
+    return CloneUpdate(status="updated", message=f"{name} fetched from origin: {change}")

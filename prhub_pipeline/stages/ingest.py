@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
 from prhub_pipeline.records import PullRequest, ReviewData
-from prhub_pipeline.sources.git import read_merged_prs
+from prhub_pipeline.sources.git import CloneUpdate, read_merged_prs, update_clone
 from prhub_pipeline.sources.github import GitHubClient, RequestStats, fetch_week, parse_pages
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.github import (
@@ -35,6 +35,7 @@ class WeekIngest(BaseModel):
     deletions: int
     preview: list[PullRequest]
     github: RequestStats | None = None  # what the GitHub API calls cost, for that source
+    clone: CloneUpdate | None = None  # what updating the git clone did, for that source
 
 
 class WeekReviews(BaseModel):
@@ -55,7 +56,11 @@ def windows_for(settings: Settings, weeks: Sequence[date]) -> list[WeekWindow]:
 
 
 def _summary(
-    repo: RepoConfig, window: WeekWindow, prs: list[PullRequest], stats: RequestStats | None
+    repo: RepoConfig,
+    window: WeekWindow,
+    prs: list[PullRequest],
+    stats: RequestStats | None = None,
+    clone: CloneUpdate | None = None,
 ) -> WeekIngest:
     return WeekIngest(
         repo=repo.name,
@@ -66,6 +71,7 @@ def _summary(
         deletions=sum(pr.deletions for pr in prs),
         preview=prs[:20],
         github=stats,
+        clone=clone,
     )
 
 
@@ -74,6 +80,7 @@ def _ingest_git(
 ) -> list[WeekIngest]:
     """One `git log` for the whole range, then each week replaced in its own transaction."""
     assert repo.git_path is not None  # the config requires it for the git source
+    clone = update_clone(repo.git_path, repo.branch) if repo.git_fetch else None
     prs = read_merged_prs(
         repo.git_path, repo.name, windows[0].start, windows[-1].end, branch=repo.branch
     )
@@ -90,7 +97,7 @@ def _ingest_git(
                 *landing_tables(window.week_start, []),
             ]
             replace_partition(con, repo.name, window.week_start, tables)
-            results.append(_summary(repo, window, week_prs, None))
+            results.append(_summary(repo, window, week_prs, clone=clone))
     return results
 
 
@@ -109,7 +116,7 @@ def _ingest_github(
             ]
             with connect(settings.database) as con:
                 replace_partition(con, repo.name, window.week_start, tables)
-            results.append(_summary(repo, window, week.prs, week.stats))
+            results.append(_summary(repo, window, week.prs, stats=week.stats))
     return results
 
 
