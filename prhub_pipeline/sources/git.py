@@ -59,12 +59,17 @@ class _Commit:
     files: list[FileChange] = field(default_factory=list)
 
 
-def _run_git(git_path: Path, args: list[str]) -> str:
-    command = ["git", f"--git-dir={_git_dir(git_path)}", *args]
+def _git(
+    command: list[str], timeout: float | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
     try:
-        completed = subprocess.run(command, capture_output=True, check=False)
+        return subprocess.run(command, capture_output=True, check=False, timeout=timeout, env=env)
     except FileNotFoundError as exc:
         raise GitSourceError("git is not installed or not on PATH") from exc
+
+
+def _run_git(git_path: Path, args: list[str]) -> str:
+    completed = _git(["git", f"--git-dir={_git_dir(git_path)}", *args])
     if completed.returncode != 0:
         message = completed.stderr.decode("utf-8", "replace").strip()
         raise GitSourceError(f"git {' '.join(args[:2])} failed in {git_path}: {message}")
@@ -73,9 +78,7 @@ def _run_git(git_path: Path, args: list[str]) -> str:
 
 def _try_git(git_dir: Path, args: list[str]) -> str | None:
     """A git command's trimmed output, or None when it fails."""
-    completed = subprocess.run(
-        ["git", f"--git-dir={git_dir}", *args], capture_output=True, check=False
-    )
+    completed = _git(["git", f"--git-dir={git_dir}", *args])
     if completed.returncode != 0:
         return None
     return completed.stdout.decode("utf-8", "replace").strip()
@@ -328,7 +331,7 @@ def update_clone(git_path: Path, branch: str | None = None) -> CloneUpdate:
             status="skipped", message=f"{branch or 'HEAD'} is not a local branch: read as it is"
         )
     try:
-        fetched = subprocess.run(
+        fetched = _git(
             [
                 "git",
                 f"--git-dir={git_dir}",
@@ -338,8 +341,6 @@ def update_clone(git_path: Path, branch: str | None = None) -> CloneUpdate:
                 "origin",
                 f"+{ref}:{ref}",
             ],
-            capture_output=True,
-            check=False,
             timeout=FETCH_TIMEOUT_SECONDS,
             env={**os.environ, "GIT_TERMINAL_PROMPT": "0"},  # never wait for a password
         )
