@@ -1,14 +1,15 @@
 """Module classifier quality and training time on time splits of verl's PR history.
 
     python benchmarks/classifier_eval.py [PRS_JSONL] [--repo-config benchmarks/verl_modules.yaml]
-        [--learned-only] [--baseline] [--split 2026-01-01[:2026-03-01] ...]
+        [--learned-only] [--baseline] [--split 2026-01-01[:2026-03-01] ... | --test LATER_JSONL]
 
 Each split trains on the PRs merged before a date and tests on those merged after it (or in
 the window up to a second date): later PRs always test, never a random split. Prints
 micro/macro/samples F1, exact match and training seconds per split, with and without the
 repository's module list (`--learned-only`: the label set learned from the training PRs'
 title tags alone, for a repository without a module list). `--split` replaces the default
-splits (verl's); records of another repository come from `pr_records_from_git.py`.
+splits (verl's); `--test` trains on all of PRS_JSONL and tests on a file of later PRs instead;
+records of another repository come from `pr_records_from_git.py`.
 `--baseline` adds a row per split for a plain model on the same labels, scored the same way:
 TF-IDF of the title (without its tags) and the changed paths, one logistic regression per
 module, each PR's modules those scored positive and at least its best one.
@@ -20,6 +21,7 @@ import argparse
 import json
 import sys
 import tempfile
+from collections.abc import Iterator
 from datetime import date, datetime
 from pathlib import Path
 
@@ -100,6 +102,28 @@ def baseline(
     return score_predictions(train_truth, test_truth, predicted, labels), seconds
 
 
+def _evaluations(
+    args: argparse.Namespace, lines: list[str], scratch: Path
+) -> Iterator[tuple[str, str | None, Path, Path]]:
+    """(start, end, train file, test file) per split: the time splits of one file, or all of
+    it against --test."""
+    if args.test is not None:
+        yield "all", "--test", args.prs, args.test
+        return
+    for start, end in args.split or SPLITS:
+        cut = datetime.fromisoformat(f"{start}T00:00:00+00:00")
+        stop = datetime.fromisoformat(f"{end}T00:00:00+00:00") if end else None
+        before = [x for x in lines if _merged(x) < cut]
+        after = [x for x in lines if cut <= _merged(x) and (stop is None or _merged(x) < stop)]
+        if not before or not after:
+            side = "before" if not before else "from"
+            sys.exit(f"--split {start}: {args.prs} has no PRs merged {side} {start}")
+        train, test = scratch / "train.jsonl", scratch / "test.jsonl"
+        train.write_text("\n".join(before) + "\n", "utf-8")
+        test.write_text("\n".join(after) + "\n", "utf-8")
+        yield start, end, train, test
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("prs", nargs="?", type=Path, default=DEFAULT_PRS)
@@ -112,9 +136,15 @@ def main() -> None:
         type=_split,
         help="START[:END]: train before START, test from START (to END); repeatable",
     )
+    parser.add_argument(
+        "--test",
+        type=Path,
+        help="train on all of PRS and test on this file (later PRs) instead of time splits",
+    )
     args = parser.parse_args()
-    if not args.prs.is_file():
-        sys.exit(f"no PR records at {args.prs}: pass the path to verl's prs.jsonl")
+    for path in (args.prs, args.test):
+        if path is not None and not path.is_file():
+            sys.exit(f"no PR records at {path}")
     lines = [line for line in args.prs.read_text(encoding="utf-8").splitlines() if line.strip()]
     configs: dict[str, ModulesConfig | None] = {"learned": None}
     if not args.learned_only:
@@ -125,19 +155,7 @@ def main() -> None:
         f" {'micro':>6s} {'macro':>6s} {'sample':>6s} {'exact':>6s} {'secs':>5s}"
     )
     with tempfile.TemporaryDirectory() as scratch:
-        for start, end in args.split or SPLITS:
-            cut = datetime.fromisoformat(f"{start}T00:00:00+00:00")
-            stop = datetime.fromisoformat(f"{end}T00:00:00+00:00") if end else None
-            train = Path(scratch, "train.jsonl")
-            test = Path(scratch, "test.jsonl")
-            train.write_text("\n".join(x for x in lines if _merged(x) < cut) + "\n", "utf-8")
-            test.write_text(
-                "\n".join(
-                    x for x in lines if cut <= _merged(x) and (stop is None or _merged(x) < stop)
-                )
-                + "\n",
-                "utf-8",
-            )
+        for start, end, train, test in _evaluations(args, lines, Path(scratch)):
             for name, config in configs.items():
                 report = evaluate_files(train, test, config, None)
                 rows = [("ours", report, report.train_seconds)]
