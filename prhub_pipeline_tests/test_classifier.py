@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from prhub_pipeline.config import ModulesConfig
+from prhub_pipeline.modelling import classifier
 from prhub_pipeline.modelling.classifier import (
     FIELDS,
     FieldCounts,
@@ -55,6 +57,19 @@ def test_training_is_reproducible() -> None:
     assert np.array_equal(first.coef, second.coef)
     assert np.array_equal(first.thresholds, second.thresholds)
     assert first.version.rsplit("-", 1)[1] == second.version.rsplit("-", 1)[1]  # same digest
+
+
+def test_fits_in_forked_processes_equal_fits_in_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    history = synthetic_history(120)
+    models = {}
+    for forked in (True, False):
+        monkeypatch.setattr(classifier, "_can_fork", lambda forked=forked: forked)
+        models[forked] = train_module_classifier(history, MODULES).model
+    parallel, sequential = models[True], models[False]
+    assert parallel is not None and sequential is not None
+    assert np.array_equal(parallel.coef, sequential.coef)
+    assert np.array_equal(parallel.intercept, sequential.intercept)
+    assert parallel.version.rsplit("-", 1)[1] == sequential.version.rsplit("-", 1)[1]
 
 
 def test_too_few_tagged_prs_is_a_status_not_an_error() -> None:

@@ -19,12 +19,17 @@ coefficients, thresholds, path memory counts), so it can be stored without pickl
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
+import os
 import re
+import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from multiprocessing.connection import Connection
 from typing import Any, Literal, get_args
 
 import numpy as np
@@ -384,7 +389,8 @@ def _fit_linear(
     """One LinearSVC per label column; a label every (or no) PR has gets a constant score.
 
     Each fit is seeded and they run one after another: liblinear draws from the C library's
-    process-wide random generator, so parallel fits would make training irreproducible.
+    process-wide random generator, so fits in threads would make training irreproducible
+    (`_fit_jobs` runs them in processes instead).
     """
     x.sort_indices()  # once here, instead of a sorted copy in every fit
     coef = np.zeros((y.shape[1], x.shape[1]), dtype=np.float32)
@@ -399,6 +405,53 @@ def _fit_linear(
         coef[j] = svm.coef_[0]
         intercept[j] = svm.intercept_[0]
     return coef, intercept
+
+
+FitJob = tuple[sp.csr_matrix, np.ndarray, float, np.ndarray | None]  # _fit_linear's arguments
+
+
+def _fit_jobs(jobs: Sequence[FitJob]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """`_fit_linear` of each job, the jobs after the first in forked processes alongside it.
+
+    The results are the same either way (every fit is seeded, and each process has its own
+    liblinear random generator); the processes only save time on a machine with a second
+    core. Forking is used only where it is safe: on Linux, from a process with no other
+    threads (the CLI; Dagster's run workers fit one job after another).
+    """
+    if len(jobs) < 2 or not _can_fork():
+        return [_fit_linear(*job) for job in jobs]
+    context = multiprocessing.get_context("fork")
+    children = []
+    for job in jobs[1:]:
+        receiver, sender = context.Pipe(duplex=False)
+        process = context.Process(target=_fit_and_send, args=(sender, job), daemon=True)
+        process.start()
+        sender.close()
+        children.append((process, receiver, job))
+    results = [_fit_linear(*jobs[0])]
+    for process, receiver, job in children:
+        try:
+            results.append(receiver.recv())
+        except EOFError:  # the child died (e.g. out of memory): fit here instead
+            results.append(_fit_linear(*job))
+        finally:
+            receiver.close()
+            process.join()
+    return results
+
+
+def _can_fork() -> bool:
+    return (
+        sys.platform == "linux"
+        and (os.cpu_count() or 1) > 1
+        and threading.active_count() == 1
+        and not multiprocessing.current_process().daemon  # a daemon may not have children
+    )
+
+
+def _fit_and_send(sender: Connection, job: FitJob) -> None:
+    sender.send(_fit_linear(*job))
+    sender.close()
 
 
 def _recency_weights(dates: Sequence[datetime], half_life: float | None) -> np.ndarray | None:
@@ -539,9 +592,11 @@ def train_module_classifier(
     memory_scores = MEMORY_WEIGHT * PathMemory.fit(fit_features, y_fit).log_lift(validate_features)
 
     best: tuple[float, dict[str, float | None], np.ndarray] | None = None
-    for c, half_life in CANDIDATES:
-        weights = _recency_weights([dates[i] for i in fit_rows], half_life)
-        coef, intercept = _fit_linear(x_fit, y_fit, c, weights)
+    fit_dates = [dates[i] for i in fit_rows]
+    candidate_fits = _fit_jobs(
+        [(x_fit, y_fit, c, _recency_weights(fit_dates, half_life)) for c, half_life in CANDIDATES]
+    )
+    for (c, half_life), (coef, intercept) in zip(CANDIDATES, candidate_fits, strict=True):
         raw = np.asarray(x_validate @ coef.T) + intercept + memory_scores
         for title_bonus, path_bonus in NAME_MATCH_BONUS:
             scores = raw + title_bonus * title_matches + path_bonus * path_matches
@@ -582,10 +637,11 @@ def train_module_classifier(
 
     all_fields = [field_counts.fit(slice(None)) for field_counts in counted]
     x_all = sp.hstack([m for _, _, m in all_fields], format="csr")
-    half_life = params["half_life_days"]
-    coef, intercept = _fit_linear(
-        x_all, y, float(params["C"] or 1.0), _recency_weights(dates, half_life)
-    )
+    c, weights = float(params["C"] or 1.0), _recency_weights(dates, params["half_life_days"])
+    halves = np.array_split(np.arange(len(labels)), 2)  # the labels, fitted in two jobs
+    label_fits = _fit_jobs([(x_all, y[:, half], c, weights) for half in halves])
+    coef = np.vstack([half_coef for half_coef, _ in label_fits])
+    intercept = np.concatenate([half_intercept for _, half_intercept in label_fits])
     memory = PathMemory.fit(features, y)
     trained_at = (now or datetime.now(UTC)).astimezone(UTC)
     digest = hashlib.sha256(coef.tobytes() + intercept.tobytes()).hexdigest()[:12]
