@@ -416,7 +416,8 @@ def _fit_jobs(jobs: Sequence[FitJob]) -> list[tuple[np.ndarray, np.ndarray]]:
     The results are the same either way (every fit is seeded, and each process has its own
     liblinear random generator); the processes only save time on a machine with a second
     core. Forking is used only where it is safe: on Linux, from a process with no other
-    threads (the CLI; Dagster's run workers fit one job after another).
+    threads (the CLI, `prhub materialize`'s in-process runs included); a process with other
+    threads fits one job after another.
     """
     if len(jobs) < 2 or not _can_fork():
         return [_fit_linear(*job) for job in jobs]
