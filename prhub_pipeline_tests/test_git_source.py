@@ -148,12 +148,17 @@ def test_week_boundaries_hold_whatever_the_offset(
     assert (9 in this_week) == (expected_week == WEEK.week_start)
 
 
-def test_bare_clone_reads_the_same(git_repo: GitRepo, tmp_path: Path) -> None:
-    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
-    git_repo.commit("feat: a (#1)", "2026-05-12T10:00:00+08:00", {"a.py": "1\n"})
+def bare_clone_with_one_pr(origin: GitRepo, tmp_path: Path) -> Path:
+    """A bare clone of `origin` once it holds PR #1 (merged in the week of 2026-05-11)."""
+    origin.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    origin.commit("feat: a (#1)", "2026-05-12T10:00:00+08:00", {"a.py": "1\n"})
     bare = tmp_path / "bare.git"
-    subprocess.run(["git", "clone", "-q", "--bare", str(git_repo.path), str(bare)], check=True)
-    assert list(read_week(bare)) == [1]
+    subprocess.run(["git", "clone", "-q", "--bare", str(origin.path), str(bare)], check=True)
+    return bare
+
+
+def test_bare_clone_reads_the_same(git_repo: GitRepo, tmp_path: Path) -> None:
+    assert list(read_week(bare_clone_with_one_pr(git_repo, tmp_path))) == [1]
 
 
 def test_empty_week_is_empty(git_repo: GitRepo) -> None:
@@ -186,17 +191,10 @@ def test_one_git_log_call_covers_a_range_of_weeks(
     assert len(calls) == 1
 
 
-def bare_clone(origin: GitRepo, target: Path) -> Path:
-    subprocess.run(["git", "clone", "-q", "--bare", str(origin.path), str(target)], check=True)
-    return target
-
-
 def test_a_bare_clone_is_updated_from_its_origin_before_reading(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:
-    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
-    git_repo.commit("feat: a (#1)", "2026-05-12T10:00:00+08:00", {"a.py": "1\n"})
-    bare = bare_clone(git_repo, tmp_path / "bare.git")
+    bare = bare_clone_with_one_pr(git_repo, tmp_path)
     git_repo.commit("fix: b (#2)", "2026-05-13T10:00:00+08:00", {"b.py": "2\n"})
     assert list(read_week(bare)) == [1]  # merged on GitHub after the clone was made
 
@@ -209,9 +207,7 @@ def test_a_bare_clone_is_updated_from_its_origin_before_reading(
 def test_an_update_that_cannot_fetch_is_reported_and_the_clone_read_as_it_is(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:
-    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
-    git_repo.commit("feat: a (#1)", "2026-05-12T10:00:00+08:00", {"a.py": "1\n"})
-    bare = bare_clone(git_repo, tmp_path / "bare.git")
+    bare = bare_clone_with_one_pr(git_repo, tmp_path)
     subprocess.run(
         ["git", f"--git-dir={bare}", "remote", "set-url", "origin", str(tmp_path / "gone")],
         check=True,
@@ -224,9 +220,8 @@ def test_an_update_that_cannot_fetch_is_reported_and_the_clone_read_as_it_is(
 
 
 def test_clones_that_are_not_updated(git_repo: GitRepo, tmp_path: Path) -> None:
-    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    bare = bare_clone_with_one_pr(git_repo, tmp_path)
     assert update_clone(git_repo.path).status == "skipped"  # a working clone is its owner's
-    bare = bare_clone(git_repo, tmp_path / "bare.git")
     assert update_clone(bare, branch="no-such-branch").message == (
         "no-such-branch is not a local branch: read as it is"
     )
