@@ -197,74 +197,114 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         assert boilerplate not in cleaned
 
 
-def test_summary_is_the_first_author_sentences() -> None:
-    assert summarize("[fsdp] fix: x", VERL_BODY) == (
-        "Fix the loss mask used for the attention mask in the NO_PADDING path. "
-        "The old mask was response-only, so KL was abnormally high."
-    )
-    assert summarize("[fsdp] fix: build the mask", "") == "build the mask"
-    assert summarize("t", "Fixes #12\n\nRename the flag so users find it.") == (
-        "Rename the flag so users find it."
-    )
-    # The template's question as a plain line, and a reference-only line, are no summary.
-    assert summarize("t", "What does this PR do?\nRouter replay assumed all layers are MoE.") == (
-        "Router replay assumed all layers are MoE."
-    )
-    assert summarize(
-        "t", "### What does this PR do?\n\ndetail in this issue: #5878\n\nAdapt VLM to NPU."
-    ) == ("Adapt VLM to NPU.")
-    # Links alone, or the rest of a title GitHub cut short, say nothing the title does not.
-    assert summarize(
-        "t",
-        "https://github.com/o/n/issues/287, https://github.com/o/n/issues/295.\n\n"
-        "Adds Math-Verify.",
-    ) == ("Adds Math-Verify.")
-    assert summarize(
-        "t",
-        "https://github.com/o/n/issues/287,\nhttps://github.com/o/n/issues/295.\nAdds a scorer.",
-    ) == ("Adds a scorer.")
-    assert summarize(
-        "t",
-        "Address the first issue in\nhttps://github.com/o/n/pull/3281#issuecomment-1\n\n"
-        "Currently the keys come from the first row of the microbatch.",
-    ) == ("Currently the keys come from the first row of the microbatch.")
-    assert summarize(
-        "t", "目前的position_ids有两个bug：\n\n本 PR 修复 position_ids 的两个问题。"
-    ) == ("本 PR 修复 position_ids 的两个问题。")
-    assert summarize("[x] fix: a title cut at validat…", "…ion when the set is large") == (
-        "a title cut at validat…"
-    )
-    # A reference sentence opening the paragraph, or one that is all a paragraph says.
-    assert summarize("t", "Fixes #2656 and #2899. When the vocab is odd, tiles overrun.") == (
-        "When the vocab is odd, tiles overrun."
-    )
-    assert summarize(
-        "t", "Fix #3238. Follow #2815.\n\n#2815 left out grouping by uid; this PR adds it."
-    ) == ("#2815 left out grouping by uid; this PR adds it.")
-    assert summarize("t", "Fixes #12 by adding a lock around the cache.") == (
-        "Fixes #12 by adding a lock around the cache."
-    )
-    # A list item's wrapped lines belong to it; a long item that ends in a link is no reference.
-    assert summarize(
-        "t", "1. vLLM 0.9 does not support `x=None`; this\nparameter must be a `dict`.\n2. Two."
-    ) == ("vLLM 0.9 does not support `x=None`; this parameter must be a `dict`.")
-    assert summarize(
-        "t", "1. fix 3d position_ids in SFT trainer introduced in\nhttps://github.com/o/n/pull/5\n"
-    ) == ("fix 3d position_ids in SFT trainer introduced in https://github.com/o/n/pull/5")
-    # A file's path as an item of its own is no summary; a bold item is.
-    assert summarize(
-        "t", "* **`verl/agent_loop/agent_loop.py`**\n\n* Use the default loop when none is set."
-    ) == ("Use the default loop when none is set.")
-    assert summarize("t", "Bugs when hsdp is on:\n- **Incorrect division in batch sizes**") == (
-        "Incorrect division in batch sizes"
-    )
-    # verl's 2025 template placeholders, one of them over two lines.
-    assert summarize(
-        "t",
-        "### Additional Info.\n\n- **Issue Number**: Fixes issue # or discussion # if any.\n"
-        "- **Training**: [Note which backend this PR will affect: FSDP, Megatron,\nboth, or none]"
-        "\n\nAdd RM-R1 to the awesome work list.",
-    ) == ("Add RM-R1 to the awesome work list.")
+@pytest.mark.parametrize(
+    ("title", "body", "expected"),
+    [
+        (
+            "[fsdp] fix: x",
+            VERL_BODY,
+            "Fix the loss mask used for the attention mask in the NO_PADDING path. "
+            "The old mask was response-only, so KL was abnormally high.",
+        ),
+        ("[fsdp] fix: build the mask", "", "build the mask"),
+        (
+            "t",
+            "Fixes #12\n\nRename the flag so users find it.",
+            "Rename the flag so users find it.",
+        ),
+        # The template's question as a plain line, and a reference-only line, are no summary.
+        (
+            "t",
+            "What does this PR do?\nRouter replay assumed all layers are MoE.",
+            "Router replay assumed all layers are MoE.",
+        ),
+        (
+            "t",
+            "### What does this PR do?\n\ndetail in this issue: #5878\n\nAdapt VLM to NPU.",
+            "Adapt VLM to NPU.",
+        ),
+        # Links alone, or the rest of a title GitHub cut short, say nothing the title does not.
+        (
+            "t",
+            "https://github.com/o/n/issues/287, https://github.com/o/n/issues/295.\n\n"
+            "Adds Math-Verify.",
+            "Adds Math-Verify.",
+        ),
+        (
+            "t",
+            "https://github.com/o/n/issues/287,\nhttps://github.com/o/n/issues/295.\n"
+            "Adds a scorer.",
+            "Adds a scorer.",
+        ),
+        (
+            "t",
+            "Address the first issue in\nhttps://github.com/o/n/pull/3281#issuecomment-1\n\n"
+            "Currently the keys come from the first row of the microbatch.",
+            "Currently the keys come from the first row of the microbatch.",
+        ),
+        (
+            "t",
+            "目前的position_ids有两个bug：\n\n本 PR 修复 position_ids 的两个问题。",
+            "本 PR 修复 position_ids 的两个问题。",
+        ),
+        (
+            "[x] fix: a title cut at validat…",
+            "…ion when the set is large",
+            "a title cut at validat…",
+        ),
+        # A reference sentence opening the paragraph, or one that is all a paragraph says.
+        (
+            "t",
+            "Fixes #2656 and #2899. When the vocab is odd, tiles overrun.",
+            "When the vocab is odd, tiles overrun.",
+        ),
+        (
+            "t",
+            "Fix #3238. Follow #2815.\n\n#2815 left out grouping by uid; this PR adds it.",
+            "#2815 left out grouping by uid; this PR adds it.",
+        ),
+        (
+            "t",
+            "Fixes #12 by adding a lock around the cache.",
+            "Fixes #12 by adding a lock around the cache.",
+        ),
+        # A list item's wrapped lines belong to it; a long item that ends in a link is no reference.
+        (
+            "t",
+            "1. vLLM 0.9 does not support `x=None`; this\nparameter must be a `dict`.\n2. Two.",
+            "vLLM 0.9 does not support `x=None`; this parameter must be a `dict`.",
+        ),
+        (
+            "t",
+            "1. fix 3d position_ids in SFT trainer introduced in\nhttps://github.com/o/n/pull/5\n",
+            "fix 3d position_ids in SFT trainer introduced in https://github.com/o/n/pull/5",
+        ),
+        # A file's path as an item of its own is no summary; a bold item is.
+        (
+            "t",
+            "* **`verl/agent_loop/agent_loop.py`**\n\n* Use the default loop when none is set.",
+            "Use the default loop when none is set.",
+        ),
+        (
+            "t",
+            "Bugs when hsdp is on:\n- **Incorrect division in batch sizes**",
+            "Incorrect division in batch sizes",
+        ),
+        # verl's 2025 template placeholders, one of them over two lines.
+        (
+            "t",
+            "### Additional Info.\n\n- **Issue Number**: Fixes issue # or discussion # if any.\n"
+            "- **Training**: [Note which backend this PR will affect: FSDP, Megatron,\n"
+            "both, or none]\n\nAdd RM-R1 to the awesome work list.",
+            "Add RM-R1 to the awesome work list.",
+        ),
+    ],
+)
+def test_summary_is_the_first_author_sentences(title: str, body: str, expected: str) -> None:
+    assert summarize(title, body) == expected
+
+
+def test_a_long_summary_is_shortened_to_its_limit() -> None:
     long_body = "This PR " + "does a lot of things " * 40 + "."
     assert len(summarize("t", long_body, limit=100)) <= 100
 

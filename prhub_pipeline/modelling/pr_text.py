@@ -271,9 +271,14 @@ _SUMMARY_SECTIONS = re.compile(
     re.IGNORECASE,
 )
 _SKIP_SECTIONS = re.compile(r"^(test|testing|validation|test plan|api|usage|result)", re.IGNORECASE)
+# Words that point at another issue or PR: `Fixes #12`, `Related to https://...`, `Follow-up of`.
+_REFERENCE_WORD = (
+    r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related(?: to| issues?)?|refs?|see|part of"
+    r"|follow[- ]?up(?: to| of)?|details?)"
+)
 _REFERENCE_LINE = re.compile(
-    r"^\s*((fix(es|ed)?|close[sd]?|resolve[sd]?|related( issues?)?|refs?|see|part of|follow[- ]?up"
-    r"( to| of)?|details?|co-authored-by|signed-off-by)\b[^.]{0,25}?[:\s]*(#\d+|https?://\S+)[\s.,;]*)+$",
+    rf"^\s*((?:{_REFERENCE_WORD}|co-authored-by|signed-off-by)\b[^.]{{0,25}}?[:\s]*"
+    r"(#\d+|https?://\S+)[\s.,;]*)+$",
     re.IGNORECASE,
 )
 _REFERENCE = r"(?:#\d+|https?://\S+?)"
@@ -282,8 +287,7 @@ _REFERENCE = r"(?:#\d+|https?://\S+?)"
 # a reference sentence (`Fixes #2656 and #2899. When ...`).
 _PARAGRAPH_LEAD = re.compile(
     r"^(\s*what does this pr do\s*\?|\s*https?://\S+[\s,;.]*"
-    r"|\s*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related(?: to)?|refs?|see|part of"
-    rf"|follow[- ]?up(?: to| of)?)\s*:?\s*{_REFERENCE}(?:\s*(?:,|and|&)\s*{_REFERENCE})*"
+    rf"|\s*{_REFERENCE_WORD}\s*:?\s*{_REFERENCE}(?:\s*(?:,|and|&)\s*{_REFERENCE})*"
     r"\s*[.;:](?:\s+|$))+\s*",
     re.IGNORECASE,
 )
