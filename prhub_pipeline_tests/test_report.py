@@ -265,6 +265,40 @@ def test_the_summary_says_where_the_fixes_concentrate() -> None:
     assert not any("fixes" in line for line in context_for(one_fix, "en").summary[1:])
 
 
+GROUP_LEADS = {
+    "en": {
+        "FSDP": "2 of the week's 3 FSDP PRs (2 fixes), 1 of them key. See also Revert chain.",
+        "fully_async": "1 PR this week (1 feature), a key PR.",
+        "doc": "1 of the week's 2 doc PRs (1 fix), a key PR. See also the appendix.",
+    },
+    "zh": {
+        "FSDP": "本周 FSDP 共 3 个 PR，此处 2 个（修复 2 个），其中重点 1 个。另见：回退链。",
+        "fully_async": "本周 1 个 PR（新功能 1 个），为重点 PR。",
+        "doc": "本周 doc 共 2 个 PR，此处 1 个（修复 1 个），为重点 PR。另见：附录。",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_group_counts_its_whole_label_and_says_where_the_rest_are(lang: str) -> None:
+    """Each PR is listed in one group, so a group can hold fewer of its label's PRs than the
+    trend table counts: FSDP's third PR is the reverted #6350, and the second doc PR (#6330)
+    sits in the NPU group, which has no key PR and is left out of the section."""
+    doc_fix = make_pr(
+        6340,
+        "[doc] fix: correct the loss formula in the guide",
+        body="### What does this PR do?\n\nThe documented loss gave wrong results.",
+        files=[("verl/models/loss.py", 300, 20), ("docs/loss.md", 40, 3)],
+    )
+    MODULES[6340] = ["doc"]
+    try:
+        context = context_for([*week_prs(), doc_fix], lang)
+    finally:
+        del MODULES[6340]
+    leads = {group.heading: group.lead for group in context.groups}
+    assert {name: leads.get(name) for name in GROUP_LEADS[lang]} == GROUP_LEADS[lang]
+
+
 def test_type_only_tags_are_no_area() -> None:
     """tilelang tags `[BugFix][CUDA]`: its learned "bugfix" label is no area to rank, group
     or focus on ("all fixes concern bugfix" would say nothing)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Literal
 
@@ -195,6 +195,12 @@ class Group:
     members: list[PrRef]
     shown: list[PrRef]  # the items; the rest are mentioned briefly
     rest: list[PrRef]
+    # Each PR sits in one group, so a theme or module can have more PRs than its group:
+    # `label_total` is the label's count this week (the trend table's), `see_also` the other
+    # groups holding its PRs, in report order, and `in_appendix_only` how many no group shows.
+    label_total: int = 0
+    see_also: tuple[tuple[GroupKind, str], ...] = ()
+    in_appendix_only: int = 0
 
     @property
     def key_count(self) -> int:
@@ -210,21 +216,50 @@ def groups(
     for ref in ordered:
         sizes.update(set(ref.modules) | set(themes.get(ref.number, [])))
     members: dict[tuple[GroupKind, str], list[PrRef]] = defaultdict(list)
+    group_of: dict[int, tuple[GroupKind, str]] = {}
     for ref in ordered:
-        members[_group_of(ref, themes, reverts, sizes)].append(ref)
+        group_of[ref.number] = _group_of(ref, themes, reverts, sizes)
+        members[group_of[ref.number]].append(ref)
+    kept = {
+        group
+        for group, refs in members.items()
+        if group[0] == "revert" or len(refs) >= 3 or any(r.is_key for r in refs)
+    }
     found = []
     for (kind, name), refs in members.items():
-        key_refs = [r for r in refs if r.is_key]
-        if kind == "revert":
-            shown = refs
-        elif key_refs or len(refs) >= 3:
-            shown = (key_refs or refs[:3])[:MAX_GROUP_ITEMS]
-        else:
+        if (kind, name) not in kept:
             continue
+        key_refs = [r for r in refs if r.is_key]
+        shown = refs if kind == "revert" else (key_refs or refs[:3])[:MAX_GROUP_ITEMS]
         rest = [r for r in refs if r not in shown]
         found.append(Group(kind=kind, name=name, members=refs, shown=shown, rest=rest))
     found.sort(key=lambda g: (g.kind != "revert", -max(r.importance for r in g.shown)))
-    return found
+    order = {(g.kind, g.name): position for position, g in enumerate(found)}
+    return [_with_label_spread(g, ordered, themes, group_of, order) for g in found]
+
+
+def _with_label_spread(
+    group: Group,
+    ordered: Sequence[PrRef],
+    themes: Mapping[int, list[str]],
+    group_of: Mapping[int, tuple[GroupKind, str]],
+    order: Mapping[tuple[GroupKind, str], int],
+) -> Group:
+    """The group with where the rest of its label's PRs went (see `Group.label_total`)."""
+    if group.kind != "label":
+        return replace(group, label_total=len(group.members))
+    elsewhere = [
+        group_of[r.number]
+        for r in ordered
+        if group.name in (*r.modules, *themes.get(r.number, []))
+        and group_of[r.number] != (group.kind, group.name)
+    ]
+    return replace(
+        group,
+        label_total=len(group.members) + len(elsewhere),
+        see_also=tuple(sorted({g for g in elsewhere if g in order}, key=order.__getitem__)),
+        in_appendix_only=sum(1 for g in elsewhere if g not in order),
+    )
 
 
 def _group_of(

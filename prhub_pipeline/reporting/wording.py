@@ -21,6 +21,7 @@ from prhub_pipeline.reporting.facts import (
     FollowUp,
     FollowUpKind,
     Group,
+    GroupKind,
     Period,
     RevertChain,
     RiskGroup,
@@ -124,6 +125,10 @@ class Wording:
     revert_chain: str
     unlabelled: str
     group_intro: Counted
+    group_intro_part: str
+    group_key: tuple[str, str, str]  # none key; the one PR key; {key} of several key
+    group_see_also: str
+    appendix: str
     item: str
     item_impacts: str
     item_breaking: str
@@ -278,18 +283,32 @@ class Wording:
 
     # Key changes.
     def group_heading(self, group: Group) -> str:
-        if group.kind == "revert":
+        return self._heading(group.kind, group.name)
+
+    def _heading(self, kind: GroupKind, name: str) -> str:
+        if kind == "revert":
             return self.revert_chain
-        return self.unlabelled if group.kind == "other" else display_name(group.name)
+        return self.unlabelled if kind == "other" else display_name(name)
 
     def group_lead(self, group: Group, reverts: Sequence[RevertChain]) -> str:
         if group.kind == "revert":
             return self.sentence_sep.join(self.revert_sentence(chain) for chain in reverts)
-        return _counted(self.group_intro, len(group.members)).format(
-            n=len(group.members),
-            types=self.count_phrase(type_counts(group.members)),
-            key=group.key_count,
+        n, key = len(group.members), group.key_count
+        none, single, several = self.group_key
+        counts = {
+            "n": n,
+            "types": self.count_phrase(type_counts(group.members)),
+            "key": (none if not key else single if n == 1 else several).format(key=key),
+        }
+        if group.label_total <= len(group.members):
+            return _counted(self.group_intro, len(group.members)).format(**counts)
+        elsewhere = [self._heading(kind, name) for kind, name in group.see_also]
+        if group.in_appendix_only:
+            elsewhere.append(self.appendix)
+        intro = self.group_intro_part.format(
+            total=group.label_total, name=display_name(group.name), **counts
         )
+        return intro + self.group_see_also.format(list=self.join(elsewhere))
 
     def item_text(self, ref: PrRef, score: PrScore) -> str:
         notes = ""
@@ -508,7 +527,11 @@ ZH = Wording(
     revert_reopened="；#{target} 曾声明修复 {refs}，回退后 {refs} 不再由该修复覆盖",
     revert_chain="回退链",
     unlabelled="未归类变更",
-    group_intro="本周 {n} 个 PR（{types}），其中重点 {key} 个。",
+    group_intro="本周 {n} 个 PR（{types}），{key}。",
+    group_intro_part="本周 {name} 共 {total} 个 PR，此处 {n} 个（{types}），{key}。",
+    group_key=("均非重点", "为重点 PR", "其中重点 {key} 个"),
+    group_see_also="另见：{list}。",
+    appendix="附录",
     item="{type}：{subject}（重要性 {importance}{notes}）。{summary}",
     item_impacts="，涉及{impacts}",
     item_breaking="，不兼容变更",
@@ -648,7 +671,7 @@ EN = Wording(
     },
     title="{repo} weekly report, week {week} ({start:%b %d} to {end:%b %d})",
     span="week {week}, {start:%b %d} to {end:%b %d}",
-    generated="generated automatically by prhub-pipeline from PR data",
+    generated="automatically, by prhub-pipeline from PR data",
     source="source: {source}",
     calibrated="importance calibrated on {n} past PRs of this repository",
     uncalibrated="only {n} past PRs, importance not calibrated on history",
@@ -692,9 +715,13 @@ EN = Wording(
     revert_chain="Revert chain",
     unlabelled="Unlabelled changes",
     group_intro=(
-        "{n} PR this week ({types}), {key} of them key.",
-        "{n} PRs this week ({types}), {key} of them key.",
+        "{n} PR this week ({types}), {key}.",
+        "{n} PRs this week ({types}), {key}.",
     ),
+    group_intro_part="{n} of the week's {total} {name} PRs ({types}), {key}.",
+    group_key=("none of them key", "a key PR", "{key} of them key"),
+    group_see_also=" See also {list}.",
+    appendix="the appendix",
     item="{type}: {subject} (importance {importance}{notes}). {summary}",
     item_impacts="; addresses {impacts}",
     item_breaking="; breaking",
