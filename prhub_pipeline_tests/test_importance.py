@@ -153,11 +153,20 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[doc] update the readme", "doc", False, ["doc"]),
         ("docs: new tutorial", "doc", False, []),
         ('Revert "[fsdp] fix: emit outputs (#6293)"', "revert", False, []),
-        ("cleanup of things", "other", False, []),
+        ("cleanup of things", "refactor", False, []),
+        ("Disable fused kernels in prime", "other", False, []),
+        ("prefix caching for rollouts", "other", False, []),
+        # no type up front: the first verb, a scope's first verb, or a fix named anywhere
+        ("Allow users to pass in a custom compute_score", "feat", False, []),
+        ("[model] clean obsolete models", "refactor", False, ["model"]),
+        ("rollout: Fix native_rollout class names", "fix", False, []),
+        ("megatron：Update megatron-lm to core_r0.11.0", "chore", False, []),
+        ("[ckpt]: nccl broadcast bucket size fix", "fix", False, ["ckpt"]),
+        ("[Bug fix] make max_model_len configurable", "fix", False, ["bug fix"]),
         # tilelang tags its type in brackets, beside its areas
         ("[Enhancement] Expose cluster_mask on T.tma_copy", "feat", False, ["enhancement"]),
         ("[Layout][Typo] Unify the names", "doc", False, ["layout", "typo"]),
-        ("[CUDA] Remove reads for tma_gather4", "other", False, ["cuda"]),
+        ("[CUDA] Remove reads for tma_gather4", "refactor", False, ["cuda"]),
         ("[BREAKING][refact]: move actor/critic into workers", "refactor", True, ["refact"]),
     ],
 )

@@ -2,7 +2,8 @@
 
 Titles follow `[BREAKING][modules] type: description` in repositories like verl; older or other
 repositories write `fix(scope): ...`, `Fix ...` or nothing at all, so the type falls back to the
-title's first word. Descriptions are mostly PR-template boilerplate (headings, instructions in
+title's first word (the one after a scope, in `rollout: Fix ...`), then to a fix named anywhere
+in the title. Descriptions are mostly PR-template boilerplate (headings, instructions in
 blockquotes, checklists); `clean_description` keeps what the author wrote.
 """
 
@@ -44,6 +45,10 @@ TYPE_ALIASES: dict[str, PrType] = {
     "update": "chore",
     "lint": "chore",
     "release": "chore",
+    "upgrade": "chore",
+    "pin": "chore",
+    "cleanup": "refactor",
+    "clean": "refactor",
     "doc": "doc",
     "docs": "doc",
     "documentation": "doc",
@@ -55,6 +60,23 @@ TYPE_ALIASES: dict[str, PrType] = {
 
 # Words that name a type only as a title's first word, never as a bracket tag (`[ci]` is a module).
 _VERB_ALIASES = frozenset({"add", "support", "implement", "update", "bump", "ci", "build", "misc"})
+# Verbs that say the type only as a title's first word (`Allow users to ...`, `remove ...`).
+_FIRST_WORD_TYPES: dict[str, PrType] = {
+    **dict.fromkeys(
+        ["added", "adds", "introduce", "introduces", "allow", "allows", "enable", "enables"],
+        "feat",
+    ),
+    **dict.fromkeys(["provide", "provides", "create", "creates", "new", "expose"], "feat"),
+    **dict.fromkeys(["improve", "improves", "enhance", "enhances"], "feat"),
+    **dict.fromkeys(["fixup", "fixbug", "fixing", "correct", "resolve", "resolves"], "fix"),
+    **dict.fromkeys(["prevent", "prevents", "avoid", "avoids"], "fix"),
+    "autoupdate": "chore",
+    **dict.fromkeys(["remove", "removes", "delete", "deletes", "rename", "renames"], "refactor"),
+    **dict.fromkeys(["move", "moves", "simplify", "replace", "replaces", "relocate"], "refactor"),
+    **dict.fromkeys(["optimize", "optimise", "speed", "accelerate"], "perf"),
+}
+# A fix named anywhere in a title that says no type up front (`nccl bucket size fix`).
+_FIX_WORD = re.compile(r"\b(?:fix|fixes|fixed|fixing|bugfix|hotfix)\b", re.IGNORECASE)
 _BRACKET = re.compile(r"^\s*\[(?P<inner>[^\]]*)\]\s*")
 _BREAKING = re.compile(r"^\s*breaking\s*$", re.IGNORECASE)
 _PART = re.compile(r"^\s*\d+\s*/\s*(?:\d+|n)\s*$", re.IGNORECASE)
@@ -103,12 +125,18 @@ def parse_title(title: str) -> TitleInfo:
         breaking = breaking or conventional.group("bang") is not None
         subject = conventional.group("rest").strip() or rest
         return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=subject)
-    first = _FIRST_WORD.match(rest)
+    # `rollout: Fix ...`, `megatron：Update ...`: a scope where the type would be.
+    first = _FIRST_WORD.match(conventional.group("rest") if conventional else rest)
     word = first.group("word").lower() if first else ""
-    pr_type = TYPE_ALIASES.get(word, "other")
+    pr_type = (
+        TYPE_ALIASES.get(word)
+        or _FIRST_WORD_TYPES.get(word)
+        or ("fix" if _FIX_WORD.search(rest) else "other")
+    )
     # verl's early `[doc] ...`, `[bugfix] ...` titles: a tag that names a type wins over the
-    # first word, which is often a plain verb ("update", "add").
-    tag_types = {TYPE_ALIASES[t] for t in tags if t in TYPE_ALIASES and t not in _VERB_ALIASES}
+    # first word, which is often a plain verb ("update", "add"). `[Bug fix]` is `[bugfix]`.
+    type_tags = (re.sub(r"[\s_-]+", "", t) for t in tags)
+    tag_types = {TYPE_ALIASES[t] for t in type_tags if t in TYPE_ALIASES and t not in _VERB_ALIASES}
     if len(tag_types) == 1:
         pr_type = tag_types.pop()
     # `[BREAKING][refact]: move ...`: the type went in a bracket and left its colon behind.
