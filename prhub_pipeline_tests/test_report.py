@@ -22,7 +22,7 @@ from prhub_pipeline.records import (
     ThreadComment,
     WeekCounts,
 )
-from prhub_pipeline.reporting.context import ReportContext, build_report_context
+from prhub_pipeline.reporting.context import MAX_QUICK_VIEW, ReportContext, build_report_context
 from prhub_pipeline.reporting.files import write_report_files
 from prhub_pipeline.reporting.render import md_escape, render_index, render_report
 from prhub_pipeline.warehouse.connection import connect
@@ -424,6 +424,33 @@ def test_a_docs_only_week() -> None:
     markdown = render_report(context, "en", "md")
     assert "By type: 3 chores." in markdown
     assert "core paths without touching" not in markdown
+    assert "No PR reached importance 7.0 this week; these are the 3 most important." in markdown
+
+
+def test_the_quick_view_says_when_it_shows_only_the_top_key_prs() -> None:
+    """The quick view lists at most MAX_QUICK_VIEW key PRs; a reader counting them against
+    the header's key-PR count is told the rest are in the appendix."""
+    fixes = [
+        make_pr(
+            7000 + n,
+            f"[fsdp] fix: wrong loss values in shard {n}",
+            body="### What does this PR do?\n\nLabels were rolled per shard, giving wrong loss.",
+            files=[(f"verl/workers/shard_{n}.py", 400, 30)],
+        )
+        for n in range(MAX_QUICK_VIEW + 2)
+    ]
+    contexts = {lang: context_for(fixes, lang) for lang in ("en", "zh")}
+    key = contexts["en"].header.key_pr_count
+    assert key > MAX_QUICK_VIEW and len(contexts["en"].quick_view) == MAX_QUICK_VIEW
+    assert contexts["en"].quick_view_lead == (
+        f"The {MAX_QUICK_VIEW} most important of the week's {key} key PRs;"
+        " the appendix lists every PR."
+    )
+    assert contexts["zh"].quick_view_lead == (
+        f"本周 {key} 个重点 PR 中重要性最高的 {MAX_QUICK_VIEW} 个；全部 PR 见附录。"
+    )
+    assert contexts["zh"].quick_view_lead in render_report(contexts["zh"], "zh", "html")
+    assert context_for(week_prs(), "en").quick_view_lead is None  # every key PR is listed
 
 
 def test_without_review_data_the_report_says_so() -> None:

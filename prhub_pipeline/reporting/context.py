@@ -121,6 +121,7 @@ class ReportContext(Model):
     trends: list[TrendRow]
     risks: list[RiskObservation]
     risk_notes: list[str]
+    quick_view_lead: str | None  # when the list is not simply every key PR
     quick_view: list[QuickViewItem]
     suggestions: list[str]
     prs: list[PrRef]
@@ -223,6 +224,7 @@ def build_report_context(
         )
         for group in facts.risk_groups(risks, refs, known)
     ]
+    key_refs = [r for r in ordered if r.is_key]
     quick_view = [
         QuickViewItem(
             pr=ref,
@@ -231,7 +233,7 @@ def build_report_context(
             ),
             basis=words.basis(score_of[ref.number]),
         )
-        for ref in ([r for r in ordered if r.is_key][:MAX_QUICK_VIEW] or ordered[:3])
+        for ref in (key_refs[:MAX_QUICK_VIEW] or ordered[:3])
     ]
     return ReportContext(
         lang=lang,
@@ -242,6 +244,7 @@ def build_report_context(
         trends=_trend_rows(ordered, module_names, theme_names, counts, previous_week_counts, words),
         risks=observations,
         risk_notes=words.risk_notes(review_data.available, bool(risks)),
+        quick_view_lead=words.quick_view_lead(len(key_refs), len(quick_view), key_threshold),
         quick_view=quick_view,
         suggestions=words.suggestions(facts.follow_ups(risks, refs, known), review_data.available),
         prs=ordered,

@@ -148,6 +148,8 @@ class Wording:
     note_no_risks: str
     quick_risks: str
     quick_risks_only: str
+    quick_view_top: str
+    quick_view_no_key: Counted
     follow_ups: dict[FollowUpKind, str]
     follow_up_without_reviews: str
     no_follow_up: str
@@ -391,6 +393,14 @@ class Wording:
         notes = [] if review_available else [self.note_without_reviews]
         return notes if any_risk else [*notes, self.note_no_risks]
 
+    def quick_view_lead(self, key: int, shown: int, threshold: float) -> str | None:
+        if not shown or shown == key:
+            return None
+        if not key:
+            no_key = _counted(self.quick_view_no_key, shown)
+            return no_key.format(threshold=f"{threshold:.1f}", shown=shown)
+        return self.quick_view_top.format(key=key, shown=shown)
+
     def quick_text(self, ref: PrRef, kinds: Sequence[RiskKind]) -> str:
         if not kinds:
             return ref.summary
@@ -568,6 +578,8 @@ ZH = Wording(
     note_no_risks="本周数据没有触发任何风险规则。",
     quick_risks="（风险：{list}）",
     quick_risks_only="风险：{list}。",
+    quick_view_top="本周 {key} 个重点 PR 中重要性最高的 {shown} 个；全部 PR 见附录。",
+    quick_view_no_key="本周没有 PR 的重要性达到 {threshold}；以下是最高的 {shown} 个。",
     follow_ups={
         "refix": "跟进 {reopened}：其修复 #{target} 已被 #{number} 回退，"
         "需要新的修复方案，并补充覆盖回退原因的测试。",
@@ -784,6 +796,12 @@ EN = Wording(
     note_no_risks="No risk rule fired on this week's data.",
     quick_risks=" (risks: {list})",
     quick_risks_only="Risks: {list}.",
+    quick_view_top="The {shown} most important of the week's {key} key PRs; the appendix lists"
+    " every PR.",
+    quick_view_no_key=(
+        "No PR reached importance {threshold} this week; this is the most important.",
+        "No PR reached importance {threshold} this week; these are the {shown} most important.",
+    ),
     follow_ups={
         "refix": "Follow up on {reopened}: the fix #{target} was reverted by #{number};"
         " it needs a new fix, with a test for the reason of the revert.",
