@@ -299,6 +299,12 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "Bugs when hsdp is on:\n- **Incorrect division in batch sizes**",
             "Incorrect division in batch sizes",
         ),
+        # A lead-in whose list or code the summary leaves out ends as a sentence.
+        (
+            "t",
+            "Get rid of the following warning:\n\n```\nUserWarning: x is deprecated\n```",
+            "Get rid of the following warning.",
+        ),
         # verl's 2025 template placeholders, one of them over two lines.
         (
             "t",

@@ -431,7 +431,11 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     chosen = preferred[0] if preferred else (paragraphs[0][1] if paragraphs else "")
     if not chosen:
         chosen = parse_title(title).subject or title
-    return _first_sentences(_plain(chosen), limit)
+    summary = _first_sentences(_plain(chosen), limit)
+    # A lead-in to the list, log or code the summary leaves out ends the line as a sentence.
+    if summary.endswith((":", "：")):
+        summary = summary[:-1] + ("。" if summary.endswith("：") else ".")
+    return summary
 
 
 def prose(body: str) -> str:
