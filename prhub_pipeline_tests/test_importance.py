@@ -299,6 +299,12 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "Bugs when hsdp is on:\n- **Incorrect division in batch sizes**",
             "Incorrect division in batch sizes",
         ),
+        # Emphasis is dropped; a product's stars and a code span's are not emphasis.
+        (
+            "t",
+            "vLLM wraps *every* layer, so `*ForCausalLM` and bs*seq*vocab grow by 2 * n.",
+            "vLLM wraps every layer, so `*ForCausalLM` and bs*seq*vocab grow by 2 * n.",
+        ),
         # A lead-in whose list or code the summary leaves out ends as a sentence.
         (
             "t",

@@ -325,6 +325,8 @@ _CODE_SPAN = re.compile(r"`[^`]*`")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>", re.IGNORECASE)
 _LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<url>[^)]+)\)")
 _EMPHASIS = re.compile(r"(\*\*|__)(?P<text>.+?)\1")
+# `*every*`, but not `bs*seq_len*vocab`, `a * b * c` or a `*` inside a code span.
+_SINGLE_EMPHASIS = re.compile(r"(?<![\w*`])\*(?=[^\s*])(?P<text>[^*`\n]+?)(?<=[^\s*])\*(?![\w*])")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+(?=[A-Z\u4e00-\u9fff`\"'(])|(?<=[。！？])")
 
@@ -364,6 +366,7 @@ def _plain(text: str) -> str:
     text = _IMAGE.sub("", text)
     text = _LINK.sub(lambda m: m.group("text"), text)
     text = _EMPHASIS.sub(lambda m: m.group("text"), text)
+    text = _SINGLE_EMPHASIS.sub(lambda m: m.group("text"), text)
     return re.sub(r"\s+", " ", text).strip()
 
 
