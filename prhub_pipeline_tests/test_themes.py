@@ -41,6 +41,16 @@ def test_default_rules_find_verl_themes() -> None:
     assert 6 not in found
 
 
+def test_async_training_is_a_theme_and_an_async_identifier_is_not() -> None:
+    prs = [
+        make_pr(1, "[trainer] feat: asynchronous rollout with partial rollouts"),
+        make_pr(2, "[CUDA] Improve cp.async lowering and add async_copy op"),
+    ]
+    found = themes_of(prs)
+    assert "Async/fully-async" in found[1]
+    assert "Async/fully-async" not in found.get(2, set())
+
+
 def test_npu_path_rule_does_not_match_input() -> None:
     prs = [make_pr(1, "[data] feat: audio", paths=("tests/test_audio_input_support.py",))]
     assert "NPU/Ascend" not in themes_of(prs).get(1, set())

@@ -81,7 +81,8 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ),
     ThemeRule(
         name="Async/fully-async",
-        title=[r"fully[ _-]?async", r"one[ _-]step[ _-]off", r"\basync(hronous)?\b"],
+        # Async training, not an identifier that contains the word (tilelang's `cp.async`).
+        title=[r"fully[ _-]?async", r"one[ _-]step[ _-]off", r"(?<![.\w])async(hronous)?\b"],
         paths=["**/fully_async*/**", "**/one_step_off*/**"],
         # Refactors and data features pass through the async trainer's files on their way.
         min_path_share=0.5,
