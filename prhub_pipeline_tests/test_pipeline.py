@@ -112,7 +112,9 @@ def test_a_run_sees_what_was_merged_since_the_bare_clone_was_made(
     config = write_config(tmp_path, bare)
     assert main(["materialize", "--config", str(config), "--week", "2026-06-01"]) == 0
     assert stored(config, "SELECT number FROM prs") == [(200,)]
-    assert "raw_prs: 1 PRs in 1 week(s); main fetched from origin: " in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "raw_prs: 1 PR in 1 week(s); main fetched from origin: " in out
+    assert "week 2026-06-01: 1 PR, 0 key, " in out
 
 
 def test_an_empty_week_is_a_valid_partition(history: GitRepo, tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import dagster as dg
 from prhub_pipeline.defs.partitions import REPO_DIMENSION, partition_key
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
 from prhub_pipeline.defs.stage_runs import run_weekly_stage
+from prhub_pipeline.defs.text import counted
 from prhub_pipeline.stages.modules import (
     ClassifierSummary,
     WeekModules,
@@ -62,7 +63,7 @@ def _modules_metadata(results: Sequence[WeekModules]) -> dict[str, dg.MetadataVa
     unlabelled = sum(len(r.unlabelled) for r in results)
     return {
         "summary": dg.MetadataValue.text(
-            f"{sum(r.pr_count for r in results)} PRs: "
+            f"{counted(sum(r.pr_count for r in results), 'PR')}: "
             + ", ".join(f"{count} by {origin}" for origin, count in sorted(origins.items()))
             + f", {unlabelled} without a module"
         ),
@@ -84,8 +85,8 @@ def _scores_metadata(results: Sequence[WeekScores]) -> dict[str, dg.MetadataValu
     calibration = results[0].calibration if results else None
     return {
         "summary": dg.MetadataValue.text(
-            f"{sum(r.pr_count for r in results)} PRs scored, {key} key, "
-            f"{sum(risks.values())} risk flags"
+            f"{counted(sum(r.pr_count for r in results), 'PR')} scored, {key} key, "
+            f"{counted(sum(risks.values()), 'risk flag')}"
         ),
         "risks": _counts_table(risks),
         "calibration": dg.MetadataValue.text(

@@ -6,6 +6,7 @@ import dagster as dg
 
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
 from prhub_pipeline.defs.stage_runs import run_weekly_stage
+from prhub_pipeline.defs.text import counted
 from prhub_pipeline.stages.ingest import (
     WeekIngest,
     WeekReviews,
@@ -69,7 +70,7 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
         schema=PREVIEW_SCHEMA,
     )
     clone = next((r.clone for r in results if r.clone is not None), None)
-    summary = f"{total} PRs in {len(results)} week(s)"
+    summary = f"{counted(total, 'PR')} in {len(results)} week(s)"
     metadata: dict[str, dg.MetadataValue] = {
         "summary": dg.MetadataValue.text(f"{summary}; {clone.message}" if clone else summary),
         "pr_count": dg.MetadataValue.int(total),
@@ -122,7 +123,9 @@ def build_ingest_assets(
             log = context.log.warning if clone.status == "failed" else context.log.info
             log(f"git clone: {clone.message}")
         for result in results:
-            context.log.info(f"{result.repo} week {result.window.key}: {result.pr_count} PRs")
+            context.log.info(
+                f"{result.repo} week {result.window.key}: {counted(result.pr_count, 'PR')}"
+            )
         return dg.MaterializeResult(metadata=_ingest_metadata(results), check_results=checks)
 
     @dg.asset(
@@ -160,7 +163,7 @@ def _review_metadata(results: Sequence[WeekReviews]) -> dict[str, dg.MetadataVal
     unresolved = sum(r.unresolved_threads for r in available)
     return {
         "summary": dg.MetadataValue.text(
-            f"{sum(r.reviews for r in available)} reviews, {threads} threads"
+            f"{counted(sum(r.reviews for r in available), 'review')}, {counted(threads, 'thread')}"
             f" ({unresolved} unresolved at merge) in {len(available)} week(s)"
         ),
         "review_data_available": dg.MetadataValue.bool(len(available) == len(results)),

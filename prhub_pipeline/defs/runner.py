@@ -16,6 +16,7 @@ from prhub_pipeline.defs.definitions import (
     build_definitions,
 )
 from prhub_pipeline.defs.partitions import partition_key
+from prhub_pipeline.defs.text import counted
 from prhub_pipeline.warehouse import connect
 from prhub_pipeline.warehouse.quality import week_summaries
 
@@ -107,7 +108,7 @@ def materialize_weeks(
     with connect(settings.database, read_only=True) as con:
         for week in week_summaries(con, repo, min(weeks), max(weeks)):
             progress(
-                f"  week {week.week_start}: {week.prs} PRs, {week.key_prs} key, {week.risks} risk"
-                f" flags, report {week.reports or 'missing'}"
+                f"  week {week.week_start}: {counted(week.prs, 'PR')}, {week.key_prs} key,"
+                f" {counted(week.risks, 'risk flag')}, report {week.reports or 'missing'}"
             )
     return RunOutcome(repo=repo, weeks=list(weeks), run_ids=run_ids, success=True)
