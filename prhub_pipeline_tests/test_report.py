@@ -299,6 +299,35 @@ def test_a_group_counts_its_whole_label_and_says_where_the_rest_are(lang: str) -
     assert {name: leads.get(name) for name in GROUP_LEADS[lang]} == GROUP_LEADS[lang]
 
 
+def test_a_housekeeping_theme_from_paths_alone_does_not_head_a_prs_group() -> None:
+    """Features that add a dependency are listed under their module, not Dependencies;
+    `[doc]` PRs with the Docs theme are listed under Docs, their theme, as before."""
+    prs = [
+        make_pr(
+            6800 + n,
+            f"[v1] feat: sampler {n}",
+            body="### What does this PR do?\n\nAdds a sampler to the command line.",
+            files=[(f"verl/trainer/sampler_{n}.py", 600, 0), ("requirements.txt", 1, 0)],
+        )
+        for n in range(2)
+    ]
+    prs += [
+        make_pr(6802 + n, f"[doc] chore: guide {n}", files=[("docs/g.md", 90, 0)]) for n in range(3)
+    ]
+    modules = {6800: ["v1"], 6801: ["v1"], 6802: ["doc"], 6803: ["doc"], 6804: ["doc"]}
+    themes = {n: ["Dependencies"] for n in (6800, 6801)} | {n: ["Docs"] for n in range(6802, 6805)}
+    MODULES.update(modules)
+    THEMES.update(themes)
+    try:
+        context = context_for(prs, "en")
+    finally:
+        for number in modules:
+            del MODULES[number]
+            del THEMES[number]
+    grouped = {item.pr.number: group.name for group in context.groups for item in group.items}
+    assert grouped == {6800: "v1", 6801: "v1", 6802: "Docs", 6803: "Docs", 6804: "Docs"}
+
+
 def test_type_only_tags_are_no_area() -> None:
     """tilelang tags `[BugFix][CUDA]`: its learned "bugfix" label is no area to rank, group
     or focus on ("all fixes concern bugfix" would say nothing)."""

@@ -116,6 +116,7 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ),
     ThemeRule(
         name="Docs",
+        housekeeping=True,
         title=[r"\bdocs?\b", r"documentation", r"\breadme\b"],
         paths=["docs/**", "README*", "**/README*"],
         # A feature that documents itself is not documentation work.
@@ -124,6 +125,7 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ),
     ThemeRule(
         name="CI/infrastructure",
+        housekeeping=True,
         title=[r"\bci\b", r"\bworkflows?\b", r"pre-commit", r"nightly", r"github actions?"],
         paths=[".github/**", ".pre-commit-config.yaml", "tests/special_*/**"],
         # A feature that adds its own workflow or e2e script is not infrastructure work.
@@ -132,16 +134,24 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ),
     ThemeRule(
         name="Docker",
+        housekeeping=True,
         title=[r"docker", r"dockerfile", r"container image"],
         paths=["docker/**", "**/Dockerfile*", "**/*.dockerfile"],
         modules=["docker"],
     ),
     ThemeRule(
         name="Dependencies",
+        housekeeping=True,
         title=[r"\bbump\b", r"\bupgrade\b", r"\bpin\b", r"requirements", r"dependenc"],
         paths=["requirements*.txt", "**/requirements*.txt", "setup.py", "pyproject.toml"],
     ),
 )
+
+
+def housekeeping_themes(rules: Sequence[ThemeRule] | None) -> dict[str, list[str]]:
+    """The housekeeping themes of a rule set (`None`: the built-in rules), with their modules."""
+    active = DEFAULT_THEME_RULES if rules is None else rules
+    return {rule.name: list(rule.modules) for rule in active if rule.housekeeping}
 
 
 @lru_cache(maxsize=1024)

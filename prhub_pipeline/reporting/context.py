@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from prhub_pipeline.modelling.importance import ScoreCalibration, reverted_target
 from prhub_pipeline.modelling.pr_text import own_references, parse_title, shorten, summarize
 from prhub_pipeline.modelling.risks import SEVERITY
+from prhub_pipeline.modelling.themes import housekeeping_themes
 from prhub_pipeline.records import (
     LANGS,
     Lang,
@@ -146,11 +147,14 @@ def build_report_context(
     history_by_number: Mapping[int, PullRequest] | None = None,
     key_threshold: float = 7.0,
     source: str | None = None,
+    housekeeping: Mapping[str, Sequence[str]] | None = None,
 ) -> ReportContext:
     """The report for one repository and week, in `lang`.
 
     `scores` must cover every PR in `prs` (a PR without a score is an error: the report would
     silently drop it). `previous_week_counts=None` means the previous week is unknown.
+    `housekeeping` names the housekeeping themes and their modules (`ThemeRule.housekeeping`;
+    `None`: the built-in rules'), which group a PR only when nothing more specific does.
     """
     if lang not in LANGS:
         raise ValueError(f"unknown report language {lang!r}; expected one of {', '.join(LANGS)}")
@@ -212,7 +216,12 @@ def build_report_context(
             ],
             others=words.others_text(group.rest) if group.rest else None,
         )
-        for group in facts.groups(ordered, theme_names, risks)
+        for group in facts.groups(
+            ordered,
+            theme_names,
+            risks,
+            housekeeping_themes(None) if housekeeping is None else housekeeping,
+        )
     ]
     observations = [
         RiskObservation(

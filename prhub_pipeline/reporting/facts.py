@@ -208,7 +208,10 @@ class Group:
 
 
 def groups(
-    ordered: Sequence[PrRef], themes: Mapping[int, list[str]], risks: Sequence[RiskFlag]
+    ordered: Sequence[PrRef],
+    themes: Mapping[int, list[str]],
+    risks: Sequence[RiskFlag],
+    housekeeping: Mapping[str, Sequence[str]],
 ) -> list[Group]:
     """Each PR in one group; groups without a key PR and under three PRs are left out."""
     reverts = {f.number for f in risks if f.risk in ("revert", "reverted")}
@@ -218,7 +221,7 @@ def groups(
     members: dict[tuple[GroupKind, str], list[PrRef]] = defaultdict(list)
     group_of: dict[int, tuple[GroupKind, str]] = {}
     for ref in ordered:
-        group_of[ref.number] = _group_of(ref, themes, reverts, sizes)
+        group_of[ref.number] = _group_of(ref, themes, reverts, sizes, housekeeping)
         members[group_of[ref.number]].append(ref)
     kept = {
         group
@@ -263,14 +266,29 @@ def _with_label_spread(
 
 
 def _group_of(
-    ref: PrRef, themes: Mapping[int, list[str]], reverts: set[int], sizes: Mapping[str, int]
+    ref: PrRef,
+    themes: Mapping[int, list[str]],
+    reverts: set[int],
+    sizes: Mapping[str, int],
+    housekeeping: Mapping[str, Sequence[str]],
 ) -> tuple[GroupKind, str]:
     """A PR's one group: the revert chain, else its most populous theme, else its most
     populous module this week (so `[model, fsdp]` joins a busy FSDP group), an area before a
-    type-only tag (`[BugFix][CUDA]` joins cuda)."""
+    type-only tag (`[BugFix][CUDA]` joins cuda).
+
+    A housekeeping theme (Docs, CI, ...) counts as a theme only when the PR carries one of its
+    modules (`[doc]` with Docs); one it has from its paths alone (a feature that adds a
+    dependency) comes after the PR's modules."""
     if ref.number in reverts:
         return "revert", "revert"
-    for labels in (themes.get(ref.number, []), areas_of(ref.modules), ref.modules):
+    own = themes.get(ref.number, [])
+    modules = {normalise_tag(m) for m in ref.modules}
+    tagged = [
+        t
+        for t in own
+        if t not in housekeeping or modules & {normalise_tag(m) for m in housekeeping[t]}
+    ]
+    for labels in (tagged, areas_of(ref.modules), own, ref.modules):
         if labels:
             return "label", max(labels, key=lambda name: (sizes.get(name, 0), -labels.index(name)))
     return "other", "other"

@@ -10,6 +10,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
+from prhub_pipeline.modelling.themes import housekeeping_themes
 from prhub_pipeline.records import LANGS, RenderedReport, WeekCounts
 from prhub_pipeline.reporting.context import build_report_context
 from prhub_pipeline.reporting.files import write_report_files
@@ -70,6 +71,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                     history_by_number=history.by_number,
                     key_threshold=repo.scoring.key_threshold,
                     source=repo.source,
+                    housekeeping=housekeeping_themes(repo.themes),
                 )
                 counts = context.counts
                 rendered.append(
