@@ -51,6 +51,21 @@ def test_async_training_is_a_theme_and_an_async_identifier_is_not() -> None:
     assert "Async/fully-async" not in found.get(2, set())
 
 
+def test_a_refactor_across_every_backend_is_no_amd_work() -> None:
+    backends = [f"src/backend/{name}/copy.cc" for name in ("cuda", "metal", "cpu", "webgpu")]
+    prs = [
+        make_pr(
+            1,
+            "[Refactor] Split copy lowering by backend",
+            paths=(*backends * 2, "src/backend/rocm/copy.cc"),
+        ),
+        make_pr(2, "[Backend] Fix copy lowering", paths=("src/backend/rocm/copy.cc", backends[0])),
+    ]
+    found = themes_of(prs)
+    assert "AMD/ROCm" not in found.get(1, set())
+    assert "AMD/ROCm" in found[2]
+
+
 def test_npu_path_rule_does_not_match_input() -> None:
     prs = [make_pr(1, "[data] feat: audio", paths=("tests/test_audio_input_support.py",))]
     assert "NPU/Ascend" not in themes_of(prs).get(1, set())

@@ -47,6 +47,9 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
         name="AMD/ROCm",
         title=[r"\brocm\b", r"\bamd\b", r"\bhip\b", r"\bmi[23]\d\dx?\b"],
         paths=["**/*rocm*", "**/*rocm*/**"],
+        # As for NPU: a refactor across every backend is no AMD work (tilelang's backend
+        # splits touch one ROCm file among dozens).
+        min_path_share=0.2,
     ),
     ThemeRule(
         name="Distillation",
