@@ -167,10 +167,15 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser, backfilled: BackfilledUi) -> Iterator[Page]:
+    from playwright.sync_api import expect
+
     context = browser.new_context(
         base_url=backfilled.server.url, viewport={"width": 1600, "height": 1000}
     )
     context.set_default_timeout(30_000)
+    # Assertions wait as long as actions do: Playwright's 5 s default is short for the asset
+    # graph's layout on a loaded machine (one of five suite runs failed in the graph test).
+    expect.set_options(timeout=30_000)
     new_page = context.new_page()
     # The first visit to a new instance opens a "Join the Dagster community" dialog over
     # whatever page is open; dismiss it whenever it shows up.
