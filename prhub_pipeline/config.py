@@ -58,8 +58,9 @@ class ThemeRule(StrictModel):
     min_path_share: float = Field(default=0.0, ge=0.0, le=1.0)
     modules: list[str] = Field(default_factory=list)
     # Work around the code (docs, CI, images, dependencies) that many changes touch in
-    # passing: the report lists a PR under such a theme only when no topic theme or module
-    # of its own says more ("add cli sampler" goes under its module, not Dependencies).
+    # passing: the report lists a PR under such a theme only when the PR carries one of its
+    # `modules` or has no module at all ("[v1] add cli sampler" goes under v1, not under
+    # Dependencies for the package it adds).
     housekeeping: bool = False
 
     @field_validator("title", "body")

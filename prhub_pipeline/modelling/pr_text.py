@@ -70,10 +70,10 @@ _FIRST_WORD_TYPES: dict[str, PrType] = {
     **dict.fromkeys(["improve", "improves", "enhance", "enhances"], "feat"),
     **dict.fromkeys(["fixup", "fixbug", "fixing", "correct", "resolve", "resolves"], "fix"),
     **dict.fromkeys(["prevent", "prevents", "avoid", "avoids"], "fix"),
-    "autoupdate": "chore",
     **dict.fromkeys(["remove", "removes", "delete", "deletes", "rename", "renames"], "refactor"),
     **dict.fromkeys(["move", "moves", "simplify", "replace", "replaces", "relocate"], "refactor"),
     **dict.fromkeys(["optimize", "optimise", "speed", "accelerate"], "perf"),
+    "autoupdate": "chore",
 }
 # A fix named anywhere in a title that says no type up front (`nccl bucket size fix`).
 _FIX_WORD = re.compile(r"\b(?:fix|fixes|fixed|fixing|bugfix|hotfix)\b", re.IGNORECASE)

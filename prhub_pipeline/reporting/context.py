@@ -154,7 +154,7 @@ def build_report_context(
     `scores` must cover every PR in `prs` (a PR without a score is an error: the report would
     silently drop it). `previous_week_counts=None` means the previous week is unknown.
     `housekeeping` names the housekeeping themes and their modules (`ThemeRule.housekeeping`;
-    `None`: the built-in rules'), which group a PR only when nothing more specific does.
+    `None`: the built-in rules), which group a PR only when nothing more specific does.
     """
     if lang not in LANGS:
         raise ValueError(f"unknown report language {lang!r}; expected one of {', '.join(LANGS)}")
