@@ -161,7 +161,9 @@ class WeekKey(Record):
 
 PrType = Literal["feat", "fix", "refactor", "perf", "chore", "doc", "test", "revert", "other"]
 PR_TYPES: tuple[PrType, ...] = get_args(PrType)
-FixImpact = Literal["crash", "oom", "hang", "wrong_result", "data_loss", "security", "regression"]
+FixImpact = Literal[
+    "crash", "oom", "hang", "wrong_result", "data_loss", "security", "regression", "ignored_setting"
+]
 
 
 class UnknownTag(Record):

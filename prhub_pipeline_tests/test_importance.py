@@ -429,6 +429,27 @@ def test_a_wrong_thing_in_the_code_is_no_wrong_result() -> None:
     assert fix_impacts("fix: wrong loss values under SP", "") == {"wrong_result": 1.0}
 
 
+def test_something_silent_is_a_wrong_result_only_when_it_happens_to_values() -> None:
+    for body in (
+        "The rollout engine could silently receive base weights without the LoRA delta.",
+        "Such tensors get silently overwritten by the next broadcast.",
+        "Router replay silently does nothing: no error, no warning.",
+    ):
+        assert fix_impacts("[x] fix: y", body) == {"wrong_result": 0.75}, body
+    assert fix_impacts("[x] fix: y", "Training silently exits with no new steps.") == {}
+
+
+def test_a_setting_that_had_no_effect_is_its_own_impact() -> None:
+    for title in (
+        "[fsdp] fix: FSDP2 silently drops fsdp_config.forward_prefetch",
+        "[rollout,vllm] fix: max_num_seqs not take effect",
+        "[megatron] fix: CUDA_DEVICE_MAX_CONNECTIONS not taking effect",
+    ):
+        assert fix_impacts(title, "") == {"ignored_setting": 1.0}, title
+    body = "Setting ignore_eos to True in the script had no effect."
+    assert fix_impacts("[rollout] fix: propagate ignore_eos", body) == {"ignored_setting": 0.75}
+
+
 def test_review_part_counts_threads_and_disagreement() -> None:
     pr = make_pr(1)
     thread = ReviewThread(
