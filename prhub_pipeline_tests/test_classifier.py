@@ -103,6 +103,30 @@ def test_own_tags_win_and_the_model_fills_the_rest() -> None:
     assert all(x.origin == "model" and 0 < x.confidence <= 1 for x in predicted)
 
 
+def test_a_pr_tagged_only_with_its_type_gets_areas_from_the_model() -> None:
+    """`[BugFix] ...` says what kind of change, not where: the model adds the area."""
+    config = MODULES.model_copy(update={"allowed": [*(MODULES.allowed or []), "bugfix"]})
+    history = [
+        pr.model_copy(update={"title": f"[BugFix]{pr.title}"}) if pr.number % 3 == 0 else pr
+        for pr in synthetic_history(160)
+    ]
+    model = train_module_classifier(history, config).model
+    assert model is not None and "bugfix" in model.labels
+    type_only = make_pr(
+        900, "[BugFix] fix: sampling engine kv cache", paths=("verl/workers/rollout/a.py",)
+    )
+    with_area = make_pr(901, "[BugFix][ci] fix: runner", paths=("verl/workers/rollout/b.py",))
+    week = label_week([type_only, with_area], model, config)
+    assert [(x.number, x.module, x.origin) for x in week.labels] == [
+        (900, "bugfix", "title"),
+        (901, "bugfix", "title"),
+        (901, "ci", "title"),
+        (900, "rollout", "model"),
+    ]
+    assert week.areas_from_model == [900] and week.unlabelled == []
+    assert label_week([type_only], None, config).areas_from_model == []
+
+
 def test_labels_instead_of_prefixes_train_a_model() -> None:
     config = ModulesConfig(label_modules={"area/rollout": "rollout", "area/ci": "ci"})
     prs = []

@@ -337,12 +337,17 @@ def test_type_only_tags_are_no_area() -> None:
     ]
     MODULES.update({6700 + i: ["bugfix", "cuda"] for i in range(3)})
     MODULES[6703] = ["bugfix"]
+    last_week = WeekCounts(pr_count=12, modules={"bugfix": 11, "cuda": 1})
     try:
-        context = context_for(fixes, "en")
+        context = context_for(fixes, "en", previous=last_week)
     finally:
         for i in range(4):
             del MODULES[6700 + i]
     assert not any("concern bugfix" in line for line in context.summary)
+    # The trend table's composition column already counts the fixes.
+    assert [row.name for row in context.trends] == ["cuda"]
+    assert "bugfix" not in " ".join(context.trends_lead)
+    assert "cuda (1 → 3)" in " ".join(context.trends_lead)
     assert any("The busiest modules were cuda (3)" in line for line in context.summary)
     grouped = {item.pr.number: group.name for group in context.groups for item in group.items}
     assert [grouped.get(6700 + i) for i in range(3)] == ["cuda"] * 3
@@ -619,3 +624,18 @@ def test_index_from_files_on_disk_shows_no_made_up_counts(tmp_path: Path) -> Non
     assert index.index("2026-05-11") < index.index("2026-05-04")
     assert "—" in index
     assert "还没有生成任何周报" in render_index(REPO, [])
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_quick_view_item_without_text_has_no_empty_sentence(lang: str) -> None:
+    """A key PR with no description and no risks still reads as one sentence."""
+    context = context_for(week_prs(), lang)
+    first = context.quick_view[0].model_copy(update={"text": ""})
+    context = context.model_copy(update={"quick_view": [first, *context.quick_view[1:]]})
+    markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+    line = next(line for line in markdown.splitlines() if line.startswith("- **[#"))
+    importance = f"{first.pr.importance:.1f}"
+    opening = {"zh": f"{importance}（", "en": f"{importance} ("}[lang]
+    assert opening in line and "  " not in line
+    html = render_report(context, lang, "html")  # type: ignore[arg-type]
+    assert "<br><br>" not in html

@@ -61,11 +61,15 @@ def _modules_metadata(results: Sequence[WeekModules]) -> dict[str, dg.MetadataVa
         for origin, count in result.origins.items():
             origins[origin] = origins.get(origin, 0) + count
     unlabelled = sum(len(r.unlabelled) for r in results)
+    areas_from_model = sum(r.areas_from_model for r in results)
+    completed = (
+        f" ({areas_from_model} type-only tagged, areas by model)" if areas_from_model else ""
+    )
     return {
         "summary": dg.MetadataValue.text(
             f"{counted(sum(r.pr_count for r in results), 'PR')}: "
             + ", ".join(f"{count} by {origin}" for origin, count in sorted(origins.items()))
-            + f", {unlabelled} without a module"
+            + f"{completed}, {unlabelled} without a module"
         ),
         "modules": _counts_table(modules),
         "themes": _counts_table(themes),

@@ -42,7 +42,7 @@ from sklearn.svm import LinearSVC
 
 from prhub_pipeline.config import ModulesConfig
 from prhub_pipeline.modelling.features import PrFeatures, pr_features
-from prhub_pipeline.modelling.tags import ground_truth, learn_modules_config
+from prhub_pipeline.modelling.tags import areas_of, ground_truth, learn_modules_config
 from prhub_pipeline.records import ModuleLabel, PullRequest, UnknownTag
 
 MODEL_FORMAT = 4  # 3: adds the path label memory; 4: fields named apart from their source
@@ -364,6 +364,8 @@ class WeekLabels(BaseModel):
     labels: list[ModuleLabel]
     unknown: list[UnknownTag]
     unlabelled: list[int] = Field(default_factory=list)  # PRs neither tags nor a model labelled
+    # PRs tagged only with what kind of change they are (`[BugFix]`) that the model gave areas.
+    areas_from_model: list[int] = Field(default_factory=list)
 
 
 def tagged_examples(
@@ -686,10 +688,16 @@ def label_week(
     prs: Sequence[PullRequest], model: ModuleModel | None, config: ModulesConfig
 ) -> WeekLabels:
     """Each PR's modules: its own valid tags (title, else labels) at confidence 1.0; the
-    model's prediction for PRs without them. Unknown tags are returned, not dropped."""
+    model's prediction for PRs without them. Unknown tags are returned, not dropped.
+
+    A PR whose own tags only say what kind of change it is (`[BugFix] ...`, in a repository
+    that learned `bugfix` as a label) keeps them, and the model adds where the change happened
+    (areas only), so the report can list it with its area's other changes.
+    """
     labels: list[ModuleLabel] = []
     unknown: list[UnknownTag] = []
     untagged: list[PullRequest] = []
+    type_tagged: list[PullRequest] = []
     for pr in prs:
         truth = ground_truth(pr, config)
         unknown.extend(UnknownTag(repo=pr.repo, number=pr.number, tag=t) for t in truth.unknown)
@@ -702,23 +710,40 @@ def label_week(
             )
             for m in truth.modules
         )
-    if model is None or not untagged:
+        if not areas_of(truth.modules):
+            type_tagged.append(pr)
+    if model is None:
         return WeekLabels(labels=labels, unknown=unknown, unlabelled=[p.number for p in untagged])
-    probabilities = model.predict_proba([pr_features(pr, config) for pr in untagged])
-    decisions = _decide(probabilities, model.thresholds, model.min_top_probability)
-    unlabelled = []
-    for pr, chosen, row in zip(untagged, decisions, probabilities, strict=True):
-        columns = np.flatnonzero(chosen)
-        if not len(columns):
-            unlabelled.append(pr.number)
-        labels.extend(
+    predicted = _predicted_labels(untagged, model, config, model.labels)
+    areas = _predicted_labels(type_tagged, model, config, areas_of(model.labels))
+    labels.extend(x for found in (*predicted.values(), *areas.values()) for x in found)
+    return WeekLabels(
+        labels=labels,
+        unknown=unknown,
+        unlabelled=[number for number, found in predicted.items() if not found],
+        areas_from_model=[number for number, found in areas.items() if found],
+    )
+
+
+def _predicted_labels(
+    prs: Sequence[PullRequest], model: ModuleModel, config: ModulesConfig, allowed: Sequence[str]
+) -> dict[int, list[ModuleLabel]]:
+    """Each PR's modules by the model, among the `allowed` labels (in PR order)."""
+    if not prs:
+        return {}
+    columns = [j for j, label in enumerate(model.labels) if label in set(allowed)]
+    probabilities = model.predict_proba([pr_features(pr, config) for pr in prs])[:, columns]
+    decisions = _decide(probabilities, model.thresholds[columns], model.min_top_probability)
+    return {
+        pr.number: [
             ModuleLabel(
                 repo=pr.repo,
                 number=pr.number,
-                module=model.labels[j],
+                module=model.labels[columns[j]],
                 origin="model",
                 confidence=round(float(row[j]), 4),
             )
-            for j in columns
-        )
-    return WeekLabels(labels=labels, unknown=unknown, unlabelled=unlabelled)
+            for j in np.flatnonzero(chosen)
+        ]
+        for pr, chosen, row in zip(prs, decisions, probabilities, strict=True)
+    }

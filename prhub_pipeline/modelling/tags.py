@@ -203,6 +203,11 @@ def text_without_tags(title: str, config: ModulesConfig) -> str:
     return re.sub(r"\s+", " ", _ANY_BRACKET_GROUP.sub(" ", stripped)).strip()
 
 
+def areas_of(modules: Sequence[str]) -> list[str]:
+    """The modules that say where a change happened: without type-only tags (`bugfix`)."""
+    return [m for m in modules if normalise_tag(m) not in TYPE_ONLY_TAGS]
+
+
 def modules_from_labels(labels: Iterable[str], config: ModulesConfig) -> list[str]:
     """Modules named by GitHub labels, through `config.label_modules` (label -> module)."""
     mapping = {normalise_tag(k): normalise_tag(v) for k, v in config.label_modules.items()}

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from prhub_pipeline.modelling.importance import ScoreCalibration, reverted_target
 from prhub_pipeline.modelling.pr_text import own_references, parse_title, shorten, summarize
 from prhub_pipeline.modelling.risks import SEVERITY
+from prhub_pipeline.modelling.tags import areas_of
 from prhub_pipeline.modelling.themes import housekeeping_themes
 from prhub_pipeline.records import (
     LANGS,
@@ -308,6 +309,8 @@ def _trend_rows(
         ("theme", theme_names, counts.themes, previous.themes if previous else None),
     ):
         for name, count in facts.ranked(table):
+            if kind == "module" and not areas_of([name]):
+                continue  # `bugfix` restates the composition column
             members = [r for r in ordered if name in names.get(r.number, [])]
             prev = prev_table.get(name, 0) if prev_table is not None else None
             rows.append(

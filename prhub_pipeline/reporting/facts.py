@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal
 
 from prhub_pipeline.modelling.pr_text import parse_title, shorten
 from prhub_pipeline.modelling.risks import RISK_ORDER
-from prhub_pipeline.modelling.tags import TYPE_ONLY_TAGS, normalise_tag
+from prhub_pipeline.modelling.tags import areas_of, normalise_tag
 from prhub_pipeline.records import (
     FixImpact,
     PrScore,
@@ -163,11 +163,6 @@ def summary(
     )
 
 
-def areas_of(modules: Sequence[str]) -> list[str]:
-    """The modules that say where a change happened: without type-only tags (`bugfix`)."""
-    return [m for m in modules if normalise_tag(m) not in TYPE_ONLY_TAGS]
-
-
 def fix_focus(fixes: Sequence[PrRef], theme_names: Mapping[int, Sequence[str]]) -> Ranked:
     """The modules or themes the week's fixes concentrate on, most fixes first (at most two).
 
@@ -295,10 +290,16 @@ def _group_of(
 
 
 def biggest_changes(counts: WeekCounts, previous: WeekCounts) -> list[tuple[str, int, int]]:
-    """The three modules or themes whose PR count moved most: (name, now, before)."""
+    """The three modules or themes whose PR count moved most: (name, now, before). Tags that
+    only say what kind of change a PR is (`bugfix`) are no module here."""
     changes = []
-    for table, prev in ((counts.modules, previous.modules), (counts.themes, previous.themes)):
-        for name in set(table) | set(prev):
+    modules = areas_of([*set(counts.modules) | set(previous.modules)])
+    themes = set(counts.themes) | set(previous.themes)
+    for table, prev, names in (
+        (counts.modules, previous.modules, modules),
+        (counts.themes, previous.themes, themes),
+    ):
+        for name in names:
             now, before = table.get(name, 0), prev.get(name, 0)
             if now != before:
                 changes.append((name, now, before))

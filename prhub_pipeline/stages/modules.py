@@ -59,6 +59,7 @@ class WeekModules(BaseModel):
     window: WeekWindow
     pr_count: int
     origins: dict[str, int]  # PRs whose modules came from title / label / model
+    areas_from_model: int  # of the tagged PRs, those with only type tags the model gave areas
     unlabelled: list[int]
     unknown_tags: dict[str, int]
     modules: dict[str, int]
@@ -104,13 +105,16 @@ def label_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
                 window.week_start,
                 module_tables(window.week_start, labelled.labels, themes, labelled.unknown),
             )
-            origin_of = {label.number: label.origin for label in labelled.labels}
+            origin_of: dict[int, str] = {}
+            for label in labelled.labels:  # the PR's own tags come first
+                origin_of.setdefault(label.number, label.origin)
             results.append(
                 WeekModules(
                     repo=repo.name,
                     window=window,
                     pr_count=len(prs),
                     origins=dict(Counter(origin_of.values())),
+                    areas_from_model=len(labelled.areas_from_model),
                     unlabelled=labelled.unlabelled,
                     unknown_tags=dict(Counter(tag.tag for tag in labelled.unknown)),
                     modules=dict(Counter(label.module for label in labelled.labels)),
