@@ -382,6 +382,9 @@ def test_breaking_marker_and_breadth_raise_the_score() -> None:
     broad = score_parts(make_pr(1, "[fsdp] feat: x"), ["fsdp", "megatron", "ckpt", "ray"], CONFIG)
     assert breaking["breaking"] > 0 and sum(breaking.values()) > sum(plain.values())
     assert broad["breadth"] > plain["breadth"] == 0
+    # `[BugFix][CUDA]`: the type tag a repository learned as a label is no second area.
+    typed = score_parts(make_pr(1, "[BugFix][CUDA] Fix x"), ["bugfix", "cuda"], CONFIG)
+    assert typed["breadth"] == 0
 
 
 @pytest.mark.parametrize(

@@ -176,8 +176,14 @@ def test_large_and_cross_cutting_changes() -> None:
     large = make_pr(1, files=[("verl/a.py", 900, 200)])
     docs = make_pr(2, files=[("docs/a.md", 5000, 0)])
     broad = make_pr(3)
+    typed = make_pr(4)  # three areas and the type tag a repository learned as a label
     flags = risks_of(
-        [large, docs, broad], modules={3: ["fsdp", "megatron", "ckpt", "ray"], 2: ["doc"]}
+        [large, docs, broad, typed],
+        modules={
+            3: ["fsdp", "megatron", "ckpt", "ray"],
+            2: ["doc"],
+            4: ["bugfix", "fsdp", "megatron", "ckpt"],
+        },
     )
     assert [(f.number, f.lines) for f in flags if f.risk == "large_change"] == [(1, 1100)]
     cross = [f for f in flags if f.risk == "cross_cutting"]

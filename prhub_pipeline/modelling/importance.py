@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.pr_text import parse_title, prose
+from prhub_pipeline.modelling.tags import areas_of
 from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import (
     FixImpact,
@@ -303,7 +304,7 @@ def score_parts(
         share = shape.core_share
         damping = min(1.0, math.log10(1 + shape.core_lines) / math.log10(1 + CORE_FULL_LINES))
         parts["core"] = CORE_WEIGHT * share * damping
-    distinct_modules = len(set(modules))
+    distinct_modules = len(set(areas_of(modules)))  # `[BugFix][CUDA]` spans one area
     parts["breadth"] = BREADTH_WEIGHT * math.log2(distinct_modules) if distinct_modules > 1 else 0.0
 
     if pr_type == "fix" and not shape.docs_only:

@@ -26,6 +26,7 @@ from prhub_pipeline.modelling.pr_text import (
     parse_title,
     shorten,
 )
+from prhub_pipeline.modelling.tags import areas_of
 from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import (
     PullRequest,
@@ -111,7 +112,7 @@ def flag_risks(
     reviews = reviews_by_pr(review_data)
     flags: list[RiskFlag] = []
     for pr in prepared:
-        pr_modules = list(dict.fromkeys(modules.get(pr.number, ())))
+        pr_modules = list(dict.fromkeys(areas_of(modules.get(pr.number, ()))))
         flags.extend(_revert_flags(pr, known, reverters))
         flags.extend(_breaking_flags(pr))
         if review_data.available:
