@@ -23,8 +23,10 @@ from prhub_pipeline.records import (
     WeekCounts,
 )
 from prhub_pipeline.reporting.context import MAX_QUICK_VIEW, ReportContext, build_report_context
+from prhub_pipeline.reporting.facts import Period, Summary
 from prhub_pipeline.reporting.files import write_report_files
 from prhub_pipeline.reporting.render import md_escape, render_index, render_report
+from prhub_pipeline.reporting.wording import WORDINGS
 from prhub_pipeline.warehouse.connection import connect
 from prhub_pipeline.warehouse.partitions import replace_partition
 from prhub_pipeline.warehouse.reports import (
@@ -639,3 +641,41 @@ def test_a_quick_view_item_without_text_has_no_empty_sentence(lang: str) -> None
     assert opening in line and "  " not in line
     html = render_report(context, lang, "html")  # type: ignore[arg-type]
     assert "<br><br>" not in html
+
+
+@pytest.mark.parametrize(
+    ("pr_count", "key_count", "en", "zh"),
+    [
+        (
+            1,
+            0,
+            "1 pull request was merged this week (week 20, May 11 to May 17); it is not a key PR.",
+            "共合并 1 个 PR，没有重点 PR。",
+        ),
+        (1, 1, "; it is a key PR.", "共合并 1 个 PR，为重点 PR。"),
+        (4, 0, "; none of them is a key PR.", "共合并 4 个 PR，没有重点 PR。"),
+        (4, 1, "; one of them is a key PR.", "共合并 4 个 PR，其中 1 个为重点 PR。"),
+        (4, 3, "; 3 of them are key PRs.", "共合并 4 个 PR，其中 3 个为重点 PR。"),
+    ],
+)
+def test_the_overview_counts_key_prs_in_words(
+    pr_count: int, key_count: int, en: str, zh: str
+) -> None:
+    summary = Summary(
+        period=Period.of(WINDOW),
+        pr_count=pr_count,
+        key_count=key_count,
+        types=[("fix", pr_count)],
+        top_modules=[],
+        top_themes=[],
+        top=[],
+        fix_count=0,
+        fixes_by_impact=[],
+        fix_total=pr_count,
+        fix_focus=[],
+        reverts=[],
+        risk_tally=[],
+        review_available=True,
+    )
+    assert en in WORDINGS["en"].summary(summary)[0]
+    assert zh in WORDINGS["zh"].summary(summary)[0]

@@ -102,6 +102,8 @@ class Wording:
     # Summary.
     no_prs: str
     overview: Counted
+    # How many PRs are key: of one PR (not key, key), of several (none, one, {key}).
+    overview_key: tuple[str, str, str, str, str]
     busiest_modules: str
     module_count: str
     busiest_themes: str
@@ -217,9 +219,13 @@ class Wording:
         if not s.pr_count:
             return [self.no_prs.format(span=span)]
         overview = _counted(self.overview, s.pr_count)
+        key = self.overview_key[min(s.key_count, 1) if s.pr_count == 1 else 2 + min(s.key_count, 2)]
         paragraphs = [
             overview.format(
-                n=s.pr_count, key=s.key_count, span=span, types=self.count_phrase(s.types)
+                n=s.pr_count,
+                key=key.format(key=s.key_count),
+                span=span,
+                types=self.count_phrase(s.types),
             )
         ]
         focus = []
@@ -516,7 +522,14 @@ ZH = Wording(
     reverts_pr="回退 #{target}",
     reverts_pr_titled="回退 #{target}：{title}",
     no_prs="本周（{span}）没有合并的 PR。",
-    overview="本周（{span}）共合并 {n} 个 PR，其中 {key} 个为重点 PR。按类型分：{types}。",
+    overview="本周（{span}）共合并 {n} 个 PR，{key}。按类型分：{types}。",
+    overview_key=(
+        "没有重点 PR",
+        "为重点 PR",
+        "没有重点 PR",
+        "其中 1 个为重点 PR",
+        "其中 {key} 个为重点 PR",
+    ),
     busiest_modules="变更最集中的模块是 {list}",
     module_count="{name}（{n} 个）",
     busiest_themes="主题上 {list}",
@@ -695,10 +708,15 @@ EN = Wording(
     reverts_pr_titled="Reverts #{target}: {title}",
     no_prs="No pull requests were merged this week ({span}).",
     overview=(
-        "{n} pull request was merged this week ({span}); {key} of them are key PRs."
-        " By type: {types}.",
-        "{n} pull requests were merged this week ({span}); {key} of them are key PRs."
-        " By type: {types}.",
+        "{n} pull request was merged this week ({span}); {key}. By type: {types}.",
+        "{n} pull requests were merged this week ({span}); {key}. By type: {types}.",
+    ),
+    overview_key=(
+        "it is not a key PR",
+        "it is a key PR",
+        "none of them is a key PR",
+        "one of them is a key PR",
+        "{key} of them are key PRs",
     ),
     busiest_modules="The busiest modules were {list}",
     module_count="{name} ({n})",
