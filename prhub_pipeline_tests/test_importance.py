@@ -319,6 +319,32 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "both, or none]\n\nAdd RM-R1 to the awesome work list.",
             "Add RM-R1 to the awesome work list.",
         ),
+        # Background first, then what the PR does: the latter is the summary, unless it only
+        # points back at the background or the first paragraph already says what is done.
+        (
+            "t",
+            "### What does this PR do?\n\nCurrently the cache is rebuilt on every step.\n\n"
+            "This PR keeps the cache across steps and clears it on reload.",
+            "This PR keeps the cache across steps and clears it on reload.",
+        ),
+        (
+            "t",
+            "### What does this PR do?\n\nCurrently the cache is rebuilt on every step.\n\n"
+            "This PR fixes the above issue.",
+            "Currently the cache is rebuilt on every step.",
+        ),
+        (
+            "t",
+            "### What does this PR do?\n\nWe bring MXFP8 quantization to the rollout.\n\n"
+            "We also fixed the rotary embedding on NPU along the way.",
+            "We bring MXFP8 quantization to the rollout.",
+        ),
+        (
+            "t",
+            "### Summary\n\nAdds a retry to the weight sync.\n\n"
+            "This PR also renames the bucket helper for the new transfer path.",
+            "Adds a retry to the weight sync.",
+        ),
     ],
 )
 def test_summary_is_the_first_author_sentences(title: str, body: str, expected: str) -> None:

@@ -413,6 +413,27 @@ def _says_something(paragraph: str) -> bool:
     return len(words) >= enough and not paragraph.startswith(("…", "..."))
 
 
+# Verbs a sentence about a change opens with, in any of their forms ("add", "adds", "added").
+_VERBS = (
+    r"(?:add|fix|remove|support|make|update|implement|introduce|use|enable|allow|refactor|move"
+    r"|rename|replace|improve|optimi[sz]e|avoid|prevent|bump|upgrade|migrate|switch|skip|extend"
+    r"|expose|provide|create|delete|clean|drop|correct|resolve|handle|restore|unify|simplify"
+    r"|align|set|change|ensure|wire|pass|split|register|integrate|adapt|reduce|cache|defer"
+    r"|upload|hardcode|revert|disable|raise|lower|pin|guard|return|keep|let|apply)"
+    r"(?:s|es|ed|d)?\b"
+)
+# A paragraph that says what the PR does ("This PR adds ...", "In this PR, we ...", "We add
+# ..."), not one that only points back at the background ("This PR fixes the above issue.").
+_STATES_THE_CHANGE = re.compile(
+    r"^(?:this (?:pr|pull request|change|patch|commit)\b|in this (?:pr|pull request|change)\b"
+    rf"|we (?:now )?{_VERBS})"
+    r"(?![^.]{0,40}\b(?:above|the issue|this issue|the problem|this problem)\b[^.]{0,20}(?:\.|$))",
+    re.IGNORECASE,
+)
+# A paragraph that opens with what is done ("Adds ...", "We bring ...") is a summary already.
+_AUTHOR_LEAD = re.compile(rf"^(?:{_VERBS}|we\b)", re.IGNORECASE)
+
+
 def summarize(title: str, body: str, limit: int = 180) -> str:
     """One line on what the PR does: the first sentences the author wrote about it.
 
@@ -432,6 +453,17 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     ] or paragraphs
     preferred = [text for section, text in paragraphs if _SUMMARY_SECTIONS.search(section)]
     chosen = preferred[0] if preferred else (paragraphs[0][1] if paragraphs else "")
+    # "Currently X breaks when Y. ... This PR makes X ...": the background leads, but the
+    # paragraph that says what the PR does is the summary.
+    if preferred and not _STATES_THE_CHANGE.match(chosen) and not _AUTHOR_LEAD.match(chosen):
+        chosen = next(
+            (
+                text
+                for text in preferred[1:]
+                if _STATES_THE_CHANGE.match(text) and len(text.split()) >= 7
+            ),
+            chosen,
+        )
     if not chosen:
         chosen = parse_title(title).subject or title
     summary = _first_sentences(_plain(chosen), limit)
