@@ -15,9 +15,15 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict
 
-REVERT_TITLE = re.compile(r'^\s*Revert\s+"(?P<quoted>.*)"\s*$', re.DOTALL)
+# `Revert "<title>"`, also behind tags and with the reverted PR's number after the quote, as
+# vllm-ascend writes them: `[Revert] Revert "[CI] add a5 nightly test" (#14190)`.
+REVERT_TITLE = re.compile(
+    r'^(?:\s*[\[【][^\]】]*[\]】])*\s*Revert\s*:?\s*"(?P<quoted>.*)"(?P<number>\s*\(#\d+\))?\s*$',
+    re.DOTALL | re.IGNORECASE,
+)
 REVERTS_PR_BODY = re.compile(
-    r"^\s*Reverts\s+(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)\b", re.MULTILINE | re.IGNORECASE
+    r"^\s*(?:Reverts|Revert of PR)\s+(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)\b",
+    re.MULTILINE | re.IGNORECASE,
 )
 REVERTS_COMMIT = re.compile(r"This reverts commit (?P<sha>[0-9a-f]{7,40})")
 TRAILING_PR_NUMBER = re.compile(r"\s*\(#(?P<number>\d+)\)\s*$")
@@ -40,8 +46,14 @@ def read_revert(title: str, body: str) -> RevertText | None:
     by_commit = REVERTS_COMMIT.search(body)
     if not (quoted or by_body or by_commit):
         return None
+    # A number after the quote names the reverted PR as a squash commit's `(#N)` would.
+    quoted_title = (
+        f"{quoted.group('quoted').strip()}{quoted.group('number') or ''}".strip()
+        if quoted
+        else None
+    )
     return RevertText(
-        quoted_title=quoted.group("quoted").strip() if quoted else None,
+        quoted_title=quoted_title,
         body_number=int(by_body.group("number")) if by_body else None,
         reverted_sha=by_commit.group("sha") if by_commit else None,
     )

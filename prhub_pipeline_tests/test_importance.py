@@ -374,6 +374,18 @@ def test_reverted_number_comes_from_the_body_not_the_title() -> None:
     assert reverted_number(title_only, known) == 6350
 
 
+def test_a_revert_behind_tags_with_the_number_after_the_quote() -> None:
+    """vllm-ascend: `[Revert] Revert "<title>" (#N)`, body `Revert of PR #N (...)`."""
+    title = '[Revert] Revert "[CI] add a5 nightly multi test- #14112" (#14190)'
+    by_title = read_revert(title, "")
+    assert by_title is not None
+    assert reverted_number(by_title, {"[CI] add a5 nightly multi test- #14112": 14190}) == 14190
+    assert reverted_number(by_title, {"[CI] add a5 nightly multi test- #14112": 14000}) is None
+    by_body = read_revert(title, "Revert of PR #14190 (merged onto `main`).")
+    assert by_body is not None and reverted_number(by_body, {}) == 14190
+    assert parse_title(title).type == "revert"
+
+
 @pytest.mark.parametrize(
     ("path", "patterns", "expected"),
     [

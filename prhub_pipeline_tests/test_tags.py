@@ -58,6 +58,9 @@ def test_revert_takes_the_reverted_titles_tags() -> None:
     assert tags.modules == ["rollout"]
     assert tags.type == "revert"
     assert tags.stripped == 'Revert "use dummy load_format"'
+    # Behind a tag of its own and with the reverted PR's number after the quote (vllm-ascend).
+    tagged = parse_title_tags('[Revert] Revert "[ci] add a nightly test" (#14190)', MODULES)
+    assert (tagged.modules, tagged.type) == (["ci"], "revert")
 
 
 def test_without_a_module_list_every_tag_is_a_module() -> None:

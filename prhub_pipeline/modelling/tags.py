@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from prhub_pipeline.config import ModulesConfig
 from prhub_pipeline.records import PullRequest
+from prhub_pipeline.reverts import REVERT_TITLE
 
 # Tags that only ever say what kind of change a PR is. A repository without a module list
 # that titles PRs `[BugFix][CUDA] ...` learns "bugfix" as a label (its own convention, which
@@ -55,7 +56,6 @@ _TAG_SEPARATORS = re.compile(r"[,;|，、]")
 _TYPE_WITH_SCOPE = re.compile(
     r"^\s*([A-Za-z][A-Za-z_ -]{0,20}?)\s*(?:\(([^)]{0,40})\))?\s*(!)?\s*:\s*"
 )
-_REVERT = re.compile(r'^\s*revert\s*:?\s*"(?P<inner>.*)"\s*$', re.IGNORECASE | re.DOTALL)
 _ANY_BRACKET_GROUP = re.compile(r"[\[【][^\]】]{0,60}[\]】]")
 
 
@@ -159,9 +159,9 @@ def parse_title_tags(title: str, config: ModulesConfig) -> TitleTags:
 
 @lru_cache(maxsize=16384)
 def _parse(title: str, vocabulary: _Vocabulary) -> TitleTags:
-    revert = _REVERT.match(title)
+    revert = REVERT_TITLE.match(title)
     if revert:
-        inner = _parse(revert.group("inner"), vocabulary)
+        inner = _parse(revert.group("quoted"), vocabulary)
         return inner.model_copy(update={"stripped": f'Revert "{inner.stripped}"', "type": "revert"})
 
     groups, rest = _split_prefix(title)
