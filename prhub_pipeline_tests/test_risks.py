@@ -201,12 +201,18 @@ def test_dependency_docker_ci_and_config_changes() -> None:
             (".github/workflows/e2e.yml", 10, 2),
             ("verl/trainer/config/ppo_trainer.yaml", 1, 1),
             ("verl/trainer/config/new_option.yaml", 5, 0),
+            # A test's and a CI job's own settings are no defaults a user runs with.
+            ("tests/e2e/nightly/configs/Qwen3-32B.yaml", 1, 1),
+            (".github/workflows/configs/nightly_config.yaml", 1, 1),
         ],
     )
     by_kind = {f.risk: f for f in risks_of([pr])}
     assert by_kind["dependency_change"].paths == ["requirements-npu.txt", "pyproject.toml"]
     assert by_kind["docker_change"].paths == ["docker/Dockerfile.stable.vllm"]
-    assert by_kind["ci_change"].paths == [".github/workflows/e2e.yml"]
+    assert by_kind["ci_change"].paths == [
+        ".github/workflows/e2e.yml",
+        ".github/workflows/configs/nightly_config.yaml",
+    ]
     # Only edited lines can change a default; a file that only gains lines adds options.
     assert by_kind["config_default_change"].paths == ["verl/trainer/config/ppo_trainer.yaml"]
 

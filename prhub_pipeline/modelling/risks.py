@@ -288,10 +288,12 @@ def _path_flags(pr: PullRequest, modules: list[str], config: ScoringConfig) -> l
                 modules=modules,
             )
         )
+    # A test's or a CI job's own configuration sets no default a user runs with.
     config_files = [
         f
         for f in pr.files
         if matches_any(f.path, config.config_paths)
+        and not matches_any(f.path, [*config.test_paths, *CI_FILES])
         and f.status in ("modified", "renamed")
         and (f.deletions or 0) > 0
     ]
