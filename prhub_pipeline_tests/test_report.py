@@ -330,6 +330,34 @@ def test_a_housekeeping_theme_from_paths_alone_does_not_head_a_prs_group() -> No
     assert grouped == {6800: "v1", 6801: "v1", 6802: "Docs", 6803: "Docs", 6804: "Docs"}
 
 
+def test_a_theme_most_of_the_week_carries_heads_no_section() -> None:
+    """vllm-ascend: every PR is NPU work, so NPU says nothing about a PR; its modules do.
+    PRs with nothing but the theme are still listed under it."""
+    prs = [
+        make_pr(6900 + n, f"[ops] feat: kernel {n}", files=[(f"csrc/k{n}.cpp", 900, 0)])
+        for n in range(6)
+    ] + [
+        make_pr(6906 + n, f"[ci] chore: job {n}", files=[(".github/workflows/j.yml", 9, 1)])
+        for n in range(3)
+    ]
+    prs += [make_pr(6909 + n, f"NPU graph mode {n}", files=[("g.py", 90, 0)]) for n in range(3)]
+    modules = {n: ["ops"] for n in range(6900, 6906)} | {n: ["ci"] for n in range(6906, 6909)}
+    themes = {n: ["NPU"] for n in range(6900, 6912) if n not in (6906, 6907)}
+    MODULES.update(modules | {n: [] for n in range(6909, 6912)})
+    THEMES.update(themes)
+    try:
+        context = context_for(prs, "en")
+    finally:
+        for number in range(6900, 6912):
+            del MODULES[number]
+            THEMES.pop(number, None)
+    leads = {group.name: group.lead for group in context.groups}
+    items = {group.name: [item.pr.number for item in group.items] for group in context.groups}
+    assert leads["ops"].startswith("6 PRs this week")
+    assert sorted(items["NPU"]) == [6909, 6910, 6911]
+    assert "NPU" in [row.name for row in context.trends]  # still counted
+
+
 def test_type_only_tags_are_no_area() -> None:
     """tilelang tags `[BugFix][CUDA]`: its learned "bugfix" label is no area to rank, group
     or focus on ("all fixes concern bugfix" would say nothing)."""
@@ -679,3 +707,26 @@ def test_the_overview_counts_key_prs_in_words(
     )
     assert en in WORDINGS["en"].summary(summary)[0]
     assert zh in WORDINGS["zh"].summary(summary)[0]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_long_risk_list_names_the_most_important_and_counts_the_rest(lang: str) -> None:
+    """vllm-ascend merges thirty CI workflow changes a week: six are named, the rest counted."""
+    prs = [
+        make_pr(
+            7000 + n,
+            f"[ci] chore: job {n}",
+            files=[(".github/workflows/j.yml", 9, 1), ("verl/a.py", 100 * (n + 1), 0)],
+        )
+        for n in range(8)
+    ]
+    MODULES.update({7000 + n: ["ci"] for n in range(8)})
+    try:
+        context = context_for(prs, lang)
+    finally:
+        for n in range(8):
+            del MODULES[7000 + n]
+    [ci] = [o for o in context.risks if o.risk == "ci_change"]
+    named = re.findall(r"#(\d+)", ci.text)
+    assert len(named) == 6 and named[0] == "7007"  # the largest change is the most important
+    assert {"zh": "等 8 个", "en": "and 2 more"}[lang] in ci.text

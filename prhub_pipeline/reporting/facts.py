@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Literal
@@ -33,6 +33,10 @@ if TYPE_CHECKING:
     from prhub_pipeline.reporting.context import PrRef
 
 MAX_GROUP_ITEMS = 5
+# A theme that more than this share of a week's PRs carry heads no section (weeks of at least
+# DOMINANT_THEME_MIN_PRS PRs): in vllm-ascend every PR is NPU work.
+DOMINANT_THEME_SHARE = 0.5
+DOMINANT_THEME_MIN_PRS = 10
 MAX_LISTED = 6
 MAX_LISTED_PER_IMPACT = 4
 # How many PRs a follow-up names before "and N more", where it differs from MAX_LISTED.
@@ -213,10 +217,16 @@ def groups(
     sizes: Counter[str] = Counter()
     for ref in ordered:
         sizes.update(set(ref.modules) | set(themes.get(ref.number, [])))
+    dominant = {
+        theme
+        for theme in {t for names in themes.values() for t in names}
+        if len(ordered) >= DOMINANT_THEME_MIN_PRS
+        and sizes[theme] > DOMINANT_THEME_SHARE * len(ordered)
+    }
     members: dict[tuple[GroupKind, str], list[PrRef]] = defaultdict(list)
     group_of: dict[int, tuple[GroupKind, str]] = {}
     for ref in ordered:
-        group_of[ref.number] = _group_of(ref, themes, reverts, sizes, housekeeping)
+        group_of[ref.number] = _group_of(ref, themes, reverts, sizes, housekeeping, dominant)
         members[group_of[ref.number]].append(ref)
     kept = {
         group
@@ -266,6 +276,7 @@ def _group_of(
     reverts: set[int],
     sizes: Mapping[str, int],
     housekeeping: Mapping[str, Sequence[str]],
+    dominant: Collection[str] = (),
 ) -> tuple[GroupKind, str]:
     """A PR's one group: the revert chain, else its most populous theme, else its most
     populous module this week (so `[model, fsdp]` joins a busy FSDP group), an area before a
@@ -273,17 +284,18 @@ def _group_of(
 
     A housekeeping theme (Docs, CI, ...) counts as a theme only when the PR carries one of its
     modules (`[doc]` with Docs); one it has from its paths alone (a feature that adds a
-    dependency) comes after the PR's modules."""
+    dependency) comes after the PR's modules. A `dominant` theme, one most of the week's PRs
+    carry (NPU in an Ascend-only repository), says nothing about the PR: it comes last."""
     if ref.number in reverts:
         return "revert", "revert"
-    own = themes.get(ref.number, [])
+    own = [t for t in themes.get(ref.number, []) if t not in dominant]
     modules = {normalise_tag(m) for m in ref.modules}
     tagged = [
         t
         for t in own
         if t not in housekeeping or modules & {normalise_tag(m) for m in housekeeping[t]}
     ]
-    for labels in (tagged, areas_of(ref.modules), own, ref.modules):
+    for labels in (tagged, areas_of(ref.modules), own, ref.modules, themes.get(ref.number, [])):
         if labels:
             return "label", max(labels, key=lambda name: (sizes.get(name, 0), -labels.index(name)))
     return "other", "other"
@@ -340,19 +352,19 @@ def risk_groups(
             # A reverted PR's revert merged the same week (that is how it is flagged), and
             # the revert's chain already tells it: saying it twice reads as two problems.
             continue
-        listed = flags
-        if kind in ("revert", "no_approval"):
-            listed = []
-        elif kind == "core_without_tests":
+        # The largest changes, else the most important PRs, one by one; "and N more" after
+        # MAX_LISTED (a busy week has thirty CI workflow changes).
+        listed = []
+        if kind == "large_change":
+            listed = sorted(flags, key=lambda f: -(f.lines or 0))[:MAX_LISTED]
+        elif kind not in ("revert", "no_approval"):
             listed = sorted(flags, key=lambda f: -refs[f.number].importance)[:MAX_LISTED]
-        elif kind == "large_change":
-            listed = sorted(flags, key=lambda f: -(f.lines or 0))
         found.append(
             RiskGroup(
                 kind=kind,
                 numbers=[f.number for f in flags],
                 listed=[_flagged(f, refs) for f in listed],
-                unlisted=len(flags) - len(listed) if kind == "core_without_tests" else 0,
+                unlisted=len(flags) - len(listed) if listed else 0,
                 reverts=[revert_chain(f, known) for f in flags] if kind == "revert" else [],
             )
         )
