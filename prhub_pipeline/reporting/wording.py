@@ -7,6 +7,7 @@ A template whose words depend on a count may be a pair: (when the count is 1, ot
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, get_args
@@ -248,7 +249,7 @@ class Wording:
             )
             for r in s.top
         ]
-        paragraphs.append(self.top_changes.format(list=self.clause_sep.join(top)))
+        paragraphs.append(_closed(self.top_changes.format(list=self.clause_sep.join(top))))
         if s.fix_count:
             impacts = [
                 self.fix_impact.format(
@@ -335,11 +336,13 @@ class Wording:
 
     def others_text(self, refs: Sequence[PrRef]) -> str:
         listed = self.clause_sep.join(f"#{r.number} {subject(r, 40)}" for r in refs[:MAX_LISTED])
-        return _counted(self.others, len(refs)).format(
-            n=len(refs),
-            types=self.count_phrase(type_counts(refs)),
-            listed=listed,
-            more=self._more(len(refs), MAX_LISTED),
+        return _closed(
+            _counted(self.others, len(refs)).format(
+                n=len(refs),
+                types=self.count_phrase(type_counts(refs)),
+                listed=listed,
+                more=self._more(len(refs), MAX_LISTED),
+            )
         )
 
     # Trends.
@@ -435,6 +438,12 @@ class Wording:
             target=chain.target if chain else None,
             reopened=self.refs(chain.reopened) if chain else "",
         )
+
+
+def _closed(sentence: str) -> str:
+    """A sentence whose list ends in a shortened subject ends with its ellipsis ("…", not
+    "…." or "…。")."""
+    return re.sub(r"…[.。]$", "…", sentence)
 
 
 def _counted(template: Counted, count: int) -> str:
