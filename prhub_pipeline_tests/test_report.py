@@ -363,15 +363,15 @@ def test_type_only_tags_are_no_area() -> None:
     or focus on ("all fixes concern bugfix" would say nothing)."""
     fixes = [
         make_pr(6700 + i, f"[BugFix] Fix kernel {i}", files=[("src/a.cc", 900, 1)])
-        for i in range(4)
+        for i in range(6)
     ]
     MODULES.update({6700 + i: ["bugfix", "cuda"] for i in range(3)})
-    MODULES[6703] = ["bugfix"]
+    MODULES.update({6700 + i: ["bugfix"] for i in range(3, 6)})
     last_week = WeekCounts(pr_count=12, modules={"bugfix": 11, "cuda": 1})
     try:
         context = context_for(fixes, "en", previous=last_week)
     finally:
-        for i in range(4):
+        for i in range(6):
             del MODULES[6700 + i]
     assert not any("concern bugfix" in line for line in context.summary)
     # The trend table's composition column already counts the fixes.
@@ -381,7 +381,10 @@ def test_type_only_tags_are_no_area() -> None:
     assert any("The busiest modules were cuda (3)" in line for line in context.summary)
     grouped = {item.pr.number: group.name for group in context.groups for item in group.items}
     assert [grouped.get(6700 + i) for i in range(3)] == ["cuda"] * 3
-    assert grouped.get(6703) != "cuda"  # nothing but the type: it keeps its own tag
+    # Nothing but the type: they keep their own tag, whose section holds just them.
+    assert [grouped.get(6700 + i) for i in range(3, 6)] == ["bugfix"] * 3
+    leads = {group.name: group.lead for group in context.groups}
+    assert leads["bugfix"].startswith("3 PRs this week (3 fixes)")
 
 
 def test_a_pr_without_description_is_not_summarised_by_its_own_title() -> None:
@@ -730,3 +733,18 @@ def test_a_long_risk_list_names_the_most_important_and_counts_the_rest(lang: str
     named = re.findall(r"#(\d+)", ci.text)
     assert len(named) == 6 and named[0] == "7007"  # the largest change is the most important
     assert {"zh": "等 8 个", "en": "and 2 more"}[lang] in ci.text
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_list_ending_in_a_shortened_subject_ends_with_its_ellipsis(lang: str) -> None:
+    long_title = "[fsdp] feat: " + " ".join(["shard the optimizer state"] * 6)
+    prs = [
+        make_pr(7100 + n, long_title, files=[(f"verl/x{n}.py", 900 - 100 * n, 0)]) for n in range(5)
+    ]
+    MODULES.update({7100 + n: ["fsdp"] for n in range(5)})
+    try:
+        markdown = render_report(context_for(prs, lang), lang, "md")  # type: ignore[arg-type]
+    finally:
+        for n in range(5):
+            del MODULES[7100 + n]
+    assert "…" in markdown and "…." not in markdown and "…。" not in markdown

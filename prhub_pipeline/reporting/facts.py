@@ -253,8 +253,11 @@ def _with_label_spread(
     group_of: Mapping[int, tuple[GroupKind, str]],
     order: Mapping[tuple[GroupKind, str], int],
 ) -> Group:
-    """The group with where the rest of its label's PRs went (see `Group.label_total`)."""
-    if group.kind != "label":
+    """The group with where the rest of its label's PRs went (see `Group.label_total`).
+
+    Not for a type-only tag's group (`bugfix`): it holds the fixes no area claimed, and the
+    week's other fixes are no part of it that went elsewhere."""
+    if group.kind != "label" or not areas_of([group.name]):
         return replace(group, label_total=len(group.members))
     elsewhere = [
         group_of[r.number]
