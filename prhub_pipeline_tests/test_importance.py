@@ -168,6 +168,8 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[Layout][Typo] Unify the names", "doc", False, ["layout", "typo"]),
         ("[CUDA] Remove reads for tma_gather4", "refactor", False, ["cuda"]),
         ("[BREAKING][refact]: move actor/critic into workers", "refactor", True, ["refact"]),
+        ("[misc] breaking: pass dataset as required args", "other", True, ["misc"]),
+        ("BREAKING CHANGE: move recipe.dapo.src to recipe.dapo", "refactor", True, []),
     ],
 )
 def test_parse_title(title: str, pr_type: str, breaking: bool, tags: list[str]) -> None:
@@ -184,6 +186,8 @@ def test_parse_title(title: str, pr_type: str, breaking: bool, tags: list[str]) 
         ("fix: handle empty batch", "handle empty batch"),
         ("-1 is not a valid rank", "-1 is not a valid rank"),
         ("[ci]:", ":"),
+        ("[misc] breaking: pass dataset as required args", "pass dataset as required args"),
+        ("BREAKING: move recipe.dapo.src", "move recipe.dapo.src"),
     ],
 )
 def test_the_subject_is_the_title_without_its_prefix(title: str, subject: str) -> None:

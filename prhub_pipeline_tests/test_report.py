@@ -741,6 +741,7 @@ def test_a_list_ending_in_a_shortened_subject_ends_with_its_ellipsis(lang: str) 
     prs = [
         make_pr(7100 + n, long_title, files=[(f"verl/x{n}.py", 900 - 100 * n, 0)]) for n in range(5)
     ]
+    prs[0] = make_pr(7100, f"[BREAKING]{long_title}", files=[("verl/x0.py", 900, 0)])
     MODULES.update({7100 + n: ["fsdp"] for n in range(5)})
     try:
         markdown = render_report(context_for(prs, lang), lang, "md")  # type: ignore[arg-type]

@@ -79,6 +79,7 @@ _FIRST_WORD_TYPES: dict[str, PrType] = {
 _FIX_WORD = re.compile(r"\b(?:fix|fixes|fixed|fixing|bugfix|hotfix)\b", re.IGNORECASE)
 _BRACKET = re.compile(r"^\s*\[(?P<inner>[^\]]*)\]\s*")
 _BREAKING = re.compile(r"^\s*breaking\s*$", re.IGNORECASE)
+_BREAKING_LEAD = re.compile(r"^BREAKING(?:[\s_-]*CHANGES?)?\s*[:：!]?\s*", re.IGNORECASE)
 _PART = re.compile(r"^\s*\d+\s*/\s*(?:\d+|n)\s*$", re.IGNORECASE)
 # `type:` or `type(scope):` or `type!:` right after the bracket prefix.
 _CONVENTIONAL = re.compile(
@@ -117,8 +118,11 @@ def parse_title(title: str) -> TitleInfo:
         rest = rest[match.end() :]
     if REVERT_TITLE.match(rest) or rest.lower().startswith("revert "):
         return TitleInfo(type="revert", breaking=breaking, prefix_tags=tags, subject=rest)
-    if rest.upper().startswith("BREAKING"):
+    # `BREAKING: move ...`, `breaking change: ...`: the marker is no part of the subject.
+    marker = _BREAKING_LEAD.match(rest)
+    if marker:
         breaking = True
+        rest = rest[marker.end() :] or rest
     conventional = _CONVENTIONAL.match(rest)
     if conventional and conventional.group("type").lower() in TYPE_ALIASES:
         pr_type = TYPE_ALIASES[conventional.group("type").lower()]

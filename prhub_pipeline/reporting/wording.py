@@ -375,7 +375,7 @@ class Wording:
         items = self.clause_sep.join(self._risk_item(item, pr) for pr in group.listed)
         more = self._more(len(group.listed) + group.unlisted, len(group.listed))
         lead = _counted(lead, n).format(n=n, refs=self.refs(group.numbers))
-        return lead + items + more + _counted(end, n)
+        return _closed(lead + items + more + _counted(end, n))
 
     def _risk_item(self, template: str, pr: FlaggedPr) -> str:
         return template.format(
