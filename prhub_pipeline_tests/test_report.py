@@ -334,7 +334,9 @@ def test_a_theme_most_of_the_week_carries_heads_no_section() -> None:
     """vllm-ascend: every PR is NPU work, so NPU says nothing about a PR; its modules do.
     PRs with nothing but the theme are still listed under it."""
     prs = [
-        make_pr(6900 + n, f"[ops] feat: kernel {n}", files=[(f"csrc/k{n}.cpp", 900, 0)])
+        make_pr(
+            6900 + n, f"[ops] {('fix', 'feat')[n % 2]}: kernel {n}", files=[(f"k{n}.cpp", 900, 0)]
+        )
         for n in range(6)
     ] + [
         make_pr(6906 + n, f"[ci] chore: job {n}", files=[(".github/workflows/j.yml", 9, 1)])
@@ -356,6 +358,7 @@ def test_a_theme_most_of_the_week_carries_heads_no_section() -> None:
     assert leads["ops"].startswith("6 PRs this week")
     assert sorted(items["NPU"]) == [6909, 6910, 6911]
     assert "NPU" in [row.name for row in context.trends]  # still counted
+    assert "All 3 of the week's fixes concern ops." in context.summary  # not "ops and NPU"
 
 
 def test_type_only_tags_are_no_area() -> None:

@@ -160,23 +160,27 @@ def summary(
         fix_count=len(fixes),
         fixes_by_impact=list(by_impact.items()),
         fix_total=len(all_fixes),
-        fix_focus=fix_focus(all_fixes, theme_names),
+        fix_focus=fix_focus(all_fixes, theme_names, dominant_themes(ordered, theme_names)),
         reverts=reverts,
         risk_tally=sorted(tally.items(), key=lambda kv: RISK_ORDER.index(kv[0])),
         review_available=review_available,
     )
 
 
-def fix_focus(fixes: Sequence[PrRef], theme_names: Mapping[int, Sequence[str]]) -> Ranked:
+def fix_focus(
+    fixes: Sequence[PrRef], theme_names: Mapping[int, Sequence[str]], dominant: Collection[str] = ()
+) -> Ranked:
     """The modules or themes the week's fixes concentrate on, most fixes first (at most two).
 
     A repository that tags fixes `[BugFix]` has a "bugfix" module; that every fix carries it
-    says nothing, so tags naming a change type are no area.
+    says nothing, so tags naming a change type are no area. Nor is a `dominant` theme, one most
+    of the week's PRs carry (NPU in an Ascend-only repository).
     """
     areas = Counter(
         name
         for r in fixes
         for name in dict.fromkeys([*areas_of(r.modules), *theme_names.get(r.number, ())])
+        if name not in dominant
     )
     return [
         (name, n)
@@ -206,6 +210,15 @@ class Group:
         return sum(1 for r in self.members if r.is_key)
 
 
+def dominant_themes(ordered: Sequence[PrRef], themes: Mapping[int, Sequence[str]]) -> set[str]:
+    """Themes that more than DOMINANT_THEME_SHARE of the week's PRs carry (weeks of at least
+    DOMINANT_THEME_MIN_PRS PRs): they say nothing about any one PR."""
+    if len(ordered) < DOMINANT_THEME_MIN_PRS:
+        return set()
+    counts = Counter(t for r in ordered for t in set(themes.get(r.number, ())))
+    return {t for t, n in counts.items() if n > DOMINANT_THEME_SHARE * len(ordered)}
+
+
 def groups(
     ordered: Sequence[PrRef],
     themes: Mapping[int, list[str]],
@@ -217,12 +230,7 @@ def groups(
     sizes: Counter[str] = Counter()
     for ref in ordered:
         sizes.update(set(ref.modules) | set(themes.get(ref.number, [])))
-    dominant = {
-        theme
-        for theme in {t for names in themes.values() for t in names}
-        if len(ordered) >= DOMINANT_THEME_MIN_PRS
-        and sizes[theme] > DOMINANT_THEME_SHARE * len(ordered)
-    }
+    dominant = dominant_themes(ordered, themes)
     members: dict[tuple[GroupKind, str], list[PrRef]] = defaultdict(list)
     group_of: dict[int, tuple[GroupKind, str]] = {}
     for ref in ordered:
