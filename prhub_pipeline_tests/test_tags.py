@@ -69,6 +69,14 @@ def test_without_a_module_list_every_tag_is_a_module() -> None:
     assert tags.unknown == []
 
 
+@pytest.mark.parametrize("marker", ["[v0.9.1-dev]", "[0.10.1]", "[Release v0.9.0]", "[v0.16.0rc1]"])
+def test_a_release_or_branch_marker_is_no_module(marker: str) -> None:
+    """vllm-ascend marks backports with the release they target: no area, and never unknown."""
+    tags = parse_title_tags(f"{marker}[BugFix] fix mtp on the release branch", ModulesConfig())
+    assert (tags.modules, tags.unknown) == (["bugfix"], [])
+    assert parse_title_tags("[v1] feat: x", ModulesConfig()).modules == ["v1"]
+
+
 def test_labels_instead_of_prefixes() -> None:
     pr = make_pr(5, "Speed up the scheduler", labels=("area: core", "Frontend", "good first issue"))
     truth = ground_truth(pr, LABEL_REPO)

@@ -51,6 +51,10 @@ CHANGE_TYPES = TYPE_ONLY_TAGS | {"test", "perf", "docs", "doc", "build", "ci"}
 BREAKING_MARKERS = frozenset({"breaking", "breaking_change"})
 # `[1/N]`, `[2/5]`, `[part 3]`: a PR's place in a series, not a module.
 _PART_MARKER = re.compile(r"^(?:part_?)?\d+(?:_?/_?(?:\d+|n))?$")
+# `[v0.9.1-dev]`, `[0.10.1]`, `[Release v0.9.0]`: the branch or release a PR targets.
+_VERSION_MARKER = re.compile(
+    r"^(?:release_?)?v?\d+(?:\.\d+)+(?:[._]?(?:dev|rc|post|alpha|beta)\d*)?$"
+)
 _BRACKET_GROUP = re.compile(r"\s*[\[【]([^\]】]*)[\]】]")
 _TAG_SEPARATORS = re.compile(r"[,;|，、]")
 _TYPE_WITH_SCOPE = re.compile(
@@ -123,7 +127,7 @@ def _classify_tag(
     """(modules, type, breaking, unknown) for one normalised tag from a bracket group."""
     if tag in BREAKING_MARKERS:
         return [], None, True, []
-    if not tag or _PART_MARKER.match(tag):
+    if not tag or _PART_MARKER.match(tag) or _VERSION_MARKER.match(tag):
         return [], None, False, []
     module = vocabulary.resolve(tag)
     if module is not None:
