@@ -22,7 +22,13 @@ from prhub_pipeline.records import (
     ThreadComment,
     WeekCounts,
 )
-from prhub_pipeline.reporting.context import MAX_QUICK_VIEW, ReportContext, build_report_context
+from prhub_pipeline.reporting import facts
+from prhub_pipeline.reporting.context import (
+    MAX_QUICK_VIEW,
+    PrRef,
+    ReportContext,
+    build_report_context,
+)
 from prhub_pipeline.reporting.facts import Period, Summary
 from prhub_pipeline.reporting.files import write_report_files
 from prhub_pipeline.reporting.render import md_escape, render_index, render_report
@@ -752,3 +758,36 @@ def test_a_list_ending_in_a_shortened_subject_ends_with_its_ellipsis(lang: str) 
         for n in range(5):
             del MODULES[7100 + n]
     assert "…" in markdown and "…." not in markdown and "…。" not in markdown
+
+
+def test_a_busy_week_gathers_its_smallest_sections_into_one() -> None:
+    """Past MAX_SECTIONS, modules with one or two PRs share "Other key changes"; bigger
+    groups keep their own sections, and the gathered PRs keep their module as a label."""
+
+    def ref(number: int, module: str, importance: float) -> PrRef:
+        return PrRef(
+            number=number,
+            url=f"https://example.org/{number}",
+            title=f"[{module}] feat: change {number}",
+            subject=f"change {number}",
+            pr_type="feat",
+            type_name="feature",
+            modules=[module],
+            importance=importance,
+            is_key=True,
+            summary="",
+        )
+
+    big = [ref(100 + n, "rollout", 9.0) for n in range(3)]
+    small = [ref(200 + n, f"area{n}", 8.0 + n / 100) for n in range(14)]
+    found = facts.groups([*big, *small], {}, [], {})
+    assert len(found) == facts.MAX_SECTIONS
+    assert found[0].name == "rollout" and len(found[0].members) == 3
+    more = found[-1]
+    assert more.kind == "more" and len(more.members) == 14 - (facts.MAX_SECTIONS - 2)
+    # The least important small groups are the ones gathered, each PR with its module.
+    assert {r.number for r in more.members} == {200 + n for n in range(len(more.members))}
+    assert more.label_of[200] == "area0"
+    words = WORDINGS["en"]
+    assert words.group_heading(more) == "Other key changes"
+    assert words.group_lead(more, []).endswith(f"{len(more.members)} PRs, {len(more.members)} key.")

@@ -213,7 +213,13 @@ def build_report_context(
             heading=words.group_heading(group),
             lead=words.group_lead(group, reverts),
             items=[
-                GroupItem(pr=r, text=words.item_text(r, score_of[r.number])) for r in group.shown
+                GroupItem(
+                    pr=r,
+                    text=words.labelled_item_text(group.label_of[r.number], r, score_of[r.number])
+                    if group.kind == "more"
+                    else words.item_text(r, score_of[r.number]),
+                )
+                for r in group.shown
             ],
             others=words.others_text(group.rest) if group.rest else None,
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Literal
 
@@ -33,6 +33,10 @@ if TYPE_CHECKING:
     from prhub_pipeline.reporting.context import PrRef
 
 MAX_GROUP_ITEMS = 5
+# Sections of a busy week's key changes: past this many, the modules and themes with at most
+# SMALL_GROUP_PRS PRs share one closing section (vllm-ascend's weeks had up to 25 sections).
+MAX_SECTIONS = 10
+SMALL_GROUP_PRS = 2
 # A theme that more than this share of a week's PRs carry heads no section (weeks of at least
 # DOMINANT_THEME_MIN_PRS PRs): in vllm-ascend every PR is NPU work.
 DOMINANT_THEME_SHARE = 0.5
@@ -47,7 +51,7 @@ FIX_FOCUS_MIN_PRS = 3
 FIX_FOCUS_MIN_SHARE = 0.4
 
 Ranked = list[tuple[str, int]]  # (name, count), most first
-GroupKind = Literal["revert", "label", "other"]
+GroupKind = Literal["revert", "label", "other", "more"]
 # A follow-up per risk kind; a revert's is "refix" when the reverted PR had fixed issues.
 FollowUpKind = RiskKind | Literal["refix"]
 FOLLOW_UP_KINDS: tuple[FollowUpKind, ...] = ("refix", *(k for k in RISK_ORDER if k != "reverted"))
@@ -204,6 +208,8 @@ class Group:
     label_total: int = 0
     see_also: tuple[tuple[GroupKind, str], ...] = ()
     in_appendix_only: int = 0
+    # The "more" group's PRs: the module or theme each would have headed.
+    label_of: Mapping[int, str] = field(default_factory=dict)
 
     @property
     def key_count(self) -> int:
@@ -250,8 +256,35 @@ def groups(
         rest = [r for r in refs if r not in shown]
         found.append(Group(kind=kind, name=name, members=refs, shown=shown, rest=rest))
     found.sort(key=lambda g: (g.kind != "revert", -max(r.importance for r in g.shown)))
+    found = _gather_small(found, group_of)
     order = {(g.kind, g.name): position for position, g in enumerate(found)}
     return [_with_label_spread(g, ordered, themes, group_of, order) for g in found]
+
+
+def _gather_small(found: list[Group], group_of: dict[int, tuple[GroupKind, str]]) -> list[Group]:
+    """At most MAX_SECTIONS groups: past it, the smallest module and theme groups (one or two
+    PRs, least important first) become one "more" group at the end; `group_of` follows them."""
+    small = sorted(
+        (g for g in found if g.kind == "label" and len(g.members) <= SMALL_GROUP_PRS),
+        key=lambda g: (len(g.members), max(r.importance for r in g.members)),
+    )
+    gathered = small[: len(found) - (MAX_SECTIONS - 1)]
+    if len(gathered) < 2:
+        return found
+    refs = sorted((r for g in gathered for r in g.members), key=lambda r: -r.importance)
+    for ref in refs:
+        group_of[ref.number] = ("more", "more")
+    shown = ([r for r in refs if r.is_key] or refs[:3])[:MAX_GROUP_ITEMS]
+    more = Group(
+        kind="more",
+        name="more",
+        members=refs,
+        shown=shown,
+        rest=[r for r in refs if r not in shown],
+        label_of={r.number: g.name for g in gathered for r in g.members},
+    )
+    gathered_ids = {id(g) for g in gathered}
+    return [g for g in found if id(g) not in gathered_ids] + [more]
 
 
 def _with_label_spread(

@@ -127,6 +127,9 @@ class Wording:
     # Key changes.
     revert_chain: str
     unlabelled: str
+    more_heading: str  # the closing section of the modules and themes with one or two PRs
+    more_lead: str
+    item_label: str
     group_intro: Counted
     group_intro_part: str
     group_key: tuple[str, str, str]  # none key; the one PR key; {key} of several key
@@ -297,11 +300,15 @@ class Wording:
     def _heading(self, kind: GroupKind, name: str) -> str:
         if kind == "revert":
             return self.revert_chain
+        if kind == "more":
+            return self.more_heading
         return self.unlabelled if kind == "other" else display_name(name)
 
     def group_lead(self, group: Group, reverts: Sequence[RevertChain]) -> str:
         if group.kind == "revert":
             return self.sentence_sep.join(self.revert_sentence(chain) for chain in reverts)
+        if group.kind == "more":
+            return self.more_lead.format(n=len(group.members), key=group.key_count)
         n, key = len(group.members), group.key_count
         none, single, several = self.group_key
         counts = {
@@ -318,6 +325,10 @@ class Wording:
             total=group.label_total, name=display_name(group.name), **counts
         )
         return intro + self.group_see_also.format(list=self.join(elsewhere))
+
+    def labelled_item_text(self, label: str, ref: PrRef, score: PrScore) -> str:
+        """An item of the "more" group, led by the module or theme it stands for."""
+        return self.item_label.format(label=display_name(label)) + self.item_text(ref, score)
 
     def item_text(self, ref: PrRef, score: PrScore) -> str:
         notes = ""
@@ -560,6 +571,9 @@ ZH = Wording(
     revert_reopened="；#{target} 曾声明修复 {refs}，回退后 {refs} 不再由该修复覆盖",
     revert_chain="回退链",
     unlabelled="未归类变更",
+    more_heading="其他重点变更",
+    more_lead="本周只有一两个 PR 的其余模块与主题：共 {n} 个 PR，其中重点 {key} 个。",
+    item_label="{label} · ",
     group_intro="本周 {n} 个 PR（{types}），{key}。",
     group_intro_part="本周 {name} 共 {total} 个 PR，此处 {n} 个（{types}），{key}。",
     group_key=("均非重点", "为重点 PR", "其中重点 {key} 个"),
@@ -755,6 +769,9 @@ EN = Wording(
     ),
     revert_chain="Revert chain",
     unlabelled="Unlabelled changes",
+    more_heading="Other key changes",
+    more_lead="The other modules and themes with one or two PRs this week: {n} PRs, {key} key.",
+    item_label="{label} · ",
     group_intro=(
         "{n} PR this week ({types}), {key}.",
         "{n} PRs this week ({types}), {key}.",
