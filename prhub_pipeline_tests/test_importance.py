@@ -219,7 +219,7 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "Fix the loss mask used for the attention mask in the NO_PADDING path. "
             "The old mask was response-only, so KL was abnormally high.",
         ),
-        ("[fsdp] fix: build the mask", "", "build the mask"),
+        ("[fsdp] fix: build the mask", "", "Build the mask"),
         (
             "t",
             "Fixes #12\n\nRename the flag so users find it.",
@@ -263,7 +263,7 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         (
             "[x] fix: a title cut at validat…",
             "…ion when the set is large",
-            "a title cut at validat…",
+            "A title cut at validat…",
         ),
         # A reference sentence opening the paragraph, or one that is all a paragraph says.
         (
@@ -290,7 +290,7 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         (
             "t",
             "1. fix 3d position_ids in SFT trainer introduced in\nhttps://github.com/o/n/pull/5\n",
-            "fix 3d position_ids in SFT trainer introduced in https://github.com/o/n/pull/5",
+            "Fix 3d position_ids in SFT trainer introduced in https://github.com/o/n/pull/5",
         ),
         # A file's path as an item of its own is no summary; a bold item is.
         (
@@ -322,6 +322,18 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "- **Training**: [Note which backend this PR will affect: FSDP, Megatron,\n"
             "both, or none]\n\nAdd RM-R1 to the awesome work list.",
             "Add RM-R1 to the awesome work list.",
+        ),
+        # "As title," says the title is the summary; a sentence starts with a capital, an
+        # identifier keeps its case.
+        (
+            "t",
+            "### What does this PR do?\n\nAs title, move `hf_transfer` into requirements-npu.txt.",
+            "Move `hf_transfer` into requirements-npu.txt.",
+        ),
+        (
+            "t",
+            "vllm_ascend patches are applied lazily now.",
+            "vllm_ascend patches are applied lazily now.",
         ),
         # Background first, then what the PR does: the latter is the summary, unless it only
         # points back at the background or the first paragraph already says what is done.

@@ -319,6 +319,8 @@ _REFERENCE = r"(?:#\d+|https?://\S+?)"
 # a reference sentence (`Fixes #2656 and #2899. When ...`).
 _PARAGRAPH_LEAD = re.compile(
     r"^(\s*what does this pr do\s*\?|\s*https?://\S+[\s,;.]*"
+    # "As title, move ...": the title says it; what follows is the summary.
+    r"|\s*(?:as|see|same as)\s+(?:the\s+)?(?:pr\s+)?title\b(?:\s+and\s+comments?)?\s*[.,，:;。]?"
     rf"|\s*{_REFERENCE_WORD}\s*:?\s*{_REFERENCE}(?:\s*(?:,|and|&)\s*{_REFERENCE})*"
     r"\s*[.;:](?:\s+|$))+\s*",
     re.IGNORECASE,
@@ -471,6 +473,11 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     if not chosen:
         chosen = parse_title(title).subject or title
     summary = _first_sentences(_plain(chosen), limit)
+    # "move `hf_transfer` into ..." (after "As title, ") starts its sentence with a capital;
+    # an identifier ("vllm_ascend ...", "torch.compile ...") keeps its case.
+    first = re.match(r"[a-z]+(?=[\s,;:]|$)", summary)
+    if first:
+        summary = summary[0].upper() + summary[1:]
     # A lead-in to the list, log or code the summary leaves out ends the line as a sentence.
     if summary.endswith((":", "：")):
         summary = summary[:-1] + ("。" if summary.endswith("：") else ".")
