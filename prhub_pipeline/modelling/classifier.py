@@ -731,7 +731,8 @@ def _predicted_labels(
     """Each PR's modules by the model, among the `allowed` labels (in PR order)."""
     if not prs:
         return {}
-    columns = [j for j, label in enumerate(model.labels) if label in set(allowed)]
+    wanted = set(allowed)
+    columns = [j for j, label in enumerate(model.labels) if label in wanted]
     probabilities = model.predict_proba([pr_features(pr, config) for pr in prs])[:, columns]
     decisions = _decide(probabilities, model.thresholds[columns], model.min_top_probability)
     return {

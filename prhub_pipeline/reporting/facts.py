@@ -195,10 +195,11 @@ def fix_focus(
 
 @dataclass(frozen=True)
 class Group:
-    """A group of the week's changes: the revert chain, a theme or module, or the unlabelled."""
+    """A group of the week's changes: the revert chain, a theme or module, the unlabelled, or
+    ("more") the small modules and themes of a busy week together."""
 
     kind: GroupKind
-    name: str  # the theme or module; the kind for the other two
+    name: str  # the theme or module; the kind for the other three
     members: list[PrRef]
     shown: list[PrRef]  # the items; the rest are mentioned briefly
     rest: list[PrRef]
