@@ -475,8 +475,7 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     summary = _first_sentences(_plain(chosen), limit)
     # "move `hf_transfer` into ..." (after "As title, ") starts its sentence with a capital;
     # an identifier ("vllm_ascend ...", "torch.compile ...") keeps its case.
-    first = re.match(r"[a-z]+(?=[\s,;:]|$)", summary)
-    if first:
+    if re.match(r"[a-z]+(?=[\s,;:]|$)", summary):
         summary = summary[0].upper() + summary[1:]
     # A lead-in to the list, log or code the summary leaves out ends the line as a sentence.
     if summary.endswith((":", "：")):
