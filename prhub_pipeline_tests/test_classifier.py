@@ -127,6 +127,21 @@ def test_a_pr_tagged_only_with_its_type_gets_areas_from_the_model() -> None:
     assert label_week([type_only], None, config).areas_from_model == []
 
 
+def test_a_model_without_a_module_list_labels_weeks_with_its_learned_spellings() -> None:
+    """A repository that tags `[docs]` and sometimes `[doc]` gets one module, not two."""
+    history = [
+        pr.model_copy(update={"title": pr.title.replace("[doc", "[docs")}) if pr.number % 4 else pr
+        for pr in synthetic_history(160)
+    ]
+    config = ModulesConfig(min_training_prs=20)
+    model = train_module_classifier(history, config).model
+    assert model is not None and "docs" in model.labels and "doc" not in model.labels
+    assert model.aliases == {"doc": "docs"}
+    week = label_week([make_pr(900, "[doc] fix: typo")], model, config)
+    assert [(x.module, x.origin) for x in week.labels] == [("docs", "title")]
+    assert train_module_classifier(history, MODULES).model.aliases == {}  # type: ignore[union-attr]
+
+
 def test_labels_instead_of_prefixes_train_a_model() -> None:
     config = ModulesConfig(label_modules={"area/rollout": "rollout", "area/ci": "ci"})
     prs = []

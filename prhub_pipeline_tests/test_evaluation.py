@@ -75,6 +75,22 @@ def test_evaluate_learns_labels_and_writes_predictions(tmp_path: Path) -> None:
     assert json.loads(report.model_dump_json())["micro_f1"] == report.micro_f1
 
 
+def test_evaluate_reads_other_spellings_of_a_learned_label_as_it(tmp_path: Path) -> None:
+    history = [
+        pr.model_copy(update={"title": pr.title.replace("[doc", "[docs")}) if pr.number % 5 else pr
+        for pr in synthetic_history(200)
+    ]
+    train = write_records(tmp_path / "train.jsonl", history[:150])
+    test = write_records(tmp_path / "test.jsonl", history[150:])
+    report = evaluate_files(train, test, None, None)
+    assert report.labels == ["ci", "docs", "megatron", "rollout"]
+    assert report.label_aliases == {"doc": "docs"}
+    assert report.test_unknown_tags == {}
+    assert report.per_label["docs"].test_examples == sum(
+        "[doc" in pr.title for pr in history[150:]
+    )
+
+
 def test_too_few_training_prs_reports_a_status(tmp_path: Path) -> None:
     history = synthetic_history(40)
     train = write_records(tmp_path / "train.jsonl", history[:20])

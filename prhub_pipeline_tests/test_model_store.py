@@ -49,6 +49,39 @@ def test_round_trip_predicts_the_same(trained: tuple[ModuleModel, object]) -> No
     assert loaded.labels == model.labels and loaded.version == model.version
 
 
+def test_round_trip_keeps_the_learned_spellings(trained: tuple[ModuleModel, object]) -> None:
+    model = ModuleModel(**{**trained[0].__dict__, "aliases": {"docs": "doc"}})
+    payload = model_to_bytes(model)
+    assert model_from_bytes(payload, payload_sha256(payload)).aliases == {"docs": "doc"}
+
+
+def test_a_model_stored_before_learned_spellings_loads_without_them(
+    trained: tuple[ModuleModel, object],
+) -> None:
+    arrays = _arrays(trained[0])
+    header = json.loads(str(arrays["header"]))
+    del header["aliases"]
+    payload = _payload(arrays, header)
+    assert model_from_bytes(payload, payload_sha256(payload)).aliases == {}
+    header["aliases"] = ["docs"]
+    payload = _payload(arrays, header)
+    with pytest.raises(ModelStoreError, match="aliases are not a map"):
+        model_from_bytes(payload, payload_sha256(payload))
+
+
+def _arrays(model: ModuleModel) -> dict[str, np.ndarray]:
+    with np.load(io.BytesIO(model_to_bytes(model)), allow_pickle=False) as archive:
+        return {name: archive[name] for name in archive.files}
+
+
+def _payload(arrays: dict[str, np.ndarray], header: dict[str, object] | None = None) -> bytes:
+    if header is not None:
+        arrays = {**arrays, "header": np.array(json.dumps(header))}
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]
+    return buffer.getvalue()
+
+
 def test_payload_holds_no_pickle(trained: tuple[ModuleModel, object]) -> None:
     payload = model_to_bytes(trained[0])
     with zipfile.ZipFile(io.BytesIO(payload)) as archive:
@@ -124,25 +157,18 @@ def test_partition_tables_round_trip(tmp_path: Path) -> None:
 
 
 def test_a_path_memory_of_the_wrong_shape_is_refused(trained: tuple[ModuleModel, object]) -> None:
-    with np.load(io.BytesIO(model_to_bytes(trained[0])), allow_pickle=False) as archive:
-        arrays = {name: archive[name] for name in archive.files}
+    arrays = _arrays(trained[0])
     arrays["memory_counts"] = arrays["memory_counts"][:, :-1]
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, **arrays)
-    payload = buffer.getvalue()
+    payload = _payload(arrays)
     with pytest.raises(ModelStoreError, match="path memory"):
         model_from_bytes(payload, payload_sha256(payload))
 
 
 def test_a_field_reading_an_unknown_text_is_refused(trained: tuple[ModuleModel, object]) -> None:
-    with np.load(io.BytesIO(model_to_bytes(trained[0])), allow_pickle=False) as archive:
-        arrays = {name: archive[name] for name in archive.files}
+    arrays = _arrays(trained[0])
     header = json.loads(str(arrays["header"]))
     header["fields"][0]["source"] = "body_with_title_tags"
-    arrays["header"] = np.array(json.dumps(header))
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, **arrays)
-    payload = buffer.getvalue()
+    payload = _payload(arrays, header)
     with pytest.raises(ModelStoreError, match="unknown text 'body_with_title_tags'"):
         model_from_bytes(payload, payload_sha256(payload))
 

@@ -102,6 +102,34 @@ def test_learned_label_set_keeps_tags_used_often_enough() -> None:
     assert parse_title_tags("[beta] fix: y", learned).unknown == ["beta"]
 
 
+def test_learned_labels_fold_spellings_of_one_tag_into_the_most_used() -> None:
+    titles = (
+        ["[docs] fix: a"] * 4
+        + ["[Doc] fix: b"] * 2
+        + ["[kv_pool] feat: c"] * 3
+        + ["[KVPool] feat: d"] * 2
+        + ["[P/D] feat: e", "[pd] feat: f"]
+        + ["[eagle] feat: g"] * 5
+        + ["[eagle3] feat: h"] * 5
+        + ["[documentation] fix: i"]
+    )
+    prs = [make_pr(number, title) for number, title in enumerate(titles, start=1)]
+    learned = learn_modules_config(prs, ModulesConfig(aliases={"documentation": "docs"}))
+    # Neither spelling of doc or kv_pool alone reaches min_label_prs=5; each label does.
+    assert learned.allowed == ["docs", "eagle", "eagle3", "kv_pool"]
+    assert learned.aliases == {
+        "documentation": "docs",
+        "doc": "docs",
+        "kvpool": "kv_pool",
+        "p/d": "pd",  # as many PRs spell it either way: the shorter
+    }
+    assert ground_truth(make_pr(90, "[doc] fix: x"), learned).modules == ["docs"]
+    assert ground_truth(make_pr(91, "[kvpool][eagle3] x"), learned).modules == [
+        "kv_pool",
+        "eagle3",
+    ]
+
+
 def test_no_tag_reaches_the_model_inputs() -> None:
     body = "### What does this PR do?\n\nFixes `[rollout] fix: leak` seen in CI.\n"
     tagged = make_pr(1, "[BREAKING][rollout, megatron] fix: leak [ci]", body=body)

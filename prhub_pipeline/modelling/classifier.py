@@ -285,6 +285,9 @@ class ModuleModel:
     """A fitted module classifier, as plain arrays (safe to serialise without pickle)."""
 
     labels: list[str]
+    # Other spellings of the labels (`docs` -> `doc`), as learned with them; see
+    # `learn_modules_config`. Empty for a repository whose config lists its modules.
+    aliases: dict[str, str]
     fields: list[FittedField]
     coef: np.ndarray  # (labels, features), float32
     intercept: np.ndarray  # (labels,)
@@ -546,6 +549,7 @@ def train_module_classifier(
     `config.min_training_prs` PRs carry a valid tag, or when they use fewer than two modules.
     """
     started = time.perf_counter()
+    lists_modules = config.allowed is not None
     config = learn_modules_config(prs, config)
     examples = tagged_examples(prs, config)
     counts: Counter[str] = Counter(m for _, modules in examples for m in modules)
@@ -650,6 +654,7 @@ def train_module_classifier(
     digest = hashlib.sha256(coef.tobytes() + intercept.tobytes()).hexdigest()[:12]
     model = ModuleModel(
         labels=labels,
+        aliases={} if lists_modules else dict(config.aliases),
         fields=[fitted for fitted, _, _ in all_fields],
         coef=coef,
         intercept=intercept,
@@ -698,6 +703,8 @@ def label_week(
     unknown: list[UnknownTag] = []
     untagged: list[PullRequest] = []
     type_tagged: list[PullRequest] = []
+    if model is not None and config.allowed is None:  # its labels' other spellings, as learned
+        config = config.model_copy(update={"aliases": {**model.aliases, **config.aliases}})
     for pr in prs:
         truth = ground_truth(pr, config)
         unknown.extend(UnknownTag(repo=pr.repo, number=pr.number, tag=t) for t in truth.unknown)

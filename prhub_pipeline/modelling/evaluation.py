@@ -58,6 +58,7 @@ class EvaluationReport(BaseModel):
     test_tagged: int  # the test PRs scored: those with at least one valid tag
     skipped_without_number: int
     labels: list[str]  # the label set (configured, or learned from the training file)
+    label_aliases: dict[str, str] = Field(default_factory=dict)  # other spellings of labels
     micro_f1: float | None = None
     macro_f1: float | None = None
     macro_labels: list[str] = Field(default_factory=list)
@@ -133,6 +134,7 @@ def evaluate_files(
         skipped_without_number=train_records.skipped_without_number
         + test_records.skipped_without_number,
         labels=sorted(config.allowed or []),
+        label_aliases=dict(sorted(config.aliases.items())),
         train_seconds=train_seconds,
         training=result.metrics,
         test_unknown_tags=dict(sorted(unknown.items(), key=lambda kv: (-kv[1], kv[0]))),

@@ -50,6 +50,7 @@ def model_to_bytes(model: ModuleModel) -> bytes:
         "version": model.version,
         "trained_at": model.trained_at.isoformat(),
         "labels": model.labels,
+        "aliases": model.aliases,
         "fields": [dataclasses.asdict(f.spec) for f in model.fields],
         "title_bonus": model.title_bonus,
         "path_bonus": model.path_bonus,
@@ -106,6 +107,14 @@ def _field_spec(stored: Any) -> FieldSpec:
     )
 
 
+def _aliases(stored: Any) -> dict[str, str]:
+    if not isinstance(stored, dict) or not all(
+        isinstance(key, str) and isinstance(value, str) for key, value in stored.items()
+    ):
+        raise ModelStoreError(f"stored model's aliases are not a map of tag names: {stored!r}")
+    return dict(stored)
+
+
 def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
     """Check the digest, then rebuild the model from arrays. Never unpickles."""
     actual = payload_sha256(payload)
@@ -130,6 +139,7 @@ def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
                     raise ModelStoreError(f"field {spec.name!r}: vocabulary and idf lengths differ")
                 fields.append(FittedField(spec, vocabulary, idf))
             labels = [str(label) for label in header["labels"]]
+            aliases = _aliases(header.get("aliases", {}))  # absent from models before them
             coef = _array(archive, "coef").astype(np.float32)
             intercept = _array(archive, "intercept").astype(np.float32)
             thresholds = _array(archive, "thresholds").astype(np.float32)
@@ -165,6 +175,7 @@ def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
         )
     return ModuleModel(
         labels=labels,
+        aliases=aliases,
         fields=fields,
         coef=coef,
         intercept=intercept,

@@ -61,6 +61,7 @@ _TYPE_WITH_SCOPE = re.compile(
     r"^\s*([A-Za-z][A-Za-z_ -]{0,20}?)\s*(?:\(([^)]{0,40})\))?\s*(!)?\s*:\s*"
 )
 _ANY_BRACKET_GROUP = re.compile(r"[\[【][^\]】]{0,60}[\]】]")
+_SPELLING_SEPARATORS = re.compile(r"[_\-./\s]")
 
 
 class TitleTags(BaseModel):
@@ -234,13 +235,25 @@ def ground_truth(pr: PullRequest, config: ModulesConfig) -> GroundTruth:
     return GroundTruth(unknown=tags.unknown)
 
 
+def spelling_key(tag: str) -> str:
+    """What a normalised tag is once spelling is set aside: separators and a plural `s` go, so
+    `docs`, `doc` and `doc.`, or `kv_pool` and `kvpool`, or `p/d` and `pd` share a key.
+
+    Only spelling: `eagle` and `eagle3`, `model` and `model_runner_v2` stay apart.
+    """
+    compact = _SPELLING_SEPARATORS.sub("", tag)
+    return compact[:-1] if len(compact) > 3 and compact.endswith("s") else compact
+
+
 def learn_modules_config(
     prs: Sequence[PullRequest], config: ModulesConfig, min_count: int | None = None
 ) -> ModulesConfig:
     """`config` with `allowed` set to the tags used at least `min_count` times in `prs`.
 
     For repositories without a module list: the label set is what the history itself uses
-    often enough to learn. A config that already lists its modules is returned unchanged.
+    often enough to learn. Spellings of one tag (`doc`/`docs`, `kv_pool`/`kvpool`) are one
+    label, named as most PRs spell it, and the other spellings become aliases of it. A config
+    that already lists its modules is returned unchanged.
     """
     if config.allowed is not None:
         return config
@@ -248,5 +261,14 @@ def learn_modules_config(
     counts: Counter[str] = Counter()
     for pr in prs:
         counts.update(ground_truth(pr, config).modules)
-    allowed = sorted(tag for tag, count in counts.items() if count >= threshold)
-    return config.model_copy(update={"allowed": allowed})
+    spellings: dict[str, list[str]] = {}
+    for tag in sorted(counts):
+        spellings.setdefault(spelling_key(tag), []).append(tag)
+    aliases = dict(config.aliases)  # the counted tags are already through these
+    allowed = []
+    for tags in spellings.values():
+        label = min(tags, key=lambda tag: (-counts[tag], len(tag), tag))
+        aliases.update({tag: label for tag in tags if tag != label})
+        if sum(counts[tag] for tag in tags) >= threshold:
+            allowed.append(label)
+    return config.model_copy(update={"allowed": sorted(allowed), "aliases": aliases})
