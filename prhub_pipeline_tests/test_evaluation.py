@@ -86,9 +86,7 @@ def test_evaluate_reads_other_spellings_of_a_learned_label_as_it(tmp_path: Path)
     assert report.labels == ["ci", "docs", "megatron", "rollout"]
     assert report.label_aliases == {"doc": "docs"}
     assert report.test_unknown_tags == {}
-    assert report.per_label["docs"].test_examples == sum(
-        "[doc" in pr.title for pr in history[150:]
-    )
+    assert report.per_label["docs"].test_examples == sum("[doc" in pr.title for pr in history[150:])
 
 
 def test_too_few_training_prs_reports_a_status(tmp_path: Path) -> None:

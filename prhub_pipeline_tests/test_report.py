@@ -396,6 +396,33 @@ def test_type_only_tags_are_no_area() -> None:
     assert leads["bugfix"].startswith("3 PRs this week (3 fixes)")
 
 
+def test_a_theme_holding_the_very_prs_of_a_module_is_named_once() -> None:
+    """VeOmni's perf PRs are all Performance: "3 concern Performance and 3 concern perf" and
+    "Performance (1 → 4), perf (1 → 4)" said one thing twice."""
+    prs = [
+        make_pr(6600 + i, f"[perf] fix: speed {i}", files=[("src/a.py", 90, 1)]) for i in range(4)
+    ]
+    prs += [make_pr(6604 + i, f"[data] fix: loader {i}", files=[("d.py", 9, 1)]) for i in range(2)]
+    MODULES.update({6600 + i: ["perf"] for i in range(4)} | {6604: ["data"], 6605: ["data"]})
+    THEMES.update({6600 + i: ["Performance"] for i in range(4)})
+    last_week = WeekCounts(pr_count=3, modules={"perf": 1}, themes={"Performance": 1})
+    try:
+        context = context_for(prs, "en", previous=last_week)
+        THEMES[6604] = ["Performance"]  # a loader fix that is also about speed
+        wider = context_for(prs, "en", previous=last_week)
+    finally:
+        for number in range(6600, 6606):
+            del MODULES[number]
+            THEMES.pop(number, None)
+    assert "Of the week's 6 fixes, 4 concern Performance." in context.summary
+    assert "The largest changes: Performance (1 → 4) and data (0 → 2)." in context.trends_lead
+    # Once Performance holds more than perf, both are named.
+    assert "Of the week's 6 fixes, 5 concern Performance and 4 concern perf." in wider.summary
+    assert "The largest changes: Performance (1 → 5), perf (1 → 4), and data (0 → 2)." in (
+        wider.trends_lead
+    )
+
+
 def test_a_pr_without_description_is_not_summarised_by_its_own_title() -> None:
     bare = make_pr(
         6600, "[fsdp] feat: support megatron-bridge training", files=[("verl/a.py", 900, 0)]

@@ -172,6 +172,11 @@ def build_report_context(
     for tag in themes:
         if tag.number in by_number and tag.theme not in theme_names[tag.number]:
             theme_names[tag.number].append(tag.theme)
+    prs_of: dict[str, set[int]] = defaultdict(set)  # the week's PRs of each module and theme
+    for names_of in (module_names, theme_names):
+        for number, names in names_of.items():
+            for name in names:
+                prs_of[name].add(number)
 
     words = WORDINGS[lang]
     known = dict(history_by_number or {})
@@ -256,7 +261,7 @@ def build_report_context(
         header=header,
         summary=words.summary(summary),
         groups=groups,
-        trends_lead=words.trends_lead(counts, previous_week_counts),
+        trends_lead=words.trends_lead(counts, previous_week_counts, prs_of),
         trends=_trend_rows(ordered, module_names, theme_names, counts, previous_week_counts, words),
         risks=observations,
         risk_notes=words.risk_notes(review_data.available, bool(risks)),

@@ -178,19 +178,33 @@ def fix_focus(
 
     A repository that tags fixes `[BugFix]` has a "bugfix" module; that every fix carries it
     says nothing, so tags naming a change type are no area. Nor is a `dominant` theme, one most
-    of the week's PRs carry (NPU in an Ascend-only repository).
+    of the week's PRs carry (NPU in an Ascend-only repository). A module and a theme holding
+    the same fixes (perf and Performance) are named once.
     """
-    areas = Counter(
-        name
-        for r in fixes
-        for name in dict.fromkeys([*areas_of(r.modules), *theme_names.get(r.number, ())])
-        if name not in dominant
-    )
-    return [
+    fixes_of: dict[str, set[int]] = defaultdict(set)
+    for r in fixes:
+        for name in [*areas_of(r.modules), *theme_names.get(r.number, ())]:
+            if name not in dominant:
+                fixes_of[name].add(r.number)
+    focus = [
         (name, n)
-        for name, n in ranked(areas)
+        for name, n in _distinct(ranked({name: len(f) for name, f in fixes_of.items()}), fixes_of)
         if n >= FIX_FOCUS_MIN_PRS and n >= FIX_FOCUS_MIN_SHARE * len(fixes)
-    ][:2]
+    ]
+    return focus[:2]
+
+
+def _distinct(names: Ranked, prs_of: Mapping[str, Collection[int]]) -> Ranked:
+    """`names` without those holding the very PRs an earlier one holds."""
+    seen: list[set[int]] = []
+    kept = []
+    for name, n in names:
+        prs = set(prs_of.get(name, ()))
+        if prs and prs in seen:
+            continue
+        seen.append(prs)
+        kept.append((name, n))
+    return kept
 
 
 @dataclass(frozen=True)
@@ -346,9 +360,13 @@ def _group_of(
     return "other", "other"
 
 
-def biggest_changes(counts: WeekCounts, previous: WeekCounts) -> list[tuple[str, int, int]]:
-    """The three modules or themes whose PR count moved most: (name, now, before). Tags that
-    only say what kind of change a PR is (`bugfix`) are no module here."""
+def biggest_changes(
+    counts: WeekCounts, previous: WeekCounts, prs_of: Mapping[str, Collection[int]]
+) -> list[tuple[str, int, int]]:
+    """The three modules or themes whose PR count moved most: (name, now, before), given the
+    week's PRs of each (`prs_of`). Tags that only say what kind of change a PR is (`bugfix`)
+    are no module here, and a theme holding the very PRs of a module it moved with (Docs and
+    doc, 1 → 8) is one change, not two."""
     changes = []
     modules = areas_of([*set(counts.modules) | set(previous.modules)])
     themes = set(counts.themes) | set(previous.themes)
@@ -361,7 +379,14 @@ def biggest_changes(counts: WeekCounts, previous: WeekCounts) -> list[tuple[str,
             if now != before:
                 changes.append((name, now, before))
     changes.sort(key=lambda c: (-abs(c[1] - c[2]), c[0]))
-    return changes[:3]
+    distinct: list[tuple[str, int, int]] = []
+    for name, now, before in changes:
+        prs = set(prs_of.get(name, ()))
+        if not any(
+            prs and b == before and prs == set(prs_of.get(other, ())) for other, _, b in distinct
+        ):
+            distinct.append((name, now, before))
+    return distinct[:3]
 
 
 @dataclass(frozen=True)

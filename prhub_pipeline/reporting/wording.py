@@ -8,7 +8,7 @@ A template whose words depend on a count may be a pair: (when the count is 1, ot
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, get_args
 
@@ -357,7 +357,12 @@ class Wording:
         )
 
     # Trends.
-    def trends_lead(self, counts: WeekCounts, previous: WeekCounts | None) -> list[str]:
+    def trends_lead(
+        self,
+        counts: WeekCounts,
+        previous: WeekCounts | None,
+        prs_of: Mapping[str, Collection[int]],
+    ) -> list[str]:
         if not counts.modules and not counts.themes:
             return [self.no_labels] if counts.pr_count else []
         if previous is None:
@@ -371,7 +376,7 @@ class Wording:
         ]
         changes = [
             self.largest_change.format(name=display_name(name), now=now, before=before)
-            for name, now, before in biggest_changes(counts, previous)
+            for name, now, before in biggest_changes(counts, previous, prs_of)
         ]
         if changes:
             lines.append(self.largest_changes.format(list=self.join(changes)))
