@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from prhub_pipeline.modelling.pr_text import parse_title, shorten
 from prhub_pipeline.modelling.risks import RISK_ORDER
@@ -50,6 +50,7 @@ FOLLOW_UP_LIMITS: dict[RiskKind, int] = {"core_without_tests": 5}
 FIX_FOCUS_MIN_PRS = 3
 FIX_FOCUS_MIN_SHARE = 0.4
 
+T = TypeVar("T")
 Ranked = list[tuple[str, int]]  # (name, count), most first
 GroupKind = Literal["revert", "label", "other", "more"]
 # A follow-up per risk kind; a revert's is "refix" when the reverted PR had fixed issues.
@@ -188,22 +189,25 @@ def fix_focus(
                 fixes_of[name].add(r.number)
     focus = [
         (name, n)
-        for name, n in _distinct(ranked({name: len(f) for name, f in fixes_of.items()}), fixes_of)
+        for name, n in _distinct(
+            ranked({name: len(f) for name, f in fixes_of.items()}),
+            lambda item: frozenset(fixes_of[item[0]]),
+        )
         if n >= FIX_FOCUS_MIN_PRS and n >= FIX_FOCUS_MIN_SHARE * len(fixes)
     ]
     return focus[:2]
 
 
-def _distinct(names: Ranked, prs_of: Mapping[str, Collection[int]]) -> Ranked:
-    """`names` without those holding the very PRs an earlier one holds."""
-    seen: list[set[int]] = []
+def _distinct(items: Sequence[T], key: Callable[[T], Hashable | None]) -> list[T]:
+    """`items` without those whose key an earlier one has (a key of None is never a repeat)."""
+    seen: set[Hashable] = set()
     kept = []
-    for name, n in names:
-        prs = set(prs_of.get(name, ()))
-        if prs and prs in seen:
+    for item in items:
+        found = key(item)
+        if found is not None and found in seen:
             continue
-        seen.append(prs)
-        kept.append((name, n))
+        seen.add(found)
+        kept.append(item)
     return kept
 
 
@@ -379,14 +383,10 @@ def biggest_changes(
             if now != before:
                 changes.append((name, now, before))
     changes.sort(key=lambda c: (-abs(c[1] - c[2]), c[0]))
-    distinct: list[tuple[str, int, int]] = []
-    for name, now, before in changes:
-        prs = set(prs_of.get(name, ()))
-        if not any(
-            prs and b == before and prs == set(prs_of.get(other, ())) for other, _, b in distinct
-        ):
-            distinct.append((name, now, before))
-    return distinct[:3]
+    # A label that fell to zero has no PRs to compare by: it is never a repeat.
+    return _distinct(
+        changes, lambda c: (frozenset(prs_of[c[0]]), c[2]) if prs_of.get(c[0]) else None
+    )[:3]
 
 
 @dataclass(frozen=True)
