@@ -11,9 +11,11 @@ known PR's title exactly.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict
+
+from prhub_pipeline.records import PullRequest
 
 # `Revert "<title>"`, also behind tags and with the reverted PR's number after the quote, as
 # vllm-ascend writes them: `[Revert] Revert "[CI] add a5 nightly test" (#14190)`.
@@ -26,6 +28,8 @@ REVERTS_PR_BODY = re.compile(
     re.MULTILINE | re.IGNORECASE,
 )
 REVERTS_COMMIT = re.compile(r"This reverts commit (?P<sha>[0-9a-f]{7,40})")
+# A title that says it reverts, behind any tags: `Revert ...`, `[CI] Revert "..."`, `revert: ...`.
+REVERT_WORD_TITLE = re.compile(r"^(?:\s*[\[【][^\]】]*[\]】])*\s*revert\b", re.IGNORECASE)
 TRAILING_PR_NUMBER = re.compile(r"\s*\(#(?P<number>\d+)\)\s*$")
 
 
@@ -40,10 +44,17 @@ class RevertText(BaseModel):
 
 
 def read_revert(title: str, body: str) -> RevertText | None:
-    """The revert evidence in a PR's title and body; None when it is not a revert."""
+    """The revert evidence in a PR's title and body; None when it is not a revert.
+
+    `This reverts commit <sha>` counts when the title says revert or the body opens with it,
+    as `git revert` writes it. Elsewhere it is a squash body's list of the branch's commits,
+    one of which reverted another commit of the branch: not a revert of anything merged.
+    """
     quoted = REVERT_TITLE.match(title)
     by_body = REVERTS_PR_BODY.search(body)
     by_commit = REVERTS_COMMIT.search(body)
+    if by_commit and not (REVERT_WORD_TITLE.match(title) or REVERTS_COMMIT.match(body.lstrip())):
+        by_commit = None
     if not (quoted or by_body or by_commit):
         return None
     # A number after the quote names the reverted PR as a squash commit's `(#N)` would.
@@ -91,3 +102,18 @@ def reverted_number(
     if revert.quoted_title:
         return match_quoted_title(revert.quoted_title, titles)
     return None
+
+
+def titles_before(prs: Iterable[PullRequest], revert: PullRequest) -> dict[str, int]:
+    """The titles of the PRs merged before `revert`, for matching the title it quotes. A title
+    used more than once (a PR re-landed after its revert) names the latest PR merged before."""
+    earlier = sorted(
+        (pr for pr in prs if pr.merged_at <= revert.merged_at and pr.number != revert.number),
+        key=lambda pr: (pr.merged_at, pr.number),
+    )
+    return {pr.title.strip(): pr.number for pr in earlier}
+
+
+def merge_commits(prs: Iterable[PullRequest]) -> dict[str, int]:
+    """Merge commit sha -> PR number, for `This reverts commit <sha>`."""
+    return {pr.merge_commit_sha: pr.number for pr in prs if pr.merge_commit_sha}

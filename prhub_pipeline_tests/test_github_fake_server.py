@@ -122,6 +122,29 @@ def test_an_empty_week_is_one_request_and_available_empty_review_data() -> None:
     assert week.review_data.reviews == week.review_data.threads == week.review_data.comments == []
 
 
+def test_reverts_name_the_pr_by_its_merge_commit_or_the_title_merged_before_them() -> None:
+    monday = WINDOW.start_utc
+    hour = timedelta(hours=1)
+    landed = [
+        FakePullRequest(
+            number=1, title="[fsdp] feat: X", merged_at=monday + hour, merge_sha="a" * 40
+        ),
+        FakePullRequest(number=2, title='Revert "[fsdp] feat: X"', merged_at=monday + 2 * hour),
+        FakePullRequest(
+            number=3, title="[fsdp] feat: X", merged_at=monday + 3 * hour, merge_sha="c" * 40
+        ),
+        FakePullRequest(
+            number=4,
+            title="Back out X again",
+            body=f"This reverts commit {'c' * 12}.",
+            merged_at=monday + 4 * hour,
+        ),
+    ]
+    by_number = {pr.number: pr for pr in fetch(FakeGitHub(landed)).prs}
+    assert (by_number[2].is_revert, by_number[2].reverted_number) == (True, 1)
+    assert (by_number[4].is_revert, by_number[4].reverted_number) == (True, 3)
+
+
 def test_a_week_over_1000_prs_is_split_until_each_part_fits_and_the_union_is_complete() -> None:
     spacing = timedelta(seconds=(WINDOW.end_utc - WINDOW.start_utc).total_seconds() / 1234)
     prs = tiny_prs(1234, WINDOW.start_utc, spacing)

@@ -14,6 +14,7 @@ from prhub_pipeline.modelling.importance import (
     ScoreCalibration,
     fit_calibration,
     fix_impacts,
+    resolve_revert,
     score_parts,
     score_week,
 )
@@ -388,6 +389,31 @@ def test_reverted_number_comes_from_the_body_not_the_title() -> None:
     assert title_only is not None and reverted_number(title_only, {}) is None
     known = {"[fsdp] fix: emit distillation outputs (#6293)": 6350}
     assert reverted_number(title_only, known) == 6350
+
+
+def test_reverts_commit_counts_only_where_git_revert_writes_it() -> None:
+    sha = "b924f79a79c1e5e0d3a4f2b6c7d8e9f0a1b2c3d4"
+    squashed = f'* feat: pad tokens\n\n* Revert "try a default"\n\nThis reverts commit {sha}.'
+    assert read_revert("[tokenizer] feat: support tokenizers without a pad token", squashed) is None
+    opened = read_revert("Back out the pad token change", f"This reverts commit {sha}.\n\nWhy.")
+    assert opened is not None and opened.reverted_sha == sha
+    tagged = read_revert(
+        '[CI] Revert "[CI] add the aop flag to nightly…', f"x\nThis reverts commit {sha}."
+    )
+    assert tagged is not None and tagged.reverted_sha == sha
+
+
+def test_a_revert_names_the_pr_merged_before_it_by_title_or_by_commit() -> None:
+    day = timedelta(days=1)
+    first = make_pr(1, "[fsdp] feat: X", merged_at=MERGED - 3 * day, merge_commit_sha="a" * 40)
+    reland = make_pr(3, "[fsdp] feat: X", merged_at=MERGED + day, merge_commit_sha="c" * 40)
+    known = {pr.number: pr for pr in (first, reland)}
+    by_title = make_pr(2, 'Revert "[fsdp] feat: X"', merged_at=MERGED)
+    assert resolve_revert(by_title, known).reverted_number == 1
+    by_commit = make_pr(
+        4, "Back out X", body=f"This reverts commit {'c' * 12}.", merged_at=MERGED + 2 * day
+    )
+    assert resolve_revert(by_commit, known).reverted_number == 3
 
 
 def test_a_revert_behind_tags_with_the_number_after_the_quote() -> None:

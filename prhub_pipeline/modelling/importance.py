@@ -33,7 +33,7 @@ from prhub_pipeline.records import (
     ReviewData,
     ReviewThread,
 )
-from prhub_pipeline.reverts import read_revert, reverted_number
+from prhub_pipeline.reverts import merge_commits, read_revert, reverted_number, titles_before
 
 # ---------------------------------------------------------------------------------------------
 # Paths
@@ -342,8 +342,9 @@ def reverted_target(
         return None, None
     number = pr.reverted_number
     if number is None and revert is not None:
-        titles = {c.title.strip(): c.number for c in known.values() if c.number != pr.number}
-        number = reverted_number(revert, titles)
+        number = reverted_number(
+            revert, titles_before(known.values(), pr), merge_commits(known.values())
+        )
     return number, (known.get(number) if number is not None else None)
 
 

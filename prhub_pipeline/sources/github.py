@@ -55,7 +55,7 @@ from prhub_pipeline.records import (
     ReviewThread,
     ThreadComment,
 )
-from prhub_pipeline.reverts import read_revert, reverted_number
+from prhub_pipeline.reverts import merge_commits, read_revert, reverted_number, titles_before
 from prhub_pipeline.weeks import WeekWindow
 
 logger = logging.getLogger(__name__)
@@ -874,13 +874,15 @@ def parse_pages(repo: str, pages: Sequence[RawPage]) -> tuple[list[PullRequest],
 
 
 def _resolve_reverts(prs: list[PullRequest]) -> list[PullRequest]:
-    """Reverts whose body names no PR: match the quoted title among the week's PRs."""
-    titles = {pr.title: pr.number for pr in prs}
+    """Reverts whose body names no PR: the reverted merge commit or the quoted title among the
+    window's PRs merged before the revert."""
+    commits = merge_commits(prs)
     resolved = []
     for pr in prs:
         revert = read_revert(pr.title, pr.body) if pr.is_revert else None
         if revert is not None and pr.reverted_number is None:
-            pr = pr.model_copy(update={"reverted_number": reverted_number(revert, titles)})
+            number = reverted_number(revert, titles_before(prs, pr), commits)
+            pr = pr.model_copy(update={"reverted_number": number})
         resolved.append(pr)
     return resolved
 
