@@ -17,11 +17,13 @@ class GitRepo:
         self.git("config", "user.name", "Test Author")
         self.git("config", "user.email", "author@example.com")
 
-    def git(self, *args: str, date: str | None = None) -> str:
+    def git(self, *args: str, date: str | None = None, author: str | None = None) -> str:
         env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1"}
         if date:
             env["GIT_AUTHOR_DATE"] = date
             env["GIT_COMMITTER_DATE"] = date
+        if author:
+            env["GIT_AUTHOR_NAME"] = author
         completed = subprocess.run(
             ["git", *args], cwd=self.path, env=env, capture_output=True, text=True, check=True
         )
@@ -35,20 +37,41 @@ class GitRepo:
         else:
             target.write_text(content, encoding="utf-8")
 
-    def commit(self, message: str, date: str, files: dict[str, str | bytes] | None = None) -> str:
+    def commit(
+        self,
+        message: str,
+        date: str,
+        files: dict[str, str | bytes] | None = None,
+        author: str | None = None,
+    ) -> str:
         """Write `files`, stage everything and commit; returns the new commit's sha."""
         for relative, content in (files or {}).items():
             self.write(relative, content)
         self.git("add", "-A")
-        self.git("commit", "-q", "--allow-empty", "--cleanup=verbatim", "-m", message, date=date)
+        self.git(
+            "commit",
+            "-q",
+            "--allow-empty",
+            "--cleanup=verbatim",
+            "-m",
+            message,
+            date=date,
+            author=author,
+        )
         return self.git("rev-parse", "HEAD")
 
     def merge_pull_request(
-        self, number: int, branch: str, title: str, date: str, files: dict[str, str]
+        self,
+        number: int,
+        branch: str,
+        title: str,
+        date: str,
+        files: dict[str, str],
+        author: str | None = None,
     ) -> str:
-        """A GitHub-style merge commit of a topic branch with one commit on it."""
+        """A GitHub-style merge commit of a topic branch with one commit (by `author`) on it."""
         self.git("checkout", "-q", "-b", branch)
-        self.commit(f"work on {branch}", date, files)
+        self.commit(f"work on {branch}", date, files, author=author)
         self.git("checkout", "-q", "main")
         self.git(
             "merge",

@@ -47,13 +47,20 @@ def test_squash_merge_with_trailers(git_repo: GitRepo) -> None:
 def test_merge_commit_takes_title_from_body(git_repo: GitRepo) -> None:
     git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
     git_repo.merge_pull_request(
-        7, "feature-x", "Add the widget exporter", "2026-05-13T11:00:00+08:00", {"x.py": "1\n"}
+        7,
+        "feature-x",
+        "Add the widget exporter",
+        "2026-05-13T11:00:00+08:00",
+        {"x.py": "1\n"},
+        author="Branch Author",
     )
     prs = read_week(git_repo.path)
     assert list(prs) == [7]
     pr = prs[7]
     assert pr.title == "Add the widget exporter"
     assert [f.path for f in pr.files] == ["x.py"]  # the diff against the first parent
+    # The merge commit is by whoever merged it ("Test Author"); the PR is its branch's.
+    assert pr.author == "Branch Author"
 
 
 def test_commits_that_are_not_prs_are_skipped(git_repo: GitRepo) -> None:
@@ -104,6 +111,57 @@ def test_revert_of_a_pr_from_an_earlier_week_is_resolved(git_repo: GitRepo) -> N
         {"o.py": ""},
     )
     assert read_week(git_repo.path)[41].reverted_number == 40
+
+
+def test_a_revert_quoting_a_reused_title_names_the_pr_merged_before_it(git_repo: GitRepo) -> None:
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.commit("feat: X (#1)", "2026-05-11T10:00:00+08:00", {"x.py": "1\n"})
+    git_repo.commit('Revert "feat: X" (#2)', "2026-05-12T10:00:00+08:00", {"x.py": ""})
+    git_repo.commit("feat: X (#3)", "2026-05-13T10:00:00+08:00", {"x.py": "1\n"})
+    assert read_week(git_repo.path)[2].reverted_number == 1
+
+
+def test_a_revert_inside_a_squashed_branch_does_not_make_the_pr_a_revert(
+    git_repo: GitRepo,
+) -> None:
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    # GitHub's squash message lists the branch's commits, one of which reverted another.
+    git_repo.commit(
+        "[tokenizer] feat: support tokenizers without a pad token (#36)\n\n"
+        "* [tokenizer] feat: support tokenizers without a pad token\n\n"
+        '* Revert "try a default pad token"\n\n'
+        "This reverts commit b924f79a79c1e5e0d3a4f2b6c7d8e9f0a1b2c3d4.\n\n"
+        "* add a test",
+        "2026-05-12T10:00:00+08:00",
+        {"tok.py": "1\n"},
+    )
+    pr = read_week(git_repo.path)[36]
+    assert (pr.is_revert, pr.reverted_sha) == (False, None)
+
+
+def test_a_number_landed_twice_belongs_to_its_first_landing(git_repo: GitRepo) -> None:
+    git_repo.commit("init", "2026-04-01T10:00:00+08:00", {"README.md": "hello\n"})
+    first = git_repo.commit(
+        "[init] Migrate the codebase (#10)", "2026-05-05T10:00:00+08:00", {"a": "1"}
+    )
+    git_repo.commit("instruction update (#10)", "2026-05-12T10:00:00+08:00", {"a": "2"})
+    earlier = WeekWindow(week_start=date(2026, 5, 4), timezone=ZONE)
+    assert read_week(git_repo.path) == {}  # the later week alone does not claim #10
+    both = read_merged_prs(git_repo.path, "acme/widgets", earlier.start, WEEK.end)
+    assert [(pr.number, pr.merge_commit_sha) for pr in both] == [(10, first)]
+
+
+def test_a_week_holds_the_same_prs_whatever_range_it_is_read_with(git_repo: GitRepo) -> None:
+    git_repo.commit("init", "2026-03-01T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.commit("feat: early (#1)", "2026-03-02T10:00:00+08:00", {"a": "1"})
+    # Rewritten history: landed in March on the branch, committer date in the week of 05-11.
+    git_repo.commit("chore: relicense (#2)", "2026-05-12T10:00:00+08:00", {"b": "1"})
+    git_repo.commit("feat: middle (#3)", "2026-03-03T10:00:00+08:00", {"c": "1"})
+    git_repo.commit("feat: late (#4)", "2026-05-20T10:00:00+08:00", {"d": "1"})
+    march = WeekWindow(week_start=date(2026, 3, 2), timezone=ZONE)
+    wide = read_merged_prs(git_repo.path, "acme/widgets", march.start, WEEK.end)
+    assert [pr.number for pr in wide] == [1, 3, 2]
+    assert list(read_week(git_repo.path)) == [2]
 
 
 def test_renames_and_binary_files(git_repo: GitRepo) -> None:
@@ -171,12 +229,13 @@ def test_not_a_clone_is_a_clear_error(tmp_path: Path) -> None:
         read_week(tmp_path)
 
 
-def test_one_git_log_call_covers_a_range_of_weeks(
+def test_a_range_of_weeks_costs_as_many_git_calls_as_one_week(
     git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     git_repo.commit("init", "2026-04-01T10:00:00+08:00", {"README.md": "hello\n"})
     for index, day in enumerate(["2026-04-07", "2026-04-15", "2026-04-22", "2026-05-12"]):
         git_repo.commit(f"feat: n{index} (#{index + 1})", f"{day}T10:00:00+08:00", {"f": day})
+    git_repo.merge_pull_request(5, "topic", "Add a topic", "2026-05-13T10:00:00+08:00", {"t": "1"})
     calls: list[list[str]] = []
     real_run = subprocess.run
 
@@ -185,10 +244,13 @@ def test_one_git_log_call_covers_a_range_of_weeks(
         return real_run(command, *args, **kwargs)
 
     monkeypatch.setattr(subprocess, "run", counting_run)
+    assert list(read_week(git_repo.path)) == [4, 5]
+    one_week = len(calls)
+    calls.clear()
     first = WeekWindow(week_start=date(2026, 4, 6), timezone=ZONE)
     prs = read_merged_prs(git_repo.path, "acme/widgets", first.start, WEEK.end)
-    assert [pr.number for pr in prs] == [1, 2, 3, 4]
-    assert len(calls) == 1
+    assert [pr.number for pr in prs] == [1, 2, 3, 4, 5]
+    assert len(calls) == one_week == 3
 
 
 def test_a_bare_clone_is_updated_from_its_origin_before_reading(

@@ -2,7 +2,7 @@
 
 Offline and fast. It recognises squash merges (`title (#N)`) and GitHub merge commits
 (`Merge pull request #N from owner/branch`); other commits are not PRs and are skipped. It has no
-review data. A whole range of weeks is read with one `git log` call. Before reading, a bare
+review data. A whole range of weeks is read with three `git log` calls. Before reading, a bare
 clone's branch can be updated from its `origin` remote (`update_clone`), so a scheduled run sees
 the week's merges without anyone fetching by hand.
 """
@@ -12,15 +12,15 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from prhub_pipeline.records import FileChange, FileStatus, PullRequest
-from prhub_pipeline.reverts import read_revert, reverted_number
+from prhub_pipeline.reverts import RevertText, read_revert, reverted_number
 
 SQUASH_SUBJECT = re.compile(r"^(?P<title>.*\S)\s+\(#(?P<number>\d+)\)\s*$")
 MERGE_SUBJECT = re.compile(r"^Merge pull request #(?P<number>\d+) from (?P<branch>\S+)")
@@ -31,7 +31,8 @@ NAME_BEFORE_EMAIL = re.compile(r"^(?P<name>.*?)\s*<[^>]*>\s*$")
 # `git log` output is split on control characters that commit messages do not contain.
 RECORD = "\x1e"
 FIELD = "\x1f"
-LOG_FORMAT = f"{RECORD}%H{FIELD}%P{FIELD}%an{FIELD}%cI{FIELD}%B{FIELD}"
+LOG_FORMAT = f"{RECORD}%H{FIELD}%P{FIELD}%an{FIELD}%cI{FIELD}%B"
+CHANGES_FORMAT = f"{RECORD}%H{FIELD}"
 RAW_STATUS: dict[str, FileStatus] = {
     "A": "added",
     "D": "removed",
@@ -40,8 +41,6 @@ RAW_STATUS: dict[str, FileStatus] = {
     "R": "renamed",
     "C": "copied",
 }
-# `--since` stops git's walk early; a margin keeps commits whose committer clock ran behind.
-SINCE_MARGIN = timedelta(days=2)
 FETCH_TIMEOUT_SECONDS = 120
 
 
@@ -56,20 +55,29 @@ class _Commit:
     author: str
     committed_at: datetime
     message: str
-    files: list[FileChange] = field(default_factory=list)
 
 
 def _git(
-    command: list[str], timeout: float | None = None, env: dict[str, str] | None = None
+    command: list[str],
+    timeout: float | None = None,
+    env: dict[str, str] | None = None,
+    stdin: str | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     try:
-        return subprocess.run(command, capture_output=True, check=False, timeout=timeout, env=env)
+        return subprocess.run(
+            command,
+            capture_output=True,
+            check=False,
+            timeout=timeout,
+            env=env,
+            input=stdin.encode() if stdin is not None else None,
+        )
     except FileNotFoundError as exc:
         raise GitSourceError("git is not installed or not on PATH") from exc
 
 
-def _run_git(git_path: Path, args: list[str]) -> str:
-    completed = _git(["git", f"--git-dir={_git_dir(git_path)}", *args])
+def _run_git(git_path: Path, args: list[str], stdin: str | None = None) -> str:
+    completed = _git(["git", f"--git-dir={_git_dir(git_path)}", *args], stdin=stdin)
     if completed.returncode != 0:
         message = completed.stderr.decode("utf-8", "replace").strip()
         raise GitSourceError(f"git {' '.join(args[:2])} failed in {git_path}: {message}")
@@ -145,8 +153,7 @@ def _parse_log(output: str) -> list[_Commit]:
     for chunk in output.split(RECORD):
         if not chunk.strip():
             continue
-        sha, parents, author, committed, rest = chunk.split(FIELD, 4)
-        message, _, changes = rest.rpartition(FIELD)
+        sha, parents, author, committed, message = chunk.split(FIELD, 4)
         commits.append(
             _Commit(
                 sha=sha,
@@ -154,10 +161,48 @@ def _parse_log(output: str) -> list[_Commit]:
                 author=author,
                 committed_at=datetime.fromisoformat(committed),
                 message=message,
-                files=_parse_changes(changes.split("\0")),
             )
         )
     return commits
+
+
+def _read_changes(git_path: Path, shas: list[str]) -> dict[str, list[FileChange]]:
+    """Each commit's files, diffed against its first parent, in one `git log` call."""
+    if not shas:
+        return {}
+    output = _run_git(
+        git_path,
+        [
+            "log",
+            "--no-walk=unsorted",
+            "--stdin",
+            "--diff-merges=first-parent",
+            "--raw",
+            "--numstat",
+            "-M",
+            "-z",
+            "--no-color",
+            f"--format={CHANGES_FORMAT}",
+        ],
+        stdin="\n".join(shas),
+    )
+    changes = {}
+    for chunk in output.split(RECORD):
+        if chunk.strip():
+            sha, _, tokens = chunk.partition(FIELD)
+            changes[sha] = _parse_changes(tokens.split("\0"))
+    return changes
+
+
+def _read_authors(git_path: Path, shas: list[str]) -> dict[str, str]:
+    if not shas:
+        return {}
+    output = _run_git(
+        git_path,
+        ["log", "--no-walk=unsorted", "--stdin", "--no-color", f"--format=%H{FIELD}%an"],
+        stdin="\n".join(shas),
+    )
+    return dict(line.split(FIELD, 1) for line in output.splitlines() if FIELD in line)
 
 
 def _split_message(message: str) -> tuple[str, str, list[str]]:
@@ -184,71 +229,76 @@ def _split_message(message: str) -> tuple[str, str, list[str]]:
     return subject.strip(), "\n".join(lines).strip(), co_authors
 
 
-def _to_pull_request(repo: str, commit: _Commit) -> PullRequest | None:
+@dataclass(frozen=True)
+class _Landing:
+    """A first-parent commit that lands a PR, read from its message alone."""
+
+    commit: _Commit
+    number: int
+    title: str
+    body: str
+    co_authors: list[str]
+    merged_branch_tip: str | None  # a merge commit's second parent: the PR branch's last commit
+
+
+def _landing(commit: _Commit) -> _Landing | None:
     subject, body, co_authors = _split_message(commit.message)
     merge = MERGE_SUBJECT.match(subject)
     if merge and len(commit.parents) > 1:
-        number = int(merge.group("number"))
         title, _, body = body.partition("\n")
-        title, body = title.strip() or subject, body.strip()
-    else:
-        squash = SQUASH_SUBJECT.match(subject)
-        if not squash:
-            return None
-        number = int(squash.group("number"))
-        title = squash.group("title")
-    revert = read_revert(title, body)
+        return _Landing(
+            commit=commit,
+            number=int(merge.group("number")),
+            title=title.strip() or subject,
+            body=body.strip(),
+            co_authors=co_authors,
+            merged_branch_tip=commit.parents[1],
+        )
+    squash = SQUASH_SUBJECT.match(subject)
+    if not squash:
+        return None
+    return _Landing(
+        commit=commit,
+        number=int(squash.group("number")),
+        title=squash.group("title"),
+        body=body,
+        co_authors=co_authors,
+        merged_branch_tip=None,
+    )
+
+
+def _to_pull_request(
+    repo: str,
+    landing: _Landing,
+    author: str,
+    files: list[FileChange],
+    revert: RevertText | None,
+    reverted: int | None,
+) -> PullRequest:
+    commit = landing.commit
     try:
         return PullRequest(
             repo=repo,
-            number=number,
-            title=title,
-            body=body,
-            author=commit.author or None,
-            co_authors=co_authors,
+            number=landing.number,
+            title=landing.title,
+            body=landing.body,
+            author=author or None,
+            co_authors=landing.co_authors,
             merged_at=commit.committed_at,
             merge_commit_sha=commit.sha,
-            additions=sum(f.additions or 0 for f in commit.files),
-            deletions=sum(f.deletions or 0 for f in commit.files),
-            changed_files=len(commit.files),
-            files=commit.files,
+            additions=sum(f.additions or 0 for f in files),
+            deletions=sum(f.deletions or 0 for f in files),
+            changed_files=len(files),
+            files=files,
             is_revert=revert is not None,
             reverted_sha=revert.reverted_sha if revert else None,
-            reverted_number=revert.body_number if revert else None,
+            reverted_number=reverted,
             source="git",
         )
     except ValidationError as exc:
         raise GitSourceError(
-            f"commit {commit.sha[:12]} (PR #{number}) is not a valid PR: {exc}"
+            f"commit {commit.sha[:12]} (PR #{landing.number}) is not a valid PR: {exc}"
         ) from None
-
-
-def _resolve_reverted_numbers(
-    git_path: Path, prs: list[PullRequest], commits: dict[str, int], titles: dict[str, int]
-) -> list[PullRequest]:
-    """Name the PR each revert undoes, looking up reverted commits older than the window."""
-    unresolved = [pr for pr in prs if pr.is_revert and pr.reverted_number is None]
-    unresolved_numbers = {pr.number for pr in unresolved}
-    wanted = {pr.reverted_sha for pr in unresolved if pr.reverted_sha}
-    unknown = sorted(sha for sha in wanted if not any(c.startswith(sha) for c in commits))
-    if unknown:
-        output = _run_git(
-            git_path, ["log", "--no-walk=unsorted", "--ignore-missing", "--format=%H %s", *unknown]
-        )
-        for line in output.splitlines():
-            sha, _, subject = line.partition(" ")
-            landed = SQUASH_SUBJECT.match(subject) or MERGE_SUBJECT.match(subject)
-            if landed:
-                commits[sha] = int(landed.group("number"))
-    resolved = []
-    for pr in prs:
-        revert = read_revert(pr.title, pr.body) if pr.number in unresolved_numbers else None
-        if revert is not None:
-            number = reverted_number(revert, titles, commits)
-            if number is not None:
-                pr = pr.model_copy(update={"reverted_number": number})
-        resolved.append(pr)
-    return resolved
 
 
 def read_merged_prs(
@@ -261,7 +311,17 @@ def read_merged_prs(
 ) -> list[PullRequest]:
     """PRs merged into the branch's first-parent history in [start, end), oldest first.
 
-    One `git log` call covers the whole window, however many weeks it spans.
+    Three `git log` calls cover the whole window, however many weeks it spans: the branch's
+    first-parent messages (whole history: a few MB even for busy repositories), then the files
+    of the window's landings, then the authors of merged PR branches. Reading the whole history
+    makes a week's PRs independent of the range it is read with, and lets reverts name PRs of
+    any earlier week.
+
+    - A merged PR's author is its branch's last commit's author; the merge commit's own author
+      is whoever pressed the button.
+    - A number landed twice (a direct push or cherry-pick quoting `(#N)`) belongs to its first
+      landing, so a later week never claims a PR stored under an earlier one.
+    - The window holds a commit by its committer date, which is when it landed on the branch.
     """
     if start.tzinfo is None or end.tzinfo is None:
         raise ValueError("start and end must carry a time zone")
@@ -269,34 +329,44 @@ def read_merged_prs(
         git_path,
         [
             "log",
-            branch or "HEAD",
             "--first-parent",
-            "--diff-merges=first-parent",
-            "--raw",
-            "--numstat",
-            "-M",
-            "-z",
             "--no-color",
-            f"--since={(start - SINCE_MARGIN).isoformat()}",
-            f"--until={(end + SINCE_MARGIN).isoformat()}",
             f"--format={LOG_FORMAT}",
+            "--end-of-options",
+            branch or "HEAD",
         ],
     )
-    pr_commits: dict[str, int] = {}
-    titles: dict[str, int] = {}
-    by_number: dict[int, PullRequest] = {}
-    for commit in _parse_log(output):
-        pr = _to_pull_request(repo, commit)
-        if pr is None:
-            continue
-        pr_commits[commit.sha] = pr.number
-        titles.setdefault(pr.title, pr.number)
-        if not start <= pr.merged_at < end:
-            continue
-        # The newest landing of a number wins (a PR squash-merged twice, e.g. after a force-push).
-        by_number.setdefault(pr.number, pr)
-    prs = sorted(by_number.values(), key=lambda pr: (pr.merged_at, pr.number))
-    return _resolve_reverted_numbers(git_path, prs, pr_commits, titles)
+    landings = [landing for c in reversed(_parse_log(output)) if (landing := _landing(c))]
+    first_landings: dict[int, _Landing] = {}
+    for landing in landings:
+        first_landings.setdefault(landing.number, landing)
+    in_window = [
+        landing for landing in first_landings.values() if start <= landing.commit.committed_at < end
+    ]
+    changes = _read_changes(git_path, [landing.commit.sha for landing in in_window])
+    branch_authors = _read_authors(
+        git_path, [landing.merged_branch_tip for landing in in_window if landing.merged_branch_tip]
+    )
+    commits = {landing.commit.sha: landing.number for landing in landings}
+    wanted = {landing.commit.sha for landing in in_window}
+    titles: dict[str, int] = {}  # of the PRs landed so far: a revert quotes an earlier title
+    prs = []
+    for landing in landings:
+        if landing.commit.sha in wanted:
+            revert = read_revert(landing.title, landing.body)
+            tip = landing.merged_branch_tip
+            prs.append(
+                _to_pull_request(
+                    repo,
+                    landing,
+                    branch_authors.get(tip, "") if tip else landing.commit.author,
+                    changes.get(landing.commit.sha, []),
+                    revert,
+                    reverted_number(revert, titles, commits) if revert else None,
+                )
+            )
+        titles[landing.title] = landing.number
+    return sorted(prs, key=lambda pr: (pr.merged_at, pr.number))
 
 
 class CloneUpdate(BaseModel):
