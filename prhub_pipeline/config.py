@@ -22,6 +22,11 @@ from pydantic import (
 CONFIG_ENV_VAR = "PRHUB_CONFIG"
 DEFAULT_CONFIG_NAME = "prhub.yaml"
 REPO_NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$")
+# What `git check-ref-format --branch` accepts, less the rare corners; never an option (`-...`).
+BRANCH_PATTERN = re.compile(
+    r"^(?!-)(?!.*\.\.)(?!.*//)(?!.*@\{)[^\s~^:?*\[\\\x00-\x1f\x7f]+(?<![/.])(?<!\.lock)$"
+)
+HTTP_URL_PATTERN = re.compile(r"^https?://[^/\s]+(/\S*)?$")
 
 
 class ConfigError(Exception):
@@ -113,6 +118,13 @@ class GitHubConfig(StrictModel):
     max_retries: int = Field(default=5, ge=0)
     timeout_seconds: float = Field(default=30.0, gt=0.0)
 
+    @field_validator("api_url")
+    @classmethod
+    def _http_url(cls, url: str) -> str:
+        if not HTTP_URL_PATTERN.match(url):
+            raise ValueError(f"{url!r} is not an http(s) URL, e.g. https://api.github.com/graphql")
+        return url
+
 
 class RepoConfig(StrictModel):
     name: str
@@ -132,6 +144,13 @@ class RepoConfig(StrictModel):
         if not REPO_NAME_PATTERN.match(name):
             raise ValueError(f"{name!r} is not a repository name of the form OWNER/NAME")
         return name
+
+    @field_validator("branch")
+    @classmethod
+    def _branch_name(cls, branch: str | None) -> str | None:
+        if branch is not None and not BRANCH_PATTERN.match(branch):
+            raise ValueError(f"{branch!r} is not a git branch name")
+        return branch
 
     @field_validator("start")
     @classmethod
@@ -233,8 +252,13 @@ def _resolve_paths(settings: Settings, base: Path) -> Settings:
     repos = []
     for index, repo in enumerate(settings.repos):
         git_path = resolve(repo.git_path) if repo.git_path is not None else None
-        if repo.source == "git" and git_path is not None and not git_path.exists():
-            raise ConfigError(f"repos.{index}.git_path: no such directory {git_path}")
+        if repo.source == "git" and git_path is not None and not git_path.is_dir():
+            problem = (
+                f"{git_path} is not a directory"
+                if git_path.exists()
+                else f"no such directory {git_path}"
+            )
+            raise ConfigError(f"repos.{index}.git_path: {problem}")
         repos.append(repo.model_copy(update={"git_path": git_path}))
     sql_models_dir = (
         resolve(settings.sql_models_dir)

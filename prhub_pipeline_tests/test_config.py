@@ -27,7 +27,10 @@ repos:
 
 def test_valid_config_resolves_paths_relative_to_the_file(tmp_path: Path) -> None:
     (tmp_path / "clone").mkdir()
-    settings = load_settings(write(tmp_path, VALID))
+    settings = load_settings(
+        write(tmp_path, VALID.replace("start:", "branch: release/v0.5\n    start:"))
+    )
+    assert settings.repos[0].branch == "release/v0.5"
     assert settings.database == tmp_path / "data" / "prhub.duckdb"
     assert settings.repos[0].git_path == tmp_path / "clone"
     assert settings.repos[0].start.isoformat() == "2024-10-28"
@@ -40,6 +43,18 @@ def test_valid_config_resolves_paths_relative_to_the_file(tmp_path: Path) -> Non
         ("language: zh", "language: zh\ncolour: blue", r"colour: unknown key"),
         ("timezone: Asia/Shanghai", "timezone: Mars/Olympus", r"timezone: unknown time zone"),
         ("git_path: clone", "git_path: missing", r"repos\.0\.git_path: no such directory"),
+        ("git_path: clone", "git_path: afile", r"repos\.0\.git_path: .*afile is not a directory"),
+        (
+            "git_path: clone",
+            "git_path: clone\n    branch: --all",
+            r"repos\.0\.branch: '--all' is not",
+        ),
+        ("git_path: clone", "git_path: clone\n    branch: a..b", r"repos\.0\.branch: 'a\.\.b'"),
+        (
+            "git_path: clone",
+            "git_path: clone\n    github: {api_url: api.github.com/graphql}",
+            r"repos\.0\.github\.api_url: 'api\.github\.com/graphql' is not an http",
+        ),
         ("name: verl-project/verl", "name: verl", r"repos\.0\.name: 'verl' is not a repository"),
         ("start: 2024-10-28", "start: 2024-10-29", r"repos\.0\.start: 2024-10-29 is a Tuesday"),
         ("source: git", "source: svn", r"repos\.0\.source"),
@@ -50,6 +65,7 @@ def test_valid_config_resolves_paths_relative_to_the_file(tmp_path: Path) -> Non
 )
 def test_bad_config_names_the_key(tmp_path: Path, replace: str, by: str, message: str) -> None:
     (tmp_path / "clone").mkdir()
+    (tmp_path / "afile").write_text("not a clone", encoding="utf-8")
     assert replace in VALID
     with pytest.raises(ConfigError, match=message):
         load_settings(write(tmp_path, VALID.replace(replace, by)))
