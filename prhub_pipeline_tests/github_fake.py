@@ -548,6 +548,20 @@ def http_status(status: int) -> Fault:
     return fault
 
 
+def graphql_timeout() -> Fault:
+    """GitHub's answer (HTTP 200) when a query runs out of time on its side."""
+
+    def fault(request: httpx.Request) -> httpx.Response:
+        message = (
+            "Something went wrong while executing your query. This may be the result of a"
+            " timeout, or it could be a GitHub bug. Please include `C0A8:3B5E:1F2A3B4:2C3D4E5:"
+            "6650A1B2` when reporting this issue."
+        )
+        return httpx.Response(200, json={"data": None, "errors": [{"message": message}]})
+
+    return fault
+
+
 def read_timeout() -> Fault:
     def fault(request: httpx.Request) -> httpx.Response:
         raise httpx.ReadTimeout("The read operation timed out", request=request)

@@ -36,6 +36,7 @@ from prhub_pipeline_tests.github_fake import (
     FIXTURES,
     Fault,
     graphql_errors,
+    graphql_timeout,
     http_status,
     malformed_json,
     primary_rate_limit,
@@ -175,8 +176,15 @@ def test_a_pr_merged_outside_the_window_is_dropped() -> None:
 
 @pytest.mark.parametrize(
     "fault",
-    [http_status(502), http_status(503), http_status(504), read_timeout()],
-    ids=["502", "503", "504", "timeout"],
+    [
+        http_status(500),
+        http_status(502),
+        http_status(503),
+        http_status(504),
+        read_timeout(),
+        graphql_timeout(),
+    ],
+    ids=["500", "502", "503", "504", "timeout", "graphql-timeout"],
 )
 def test_transient_faults_are_retried_with_backoff(fault: Fault) -> None:
     sleeps: list[float] = []
@@ -254,11 +262,11 @@ def test_secondary_retry_after_beyond_the_maximum_wait_fails() -> None:
 
 def test_errors_in_a_200_response_fail_naming_the_query_pr_and_cursor() -> None:
     with pytest.raises(GitHubResponseError) as failure:
-        fetch([None, graphql_errors("Something went wrong while executing your query.")])
+        fetch([None, graphql_errors("Could not resolve to a node with the global id of 'x'")])
     message = str(failure.value)
     assert "PullRequestFollowUps" in message
     assert "PR #7001 files after cursor 'Y3Vyc29yOnYyOjA='" in message
-    assert "Something went wrong" in message
+    assert "Could not resolve to a node" in message
 
 
 def test_malformed_json_fails_the_week() -> None:
@@ -360,14 +368,14 @@ def _exception_chain(error: BaseException) -> Iterator[BaseException]:
     [
         ([_echoing(200)], True),
         ([_echoing(401)], True),
-        ([_echoing(500)], True),
+        ([_echoing(400)], True),
         ([_echoing(403)], True),
         ([_connect_error] * 4, True),
         ([read_timeout()] * 4, False),
         ([malformed_json()], False),
         ([primary_rate_limit(int(NOW) + 5000)], False),
     ],
-    ids=["errors", "401", "500", "403", "connect", "timeouts", "malformed", "rate-limit"],
+    ids=["errors", "401", "400", "403", "connect", "timeouts", "malformed", "rate-limit"],
 )
 def test_the_token_never_appears_in_errors_or_logs(
     faults: list[Fault | None], echoes: bool, caplog: pytest.LogCaptureFixture

@@ -61,7 +61,9 @@ from prhub_pipeline.weeks import WeekWindow
 logger = logging.getLogger(__name__)
 
 SEARCH_RESULT_CAP = 1000
-RETRYABLE_STATUS = frozenset({502, 503, 504})
+RETRYABLE_STATUS = frozenset({500, 502, 503, 504})
+# GraphQL's error when a query ran out of time on GitHub's side (sent with HTTP 200): transient.
+GRAPHQL_TIMEOUT_MESSAGE = "Something went wrong while executing your query"
 BACKOFF_BASE_SECONDS = 1.0
 BACKOFF_CAP_SECONDS = 60.0
 # GitHub: without Retry-After or an exhausted budget, wait at least a minute, longer each time.
@@ -273,11 +275,14 @@ class GitHubClient:
                     if response.status_code in (403, 429):
                         secondary_strikes += 1
                     continue
-                if response.status_code == 200:
+                if response.status_code == 200 and not _timed_out_inside_github(response):
                     return _Result(self._body(response, context), requests, retries, waits, waited)
-                if response.status_code not in RETRYABLE_STATUS:
+                if response.status_code == 200:
+                    failure = "a query timeout inside GitHub"
+                elif response.status_code in RETRYABLE_STATUS:
+                    failure = f"HTTP {response.status_code}"
+                else:
                     raise self._status_error(response, context)
-                failure = f"HTTP {response.status_code}"
             if retries >= self.config.max_retries:
                 raise GitHubUnavailableError(
                     f"GitHub failed {context}: {failure}, still failing after"
@@ -390,6 +395,19 @@ class GitHubClient:
         if not isinstance(body.get("data"), dict):
             raise GitHubResponseError(f"GitHub answered {context} without data")
         return body
+
+
+def _timed_out_inside_github(response: httpx.Response) -> bool:
+    """A 200 whose only errors say the query ran out of time (GitHub: "Something went wrong
+    while executing your query. This may be the result of a timeout ...")."""
+    try:
+        errors = response.json().get("errors")
+    except (ValueError, AttributeError):
+        return False
+    return bool(errors) and all(
+        isinstance(error, dict) and GRAPHQL_TIMEOUT_MESSAGE in str(error.get("message", ""))
+        for error in errors
+    )
 
 
 def _redactor(token: str) -> Callable[[str], str]:
