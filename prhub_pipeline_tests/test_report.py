@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import re
+import stat
+from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -31,10 +35,18 @@ from prhub_pipeline.reporting.context import (
 )
 from prhub_pipeline.reporting.facts import Period, Summary
 from prhub_pipeline.reporting.files import write_report_files
-from prhub_pipeline.reporting.render import md_escape, render_index, render_report
+from prhub_pipeline.reporting.render import (
+    LABELS,
+    MAX_CHART_BARS,
+    md_escape,
+    render_index,
+    render_report,
+)
 from prhub_pipeline.reporting.wording import WORDINGS
 from prhub_pipeline.warehouse.connection import connect
 from prhub_pipeline.warehouse.partitions import replace_partition
+from prhub_pipeline.warehouse.prs import pr_tables
+from prhub_pipeline.warehouse.quality import check_reports
 from prhub_pipeline.warehouse.reports import (
     list_reports,
     read_report,
@@ -198,6 +210,12 @@ def test_both_languages_and_formats_carry_every_section(lang: str) -> None:
         assert f"#{number}" in markdown and f"#{number}" in html
     assert "https://example.org/r" in markdown
     assert "<svg" in html and "<link" not in html and "<script" not in html
+
+
+@pytest.mark.parametrize(("lang", "summary"), [("zh", "6 个 PR"), ("en", "6 PRs")])
+def test_the_html_appendix_counts_its_prs_in_the_reports_language(lang: str, summary: str) -> None:
+    html = render_report(context_for(week_prs(), lang), lang, "html")  # type: ignore[arg-type]
+    assert f"<summary>{summary}</summary>" in html
 
 
 def test_the_revert_chain_and_review_asks_reach_the_report() -> None:
@@ -387,7 +405,7 @@ def test_type_only_tags_are_no_area() -> None:
     assert [row.name for row in context.trends] == ["cuda"]
     assert "bugfix" not in " ".join(context.trends_lead)
     assert "cuda (1 → 3)" in " ".join(context.trends_lead)
-    assert any("The busiest modules were cuda (3)" in line for line in context.summary)
+    assert any(re.search(r"The busiest modules? (was|were) cuda \(3\)", s) for s in context.summary)
     grouped = {item.pr.number: group.name for group in context.groups for item in group.items}
     assert [grouped.get(6700 + i) for i in range(3)] == ["cuda"] * 3
     # Nothing but the type: they keep their own tag, whose section holds just them.
@@ -818,3 +836,185 @@ def test_a_busy_week_gathers_its_smallest_sections_into_one() -> None:
     words = WORDINGS["en"]
     assert words.group_heading(more) == "Other key changes"
     assert words.group_lead(more, []).endswith(f"{len(more.members)} PRs, {len(more.members)} key.")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_label_that_fell_to_zero_keeps_its_trend_row(lang: str) -> None:
+    """The lead names "Docs (1 → 0)" among the largest changes: the table has its row."""
+    previous = WeekCounts(pr_count=3, modules={"fsdp": 1, "ray": 2}, themes={"Docs": 1})
+    context = context_for(week_prs(), lang, previous=previous)
+    rows = {(r.kind, r.name): r for r in context.trends}
+    ray, docs = rows[("module", "ray")], rows[("theme", "Docs")]
+    assert (ray.count, ray.previous, ray.delta, ray.key_changes) == (0, 2, "−2", [])
+    assert (docs.count, docs.previous, docs.delta) == (0, 1, "−1")
+    markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+    assert "| Ray | " in markdown
+    assert ("| 文档 | " if lang == "zh" else "| Docs | ") in markdown
+    # Without the previous week nothing fell, and a week without PRs has no rows to show.
+    assert all(r.count for r in context_for(week_prs(), lang).trends)
+    assert context_for([], lang, previous=previous).trends == []
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_trend_tables_key_changes_are_key_prs_only(lang: str) -> None:
+    context = context_for(week_prs(), lang)
+    rows = {(r.kind, r.name): r for r in context.trends}
+    assert all(pr.is_key for row in context.trends for pr in row.key_changes)
+    assert [pr.number for pr in rows[("module", "fsdp")].key_changes] == [6268, 6350]
+    assert rows[("module", "doc")].key_changes == []  # #6330 (importance 0.3) is not key
+    markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+    [doc_row] = [line for line in markdown.splitlines() if line.startswith("| doc |")]
+    assert "#6330" not in doc_row and doc_row.endswith("| — |")
+
+
+def test_the_closing_section_does_not_claim_its_labels_have_one_or_two_prs() -> None:
+    """A label's group holds only the PRs grouped under it: reward had five PRs in a week whose
+    "Other key changes" held two of them, so the lead must not say reward has one or two."""
+    more = facts.Group(kind="more", name="more", members=[], shown=[], rest=[])
+    assert WORDINGS["en"].group_lead(more, []) == (
+        "The other modules and themes, with one or two PRs each grouped here"
+        " (any other PRs of a label are grouped elsewhere): 0 PRs, 0 key."
+    )
+    assert WORDINGS["zh"].group_lead(more, []) == (
+        "其余模块与主题，各有一两个 PR 归入本节（同一标签如有其他 PR，归在别处）："
+        "共 0 个 PR，其中重点 0 个。"
+    )
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_chart_shows_the_largest_labels_of_either_kind(lang: str) -> None:
+    """The table lists modules first; the chart's bars are the largest labels of both kinds,
+    and its title says when it leaves some out."""
+    context = context_for(week_prs(), lang)
+    row = context.trends[0]
+    modules = [
+        row.model_copy(update={"kind": "module", "name": f"m{n}", "display": f"m{n}", "count": 2})
+        for n in range(MAX_CHART_BARS + 4)
+    ]
+    theme = row.model_copy(update={"kind": "theme", "name": "NPU", "display": "NPU", "count": 17})
+    html = render_report(
+        context.model_copy(update={"trends": [*modules, theme]}),
+        lang,  # type: ignore[arg-type]
+        "html",
+    )
+    chart = html[html.index("<svg") : html.index("</svg>")]
+    assert ">NPU</text>" in chart and len(re.findall(r">m\d+</text>", chart)) == MAX_CHART_BARS - 1
+    total = len(modules) + 1
+    title = {
+        "zh": f"本周 PR 数最多的 {MAX_CHART_BARS} 个模块与主题（共 {total} 个，全部见下表）",
+        "en": f"The {MAX_CHART_BARS} modules and themes with the most PRs this week"
+        f" (of {total}; the table lists all)",
+    }[lang]
+    assert f'aria-label="{title}"' in chart
+    # A chart with room for every label keeps the plain title.
+    assert LABELS[lang]["chart_title"] in render_report(context, lang, "html")  # type: ignore[arg-type]
+
+
+def test_the_busiest_labels_leave_out_a_tie_the_limit_would_cut() -> None:
+    """doc 12, FSDP 11 and four modules with 3: naming one of the four as the third busiest
+    would be alphabetical chance."""
+    counts = WeekCounts(
+        pr_count=43,
+        modules={"doc": 12, "fsdp": 11, "ci": 3, "fully_async": 3, "megatron": 3, "model": 3},
+        themes={"NPU/Ascend": 17, "Docs": 13, "Multimodal": 4, "Docker": 4, "Async": 3},
+    )
+    summary = facts.summary(Period.of(WINDOW), [], {}, counts, [], [], True, {})
+    assert summary.top_modules == [("doc", 12), ("fsdp", 11)]
+    assert summary.top_themes == [("NPU/Ascend", 17), ("Docs", 13)]
+    counts = counts.model_copy(update={"themes": {"NPU/Ascend": 17, "Docs": 4, "Docker": 4}})
+    assert facts.summary(Period.of(WINDOW), [], {}, counts, [], [], True, {}).top_themes == [
+        ("NPU/Ascend", 17)
+    ]
+    tied = WeekCounts(pr_count=4, modules={"a": 1, "b": 1, "c": 1, "d": 1}, themes={"NPU": 2})
+    summary = facts.summary(Period.of(WINDOW), [], {}, tied, [], [], True, {})
+    assert summary.top_modules == [] and summary.top_themes == [("NPU", 2)]
+    summary = dataclasses.replace(summary, pr_count=4)  # the PRs themselves play no part
+    # Ties inside the limit are all named.
+    even = WeekCounts(pr_count=3, modules={"a": 2, "b": 2, "c": 2})
+    assert facts.summary(Period.of(WINDOW), [], {}, even, [], [], True, {}).top_modules == [
+        ("a", 2),
+        ("b", 2),
+        ("c", 2),
+    ]
+    # With no module named, the themes open the sentence: it starts with a capital.
+    [themes] = [p for p in WORDINGS["en"].summary(summary) if "NPU" in p]
+    assert themes[0].isupper()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_section_of_an_empty_week_says_there_is_nothing(lang: str) -> None:
+    context = context_for([], lang, ReviewData(available=False))
+    markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+    sections = re.split(r"^# .*$", markdown, flags=re.MULTILINE)[1:]
+    assert len(sections) == 8 and all(body.strip() for body in sections)
+    no_prs = LABELS[lang]["no_prs"]
+    assert markdown.count(no_prs) == 4  # key changes, trends, quick view, appendix
+    html = render_report(context, lang, "html")  # type: ignore[arg-type]
+    for section in re.findall(r"<section id=.*?</section>", html, flags=re.DOTALL):
+        body = re.sub(r"<h2>.*?</h2>", "", section.split(">", 1)[1].rsplit("<", 1)[0])
+        assert re.search(r"<p[ >]|<li", body), section
+    assert html.count(no_prs) == 4 and "<ul>\n</ul>" not in html
+
+
+def test_the_report_check_fails_when_a_pr_is_not_linked(tmp_path: Path) -> None:
+    """`report_covers_every_pr` reads the stored reports: a PR of the week that a report does
+    not link (here one missing from the English Markdown) fails it."""
+    prs = week_prs()
+    contexts = {lang: context_for(prs, lang) for lang in ("zh", "en")}
+    rendered = {
+        lang: RenderedReport(
+            lang=lang,  # type: ignore[arg-type]
+            markdown=render_report(c, lang, "md"),  # type: ignore[arg-type]
+            html=render_report(c, lang, "html"),  # type: ignore[arg-type]
+        )
+        for lang, c in contexts.items()
+    }
+    week = WINDOW.week_start
+
+    def outcome(reports: list[RenderedReport]) -> dict[str, tuple[bool, list[str]]]:
+        with connect(tmp_path / "w.duckdb") as con:
+            replace_partition(
+                con,
+                REPO,
+                week,
+                [
+                    *pr_tables(week, prs),
+                    *report_tables(REPO, week, reports, contexts["zh"].counts, key_pr_count=0),
+                ],
+            )
+            found = check_reports(con, REPO, [week], ["zh", "en"])
+        return {o.name: (o.passed, o.offending) for o in found}
+
+    assert outcome(list(rendered.values()))["report_covers_every_pr"] == (True, [])
+    missing = re.sub(r"^.*/pull/6331\b.*$", "", rendered["en"].markdown, flags=re.MULTILINE)
+    broken = rendered["en"].model_copy(update={"markdown": missing})
+    assert outcome([rendered["zh"], broken])["report_covers_every_pr"] == (
+        False,
+        [f"{week} en md: no link to #6331"],
+    )
+    assert outcome([rendered["zh"]])["report_in_every_language"] == (False, [f"{week} en"])
+
+
+@pytest.fixture
+def umask() -> Iterator[None]:
+    previous = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(previous)
+
+
+@pytest.mark.usefixtures("umask")
+def test_report_files_get_the_mode_a_plain_write_would(tmp_path: Path) -> None:
+    """mkstemp made every report 0600, which a web server serving the HTML cannot read."""
+    report = RenderedReport(lang="en", markdown="# r\n", html="<p>r</p>\n")
+    written = write_report_files(tmp_path, REPO, date(2026, 5, 11), [report])
+    assert len(written) == 3
+    assert {stat.S_IMODE(path.stat().st_mode) for path in written} == {0o644}
+    os.umask(0o027)
+    rewritten = write_report_files(tmp_path, REPO, date(2026, 5, 11), [report])
+    assert {stat.S_IMODE(path.stat().st_mode) for path in rewritten} == {0o640}
+    # Written atomically: nothing but the reports and the index is left in the folder.
+    assert sorted(p.name for p in rewritten[0].parent.iterdir()) == sorted(
+        p.name for p in rewritten
+    )

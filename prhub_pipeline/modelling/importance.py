@@ -4,7 +4,7 @@ A PR's raw score is the sum of named parts (type, size, core share, breadth, wha
 review, revert), each a plain function of the PR. The raw score means little on its own: a
 repository with big PRs would score everything high. `fit_calibration` therefore records the
 distribution of raw scores over the repository's history, and `importance` is the raw score's
-place in it: 7.0 means "scores above 70% of this repository's past PRs", in any week and any
+place in it: 7.0 means "scores above 70% of this repository's stored PRs", in any week and any
 repository. The mapping is monotonic, so every part that grows can only raise the importance.
 """
 
@@ -402,7 +402,7 @@ def fit_calibration(
     modules: Mapping[int, Sequence[str]],
     config: ScoringConfig,
 ) -> ScoreCalibration:
-    """Fit the raw-to-importance map on a repository's past PRs (review data is not used:
+    """Fit the raw-to-importance map on a repository's stored PRs (review data is not used:
     history from the git source has none, and the map must not depend on the source)."""
     raws = sorted(_history_raw_scores(history, modules, config))
     if len(raws) < MIN_CALIBRATION_HISTORY:

@@ -36,7 +36,7 @@ from prhub_pipeline.records import (
     WeekCounts,
 )
 from prhub_pipeline.reporting import facts
-from prhub_pipeline.reporting.wording import WORDINGS, Wording, display_name
+from prhub_pipeline.reporting.wording import WORDINGS, Wording
 from prhub_pipeline.weeks import WeekWindow
 
 TITLE_DISPLAY_LIMIT = 120
@@ -95,7 +95,7 @@ class TrendRow(Model):
     previous: int | None
     delta: str
     composition: str
-    key_changes: list[PrRef]
+    key_changes: list[PrRef]  # the label's two most important key PRs, if it has any
 
 
 class RiskObservation(Model):
@@ -314,12 +314,18 @@ def _trend_rows(
     previous: WeekCounts | None,
     words: Wording,
 ) -> list[TrendRow]:
+    """A row per module and theme of this week or, when known, the previous one (a label that
+    fell to zero is a change too), most PRs first; none for a week without PRs, whose
+    section says so instead. The last column lists the label's key PRs only."""
+    if not counts.pr_count:
+        return []
     rows = []
     for kind, names, table, prev_table in (
         ("module", module_names, counts.modules, previous.modules if previous else None),
         ("theme", theme_names, counts.themes, previous.themes if previous else None),
     ):
-        for name, count in facts.ranked(table):
+        dropped = {name: 0 for name in prev_table or {} if name not in table}
+        for name, count in facts.ranked({**table, **dropped}):
             if kind == "module" and not areas_of([name]):
                 continue  # `bugfix` restates the composition column
             members = [r for r in ordered if name in names.get(r.number, [])]
@@ -328,12 +334,12 @@ def _trend_rows(
                 TrendRow(
                     kind=kind,  # type: ignore[arg-type]
                     name=name,
-                    display=display_name(name),
+                    display=words.display_name(name),
                     count=count,
                     previous=prev,
                     delta=facts.delta(count, prev),
                     composition=words.count_phrase(facts.type_counts(members)),
-                    key_changes=members[:2],
+                    key_changes=[r for r in members if r.is_key][:2],
                 )
             )
     return rows

@@ -33,8 +33,9 @@ if TYPE_CHECKING:
     from prhub_pipeline.reporting.context import PrRef
 
 MAX_GROUP_ITEMS = 5
-# Sections of a busy week's key changes: past this many, the modules and themes with at most
-# SMALL_GROUP_PRS PRs share one closing section (vllm-ascend's weeks had up to 25 sections).
+# Sections of a busy week's key changes: past this many, the module and theme groups of at most
+# SMALL_GROUP_PRS PRs share one closing section (vllm-ascend's weeks had up to 25 sections). A
+# group holds only the PRs grouped under its label: the label may have more in other groups.
 MAX_SECTIONS = 10
 SMALL_GROUP_PRS = 2
 # A theme that more than this share of a week's PRs carry heads no section (weeks of at least
@@ -81,6 +82,15 @@ def delta(count: int, previous: int | None) -> str:
 
 def ranked(counts: Mapping[str, int]) -> Ranked:
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def leaders(ranking: Ranked, limit: int) -> Ranked:
+    """The first `limit` of a ranking, less a tie the limit would cut: naming one of several
+    labels with the same count as if it alone came next would be alphabetical chance."""
+    if len(ranking) <= limit:
+        return list(ranking)
+    cut = ranking[limit][1]
+    return [(name, n) for name, n in ranking[:limit] if n > cut]
 
 
 def type_counts(refs: Sequence[PrRef]) -> list[tuple[PrType, int]]:
@@ -159,8 +169,8 @@ def summary(
         pr_count=len(ordered),
         key_count=len(key),
         types=type_counts(ordered),
-        top_modules=ranked({m: n for m, n in counts.modules.items() if areas_of([m])})[:3],
-        top_themes=ranked(counts.themes)[:2],
+        top_modules=leaders(ranked({m: n for m, n in counts.modules.items() if areas_of([m])}), 3),
+        top_themes=leaders(ranked(counts.themes), 2),
         top=(key or list(ordered))[:3],
         fix_count=len(fixes),
         fixes_by_impact=list(by_impact.items()),

@@ -4,7 +4,7 @@ repository, each written atomically so a reader never sees half a file."""
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
@@ -19,15 +19,19 @@ def report_dir(reports_dir: Path, repo: str) -> Path:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    """Write to a temporary file in the same folder, then rename: readers never see half a file."""
+    """Write to a temporary file in the same folder, then rename: readers never see half a file.
+
+    The temporary file is created with mode 0o666 less the umask, as a plain write would be
+    (mkstemp's 0o600 would keep a web server from reading the published reports)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
         os.replace(temporary, path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
 
 

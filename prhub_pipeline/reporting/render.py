@@ -23,6 +23,7 @@ from prhub_pipeline.reporting.context import ReportContext
 
 Format = Literal["md", "html"]
 FORMATS: tuple[Format, ...] = ("md", "html")
+MAX_CHART_BARS = 16
 
 
 LABELS: dict[Lang, dict[str, str]] = {
@@ -58,6 +59,10 @@ LABELS: dict[Lang, dict[str, str]] = {
         "type": "类型",
         "modules": "模块",
         "chart_title": "本周各模块与主题的 PR 数",
+        "chart_title_top": "本周 PR 数最多的 {shown} 个模块与主题（共 {total} 个，全部见下表）",
+        "no_prs": "本周没有合并的 PR。",
+        "prs_one": "{n} 个 PR",
+        "prs_many": "{n} 个 PR",
         "index_title": "周报索引",
         "week": "周",
         "reports": "报告",
@@ -100,6 +105,11 @@ LABELS: dict[Lang, dict[str, str]] = {
         "type": "Type",
         "modules": "Modules",
         "chart_title": "PRs per module and theme this week",
+        "chart_title_top": "The {shown} modules and themes with the most PRs this week"
+        " (of {total}; the table lists all)",
+        "no_prs": "No pull requests were merged this week.",
+        "prs_one": "{n} PR",
+        "prs_many": "{n} PRs",
         "index_title": "Weekly reports",
         "week": "Week",
         "reports": "Reports",
@@ -179,8 +189,14 @@ def _html_refs(text: str, repo: str) -> Markup:
 
 
 def _chart(context: ReportContext) -> Markup:
+    """The week's largest modules and themes alike (the table lists modules first, so its
+    first rows could leave out the largest theme); the title says when some are left out."""
     labels = LABELS[context.lang]
-    rows = context.trends[:16]
+    # A stable sort: equal counts keep the table's order.
+    rows = sorted(context.trends, key=lambda row: -row.count)[:MAX_CHART_BARS]
+    title = labels["chart_title"]
+    if len(rows) < len(context.trends):
+        title = labels["chart_title_top"].format(shown=len(rows), total=len(context.trends))
     bars = [
         Bar(
             label=row.display,
@@ -192,7 +208,7 @@ def _chart(context: ReportContext) -> Markup:
     ]
     return bar_chart(
         bars,
-        title=labels["chart_title"],
+        title=title,
         previous_label=labels["last_week"],
         kind_labels=(labels["module"], labels["theme"]),
     )

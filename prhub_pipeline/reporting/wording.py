@@ -89,13 +89,15 @@ class Wording:
     risk_headings: dict[RiskKind, str]
     risk_names: dict[RiskKind, str]  # inside a sentence
     part_labels: dict[str, str]
+    # The built-in themes' names in this language (a theme not listed keeps its own name).
+    theme_names: dict[str, str]
     # Header.
     title: str
     span: str
     generated: str
     source: str
     calibrated: str
-    uncalibrated: str
+    uncalibrated: Counted
     with_reviews: str
     without_reviews: str
     reverts_pr: str
@@ -105,11 +107,11 @@ class Wording:
     overview: Counted
     # How many PRs are key: of one PR (not key, key), of several (none, one, {key}).
     overview_key: tuple[str, str, str, str, str]
-    busiest_modules: str
+    busiest_modules: Counted
     module_count: str
     busiest_themes: str
     theme_count: Counted
-    top_changes: str
+    top_changes: Counted
     top_change: str
     fix_impacts: Counted
     fix_impact: str
@@ -127,7 +129,7 @@ class Wording:
     # Key changes.
     revert_chain: str
     unlabelled: str
-    more_heading: str  # the closing section of the modules and themes with one or two PRs
+    more_heading: str  # the closing section of modules and themes grouping one or two PRs
     more_lead: str
     item_label: str
     group_intro: Counted
@@ -174,6 +176,11 @@ class Wording:
             if set(getattr(self, field)) != set(expected):
                 raise ValueError(f"{self.lang} wording: {field} must cover {sorted(expected)}")
 
+    def display_name(self, name: str) -> str:
+        """A module or theme as the report names it: a built-in theme in this language, else
+        the module's usual spelling (`fsdp` -> `FSDP`)."""
+        return self.theme_names.get(name) or display_name(name)
+
     # Lists and counts.
     def join(self, items: Sequence[str]) -> str:
         if len(items) <= 2:
@@ -208,7 +215,8 @@ class Wording:
         if calibration is not None:
             calibrated = calibration.method == "history"
             template = self.calibrated if calibrated else self.uncalibrated
-            parts.append(template.format(n=calibration.history_size))
+            n = calibration.history_size
+            parts.append(_counted(template, n).format(n=n))
         parts.append(self.with_reviews if review_available else self.without_reviews)
         return self.clause_sep.join(parts)
 
@@ -235,24 +243,27 @@ class Wording:
         focus = []
         if s.top_modules:
             modules = [
-                self.module_count.format(name=display_name(m), n=n) for m, n in s.top_modules
+                self.module_count.format(name=self.display_name(m), n=n) for m, n in s.top_modules
             ]
-            focus.append(self.busiest_modules.format(list=self.join(modules)))
+            busiest = _counted(self.busiest_modules, len(modules))
+            focus.append(busiest.format(list=self.join(modules)))
         if s.top_themes:
             themes = [
-                _counted(self.theme_count, n).format(name=display_name(t), n=n)
+                _counted(self.theme_count, n).format(name=self.display_name(t), n=n)
                 for t, n in s.top_themes
             ]
             focus.append(self.busiest_themes.format(list=self.join(themes)))
         if focus:
-            paragraphs.append(self.clause_sep.join(focus) + self.stop)
+            sentence = self.clause_sep.join(focus)  # themes alone open it when no module leads
+            paragraphs.append(_tight(sentence[:1].upper() + sentence[1:] + self.stop))
         top = [
             self.top_change.format(
                 number=r.number, type=r.type_name, importance=_fmt(r.importance), subject=subject(r)
             )
             for r in s.top
         ]
-        paragraphs.append(_closed(self.top_changes.format(list=self.clause_sep.join(top))))
+        top_changes = _counted(self.top_changes, len(top))
+        paragraphs.append(_closed(top_changes.format(list=self.clause_sep.join(top))))
         if s.fix_count:
             impacts = [
                 self.fix_impact.format(
@@ -266,11 +277,14 @@ class Wording:
                 )
             )
         if s.fix_focus and s.fix_focus[0][1] == s.fix_total:
-            name = display_name(s.fix_focus[0][0])
-            paragraphs.append(self.fix_focus_all.format(total=s.fix_total, name=name))
+            name = self.display_name(s.fix_focus[0][0])
+            paragraphs.append(_tight(self.fix_focus_all.format(total=s.fix_total, name=name)))
         elif s.fix_focus:
-            areas = [self.fix_focus_area.format(n=n, name=display_name(a)) for a, n in s.fix_focus]
-            paragraphs.append(self.fix_focus.format(total=s.fix_total, list=self.join(areas)))
+            areas = [
+                self.fix_focus_area.format(n=n, name=self.display_name(a)) for a, n in s.fix_focus
+            ]
+            fix_focus = self.fix_focus.format(total=s.fix_total, list=self.join(areas))
+            paragraphs.append(_tight(fix_focus))
         paragraphs.extend(self.revert_sentence(chain) for chain in s.reverts)
         if s.risk_tally:
             tally = [
@@ -302,7 +316,7 @@ class Wording:
             return self.revert_chain
         if kind == "more":
             return self.more_heading
-        return self.unlabelled if kind == "other" else display_name(name)
+        return self.unlabelled if kind == "other" else self.display_name(name)
 
     def group_lead(self, group: Group, reverts: Sequence[RevertChain]) -> str:
         if group.kind == "revert":
@@ -321,14 +335,16 @@ class Wording:
         elsewhere = [self._heading(kind, name) for kind, name in group.see_also]
         if group.in_appendix_only:
             elsewhere.append(self.appendix)
-        intro = self.group_intro_part.format(
-            total=group.label_total, name=display_name(group.name), **counts
+        intro = _tight(
+            self.group_intro_part.format(
+                total=group.label_total, name=self.display_name(group.name), **counts
+            )
         )
         return intro + self.group_see_also.format(list=self.join(elsewhere))
 
     def labelled_item_text(self, label: str, ref: PrRef, score: PrScore) -> str:
         """An item of the "more" group, led by the module or theme it stands for."""
-        return self.item_label.format(label=display_name(label)) + self.item_text(ref, score)
+        return self.item_label.format(label=self.display_name(label)) + self.item_text(ref, score)
 
     def item_text(self, ref: PrRef, score: PrScore) -> str:
         notes = ""
@@ -375,7 +391,7 @@ class Wording:
             )
         ]
         changes = [
-            self.largest_change.format(name=display_name(name), now=now, before=before)
+            self.largest_change.format(name=self.display_name(name), now=now, before=before)
             for name, now, before in biggest_changes(counts, previous, prs_of)
         ]
         if changes:
@@ -456,10 +472,21 @@ class Wording:
         )
 
 
+# A stop after a subject that already ends a sentence ("…", "training.", "asked “why?”").
+_SECOND_STOP = re.compile(r"(?<=[.!?。！？…])([\"'”’]*)[.。]$")
+# A space the templates put around a name, between two Chinese characters ("主题上 文档 相关").
+_SPACE_BETWEEN_HAN = re.compile(r"(?<=[\u4e00-\u9fff]) (?=[\u4e00-\u9fff])")
+
+
 def _closed(sentence: str) -> str:
-    """A sentence whose list ends in a shortened subject ends with its ellipsis ("…", not
-    "…." or "…。")."""
-    return re.sub(r"…[.。]$", "…", sentence)
+    """A sentence whose list ends in a subject with its own terminal punctuation keeps only
+    that ("training.", not "training.." or "training.。")."""
+    return _SECOND_STOP.sub(r"\1", sentence)
+
+
+def _tight(text: str) -> str:
+    """Text built from templates and names only, without spaces between Chinese words."""
+    return _SPACE_BETWEEN_HAN.sub("", text)
 
 
 def _counted(template: Counted, count: int) -> str:
@@ -501,6 +528,22 @@ _ZH_TYPES: dict[PrType, str] = {
     "other": "其他",
 }
 _ZH_WORKS = "变更在各环境与流水线中正常工作：{refs}。"
+# Every built-in theme (modelling/themes.py), so no English heading is left in a Chinese report.
+_ZH_THEMES = {
+    "NPU/Ascend": "NPU/昇腾",
+    "AMD/ROCm": "AMD/ROCm",
+    "Distillation": "蒸馏",
+    "MoE": "MoE",
+    "Multimodal": "多模态",
+    "Async/fully-async": "异步与全异步训练",
+    "Agent/tools": "Agent 与工具调用",
+    "LoRA": "LoRA",
+    "Performance": "性能优化",
+    "Docs": "文档",
+    "CI/infrastructure": "CI 与基础设施",
+    "Docker": "Docker 镜像",
+    "Dependencies": "依赖",
+}
 
 ZH = Wording(
     lang="zh",
@@ -536,12 +579,13 @@ ZH = Wording(
         "review": "评审",
         "revert": "回退",
     },
+    theme_names=_ZH_THEMES,
     title="{repo} 第 {week} 周周报（{start:%m-%d} 至 {end:%m-%d}）",
     span="第 {week} 周，{start:%m-%d} 至 {end:%m-%d}",
     generated="由 prhub-pipeline 根据 PR 数据自动生成",
     source="数据源 {source}",
-    calibrated="重要性按本仓库 {n} 个历史 PR 校准",
-    uncalibrated="历史 PR 仅 {n} 个，重要性未按历史校准",
+    calibrated="重要性按本仓库已入库的 {n} 个 PR 校准",
+    uncalibrated="本仓库仅入库 {n} 个 PR，重要性未按历史校准",
     with_reviews="含评审数据",
     without_reviews="无评审数据",
     reverts_pr="回退 #{target}",
@@ -577,7 +621,8 @@ ZH = Wording(
     revert_chain="回退链",
     unlabelled="未归类变更",
     more_heading="其他重点变更",
-    more_lead="本周只有一两个 PR 的其余模块与主题：共 {n} 个 PR，其中重点 {key} 个。",
+    more_lead="其余模块与主题，各有一两个 PR 归入本节（同一标签如有其他 PR，归在别处）："
+    "共 {n} 个 PR，其中重点 {key} 个。",
     item_label="{label} · ",
     group_intro="本周 {n} 个 PR（{types}），{key}。",
     group_intro_part="本周 {name} 共 {total} 个 PR，此处 {n} 个（{types}），{key}。",
@@ -724,12 +769,16 @@ EN = Wording(
         "review": "review",
         "revert": "revert",
     },
+    theme_names={},  # the built-in themes are named in English
     title="{repo} weekly report, week {week} ({start:%b %d} to {end:%b %d})",
     span="week {week}, {start:%b %d} to {end:%b %d}",
     generated="automatically, by prhub-pipeline from PR data",
     source="source: {source}",
-    calibrated="importance calibrated on {n} past PRs of this repository",
-    uncalibrated="only {n} past PRs, importance not calibrated on history",
+    calibrated="importance calibrated on this repository's {n} stored PRs",
+    uncalibrated=(
+        "only {n} PR of this repository stored, importance not calibrated on history",
+        "only {n} PRs of this repository stored, importance not calibrated on history",
+    ),
     with_reviews="with review data",
     without_reviews="no review data",
     reverts_pr="Reverts #{target}",
@@ -746,11 +795,11 @@ EN = Wording(
         "one of them is a key PR",
         "{key} of them are key PRs",
     ),
-    busiest_modules="The busiest modules were {list}",
+    busiest_modules=("The busiest module was {list}", "The busiest modules were {list}"),
     module_count="{name} ({n})",
     busiest_themes="among themes, {list}",
     theme_count=("{name} ({n} PR)", "{name} ({n} PRs)"),
-    top_changes="The most important changes: {list}.",
+    top_changes=("The most important change: {list}.", "The most important changes: {list}."),
     top_change="#{number} ({type}, {importance}) {subject}",
     fix_impacts=(
         "{n} fix mentions what the bug caused (by keywords in title or description): {list}.",
@@ -775,7 +824,8 @@ EN = Wording(
     revert_chain="Revert chain",
     unlabelled="Unlabelled changes",
     more_heading="Other key changes",
-    more_lead="The other modules and themes with one or two PRs this week: {n} PRs, {key} key.",
+    more_lead="The other modules and themes, with one or two PRs each grouped here (any other"
+    " PRs of a label are grouped elsewhere): {n} PRs, {key} key.",
     item_label="{label} · ",
     group_intro=(
         "{n} PR this week ({types}), {key}.",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date
 from typing import Literal
@@ -110,30 +111,36 @@ def check_scores(
 def check_reports(
     con: duckdb.DuckDBPyConnection, repo: str, weeks: Sequence[date], languages: Sequence[str]
 ) -> list[CheckOutcome]:
-    """A report in every language for every week, each counting the week's stored PRs."""
+    """A report in every language for every week, each linking every PR the warehouse holds
+    for its week in both formats (the appendix lists them all)."""
     params = [repo, _weeks_param(weeks)]
     stored = con.execute(
-        "SELECT week_start, lang, pr_count FROM weekly_reports"
+        "SELECT week_start, lang, markdown, html FROM weekly_reports"
         " WHERE repo = ? AND list_contains(?, week_start)",
         params,
     ).fetchall()
-    counts = dict(
-        con.execute(
-            "SELECT week_start, count(*) FROM prs WHERE repo = ? AND list_contains(?, week_start)"
-            " GROUP BY week_start",
-            params,
-        ).fetchall()
-    )
-    have = {(week, lang) for week, lang, _ in stored}
+    prs_of: dict[date, list[int]] = {}
+    for week, number in con.execute(
+        "SELECT week_start, number FROM prs WHERE repo = ? AND list_contains(?, week_start)"
+        " ORDER BY number",
+        params,
+    ).fetchall():
+        prs_of.setdefault(week, []).append(number)
+    have = {(week, lang) for week, lang, _, _ in stored}
     missing = [
         f"{week} {lang}" for week in sorted(set(weeks)) for lang in languages
         if (week, lang) not in have
     ]  # fmt: skip
-    wrong = [
-        f"{week} {lang}: report says {count} PRs, warehouse holds {counts.get(week, 0)}"
-        for week, lang, count in stored
-        if count != counts.get(week, 0)
-    ]
+    link = re.compile(rf"https://github\.com/{re.escape(repo)}/pull/(\d+)\b")
+    unlinked = []
+    for week, lang, markdown, html in sorted(stored):
+        for fmt, text in (("md", markdown), ("html", html)):
+            linked = {int(n) for n in link.findall(text)}
+            absent = [n for n in prs_of.get(week, []) if n not in linked]
+            if absent:
+                numbers = ", ".join(f"#{n}" for n in absent[:10])
+                more = f" and {len(absent) - 10} more" if len(absent) > 10 else ""
+                unlinked.append(f"{week} {lang} {fmt}: no link to {numbers}{more}")
     return [
         CheckOutcome(
             name="report_in_every_language",
@@ -143,9 +150,9 @@ def check_reports(
         ),
         CheckOutcome(
             name="report_covers_every_pr",
-            passed=not wrong,
-            detail=f"{len(wrong)} report(s) whose PR count differs from the warehouse",
-            offending=wrong[:20],
+            passed=not unlinked,
+            detail=f"{len(unlinked)} report(s) not linking every PR of their week",
+            offending=unlinked[:20],
         ),
     ]
 

@@ -1,0 +1,145 @@
+"""The report's words: punctuation, count agreement, theme names in Chinese; the report files."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from datetime import date
+
+import pytest
+
+from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.modelling.importance import ScoreCalibration, fit_calibration, score_week
+from prhub_pipeline.modelling.risks import flag_risks
+from prhub_pipeline.modelling.themes import DEFAULT_THEME_RULES
+from prhub_pipeline.records import (
+    Lang,
+    ModuleLabel,
+    PullRequest,
+    ReviewData,
+    ThemeTag,
+)
+from prhub_pipeline.reporting.context import ReportContext, build_report_context
+from prhub_pipeline.reporting.wording import EN, ZH
+from prhub_pipeline.weeks import WeekWindow
+from prhub_pipeline_tests.test_importance import REPO, history, make_pr
+
+CONFIG = ScoringConfig(core_paths=["verl/**/*.py"])
+CALIBRATION = fit_calibration(history(), {}, CONFIG)
+WINDOW = WeekWindow(week_start=date(2026, 5, 11), timezone="Asia/Shanghai")
+NO_REVIEWS = ReviewData(available=False)
+
+
+def context_for(
+    prs: Sequence[PullRequest],
+    lang: Lang,
+    modules: Mapping[int, list[str]],
+    themes: Mapping[int, list[str]] | None = None,
+) -> ReportContext:
+    module_labels = [
+        ModuleLabel(repo=REPO, number=n, module=m, origin="title", confidence=1.0)
+        for n, names in modules.items()
+        for m in names
+    ]
+    theme_tags = [
+        ThemeTag(repo=REPO, number=n, theme=t) for n, names in (themes or {}).items() for t in names
+    ]
+    return build_report_context(
+        REPO,
+        WINDOW,
+        prs,
+        module_labels,
+        theme_tags,
+        score_week(prs, modules, NO_REVIEWS, CONFIG, CALIBRATION),
+        flag_risks(prs, modules, NO_REVIEWS, CONFIG, {}, check_approvals=False),
+        NO_REVIEWS,
+        None,
+        lang,
+        calibration=CALIBRATION,
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_subject_that_ends_its_sentence_gets_no_second_stop(lang: Lang) -> None:
+    """verl's week of 2025-04-07: "…to support DPSK v3 training.." and "bash sft.。"."""
+    prs = [make_pr(923, "[fsdp] feat: enable vLLM 0.8.2 to support DPSK v3 training.")]
+    summary = " ".join(context_for(prs, lang, {923: ["fsdp"]}).summary)
+    assert "DPSK v3 training." in summary
+    assert not re.search(r"training\.[.。]", summary)
+
+
+@pytest.mark.parametrize(
+    ("title", "ending"),
+    [
+        ("[ci] fix: why does CI hang?", "CI hang?"),
+        ("[ci] fix: stop the flaky job!", "flaky job!"),
+        ('[ci] fix: the "retry on 502."', 'on 502."'),
+    ],
+)
+def test_other_terminal_punctuation_is_not_doubled(title: str, ending: str) -> None:
+    summary = context_for([make_pr(1, title)], "en", {1: ["ci"]}).summary
+    top = next(p for p in summary if p.startswith("The most important"))
+    assert top.endswith(ending)
+
+
+def test_one_busiest_module_and_one_top_change_read_in_the_singular() -> None:
+    """ "The busiest modules were CI (1)" in verl's first weeks."""
+    summary = context_for([make_pr(1, "[ci] fix: retry downloads")], "en", {1: ["ci"]}).summary
+    assert "The busiest module was CI (1)." in summary
+    assert any(p.startswith("The most important change: #1 ") for p in summary)
+    two = context_for(
+        [make_pr(1, "[ci] fix: retry downloads"), make_pr(2, "[fsdp] fix: a loader crash")],
+        "en",
+        {1: ["ci"], 2: ["fsdp"]},
+    ).summary
+    assert "The busiest modules were CI (1) and FSDP (1)." in two
+    assert any(p.startswith("The most important changes: #") for p in two)
+
+
+def test_one_stored_pr_reads_in_the_singular() -> None:
+    one = ScoreCalibration(method="fixed", history_size=1)
+    assert "only 1 PR of this repository stored, importance" in EN.how_generated(None, one, False)
+    few = ScoreCalibration(method="fixed", history_size=3)
+    assert "only 3 PRs of this repository stored" in EN.how_generated(None, few, False)
+
+
+def test_the_calibration_does_not_call_later_prs_past() -> None:
+    """One calibration serves every week of a run, so an old week's is fitted on later PRs."""
+    fitted = ScoreCalibration(
+        method="history", history_size=2475, raw_points=[1.0], percentiles=[50.0]
+    )
+    assert "calibrated on this repository's 2475 stored PRs" in EN.how_generated(
+        None, fitted, False
+    )
+    assert "past" not in EN.how_generated(None, fitted, False)
+    assert "本仓库已入库的 2475 个 PR" in ZH.how_generated(None, fitted, False)
+
+
+def test_every_built_in_theme_has_a_chinese_name() -> None:
+    assert {rule.name for rule in DEFAULT_THEME_RULES} <= set(ZH.theme_names)
+    assert EN.display_name("Multimodal") == "Multimodal"
+    # A theme a repository defines itself keeps its name; modules keep their spelling.
+    assert ZH.display_name("Speculative decoding") == "Speculative decoding"
+    assert ZH.display_name("fsdp") == "FSDP" and ZH.display_name("doc") == "doc"
+
+
+def test_a_chinese_report_names_the_built_in_themes_in_chinese() -> None:
+    """The zh report said "## Multimodal", "## Agent/tools" and "Docs 相关 PR 13 个"."""
+    prs = [
+        make_pr(1, "feat: video inputs for the VLM rollout", files=[("verl/vl/a.py", 400, 20)]),
+        make_pr(2, "fix: audio batches on multimodal data", files=[("verl/vl/b.py", 300, 20)]),
+        make_pr(3, "feat: image processor for vision models", files=[("verl/vl/c.py", 200, 9)]),
+        make_pr(4, "[doc] chore: install guide", files=[("docs/install.md", 90, 3)]),
+        make_pr(5, "[doc] chore: faq", files=[("docs/faq.md", 40, 3)]),
+    ]
+    modules = {1: [], 2: [], 3: [], 4: ["doc"], 5: ["doc"]}
+    themes = {1: ["Multimodal"], 2: ["Multimodal"], 3: ["Multimodal"], 4: ["Docs"], 5: ["Docs"]}
+    context = context_for(prs, "zh", modules, themes)
+    text = "\n".join(
+        [*context.summary, *(g.heading for g in context.groups), *(g.lead for g in context.groups)]
+    )
+    assert "多模态" in [g.heading for g in context.groups]
+    assert "；主题上多模态相关 PR 3 个、文档相关 PR 2 个。" in text
+    assert "Multimodal" not in text and "Docs" not in text
+    english = context_for(prs, "en", modules, themes)
+    assert "Multimodal" in [g.heading for g in english.groups]
