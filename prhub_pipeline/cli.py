@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import NoReturn
 
 from prhub_pipeline.config import CONFIG_ENV_VAR, ConfigError, Settings, find_config_path
 from prhub_pipeline.warehouse import WarehouseError
@@ -18,6 +19,14 @@ class UsageError(Exception):
     """The command line asks for something that cannot be done; the message says why."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a bad argument reported on one line, like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        # argparse would print the usage first; `--help` shows it.
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
 def _week_argument(text: str) -> date:
     try:
         return parse_week(text)
@@ -26,7 +35,7 @@ def _week_argument(text: str) -> date:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="prhub", description=__doc__)
+    parser = _Parser(prog="prhub", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
 
     def with_config(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
