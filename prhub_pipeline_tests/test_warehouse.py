@@ -10,6 +10,7 @@ from prhub_pipeline.records import FileChange, PullRequest
 from prhub_pipeline.warehouse import WarehouseError, connect, replace_partition
 from prhub_pipeline.warehouse.connection import _migration_files, schema_version
 from prhub_pipeline.warehouse.prs import pr_tables, read_prs
+from prhub_pipeline.warehouse.quality import check_raw_prs
 
 WEEK = date(2026, 5, 11)
 
@@ -88,3 +89,24 @@ def test_read_only_needs_an_existing_file(tmp_path: Path) -> None:
         connect(tmp_path / "absent.duckdb", read_only=True),
     ):
         pass
+
+
+def test_one_merge_commit_stored_as_two_prs_fails_the_raw_prs_check(tmp_path: Path) -> None:
+    first, second = make_pr(1), make_pr(2)
+    with connect(tmp_path / "w.duckdb") as con:
+        replace_partition(con, "acme/widgets", WEEK, pr_tables(WEEK, [first, second]))
+        outcomes = {o.name: o for o in check_raw_prs(con, "acme/widgets", [WEEK], "UTC")}
+        assert outcomes["no_duplicate_prs"].passed
+        same = [pr.model_copy(update={"merge_commit_sha": "ab" * 20}) for pr in (first, second)]
+        replace_partition(con, "acme/widgets", WEEK, pr_tables(WEEK, same))
+        outcome = check_raw_prs(con, "acme/widgets", [WEEK], "UTC")[0]
+    assert (outcome.name, outcome.passed) == ("no_duplicate_prs", False)
+    assert outcome.offending == ["commit abababababab: #1, #2"]
+
+
+def test_a_stored_pr_broken_by_hand_is_named_when_read(tmp_path: Path) -> None:
+    with connect(tmp_path / "w.duckdb") as con:
+        replace_partition(con, "acme/widgets", WEEK, pr_tables(WEEK, [make_pr(1), make_pr(2)]))
+        con.execute("UPDATE prs SET additions = -5 WHERE number = 2")
+        with pytest.raises(WarehouseError, match=r"stored PR #2 of acme/widgets .*additions"):
+            read_prs(con, "acme/widgets", WEEK)

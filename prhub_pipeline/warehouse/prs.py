@@ -8,9 +8,10 @@ from datetime import date
 from typing import Any
 
 import duckdb
+from pydantic import ValidationError
 
 from prhub_pipeline.records import FileChange, PullRequest
-from prhub_pipeline.warehouse.connection import read_sql
+from prhub_pipeline.warehouse.connection import WarehouseError, read_sql
 from prhub_pipeline.warehouse.partitions import TableRows
 
 PR_COLUMNS = (
@@ -105,18 +106,32 @@ def read_prs(
     pr_rows = con.execute(read_sql("select_prs.sql"), [repo, first, last]).fetchall()
     file_rows = con.execute(read_sql("select_pr_files.sql"), [repo, first, last]).fetchall()
     files: dict[int, list[FileChange]] = defaultdict(list)
-    for number, path, status, previous_path, additions, deletions in file_rows:
-        files[number].append(
-            FileChange(
-                path=path,
-                status=status,
-                previous_path=previous_path,
-                additions=additions,
-                deletions=deletions,
-            )
-        )
     columns = [c for c in PR_COLUMNS if c != "week_start"]
-    return [
-        PullRequest(**dict(zip(columns, row, strict=True)), files=files.get(row[1], []))
-        for row in pr_rows
-    ]
+    prs = []
+    # A row edited by hand with SQL can break a record's rules: name the PR, not a pydantic path.
+    try:
+        for number, path, status, previous_path, additions, deletions in file_rows:
+            files[number].append(
+                FileChange(
+                    path=path,
+                    status=status,
+                    previous_path=previous_path,
+                    additions=additions,
+                    deletions=deletions,
+                )
+            )
+        for row in pr_rows:
+            number = row[1]
+            prs.append(PullRequest(**dict(zip(columns, row, strict=True)), files=files[number]))
+    except ValidationError as exc:
+        raise WarehouseError(
+            f"stored PR #{number} of {repo} is not a valid record ({_first_problem(exc)});"
+            " re-run its week's raw_prs to store it again"
+        ) from None
+    return prs
+
+
+def _first_problem(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error["loc"])
+    return f"{where}: {error['msg']}" if where else error["msg"]

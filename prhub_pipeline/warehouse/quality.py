@@ -26,7 +26,7 @@ class CheckOutcome(BaseModel):
 def check_raw_prs(
     con: duckdb.DuckDBPyConnection, repo: str, weeks: Sequence[date], timezone: str
 ) -> list[CheckOutcome]:
-    """Each PR stored once per repository and commit, and inside the week it is filed under."""
+    """Each merge commit stored as one PR, and each PR inside the week it is filed under."""
     first, last = min(weeks), max(weeks)
     duplicates = con.execute(read_sql("check_duplicate_prs.sql"), [repo, first, last]).fetchall()
     rows = con.execute(
@@ -43,8 +43,11 @@ def check_raw_prs(
         CheckOutcome(
             name="no_duplicate_prs",
             passed=not duplicates,
-            detail=f"{len(duplicates)} PR numbers or merge commits stored more than once",
-            offending=[f"{kind} {value} x{count}" for kind, value, count in duplicates[:20]],
+            detail=f"{len(duplicates)} merge commits stored as more than one PR",
+            offending=[
+                f"commit {sha[:12]}: " + ", ".join(f"#{n}" for n in numbers)
+                for sha, numbers in duplicates[:20]
+            ],
         ),
         CheckOutcome(
             name="prs_inside_their_week",

@@ -1,20 +1,13 @@
--- PR numbers or merge commits that appear more than once for a repository, among the PRs of
--- the weeks being checked (compared against every stored week of the repository).
+-- Merge commits stored under more than one PR number of a repository, among the PRs of the weeks
+-- being checked (compared against every stored week). A number is stored once by the primary
+-- key; one commit landing two PRs means a source misread its history.
 WITH checked AS (
-    SELECT number, merge_commit_sha FROM prs WHERE repo = $1 AND week_start BETWEEN $2 AND $3
-),
-numbers AS (
-    SELECT 'number' AS kind, CAST(number AS VARCHAR) AS value, count(*) AS n
-    FROM prs WHERE repo = $1 AND number IN (SELECT number FROM checked)
-    GROUP BY number HAVING count(*) > 1
-),
-commits AS (
-    SELECT 'commit' AS kind, merge_commit_sha AS value, count(*) AS n
-    FROM prs
-    WHERE repo = $1 AND merge_commit_sha IN (SELECT merge_commit_sha FROM checked)
-    GROUP BY merge_commit_sha HAVING count(*) > 1
+    SELECT DISTINCT merge_commit_sha FROM prs
+    WHERE repo = $1 AND week_start BETWEEN $2 AND $3 AND merge_commit_sha IS NOT NULL
 )
-SELECT kind, value, n FROM numbers
-UNION ALL
-SELECT kind, value, n FROM commits
-ORDER BY kind, value
+SELECT merge_commit_sha, list(number ORDER BY number) AS numbers
+FROM prs
+WHERE repo = $1 AND merge_commit_sha IN (SELECT merge_commit_sha FROM checked)
+GROUP BY merge_commit_sha
+HAVING count(*) > 1
+ORDER BY merge_commit_sha
