@@ -44,6 +44,25 @@ def test_squash_merge_with_trailers(git_repo: GitRepo) -> None:
     assert not pr.is_revert
 
 
+def test_co_authors_are_named_however_the_trailer_is_written(git_repo: GitRepo) -> None:
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.commit(
+        "feat: pair work (#5)\n\nDone together.\n\n"
+        "Co-authored-by: Alice Liu <alice@example.com>\n"
+        "Co-authored-by: hzji210@gmail.com\n"
+        "Co-authored-by: <bob@example.org>\n"
+        'Co-authored-by: Carol Wu <carol@example.com>"\n'
+        "Co-authored-by: Dan <dan>\n"
+        "Co-authored-by: alice liu <alice@example.com>\n"
+        "Co-authored-by: Alice Liu <alice@example.com>",
+        "2026-05-12T10:00:00+08:00",
+        {"a.py": "1\n"},
+    )
+    pr = read_week(git_repo.path)[5]
+    assert pr.co_authors == ["Alice Liu", "hzji210", "bob", "Carol Wu", "Dan", "alice liu"]
+    assert pr.body == "Done together."
+
+
 def test_merge_commit_takes_title_from_body(git_repo: GitRepo) -> None:
     git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
     git_repo.merge_pull_request(

@@ -26,7 +26,8 @@ SQUASH_SUBJECT = re.compile(r"^(?P<title>.*\S)\s+\(#(?P<number>\d+)\)\s*$")
 MERGE_SUBJECT = re.compile(r"^Merge pull request #(?P<number>\d+) from (?P<branch>\S+)")
 TRAILER = re.compile(r"^(?P<key>Co-authored-by|Signed-off-by):\s*(?P<value>.*)$", re.IGNORECASE)
 SEPARATOR = re.compile(r"^-{3,}$")
-NAME_BEFORE_EMAIL = re.compile(r"^(?P<name>.*?)\s*<[^>]*>\s*$")
+# `Name <email>`, also with stray text after it; a bare `email` or `<email>` names its local part.
+CO_AUTHOR = re.compile(r"^(?P<name>[^<]*?)\s*<?(?P<local>[^<>@\s]+)@[^>\s]*>?")
 
 # `git log` output is split on control characters that commit messages do not contain.
 RECORD = "\x1e"
@@ -218,8 +219,11 @@ def _split_message(message: str) -> tuple[str, str, list[str]]:
         trailer = TRAILER.match(line.strip())
         if trailer and trailer.group("key").lower() == "co-authored-by":
             value = trailer.group("value").strip()
-            named = NAME_BEFORE_EMAIL.match(value)
-            name = named.group("name") if named else value
+            parsed = CO_AUTHOR.match(value)
+            if parsed:
+                name = parsed.group("name") or parsed.group("local")
+            else:
+                name = value.partition("<")[0].strip() or value
             if name and name not in co_authors:
                 co_authors.append(name)
     while lines and (not lines[-1].strip() or TRAILER.match(lines[-1].strip())):
