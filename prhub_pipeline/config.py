@@ -171,6 +171,8 @@ class Settings(StrictModel):
     timezone: str = "Asia/Shanghai"
     language: Literal["zh", "en"] = "zh"
     reports_dir: Path = Path("reports")
+    # Where reports_dir is published (a web server's URL for it): each report links to itself.
+    reports_url: str | None = None
     sql_models_dir: Path | None = None  # default: dbt_like_sql/ of this project
     repos: Annotated[list[RepoConfig], Field(min_length=1)]
 
@@ -182,6 +184,13 @@ class Settings(StrictModel):
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError(f"unknown time zone {zone!r}") from exc
         return zone
+
+    @field_validator("reports_url")
+    @classmethod
+    def _published_at_an_http_url(cls, url: str | None) -> str | None:
+        if url is not None and not HTTP_URL_PATTERN.match(url):
+            raise ValueError(f"{url!r} is not an http(s) URL, e.g. https://example.org/reports")
+        return url
 
     @model_validator(mode="after")
     def _unique_repos(self) -> Settings:

@@ -1,10 +1,22 @@
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+import yaml
 
-from prhub_pipeline.config import ConfigError, find_config_path, load_settings
+from prhub_pipeline.config import (
+    ConfigError,
+    GitHubConfig,
+    ModulesConfig,
+    RepoConfig,
+    ScoringConfig,
+    Settings,
+    ThemeRule,
+    find_config_path,
+    load_settings,
+)
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -60,6 +72,7 @@ def test_valid_config_resolves_paths_relative_to_the_file(tmp_path: Path) -> Non
         ("source: git", "source: svn", r"repos\.0\.source"),
         ("    git_path: clone\n", "", r"repos\.0: git_path is required when source is git"),
         ("language: zh", "language: fr", r"language"),
+        ("language: zh", "language: zh\nreports_url: reports/", r"reports_url: 'reports/' is not"),
         ("    start: 2024-10-28", "    start: 2024-10-28\n    colour: red", r"repos\.0\.colour"),
     ],
 )
@@ -96,12 +109,16 @@ def test_config_lookup_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert find_config_path("explicit.yaml") == Path("explicit.yaml")
 
 
-def test_shipped_sample_config_is_valid() -> None:
+def test_shipped_sample_config_is_valid_and_shows_every_key() -> None:
     sample = Path(__file__).resolve().parents[1] / "prhub.example.yaml"
     text = sample.read_text(encoding="utf-8")
     assert "verl-project/verl" in text
-    import yaml
-
-    from prhub_pipeline.config import Settings
-
     Settings.model_validate(yaml.safe_load(text))
+    models = (Settings, RepoConfig, GitHubConfig, ModulesConfig, ScoringConfig, ThemeRule)
+    missing = [
+        f"{model.__name__}.{key}"
+        for model in models
+        for key in model.model_fields
+        if not re.search(rf"(^|[\s{{,#]){key}:", text, re.MULTILINE)
+    ]
+    assert missing == []

@@ -103,6 +103,18 @@ def test_every_stage_lands_and_reports_are_readable(
     assert "no zh report is stored" in capsys.readouterr().err
 
 
+def test_each_report_links_to_itself_where_the_reports_are_published(
+    history: GitRepo, tmp_path: Path
+) -> None:
+    config = write_config(tmp_path, history.path, reports_url="https://reports.example.org/prhub/")
+    assert main(["materialize", "--config", str(config), "--week", "2026-05-11"]) == 0
+    reports = tmp_path / "reports" / "acme" / "widgets"
+    zh = (reports / "2026-05-11.zh.md").read_text(encoding="utf-8")
+    en = (reports / "2026-05-11.en.html").read_text(encoding="utf-8")
+    assert "原文链接：[https://reports.example.org/prhub/acme/widgets/2026-05-11.zh.html]" in zh
+    assert 'href="https://reports.example.org/prhub/acme/widgets/2026-05-11.en.html"' in en
+
+
 def test_a_run_sees_what_was_merged_since_the_bare_clone_was_made(
     history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

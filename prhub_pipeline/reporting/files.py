@@ -18,6 +18,15 @@ def report_dir(reports_dir: Path, repo: str) -> Path:
     return reports_dir / owner / name
 
 
+def report_file_name(week_start: date, lang: Lang, suffix: str) -> str:
+    return f"{week_start.isoformat()}.{lang}.{suffix}"
+
+
+def published_url(reports_url: str, repo: str, week_start: date, lang: Lang) -> str:
+    """The HTML report's address where the reports folder is published at `reports_url`."""
+    return f"{reports_url.rstrip('/')}/{repo}/{report_file_name(week_start, lang, 'html')}"
+
+
 def _write_atomic(path: Path, text: str) -> None:
     """Write to a temporary file in the same folder, then rename: readers never see half a file.
 
@@ -52,7 +61,7 @@ def write_report_files(
     written = []
     for report in rendered:
         for suffix, text in (("md", report.markdown), ("html", report.html)):
-            path = folder / f"{week_start.isoformat()}.{report.lang}.{suffix}"
+            path = folder / report_file_name(week_start, report.lang, suffix)
             _write_atomic(path, text)
             written.append(path)
     entries = list(index_entries) if index_entries is not None else _listed_files(folder)

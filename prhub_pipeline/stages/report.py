@@ -13,7 +13,7 @@ from prhub_pipeline.config import RepoConfig, Settings
 from prhub_pipeline.modelling.themes import housekeeping_themes
 from prhub_pipeline.records import LANGS, RenderedReport, WeekCounts
 from prhub_pipeline.reporting.context import build_report_context
-from prhub_pipeline.reporting.files import write_report_files
+from prhub_pipeline.reporting.files import published_url, write_report_files
 from prhub_pipeline.reporting.render import render_report
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.stages.scoring import load_history
@@ -67,6 +67,11 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                     review_data,
                     previous,
                     lang,
+                    report_url=(
+                        published_url(settings.reports_url, repo.name, week, lang)
+                        if settings.reports_url
+                        else None
+                    ),
                     calibration=history.calibration,
                     history_by_number=history.by_number,
                     key_threshold=repo.scoring.key_threshold,
