@@ -218,6 +218,30 @@ def test_the_html_appendix_counts_its_prs_in_the_reports_language(lang: str, sum
     assert f"<summary>{summary}</summary>" in html
 
 
+def test_a_reverted_fix_is_no_live_fix_unless_it_landed_again() -> None:
+    """verl's #5942 reverted #5904, and #5945 landed it again under the same title that week."""
+    crashing = week_prs()
+    crashing[0] = crashing[0].model_copy(update={"body": "Training crashes with a KeyError."})
+
+    def impacts(context: ReportContext) -> str:
+        return next(line for line in context.summary if "what the bug caused" in line)
+
+    reverted = context_for(crashing, "en")
+    assert "#6350" not in impacts(reverted)
+    assert any("#6293: the fix #6350 was reverted" in line for line in reverted.suggestions)
+    reland = crashing[0].model_copy(
+        update={"number": 6370, "merged_at": MERGED + timedelta(days=2)}
+    )
+    for lang, said in (
+        ("en", "; #6370 landed the change again"),
+        ("zh", "；#6370 随后以相同标题重新合入"),
+    ):
+        context = context_for([*crashing, reland], lang)
+        assert any(said in line for line in context.summary)
+        assert not any("#6293" in line for line in context.suggestions)
+    assert "#6350" in impacts(context_for([*crashing, reland], "en"))
+
+
 def test_the_revert_chain_and_review_asks_reach_the_report() -> None:
     zh = render_report(context_for(week_prs(), "zh"), "zh", "md")
     assert re.search(r"#6360\]\([^)]*\) 回退了 \[#6350\]", zh)
@@ -294,12 +318,12 @@ def test_the_summary_says_where_the_fixes_concentrate() -> None:
 GROUP_LEADS = {
     "en": {
         "FSDP": "2 of the week's 3 FSDP PRs (2 fixes), 1 of them key. See also Revert chain.",
-        "fully_async": "1 PR this week (1 feature), a key PR.",
+        "fully_async": "1 fully_async PR this week (1 feature), a key PR.",
         "doc": "1 of the week's 2 doc PRs (1 fix), a key PR. See also the appendix.",
     },
     "zh": {
         "FSDP": "本周 FSDP 共 3 个 PR，此处 2 个（修复 2 个），其中重点 1 个。另见：回退链。",
-        "fully_async": "本周 1 个 PR（新功能 1 个），为重点 PR。",
+        "fully_async": "本周 fully_async 共 1 个 PR（新功能 1 个），为重点 PR。",
         "doc": "本周 doc 共 2 个 PR，此处 1 个（修复 1 个），为重点 PR。另见：附录。",
     },
 }
@@ -379,7 +403,7 @@ def test_a_theme_most_of_the_week_carries_heads_no_section() -> None:
             THEMES.pop(number, None)
     leads = {group.name: group.lead for group in context.groups}
     items = {group.name: [item.pr.number for item in group.items] for group in context.groups}
-    assert leads["ops"].startswith("6 PRs this week")
+    assert leads["ops"].startswith("6 ops PRs this week")
     assert sorted(items["NPU"]) == [6909, 6910, 6911]
     assert "NPU" in [row.name for row in context.trends]  # still counted
     assert "All 3 of the week's fixes concern ops." in context.summary  # not "ops and NPU"
@@ -411,7 +435,7 @@ def test_type_only_tags_are_no_area() -> None:
     # Nothing but the type: they keep their own tag, whose section holds just them.
     assert [grouped.get(6700 + i) for i in range(3, 6)] == ["bugfix"] * 3
     leads = {group.name: group.lead for group in context.groups}
-    assert leads["bugfix"].startswith("3 PRs this week (3 fixes)")
+    assert leads["bugfix"].startswith("3 bugfix PRs this week (3 fixes)")
 
 
 def test_a_theme_holding_the_very_prs_of_a_module_is_named_once() -> None:

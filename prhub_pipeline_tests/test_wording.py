@@ -18,6 +18,7 @@ from prhub_pipeline.records import (
     PullRequest,
     ReviewData,
     ThemeTag,
+    WeekCounts,
 )
 from prhub_pipeline.reporting.context import ReportContext, build_report_context
 from prhub_pipeline.reporting.wording import EN, ZH
@@ -143,3 +144,35 @@ def test_a_chinese_report_names_the_built_in_themes_in_chinese() -> None:
     assert "Multimodal" not in text and "Docs" not in text
     english = context_for(prs, "en", modules, themes)
     assert "Multimodal" in [g.heading for g in english.groups]
+
+
+def test_counted_types_read_as_english() -> None:
+    """Reports said "By type: 3 chores, 1 docs, 1 test"."""
+    phrase = EN.count_phrase([("chore", 3), ("doc", 1), ("test", 1), ("other", 2)])
+    assert phrase == "3 chores, 1 docs change, 1 test change, 2 other changes"
+    assert EN.count_phrase([("doc", 2), ("feat", 1)]) == "2 docs changes, 1 feature"
+    assert ZH.count_phrase([("doc", 2)]) == ZH.type_count.format(n=2, name=ZH.type_names["doc"])
+
+
+def test_a_chinese_theme_in_the_largest_changes_has_no_space_before_it() -> None:
+    """ "变化最大的是 异步与全异步训练（0 → 7）" had a space between two Chinese words."""
+    counts = WeekCounts(pr_count=7, modules={}, themes={"Async/fully-async": 7})
+    previous = WeekCounts(pr_count=3, modules={}, themes={})
+    lines = ZH.trends_lead(counts, previous, {"Async/fully-async": {1, 2, 3, 4, 5, 6, 7}})
+    assert lines[-1] == f"变化最大的是{ZH.display_name('Async/fully-async')}（0 → 7）。"
+
+
+def test_a_section_lead_names_its_label_or_says_it_has_none() -> None:
+    """ "## data" led with "1 PR this week", which read as the whole week's count."""
+    prs = [
+        make_pr(1, "[data] feat: audio inputs", files=[("verl/utils/dataset/a.py", 400, 20)]),
+        make_pr(2, "fix: training crashes on resume", files=[("verl/trainer/r.py", 600, 90)]),
+    ]
+    for lang, data_lead, unlabelled_lead in (
+        ("en", "1 data PR this week (1 feature)", "1 PR this week without a module or theme"),
+        ("zh", "本周 data 共 1 个 PR（新功能 1 个）", "本周未归入模块或主题的 PR 1 个"),
+    ):
+        context = context_for(prs, lang, {1: ["data"], 2: []}, {1: [], 2: []})
+        leads = {g.heading: g.lead for g in context.groups}
+        assert leads["data"].startswith(data_lead)
+        assert [lead for lead in leads.values() if lead.startswith(unlabelled_lead)]

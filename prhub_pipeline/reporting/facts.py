@@ -112,13 +112,15 @@ class Period:
 
 @dataclass(frozen=True)
 class RevertChain:
-    """A revert, the PR it reverted (None: not identified) with its title when known, and the
-    issues the reverted PR had said it fixed (no longer fixed by it)."""
+    """A revert, the PR it reverted (None: not identified) with its title when known, the
+    issues the reverted PR had said it fixed (no longer fixed by it), and the PR that landed
+    the reverted change again under the same title, if one is known."""
 
     number: int
     target: int | None
     title: str | None
     reopened: list[int]
+    relanded: int | None = None
 
 
 def revert_chain(flag: RiskFlag, known: Mapping[int, PullRequest]) -> RevertChain:
@@ -126,7 +128,28 @@ def revert_chain(flag: RiskFlag, known: Mapping[int, PullRequest]) -> RevertChai
         return RevertChain(number=flag.number, target=None, title=None, reopened=[])
     target = flag.related[0]
     title = shorten(known[target].title, 80) if target in known else None
-    return RevertChain(number=flag.number, target=target, title=title, reopened=flag.related[1:])
+    return RevertChain(
+        number=flag.number,
+        target=target,
+        title=title,
+        reopened=flag.related[1:],
+        relanded=relanding(flag.number, target, known),
+    )
+
+
+def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int | None:
+    """The first PR merged after the revert with the reverted PR's title: the change is back."""
+    if revert not in known or target not in known:
+        return None
+    after, title = known[revert].merged_at, known[target].title.strip().casefold()
+    again = [
+        pr
+        for pr in known.values()
+        if pr.merged_at > after
+        and pr.number not in (revert, target)
+        and pr.title.strip().casefold() == title
+    ]
+    return min(again, key=lambda pr: (pr.merged_at, pr.number)).number if again else None
 
 
 @dataclass(frozen=True)
@@ -160,7 +183,9 @@ def summary(
     key = [r for r in ordered if r.is_key]
     all_fixes = [r for r in ordered if r.pr_type == "fix"]
     by_impact: dict[FixImpact, list[int]] = defaultdict(list)
-    fixes = [r for r in ordered if score_of[r.number].fix_impacts]
+    # A fix reverted (and not landed again) fixes nothing any more: the revert chain tells it.
+    undone = {c.target for c in reverts if c.target is not None and c.relanded is None}
+    fixes = [r for r in ordered if score_of[r.number].fix_impacts and r.number not in undone]
     for ref in fixes:
         by_impact[score_of[ref.number].fix_impacts[0]].append(ref.number)
     tally = Counter(f.risk for f in risks if f.risk not in ("revert", "reverted"))
@@ -487,6 +512,8 @@ def follow_ups(
         if kind == "revert":
             for flag in flags:
                 chain = revert_chain(flag, known)
+                if chain.relanded is not None:
+                    continue  # the change is back: nothing to re-fix or re-check
                 if chain.reopened:
                     found.append(FollowUp("refix", [flag.number], MAX_LISTED, chain))
                 elif chain.target:

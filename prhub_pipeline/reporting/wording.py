@@ -83,6 +83,7 @@ class Wording:
     more: str  # after a shortened list; fields total, rest
     # Names.
     type_names: dict[PrType, str]
+    type_counted: dict[PrType, str]  # after a count of one: `1 docs change`
     type_plurals: dict[PrType, str]
     type_count: str
     impact_names: dict[FixImpact, str]
@@ -126,6 +127,7 @@ class Wording:
     revert: str
     revert_title: str
     revert_reopened: Counted
+    revert_relanded: str
     # Key changes.
     revert_chain: str
     unlabelled: str
@@ -133,6 +135,7 @@ class Wording:
     more_lead: str
     item_label: str
     group_intro: Counted
+    group_intro_unlabelled: Counted
     group_intro_part: str
     group_key: tuple[str, str, str]  # none key; the one PR key; {key} of several key
     group_see_also: str
@@ -166,6 +169,7 @@ class Wording:
         # A language missing a name or template would silently drop a fact.
         for field, expected in (
             ("type_names", get_args(PrType)),
+            ("type_counted", get_args(PrType)),
             ("type_plurals", get_args(PrType)),
             ("impact_names", get_args(FixImpact)),
             ("risk_headings", RISK_ORDER),
@@ -197,7 +201,7 @@ class Wording:
     def count_phrase(self, types: Sequence[tuple[PrType, int]]) -> str:
         return self.list_sep.join(
             self.type_count.format(
-                n=n, name=(self.type_names if n == 1 else self.type_plurals)[pr_type]
+                n=n, name=(self.type_counted if n == 1 else self.type_plurals)[pr_type]
             )
             for pr_type, n in types
         )
@@ -302,7 +306,9 @@ class Wording:
         text = self.revert.format(number=chain.number, target=chain.target)
         if chain.title:
             text += self.revert_title.format(title=chain.title)
-        if chain.reopened:
+        if chain.relanded is not None:
+            text += self.revert_relanded.format(target=chain.target, relanded=chain.relanded)
+        elif chain.reopened:
             reopened = _counted(self.revert_reopened, len(chain.reopened))
             text += reopened.format(target=chain.target, refs=self.refs(chain.reopened))
         return text + self.stop
@@ -330,8 +336,11 @@ class Wording:
             "types": self.count_phrase(type_counts(group.members)),
             "key": (none if not key else single if n == 1 else several).format(key=key),
         }
+        if group.kind == "other":
+            return _counted(self.group_intro_unlabelled, n).format(**counts)
         if group.label_total <= len(group.members):
-            return _counted(self.group_intro, len(group.members)).format(**counts)
+            intro = _counted(self.group_intro, n)
+            return _tight(intro.format(name=self.display_name(group.name), **counts))
         elsewhere = [self._heading(kind, name) for kind, name in group.see_also]
         if group.in_appendix_only:
             elsewhere.append(self.appendix)
@@ -395,7 +404,7 @@ class Wording:
             for name, now, before in biggest_changes(counts, previous, prs_of)
         ]
         if changes:
-            lines.append(self.largest_changes.format(list=self.join(changes)))
+            lines.append(_tight(self.largest_changes.format(list=self.join(changes))))
         return lines
 
     # Risks.
@@ -555,6 +564,7 @@ ZH = Wording(
     stop="。",
     more=" 等 {total} 个",
     type_names=_ZH_TYPES,
+    type_counted=_ZH_TYPES,
     type_plurals=_ZH_TYPES,
     type_count="{name} {n} 个",
     impact_names={
@@ -617,14 +627,16 @@ ZH = Wording(
     revert_unknown="#{number} 是一次回退，但无法从标题或描述确定被回退的 PR。",
     revert="#{number} 回退了 #{target}",
     revert_title="（{title}）",
-    revert_reopened="；#{target} 曾声明修复 {refs}，回退后 {refs} 不再由该修复覆盖",
+    revert_reopened="；#{target} 曾声明修复 {refs}，回退后 {refs} 重新处于未修复状态",
+    revert_relanded="；#{relanded} 随后以相同标题重新合入了这项改动",
     revert_chain="回退链",
     unlabelled="未归类变更",
     more_heading="其他重点变更",
     more_lead="其余模块与主题，各有一两个 PR 归入本节（同一标签如有其他 PR，归在别处）："
     "共 {n} 个 PR，其中重点 {key} 个。",
     item_label="{label} · ",
-    group_intro="本周 {n} 个 PR（{types}），{key}。",
+    group_intro="本周 {name} 共 {n} 个 PR（{types}），{key}。",
+    group_intro_unlabelled="本周未归入模块或主题的 PR {n} 个（{types}），{key}。",
     group_intro_part="本周 {name} 共 {total} 个 PR，此处 {n} 个（{types}），{key}。",
     group_key=("均非重点", "为重点 PR", "其中重点 {key} 个"),
     group_see_also="另见：{list}。",
@@ -735,16 +747,27 @@ EN = Wording(
         "revert": "revert",
         "other": "other",
     },
+    type_counted={
+        "feat": "feature",
+        "fix": "fix",
+        "refactor": "refactor",
+        "perf": "performance change",
+        "chore": "chore",
+        "doc": "docs change",
+        "test": "test change",
+        "revert": "revert",
+        "other": "other change",
+    },
     type_plurals={
         "feat": "features",
         "fix": "fixes",
         "refactor": "refactors",
         "perf": "performance changes",
         "chore": "chores",
-        "doc": "docs",
-        "test": "tests",
+        "doc": "docs changes",
+        "test": "test changes",
         "revert": "reverts",
-        "other": "other",
+        "other": "other changes",
     },
     type_count="{n} {name}",
     impact_names={
@@ -821,6 +844,7 @@ EN = Wording(
         "; #{target} said it fixed {refs}, so {refs} is no longer fixed by that change",
         "; #{target} said it fixed {refs}, so {refs} are no longer fixed by that change",
     ),
+    revert_relanded="; #{relanded} landed the change again under the same title",
     revert_chain="Revert chain",
     unlabelled="Unlabelled changes",
     more_heading="Other key changes",
@@ -828,8 +852,12 @@ EN = Wording(
     " PRs of a label are grouped elsewhere): {n} PRs, {key} key.",
     item_label="{label} · ",
     group_intro=(
-        "{n} PR this week ({types}), {key}.",
-        "{n} PRs this week ({types}), {key}.",
+        "{n} {name} PR this week ({types}), {key}.",
+        "{n} {name} PRs this week ({types}), {key}.",
+    ),
+    group_intro_unlabelled=(
+        "{n} PR this week without a module or theme ({types}), {key}.",
+        "{n} PRs this week without a module or theme ({types}), {key}.",
     ),
     group_intro_part="{n} of the week's {total} {name} PRs ({types}), {key}.",
     group_key=("none of them key", "a key PR", "{key} of them key"),
