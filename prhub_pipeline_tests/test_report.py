@@ -916,13 +916,15 @@ def test_the_chart_shows_the_largest_labels_of_either_kind(lang: str) -> None:
         for n in range(MAX_CHART_BARS + 4)
     ]
     theme = row.model_copy(update={"kind": "theme", "name": "NPU", "display": "NPU", "count": 17})
+    gone = row.model_copy(update={"name": "worker", "display": "worker", "count": 0, "previous": 3})
     html = render_report(
-        context.model_copy(update={"trends": [*modules, theme]}),
+        context.model_copy(update={"trends": [*modules, theme, gone]}),
         lang,  # type: ignore[arg-type]
         "html",
     )
     chart = html[html.index("<svg") : html.index("</svg>")]
     assert ">NPU</text>" in chart and len(re.findall(r">m\d+</text>", chart)) == MAX_CHART_BARS - 1
+    assert ">worker</text>" not in chart  # fell to zero: a table row, not a bar of this week
     total = len(modules) + 1
     title = {
         "zh": f"本周 PR 数最多的 {MAX_CHART_BARS} 个模块与主题（共 {total} 个，全部见下表）",

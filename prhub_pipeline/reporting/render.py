@@ -192,11 +192,13 @@ def _chart(context: ReportContext) -> Markup:
     """The week's largest modules and themes alike (the table lists modules first, so its
     first rows could leave out the largest theme); the title says when some are left out."""
     labels = LABELS[context.lang]
-    # A stable sort: equal counts keep the table's order.
-    rows = sorted(context.trends, key=lambda row: -row.count)[:MAX_CHART_BARS]
+    # This week's labels only (the table also keeps those that fell to zero); a stable sort:
+    # equal counts keep the table's order.
+    present = [row for row in context.trends if row.count]
+    rows = sorted(present, key=lambda row: -row.count)[:MAX_CHART_BARS]
     title = labels["chart_title"]
-    if len(rows) < len(context.trends):
-        title = labels["chart_title_top"].format(shown=len(rows), total=len(context.trends))
+    if len(rows) < len(present):
+        title = labels["chart_title_top"].format(shown=len(rows), total=len(present))
     bars = [
         Bar(
             label=row.display,
