@@ -7,6 +7,7 @@ from datetime import timedelta
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.risks import flag_risks, one_line_ask
 from prhub_pipeline.records import (
+    FileStatus,
     PullRequest,
     Review,
     ReviewData,
@@ -215,6 +216,66 @@ def test_dependency_docker_ci_and_config_changes() -> None:
     ]
     # Only edited lines can change a default; a file that only gains lines adds options.
     assert by_kind["config_default_change"].paths == ["verl/trainer/config/ppo_trainer.yaml"]
+
+
+def with_statuses(pr: PullRequest, statuses: dict[str, FileStatus]) -> PullRequest:
+    files = [
+        f.model_copy(update={"status": statuses[f.path]}) if f.path in statuses else f
+        for f in pr.files
+    ]
+    return pr.model_copy(update={"files": files})
+
+
+def test_removed_files_and_pure_renames_are_no_changes_to_verify() -> None:
+    # verl #4795 moved recipe folders to a submodule: a removed Dockerfile, a requirements
+    # file renamed unchanged, a removed workflow and -32507 lines of removed files.
+    moved_out = with_statuses(
+        make_pr(
+            4795,
+            files=[
+                ("recipe/r1_ascend/Dockerfile.vllm_ascend", 0, 82),
+                ("verl/experimental/vla/requirements_vla.txt", 0, 0),
+                (".github/workflows/e2e_dapo.yml", 0, 146),
+                ("recipe/spin/spin_trainer.py", 0, 30000),
+                ("verl/trainer/ppo/core_algos.py", 3, 1),
+                ("verl/utils/old_helper.py", 0, 120),
+                ("README.md", 3, 1),
+            ],
+        ),
+        {
+            "recipe/r1_ascend/Dockerfile.vllm_ascend": "removed",
+            "verl/experimental/vla/requirements_vla.txt": "renamed",
+            ".github/workflows/e2e_dapo.yml": "removed",
+            "recipe/spin/spin_trainer.py": "removed",
+            "verl/utils/old_helper.py": "removed",
+        },
+    )
+    only_deletes = with_statuses(
+        make_pr(7, files=[("verl/trainer/legacy.py", 0, 2000)]),
+        {"verl/trainer/legacy.py": "removed"},
+    )
+    assert kinds(risks_of([moved_out, only_deletes])) == set()
+
+    # Deletions inside kept files still count, and a renamed file with edits is edited.
+    trimmed = with_statuses(
+        make_pr(
+            6,
+            files=[
+                ("verl/trainer/ppo/core_algos.py", 0, 1100),
+                ("recipe/old.py", 0, 5000),
+                ("requirements.txt", 1, 1),
+                ("tests/test_old.py", 0, 40),
+            ],
+        ),
+        {"recipe/old.py": "removed", "requirements.txt": "renamed", "tests/test_old.py": "removed"},
+    )
+    by_kind = {f.risk: f for f in risks_of([trimmed])}
+    assert by_kind["large_change"].lines == 1102
+    assert by_kind["large_change"].paths == ["verl/trainer/ppo/core_algos.py", "requirements.txt"]
+    assert by_kind["large_change"].detail.endswith("not counting 2 removed files)")
+    assert by_kind["dependency_change"].paths == ["requirements.txt"]
+    # Deleting a test is no test for the core change.
+    assert by_kind["core_without_tests"].lines == 1100
 
 
 def test_breaking_markers() -> None:

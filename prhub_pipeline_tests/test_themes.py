@@ -154,3 +154,73 @@ def test_a_sweeping_change_is_no_npu_or_distillation_work_for_one_file_of_many()
     assert 1 not in found
     assert found[2] == {"NPU/Ascend"}
     assert found[3] == {"Distillation"}
+
+
+def test_one_incidental_body_sentence_is_no_theme() -> None:
+    # verl #5969: a hard-wrapped list item names VLM twice in passing; the PR is about padding.
+    incidental = TEMPLATE.format(
+        text="Pads batches for multi-trajectory training.\n\n"
+        "5. Maintains the position_ids shape and add\n"
+        "multi-modal inputs placeholder in VLM case when necessary."
+    )
+    two_sentences = TEMPLATE.format(
+        text="Fixes VLM training with SP. The multi-modal inputs were split twice."
+    )
+    npu_script = ("examples/grpo/run_qwen3_npu.sh", *(f"verl/m{i}.py" for i in range(9)))
+    corroborated = TEMPLATE.format(text="The new script runs on Ascend.")
+    prs = [
+        make_pr(1, "[data, trainer] fix: batch padding", body=incidental),
+        make_pr(2, "[worker] fix: sequence parallel inputs", body=two_sentences),
+        # One NPU file in ten is below the path share; the description confirms it.
+        make_pr(3, "[trainer] feat: new example", body=corroborated, paths=npu_script),
+        make_pr(4, "[trainer] feat: new example", body=corroborated, paths=npu_script[1:]),
+    ]
+    found = themes_of(prs)
+    assert "Multimodal" not in found.get(1, set())
+    assert "Multimodal" in found[2]
+    assert "NPU/Ascend" in found[3]
+    assert "NPU/Ascend" not in found.get(4, set())
+
+
+def test_a_ci_workflow_named_after_hardware_is_ci_work() -> None:
+    # verl #4775 touched the NPU unit-test workflow and renamed an NPU test script in passing.
+    abstraction = make_pr(
+        1,
+        "[ckpt] feat: add checkpoint-engine abstraction",
+        paths=(
+            ".github/workflows/npu_unit_tests.yml",
+            "tests/special_npu/run_qwen3_30b_grpo_mindspeed.sh",
+            "tests/checkpoint_engine/test_nccl_checkpoint_engine.py",
+            "tests/checkpoint_engine/test_utils.py",
+            "verl/checkpoint_engine/__init__.py",
+            "verl/checkpoint_engine/base.py",
+            "verl/checkpoint_engine/nccl_checkpoint_engine.py",
+            "verl/utils/net_utils.py",
+        ),
+    )
+    workflow_only = make_pr(
+        2, "[trainer] chore: x", paths=(".github/workflows/npu_unit_tests.yml",)
+    )
+    found = themes_of([abstraction, workflow_only])
+    assert "NPU/Ascend" not in found.get(1, set())
+    assert found[2] == {"CI/infrastructure"}
+
+
+def test_titles_name_themes_through_model_and_library_names() -> None:
+    prs = [
+        make_pr(1, "fix sequence parallelism conflict in kimiVL"),
+        make_pr(2, "[worker] fix: correctly determine is_vlm_model if sp > 1"),
+        make_pr(3, "[Megatron] feat: 1f1b overlap/moe_a2a_overlap"),
+        make_pr(4, "[CustomOp] Register AscendSharedFusedMoE custom op"),
+        make_pr(5, "[EPLB] Support redundant experts in EPLB"),
+        make_pr(6, "[ckpt] feat: add Hccl ckpt engine backend"),
+        # An import cycle is no package dependency (verl #31).
+        make_pr(7, "[example] fix: fix math circular dependency"),
+        make_pr(8, "[misc] chore: Install mlflow dependency"),
+    ]
+    found = themes_of(prs)
+    assert "Multimodal" in found[1] and "Multimodal" in found[2]
+    assert "MoE" in found[3] and "MoE" in found[4] and "MoE" in found[5]
+    assert "NPU/Ascend" in found[6]
+    assert 7 not in found
+    assert "Dependencies" in found[8]

@@ -14,6 +14,7 @@ from typing import get_args
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import (
+    ChangeShape,
     PrReview,
     change_shape,
     is_bot,
@@ -29,6 +30,7 @@ from prhub_pipeline.modelling.pr_text import (
 from prhub_pipeline.modelling.tags import areas_of
 from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import (
+    FileChange,
     PullRequest,
     ReviewAsk,
     ReviewData,
@@ -89,6 +91,7 @@ CI_FILES = (
 _BREAKING_BODY = re.compile(r"^\s*BREAKING[ -]CHANGES?\s*:", re.MULTILINE)
 _MAX_PATHS = 3
 _MAX_ASKS = 3
+_NO_LINES = ChangeShape(0, 0, 0, 0, docs_only=False)
 
 
 def flag_risks(
@@ -153,7 +156,7 @@ def _revert_flags(
                 refs = ", ".join(f"#{n}" for n in reopened)
                 detail += f", which fixed {refs}: {refs} is no longer fixed by it"
             related = [target.number, *reopened]
-        flags.append(_flag(pr, "revert", detail, related=related, paths=_top_paths(pr)))
+        flags.append(_flag(pr, "revert", detail, related=related, paths=_top_paths(pr.files)))
     reverter = reverters.get(pr.number)
     if reverter is not None:
         flags.append(
@@ -229,8 +232,8 @@ def _approval_flags(pr: PullRequest, review: PrReview) -> list[RiskFlag]:
     return [_flag(pr, "no_approval", detail)]
 
 
-def _top_paths(pr: PullRequest, patterns: Sequence[str] | None = None) -> list[str]:
-    files = [f for f in pr.files if patterns is None or matches_any(f.path, patterns)]
+def _top_paths(files: Sequence[FileChange], patterns: Sequence[str] | None = None) -> list[str]:
+    files = [f for f in files if patterns is None or matches_any(f.path, patterns)]
     files.sort(key=lambda f: (-((f.additions or 0) + (f.deletions or 0)), f.path))
     return [f.path for f in files[:_MAX_PATHS]]
 
@@ -240,23 +243,38 @@ def _listed(paths: list[str], total: int) -> str:
     return ", ".join(paths) + more
 
 
+def _edits_content(change: FileChange) -> bool:
+    """Whether the PR leaves this file with changed content: not removed, not a pure rename."""
+    if change.status == "removed":
+        return False
+    return change.status != "renamed" or bool(change.additions or change.deletions)
+
+
 def _path_flags(pr: PullRequest, modules: list[str], config: ScoringConfig) -> list[RiskFlag]:
     flags = []
-    shape = change_shape(pr, config)
+    # Deleted files and pure renames leave no code to test, build or watch for regressions:
+    # verl #4795 moved whole recipe folders out (-32507 lines) and renamed a requirements file.
+    edited = [f for f in pr.files if _edits_content(f)]
+    removed = [f for f in pr.files if f.status == "removed"]
+    # Without a file list the PR's totals are all there is (change_shape falls back to them).
+    if edited or not pr.files:
+        shape = change_shape(pr.model_copy(update={"files": edited}), config)
+    else:
+        shape = _NO_LINES
     core_files = [
         f
-        for f in pr.files
+        for f in edited
         if matches_any(f.path, config.core_paths)
         and not matches_any(f.path, config.doc_paths)
         and not matches_any(f.path, config.test_paths)
     ]
-    touches_tests = any(matches_any(f.path, config.test_paths) for f in pr.files)
+    touches_tests = any(matches_any(f.path, config.test_paths) for f in edited)
     if (
         not pr.is_revert
         and shape.core_lines >= config.untested_core_min_lines
         and not touches_tests
     ):
-        paths = _top_paths(pr, config.core_paths)
+        paths = _top_paths(edited, config.core_paths)
         flags.append(
             _flag(
                 pr,
@@ -268,15 +286,16 @@ def _path_flags(pr: PullRequest, modules: list[str], config: ScoringConfig) -> l
             )
         )
     if shape.code_lines >= config.large_change_lines:
+        not_counted = f", not counting {len(removed)} removed files" if removed else ""
         flags.append(
             _flag(
                 pr,
                 "large_change",
                 f"+{pr.additions}/-{pr.deletions} lines in"
                 f" {pr.changed_files or len(pr.files)} files"
-                f" ({shape.code_lines} outside documentation)",
+                f" ({shape.code_lines} outside documentation{not_counted})",
                 lines=shape.code_lines,
-                paths=_top_paths(pr),
+                paths=_top_paths(edited),
             )
         )
     if len(modules) >= config.cross_cutting_modules:
@@ -314,7 +333,7 @@ def _path_flags(pr: PullRequest, modules: list[str], config: ScoringConfig) -> l
         ("docker_change", DOCKER_FILES, "Docker files"),
         ("ci_change", CI_FILES, "CI workflows"),
     ):
-        matched = [f.path for f in pr.files if matches_any(f.path, patterns)]
+        matched = [f.path for f in edited if matches_any(f.path, patterns)]
         if matched:
             paths = matched[:_MAX_PATHS]
             flags.append(

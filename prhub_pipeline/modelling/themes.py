@@ -1,11 +1,14 @@
 """Themes: cross-cutting topics no single module names (Ascend/NPU, distillation, MoE ...).
 
 A theme rule matches a PR when any of its title patterns matches the title (tags removed),
-any body pattern matches the description (template removed, so the checklist's mention of
-`docs` or `CI` does not count), its path globs match a changed path (or, with
-`min_path_share`, that share of them), or the PR carries one of its modules. Patterns are
-case-insensitive regular expressions; globs use `**` for any number of directories. A
-repository's configured rules replace the built-in ones.
+its path globs match a changed path (or, with `min_path_share`, that share of them), its
+body patterns match two sentences of the description (template removed, so the checklist's
+mention of `docs` or `CI` does not count) or one sentence while a changed path matches its
+globs, or the PR carries one of its modules. A CI workflow file
+(`.github/workflows/npu_unit_tests.yml`) counts only for globs rooted at its directory, such
+as the CI theme's `.github/**`. Patterns are case-insensitive regular expressions; globs use
+`**` for any number of directories. A repository's configured rules replace the built-in
+ones.
 """
 
 from __future__ import annotations
@@ -16,14 +19,16 @@ from functools import lru_cache
 
 from prhub_pipeline.config import ModulesConfig, ThemeRule
 from prhub_pipeline.modelling.pr_text import clean_description
+from prhub_pipeline.modelling.risks import CI_FILES
 from prhub_pipeline.modelling.tags import normalise_tag, text_without_tags
-from prhub_pipeline.paths import glob_regex
+from prhub_pipeline.paths import glob_regex, matches_any
 from prhub_pipeline.records import ModuleLabel, PullRequest, ThemeTag
 
 DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ThemeRule(
         name="NPU/Ascend",
-        title=[r"\bnpus?\b", r"ascend", r"\bcann\b", r"torch[_-]npu", r"mindspeed"],
+        # HCCL is Ascend's collective library (verl #4885 "add Hccl ckpt engine backend").
+        title=[r"\bnpus?\b", r"ascend", r"\bcann\b", r"torch[_-]npu", r"mindspeed", r"\bhccl\b"],
         # A description mentioning Ascend CI jobs in passing is not an NPU change.
         body=[
             r"torch[_-]npu",
@@ -60,8 +65,12 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ),
     ThemeRule(
         name="MoE",
+        # Model, class and option names carry it too (Qwen2moe, FusedMoE, moe_a2a_overlap), and
+        # titles about experts are MoE work ("Support redundant experts in EPLB").
         title=[
-            r"\bmoe\b",
+            r"moe(?![a-z])",
+            r"\bexperts?\b",
+            r"\bmixtral\b",
             r"mixture[ -]of[ -]experts",
             r"expert[ _-]parallel",
             r"rout(?:er|ing)[ _-]replay",
@@ -71,11 +80,13 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ),
     ThemeRule(
         name="Multimodal",
+        # Model and option names carry it too: kimiVL, Qwen2.5-VL, is_vlm_model, Vision2Seq.
         title=[
             r"multi[ -]?modal",
-            r"\bvlm\b",
-            r"[-_ ]vl\b",
-            r"\bvision\b",
+            r"(?<![a-z])vlms?(?![a-z])",
+            r"\bmllms?\b",
+            r"(?:[-_ ]|[a-z\d])vl\b",
+            r"\bvision(?![a-z])",
             r"\bvideos?\b",
             r"\baudio\b",
             r"\bdiffusion\b",
@@ -145,7 +156,14 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ThemeRule(
         name="Dependencies",
         housekeeping=True,
-        title=[r"\bbump\b", r"\bupgrade\b", r"\bpin\b", r"requirements", r"dependenc"],
+        # "circular dependency" is about imports, not packages (verl #31 renamed math.py).
+        title=[
+            r"\bbump\b",
+            r"\bupgrade\b",
+            r"\bpin\b",
+            r"requirements",
+            r"(?<!circular )dependenc",
+        ],
         paths=["requirements*.txt", "**/requirements*.txt", "setup.py", "pyproject.toml"],
     ),
 )
@@ -166,17 +184,45 @@ def path_matches(path: str, glob: str) -> bool:
     return glob_regex(glob).match(path) is not None
 
 
+def _rooted(glob: str) -> bool:
+    """Whether a glob starts at a named directory (`.github/**`), not at a wildcard."""
+    first, _, rest = glob.lstrip("/").partition("/")
+    return bool(rest) and not any(c in first for c in "*?[")
+
+
+def _path_matches_rule(path: str, globs: Sequence[str]) -> bool:
+    # A workflow is named after the hardware it runs on (`npu_unit_tests.yml`): that is CI
+    # work, so a name pattern such as `**/npu*` does not take it (verl #4775).
+    workflow = matches_any(path, CI_FILES)
+    return any(path_matches(path, glob) for glob in globs if _rooted(glob) or not workflow)
+
+
+# Sentence ends, paragraph breaks and list items; a hard-wrapped line continues its sentence.
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?。！？])\s+|\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
+# One incidental sentence ("add multi-modal inputs placeholder in VLM case", verl #5969) is no
+# theme; two sentences, or one that the changed paths corroborate, are.
+_MIN_BODY_SENTENCES = 2
+
+
+def _body_sentences(patterns: Sequence[str], description: str) -> int:
+    return sum(
+        any(_text_regex(p).search(sentence) for p in patterns)
+        for sentence in _SENTENCE_BREAK.split(description)
+    )
+
+
 def rule_matches(
     rule: ThemeRule, title: str, description: str, paths: Sequence[str], modules: Sequence[str]
 ) -> bool:
     """Whether one rule matches a PR, given its tag-free title and template-free description."""
     if any(_text_regex(p).search(title) for p in rule.title):
         return True
-    if any(_text_regex(p).search(description) for p in rule.body):
+    matched = sum(_path_matches_rule(path, rule.paths) for path in paths) if rule.paths else 0
+    if matched and matched >= rule.min_path_share * len(paths):
         return True
-    if rule.paths and paths:
-        matched = sum(any(path_matches(path, glob) for glob in rule.paths) for path in paths)
-        if matched and matched >= rule.min_path_share * len(paths):
+    if rule.body:
+        sentences = _body_sentences(rule.body, description)
+        if sentences >= _MIN_BODY_SENTENCES or (sentences and matched):
             return True
     wanted = {normalise_tag(m) for m in rule.modules}
     return any(normalise_tag(m) in wanted for m in modules)
