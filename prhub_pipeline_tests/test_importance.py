@@ -22,6 +22,7 @@ from prhub_pipeline.modelling.pr_text import (
     clean_description,
     closing_references,
     parse_title,
+    shorten,
     summarize,
 )
 from prhub_pipeline.paths import matches_any
@@ -373,6 +374,133 @@ def test_a_long_summary_is_shortened_to_its_limit() -> None:
     assert len(summarize("t", long_body, limit=100)) <= 100
 
 
+def test_a_summary_is_what_the_author_wrote_beyond_the_title() -> None:
+    # verl #4775: the section opens with the title again; the sentence after it says more.
+    body = (
+        "### What does this PR do?\n\nAdd Checkpoint Engine abstraction.\n\n#### Overview\n"
+        "Checkpoint Engine is an unified abstract layer to synchronize weights.\n"
+        "- send_weights: send named tensors."
+    )
+    expected = "Checkpoint Engine is an unified abstract layer to synchronize weights."
+    assert summarize("[ckpt] feat: add checkpoint-engine abstraction", body) == expected
+    # The rest of a paragraph that opens with the title, when that rest says something.
+    body = "Add rl support for veomni. The engine now trains the actor and the critic together."
+    expected = "The engine now trains the actor and the critic together."
+    assert summarize("[veomni] feat: add rl support for veomni", body) == expected
+    # Only the title in the author's words: that is the summary still.
+    assert summarize("[doc] fix: typo in perf_tuning.rst", "Typo in perf_tuning doc") == (
+        "Typo in perf_tuning doc"
+    )
+
+
+@pytest.mark.parametrize(
+    ("title", "body"),
+    [
+        # GitHub's squash message lists commit subjects after the title.
+        ("[x] feat: add allgather method", "* add allgather method\n\n* add tests\n\n* fix lint"),
+        # A list whose first item is the title lists lesser changes after it.
+        (
+            "[x] feat: add a training worker",
+            "### Summary\n\n- Add a training worker\n- Fix lint in main_ppo",
+        ),
+        # Reviewers, credits and a template's fields are no description.
+        ("[x] feat: add worker", "Add worker.\n\ncc @alice @bob"),
+        ("[x] feat: add worker", "Add worker.\n\nCollaborated with @alice"),
+        ("[x] feat: add worker", "### Additional Info.\n\n- **Training**: FSDP and Megatron"),
+        ("[x] feat: add worker", "### Design & Code Changes\n\nNo change for the design."),
+    ],
+)
+def test_a_title_and_what_only_goes_with_it_make_no_summary(title: str, body: str) -> None:
+    assert summarize(title, body).lower() == parse_title(title).subject.lower()
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # verl #5899: a lead-in that says what the PR does beats the list's first item
+        # (`System debugging: ...`), without the words that point at the list.
+        (
+            "### What does this PR do?\n\nThis PR replaces the crash with a warning and a NaN,"
+            " so training can continue in edge cases such as:\n"
+            "- **System debugging**: early runs may produce invalid responses\n",
+            "This PR replaces the crash with a warning and a NaN, so training can continue in"
+            " edge cases.",
+        ),
+        # verl #5969: background that ends on a lead-in beats an item's `LCM alignment: ...`.
+        (
+            "### Background\nThe trainer already supports multi-trajectory rollouts. However,"
+            " batches still need padding to a multiple of dp_size. This PR addresses the following:"
+            "\n\n"
+            "1. **LCM alignment**: `% dp_size == 0` and `% mini_batch_size == 0`.",
+            "The trainer already supports multi-trajectory rollouts. However, batches still need"
+            " padding to a multiple of dp_size.",
+        ),
+        # A lead-in that cannot end as a sentence is no summary, however long.
+        (
+            "### What does this PR do?\n\nThe vectorized path floored the variance at epsilon.\n\n"
+            "This PR makes the vectorized path match canonical GRPO by:\n\n- centering the sums",
+            "The vectorized path floored the variance at epsilon.",
+        ),
+        # A later sentence that introduces a list stays out of the summary.
+        (
+            "Support context parallel for the mcore backend.\nChanges on:\n\n- the model loader",
+            "Support context parallel for the mcore backend.",
+        ),
+        # verl #4795: a list item that goes on in the next ends as a sentence, not on a comma.
+        (
+            "This PR\n\n1. migrates most recipes to the dedicated repo `verl-recipe`,\n"
+            "2. adds `verl-recipe` as a submodule,",
+            "Migrates most recipes to the dedicated repo `verl-recipe`.",
+        ),
+    ],
+)
+def test_a_summary_says_what_the_pr_does_rather_than_a_list_item(body: str, expected: str) -> None:
+    assert summarize("t", body) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "shortened"),
+    [
+        # Between words even when the only space is early (was `... disable_mm_preprocessor_ca…`).
+        (
+            "auto-convert disable_mm_preprocessor_cache to mm_processor_cache_gb for vllm",
+            40,
+            "auto-convert…",
+        ),
+        # One enormous token is cut where it must be.
+        (
+            "Handle flash_attn_supports_top_left_mask import",
+            40,
+            "Handle flash_attn_supports_top_left_mas…",
+        ),
+        # No comma, colon or dash before the `…`.
+        (
+            "Migrates the recipes to the repo, and adds a submodule",
+            35,
+            "Migrates the recipes to the repo…",
+        ),
+        ("Two steps - first the cache, then the rest", 13, "Two steps…"),
+        ("Fix the cache. Then the rest", 16, "Fix the cache…"),
+        # Never inside a code span: cut before it, or close it when it is most of the line.
+        (
+            "Run the job with `python -m verl.trainer.main_ppo trainer.n_gpus=8` on each node",
+            50,
+            "Run the job with…",
+        ),
+        (
+            "Set `actor_rollout_ref.rollout.some_long_key_name` to true",
+            40,
+            "Set `actor_rollout_ref.rollout.some_lo`…",
+        ),
+        # Chinese has no spaces: any character boundary will do, and its punctuation goes too.
+        ("修复了一个问题，导致训练时崩溃", 8, "修复了一个问题…"),
+    ],
+)
+def test_shorten_cuts_between_words_and_outside_code(text: str, limit: int, shortened: str) -> None:
+    assert shorten(text, limit) == shortened
+    assert len(shortened) <= limit
+
+
 def test_closing_references() -> None:
     assert closing_references("[fsdp] fix: emit outputs (#6293)", "Closes #6293.") == [6293]
     assert closing_references("t", "Fixes: #12 and fix #13; resolves o/n#14") == [12, 13, 14]
@@ -486,6 +614,53 @@ def test_fix_impacts(title: str, body: str, impact: str) -> None:
     assert impact in fix_impacts(title, body)
     parts = score_parts(make_pr(1, title, body=body), [], CONFIG)
     assert parts["fix_impact"] > 0
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # verl #6348, #6313: the bug did not crash, and the description says so.
+        "The recipe does not crash and does not warn; it trains with a smaller scale.",
+        "This is quiet: no crash is raised, but the tail is dropped. The rollout does not crash.",
+        "140 steps completed without errors, deadlocks or OOM.",
+        "It never crashes and doesn't hang; the loss is just off.",
+        "训练不会崩溃，只是结果偏小。",
+    ],
+)
+def test_a_denied_impact_is_no_impact(body: str) -> None:
+    assert fix_impacts("[x] fix: y", body) == {}
+
+
+@pytest.mark.parametrize(
+    ("body", "impact"),
+    [
+        # What the fix ends says the bug had it.
+        ("Training no longer crashes on empty batches.", "crash"),
+        ("It doesn't crash anymore when the batch is empty.", "crash"),
+        ("Without the fix, both crashes reproduce consistently.", "crash"),
+        ("Without fix — hangs indefinitely on rank 0.", "hang"),
+        ("Warn instead of crashing when a layer class is missing.", "crash"),
+        ("Free the cache before the sync to avoid OOM.", "oom"),
+        ("Changes:\n- Don't hang when the queue is full.", "hang"),
+    ],
+)
+def test_what_the_fix_ends_is_no_denial(body: str, impact: str) -> None:
+    assert impact in fix_impacts("[x] fix: y", body)
+    # A title says what the fix does: `no OOM with ...` is an OOM fixed.
+    assert fix_impacts("[rollout] fix: no OOM with long prompts", "") == {"oom": 1.0}
+
+
+def test_nan_the_fix_returns_is_no_wrong_result() -> None:
+    # verl #5899: the bug crashed; NaN is what the fix returns in its place.
+    body = (
+        "`compute_data_metrics` crashes on empty tensors. This PR returns a warning + NaN return."
+    )
+    assert fix_impacts("[trainer] fix: return NaN for empty tensors", body) == {"crash": 0.75}
+    assert fix_impacts("[x] fix: y", "Add `numel() > 0` checks with NaN fallback.") == {}
+    assert fix_impacts("[algo] fix: loss becomes NaN with bf16", "") == {"wrong_result": 1.0}
+    assert fix_impacts("[x] fix: prevent NaN when all items are masked", "") == {
+        "wrong_result": 1.0
+    }
 
 
 def test_fix_impact_ignores_feats_template_text_and_logs() -> None:

@@ -132,6 +132,9 @@ _NOT_A_RESULT = (
     r"\s+(?:[\w`.-]+\s+)?(?:versions?|urls?|links?|imports?|imported|paths?|docstrings?"
     r"|comments?|descriptions?|display|names?|spelling|typos?)\b"
 )
+# NaN as a symptom (`loss becomes NaN`), not as the value a fix now returns in place of a crash
+# (verl #5899 `return NaN for empty tensors`, `a warning + NaN return`, `NaN fallback`).
+_NAN_SYMPTOM = r"(?<!\breturn )(?<!\breturns )(?<!\breturning )\bNaN\b(?!\s+(?:return|fallback))"
 _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
     "crash": re.compile(
         r"\bcrash(?:es|ed|ing)?\b|\bsegfault|segmentation fault|core dump|\btraceback\b"
@@ -150,7 +153,7 @@ _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
     ),
     "wrong_result": re.compile(
         rf"\b(?:wrong|incorrect(?:ly)?)\b(?!{_NOT_A_RESULT})|\binaccura|\baccuracy\b|\bprecision\b|\bmismatch"
-        rf"|\binconsistent|{_SILENT_RESULT}|\bNaN\b|\bnumerical(?:ly)?\b|\babnormal(?:ly)?\b"
+        rf"|\binconsistent|{_SILENT_RESULT}|{_NAN_SYMPTOM}|\bnumerical(?:ly)?\b|\babnormal(?:ly)?\b"
         r"|\bdivergen|错误结果|结果错误|精度|不一致|不正确|数值"
         rf"|{_NOT_AFTER_STORED_NOUN}\bcorrupt(?:s|ed|ion|ing)?\b(?!{_STORED_OBJECT})",
         re.IGNORECASE,
@@ -180,16 +183,50 @@ _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
     ),
 }
 _DESCRIPTION_FACTOR = 0.75  # a word in the description counts less than the same word in the title
+# A clause ends at a sentence's end, a semicolon, a colon, a dash or a line break.
+_CLAUSE_END = re.compile(r"[.!?](?=\s)|[;:\n—。；！？：]")
+# A keyword up to three words after a negation in its clause is denied, not reported: `does not
+# crash`, `no crash is raised`, `without errors, deadlocks or OOM`, `不会崩溃` (verl #6313, #6348).
+# What the fix ends says the bug had it: `no longer crashes`, `without the fix, it crashes`;
+# and so do `avoid OOM`, `instead of crashing`, which are no negations here.
+_NEGATED = re.compile(
+    r"(?:\b(?:not|no|never|without|nor|neither)\s+|n['’]t\s+)"
+    r"(?!longer\b)(?!(?:the\s+|this\s+|that\s+)?(?:fix|patch|change|pr)\b)"
+    r"(?:\S+\s+){0,3}[^\s\w]*$"
+    r"|(?:不会|没有|没|未|无)$",
+    re.IGNORECASE,
+)
+_NOT_ANYMORE = re.compile(r"\s+any\s?more\b", re.IGNORECASE)  # `doesn't crash anymore`
+# `Don't crash when the tool returns None`: an order to the code, which is what the fix does.
+_IMPERATIVE = re.compile(r"^\s*(?:do\s+not|don['’]t)\b", re.IGNORECASE)
+
+
+def _affirms(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether a description names the pattern's impact other than to deny it."""
+    for match in pattern.finditer(text):
+        before = text[max(0, match.start() - 80) : match.start()]
+        clause = before[max((end.end() for end in _CLAUSE_END.finditer(before)), default=0) :]
+        if (
+            not _NEGATED.search(clause)
+            or _IMPERATIVE.match(clause)
+            or _NOT_ANYMORE.match(text, match.end())
+        ):
+            return True
+    return False
 
 
 def fix_impacts(title: str, body: str) -> dict[FixImpact, float]:
-    """Impacts a fix names: 1.0 when the title says it, 0.75 when only the description does."""
+    """Impacts a fix names: 1.0 when the title says it, 0.75 when only the description does.
+
+    A title says what the fix does, so `fix: do not crash on ...` names a crash; a description
+    also tells what did not happen (`the rollout does not crash`), which names nothing.
+    """
     found: dict[FixImpact, float] = {}
     text = prose(body)
     for impact, pattern in _FIX_IMPACT_PATTERNS.items():
         if pattern.search(title):
             found[impact] = 1.0
-        elif pattern.search(text):
+        elif _affirms(pattern, text):
             found[impact] = _DESCRIPTION_FACTOR
     return found
 

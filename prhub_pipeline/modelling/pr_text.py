@@ -10,6 +10,7 @@ blockquotes, checklists); `clean_description` keeps what the author wrote.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -337,15 +338,22 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+(?=[A-Z\u4e00-\u9fff`\"'(])|(?<=[。！？])")
 
 
-def _paragraphs(cleaned: str) -> list[tuple[str, str]]:
-    """(section heading, paragraph text) in order, without code blocks, quotes or tables."""
-    result: list[tuple[str, str]] = []
+class _Paragraph(NamedTuple):
+    section: str  # the heading it is under
+    text: str
+    list_item: bool
+
+
+def _paragraphs(cleaned: str) -> list[_Paragraph]:
+    """The paragraphs and list items in order, without code blocks, quotes or tables."""
+    result: list[_Paragraph] = []
     section = ""
     current: list[str] = []
+    in_item = False
 
     def flush() -> None:
         if current:
-            result.append((section, " ".join(current)))
+            result.append(_Paragraph(section, " ".join(current), in_item))
             current.clear()
 
     for kind, lines in _split_blocks(cleaned.split("\n")):
@@ -360,9 +368,12 @@ def _paragraphs(cleaned: str) -> list[tuple[str, str]]:
             continue
         if not line or line.startswith("|") or _LIST_MARK.match(line):
             flush()
-            if _LIST_MARK.match(line):  # an item is a paragraph; its wrapped lines follow
+            in_item = _LIST_MARK.match(line) is not None
+            if in_item:  # an item is a paragraph; its wrapped lines follow
                 current.append(_LIST_MARK.sub("", line))
             continue
+        if not current:
+            in_item = False
         current.append(line)
     flush()
     return result
@@ -381,7 +392,12 @@ def _first_sentences(text: str, limit: int) -> str:
     summary = ""
     for sentence in sentences:
         candidate = f"{summary} {sentence}".strip() if summary else sentence
-        if summary and len(candidate) > limit:
+        # A later sentence that introduces a list would end the summary on nothing, unless the
+        # summary is only a few words so far and the sentence can end as one (not `Changes on:`).
+        lead_in = sentence.endswith((":", "：")) and (
+            len(summary) >= limit // 4 or _dangles(sentence)
+        )
+        if summary and (len(candidate) > limit or lead_in):
             break
         summary = candidate
         if len(summary) >= limit * 0.5:
@@ -389,17 +405,34 @@ def _first_sentences(text: str, limit: int) -> str:
     return shorten(summary, limit)
 
 
+# Where a line can be cut: at a space, or next to a Chinese or Japanese character (no spaces).
+_CJK = "\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef"
+_CUT_POINT = re.compile(rf" |(?<=[{_CJK}])|(?=[{_CJK}])")
+# Nothing a cut line should end on before its `…`: a comma, a colon, an opening bracket, a dash.
+_BEFORE_ELLIPSIS = " ,.;:!?([{-–—/，。；：、！？（【"
+
+
+def _cut(line: str, room: int) -> str:
+    """At most `room` characters of `line`, ending between words; mid-word only when the word
+    there is so long that cutting before it would leave less than a quarter of the room."""
+    points = [p.start() for p in _CUT_POINT.finditer(line[: room + 1]) if 0 < p.start() <= room]
+    end = points[-1] if points and points[-1] >= room // 4 else room
+    return line[:end].rstrip(_BEFORE_ELLIPSIS)
+
+
 def shorten(text: str, limit: int) -> str:
-    """`text` on one line in at most `limit` characters, marked `…` where cut: at the last
-    space past the first third (no `validat…`), else mid-word (Chinese has no spaces)."""
+    """`text` on one line in at most `limit` characters, marked `…` where cut: between words,
+    mid-word only in one enormous token, and never inside a `code span` (cut before it, or
+    close it when it is most of what is left)."""
     line = " ".join(text.split())
     if len(line) <= limit:
         return line
-    cut = line[: limit - 1]
-    space = cut.rfind(" ")
-    if space >= limit // 3:
-        cut = cut[:space]
-    return cut.rstrip(" ,;:([{-") + "…"
+    cut = _cut(line, limit - 1)  # one character for the `…`
+    if cut.count("`") % 2:
+        before = cut[: cut.rfind("`")].rstrip(_BEFORE_ELLIPSIS)
+        # The `…` goes outside the span, so its closing backtick needs a character too.
+        cut = before if len(before) >= limit // 4 else _cut(line, limit - 2) + "`"
+    return (cut or line[: limit - 1]) + "…"
 
 
 def own_references(text: str, repo: str) -> str:
@@ -410,13 +443,33 @@ def own_references(text: str, repo: str) -> str:
     return re.sub(pattern, r"#\1", text, flags=re.IGNORECASE)
 
 
+# Who to thank or ask (`cc @a @b`, `Collaborated with @name`): no word on the change.
+_CREDIT = re.compile(
+    r"^\s*(?:cc|thanks?(?:\s+to)?|collaborated\s+with|co-?authored\s+(?:with|by)|credits?\s+to)"
+    r"\b[\s:,]*(?:@[\w-]+[\s,]*(?:and\s+)?)+$",
+    re.IGNORECASE,
+)
+# A template section answered with nothing (`No API change.`, `No change for the design.`), or
+# a field of verl's "Additional Info." filled in (`Training: FSDP`, `Issue Number: #1313`).
+_NOTHING_HERE = re.compile(
+    r"^(?:no\b[^.,;:]{0,25}\bchanges?\b[^.,;:]{0,20}|not\s+(?:related|applicable|needed)|none)$"
+    r"|^(?:issue number|training|inference)\s*:",
+    re.IGNORECASE,
+)
+
+
 def _says_something(paragraph: str) -> bool:
     """Not a link, reference or code span with a few words around it (`Address the first issue
     in https://...`, `Follow #2815.`, a file's path), and not the rest of a title GitHub cut
-    short (`…ion when`)."""
-    words = _CODE_SPAN.sub("", _ISSUE_NUMBER.sub("", URL.sub("", paragraph))).strip(" ,;.")
+    short (`…ion when`), nor a greeting of reviewers (`cc @name`) or a template's field."""
+    words = _CODE_SPAN.sub("", _ISSUE_NUMBER.sub("", URL.sub("", paragraph)))
+    words = _CREDIT.sub("", words).strip(" ,;.")
     enough = 40 if URL.search(paragraph) else 12
-    return len(words) >= enough and not paragraph.startswith(("…", "..."))
+    return (
+        len(words) >= enough
+        and not paragraph.startswith(("…", "..."))
+        and not _NOTHING_HERE.match(words)
+    )
 
 
 # Verbs a sentence about a change opens with, in any of their forms ("add", "adds", "added").
@@ -440,23 +493,93 @@ _STATES_THE_CHANGE = re.compile(
 _AUTHOR_LEAD = re.compile(rf"^(?:{_VERBS}|we\b)", re.IGNORECASE)
 
 
+# The end of a sentence that introduces a list, and the words that point at it (`such as:`).
+_LIST_LEAD_END = re.compile(r"(?:,?\s+(?:such\s+as|including))?\s*[:：]\s*$")
+# A lead-in that cannot end a sentence: `... canonical GRPO by:`, `... the changes are:`.
+_DANGLING = re.compile(
+    r"\b(?:by|with|to|for|of|in|on|at|from|as|via|like|below|following|follows|include|includes"
+    r"|is|are|was|were|be|which|that|these|those|the|a|an|and|or)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _is_bare_lead_in(paragraph: str) -> bool:
+    """One sentence that introduces a list (`Main changes:`, `This PR makes X match Y by:`),
+    which is no summary; unless it says what the PR does at some length and can end as a
+    sentence (`This PR replaces the crash with a warning + NaN return, so training can continue
+    gracefully in edge cases such as:`, verl #5899), which beats the list's first item."""
+    lead_end = _LIST_LEAD_END.search(paragraph)
+    if not lead_end or len(_SENTENCE_END.split(paragraph)) > 1:
+        return False
+    says_the_change = _STATES_THE_CHANGE.match(paragraph) and len(paragraph.split()) >= 10
+    return not says_the_change or _dangles(paragraph)
+
+
+def _dangles(lead_in: str) -> bool:
+    """Whether a sentence that introduces a list cannot end as a sentence (`... GRPO by:`)."""
+    lead_end = _LIST_LEAD_END.search(lead_in)
+    return lead_end is not None and _DANGLING.search(lead_in[: lead_end.start()]) is not None
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w+", text.lower()))
+
+
+def _only_the_title(sentence: str, title_words: set[str]) -> bool:
+    words = _words(sentence)
+    return bool(words) and words <= title_words
+
+
+def _beyond_the_title(paragraphs: list[_Paragraph], title_words: set[str]) -> list[tuple[str, str]]:
+    """(section, plain text) of each paragraph from its first sentence that is more than the
+    title again: authors open with the title (`Add Checkpoint Engine abstraction.`, verl #4775)
+    and explain after it. A list that opens with the title lists squashed commits or lesser
+    changes (`* add allgather method`, `* add tests`, ...) and is left out whole."""
+    result: list[tuple[str, str]] = []
+    in_title_list = False
+    for index, paragraph in enumerate(paragraphs):
+        text = _PARAGRAPH_LEAD.sub("", _plain(paragraph.text))
+        sentences = [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+        beyond = sentences
+        while beyond and _only_the_title(beyond[0], title_words):
+            beyond = beyond[1:]
+        first_item = paragraph.list_item and (index == 0 or not paragraphs[index - 1].list_item)
+        if first_item:
+            in_title_list = bool(sentences) and not beyond
+            if in_title_list and index == 0:  # GitHub's squash message: only commit subjects
+                return []
+        if paragraph.list_item and in_title_list:
+            continue
+        rest = " ".join(beyond)
+        # What trails the title is often only a pointer (`Related issue: [issue](...)`).
+        if beyond == sentences or len(rest.split()) >= 5:
+            result.append((paragraph.section, rest))
+    return result
+
+
 def summarize(title: str, body: str, limit: int = 180) -> str:
     """One line on what the PR does: the first sentences the author wrote about it.
 
-    Prefers a "What does this PR do?" / "Summary" / "Overview" section, skips reference-only
-    lines ("Fixes #12"), images and code, and falls back to the title's subject.
+    Prefers a "What does this PR do?" / "Summary" / "Overview" section, skips sentences that
+    only say the title again, reference-only lines ("Fixes #12"), images and code, and falls
+    back to the title's subject.
     """
-    paragraphs = [
-        (section, _PARAGRAPH_LEAD.sub("", _plain(text)))
-        for section, text in _paragraphs(clean_description(body))
-        if not _SKIP_SECTIONS.match(section.strip())
-    ]
-    paragraphs = [(section, text) for section, text in paragraphs if _says_something(text)]
-    paragraphs = [
-        (section, text)
-        for section, text in paragraphs
-        if not _REFERENCE_LINE.match(text) and not text.endswith((":", "："))
-    ] or paragraphs
+    read = [p for p in _paragraphs(clean_description(body)) if not _SKIP_SECTIONS.match(p.section)]
+
+    def informative(title_words: set[str]) -> list[tuple[str, str]]:
+        paragraphs = _beyond_the_title(read, title_words)
+        return [(section, text) for section, text in paragraphs if _says_something(text)]
+
+    def described(paragraphs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        return [
+            (section, text)
+            for section, text in paragraphs
+            if not _REFERENCE_LINE.match(text) and not _is_bare_lead_in(text)
+        ]
+
+    # What the author wrote beyond the title, else the title in their words, else anything.
+    everything = informative(set())
+    paragraphs = described(informative(_words(title))) or described(everything) or everything
     preferred = [text for section, text in paragraphs if _SUMMARY_SECTIONS.search(section)]
     chosen = preferred[0] if preferred else (paragraphs[0][1] if paragraphs else "")
     # "Currently X breaks when Y. ... This PR makes X ...": the background leads, but the
@@ -477,9 +600,14 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     # an identifier ("vllm_ascend ...", "torch.compile ...") keeps its case.
     if re.match(r"[a-z]+(?=[\s,;:]|$)", summary):
         summary = summary[0].upper() + summary[1:]
-    # A lead-in to the list, log or code the summary leaves out ends the line as a sentence.
-    if summary.endswith((":", "：")):
-        summary = summary[:-1] + ("。" if summary.endswith("：") else ".")
+    # A lead-in to the list, log or code the summary leaves out ends the line as a sentence,
+    # without the words that pointed at it (`... in edge cases such as:`).
+    if lead_end := _LIST_LEAD_END.search(summary):
+        stop = "。" if summary.endswith("：") else "."
+        summary = summary[: lead_end.start()].rstrip(" ,;") + stop
+    # A list item that goes on in the next one (`1. migrates X to `verl-recipe`,`, verl #4795).
+    elif summary.endswith((",", ";", "，", "；")):
+        summary = summary[:-1] + ("。" if summary.endswith(("，", "；")) else ".")
     return summary
 
 
@@ -489,4 +617,4 @@ def prose(body: str) -> str:
     Keyword signals read this rather than the raw body, so a pasted log or the template's
     instructions cannot make a PR look like it fixes a crash.
     """
-    return "\n".join(_plain(text) for _, text in _paragraphs(clean_description(body)))
+    return "\n".join(_plain(p.text) for p in _paragraphs(clean_description(body)))
