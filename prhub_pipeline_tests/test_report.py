@@ -862,6 +862,36 @@ def test_a_busy_week_gathers_its_smallest_sections_into_one() -> None:
     assert words.group_lead(more, []).endswith(f"{len(more.members)} PRs, {len(more.members)} key.")
 
 
+def _key_ref(number: int, module: str, importance: float, is_key: bool = True) -> PrRef:
+    return PrRef(
+        number=number,
+        url=f"https://example.org/{number}",
+        title=f"[{module}] feat: change {number}",
+        subject=f"change {number}",
+        pr_type="feat",
+        type_name="feature",
+        modules=[module],
+        importance=importance,
+        is_key=is_key,
+        summary="",
+    )
+
+
+def test_a_busy_week_gives_key_prs_sections_before_groups_kept_for_their_size() -> None:
+    """verl's 2026-01-05 showed six docs PRs scoring under 2 in a section of their own while
+    PRs of 9.6 were gathered at the end."""
+    docs = [_key_ref(100 + n, "doc", 1.0 + n / 10, is_key=False) for n in range(6)]
+    key = [_key_ref(200 + n, f"area{n}", 9.0 + n / 100) for n in range(facts.MAX_SECTIONS)]
+    found = facts.groups([*key, *docs], {}, [], {})
+    assert [g.name for g in found] == [f"area{n}" for n in reversed(range(facts.MAX_SECTIONS))]
+    # Gathered small sections stand where their most important PR ranks, not last.
+    big = [_key_ref(300 + n, f"big{n // 3}", 7.0) for n in range(3 * 8)]
+    small = [_key_ref(400 + n, f"small{n}", 9.5 + n / 100) for n in range(4)]
+    ranked = facts.groups([*big, *small], {}, [], {})
+    assert [g.kind for g in ranked][:2] == ["label", "more"]
+    assert ranked[0].name == "small3" and max(r.importance for r in ranked[1].members) == 9.52
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_label_that_fell_to_zero_keeps_its_trend_row(lang: str) -> None:
     """The lead names "Docs (1 → 0)" among the largest changes: the table has its row."""

@@ -309,15 +309,33 @@ def groups(
         shown = refs if kind == "revert" else (key_refs or refs[:3])[:MAX_GROUP_ITEMS]
         rest = [r for r in refs if r not in shown]
         found.append(Group(kind=kind, name=name, members=refs, shown=shown, rest=rest))
-    found.sort(key=lambda g: (g.kind != "revert", -max(r.importance for r in g.shown)))
-    found = _gather_small(found, group_of)
+    found.sort(key=_section_order)
+    found = sorted(_gather_small(_without_keyless(found), group_of), key=_section_order)
     order = {(g.kind, g.name): position for position, g in enumerate(found)}
     return [_with_label_spread(g, ordered, themes, group_of, order) for g in found]
 
 
+def _section_order(group: Group) -> tuple[bool, float]:
+    """The revert chain first, then by the most important PR a section shows."""
+    return group.kind != "revert", -max(r.importance for r in group.shown)
+
+
+def _without_keyless(found: list[Group]) -> list[Group]:
+    """Past MAX_SECTIONS, the groups kept only for their size (no key PR) give way, least
+    important first: the appendix lists their PRs, and key PRs keep sections of their own
+    (verl's 2026-01-05 showed six docs PRs scoring under 2 while PRs of 9.6 were gathered)."""
+    excess = len(found) - MAX_SECTIONS
+    keyless = [g for g in found if g.kind == "label" and not any(r.is_key for r in g.members)]
+    if excess <= 0 or not keyless:
+        return found
+    keyless.sort(key=lambda g: max(r.importance for r in g.members))
+    dropped = {id(g) for g in keyless[:excess]}
+    return [g for g in found if id(g) not in dropped]
+
+
 def _gather_small(found: list[Group], group_of: dict[int, tuple[GroupKind, str]]) -> list[Group]:
     """At most MAX_SECTIONS groups: past it, the smallest module and theme groups (one or two
-    PRs, least important first) become one "more" group at the end; `group_of` follows them."""
+    PRs, least important first) become one "more" group; `group_of` follows them."""
     small = sorted(
         (g for g in found if g.kind == "label" and len(g.members) <= SMALL_GROUP_PRS),
         key=lambda g: (len(g.members), max(r.importance for r in g.members)),
