@@ -926,12 +926,10 @@ def test_the_closing_section_does_not_claim_its_labels_have_one_or_two_prs() -> 
     "Other key changes" held two of them, so the lead must not say reward has one or two."""
     more = facts.Group(kind="more", name="more", members=[], shown=[], rest=[])
     assert WORDINGS["en"].group_lead(more, []) == (
-        "The other modules and themes, with one or two PRs each grouped here"
-        " (any other PRs of a label are grouped elsewhere): 0 PRs, 0 key."
+        "Groups of one or two PRs from the other modules and themes, together: 0 PRs, 0 key."
     )
     assert WORDINGS["zh"].group_lead(more, []) == (
-        "其余模块与主题，各有一两个 PR 归入本节（同一标签如有其他 PR，归在别处）："
-        "共 0 个 PR，其中重点 0 个。"
+        "其余模块与主题中只有一两个 PR 的小组合在本节：共 0 个 PR，其中重点 0 个。"
     )
 
 
