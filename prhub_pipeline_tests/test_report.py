@@ -829,39 +829,6 @@ def test_a_list_ending_in_a_shortened_subject_ends_with_its_ellipsis(lang: str) 
     assert "…" in markdown and "…." not in markdown and "…。" not in markdown
 
 
-def test_a_busy_week_gathers_its_smallest_sections_into_one() -> None:
-    """Past MAX_SECTIONS, modules with one or two PRs share "Other key changes"; bigger
-    groups keep their own sections, and the gathered PRs keep their module as a label."""
-
-    def ref(number: int, module: str, importance: float) -> PrRef:
-        return PrRef(
-            number=number,
-            url=f"https://example.org/{number}",
-            title=f"[{module}] feat: change {number}",
-            subject=f"change {number}",
-            pr_type="feat",
-            type_name="feature",
-            modules=[module],
-            importance=importance,
-            is_key=True,
-            summary="",
-        )
-
-    big = [ref(100 + n, "rollout", 9.0) for n in range(3)]
-    small = [ref(200 + n, f"area{n}", 8.0 + n / 100) for n in range(14)]
-    found = facts.groups([*big, *small], {}, [], {})
-    assert len(found) == facts.MAX_SECTIONS
-    assert found[0].name == "rollout" and len(found[0].members) == 3
-    more = found[-1]
-    assert more.kind == "more" and len(more.members) == 14 - (facts.MAX_SECTIONS - 2)
-    # The least important small groups are the ones gathered, each PR with its module.
-    assert {r.number for r in more.members} == {200 + n for n in range(len(more.members))}
-    assert more.label_of[200] == "area0"
-    words = WORDINGS["en"]
-    assert words.group_heading(more) == "Other key changes"
-    assert words.group_lead(more, []).endswith(f"{len(more.members)} PRs, {len(more.members)} key.")
-
-
 def _key_ref(number: int, module: str, importance: float, is_key: bool = True) -> PrRef:
     return PrRef(
         number=number,
@@ -875,6 +842,24 @@ def _key_ref(number: int, module: str, importance: float, is_key: bool = True) -
         is_key=is_key,
         summary="",
     )
+
+
+def test_a_busy_week_gathers_its_smallest_sections_into_one() -> None:
+    """Past MAX_SECTIONS, modules with one or two PRs share "Other key changes"; bigger
+    groups keep their own sections, and the gathered PRs keep their module as a label."""
+    big = [_key_ref(100 + n, "rollout", 9.0) for n in range(3)]
+    small = [_key_ref(200 + n, f"area{n}", 8.0 + n / 100) for n in range(14)]
+    found = facts.groups([*big, *small], {}, [], {})
+    assert len(found) == facts.MAX_SECTIONS
+    assert found[0].name == "rollout" and len(found[0].members) == 3
+    more = found[-1]
+    assert more.kind == "more" and len(more.members) == 14 - (facts.MAX_SECTIONS - 2)
+    # The least important small groups are the ones gathered, each PR with its module.
+    assert {r.number for r in more.members} == {200 + n for n in range(len(more.members))}
+    assert more.label_of[200] == "area0"
+    words = WORDINGS["en"]
+    assert words.group_heading(more) == "Other key changes"
+    assert words.group_lead(more, []).endswith(f"{len(more.members)} PRs, {len(more.members)} key.")
 
 
 def test_a_busy_week_gives_key_prs_sections_before_groups_kept_for_their_size() -> None:
