@@ -432,10 +432,10 @@ def test_type_only_tags_are_no_area() -> None:
     assert any(re.search(r"The busiest modules? (was|were) cuda \(3\)", s) for s in context.summary)
     grouped = {item.pr.number: group.name for group in context.groups for item in group.items}
     assert [grouped.get(6700 + i) for i in range(3)] == ["cuda"] * 3
-    # Nothing but the type: they keep their own tag, whose section holds just them.
-    assert [grouped.get(6700 + i) for i in range(3, 6)] == ["bugfix"] * 3
+    # Nothing but the type: unlabelled, not a "bugfix" section beside a "fix" one.
+    assert [grouped.get(6700 + i) for i in range(3, 6)] == ["other"] * 3
     leads = {group.name: group.lead for group in context.groups}
-    assert leads["bugfix"].startswith("3 bugfix PRs this week (3 fixes)")
+    assert leads["other"].startswith("3 PRs this week without a module or theme (3 fixes)")
 
 
 def test_a_theme_holding_the_very_prs_of_a_module_is_named_once() -> None:

@@ -366,11 +366,8 @@ def _with_label_spread(
     group_of: Mapping[int, tuple[GroupKind, str]],
     order: Mapping[tuple[GroupKind, str], int],
 ) -> Group:
-    """The group with where the rest of its label's PRs went (see `Group.label_total`).
-
-    Not for a type-only tag's group (`bugfix`): it holds the fixes no area claimed, and the
-    week's other fixes are no part of it that went elsewhere."""
-    if group.kind != "label" or not areas_of([group.name]):
+    """The group with where the rest of its label's PRs went (see `Group.label_total`)."""
+    if group.kind != "label":
         return replace(group, label_total=len(group.members))
     elsewhere = [
         group_of[r.number]
@@ -395,8 +392,9 @@ def _group_of(
     dominant: Collection[str] = (),
 ) -> tuple[GroupKind, str]:
     """A PR's one group: the revert chain, else its most populous theme, else its most
-    populous module this week (so `[model, fsdp]` joins a busy FSDP group), an area before a
-    type-only tag (`[BugFix][CUDA]` joins cuda).
+    populous module this week (so `[model, fsdp]` joins a busy FSDP group), else the
+    unlabelled: a type-only tag is no area (`[BugFix][CUDA]` joins cuda, `[BugFix]` alone joins
+    the unlabelled, where tilelang's `[BugFix]`, `[Fix]` and `[Feature]` made three sections).
 
     A housekeeping theme (Docs, CI, ...) counts as a theme only when the PR carries one of its
     modules (`[doc]` with Docs); one it has from its paths alone (a feature that adds a
@@ -411,7 +409,7 @@ def _group_of(
         for t in own
         if t not in housekeeping or modules & {normalise_tag(m) for m in housekeeping[t]}
     ]
-    for labels in (tagged, areas_of(ref.modules), own, ref.modules, themes.get(ref.number, [])):
+    for labels in (tagged, areas_of(ref.modules), own, themes.get(ref.number, [])):
         if labels:
             return "label", max(labels, key=lambda name: (sizes.get(name, 0), -labels.index(name)))
     return "other", "other"
