@@ -82,6 +82,18 @@ def test_merge_commit_takes_title_from_body(git_repo: GitRepo) -> None:
     assert pr.author == "Branch Author"
 
 
+def test_a_squash_subject_without_a_space_before_the_number(git_repo: GitRepo) -> None:
+    """tilelang: `[Enhancement] Add flash attn example for AMD MI300 series(#671)`, reverted."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.commit("[Enhancement] Add MI300 example(#671)", "2026-05-12T10:00:00+08:00")
+    git_repo.commit(
+        'Revert "[Enhancement] Add MI300 example(#671)" (#672)', "2026-05-13T10:00:00+08:00"
+    )
+    prs = read_week(git_repo.path)
+    assert prs[671].title == "[Enhancement] Add MI300 example"
+    assert prs[672].reverted_number == 671
+
+
 def test_commits_that_are_not_prs_are_skipped(git_repo: GitRepo) -> None:
     git_repo.commit("init", "2026-05-12T10:00:00+08:00", {"README.md": "hello\n"})
     git_repo.commit("fix typo directly on main", "2026-05-12T11:00:00+08:00", {"a": "1"})

@@ -22,7 +22,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from prhub_pipeline.records import FileChange, FileStatus, PullRequest
 from prhub_pipeline.reverts import RevertText, read_revert, reverted_number
 
-SQUASH_SUBJECT = re.compile(r"^(?P<title>.*\S)\s+\(#(?P<number>\d+)\)\s*$")
+# `title (#N)`, also without the space (tilelang: `... MI300 series(#671)`).
+SQUASH_SUBJECT = re.compile(r"^(?P<title>.*\S)\s*\(#(?P<number>\d+)\)\s*$")
 MERGE_SUBJECT = re.compile(r"^Merge pull request #(?P<number>\d+) from (?P<branch>\S+)")
 TRAILER = re.compile(r"^(?P<key>Co-authored-by|Signed-off-by):\s*(?P<value>.*)$", re.IGNORECASE)
 SEPARATOR = re.compile(r"^-{3,}$")
