@@ -825,3 +825,20 @@ def test_score_week_finds_a_revert_target_in_history() -> None:
     score = score_week([revert], {}, ReviewData(available=False), CONFIG, calibration, {10: fix})[0]
     assert score.pr_type == "revert"
     assert score.parts["revert"] == 1.5  # a revert of a fix
+
+
+@pytest.mark.parametrize(
+    ("body", "impacts"),
+    [
+        ("Reject unsafe replay annotations during pipeline injection.", set()),
+        ("Prevent SQL injection in the chat API.", {"security"}),
+        ("Add an SM100 regression for packed float32 reductions.", set()),
+        ("Add regressions for atomic target reads.", set()),
+        ("Provides regression testing for future changes.", set()),
+        ("This PR fixes a startup regression for Ascend hybrid attention.", {"regression"}),
+    ],
+)
+def test_compiler_words_and_added_tests_are_no_impacts(body: str, impacts: set[str]) -> None:
+    """tilelang: a pass's "injection" is no security hole, an added regression test no
+    regression."""
+    assert set(fix_impacts("[BugFix] Fix reduce lowering", body)) == impacts

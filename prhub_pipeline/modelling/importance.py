@@ -165,7 +165,9 @@ _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
     "security": re.compile(
-        r"\bsecurity\b|vulnerab|\bCVE-\d+|\binjection\b|\bXSS\b|(?:secret|token|credential)s? leak"
+        # An injection of what an attacker controls; a compiler's "pipeline injection" is none.
+        r"\bsecurity\b|vulnerab|\bCVE-\d+|\b(?:sql|command|code|shell|prompt|template|path)"
+        r"[ -]injection\b|\bXSS\b|(?:secret|token|credential)s? leak"
         r"|安全漏洞|漏洞",
         re.IGNORECASE,
     ),
@@ -177,11 +179,18 @@ _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
     "regression": re.compile(
-        r"\bregress(?:ion|ed|es)?\b(?!\s+(?:tests?|coverage|suite|checks?))|\bno longer works?\b"
+        # Not a regression test (`regression tests`, `regression testing`); see also _ADDED_TEST.
+        r"\bregress(?:ion|ed|es)?\b(?!s?\s+(?:test|coverage|suite|check))|\bno longer works?\b"
         r"|回归(?!测试)",
         re.IGNORECASE,
     ),
 }
+# A test the PR adds, named after what it guards: `Add an SM100 regression for packed float32
+# reductions`, `Add regressions for atomic target reads` (tilelang) is no regression it fixes.
+_ADDED_TEST = re.compile(
+    r"\badd(?:s|ed|ing)?\s+(?:an?\s+|the\s+|new\s+)?(?:[\w.-]+\s+){0,2}regressions?\b",
+    re.IGNORECASE,
+)
 _DESCRIPTION_FACTOR = 0.75  # a word in the description counts less than the same word in the title
 # A clause ends at a sentence's end, a semicolon, a colon, a dash or a line break.
 _CLAUSE_END = re.compile(r"[.!?](?=\s)|[;:\n—。；！？：]")
@@ -224,9 +233,12 @@ def fix_impacts(title: str, body: str) -> dict[FixImpact, float]:
     found: dict[FixImpact, float] = {}
     text = prose(body)
     for impact, pattern in _FIX_IMPACT_PATTERNS.items():
-        if pattern.search(title):
+        said, told = title, text
+        if impact == "regression":
+            said, told = _ADDED_TEST.sub(" ", title), _ADDED_TEST.sub(" ", text)
+        if pattern.search(said):
             found[impact] = 1.0
-        elif _affirms(pattern, text):
+        elif _affirms(pattern, told):
             found[impact] = _DESCRIPTION_FACTOR
     return found
 
