@@ -1,7 +1,14 @@
 from __future__ import annotations
 
+import pytest
+
 from prhub_pipeline.config import ThemeRule
-from prhub_pipeline.modelling.themes import path_matches, tag_themes
+from prhub_pipeline.modelling.themes import (
+    DEFAULT_THEME_RULES,
+    path_matches,
+    rule_matches,
+    tag_themes,
+)
 from prhub_pipeline.records import ModuleLabel
 from prhub_pipeline_tests.module_fixtures import MODULES, REPO, make_pr
 
@@ -224,3 +231,25 @@ def test_titles_name_themes_through_model_and_library_names() -> None:
     assert "NPU/Ascend" in found[6]
     assert 7 not in found
     assert "Dependencies" in found[8]
+
+
+@pytest.mark.parametrize(
+    ("title", "paths", "theme", "expected"),
+    [
+        ("[v1] use async streamer", [], "Async/fully-async", False),
+        ("[Pipeline] Simplify async copy lowering", [], "Async/fully-async", False),
+        ("[ckpt] feat: wait for prev async save to finish", [], "Async/fully-async", False),
+        ("[sglang] feat: Add SGLang async multi-turn rollout", [], "Async/fully-async", True),
+        ("feat: one/two step off async on-policy distillation", [], "Async/fully-async", True),
+        ("[ci] fix: full async npu ci test", [], "Async/fully-async", True),
+        ("[Feature] Add lower-trace support", ["tools/lower_trace.py"], "Agent/tools", False),
+        ("[tool] feat: add a search tool", ["verl/tools/search_tool.py"], "Agent/tools", True),
+    ],
+)
+def test_async_and_tools_themes_mean_training_and_agent_tools(
+    title: str, paths: list[str], theme: str, expected: bool
+) -> None:
+    """tilelang's `cp.async` pipelines, VeOmni's async checkpoint saves and tilelang's tools/
+    folder of debugging scripts are neither asynchronous training nor agent tools."""
+    (rule,) = [r for r in DEFAULT_THEME_RULES if r.name == theme]
+    assert rule_matches(rule, title, "", paths, []) is expected

@@ -95,8 +95,14 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ),
     ThemeRule(
         name="Async/fully-async",
-        # Async training, not an identifier that contains the word (tilelang's `cp.async`).
-        title=[r"fully[ _-]?async", r"one[ _-]step[ _-]off", r"(?<![.\w])async(hronous)?\b"],
+        # Asynchronous training and rollout, not any async code (tilelang's `cp.async`,
+        # LLaMA-Factory's "use async streamer").
+        title=[
+            r"full(?:y)?[ _-]?async",
+            r"\bstep[ _-]off\b",
+            r"(?<![.\w])async(?:hronous)?[ _-]+(?:[\w-]+[ _-]+){0,2}?(?:rl|rollouts?|training"
+            r"|trainer|ppo|grpo|reward|generation|server|mode|engine|llm|vllm|sglang)\b",
+        ],
         paths=["**/fully_async*/**", "**/one_step_off*/**"],
         # Refactors and data features pass through the async trainer's files on their way.
         min_path_share=0.5,
@@ -105,7 +111,9 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ThemeRule(
         name="Agent/tools",
         title=[r"agent[ _-]?loop", r"multi[ -]?turn", r"tool[ _-]?call", r"\bagentic\b"],
-        paths=["**/agent_loop/**", "**/tools/**"],
+        # Agent tools are named so (verl/tools/search_tool.py); a tools/ folder of developer
+        # scripts is not (tilelang's tools/lower_trace.py).
+        paths=["**/agent_loop/**", "**/tools/*tool*"],
         # verl's agent loop is the rollout's main loop: many non-agent changes touch it.
         min_path_share=0.5,
         modules=["tool"],
