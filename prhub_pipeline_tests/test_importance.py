@@ -842,3 +842,17 @@ def test_compiler_words_and_added_tests_are_no_impacts(body: str, impacts: set[s
     """tilelang: a pass's "injection" is no security hole, an added regression test no
     regression."""
     assert set(fix_impacts("[BugFix] Fix reduce lowering", body)) == impacts
+
+
+def test_a_squashed_list_of_commits_is_no_description() -> None:
+    """tilelang #682's body is its branch's commits; the first is another PR's subject."""
+    body = (
+        "* Refactor buffer index handling for improved precision (#668)\n\n"
+        "* Fix the copy lowering\n\n"
+        "* lint"
+    )
+    title = "[Refactor] Use access_ptr for cp async params (#682)"
+    assert summarize(title, body) == summarize(title, "")
+    # A description that merely uses a list is still one.
+    written = "This PR moves the pass earlier.\n\n* faster\n* simpler"
+    assert summarize(title, written) == "This PR moves the pass earlier."

@@ -557,6 +557,19 @@ def _beyond_the_title(paragraphs: list[_Paragraph], title_words: set[str]) -> li
     return result
 
 
+# GitHub's default squash message: the branch's commits, `* subject` paragraph by paragraph
+# (a subject is plain text; an author's list item may open with `**` or a code span).
+_COMMIT_ITEM = re.compile(r"^\* [^\s*`]", re.MULTILINE)
+
+
+def _is_squashed_commit_list(body: str) -> bool:
+    """A body that lists the branch's commits rather than describing the PR (tilelang #682
+    opened with `* Refactor buffer index handling ... (#668)`, another PR's subject)."""
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", body.strip()) if p.strip()]
+    items = [p for p in paragraphs if _COMMIT_ITEM.match(p)]
+    return bool(paragraphs) and _COMMIT_ITEM.match(paragraphs[0]) is not None and len(items) >= 2
+
+
 def summarize(title: str, body: str, limit: int = 180) -> str:
     """One line on what the PR does: the first sentences the author wrote about it.
 
@@ -564,6 +577,8 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     only say the title again, reference-only lines ("Fixes #12"), images and code, and falls
     back to the title's subject.
     """
+    if _is_squashed_commit_list(body):
+        body = ""
     read = [p for p in _paragraphs(clean_description(body)) if not _SKIP_SECTIONS.match(p.section)]
 
     def informative(title_words: set[str]) -> list[tuple[str, str]]:
