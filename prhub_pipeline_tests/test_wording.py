@@ -176,3 +176,12 @@ def test_a_section_lead_names_its_label_or_says_it_has_none() -> None:
         leads = {g.heading: g.lead for g in context.groups}
         assert leads["data"].startswith(data_lead)
         assert [lead for lead in leads.values() if lead.startswith(unlabelled_lead)]
+
+
+def test_themes_alone_make_a_sentence_with_a_verb() -> None:
+    """tilelang's 2025-06-30 said "Among themes, Docs (1 PR)." when no module led."""
+    prs = [make_pr(1, "Update the install guide", files=[("docs/install.md", 40, 2)])]
+    summary = context_for(prs, "en", {1: []}, {1: ["Docs"]}).summary
+    assert "The busiest theme was Docs (1 PR)." in summary
+    both = context_for(prs, "en", {1: ["doc"]}, {1: ["Docs"]}).summary
+    assert any("among themes, Docs (1 PR)" in line for line in both)

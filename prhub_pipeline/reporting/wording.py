@@ -111,6 +111,7 @@ class Wording:
     busiest_modules: Counted
     module_count: str
     busiest_themes: str
+    busiest_themes_alone: Counted
     theme_count: Counted
     top_changes: Counted
     top_change: str
@@ -256,9 +257,11 @@ class Wording:
                 _counted(self.theme_count, n).format(name=self.display_name(t), n=n)
                 for t, n in s.top_themes
             ]
-            focus.append(self.busiest_themes.format(list=self.join(themes)))
+            alone = _counted(self.busiest_themes_alone, len(themes))
+            lead = self.busiest_themes if focus else alone  # no module leads: themes open it
+            focus.append(lead.format(list=self.join(themes)))
         if focus:
-            sentence = self.clause_sep.join(focus)  # themes alone open it when no module leads
+            sentence = self.clause_sep.join(focus)
             paragraphs.append(_tight(sentence[:1].upper() + sentence[1:] + self.stop))
         top = [
             self.top_change.format(
@@ -612,6 +615,7 @@ ZH = Wording(
     busiest_modules="变更最集中的模块是 {list}",
     module_count="{name}（{n} 个）",
     busiest_themes="主题上 {list}",
+    busiest_themes_alone="主题上 {list}",
     theme_count="{name} 相关 PR {n} 个",
     top_changes="最重要的变更：{list}。",
     top_change="#{number}（{type}，{importance}）{subject}",
@@ -820,6 +824,7 @@ EN = Wording(
     busiest_modules=("The busiest module was {list}", "The busiest modules were {list}"),
     module_count="{name} ({n})",
     busiest_themes="among themes, {list}",
+    busiest_themes_alone=("The busiest theme was {list}", "The busiest themes were {list}"),
     theme_count=("{name} ({n} PR)", "{name} ({n} PRs)"),
     top_changes=("The most important change: {list}.", "The most important changes: {list}."),
     top_change="#{number} ({type}, {importance}) {subject}",
