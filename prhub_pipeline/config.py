@@ -95,7 +95,8 @@ class ScoringConfig(StrictModel):
     cross_cutting_modules: int = Field(default=4, ge=2)
     # Documentation weighs less in size and makes a PR "docs only" when it is all there is.
     doc_paths: list[str] = Field(
-        default_factory=lambda: ["docs/**", "doc/**", "**/*.md", "**/*.rst", "**/*.mdx"]
+        # SVG files are figures of the docs and README (LLaMA-Factory #9071: 1325 lines of logos).
+        default_factory=lambda: ["docs/**", "doc/**", "**/*.md", "**/*.rst", "**/*.mdx", "**/*.svg"]
     )
     # Files whose edited (not only added) lines may change a default setting.
     config_paths: list[str] = Field(

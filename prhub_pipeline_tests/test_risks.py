@@ -175,7 +175,7 @@ def test_revert_chain_names_what_it_reopens() -> None:
 
 def test_large_and_cross_cutting_changes() -> None:
     large = make_pr(1, files=[("verl/a.py", 900, 200)])
-    docs = make_pr(2, files=[("docs/a.md", 5000, 0)])
+    docs = make_pr(2, files=[("docs/a.md", 5000, 0), ("assets/logo.svg", 1300, 0)])
     broad = make_pr(3)
     typed = make_pr(4)  # three areas and the type tag a repository learned as a label
     flags = risks_of(
