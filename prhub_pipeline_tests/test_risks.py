@@ -302,3 +302,22 @@ def test_one_line_ask() -> None:
     )
     assert one_line_ask("![high](h") == ""
     assert len(one_line_ask("word " * 100)) <= 140
+
+
+def test_a_breaking_change_declared_in_the_description_in_any_case() -> None:
+    """verl #362: "Breaking changes:\\n`min_num_params` is now moved to ..." was missed."""
+    declared = [
+        "Breaking changes:\n`trainer.fsdp_config.min_num_params` is now moved.",
+        "## Breaking Changes\n\n### Removed\n- the old worker",
+        "**Breaking change affecting ALL users**: weights are now returned.",
+        "BREAKING CHANGE: the config key is renamed.",
+    ]
+    denied = [
+        "## Breaking changes\n\nThere are no breaking changes in this PR.",
+        "Breaking changes: None",
+        "Breaking change in https://github.com/sgl-project/sglang/pull/14869, adapted here.",
+    ]
+    for number, body in enumerate([*declared, *denied], start=1):
+        flags = risks_of([make_pr(number, "[trainer] feat: x", body=body)])
+        said = [f.detail for f in flags if f.risk == "breaking_change"]
+        assert said == (["the description declares a breaking change"] if number <= 4 else [])

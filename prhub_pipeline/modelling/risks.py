@@ -88,7 +88,18 @@ CI_FILES = (
     "Jenkinsfile",
     "azure-pipelines.yml",
 )
-_BREAKING_BODY = re.compile(r"^\s*BREAKING[ -]CHANGES?\s*:", re.MULTILINE)
+# A line that opens with "Breaking change(s)" as a heading, a label or a sentence
+# (`## Breaking Changes`, `**Breaking Changes:**`, `Breaking changes: X is now ...`, verl #362),
+# with what follows it; unless what follows says there is none or points at another project.
+_BREAKING_BODY = re.compile(
+    r"^[ \t]*(?:[#>*-]+[ \t]*)?(?:\*\*)?breaking[ -]changes?\b(?P<what>[^\n]*(?:\n\s*[^\n]*)?)",
+    re.MULTILINE | re.IGNORECASE,
+)
+_NO_BREAKING = re.compile(
+    r"^[\W_]*(?:none|no|n/?a|nothing)\b|there (?:are|is) no\b|\bno breaking\b|\bnot\b"
+    r"|^\W*in https?://",
+    re.IGNORECASE,
+)
 _MAX_PATHS = 3
 _MAX_ASKS = 3
 _NO_LINES = ChangeShape(0, 0, 0, 0, docs_only=False)
@@ -173,8 +184,9 @@ def _revert_flags(
 def _breaking_flags(pr: PullRequest) -> list[RiskFlag]:
     if parse_title(pr.title).breaking:
         return [_flag(pr, "breaking_change", "the title carries a breaking-change marker")]
-    if _BREAKING_BODY.search(clean_description(pr.body)):
-        return [_flag(pr, "breaking_change", "the description declares a BREAKING CHANGE")]
+    for declared in _BREAKING_BODY.finditer(clean_description(pr.body)):
+        if not _NO_BREAKING.search(declared.group("what")[:160]):
+            return [_flag(pr, "breaking_change", "the description declares a breaking change")]
     return []
 
 
