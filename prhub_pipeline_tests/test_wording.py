@@ -185,3 +185,16 @@ def test_themes_alone_make_a_sentence_with_a_verb() -> None:
     assert "The busiest theme was Docs (1 PR)." in summary
     both = context_for(prs, "en", {1: ["doc"]}, {1: ["Docs"]}).summary
     assert any("among themes, Docs (1 PR)" in line for line in both)
+
+
+def test_a_section_whose_prs_are_all_key_says_so_and_subjects_carry_no_stop() -> None:
+    """ "2 trainer PRs this week (...), 2 of them key" and "engine worker.; #5423"."""
+    prs = [
+        make_pr(1, "[trainer] fix: crash on resume.", files=[("verl/trainer/a.py", 700, 90)]),
+        make_pr(2, "[trainer] fix: hang on save", files=[("verl/trainer/b.py", 650, 80)]),
+    ]
+    for lang, said in (("en", "all of them key"), ("zh", "均为重点 PR")):
+        context = context_for(prs, lang, {1: ["trainer"], 2: ["trainer"]}, {1: [], 2: []})
+        (group,) = context.groups
+        assert group.lead.endswith(f"{said}." if lang == "en" else f"{said}。")
+        assert sorted(r.subject for r in context.prs) == ["crash on resume", "hang on save"]

@@ -295,7 +295,8 @@ def _pr_ref(
         number=pr.number,
         url=f"https://github.com/{repo}/pull/{pr.number}",
         title=shorten(pr.title, TITLE_DISPLAY_LIMIT),
-        subject=shorten(parse_title(pr.title).subject or pr.title, 80),
+        # Without a closing stop: sentences and lists put their own after it ("worker.; #5423").
+        subject=shorten(parse_title(pr.title).subject or pr.title, 80).rstrip(" .。"),
         pr_type=score.pr_type,
         type_name=words.type_names[score.pr_type],
         modules=modules,

@@ -138,7 +138,7 @@ class Wording:
     group_intro: Counted
     group_intro_unlabelled: Counted
     group_intro_part: str
-    group_key: tuple[str, str, str]  # none key; the one PR key; {key} of several key
+    group_key: tuple[str, str, str, str]  # none key; the one PR key; {key} of several; all
     group_see_also: str
     appendix: str
     item: str
@@ -333,11 +333,13 @@ class Wording:
         if group.kind == "more":
             return self.more_lead.format(n=len(group.members), key=group.key_count)
         n, key = len(group.members), group.key_count
-        none, single, several = self.group_key
+        none, single, several, every = self.group_key
         counts = {
             "n": n,
             "types": self.count_phrase(type_counts(group.members)),
-            "key": (none if not key else single if n == 1 else several).format(key=key),
+            "key": (
+                none if not key else single if n == 1 else every if key == n else several
+            ).format(key=key),
         }
         if group.kind == "other":
             return _counted(self.group_intro_unlabelled, n).format(**counts)
@@ -641,7 +643,7 @@ ZH = Wording(
     group_intro="本周 {name} 共 {n} 个 PR（{types}），{key}。",
     group_intro_unlabelled="本周未归入模块或主题的 PR {n} 个（{types}），{key}。",
     group_intro_part="本周 {name} 共 {total} 个 PR，此处 {n} 个（{types}），{key}。",
-    group_key=("均非重点", "为重点 PR", "其中重点 {key} 个"),
+    group_key=("均非重点", "为重点 PR", "其中重点 {key} 个", "均为重点 PR"),
     group_see_also="另见：{list}。",
     appendix="附录",
     item="{type}：{subject}（重要性 {importance}{notes}）。{summary}",
@@ -864,7 +866,7 @@ EN = Wording(
         "{n} PRs this week without a module or theme ({types}), {key}.",
     ),
     group_intro_part="{n} of the week's {total} {name} PRs ({types}), {key}.",
-    group_key=("none of them key", "a key PR", "{key} of them key"),
+    group_key=("none of them key", "a key PR", "{key} of them key", "all of them key"),
     group_see_also=" See also {list}.",
     appendix="the appendix",
     item="{type}: {subject} (importance {importance}{notes}). {summary}",
