@@ -31,6 +31,7 @@ from prhub_pipeline.reporting.context import (
     MAX_QUICK_VIEW,
     PrRef,
     ReportContext,
+    TrendRow,
     build_report_context,
 )
 from prhub_pipeline.reporting.facts import Period, Summary
@@ -911,10 +912,10 @@ def test_the_closing_section_does_not_claim_its_labels_have_one_or_two_prs() -> 
     "Other key changes" held two of them, so the lead must not say reward has one or two."""
     more = facts.Group(kind="more", name="more", members=[], shown=[], rest=[])
     assert WORDINGS["en"].group_lead(more, []) == (
-        "Groups of one or two PRs from the other modules and themes, together: 0 PRs, 0 key."
+        "The other modules and themes, each with one or two PRs to show here: 0 PRs, 0 key."
     )
     assert WORDINGS["zh"].group_lead(more, []) == (
-        "其余模块与主题中只有一两个 PR 的小组合在本节：共 0 个 PR，其中重点 0 个。"
+        "其余模块与主题各有一两个 PR 在此展示，合为一节：共 0 个 PR，其中重点 0 个。"
     )
 
 
@@ -925,26 +926,36 @@ def test_the_chart_shows_the_largest_labels_of_either_kind(lang: str) -> None:
     context = context_for(week_prs(), lang)
     row = context.trends[0]
     modules = [
-        row.model_copy(update={"kind": "module", "name": f"m{n}", "display": f"m{n}", "count": 2})
+        row.model_copy(
+            update={"kind": "module", "name": f"m{n}", "display": f"m{n}", "count": 3 - n // 10}
+        )
         for n in range(MAX_CHART_BARS + 4)
     ]
     theme = row.model_copy(update={"kind": "theme", "name": "NPU", "display": "NPU", "count": 17})
     gone = row.model_copy(update={"name": "worker", "display": "worker", "count": 0, "previous": 3})
-    html = render_report(
-        context.model_copy(update={"trends": [*modules, theme, gone]}),
-        lang,  # type: ignore[arg-type]
-        "html",
-    )
-    chart = html[html.index("<svg") : html.index("</svg>")]
-    assert ">NPU</text>" in chart and len(re.findall(r">m\d+</text>", chart)) == MAX_CHART_BARS - 1
+
+    def chart_of(trends: list[TrendRow]) -> str:
+        html = render_report(
+            context.model_copy(update={"trends": trends}),
+            lang,  # type: ignore[arg-type]
+            "html",
+        )
+        return html[html.index("<svg") : html.index("</svg>")]
+
+    chart = chart_of([*modules, theme, gone])
+    # NPU and the ten modules of 3 PRs; the ten of 2 would not all fit, so none is shown.
+    assert ">NPU</text>" in chart and len(re.findall(r">m\d+</text>", chart)) == 10
     assert ">worker</text>" not in chart  # fell to zero: a table row, not a bar of this week
     total = len(modules) + 1
     title = {
-        "zh": f"本周 PR 数最多的 {MAX_CHART_BARS} 个模块与主题（共 {total} 个，全部见下表）",
-        "en": f"The {MAX_CHART_BARS} modules and themes with the most PRs this week"
+        "zh": f"本周 PR 数最多的 11 个模块与主题（共 {total} 个，全部见下表）",
+        "en": f"The 11 modules and themes with the most PRs this week"
         f" (of {total}; the table lists all)",
     }[lang]
     assert f'aria-label="{title}"' in chart
+    # A tie that would leave the chart less than half full is cut, as the title says.
+    tied = [m.model_copy(update={"count": 2}) for m in modules]
+    assert len(re.findall(r">m\d+</text>", chart_of([*tied, theme]))) == MAX_CHART_BARS - 1
     # A chart with room for every label keeps the plain title.
     assert LABELS[lang]["chart_title"] in render_report(context, lang, "html")  # type: ignore[arg-type]
 
@@ -1057,3 +1068,13 @@ def test_report_files_get_the_mode_a_plain_write_would(tmp_path: Path) -> None:
     assert sorted(p.name for p in rewritten[0].parent.iterdir()) == sorted(
         p.name for p in rewritten
     )
+
+
+def test_the_largest_changes_leave_out_a_tie_the_limit_would_cut() -> None:
+    """verl 2026-01-05 named LoRA (+4) but not misc (0 → 4) or Multimodal (2 → 6)."""
+    counts = WeekCounts(
+        pr_count=20, modules={"ckpt": 8, "misc": 4, "model": 5}, themes={"LoRA": 4, "MM": 6}
+    )
+    previous = WeekCounts(pr_count=9, modules={"ckpt": 1, "model": 1}, themes={"MM": 2})
+    prs_of = {name: {i} for i, name in enumerate(["ckpt", "misc", "model", "LoRA", "MM"])}
+    assert facts.biggest_changes(counts, previous, prs_of) == [("ckpt", 8, 1)]

@@ -87,10 +87,16 @@ def ranked(counts: Mapping[str, int]) -> Ranked:
 def leaders(ranking: Ranked, limit: int) -> Ranked:
     """The first `limit` of a ranking, less a tie the limit would cut: naming one of several
     labels with the same count as if it alone came next would be alphabetical chance."""
-    if len(ranking) <= limit:
-        return list(ranking)
-    cut = ranking[limit][1]
-    return [(name, n) for name, n in ranking[:limit] if n > cut]
+    return first_without_cut_ties(ranking, limit, lambda item: item[1])
+
+
+def first_without_cut_ties(items: Sequence[T], limit: int, size: Callable[[T], float]) -> list[T]:
+    """The first `limit` of items sorted by `size` (largest first), less those tied with the
+    first item left out."""
+    if len(items) <= limit:
+        return list(items)
+    cut = size(items[limit])
+    return [item for item in items[:limit] if size(item) > cut]
 
 
 def type_counts(refs: Sequence[PrRef]) -> list[tuple[PrType, int]]:
@@ -435,9 +441,10 @@ def biggest_changes(
                 changes.append((name, now, before))
     changes.sort(key=lambda c: (-abs(c[1] - c[2]), c[0]))
     # A label that fell to zero has no PRs to compare by: it is never a repeat.
-    return _distinct(
+    distinct = _distinct(
         changes, lambda c: (frozenset(prs_of[c[0]]), c[2]) if prs_of.get(c[0]) else None
-    )[:3]
+    )
+    return first_without_cut_ties(distinct, 3, lambda c: abs(c[1] - c[2]))
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from markupsafe import Markup, escape
 from prhub_pipeline.records import LANGS, Lang, ReportListing
 from prhub_pipeline.reporting.charts import Bar, bar_chart
 from prhub_pipeline.reporting.context import ReportContext
+from prhub_pipeline.reporting.facts import first_without_cut_ties
 
 Format = Literal["md", "html"]
 FORMATS: tuple[Format, ...] = ("md", "html")
@@ -194,8 +195,12 @@ def _chart(context: ReportContext) -> Markup:
     labels = LABELS[context.lang]
     # This week's labels only (the table also keeps those that fell to zero); a stable sort:
     # equal counts keep the table's order.
-    present = [row for row in context.trends if row.count]
-    rows = sorted(present, key=lambda row: -row.count)[:MAX_CHART_BARS]
+    present = sorted((row for row in context.trends if row.count), key=lambda row: -row.count)
+    # Bars stop before a tie the limit would cut (two labels of 2 PRs shown, two hidden), unless
+    # that leaves the chart less than half full: then the title's "N of M" covers the cut.
+    rows = first_without_cut_ties(present, MAX_CHART_BARS, lambda row: row.count)
+    if len(rows) < MAX_CHART_BARS // 2:
+        rows = present[:MAX_CHART_BARS]
     title = labels["chart_title"]
     if len(rows) < len(present):
         title = labels["chart_title_top"].format(shown=len(rows), total=len(present))

@@ -638,7 +638,7 @@ ZH = Wording(
     revert_chain="回退链",
     unlabelled="未归类变更",
     more_heading="其他重点变更",
-    more_lead="其余模块与主题中只有一两个 PR 的小组合在本节：共 {n} 个 PR，其中重点 {key} 个。",
+    more_lead="其余模块与主题各有一两个 PR 在此展示，合为一节：共 {n} 个 PR，其中重点 {key} 个。",
     item_label="{label} · ",
     group_intro="本周 {name} 共 {n} 个 PR（{types}），{key}。",
     group_intro_unlabelled="本周未归入模块或主题的 PR {n} 个（{types}），{key}。",
@@ -854,7 +854,7 @@ EN = Wording(
     revert_chain="Revert chain",
     unlabelled="Unlabelled changes",
     more_heading="Other key changes",
-    more_lead="Groups of one or two PRs from the other modules and themes, together: {n} PRs,"
+    more_lead="The other modules and themes, each with one or two PRs to show here: {n} PRs,"
     " {key} key.",
     item_label="{label} · ",
     group_intro=(
