@@ -40,6 +40,13 @@ class FileChange(Record):
     additions: int | None = Field(default=None, ge=0)
     deletions: int | None = Field(default=None, ge=0)
 
+    @property
+    def edits_content(self) -> bool:
+        """Whether the PR leaves this file with changed content: not removed, not a pure rename."""
+        if self.status == "removed":
+            return False
+        return self.status != "renamed" or bool(self.additions or self.deletions)
+
 
 class PullRequest(Record):
     """A merged pull request, as any source sees it."""

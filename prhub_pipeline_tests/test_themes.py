@@ -9,7 +9,7 @@ from prhub_pipeline.modelling.themes import (
     rule_matches,
     tag_themes,
 )
-from prhub_pipeline.records import ModuleLabel
+from prhub_pipeline.records import FileChange, ModuleLabel
 from prhub_pipeline_tests.module_fixtures import MODULES, REPO, make_pr
 
 TEMPLATE = """### What does this PR do?
@@ -253,3 +253,22 @@ def test_async_and_tools_themes_mean_training_and_agent_tools(
     folder of debugging scripts are neither asynchronous training nor agent tools."""
     (rule,) = [r for r in DEFAULT_THEME_RULES if r.name == theme]
     assert rule_matches(rule, title, "", paths, []) is expected
+
+
+def test_themes_come_from_what_a_pr_leaves_changed() -> None:
+    """verl #4795 moved its recipes to a submodule and so removed a Dockerfile: no Docker PR."""
+    moved = make_pr(1, "[recipe] chore: move recipes to verl-recipe").model_copy(
+        update={
+            "files": [
+                FileChange(path="recipe/r1_ascend/Dockerfile.a3", status="removed", deletions=40),
+                FileChange(path=".gitmodules", additions=3),
+                FileChange(path="verl/trainer/main.py", additions=5, deletions=2),
+            ]
+        }
+    )
+    dropped = make_pr(2, "[misc] chore: drop stale images").model_copy(
+        update={"files": [FileChange(path="docker/Dockerfile.old", status="removed", deletions=9)]}
+    )
+    found = themes_of([moved, dropped])
+    assert "Docker" not in found.get(1, set())
+    assert "Docker" in found[2]  # only removals: the PR is about what it removed

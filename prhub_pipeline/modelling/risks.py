@@ -255,18 +255,11 @@ def _listed(paths: list[str], total: int) -> str:
     return ", ".join(paths) + more
 
 
-def _edits_content(change: FileChange) -> bool:
-    """Whether the PR leaves this file with changed content: not removed, not a pure rename."""
-    if change.status == "removed":
-        return False
-    return change.status != "renamed" or bool(change.additions or change.deletions)
-
-
 def _path_flags(pr: PullRequest, modules: list[str], config: ScoringConfig) -> list[RiskFlag]:
     flags = []
     # Deleted files and pure renames leave no code to test, build or watch for regressions:
     # verl #4795 moved whole recipe folders out (-32507 lines) and renamed a requirements file.
-    edited = [f for f in pr.files if _edits_content(f)]
+    edited = [f for f in pr.files if f.edits_content]
     removed = [f for f in pr.files if f.status == "removed"]
     # Without a file list the PR's totals are all there is (change_shape falls back to them).
     if edited or not pr.files:

@@ -252,7 +252,10 @@ def tag_themes(
     for pr in prs:
         title = text_without_tags(pr.title, modules_config)
         description = clean_description(pr.body)
-        paths = [f.path for f in pr.files] + [f.previous_path for f in pr.files if f.previous_path]
+        # What the PR leaves changed (a removed Dockerfile made verl #4795, which moved recipes
+        # out, a Docker PR); a PR that only removes files is about what it removed.
+        kept = [f for f in pr.files if f.edits_content] or pr.files
+        paths = [f.path for f in kept] + [f.previous_path for f in kept if f.previous_path]
         pr_modules = modules.get((pr.repo, pr.number), [])
         tags.extend(
             ThemeTag(repo=pr.repo, number=pr.number, theme=rule.name)
