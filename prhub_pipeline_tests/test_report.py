@@ -1078,3 +1078,15 @@ def test_the_largest_changes_leave_out_a_tie_the_limit_would_cut() -> None:
     previous = WeekCounts(pr_count=9, modules={"ckpt": 1, "model": 1}, themes={"MM": 2})
     prs_of = {name: {i} for i, name in enumerate(["ckpt", "misc", "model", "LoRA", "MM"])}
     assert facts.biggest_changes(counts, previous, prs_of) == [("ckpt", 8, 1)]
+
+
+def test_the_appendix_lists_modules_not_type_tags() -> None:
+    """tilelang's appendix said "#2725 | feature | feature" beside "24 PRs without a module"."""
+    pr = make_pr(6800, "[Feature] Add lower-trace support", files=[("tools/t.py", 30, 1)])
+    MODULES[6800] = ["feature"]
+    try:
+        markdown = render_report(context_for([*week_prs(), pr], "en"), "en", "md")
+    finally:
+        del MODULES[6800]
+    (row,) = [line for line in markdown.splitlines() if line.startswith("| [#6800]")]
+    assert row.split(" | ")[3] == "—"

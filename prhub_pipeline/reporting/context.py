@@ -60,6 +60,12 @@ class PrRef(Model):
     summary: str  # one line from the description; empty when it has nothing beyond the title
     author: str | None = None
 
+    @property
+    def areas(self) -> list[str]:
+        """The modules that say where the change is: not `bugfix` or `feature`, which the
+        type column already says."""
+        return areas_of(self.modules)
+
 
 class Header(Model):
     repo: str
