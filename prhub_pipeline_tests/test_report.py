@@ -485,10 +485,18 @@ def test_a_pr_without_description_is_not_summarised_by_its_own_title() -> None:
     assert items[6600].count("support megatron-bridge training") == 1
     assert items[6600].endswith(").")
     assert items[6601].endswith("Splits optimizer state across ranks.")
-    quick = {item.pr.number: item.text for item in context.quick_view}
+    quick = {item.pr.number: item.summary + item.risks for item in context.quick_view}
     assert "support megatron-bridge" not in quick[6600]
-    assert quick[6600] == "Risks: core-path changes without tests."
+    assert quick[6600] == " (risks: core-path changes without tests)"
     assert quick[6601].startswith("Splits optimizer state across ranks. (risks: ")
+    # Every entry reads "importance N", then the summary if any, the risks and the parts.
+    lines = render_report(context, "en", "md").splitlines()
+    (bare_line,) = [line for line in lines if line.startswith("- **[#6600]")]
+    assert (
+        ": importance " in bare_line
+        and " (risks: core-path changes without tests) (score" in bare_line
+    )
+    assert ". (risks" not in bare_line and "Risks:" not in bare_line
 
 
 def test_links_to_the_repositorys_own_prs_read_as_numbers() -> None:
@@ -742,7 +750,7 @@ def test_index_from_files_on_disk_shows_no_made_up_counts(tmp_path: Path) -> Non
 def test_a_quick_view_item_without_text_has_no_empty_sentence(lang: str) -> None:
     """A key PR with no description and no risks still reads as one sentence."""
     context = context_for(week_prs(), lang)
-    first = context.quick_view[0].model_copy(update={"text": ""})
+    first = context.quick_view[0].model_copy(update={"summary": "", "risks": ""})
     context = context.model_copy(update={"quick_view": [first, *context.quick_view[1:]]})
     markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
     line = next(line for line in markdown.splitlines() if line.startswith("- **[#"))

@@ -114,7 +114,8 @@ class RiskObservation(Model):
 
 class QuickViewItem(Model):
     pr: PrRef
-    text: str
+    summary: str
+    risks: str  # ` (risks: ...)`, or empty
     basis: str
 
 
@@ -255,8 +256,9 @@ def build_report_context(
     quick_view = [
         QuickViewItem(
             pr=ref,
-            text=words.quick_text(
-                ref, list(dict.fromkeys(f.risk for f in risks if f.number == ref.number))
+            summary=ref.summary,
+            risks=words.quick_risk_note(
+                list(dict.fromkeys(f.risk for f in risks if f.number == ref.number))
             ),
             basis=words.basis(score_of[ref.number]),
         )

@@ -159,7 +159,6 @@ class Wording:
     note_without_reviews: str
     note_no_risks: str
     quick_risks: str
-    quick_risks_only: str
     quick_view_top: str
     quick_view_no_key: Counted
     follow_ups: dict[FollowUpKind, str]
@@ -456,13 +455,11 @@ class Wording:
             return no_key.format(threshold=f"{threshold:.1f}", shown=shown)
         return self.quick_view_top.format(key=key, shown=shown)
 
-    def quick_text(self, ref: PrRef, kinds: Sequence[RiskKind]) -> str:
+    def quick_risk_note(self, kinds: Sequence[RiskKind]) -> str:
+        """` (risks: very large changes)` after a quick-view entry; empty without risks."""
         if not kinds:
-            return ref.summary
-        names = self.list_sep.join(self.risk_names[k] for k in kinds)
-        if not ref.summary:
-            return self.quick_risks_only.format(list=names)
-        return ref.summary + self.quick_risks.format(list=names)
+            return ""
+        return self.quick_risks.format(list=self.list_sep.join(self.risk_names[k] for k in kinds))
 
     def basis(self, score: PrScore) -> str:
         """The score's largest parts, e.g. "规模 2.7 · 核心路径 2.5 · 修复后果 1.6"."""
@@ -681,7 +678,6 @@ ZH = Wording(
     note_without_reviews="评审数据不可用（数据源不提供评审），未检查未解决的评审意见与批准情况。",
     note_no_risks="本周数据没有触发任何风险规则。",
     quick_risks="（风险：{list}）",
-    quick_risks_only="风险：{list}。",
     quick_view_top="本周 {key} 个重点 PR 中重要性最高的 {shown} 个；全部 PR 见附录。",
     quick_view_no_key="本周没有 PR 的重要性达到 {threshold}；以下是最高的 {shown} 个。",
     follow_ups={
@@ -930,7 +926,6 @@ EN = Wording(
     " unresolved threads and approvals were not checked.",
     note_no_risks="No risk rule fired on this week's data.",
     quick_risks=" (risks: {list})",
-    quick_risks_only="Risks: {list}.",
     quick_view_top="The {shown} most important of the week's {key} key PRs; the appendix lists"
     " every PR.",
     quick_view_no_key=(
