@@ -199,7 +199,8 @@ def build_report_context(
         [t for t in themes if t.number in by_number],
     )
     risks = [r for r in risks if r.number in by_number]
-    reverts = [facts.revert_chain(f, known) for f in risks if f.risk == "revert"]
+    chains = {f.number: facts.revert_chain(f, known) for f in risks if f.risk == "revert"}
+    reverts = list(chains.values())
     period = facts.Period.of(window)
 
     header = Header(
@@ -250,7 +251,7 @@ def build_report_context(
             text=words.risk_text(group),
             numbers=group.numbers,
         )
-        for group in facts.risk_groups(risks, refs, known)
+        for group in facts.risk_groups(risks, refs, chains)
     ]
     key_refs = [r for r in ordered if r.is_key]
     quick_view = [
@@ -275,7 +276,7 @@ def build_report_context(
         risk_notes=words.risk_notes(review_data.available, bool(risks)),
         quick_view_lead=words.quick_view_lead(len(key_refs), len(quick_view), key_threshold),
         quick_view=quick_view,
-        suggestions=words.suggestions(facts.follow_ups(risks, refs, known), review_data.available),
+        suggestions=words.suggestions(facts.follow_ups(risks, refs, chains), review_data.available),
         prs=ordered,
         counts=counts,
         review_available=review_data.available,

@@ -472,8 +472,9 @@ class RiskGroup:
 
 
 def risk_groups(
-    risks: Sequence[RiskFlag], refs: Mapping[int, PrRef], known: Mapping[int, PullRequest]
+    risks: Sequence[RiskFlag], refs: Mapping[int, PrRef], chains: Mapping[int, RevertChain]
 ) -> list[RiskGroup]:
+    """The week's risks by kind; `chains` are the week's revert chains by revert number."""
     found = []
     for kind, flags in by_kind(risks):
         if kind == "reverted":
@@ -493,7 +494,7 @@ def risk_groups(
                 numbers=[f.number for f in flags],
                 listed=[_flagged(f, refs) for f in listed],
                 unlisted=len(flags) - len(listed) if listed else 0,
-                reverts=[revert_chain(f, known) for f in flags] if kind == "revert" else [],
+                reverts=[chains[f.number] for f in flags] if kind == "revert" else [],
             )
         )
     return found
@@ -526,7 +527,7 @@ class FollowUp:
 
 
 def follow_ups(
-    risks: Sequence[RiskFlag], refs: Mapping[int, PrRef], known: Mapping[int, PullRequest]
+    risks: Sequence[RiskFlag], refs: Mapping[int, PrRef], chains: Mapping[int, RevertChain]
 ) -> list[FollowUp]:
     """One follow-up per risk kind (per revert), most serious first; a revert whose target
     is unknown and a reverted PR (its revert carries the follow-up) have none."""
@@ -534,7 +535,7 @@ def follow_ups(
     for kind, flags in by_kind(risks):
         if kind == "revert":
             for flag in flags:
-                chain = revert_chain(flag, known)
+                chain = chains[flag.number]
                 if chain.relanded is not None:
                     continue  # the change is back: nothing to re-fix or re-check
                 if chain.reopened:
