@@ -97,6 +97,11 @@ class GitHubRateLimitError(GitHubError):
         self.retry_at = retry_at
 
 
+class _QueryTimedOut(Exception):
+    """A 200 whose only errors say the query ran out of time inside GitHub ("Something went
+    wrong while executing your query. This may be the result of a timeout ..."): retried."""
+
+
 class GitHubUnavailableError(GitHubError):
     """GitHub kept failing (5xx, timeouts, connection errors) after every configured retry."""
 
@@ -275,10 +280,13 @@ class GitHubClient:
                     if response.status_code in (403, 429):
                         secondary_strikes += 1
                     continue
-                if response.status_code == 200 and not _timed_out_inside_github(response):
-                    return _Result(self._body(response, context), requests, retries, waits, waited)
                 if response.status_code == 200:
-                    failure = "a query timeout inside GitHub"
+                    try:
+                        body = self._body(response, context)
+                    except _QueryTimedOut:
+                        failure = "a query timeout inside GitHub"
+                    else:
+                        return _Result(body, requests, retries, waits, waited)
                 elif response.status_code in RETRYABLE_STATUS:
                     failure = f"HTTP {response.status_code}"
                 else:
@@ -386,28 +394,21 @@ class GitHubClient:
             raise GitHubResponseError(
                 f"GitHub answered {context} with a JSON {type(body).__name__}"
             )
-        if body.get("errors"):
+        errors = body.get("errors")
+        if errors and all(
+            isinstance(e, dict) and GRAPHQL_TIMEOUT_MESSAGE in str(e.get("message", ""))
+            for e in errors
+        ):
+            raise _QueryTimedOut
+        if errors:
             messages = "; ".join(
                 self._redact(str(e.get("message", e)) if isinstance(e, dict) else str(e))
-                for e in body["errors"]
+                for e in errors
             )
             raise GitHubResponseError(f"GitHub answered {context} with errors: {messages}")
         if not isinstance(body.get("data"), dict):
             raise GitHubResponseError(f"GitHub answered {context} without data")
         return body
-
-
-def _timed_out_inside_github(response: httpx.Response) -> bool:
-    """A 200 whose only errors say the query ran out of time (GitHub: "Something went wrong
-    while executing your query. This may be the result of a timeout ...")."""
-    try:
-        errors = response.json().get("errors")
-    except (ValueError, AttributeError):
-        return False
-    return bool(errors) and all(
-        isinstance(error, dict) and GRAPHQL_TIMEOUT_MESSAGE in str(error.get("message", ""))
-        for error in errors
-    )
 
 
 def _redactor(token: str) -> Callable[[str], str]:
