@@ -6,6 +6,17 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+# CI configuration: risk rules flag changes to it, theme rules keep it CI work.
+CI_FILES = (
+    ".github/workflows/**",
+    ".github/actions/**",
+    ".gitlab-ci.yml",
+    ".circleci/**",
+    ".buildkite/**",
+    "Jenkinsfile",
+    "azure-pipelines.yml",
+)
+
 
 @lru_cache(maxsize=512)
 def glob_regex(pattern: str) -> re.Pattern[str]:

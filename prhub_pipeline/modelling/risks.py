@@ -28,7 +28,7 @@ from prhub_pipeline.modelling.pr_text import (
     shorten,
 )
 from prhub_pipeline.modelling.tags import areas_of
-from prhub_pipeline.paths import matches_any
+from prhub_pipeline.paths import CI_FILES, matches_any
 from prhub_pipeline.records import (
     FileChange,
     PullRequest,
@@ -79,15 +79,6 @@ DEPENDENCY_FILES = (
     "Cargo.lock",
 )
 DOCKER_FILES = ("Dockerfile*", "*.Dockerfile", "*.dockerfile", "docker/**", "docker-compose*.y*ml")
-CI_FILES = (
-    ".github/workflows/**",
-    ".github/actions/**",
-    ".gitlab-ci.yml",
-    ".circleci/**",
-    ".buildkite/**",
-    "Jenkinsfile",
-    "azure-pipelines.yml",
-)
 # A line that opens with "Breaking change(s)" as a heading, a label or a sentence
 # (`## Breaking Changes`, `**Breaking Changes:**`, `Breaking changes: X is now ...`, verl #362),
 # with what follows it; unless what follows says there is none or points at another project.

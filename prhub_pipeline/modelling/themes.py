@@ -19,9 +19,8 @@ from functools import lru_cache
 
 from prhub_pipeline.config import ModulesConfig, ThemeRule
 from prhub_pipeline.modelling.pr_text import clean_description
-from prhub_pipeline.modelling.risks import CI_FILES
 from prhub_pipeline.modelling.tags import normalise_tag, text_without_tags
-from prhub_pipeline.paths import glob_regex, matches_any
+from prhub_pipeline.paths import CI_FILES, glob_regex, matches_any
 from prhub_pipeline.records import ModuleLabel, PullRequest, ThemeTag
 
 DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
