@@ -315,7 +315,6 @@ def groups(
         shown = refs if kind == "revert" else (key_refs or refs[:3])[:MAX_GROUP_ITEMS]
         rest = [r for r in refs if r not in shown]
         found.append(Group(kind=kind, name=name, members=refs, shown=shown, rest=rest))
-    found.sort(key=_section_order)
     found = sorted(_gather_small(_without_keyless(found), group_of), key=_section_order)
     order = {(g.kind, g.name): position for position, g in enumerate(found)}
     return [_with_label_spread(g, ordered, themes, group_of, order) for g in found]
