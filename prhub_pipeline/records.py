@@ -130,6 +130,43 @@ class PrComment(Record):
     _utc = field_validator("created_at")(_require_utc)
 
 
+class FileVersions(Record):
+    """A file's text before and after a PR, as the source read it from the merge commit and its
+    first parent. None where the file did not exist, is binary, or could not be read."""
+
+    pr_number: int
+    path: str
+    before: str | None = None
+    after: str | None = None
+
+
+class SettingChange(Record):
+    """One setting of a configuration file whose value a PR changed, added or removed.
+
+    `key` is dotted: nested YAML keys (`actor_rollout_ref.rollout.n`), or a Python config's
+    `Class.field` and module-level names. Values are shown as written (`null`, `true`, `1e-6`,
+    `${oc.select:...}`); `before` is None for an added setting, `after` for a removed one.
+    """
+
+    key: str
+    before: str | None = None
+    after: str | None = None
+
+
+class ConfigFileDiff(Record):
+    """The settings one PR changed in one configuration file.
+
+    `comparable` is False when either version could not be read or parsed (binary, too large,
+    invalid YAML or Python): then `changes` is empty and nothing is known about the values.
+    """
+
+    repo: str
+    pr_number: int
+    path: str
+    comparable: bool
+    changes: list[SettingChange] = Field(default_factory=list)
+
+
 class ReviewData(Record):
     """Everything review-related the source knows for one week's PRs."""
 
@@ -238,6 +275,7 @@ class RiskFlag(Record):
     asks: list[ReviewAsk] = Field(default_factory=list)
     lines: int | None = None
     modules: list[str] = Field(default_factory=list)
+    settings: list[SettingChange] = Field(default_factory=list)  # config default changes
 
 
 class WeekCounts(Record):

@@ -1,0 +1,237 @@
+"""Which settings a PR changed in its configuration files, from the files' text before and after.
+
+A risk report that says "defaults may have changed" whenever a config file was edited cries wolf:
+most edits are comments, type hints, new options or reformatting. Comparing the parsed settings
+says exactly which values changed (`algorithm.use_legacy_worker_impl: auto -> disable`) and which
+settings went away, and says nothing when none did.
+
+YAML files are compared key by key after parsing: nested keys dotted, a Hydra `defaults` list
+entry by entry, other lists and empty mappings as one value. Python config files (dataclasses,
+module constants) are compared by the default each field or name is given: a rewritten type hint
+or docstring is no change.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import yaml
+
+from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.paths import CI_FILES, matches_any
+from prhub_pipeline.records import (
+    ConfigFileDiff,
+    FileChange,
+    FileVersions,
+    PullRequest,
+    SettingChange,
+)
+
+# libyaml's loader when PyYAML was built with it: ten times faster on large Hydra configs.
+_YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# Larger files are generated data, not settings someone edits by hand.
+MAX_CONFIG_BYTES = 2_000_000
+_YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def config_files(pr: PullRequest, config: ScoringConfig) -> list[FileChange]:
+    """The PR's edited configuration files whose settings users run with.
+
+    A test's or a CI job's own configuration sets no default a user runs with; a new file
+    changes no existing default, and a removed one is the removal the file list already shows.
+    """
+    return [
+        f
+        for f in pr.files
+        if f.status in ("modified", "renamed")
+        and f.edits_content
+        and matches_any(f.path, config.config_paths)
+        and not matches_any(f.path, [*config.test_paths, *CI_FILES])
+    ]
+
+
+def compare_config(path: str, before: str | None, after: str | None) -> list[SettingChange] | None:
+    """The settings that differ between two versions of one file, by key; None when either
+    version is missing or cannot be parsed as the file's kind (YAML, or Python for `.py`)."""
+    return _SettingsReader().compare(path, before, after)
+
+
+def config_file_diffs(repo: str, versions: Iterable[FileVersions]) -> list[ConfigFileDiff]:
+    """One ConfigFileDiff per file version pair, in the order given."""
+    reader = _SettingsReader()
+    diffs = []
+    for version in versions:
+        changes = reader.compare(version.path, version.before, version.after)
+        diffs.append(
+            ConfigFileDiff(
+                repo=repo,
+                pr_number=version.pr_number,
+                path=version.path,
+                comparable=changes is not None,
+                changes=changes or [],
+            )
+        )
+    return diffs
+
+
+class _SettingsReader:
+    """Parses each distinct text once: one PR's new version of a file is often the next PR's
+    old one, and parsing large YAML files is most of the cost."""
+
+    def __init__(self) -> None:
+        self._parsed: dict[tuple[bool, str], dict[str, str] | None] = {}
+
+    def compare(
+        self, path: str, before: str | None, after: str | None
+    ) -> list[SettingChange] | None:
+        if before is None or after is None:
+            return None
+        old, new = self._settings(path, before), self._settings(path, after)
+        if old is None or new is None:
+            return None
+        # A value that became a mapping (`extra_configs: {}` gaining keys, `qat: null` becoming
+        # a section) is not a removed setting: its new keys say what it holds now.
+        parents = {key[:at] for key in new for at, char in enumerate(key) if char == "."}
+        return [
+            SettingChange(key=key, before=old.get(key), after=new.get(key))
+            for key in sorted(old.keys() | new.keys())
+            if old.get(key) != new.get(key) and not (key not in new and key in parents)
+        ]
+
+    def _settings(self, path: str, text: str) -> dict[str, str] | None:
+        name = path.lower()
+        if not name.endswith((".py", *_YAML_SUFFIXES)):
+            return None
+        is_python = name.endswith(".py")
+        key = (is_python, text)
+        if key not in self._parsed:
+            self._parsed[key] = _parse_settings(is_python, text)
+        return self._parsed[key]
+
+
+def _parse_settings(is_python: bool, text: str) -> dict[str, str] | None:
+    if len(text.encode("utf-8", "replace")) > MAX_CONFIG_BYTES:
+        return None
+    return _python_settings(text) if is_python else _yaml_settings(text)
+
+
+# --- YAML ------------------------------------------------------------------------------------
+
+
+def _yaml_settings(text: str) -> dict[str, str] | None:
+    try:
+        documents = [d for d in yaml.load_all(text, Loader=_YAML_LOADER) if d is not None]
+    except yaml.YAMLError:
+        return None
+    settings: dict[str, str] = {}
+    for index, document in enumerate(documents):
+        # Several documents in one file are told apart by their position.
+        _flatten(document, f"[{index}]" if len(documents) > 1 else "", settings)
+    return settings
+
+
+def _flatten(value: Any, key: str, settings: dict[str, str]) -> None:
+    if isinstance(value, dict) and value:
+        for name, item in value.items():
+            _flatten(item, f"{key}.{name}" if key else str(name), settings)
+    elif _is_defaults_list(value):
+        # Hydra's `defaults` picks one option per config group: each entry is its own setting
+        # (`defaults[critic@critic]: dp_critic`), so adding a group changes no other default.
+        for item in value:
+            name, option = next(iter(item.items())) if isinstance(item, dict) else (item, None)
+            settings[f"{key}[{name}]"] = "included" if option is None else _show(option)
+    else:
+        settings[key] = _show(value)
+
+
+def _is_defaults_list(value: Any) -> bool:
+    """A list shaped like Hydra's defaults: distinct names and `group: option` mappings."""
+    if not isinstance(value, list) or not any(isinstance(item, dict) for item in value):
+        return False
+    names = []
+    for item in value:
+        if isinstance(item, dict) and len(item) == 1:
+            name, option = next(iter(item.items()))
+            if isinstance(option, dict | list):
+                return False
+            names.append(str(name))
+        elif isinstance(item, str):
+            names.append(item)
+        else:
+            return False
+    return len(set(names)) == len(names)
+
+
+def _show(value: Any) -> str:
+    """A value as a YAML reader sees it: `null`, `true`, `1e-6`, `[a, b]`."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False, default=str, separators=(", ", ": "))
+
+
+# --- Python ----------------------------------------------------------------------------------
+
+
+def _python_settings(text: str) -> dict[str, str] | None:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    settings: dict[str, str] = {}
+    _python_scope(tree.body, "", settings)
+    return settings
+
+
+def _python_scope(body: Sequence[ast.stmt], prefix: str, settings: dict[str, str]) -> None:
+    """Names given a value at module or class level (dataclass fields with their defaults)."""
+    for node in body:
+        if isinstance(node, ast.ClassDef):
+            _python_scope(node.body, f"{prefix}{node.name}.", settings)
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            if isinstance(node.target, ast.Name):
+                _python_setting(prefix + node.target.id, node.value, settings)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    _python_setting(prefix + target.id, node.value, settings)
+
+
+def _python_setting(key: str, value: ast.expr, settings: dict[str, str]) -> None:
+    name = key.rsplit(".", 1)[-1]
+    # Private names and dunders (`_mutable_fields`, `__all__`) are the module's plumbing; Hydra's
+    # `_target_` is a setting (it picks the class that is built).
+    if name.startswith("_") and not (name.endswith("_") and not name.startswith("__")):
+        return
+    settings[key] = _python_default(value)
+
+
+def _python_default(value: ast.expr) -> str:
+    """`field(default=X)` is X and `field(default_factory=F)` is `F()`: what a user gets."""
+    if isinstance(value, ast.Call) and _called_name(value.func) == "field":
+        for keyword in value.keywords:
+            if keyword.arg == "default":
+                return ast.unparse(keyword.value)
+            if keyword.arg == "default_factory":
+                factory = keyword.value
+                if isinstance(factory, ast.Lambda):
+                    return ast.unparse(factory.body)
+                return f"{ast.unparse(factory)}()"
+        return "(required)"  # a field without a default: its metadata is no setting
+    return ast.unparse(value)
+
+
+def _called_name(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None

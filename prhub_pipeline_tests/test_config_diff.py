@@ -1,0 +1,186 @@
+"""Comparing the settings of a configuration file before and after a PR."""
+
+from __future__ import annotations
+
+from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.modelling.config_diff import compare_config, config_file_diffs, config_files
+from prhub_pipeline.records import FileVersions, SettingChange
+from prhub_pipeline_tests.test_importance import make_pr
+from prhub_pipeline_tests.test_risks import with_statuses
+
+YAML_PATH = "verl/trainer/config/ppo_trainer.yaml"
+PY_PATH = "verl/trainer/config/algorithm.py"
+
+PPO_TRAINER = """\
+# The PPO trainer's defaults.
+algorithm:
+  gamma: 1.0
+  use_legacy_worker_impl: auto  # the new workers are still opt-in
+  kl_ctrl:
+    type: fixed
+    kl_coef: 0.001
+data:
+  max_prompt_length: 512
+  filter_overlong_prompts: False
+defaults:
+  - actor@actor_rollout_ref.actor: dp_actor
+  - _self_
+extra_configs: {}
+"""
+
+
+def change(key: str, before: str | None, after: str | None) -> SettingChange:
+    return SettingChange(key=key, before=before, after=after)
+
+
+def test_yaml_settings_are_compared_by_dotted_key() -> None:
+    # verl #5951 switched the worker implementation; #4211 added a seed; #2433 moved keys out.
+    after = (
+        PPO_TRAINER.replace("use_legacy_worker_impl: auto", "use_legacy_worker_impl: disable")
+        .replace("  max_prompt_length: 512\n", "")
+        .replace("kl_coef: 0.001", "kl_coef: 0.001\n    horizon: 10000")
+    )
+    assert compare_config(YAML_PATH, PPO_TRAINER, after) == [
+        change("algorithm.kl_ctrl.horizon", None, "10000"),
+        change("algorithm.use_legacy_worker_impl", "auto", "disable"),
+        change("data.max_prompt_length", "512", None),
+    ]
+
+
+def test_comments_formatting_quoting_and_order_change_no_setting() -> None:
+    # verl #890 and #1212 rewrote comments and trailing spaces of ppo_trainer.yaml.
+    after = (
+        PPO_TRAINER.replace("  # the new workers are still opt-in", "  # see the migration guide")
+        .replace("use_legacy_worker_impl: auto", 'use_legacy_worker_impl: "auto"')
+        .replace("filter_overlong_prompts: False", "filter_overlong_prompts: false   ")
+        .replace("    type: fixed\n    kl_coef: 0.001\n", "    kl_coef: 1e-3\n    type: fixed\n")
+    )
+    assert compare_config(YAML_PATH, PPO_TRAINER, after) == [
+        # 0.001 and 1e-3 are different spellings to a YAML 1.1 reader (1e-3 is a string).
+        change("algorithm.kl_ctrl.kl_coef", "0.001", "1e-3"),
+    ]
+    assert compare_config(YAML_PATH, PPO_TRAINER, PPO_TRAINER + "\n# trailing note\n") == []
+
+
+def test_lists_and_empty_mappings_are_one_value_but_hydra_defaults_are_entries() -> None:
+    # verl #5287 added a config group to the defaults list of ppo_trainer.yaml.
+    after = PPO_TRAINER.replace("  - _self_\n", "  - critic@critic: dp_critic\n  - _self_\n")
+    after = after.replace("extra_configs: {}", "extra_configs:\n  sampling:\n    seed: 1")
+    after += "stop_tokens: [eos]\n"
+    assert compare_config(YAML_PATH, PPO_TRAINER, after) == [
+        change("defaults[critic@critic]", None, "dp_critic"),
+        # An empty mapping that gains a key is widened, not removed.
+        change("extra_configs.sampling.seed", None, "1"),
+        change("stop_tokens", None, '["eos"]'),
+    ]
+    swapped = PPO_TRAINER.replace(": dp_actor", ": megatron_actor").replace("  - _self_\n", "")
+    assert compare_config(YAML_PATH, PPO_TRAINER, swapped) == [
+        change("defaults[_self_]", "included", None),
+        change("defaults[actor@actor_rollout_ref.actor]", "dp_actor", "megatron_actor"),
+    ]
+    longer = PPO_TRAINER + "stop_tokens: [eos]\n"
+    assert compare_config(YAML_PATH, longer, longer.replace("[eos]", "[eos, pad]")) == [
+        change("stop_tokens", '["eos"]', '["eos", "pad"]')
+    ]
+
+
+def test_python_configs_compare_defaults_not_type_hints_or_docs() -> None:
+    before = '''\
+from dataclasses import dataclass, field
+from typing import Optional
+
+__all__ = ["AlgoConfig"]
+
+
+@dataclass
+class AlgoConfig(BaseConfig):
+    """The algorithm's settings."""
+
+    _mutable_fields = {"gamma"}
+    _target_: str = "verl.trainer.config.AlgoConfig"
+    gamma: float = 1.0
+    lam: Optional[float] = None
+    norm_adv_by_std_in_grpo: bool = True
+    kl_penalty: str = field(default="kl", metadata={"help": "the KL estimator"})
+    filter_groups: list[str] = field(default_factory=list)
+    required_name: str = field(metadata={"help": "no default"})
+
+    def __post_init__(self):
+        self.gamma = float(self.gamma)
+
+
+DEFAULT_ESTIMATOR = "gae"
+'''
+    after = (
+        before.replace("Optional[float] = None", "float | None = None")  # a type-hint rewrite
+        .replace('"""The algorithm\'s settings."""', '"""Settings of the RL algorithm."""')
+        .replace('_mutable_fields = {"gamma"}', '_mutable_fields = {"gamma", "lam"}')
+        .replace("norm_adv_by_std_in_grpo: bool = True", "norm_adv_by_std_in_grpo: bool = False")
+        .replace('default="kl", metadata={"help": "the KL estimator"}', 'default="low_var_kl"')
+        .replace("default_factory=list", "default_factory=lambda: ['a']")
+        .replace('"verl.trainer.config.AlgoConfig"', '"verl.trainer.config.DiffusionAlgoConfig"')
+        .replace('metadata={"help": "no default"}', 'metadata={"help": "still none"}')
+        .replace('DEFAULT_ESTIMATOR = "gae"', 'DEFAULT_ESTIMATOR = "grpo"')
+    )
+    assert compare_config(PY_PATH, before, after) == [
+        change(
+            "AlgoConfig._target_",
+            "'verl.trainer.config.AlgoConfig'",
+            "'verl.trainer.config.DiffusionAlgoConfig'",
+        ),
+        change("AlgoConfig.filter_groups", "list()", "['a']"),
+        change("AlgoConfig.kl_penalty", "'kl'", "'low_var_kl'"),
+        change("AlgoConfig.norm_adv_by_std_in_grpo", "True", "False"),
+        change("DEFAULT_ESTIMATOR", "'gae'", "'grpo'"),
+    ]
+
+
+def test_unreadable_versions_are_not_comparable() -> None:
+    assert compare_config(YAML_PATH, None, PPO_TRAINER) is None
+    assert compare_config(YAML_PATH, PPO_TRAINER, "algorithm: [unclosed\n") is None
+    assert compare_config(PY_PATH, "x = 1\n", "def broken(:\n") is None
+    assert compare_config("verl/trainer/config/notes.txt", "a", "b") is None
+    diffs = config_file_diffs(
+        "acme/widgets",
+        [
+            FileVersions(pr_number=3, path=YAML_PATH, before=PPO_TRAINER, after=PPO_TRAINER),
+            FileVersions(pr_number=4, path=YAML_PATH, before=None, after=PPO_TRAINER),
+        ],
+    )
+    assert [(d.pr_number, d.comparable, d.changes) for d in diffs] == [
+        (3, True, []),
+        (4, False, []),
+    ]
+
+
+def test_several_yaml_documents_are_told_apart() -> None:
+    before = "name: a\n---\nname: b\n"
+    assert compare_config(YAML_PATH, before, "name: a\n---\nname: c\n") == [
+        change("[1].name", "b", "c")
+    ]
+
+
+def test_config_files_are_the_edited_user_facing_ones() -> None:
+    pr = with_statuses(
+        make_pr(
+            5,
+            files=[
+                (YAML_PATH, 1, 1),
+                ("verl/trainer/config/new_option.yaml", 5, 0),
+                ("verl/trainer/config/old_option.yaml", 0, 5),
+                ("verl/trainer/config/moved.yaml", 0, 0),
+                ("verl/trainer/config/only_added_lines.yaml", 3, 0),
+                ("tests/e2e/nightly/configs/Qwen3-32B.yaml", 1, 1),
+                (".github/workflows/configs/nightly_config.yaml", 1, 1),
+                ("verl/trainer/main_ppo.py", 1, 1),
+            ],
+        ),
+        {
+            "verl/trainer/config/new_option.yaml": "added",
+            "verl/trainer/config/old_option.yaml": "removed",
+            "verl/trainer/config/moved.yaml": "renamed",
+        },
+    )
+    chosen = config_files(pr, ScoringConfig())
+    # A file that only gains lines can still change a list such as Hydra's `defaults`.
+    assert [f.path for f in chosen] == [YAML_PATH, "verl/trainer/config/only_added_lines.yaml"]
