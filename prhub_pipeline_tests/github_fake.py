@@ -3,8 +3,10 @@
 graphql-core parses, validates and executes every query against GitHub's published schema
 (`<checkout>/../shared/github/schema.graphql`) with resolvers over in-memory pull requests, so
 pagination (`first`/`after`, `pageInfo`, `totalCount`), the search cap (`issueCount` true, at most
-1,000 results served), `node(id:)`, `rateLimit` cost and null authors behave as GitHub's do. It
-speaks HTTP through `httpx.MockTransport` with GitHub's rate-limit headers and can inject faults.
+1,000 results served), `node(id:)`, `rateLimit` cost and null authors behave as GitHub's do.
+`repository(owner:, name:) { object(expression:) }` serves the files' texts the PRs hold (null for
+any other expression, as GitHub answers). It speaks HTTP through `httpx.MockTransport` with
+GitHub's rate-limit headers and can inject faults.
 """
 
 from __future__ import annotations
@@ -70,10 +72,16 @@ class FakeActor:
 
 @dataclass(frozen=True)
 class FakeFile:
+    """A changed file; `before`/`after` are its content at `path` in the merge commit's first
+    parent (`<merge_sha>^:<path>`) and in the merge commit (`<merge_sha>:<path>`). None: no blob
+    there; bytes: a binary blob."""
+
     path: str
     additions: int = 1
     deletions: int = 0
     change_type: str = "MODIFIED"
+    before: str | bytes | None = None
+    after: str | bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -157,7 +165,14 @@ def load_fixture_week(name: str) -> list[FakePullRequest]:
                 merge_sha=pr.get("merge_sha"),
                 labels=pr.get("labels", []),
                 files=[
-                    FakeFile(f["path"], f["additions"], f["deletions"], f["change_type"])
+                    FakeFile(
+                        f["path"],
+                        f["additions"],
+                        f["deletions"],
+                        f["change_type"],
+                        f.get("before"),
+                        f.get("after"),
+                    )
                     for f in pr.get("files", [])
                 ],
                 reviews=[
@@ -301,6 +316,33 @@ def _node(_root: Any, info: Any, id: str) -> dict[str, Any] | None:
     return node
 
 
+def _repository(_root: Any, info: Any, owner: str, name: str, **_: Any) -> dict[str, Any]:
+    fake: FakeGitHub = info.context
+    repo = f"{owner}/{name}"
+    if repo not in {node["_repo"] for node in fake.pr_nodes.values()}:
+        raise GraphQLError(f"Could not resolve to a Repository with the name '{repo}'.")
+    return {"__typename": "Repository", "_repo": repo}
+
+
+def _object(
+    repository: dict[str, Any], info: Any, expression: str | None = None, **_: Any
+) -> dict[str, Any] | None:
+    if expression is None:
+        raise GraphQLError("the fake resolves git objects by `expression` only")
+    fake: FakeGitHub = info.context
+    content = fake.blobs.get((repository["_repo"], expression))
+    if content is None:
+        return None  # GitHub answers null for an expression that names no object
+    data = content if isinstance(content, bytes) else content.encode()
+    return {
+        "__typename": "Blob",
+        "text": None if isinstance(content, bytes) else content,
+        "isBinary": isinstance(content, bytes),
+        "isTruncated": False,
+        "byteSize": len(data),
+    }
+
+
 def _rate_limit(_root: Any, info: Any, **_: Any) -> dict[str, Any]:
     fake: FakeGitHub = info.context
     return {
@@ -321,6 +363,9 @@ def github_schema() -> GraphQLSchema:
     query.fields["search"].resolve = _search
     query.fields["node"].resolve = _node
     query.fields["rateLimit"].resolve = _rate_limit
+    query.fields["repository"].resolve = _repository
+    repository = cast(GraphQLObjectType, schema.type_map["Repository"])
+    repository.fields["object"].resolve = _object
     pull_request = cast(GraphQLObjectType, schema.type_map["PullRequest"])
     for name in ("files", "labels", "reviews", "reviewThreads", "comments"):
         pull_request.fields[name].resolve = _connection_resolver("_" + name)
@@ -394,10 +439,12 @@ class FakeGitHub:
         self.stop_early = dict(stop_early or {})  # connection name -> items served before it stops
         self.pr_nodes: dict[int, dict[str, Any]] = {}
         self.nodes: dict[str, dict[str, Any]] = {}
+        self.blobs: dict[tuple[str, str], str | bytes] = {}  # (repo, expression) -> content
         for pr in prs:
             node = self._pr_node(pr)
             self.pr_nodes[pr.number] = node
             self.nodes[node["id"]] = node
+            self._add_blobs(pr)
         self.http_requests = 0  # every HTTP request, faulted ones included
         self.received: list[ReceivedQuery] = []  # every query that reached GraphQL
         self.invalid: list[str] = []  # validation errors GitHub would have answered with
@@ -413,6 +460,15 @@ class FakeGitHub:
     def fail_next(self, *faults: Fault) -> None:
         """Answer the next requests with these faults, in order, then serve normally."""
         self.faults.extend(faults)
+
+    def _add_blobs(self, pr: FakePullRequest) -> None:
+        if not pr.merge_sha:
+            return
+        for f in pr.files:
+            sides = ((f"{pr.merge_sha}^:{f.path}", f.before), (f"{pr.merge_sha}:{f.path}", f.after))
+            for expression, content in sides:
+                if content is not None:
+                    self.blobs[(pr.repo, expression)] = content
 
     def _pr_node(self, pr: FakePullRequest) -> dict[str, Any]:
         def comment(c: FakeComment) -> dict[str, Any]:

@@ -6,7 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from prhub_pipeline.sources.git import GitSourceError, read_merged_prs, update_clone
+from prhub_pipeline.sources.git import (
+    GitSourceError,
+    read_file_versions,
+    read_merged_prs,
+    update_clone,
+)
 from prhub_pipeline.weeks import WeekWindow, week_of
 from prhub_pipeline_tests.gitrepo import GitRepo
 
@@ -320,3 +325,43 @@ def test_clones_that_are_not_updated(git_repo: GitRepo, tmp_path: Path) -> None:
     )
     subprocess.run(["git", f"--git-dir={bare}", "remote", "remove", "origin"], check=True)
     assert update_clone(bare).message == "no origin remote: the clone is read as it is"
+
+
+OLD_YAML = "".join(f"key_{n}: {n}\n" for n in range(20)) + "y: 1\n"
+
+
+def test_file_versions_are_read_from_the_landing_commit_and_its_first_parent(
+    git_repo: GitRepo,
+) -> None:
+    git_repo.commit(
+        "init",
+        "2026-05-01T10:00:00+08:00",
+        {"conf/a.yaml": "x: 1\n", "conf/old.yaml": OLD_YAML, "conf/logo.bin": b"\0\1"},
+    )
+    git_repo.commit(
+        "[cfg] feat: defaults (#1)",
+        "2026-05-11T10:00:00+08:00",
+        {"conf/a.yaml": "x: 2\n", "conf/new.yaml": "z: 1\n", "conf/logo.bin": b"\0\2"},
+    )
+    git_repo.git("mv", "conf/old.yaml", "conf/renamed.yaml")
+    git_repo.write("conf/renamed.yaml", OLD_YAML.replace("y: 1", "y: 2"))
+    git_repo.commit("[cfg] refactor: rename (#2)", "2026-05-12T10:00:00+08:00")
+    # A merge commit's first parent is the branch it landed on, not the topic branch.
+    git_repo.merge_pull_request(
+        3, "tune", "Tune x", "2026-05-13T10:00:00+08:00", {"conf/a.yaml": "x: 3\n"}
+    )
+    prs = read_week(git_repo.path)
+    wanted = [(prs[n], f) for n in (1, 2, 3) for f in prs[n].files]
+    no_sha = prs[1].model_copy(update={"merge_commit_sha": None})
+    wanted.append((no_sha, prs[1].files[0]))
+    versions = read_file_versions(git_repo.path, wanted)
+    assert [(v.pr_number, v.path, v.before, v.after) for v in versions] == [
+        (1, "conf/a.yaml", "x: 1\n", "x: 2\n"),
+        (1, "conf/logo.bin", None, None),  # binary
+        (1, "conf/new.yaml", None, "z: 1\n"),  # added
+        # A renamed file is read at its previous path on the old side.
+        (2, "conf/renamed.yaml", OLD_YAML, OLD_YAML.replace("y: 1", "y: 2")),
+        (3, "conf/a.yaml", "x: 2\n", "x: 3\n"),
+        (1, "conf/a.yaml", None, None),  # no landing commit
+    ]
+    assert read_file_versions(git_repo.path, []) == []

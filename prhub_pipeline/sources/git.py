@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from prhub_pipeline.records import FileChange, FileStatus, PullRequest
+from prhub_pipeline.records import FileChange, FileStatus, FileVersions, PullRequest
 from prhub_pipeline.reverts import RevertText, read_revert, reverted_number
 
 # `title (#N)`, also without the space (tilelang: `... MI300 series(#671)`).
@@ -44,6 +45,7 @@ RAW_STATUS: dict[str, FileStatus] = {
     "C": "copied",
 }
 FETCH_TIMEOUT_SECONDS = 120
+CAT_FILE_HEADER = re.compile(rb"^[0-9a-f]{40,64} (?P<type>[a-z]+) (?P<size>\d+)$")
 
 
 class GitSourceError(Exception):
@@ -372,6 +374,76 @@ def read_merged_prs(
             )
         titles[landing.title] = landing.number
     return sorted(prs, key=lambda pr: (pr.merged_at, pr.number))
+
+
+def read_file_versions(
+    git_path: Path, files: Sequence[tuple[PullRequest, FileChange]]
+) -> list[FileVersions]:
+    """Each file's text in the PR's landing commit and in that commit's first parent (at its
+    previous path when renamed), in the order given, with one `git cat-file` call.
+
+    A side is None where the file does not exist, is binary or is not UTF-8, and both are None
+    for a PR without a landing commit.
+    """
+    names: list[str | None] = []
+    for pr, change in files:
+        sha = pr.merge_commit_sha
+        for name in (
+            (f"{sha}^:{change.previous_path or change.path}", f"{sha}:{change.path}")
+            if sha
+            else (None, None)
+        ):
+            # cat-file reads one object name per line: a path with a newline cannot be asked.
+            names.append(name if name is not None and "\n" not in name else None)
+    asked = [name for name in names if name is not None]
+    texts = iter(_cat_files(git_path, asked)) if asked else iter(())
+    contents = [next(texts) if name is not None else None for name in names]
+    return [
+        FileVersions(
+            pr_number=pr.number,
+            path=change.path,
+            before=contents[2 * index],
+            after=contents[2 * index + 1],
+        )
+        for index, (pr, change) in enumerate(files)
+    ]
+
+
+def _cat_files(git_path: Path, names: list[str]) -> list[str | None]:
+    """The text of each `<rev>:<path>` blob, None when missing, not a blob, binary or not UTF-8."""
+    completed = _git(
+        ["git", f"--git-dir={_git_dir(git_path)}", "cat-file", "--batch"],
+        stdin="\n".join(names) + "\n",
+    )
+    if completed.returncode != 0:
+        message = completed.stderr.decode("utf-8", "replace").strip()
+        raise GitSourceError(f"git cat-file failed in {git_path}: {message}")
+    output = completed.stdout
+    texts: list[str | None] = []
+    position = 0
+    for name in names:
+        header_end = output.find(b"\n", position)
+        if header_end < 0:
+            raise GitSourceError(f"git cat-file in {git_path} stopped before {name!r}")
+        found = CAT_FILE_HEADER.match(output[position:header_end])
+        position = header_end + 1
+        if found is None:
+            texts.append(None)  # `<name> missing`: no such file on that side
+            continue
+        size = int(found.group("size"))
+        content = output[position : position + size]
+        position += size + 1  # the content is followed by a newline
+        texts.append(_text(content) if found.group("type") == b"blob" else None)
+    return texts
+
+
+def _text(content: bytes) -> str | None:
+    if b"\0" in content:
+        return None
+    try:
+        return content.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 class CloneUpdate(BaseModel):

@@ -23,6 +23,9 @@ GitHub's 10 second query timeout. A follow-up request carries up to 50 connectio
 (1 to 51 points; at most 50 x 100 x 20 = 100,000 nodes when all are review-thread pages).
 Measured request counts per week: benchmarks/github_requests.py.
 
+`fetch_file_versions` reads files' text before and after PRs (merge commit and its first parent)
+so configuration changes can be compared setting by setting; it costs 1 point a request.
+
 The token lives only in the HTTP client's headers: never in a message, log, page or record.
 """
 
@@ -48,6 +51,7 @@ from prhub_pipeline.config import GitHubConfig
 from prhub_pipeline.records import (
     FileChange,
     FileStatus,
+    FileVersions,
     PrComment,
     PullRequest,
     Review,
@@ -71,6 +75,11 @@ SECONDARY_LIMIT_WAIT_SECONDS = 60.0
 GHOST_LOGIN = "ghost"  # what GitHub shows for deleted accounts
 SEARCH_QUERY_NAME = "SearchMergedPullRequests"
 FOLLOW_UP_QUERY_NAME = "PullRequestFollowUps"
+FILE_VERSIONS_QUERY_NAME = "FileVersions"
+# Files (two blobs each) per FileVersions request. Blobs are not connections, so a request costs
+# 1 point whatever its size; the bound keeps responses (config files of a few KB to ~100 KB)
+# well inside GitHub's 10 second query timeout.
+FILE_VERSIONS_PER_REQUEST = 20
 CHANGE_TYPE_STATUS: dict[str, FileStatus] = {
     "ADDED": "added",
     "CHANGED": "modified",  # the file's type changed (git status T)
@@ -625,17 +634,9 @@ class _WeekFetcher:
         return self.pages
 
     def _count(self, result: _Result, is_search: bool, items: int) -> None:
-        stats = self.stats
-        stats.requests += result.requests
-        stats.retries += result.retries
-        stats.rate_limit_waits += result.waits
-        stats.rate_limit_waits_seconds += result.waited_seconds
-        stats.search_pages += int(is_search)
-        stats.follow_up_items += items
-        rate = result.body["data"].get("rateLimit") or {}
-        stats.points_spent += int(rate.get("cost") or 0)
-        if rate.get("remaining") is not None:
-            stats.rate_limit_remaining = int(rate["remaining"])
+        _add_cost(self.stats, result)
+        self.stats.search_pages += int(is_search)
+        self.stats.follow_up_items += items
 
     def _take_search(self, step: SearchStep, search: Any, context: str) -> None:
         if not isinstance(search, dict) or not isinstance(search.get("nodes"), list):
@@ -715,6 +716,18 @@ class _WeekFetcher:
                 self._take_thread(thread, item.pr_number, context)
 
 
+def _add_cost(stats: RequestStats, result: _Result) -> None:
+    """Add one executed query's requests, retries, waits and points to `stats`."""
+    stats.requests += result.requests
+    stats.retries += result.retries
+    stats.rate_limit_waits += result.waits
+    stats.rate_limit_waits_seconds += result.waited_seconds
+    rate = result.body["data"].get("rateLimit") or {}
+    stats.points_spent += int(rate.get("cost") or 0)
+    if rate.get("remaining") is not None:
+        stats.rate_limit_remaining = int(rate["remaining"])
+
+
 def _next_cursor(
     connection: dict[str, Any], after: str | None, context: str, what: str
 ) -> str | None:
@@ -770,6 +783,96 @@ def _timestamp(value: Any, what: str) -> datetime | None:
     if moment.tzinfo is None:
         raise GitHubResponseError(f"{what} has no UTC offset: {value!r}")
     return moment.astimezone(UTC)
+
+
+# --- file versions ---------------------------------------------------------------------------
+
+BLOB_SELECTION = "... on Blob { text isBinary isTruncated byteSize }"
+
+
+def fetch_file_versions(
+    client: GitHubClient,
+    repo: str,
+    files: Sequence[tuple[PullRequest, FileChange]],
+    *,
+    stats: RequestStats | None = None,
+    per_request: int = FILE_VERSIONS_PER_REQUEST,
+) -> list[FileVersions]:
+    """The text of each (PR, file) in the PR's merge commit and in that commit's first parent,
+    in input order, so the caller can compare a configuration file's settings across the PR.
+
+    The before side is read at `previous_path` when the file was renamed. A side is None where
+    GitHub has no blob there (added or removed file, or a directory) or its text is not usable
+    whole (binary or truncated); both are None for a PR without a merge commit, which sends
+    nothing. For a PR rebased in several commits the first parent is its own previous commit, not
+    the base: the same limit as reading the commits with git.
+
+    Raises a GitHubError when a request fails or its answer lacks a blob it asked for.
+    """
+    if per_request < 1:
+        raise ValueError(f"per_request must be at least 1, not {per_request}")
+    versions = [FileVersions(pr_number=pr.number, path=file.path) for pr, file in files]
+    readable = [index for index, (pr, _) in enumerate(files) if pr.merge_commit_sha]
+    for start in range(0, len(readable), per_request):
+        batch = readable[start : start + per_request]
+        answers = _fetch_blobs(client, repo, [files[index] for index in batch], stats)
+        for index, (before, after) in zip(batch, answers, strict=True):
+            versions[index] = versions[index].model_copy(update={"before": before, "after": after})
+    return versions
+
+
+def _fetch_blobs(
+    client: GitHubClient,
+    repo: str,
+    batch: Sequence[tuple[PullRequest, FileChange]],
+    stats: RequestStats | None,
+) -> list[tuple[str | None, str | None]]:
+    """(before, after) of every file in `batch` from one query. Expression e(2i) is file i's
+    before side, e(2i+1) its after side; all are bound variables, never query text."""
+    expressions: dict[str, str] = {}
+    for index, (pr, file) in enumerate(batch):
+        expressions[f"e{2 * index}"] = f"{pr.merge_commit_sha}^:{file.previous_path or file.path}"
+        expressions[f"e{2 * index + 1}"] = f"{pr.merge_commit_sha}:{file.path}"
+    owner, _, name = repo.partition("/")
+    declarations = "".join(f", ${key}: String!" for key in expressions)
+    objects = "".join(
+        f"    {key}: object(expression: ${key}) {{ {BLOB_SELECTION} }}\n" for key in expressions
+    )
+    query = (
+        f"query {FILE_VERSIONS_QUERY_NAME}($owner: String!, $name: String!{declarations}) {{\n"
+        "  rateLimit { cost remaining resetAt }\n"
+        f"  repository(owner: $owner, name: $name) {{\n{objects}  }}\n}}\n"
+    )
+    shown = ", ".join(f"PR #{pr.number} {file.path}" for pr, file in batch)
+    context = f"{FILE_VERSIONS_QUERY_NAME} ({repo}: {shown})"
+    result = client.execute(query, {"owner": owner, "name": name, **expressions}, context=context)
+    if stats is not None:
+        _add_cost(stats, result)
+    repository = result.body["data"].get("repository")
+    if not isinstance(repository, dict):
+        raise GitHubResponseError(f"GitHub answered {context} without the repository")
+    texts: list[str | None] = []
+    for key, expression in expressions.items():
+        blob = repository.get(key)
+        if key not in repository or not isinstance(blob, dict | None):
+            raise GitHubResponseError(
+                f"GitHub answered {context} without object {key} {expression!r}"
+            )
+        texts.append(_blob_text(blob, f"{repo} {expression}"))
+    return list(zip(texts[0::2], texts[1::2], strict=True))
+
+
+def _blob_text(blob: dict[str, Any] | None, what: str) -> str | None:
+    """The blob's whole text; None for no blob (or a tree), a binary or a truncated one."""
+    text = blob.get("text") if blob is not None else None
+    if blob is None or blob.get("isBinary") or not isinstance(text, str):
+        return None
+    if blob.get("isTruncated"):
+        logger.info(
+            "%s: GitHub truncated its %s bytes; taken as unreadable", what, blob.get("byteSize")
+        )
+        return None
+    return text
 
 
 # --- parsing ---------------------------------------------------------------------------------
