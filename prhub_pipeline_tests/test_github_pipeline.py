@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from prhub_pipeline.cli import main
 from prhub_pipeline_tests.github_fake import (
+    FakeFile,
     FakeGitHub,
+    FakePullRequest,
     http_status,
     load_fixture_week,
     schema_available,
@@ -92,3 +95,57 @@ def test_a_failing_week_keeps_what_was_stored(
     assert "ingest failed" in err_and_out
     assert "ghp_wrongToken" not in err_and_out and TOKEN not in err_and_out
     assert stored(config, COUNTS) == before
+
+
+def test_a_github_week_stores_the_settings_a_pr_changed_and_the_report_names_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config_path = "verl/trainer/config/ppo_trainer.yaml"
+    switched = FakePullRequest(
+        number=6420,
+        title="[trainer] feat: use the new workers by default",
+        merged_at=datetime(2026, 5, 13, 3, 0, tzinfo=UTC),
+        merge_sha="a" * 40,
+        files=[
+            FakeFile(
+                config_path,
+                additions=2,
+                deletions=1,
+                before="trainer:\n  use_legacy_worker_impl: auto  # opt in\n",
+                after="trainer:\n  use_legacy_worker_impl: disable  # opt out\n  seed: 1\n",
+            ),
+            # A comment-only edit changes no default.
+            FakeFile(
+                "verl/trainer/config/rollout/rollout.yaml",
+                additions=1,
+                deletions=1,
+                before="n: 1  # samples\n",
+                after="n: 1  # responses per prompt\n",
+            ),
+        ],
+    )
+    fake = FakeGitHub([*load_fixture_week("week_2026-05-11.json"), switched], token=TOKEN)
+    monkeypatch.setenv("PRHUB_TEST_TOKEN", TOKEN)
+    with serve(fake.handle) as url:
+        config = write_github_config(tmp_path, f"{url}/graphql")
+        assert main(["materialize", "--config", str(config), "--week", "2026-05-11"]) == 0
+    assert fake.invalid == []
+    assert stored(config, "SELECT number, path, comparable FROM pr_config_files ORDER BY path") == [
+        (6420, config_path, True),
+        (6420, "verl/trainer/config/rollout/rollout.yaml", True),
+    ]
+    assert stored(
+        config, "SELECT number, key, before, after FROM pr_setting_changes ORDER BY key"
+    ) == [
+        (6420, "trainer.seed", None, "1"),
+        (6420, "trainer.use_legacy_worker_impl", "auto", "disable"),
+    ]
+    flags = stored(
+        config, "SELECT number, detail FROM pr_risks WHERE risk = 'config_default_change'"
+    )
+    assert flags == [(6420, "changes defaults: trainer.use_legacy_worker_impl auto → disable")]
+    report = str(stored(config, "SELECT markdown FROM weekly_reports WHERE lang = 'en'")[0][0])
+    assert (
+        "[#6420](https://github.com/verl-project/verl/pull/6420) changes the defaults of"
+        " trainer.use_legacy_worker_impl (auto → disable)."
+    ) in report

@@ -286,3 +286,35 @@ def test_the_classifier_check_warns_without_a_good_enough_model(
     assert str(metadata["summary"].value).startswith("insufficient_training_data: ")
     assert {"training_size", "label_counts", "train_seconds", "model_version"} <= set(metadata)
     assert evaluation.metadata["threshold"].value == 0.6
+
+
+def test_the_settings_a_pr_changed_are_stored_and_flagged(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    config_file = "widgets/config/trainer.yaml"
+    git_repo.commit(
+        "init", "2026-05-01T10:00:00+08:00", {config_file: "trainer:\n  epochs: 1\n  seed: 7\n"}
+    )
+    git_repo.commit(
+        "[cfg] feat: train longer by default (#1)",
+        "2026-05-12T10:00:00+08:00",
+        {config_file: "trainer:\n  epochs: 3\n  seed: 7  # reproducible\n"},
+    )
+    git_repo.commit(
+        "[cfg] chore: document the seed (#2)",
+        "2026-05-13T10:00:00+08:00",
+        {config_file: "trainer:\n  epochs: 3\n  seed: 7  # fixed for reproducibility\n"},
+    )
+    config = write_config(tmp_path, git_repo.path)
+    args = ["materialize", "--config", str(config), "--week", "2026-05-11"]
+    assert main(args) == 0
+    changes = "SELECT number, path, key, before, after FROM pr_setting_changes ORDER BY number"
+    assert stored(config, changes) == [(1, config_file, "trainer.epochs", "1", "3")]
+    assert stored(config, "SELECT number, comparable FROM pr_config_files ORDER BY 1") == [
+        (1, True),
+        (2, True),
+    ]
+    flags = "SELECT number, detail FROM pr_risks WHERE risk = 'config_default_change'"
+    assert stored(config, flags) == [(1, "changes defaults: trainer.epochs 1 → 3")]
+    assert main(args) == 0  # a re-run replaces the week's comparisons, never adds to them
+    assert stored(config, changes) == [(1, config_file, "trainer.epochs", "1", "3")]

@@ -5,14 +5,16 @@ from __future__ import annotations
 from datetime import timedelta
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.risks import flag_risks, one_line_ask
+from prhub_pipeline.modelling.risks import distinct_settings, flag_risks, one_line_ask
 from prhub_pipeline.records import (
+    ConfigFileDiff,
     FileStatus,
     PullRequest,
     Review,
     ReviewData,
     ReviewThread,
     RiskFlag,
+    SettingChange,
     ThreadComment,
 )
 from prhub_pipeline_tests.test_importance import MERGED, REPO, make_pr
@@ -216,6 +218,108 @@ def test_dependency_docker_ci_and_config_changes() -> None:
     ]
     # Only edited lines can change a default; a file that only gains lines adds options.
     assert by_kind["config_default_change"].paths == ["verl/trainer/config/ppo_trainer.yaml"]
+
+
+PPO = "verl/trainer/config/ppo_trainer.yaml"
+GENERATED = "verl/trainer/config/_generated_ppo_trainer.yaml"
+ROLLOUT = "verl/trainer/config/rollout/rollout.yaml"
+
+
+def compared(
+    number: int, path: str, *changes: tuple[str, str | None, str | None]
+) -> ConfigFileDiff:
+    return ConfigFileDiff(
+        repo=REPO,
+        pr_number=number,
+        path=path,
+        comparable=True,
+        changes=[SettingChange(key=k, before=b, after=a) for k, b, a in changes],
+    )
+
+
+def test_config_defaults_name_the_settings_that_changed() -> None:
+    # verl #6616 turned calculate_log_probs on: in rollout.yaml and in the generated copy.
+    pr = make_pr(6616, files=[(ROLLOUT, 1, 1), (GENERATED, 1, 1), (PPO, 4, 1)])
+    diffs = [
+        compared(6616, ROLLOUT, ("calculate_log_probs", "false", "true")),
+        compared(
+            6616,
+            GENERATED,
+            ("actor_rollout_ref.rollout.calculate_log_probs", "false", "true"),
+            ("actor_rollout_ref.rollout.new_knob", None, "3"),
+        ),
+        compared(6616, PPO, ("trainer.val_before_train", "true", None)),
+    ]
+    flags = flag_risks([pr], {}, NO_REVIEWS, CONFIG, {}, diffs)
+    [flag] = [f for f in flags if f.risk == "config_default_change"]
+    assert flag.detail == (
+        "changes defaults: actor_rollout_ref.rollout.calculate_log_probs false → true;"
+        " removes settings: trainer.val_before_train"
+    )
+    assert [(c.key, c.after) for c in flag.settings] == [
+        ("actor_rollout_ref.rollout.calculate_log_probs", "true"),
+        ("trainer.val_before_train", None),
+    ]
+    assert flag.paths == [ROLLOUT, GENERATED, PPO]
+
+
+def test_config_edits_that_change_no_setting_are_no_risk() -> None:
+    # verl #890 reworded a comment; #5356 only added options.
+    comment = make_pr(890, files=[(PPO, 1, 1)])
+    added = make_pr(5356, files=[(PPO, 12, 1)])
+    diffs = [compared(890, PPO), compared(5356, PPO, ("actor.torchtitan.seed", None, "1"))]
+    assert kinds(flag_risks([comment, added], {}, NO_REVIEWS, CONFIG, {}, diffs)) == set()
+
+
+def test_config_files_not_compared_fall_back_to_their_line_counts() -> None:
+    # Unparsable on one side, or stored before settings were compared.
+    unparsable = make_pr(1, files=[(PPO, 1, 1)])
+    legacy = make_pr(2, files=[(PPO, 1, 1)])
+    only_added = make_pr(3, files=[(PPO, 4, 0)])
+    diffs = [ConfigFileDiff(repo=REPO, pr_number=1, path=PPO, comparable=False)]
+    flags = flag_risks([unparsable, legacy, only_added], {}, NO_REVIEWS, CONFIG, {}, diffs)
+    hedged = [f for f in flags if f.risk == "config_default_change"]
+    assert [(f.number, f.settings) for f in hedged] == [(1, []), (2, [])]
+    assert hedged[0].detail == f"edits existing lines of {PPO}, where defaults may have changed"
+
+
+def test_a_setting_moved_to_another_file_is_not_removed() -> None:
+    # verl #2433 moved the critic's block out of the trainer config into critic/*.yaml, which
+    # Hydra composes back under `critic`; the renamed VPP option of #495 is really gone.
+    critic = "verl/trainer/config/critic/megatron_critic.yaml"
+    pr = make_pr(2433, files=[(PPO, 1, 40), (critic, 40, 1)])
+    diffs = [
+        compared(
+            2433,
+            PPO,
+            ("critic.optim.lr", "1e-5", None),
+            ("actor.megatron.num_layers_per_virtual_pipeline_stage", "null", None),
+        ),
+        compared(
+            2433,
+            critic,
+            ("optim.lr", None, "1e-5"),
+            ("megatron.virtual_pipeline_model_parallel_size", None, "null"),
+        ),
+    ]
+    [flag] = flag_risks([pr], {}, NO_REVIEWS, CONFIG, {}, diffs)
+    assert flag.detail == ("removes settings: actor.megatron.num_layers_per_virtual_pipeline_stage")
+
+
+def test_a_setting_repeated_in_generated_copies_is_one_change() -> None:
+    changes = [
+        SettingChange(key="use_mbridge", before="false", after="true"),
+        SettingChange(key="McoreEngineConfig.use_mbridge", before="False", after="True"),
+        SettingChange(key="critic.megatron.use_mbridge", before="false", after="true"),
+        SettingChange(
+            key="actor_rollout_ref.actor.megatron.use_mbridge", before="false", after="true"
+        ),
+        SettingChange(key="actor_rollout_ref.actor.megatron.seed", before="42", after=None),
+    ]
+    assert [c.key for c in distinct_settings(changes)] == [
+        "actor_rollout_ref.actor.megatron.use_mbridge",
+        "actor_rollout_ref.actor.megatron.seed",
+    ]
 
 
 def with_statuses(pr: PullRequest, statuses: dict[str, FileStatus]) -> PullRequest:

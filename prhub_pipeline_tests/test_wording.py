@@ -17,10 +17,12 @@ from prhub_pipeline.records import (
     ModuleLabel,
     PullRequest,
     ReviewData,
+    SettingChange,
     ThemeTag,
     WeekCounts,
 )
 from prhub_pipeline.reporting.context import ReportContext, build_report_context
+from prhub_pipeline.reporting.facts import FlaggedPr, RiskGroup
 from prhub_pipeline.reporting.wording import EN, ZH
 from prhub_pipeline.weeks import WeekWindow
 from prhub_pipeline_tests.test_importance import REPO, history, make_pr
@@ -198,3 +200,43 @@ def test_a_section_whose_prs_are_all_key_says_so_and_subjects_carry_no_stop() ->
         (group,) = context.groups
         assert group.lead.endswith(f"{said}." if lang == "en" else f"{said}。")
         assert sorted(r.subject for r in context.prs) == ["crash on resume", "hang on save"]
+
+
+def config_group(*flagged: FlaggedPr) -> RiskGroup:
+    return RiskGroup(
+        kind="config_default_change",
+        numbers=[f.number for f in flagged],
+        listed=list(flagged),
+        unlisted=0,
+        reverts=[],
+    )
+
+
+def flagged(number: int, settings: list[SettingChange], paths: list[str]) -> FlaggedPr:
+    return FlaggedPr(
+        number=number, subject="x", lines=None, paths=paths, modules=[], asks=[], settings=settings
+    )
+
+
+def test_config_default_changes_name_their_settings_and_values() -> None:
+    switched = flagged(
+        5951,
+        [
+            SettingChange(key="algorithm.use_legacy_worker_impl", before="auto", after="disable"),
+            SettingChange(key="defaults", before="[" + "a, " * 30 + "]", after="[b]"),
+            SettingChange(key="data.max_prompt_length", before="512", after=None),
+        ],
+        ["verl/trainer/config/ppo_trainer.yaml"],
+    )
+    unknown = flagged(7, [], ["conf/a.yaml", "conf/b.yaml"])
+    group = config_group(switched, unknown)
+    assert EN.risk_text(group) == (
+        "#5951 changes the defaults of algorithm.use_legacy_worker_impl (auto → disable),"
+        " defaults; removes the settings data.max_prompt_length;"
+        " #7 edits existing lines of conf/a.yaml, conf/b.yaml, so defaults may have changed."
+    )
+    assert ZH.risk_text(group) == (
+        "#5951 改变了默认值：algorithm.use_legacy_worker_impl（auto → disable）、defaults；"
+        "删除了配置项 data.max_prompt_length；"
+        "#7 修改了 conf/a.yaml, conf/b.yaml 的已有内容，默认配置可能随之改变。"
+    )

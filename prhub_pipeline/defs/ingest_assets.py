@@ -38,6 +38,8 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
                     "utc": f"{r.window.start_utc.isoformat()} .. {r.window.end_utc.isoformat()}",
                     "prs": r.pr_count,
                     "files": r.file_count,
+                    "config_files": r.config_files,
+                    "setting_changes": r.setting_changes,
                 }
             )
             for r in results
@@ -50,6 +52,8 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
                 dg.TableColumn("utc", "string"),
                 dg.TableColumn("prs", "int"),
                 dg.TableColumn("files", "int"),
+                dg.TableColumn("config_files", "int"),
+                dg.TableColumn("setting_changes", "int"),
             ]
         ),
     )
@@ -113,7 +117,8 @@ def build_ingest_assets(
         ],
         description=(
             "Merged pull requests of a repository and week with their files, read from the"
-            " configured source (git clone or GitHub). Tables: prs, pr_files."
+            " configured source (git clone or GitHub), and the settings each PR changed in its"
+            " configuration files. Tables: prs, pr_files, pr_config_files, pr_setting_changes."
         ),
     )
     def raw_prs(context: dg.AssetExecutionContext, prhub: PrhubSettings) -> dg.MaterializeResult:

@@ -12,6 +12,8 @@ from prhub_pipeline.warehouse.sql_models import SqlModel, load_models, materiali
 TABLE_PRODUCERS: dict[str, str] = {
     "prs": "raw_prs",
     "pr_files": "raw_prs",
+    "pr_config_files": "raw_prs",
+    "pr_setting_changes": "raw_prs",
     "github_pages": "raw_prs",
     "reviews": "review_threads",
     "review_threads": "review_threads",

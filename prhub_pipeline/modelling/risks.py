@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import get_args
 
 from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.modelling.config_diff import config_files
 from prhub_pipeline.modelling.importance import (
     ChangeShape,
     PrReview,
@@ -30,6 +31,7 @@ from prhub_pipeline.modelling.pr_text import (
 from prhub_pipeline.modelling.tags import areas_of
 from prhub_pipeline.paths import CI_FILES, matches_any
 from prhub_pipeline.records import (
+    ConfigFileDiff,
     FileChange,
     PullRequest,
     ReviewAsk,
@@ -37,6 +39,7 @@ from prhub_pipeline.records import (
     ReviewThread,
     RiskFlag,
     RiskKind,
+    SettingChange,
     Severity,
 )
 
@@ -92,6 +95,8 @@ _NO_BREAKING = re.compile(
     re.IGNORECASE,
 )
 _MAX_PATHS = 3
+MAX_SETTINGS = 3  # setting changes a sentence names
+SHOWN_VALUE_CHARS = 40  # longer values (lists, whole mappings) are not spelled out
 _MAX_ASKS = 3
 _NO_LINES = ChangeShape(0, 0, 0, 0, docs_only=False)
 
@@ -102,19 +107,23 @@ def flag_risks(
     review_data: ReviewData,
     config: ScoringConfig,
     history_by_number: Mapping[int, PullRequest] | None = None,
+    config_diffs: Sequence[ConfigFileDiff] = (),
     *,
     check_approvals: bool = True,
 ) -> list[RiskFlag]:
     """All risk flags of one week's PRs, most serious first.
 
-    `check_approvals=False` skips "merged without approval" for review data that has threads
-    but not review states (hand-collected excerpts).
+    `config_diffs` are the settings the PRs changed in their configuration files, as ingest
+    compared them; a configuration file without one (stored before settings were compared)
+    is judged by its line counts alone. `check_approvals=False` skips "merged without approval"
+    for review data that has threads but not review states (hand-collected excerpts).
     """
     known: dict[int, PullRequest] = dict(history_by_number or {})
     known.update({pr.number: pr for pr in prs})
     prepared = [resolve_revert(pr, known) for pr in prs]
     reverters = {pr.reverted_number: pr for pr in prepared if pr.is_revert and pr.reverted_number}
     reviews = reviews_by_pr(review_data)
+    diffs = {(d.pr_number, d.path): d for d in config_diffs}
     flags: list[RiskFlag] = []
     for pr in prepared:
         pr_modules = list(dict.fromkeys(areas_of(modules.get(pr.number, ()))))
@@ -125,7 +134,7 @@ def flag_risks(
             flags.extend(_unresolved_flags(pr, review))
             if check_approvals:
                 flags.extend(_approval_flags(pr, review))
-        flags.extend(_path_flags(pr, pr_modules, config))
+        flags.extend(_path_flags(pr, pr_modules, config, diffs))
     flags.sort(key=lambda f: (RISK_ORDER.index(f.risk), f.number))
     return flags
 
@@ -246,7 +255,12 @@ def _listed(paths: list[str], total: int) -> str:
     return ", ".join(paths) + more
 
 
-def _path_flags(pr: PullRequest, modules: list[str], config: ScoringConfig) -> list[RiskFlag]:
+def _path_flags(
+    pr: PullRequest,
+    modules: list[str],
+    config: ScoringConfig,
+    config_diffs: Mapping[tuple[int, str], ConfigFileDiff],
+) -> list[RiskFlag]:
     flags = []
     # Deleted files and pure renames leave no code to test, build or watch for regressions:
     # verl #4795 moved whole recipe folders out (-32507 lines) and renamed a requirements file.
@@ -303,27 +317,7 @@ def _path_flags(pr: PullRequest, modules: list[str], config: ScoringConfig) -> l
                 modules=modules,
             )
         )
-    # A test's or a CI job's own configuration sets no default a user runs with.
-    config_files = [
-        f
-        for f in pr.files
-        if matches_any(f.path, config.config_paths)
-        and not matches_any(f.path, [*config.test_paths, *CI_FILES])
-        and f.status in ("modified", "renamed")
-        and (f.deletions or 0) > 0
-    ]
-    if config_files:
-        paths = [f.path for f in config_files[:_MAX_PATHS]]
-        flags.append(
-            _flag(
-                pr,
-                "config_default_change",
-                f"edits existing lines of configuration files"
-                f" ({_listed(paths, len(config_files))}):"
-                " defaults may have changed",
-                paths=paths,
-            )
-        )
+    flags.extend(_config_flags(pr, config, config_diffs))
     for risk, patterns, what in (
         ("dependency_change", DEPENDENCY_FILES, "dependency files"),
         ("docker_change", DOCKER_FILES, "Docker files"),
@@ -336,3 +330,107 @@ def _path_flags(pr: PullRequest, modules: list[str], config: ScoringConfig) -> l
                 _flag(pr, risk, f"changes {what}: {_listed(paths, len(matched))}", paths=paths)  # type: ignore[arg-type]
             )
     return flags
+
+
+def _config_flags(
+    pr: PullRequest, config: ScoringConfig, diffs: Mapping[tuple[int, str], ConfigFileDiff]
+) -> list[RiskFlag]:
+    """Settings whose default value changed or that were removed, from the compared files.
+
+    A file that could not be compared (unparsable, or stored before comparing existed) is
+    judged by its line counts: edited existing lines may have changed a default.
+    """
+    changed: list[tuple[str, SettingChange]] = []
+    uncertain: list[str] = []
+    for change in config_files(pr, config):
+        diff = diffs.get((pr.number, change.path))
+        if diff is not None and diff.comparable:
+            changed.extend((change.path, c) for c in diff.changes if c.before is not None)
+        elif (change.deletions or 0) > 0:
+            uncertain.append(change.path)
+    changed = [(path, c) for path, c in changed if c.after is not None or not _moved(c, diffs, pr)]
+    if not changed and not uncertain:
+        return []
+    settings = distinct_settings([c for _, c in changed])
+    paths = list(dict.fromkeys([*(path for path, _ in changed), *uncertain]))[:_MAX_PATHS]
+    parts = []
+    values = [c for c in settings if c.after is not None]
+    removed = [c for c in settings if c.after is None]
+    if values:
+        shown = "; ".join(describe_setting(c) for c in values[:MAX_SETTINGS])
+        parts.append(f"changes defaults: {shown}{_more(len(values), MAX_SETTINGS)}")
+    if removed:
+        shown = ", ".join(c.key for c in removed[:MAX_SETTINGS])
+        parts.append(f"removes settings: {shown}{_more(len(removed), MAX_SETTINGS)}")
+    if uncertain:
+        parts.append(
+            f"edits existing lines of {_listed(uncertain[:_MAX_PATHS], len(uncertain))},"
+            " where defaults may have changed"
+        )
+    return [
+        _flag(
+            pr,
+            "config_default_change",
+            "; ".join(parts),
+            paths=paths,
+            settings=settings[: 2 * MAX_SETTINGS],
+        )
+    ]
+
+
+def _moved(
+    removed: SettingChange, diffs: Mapping[tuple[int, str], ConfigFileDiff], pr: PullRequest
+) -> bool:
+    """Whether a removed setting reappears with its value under the same last two key parts,
+    in any file the PR compared: verl #2433 moved `critic.optim.lr` of the trainer config into
+    the critic's own file as `optim.lr`, which Hydra composes back to the same place."""
+    tail = _key_tail(removed.key)
+    return any(
+        c.before is None and c.after == removed.before and _key_tail(c.key) == tail
+        for (number, _), diff in diffs.items()
+        if number == pr.number
+        for c in diff.changes
+    )
+
+
+def _key_tail(key: str) -> str:
+    return ".".join(key.split(".")[-2:])
+
+
+def distinct_settings(changes: Sequence[SettingChange]) -> list[SettingChange]:
+    """One entry per setting a user would see, value changes first.
+
+    Generated copies of a config (verl's `_generated_*.yaml`, and a dataclass mirroring its YAML
+    file) repeat one change under several keys: the same last key part changing the same way
+    is one change, shown under its longest key (the one a command-line override uses).
+    """
+    chosen: dict[tuple[str, str, str], SettingChange] = {}
+    for change in changes:
+        identity = (
+            change.key.rsplit(".", 1)[-1],
+            (change.before or "").lower(),
+            (change.after or "").lower() if change.after is not None else "\0removed",
+        )
+        known = chosen.get(identity)
+        if known is None or len(change.key) > len(known.key):
+            chosen[identity] = change
+    return sorted(chosen.values(), key=lambda c: (c.after is None, c.key))
+
+
+def shows_values(change: SettingChange) -> bool:
+    """Whether a sentence spells out the old and new value, or names the setting only."""
+    return all(
+        value is not None and len(value) <= SHOWN_VALUE_CHARS
+        for value in (change.before, change.after)
+    )
+
+
+def describe_setting(change: SettingChange) -> str:
+    """`key before → after`; long values (lists, whole mappings) as `key changed`."""
+    if not shows_values(change):
+        return f"{change.key} changed"
+    return f"{change.key} {change.before} → {change.after}"
+
+
+def _more(total: int, shown: int) -> str:
+    return f" (+{total - shown} more)" if total > shown else ""

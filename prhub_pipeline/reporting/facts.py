@@ -25,6 +25,7 @@ from prhub_pipeline.records import (
     ReviewAsk,
     RiskFlag,
     RiskKind,
+    SettingChange,
     WeekCounts,
 )
 from prhub_pipeline.weeks import WeekWindow
@@ -456,6 +457,7 @@ class FlaggedPr:
     paths: list[str]
     modules: list[str]
     asks: list[ReviewAsk]
+    settings: list[SettingChange]
 
 
 @dataclass(frozen=True)
@@ -507,6 +509,7 @@ def _flagged(flag: RiskFlag, refs: Mapping[int, PrRef]) -> FlaggedPr:
         paths=flag.paths,
         modules=flag.modules,
         asks=flag.asks,
+        settings=flag.settings,
     )
 
 

@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, get_args
 
-from prhub_pipeline.modelling.risks import RISK_ORDER
+from prhub_pipeline.modelling.risks import MAX_SETTINGS, RISK_ORDER, shows_values
 from prhub_pipeline.records import FixImpact, Lang, PrScore, PrType, ReviewAsk, RiskKind, WeekCounts
 from prhub_pipeline.reporting.facts import (
     FOLLOW_UP_KINDS,
@@ -156,6 +156,11 @@ class Wording:
     ask: str
     ask_bot: str
     ask_where: str
+    # A config default change: the settings compared, or only the files when not comparable.
+    settings_changed: str  # fields list
+    setting_value: str  # fields key, before, after
+    settings_removed: str  # fields list
+    settings_unknown: str  # fields paths
     note_without_reviews: str
     note_no_risks: str
     quick_risks: str
@@ -432,7 +437,32 @@ class Wording:
             modules=", ".join(pr.modules),
             module_count=len(pr.modules),
             asks=self.clause_sep.join(self._ask(a) for a in pr.asks),
+            settings=self._settings(pr),
         )
+
+    def _settings(self, pr: FlaggedPr) -> str:
+        """What a PR did to configuration defaults: the values it changed and the settings it
+        removed, or, when its files could not be compared, which files it edited."""
+        if not pr.settings:
+            return self.settings_unknown.format(paths=", ".join(pr.paths))
+        values = [c for c in pr.settings if c.after is not None]
+        removed = [c.key for c in pr.settings if c.after is None]
+        clauses = []
+        if values:
+            shown = [
+                self.setting_value.format(key=c.key, before=c.before, after=c.after)
+                if shows_values(c)
+                else c.key
+                for c in values[:MAX_SETTINGS]
+            ]
+            listed = self.list_sep.join(shown) + self._more(len(values), MAX_SETTINGS)
+            clauses.append(self.settings_changed.format(list=listed))
+        if removed:
+            listed = self.list_sep.join(removed[:MAX_SETTINGS])
+            clauses.append(
+                self.settings_removed.format(list=listed + self._more(len(removed), MAX_SETTINGS))
+            )
+        return self.clause_sep.join(clauses)
 
     def _ask(self, ask: ReviewAsk) -> str:
         where = ask.where()
@@ -522,7 +552,7 @@ _ZH_RISK_HEADINGS: dict[RiskKind, str] = {
     "no_approval": "未经批准即合并",
     "large_change": "超大变更",
     "cross_cutting": "跨模块变更",
-    "config_default_change": "配置默认值可能变化",
+    "config_default_change": "配置默认值变化",
     "dependency_change": "依赖变更",
     "docker_change": "Docker 镜像变更",
     "ci_change": "CI 流程变更",
@@ -665,9 +695,7 @@ ZH = Wording(
             "", "#{number} 改动 {lines} 行（不含文档）", "，评审与回归验证的难度更高。"
         ),
         "cross_cutting": RiskText("", "#{number} 横跨 {module_count} 个模块（{modules}）", "。"),
-        "config_default_change": RiskText(
-            "", "#{number} 修改了 {paths} 的已有内容", "，默认配置可能随之改变。"
-        ),
+        "config_default_change": RiskText("", "#{number} {settings}", "。"),
         "dependency_change": RiskText("", "#{number}：{paths}", "。"),
         "docker_change": RiskText("", "#{number}：{paths}", "。"),
         "ci_change": RiskText("", "#{number}：{paths}", "。"),
@@ -675,6 +703,10 @@ ZH = Wording(
     ask="{reviewer}{bot}{where} 提出“{ask}”",
     ask_bot="（机器人）",
     ask_where=" 在 {where}",
+    settings_changed="改变了默认值：{list}",
+    setting_value="{key}（{before} → {after}）",
+    settings_removed="删除了配置项 {list}",
+    settings_unknown="修改了 {paths} 的已有内容，默认配置可能随之改变",
     note_without_reviews="评审数据不可用（数据源不提供评审），未检查未解决的评审意见与批准情况。",
     note_no_risks="本周数据没有触发任何风险规则。",
     quick_risks="（风险：{list}）",
@@ -688,7 +720,7 @@ ZH = Wording(
         "core_without_tests": "为以下 PR 的核心路径改动补充测试：{refs}。",
         "large_change": "对 {refs} 这类大改动安排合并后的回归观察。",
         "breaking_change": "在发布说明中列出 {refs} 的不兼容变更并给出迁移说明。",
-        "config_default_change": "核对 {refs} 是否改变了配置默认值，并在发布说明中注明。",
+        "config_default_change": "确认 {refs} 对配置默认值的改动，并在发布说明中注明。",
         "dependency_change": "确认依赖" + _ZH_WORKS,
         "docker_change": "确认镜像" + _ZH_WORKS,
         "ci_change": "确认 CI " + _ZH_WORKS,
@@ -712,7 +744,7 @@ _EN_RISK_HEADINGS: dict[RiskKind, str] = {
     "no_approval": "Merged without an approving review",
     "large_change": "Very large changes",
     "cross_cutting": "Cross-cutting changes",
-    "config_default_change": "Configuration defaults may have changed",
+    "config_default_change": "Configuration default changes",
     "dependency_change": "Dependency changes",
     "docker_change": "Docker image changes",
     "ci_change": "CI workflow changes",
@@ -912,9 +944,7 @@ EN = Wording(
             ", which makes review and regression checks harder.",
         ),
         "cross_cutting": RiskText("", "#{number} spans {module_count} modules ({modules})", "."),
-        "config_default_change": RiskText(
-            "", "#{number} edits existing lines of {paths}", "; default settings may have changed."
-        ),
+        "config_default_change": RiskText("", "#{number} {settings}", "."),
         "dependency_change": RiskText("", "#{number}: {paths}", "."),
         "docker_change": RiskText("", "#{number}: {paths}", "."),
         "ci_change": RiskText("", "#{number}: {paths}", "."),
@@ -922,6 +952,10 @@ EN = Wording(
     ask="{reviewer}{bot}{where} asked “{ask}”",
     ask_bot=" (bot)",
     ask_where=" on {where}",
+    settings_changed="changes the defaults of {list}",
+    setting_value="{key} ({before} → {after})",
+    settings_removed="removes the settings {list}",
+    settings_unknown="edits existing lines of {paths}, so defaults may have changed",
     note_without_reviews="Review data is not available (the source provides none):"
     " unresolved threads and approvals were not checked.",
     note_no_risks="No risk rule fired on this week's data.",
@@ -943,8 +977,8 @@ EN = Wording(
         "large_change": "Watch for regressions after large changes such as {refs}.",
         "breaking_change": "List the breaking changes of {refs}"
         " in the release notes with migration steps.",
-        "config_default_change": "Check whether {refs} changed configuration defaults"
-        " and note it in the release notes.",
+        "config_default_change": "Confirm the configuration default changes of {refs}"
+        " and note them in the release notes.",
         "dependency_change": "Confirm that the dependency" + _EN_WORKS,
         "docker_change": "Confirm that the image" + _EN_WORKS,
         "ci_change": "Confirm that the CI" + _EN_WORKS,

@@ -9,9 +9,21 @@ from datetime import date
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
-from prhub_pipeline.records import PullRequest, ReviewData
-from prhub_pipeline.sources.git import CloneUpdate, read_merged_prs, update_clone
-from prhub_pipeline.sources.github import GitHubClient, RequestStats, fetch_week, parse_pages
+from prhub_pipeline.modelling.config_diff import config_file_diffs, config_files
+from prhub_pipeline.records import ConfigFileDiff, FileChange, PullRequest, ReviewData
+from prhub_pipeline.sources.git import (
+    CloneUpdate,
+    read_file_versions,
+    read_merged_prs,
+    update_clone,
+)
+from prhub_pipeline.sources.github import (
+    GitHubClient,
+    RequestStats,
+    fetch_file_versions,
+    fetch_week,
+    parse_pages,
+)
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.github import (
     github_tables,
@@ -20,7 +32,7 @@ from prhub_pipeline.warehouse.github import (
     read_landing_pages,
     review_tables,
 )
-from prhub_pipeline.warehouse.prs import pr_tables
+from prhub_pipeline.warehouse.prs import config_diff_tables, pr_tables
 from prhub_pipeline.weeks import WeekWindow, week_of
 
 
@@ -33,6 +45,8 @@ class WeekIngest(BaseModel):
     file_count: int
     additions: int
     deletions: int
+    config_files: int  # configuration files whose settings were compared
+    setting_changes: int  # settings those files changed, added or removed
     preview: list[PullRequest]
     github: RequestStats | None = None  # what the GitHub API calls cost, for that source
     clone: CloneUpdate | None = None  # what updating the git clone did, for that source
@@ -59,6 +73,7 @@ def _summary(
     repo: RepoConfig,
     window: WeekWindow,
     prs: list[PullRequest],
+    diffs: list[ConfigFileDiff],
     stats: RequestStats | None = None,
     clone: CloneUpdate | None = None,
 ) -> WeekIngest:
@@ -69,6 +84,8 @@ def _summary(
         file_count=sum(len(pr.files) for pr in prs),
         additions=sum(pr.additions for pr in prs),
         deletions=sum(pr.deletions for pr in prs),
+        config_files=len(diffs),
+        setting_changes=sum(len(d.changes) for d in diffs),
         preview=prs[:20],
         github=stats,
         clone=clone,
@@ -87,18 +104,31 @@ def _ingest_git(
     by_week: dict[date, list[PullRequest]] = defaultdict(list)
     for pr in prs:
         by_week[week_of(pr.merged_at, settings.timezone)].append(pr)
+    versions = read_file_versions(repo.git_path, _config_files(repo, prs))
+    diffs_by_pr: dict[int, list[ConfigFileDiff]] = defaultdict(list)
+    for diff in config_file_diffs(repo.name, versions):
+        diffs_by_pr[diff.pr_number].append(diff)
     results = []
     with connect(settings.database) as con:
         for window in windows:
             week_prs = by_week.get(window.week_start, [])
+            diffs = [d for pr in week_prs for d in diffs_by_pr.get(pr.number, [])]
             # The landing table is emptied too: a repository may have moved from github to git.
             tables = [
                 *pr_tables(window.week_start, week_prs),
+                *config_diff_tables(window.week_start, diffs),
                 *landing_tables(window.week_start, []),
             ]
             replace_partition(con, repo.name, window.week_start, tables)
-            results.append(_summary(repo, window, week_prs, clone=clone))
+            results.append(_summary(repo, window, week_prs, diffs, clone=clone))
     return results
+
+
+def _config_files(
+    repo: RepoConfig, prs: Sequence[PullRequest]
+) -> list[tuple[PullRequest, FileChange]]:
+    """The configuration files whose settings are compared, for the risk of changed defaults."""
+    return [(pr, change) for pr in prs for change in config_files(pr, repo.scoring)]
 
 
 def _ingest_github(
@@ -110,13 +140,18 @@ def _ingest_github(
     with GitHubClient(repo.github) as client:
         for window in windows:
             week = fetch_week(client, repo.name, window)
+            versions = fetch_file_versions(
+                client, repo.name, _config_files(repo, week.prs), stats=week.stats
+            )
+            diffs = config_file_diffs(repo.name, versions)
             tables = [
                 *pr_tables(window.week_start, week.prs),
+                *config_diff_tables(window.week_start, diffs),
                 *github_tables(window.week_start, week),
             ]
             with connect(settings.database) as con:
                 replace_partition(con, repo.name, window.week_start, tables)
-            results.append(_summary(repo, window, week.prs, stats=week.stats))
+            results.append(_summary(repo, window, week.prs, diffs, stats=week.stats))
     return results
 
 

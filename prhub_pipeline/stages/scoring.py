@@ -17,7 +17,7 @@ from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.github import read_review_data
 from prhub_pipeline.warehouse.modules import read_module_labels
-from prhub_pipeline.warehouse.prs import read_prs
+from prhub_pipeline.warehouse.prs import read_config_diffs, read_prs
 from prhub_pipeline.warehouse.reports import risk_tables, score_tables
 from prhub_pipeline.weeks import WeekWindow
 
@@ -73,7 +73,14 @@ def score_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
                 history.calibration,
                 history.by_number,
             )
-            risks = flag_risks(prs, history.modules, review_data, repo.scoring, history.by_number)
+            risks = flag_risks(
+                prs,
+                history.modules,
+                review_data,
+                repo.scoring,
+                history.by_number,
+                read_config_diffs(con, repo.name, window.week_start),
+            )
             replace_partition(
                 con,
                 repo.name,

@@ -10,7 +10,7 @@ from typing import Any
 import duckdb
 from pydantic import ValidationError
 
-from prhub_pipeline.records import FileChange, PullRequest
+from prhub_pipeline.records import ConfigFileDiff, FileChange, PullRequest, SettingChange
 from prhub_pipeline.warehouse.connection import WarehouseError, read_sql
 from prhub_pipeline.warehouse.partitions import TableRows
 
@@ -91,6 +91,49 @@ def pr_tables(week_start: date, prs: Sequence[PullRequest]) -> list[TableRows]:
             for f in pr.files
         )
     return [TableRows("prs", PR_COLUMNS, pr_rows), TableRows("pr_files", FILE_COLUMNS, file_rows)]
+
+
+CONFIG_FILE_COLUMNS = ("repo", "number", "week_start", "path", "comparable")
+SETTING_COLUMNS = ("repo", "number", "week_start", "path", "key", "before", "after")
+
+
+def config_diff_tables(week_start: date, diffs: Sequence[ConfigFileDiff]) -> list[TableRows]:
+    """The `pr_config_files` and `pr_setting_changes` rows of one partition."""
+    file_rows = [(d.repo, d.pr_number, week_start, d.path, d.comparable) for d in diffs]
+    setting_rows = [
+        (d.repo, d.pr_number, week_start, d.path, c.key, c.before, c.after)
+        for d in diffs
+        for c in d.changes
+    ]
+    return [
+        TableRows("pr_config_files", CONFIG_FILE_COLUMNS, file_rows),
+        TableRows("pr_setting_changes", SETTING_COLUMNS, setting_rows),
+    ]
+
+
+def read_config_diffs(
+    con: duckdb.DuckDBPyConnection, repo: str, week_start: date
+) -> list[ConfigFileDiff]:
+    """One week's compared configuration files with their setting changes."""
+    changes: dict[tuple[int, str], list[SettingChange]] = defaultdict(list)
+    for number, path, key, before, after in con.execute(
+        read_sql("select_setting_changes.sql"), [repo, week_start]
+    ).fetchall():
+        changes[number, path].append(SettingChange(key=key, before=before, after=after))
+    return [
+        ConfigFileDiff(
+            repo=repo,
+            pr_number=number,
+            path=path,
+            comparable=comparable,
+            changes=changes.get((number, path), []),
+        )
+        for number, path, comparable in con.execute(
+            "SELECT number, path, comparable FROM pr_config_files"
+            " WHERE repo = ? AND week_start = ? ORDER BY number, path",
+            [repo, week_start],
+        ).fetchall()
+    ]
 
 
 def read_prs(
