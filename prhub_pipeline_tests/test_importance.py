@@ -584,6 +584,14 @@ def test_parts_for_a_docs_only_pr() -> None:
     assert parts["core"] == 0 and parts["fix_impact"] == 0
 
 
+def test_datasets_weigh_like_documentation_in_size() -> None:
+    data = make_pr(1, "[data] feat: demo sets", files=[("data/kto_en_demo.json", 5398, 0)])
+    docs = make_pr(2, "[data] feat: demo sets", files=[("docs/kto.md", 5398, 0)])
+    code = make_pr(3, "[data] feat: demo sets", files=[("src/kto.py", 5398, 0)])
+    sizes = [score_parts(pr, [], CONFIG)["size"] for pr in (data, docs, code)]
+    assert sizes[0] == sizes[1] < sizes[2]
+
+
 def test_breaking_marker_and_breadth_raise_the_score() -> None:
     plain = score_parts(make_pr(1, "[fsdp] feat: x"), ["fsdp"], CONFIG)
     breaking = score_parts(make_pr(1, "[BREAKING][fsdp] feat: x"), ["fsdp"], CONFIG)

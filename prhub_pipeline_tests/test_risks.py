@@ -178,10 +178,12 @@ def test_revert_chain_names_what_it_reopens() -> None:
 def test_large_and_cross_cutting_changes() -> None:
     large = make_pr(1, files=[("verl/a.py", 900, 200)])
     docs = make_pr(2, files=[("docs/a.md", 5000, 0), ("assets/logo.svg", 1300, 0)])
+    # LLaMA-Factory #9224 checked in 45k lines of demo datasets.
+    data = make_pr(5, files=[("data/dpo_en_demo.json", 7226, 0), ("data/dataset_info.py", 9, 1)])
     broad = make_pr(3)
     typed = make_pr(4)  # three areas and the type tag a repository learned as a label
     flags = risks_of(
-        [large, docs, broad, typed],
+        [large, docs, broad, typed, data],
         modules={
             3: ["fsdp", "megatron", "ckpt", "ray"],
             2: ["doc"],

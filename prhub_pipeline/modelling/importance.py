@@ -291,32 +291,33 @@ def _lines(additions: int | None, deletions: int | None) -> int:
 
 @dataclass(frozen=True)
 class ChangeShape:
-    """Where a PR's changed lines are: each file counts as documentation, test, core or other,
-    in that order of precedence."""
+    """Where a PR's changed lines are: each file counts as documentation, test, data, core or
+    other, in that order of precedence."""
 
     total_lines: int
     doc_lines: int
     test_lines: int
     core_lines: int
     docs_only: bool
+    data_lines: int = 0
 
     @property
     def code_lines(self) -> int:
-        """Lines outside documentation (tests included)."""
-        return self.total_lines - self.doc_lines
+        """Lines outside documentation and data files (tests included)."""
+        return self.total_lines - self.doc_lines - self.data_lines
 
     @property
     def core_share(self) -> float:
         """Core lines as a share of the non-test code lines: tests that come with a core
         change do not dilute it."""
-        denominator = self.total_lines - self.doc_lines - self.test_lines
+        denominator = self.code_lines - self.test_lines
         return self.core_lines / denominator if denominator > 0 else 0.0
 
 
 def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
     if not pr.files:
         return ChangeShape(pr.additions + pr.deletions, 0, 0, 0, docs_only=False)
-    total = doc = test = core = 0
+    total = doc = test = data = core = 0
     for change in pr.files:
         lines = _lines(change.additions, change.deletions)
         total += lines
@@ -324,10 +325,12 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
             doc += lines
         elif matches_any(change.path, config.test_paths):
             test += lines
+        elif matches_any(change.path, config.data_paths):
+            data += lines
         elif matches_any(change.path, config.core_paths):
             core += lines
     docs_only = all(matches_any(f.path, config.doc_paths) for f in pr.files)
-    return ChangeShape(total, doc, test, core, docs_only)
+    return ChangeShape(total, doc, test, core, docs_only, data)
 
 
 def score_parts(
@@ -347,7 +350,7 @@ def score_parts(
 
     parts["type"] = TYPE_WEIGHTS["doc"] if shape.docs_only else TYPE_WEIGHTS[pr_type]
     parts["breaking"] = BREAKING_WEIGHT if info.breaking else 0.0
-    effective_lines = shape.code_lines + DOC_LINE_WEIGHT * shape.doc_lines
+    effective_lines = shape.code_lines + DOC_LINE_WEIGHT * (shape.doc_lines + shape.data_lines)
     parts["size"] = SIZE_WEIGHT * math.log10(1 + effective_lines)
     if shape.core_lines:
         share = shape.core_share

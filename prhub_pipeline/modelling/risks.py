@@ -275,8 +275,7 @@ def _path_flags(
         f
         for f in edited
         if matches_any(f.path, config.core_paths)
-        and not matches_any(f.path, config.doc_paths)
-        and not matches_any(f.path, config.test_paths)
+        and not matches_any(f.path, [*config.doc_paths, *config.test_paths, *config.data_paths])
     ]
     touches_tests = any(matches_any(f.path, config.test_paths) for f in edited)
     if (
@@ -303,7 +302,7 @@ def _path_flags(
                 "large_change",
                 f"+{pr.additions}/-{pr.deletions} lines in"
                 f" {pr.changed_files or len(pr.files)} files"
-                f" ({shape.code_lines} outside documentation{not_counted})",
+                f" ({shape.code_lines} outside documentation and data{not_counted})",
                 lines=shape.code_lines,
                 paths=_top_paths(edited),
             )

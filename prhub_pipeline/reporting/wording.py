@@ -692,7 +692,7 @@ ZH = Wording(
         ),
         "no_approval": RiskText("{refs} 合并时没有任何批准（APPROVED）评审。", "", ""),
         "large_change": RiskText(
-            "", "#{number} 改动 {lines} 行（不含文档）", "，评审与回归验证的难度更高。"
+            "", "#{number} 改动 {lines} 行（不含文档与数据文件）", "，评审与回归验证的难度更高。"
         ),
         "cross_cutting": RiskText("", "#{number} 横跨 {module_count} 个模块（{modules}）", "。"),
         "config_default_change": RiskText("", "#{number} {settings}", "。"),
@@ -940,7 +940,7 @@ EN = Wording(
         "no_approval": RiskText("{refs} merged without any APPROVED review.", "", ""),
         "large_change": RiskText(
             "",
-            "#{number} changes {lines} lines outside documentation",
+            "#{number} changes {lines} lines outside documentation and data files",
             ", which makes review and regression checks harder.",
         ),
         "cross_cutting": RiskText("", "#{number} spans {module_count} modules ({modules})", "."),
