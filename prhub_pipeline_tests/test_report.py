@@ -34,7 +34,7 @@ from prhub_pipeline.reporting.context import (
     TrendRow,
     build_report_context,
 )
-from prhub_pipeline.reporting.facts import Period, Summary
+from prhub_pipeline.reporting.facts import Period, Summary, relanding
 from prhub_pipeline.reporting.files import write_report_files
 from prhub_pipeline.reporting.render import (
     LABELS,
@@ -235,12 +235,47 @@ def test_a_reverted_fix_is_no_live_fix_unless_it_landed_again() -> None:
     )
     for lang, said in (
         ("en", "; #6370 landed the change again"),
-        ("zh", "；#6370 随后以相同标题重新合入"),
+        ("zh", "；#6370 随后重新合入了这项改动"),
     ):
         context = context_for([*crashing, reland], lang)
         assert any(said in line for line in context.summary)
         assert not any("#6293" in line for line in context.suggestions)
     assert "#6350" in impacts(context_for([*crashing, reland], "en"))
+
+
+def test_a_change_landed_again_under_a_reworded_title_is_a_reland() -> None:
+    """tilelang #672 reverted #671; #682 re-added its example under a reworded title. A later
+    PR on the same files under another title is a new change, not the old one back."""
+    added = make_pr(
+        671,
+        "[Enhancement] Add flash attn example for AMD MI300 series",
+        files=[("examples/amd/example_amd_flash_attn_fwd.py", 270, 0)],
+        merged_at=MERGED,
+    )
+    revert = make_pr(
+        672,
+        'Revert "[Enhancement] Add flash attn example for AMD MI300 series(#671)"',
+        files=[("examples/amd/example_amd_flash_attn_fwd.py", 0, 270)],
+        merged_at=MERGED + timedelta(days=1),
+        is_revert=True,
+        reverted_number=671,
+    )
+    reworded = make_pr(
+        682,
+        "Add Flash Attn example on amd mi300 series",
+        files=[
+            ("examples/amd/example_amd_flash_attn_fwd.py", 237, 0),
+            ("src/tl_templates/hip/reduce.h", 2, 2),
+        ],
+        merged_at=MERGED + timedelta(days=3),
+    )
+    other = reworded.model_copy(
+        update={"number": 690, "title": "[AMD] feat: tune the MI300 attention example"}
+    )
+    known = {pr.number: pr for pr in (added, revert, reworded, other)}
+    assert relanding(672, 671, known) == 682
+    del known[682]
+    assert relanding(672, 671, known) is None
 
 
 def test_the_revert_chain_and_review_asks_reach_the_report() -> None:

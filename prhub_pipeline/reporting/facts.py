@@ -144,19 +144,48 @@ def revert_chain(flag: RiskFlag, known: Mapping[int, PullRequest]) -> RevertChai
     )
 
 
+# Words a re-land's title may word differently without naming another change.
+_FILLER_WORD = re.compile(
+    r"a|an|the|for|on|in|of|to|and|with|by|from|at|as|via|into|correctly|properly"
+)
+# A title at least this similar (shared words over all words) that touches at least half the
+# reverted PR's files lands the same change again.
+RELAND_TITLE_SIMILARITY = 0.6
+
+
 def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int | None:
-    """The first PR merged after the revert with the reverted PR's title: the change is back."""
+    """The first PR merged after the revert that lands the reverted change again: one with the
+    reverted PR's title, or with a similar title that touches at least half of its files
+    (tilelang #682 "Add Flash Attn example on amd mi300 series" after #672 reverted #671
+    "[Enhancement] Add flash attn example for AMD MI300 series")."""
     if revert not in known or target not in known:
         return None
-    after, title = known[revert].merged_at, known[target].title.strip().casefold()
+    reverted = known[target]
+    after, title = known[revert].merged_at, reverted.title.strip().casefold()
+    words, files = _title_words(reverted.title), {f.path for f in reverted.files}
+
+    def lands_again(pr: PullRequest) -> bool:
+        if pr.title.strip().casefold() == title:
+            return True
+        if pr.is_revert or not words or not files:
+            return False
+        other = _title_words(pr.title)
+        similarity = len(words & other) / len(words | other)
+        touched = len(files & {f.path for f in pr.files}) / len(files)
+        return similarity >= RELAND_TITLE_SIMILARITY and touched >= 0.5
+
     again = [
         pr
         for pr in known.values()
-        if pr.merged_at > after
-        and pr.number not in (revert, target)
-        and pr.title.strip().casefold() == title
+        if pr.merged_at > after and pr.number not in (revert, target) and lands_again(pr)
     ]
     return min(again, key=lambda pr: (pr.merged_at, pr.number)).number if again else None
+
+
+def _title_words(title: str) -> set[str]:
+    """A title's subject as a set of words: tags, type, PR number and filler words left out."""
+    subject = re.sub(r"\(#\d+\)", " ", parse_title(title).subject).casefold()
+    return {w for w in re.findall(r"[\w.+-]+", subject) if not _FILLER_WORD.fullmatch(w)}
 
 
 @dataclass(frozen=True)
