@@ -153,6 +153,17 @@ def test_unreadable_versions_are_not_comparable() -> None:
     ]
 
 
+def test_a_yaml_alias_bomb_is_not_comparable() -> None:
+    # Each level repeats the previous one ten times: 10**9 leaves from a 1 KB file.
+    levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    for n in range(1, 9):
+        levels.append(
+            f"{chr(97 + n)}: &{chr(97 + n)} [" + ", ".join([f"*{chr(96 + n)}"] * 10) + "]"
+        )
+    bomb = "\n".join(levels) + "\n"
+    assert compare_config(YAML_PATH, PPO_TRAINER, bomb) is None
+
+
 def test_several_yaml_documents_are_told_apart() -> None:
     before = "name: a\n---\nname: b\n"
     assert compare_config(YAML_PATH, before, "name: a\n---\nname: c\n") == [

@@ -34,6 +34,7 @@ from prhub_pipeline.records import (
 _YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # Larger files are generated data, not settings someone edits by hand.
 MAX_CONFIG_BYTES = 2_000_000
+MAX_CONFIG_NODES = 200_000
 _YAML_SUFFIXES = (".yaml", ".yml")
 
 
@@ -124,13 +125,34 @@ def _parse_settings(is_python: bool, text: str) -> dict[str, str] | None:
 def _yaml_settings(text: str) -> dict[str, str] | None:
     try:
         documents = [d for d in yaml.load_all(text, Loader=_YAML_LOADER) if d is not None]
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):
+        return None
+    if not _within_node_limit(documents):
         return None
     settings: dict[str, str] = {}
     for index, document in enumerate(documents):
         # Several documents in one file are told apart by their position.
         _flatten(document, f"[{index}]" if len(documents) > 1 else "", settings)
     return settings
+
+
+def _within_node_limit(value: Any, limit: int = MAX_CONFIG_NODES) -> bool:
+    """Whether the parsed value has at most `limit` nodes, counted without expanding further.
+
+    YAML aliases can nest a small file into billions of nodes (the "billion laughs"); a file a
+    PR changed must not be able to stall the ingest."""
+    pending, seen = [value], 0
+    while pending:
+        item = pending.pop()
+        seen += 1
+        if seen > limit:
+            return False
+        if isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return True
 
 
 def _flatten(value: Any, key: str, settings: dict[str, str]) -> None:
@@ -184,7 +206,7 @@ def _show(value: Any) -> str:
 def _python_settings(text: str) -> dict[str, str] | None:
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     settings: dict[str, str] = {}
     _python_scope(tree.body, "", settings)
