@@ -276,6 +276,7 @@ class RiskFlag(Record):
     lines: int | None = None
     modules: list[str] = Field(default_factory=list)
     settings: list[SettingChange] = Field(default_factory=list)  # config default changes
+    uncompared_paths: list[str] = Field(default_factory=list)  # config files not compared
 
 
 class WeekCounts(Record):

@@ -55,10 +55,8 @@ def test_comments_formatting_quoting_and_order_change_no_setting() -> None:
         .replace("filter_overlong_prompts: False", "filter_overlong_prompts: false   ")
         .replace("    type: fixed\n    kl_coef: 0.001\n", "    kl_coef: 1e-3\n    type: fixed\n")
     )
-    assert compare_config(YAML_PATH, PPO_TRAINER, after) == [
-        # 0.001 and 1e-3 are different spellings to a YAML 1.1 reader (1e-3 is a string).
-        change("algorithm.kl_ctrl.kl_coef", "0.001", "1e-3"),
-    ]
+    # YAML 1.1 reads 1e-3 as a string, Hydra as the number 0.001: no change.
+    assert compare_config(YAML_PATH, PPO_TRAINER, after) == []
     assert compare_config(YAML_PATH, PPO_TRAINER, PPO_TRAINER + "\n# trailing note\n") == []
 
 
@@ -77,6 +75,11 @@ def test_lists_and_empty_mappings_are_one_value_but_hydra_defaults_are_entries()
     assert compare_config(YAML_PATH, PPO_TRAINER, swapped) == [
         change("defaults[_self_]", "included", None),
         change("defaults[actor@actor_rollout_ref.actor]", "dp_actor", "megatron_actor"),
+    ]
+    # A defaults list of names only (verl #1009's `defaults: [ppo_trainer, _self_]`).
+    assert compare_config(YAML_PATH, "x: 1\n", "defaults: [ppo_trainer, _self_]\nx: 1\n") == [
+        change("defaults[_self_]", None, "included"),
+        change("defaults[ppo_trainer]", None, "included"),
     ]
     longer = PPO_TRAINER + "stop_tokens: [eos]\n"
     assert compare_config(YAML_PATH, longer, longer.replace("[eos]", "[eos, pad]")) == [
@@ -128,7 +131,7 @@ DEFAULT_ESTIMATOR = "gae"
             "'verl.trainer.config.AlgoConfig'",
             "'verl.trainer.config.DiffusionAlgoConfig'",
         ),
-        change("AlgoConfig.filter_groups", "list()", "['a']"),
+        change("AlgoConfig.filter_groups", "[]", "['a']"),
         change("AlgoConfig.kl_penalty", "'kl'", "'low_var_kl'"),
         change("AlgoConfig.norm_adv_by_std_in_grpo", "True", "False"),
         change("DEFAULT_ESTIMATOR", "'gae'", "'grpo'"),
@@ -193,5 +196,67 @@ def test_config_files_are_the_edited_user_facing_ones() -> None:
         },
     )
     chosen = config_files(pr, ScoringConfig())
-    # A file that only gains lines can still change a list such as Hydra's `defaults`.
-    assert [f.path for f in chosen] == [YAML_PATH, "verl/trainer/config/only_added_lines.yaml"]
+    # A file that only gains lines can still change a list such as Hydra's `defaults`; a new
+    # file shows where a removed setting moved to.
+    assert [f.path for f in chosen] == [
+        YAML_PATH,
+        "verl/trainer/config/new_option.yaml",
+        "verl/trainer/config/only_added_lines.yaml",
+    ]
+
+
+def test_python_settings_are_fields_constants_and_environment_defaults() -> None:
+    # vllm-ascend's envs.py keeps its variables in one mapping (#5952 turned MLAPO on); enum
+    # members, loggers, type aliases and computed values are no settings (LLaMA-Factory #9613,
+    # #9677, tilelang #1038).
+    before = """\
+import logging
+import os
+from enum import Enum
+
+from pydantic import BaseModel, Field
+
+logger = logging.getLogger(__name__)
+SITE_PACKAGES = site.getsitepackages()
+PluginArgument = Optional[Union[PluginConfig, dict, str]]
+MAX_RETRIES = 3
+
+env_variables = {
+    "VLLM_ASCEND_ENABLE_MLAPO": lambda: bool(int(os.getenv("VLLM_ASCEND_ENABLE_MLAPO", "0"))),
+    "VLLM_ASCEND_TRACE": lambda: os.environ.get("VLLM_ASCEND_TRACE", "off"),
+}
+
+
+class AutoClass(str, Enum):
+    CAUSALLM = "AutoModelForCausalLM"
+
+
+class ModelArguments(BaseModel):
+    cutoff_len: int = Field(2048, description="Tokens kept.")
+    template: str = Field(default="default", description="The chat template.")
+    adapters: list[str] = Field(default_factory=list)
+"""
+    after = (
+        before.replace("logging.getLogger(__name__)", 'get_logger("prhub")')
+        .replace("Optional[Union[PluginConfig, dict, str]]", "PluginConfig | dict | str | None")
+        .replace('"VLLM_ASCEND_ENABLE_MLAPO", "0"', '"VLLM_ASCEND_ENABLE_MLAPO", "1"')
+        .replace(
+            '    "VLLM_ASCEND_TRACE"',
+            '    "VLLM_ASCEND_NEW": lambda: os.getenv("VLLM_ASCEND_NEW", ""),\n'
+            '    "VLLM_ASCEND_TRACE"',
+        )
+        .replace(
+            'CAUSALLM = "AutoModelForCausalLM"',
+            'CAUSALLM = "AutoModelForCausalLM"\n    OTHER = "AutoModel"',
+        )
+        .replace('Field(2048, description="Tokens kept.")', 'Field(4096, description="Kept.")')
+        .replace('description="The chat template."', 'description="Which template."')
+        .replace("Field(default_factory=list)", "Field(default_factory=lambda: [])")
+        .replace("MAX_RETRIES = 3", "MAX_RETRIES = 5")
+    )
+    assert compare_config("vllm_ascend/config/envs.py", before, after) == [
+        change("MAX_RETRIES", "3", "5"),
+        change("ModelArguments.cutoff_len", "2048", "4096"),
+        change("env_variables[VLLM_ASCEND_ENABLE_MLAPO]", "'0'", "'1'"),
+        change("env_variables[VLLM_ASCEND_NEW]", None, "''"),
+    ]

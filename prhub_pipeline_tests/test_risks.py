@@ -308,6 +308,48 @@ def test_a_setting_moved_to_another_file_is_not_removed() -> None:
     assert flag.detail == ("removes settings: actor.megatron.num_layers_per_virtual_pipeline_stage")
 
 
+def test_keys_dropped_by_a_config_that_now_includes_another_are_inherited() -> None:
+    # verl #1009 gave the DAPO trainer config `defaults: [ppo_trainer, _self_]` and dropped the
+    # 172 keys it repeated; #591 deleted options outright.
+    dapo = "recipe/dapo/config/dapo_trainer.yaml"
+    inherits = make_pr(1009, files=[(dapo, 6, 180)])
+    deletes = make_pr(591, files=[(PPO, 0, 20)])
+    diffs = [
+        compared(
+            1009,
+            dapo,
+            ("defaults[ppo_trainer]", None, "included"),
+            ("defaults[_self_]", None, "included"),
+            ("actor_rollout_ref.actor.clip_ratio", "0.2", None),
+        ),
+        compared(
+            591, PPO, ("defaults[_self_]", None, "included"), ("actor.clip_ratio", "0.2", None)
+        ),
+    ]
+    flags = flag_risks([inherits, deletes], {}, NO_REVIEWS, CONFIG, {}, diffs)
+    assert [(f.number, f.detail) for f in flags] == [(591, "removes settings: actor.clip_ratio")]
+
+
+def test_a_python_field_moved_to_another_class_is_not_removed() -> None:
+    # LLaMA-Factory #9744 moved cutoff_len from DataArguments to a new file's TrainingArguments.
+    data_args = "src/llamafactory/config/data_args.py"
+    training_args = "src/llamafactory/config/training_args.py"
+    pr = with_statuses(
+        make_pr(9744, files=[(data_args, 0, 3), (training_args, 20, 0)]),
+        {training_args: "added"},
+    )
+    diffs = [
+        compared(9744, data_args, ("DataArguments.cutoff_len", "2048", None)),
+        compared(
+            9744,
+            training_args,
+            ("TrainingArguments.cutoff_len", None, "2048"),
+            ("TrainingArguments.seed", None, "42"),
+        ),
+    ]
+    assert kinds(flag_risks([pr], {}, NO_REVIEWS, CONFIG, {}, diffs)) == set()
+
+
 def test_a_setting_repeated_in_generated_copies_is_one_change() -> None:
     changes = [
         SettingChange(key="use_mbridge", before="false", after="true"),
@@ -317,9 +359,15 @@ def test_a_setting_repeated_in_generated_copies_is_one_change() -> None:
             key="actor_rollout_ref.actor.megatron.use_mbridge", before="false", after="true"
         ),
         SettingChange(key="actor_rollout_ref.actor.megatron.seed", before="42", after=None),
+        # Two settings that change the same way are still two settings.
+        SettingChange(key="actor.optim.lr", before="1e-06", after="1e-05"),
+        SettingChange(key="critic.optim.lr", before="1e-06", after="1e-05"),
     ]
-    assert [c.key for c in distinct_settings(changes)] == [
+    paths = ["rollout/megatron.yaml", "config/engine.py", *[GENERATED] * 5]
+    assert [c.key for c in distinct_settings(list(zip(paths, changes, strict=True)))] == [
+        "actor.optim.lr",
         "actor_rollout_ref.actor.megatron.use_mbridge",
+        "critic.optim.lr",
         "actor_rollout_ref.actor.megatron.seed",
     ]
 

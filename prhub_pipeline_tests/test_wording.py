@@ -212,31 +212,50 @@ def config_group(*flagged: FlaggedPr) -> RiskGroup:
     )
 
 
-def flagged(number: int, settings: list[SettingChange], paths: list[str]) -> FlaggedPr:
+def flagged(
+    number: int, settings: list[SettingChange], paths: list[str], uncompared: list[str] = ()
+) -> FlaggedPr:
     return FlaggedPr(
-        number=number, subject="x", lines=None, paths=paths, modules=[], asks=[], settings=settings
+        number=number,
+        subject="x",
+        lines=None,
+        paths=paths,
+        modules=[],
+        asks=[],
+        settings=settings,
+        uncompared_paths=list(uncompared),
     )
 
 
 def test_config_default_changes_name_their_settings_and_values() -> None:
+    env_var = "Environment.TILELANG_CLEANUP_TEMP_FILES"
     switched = flagged(
         5951,
         [
             SettingChange(key="algorithm.use_legacy_worker_impl", before="auto", after="disable"),
-            SettingChange(key="defaults", before="[" + "a, " * 30 + "]", after="[b]"),
+            # tilelang #2254: a long value is cut to the part that changed.
+            SettingChange(
+                key=env_var,
+                before="EnvVar('TILELANG_CLEANUP_TEMP_FILES', '0')",
+                after="EnvVar('TILELANG_CLEANUP_TEMP_FILES', '1')",
+            ),
             SettingChange(key="data.max_prompt_length", before="512", after=None),
         ],
-        ["verl/trainer/config/ppo_trainer.yaml"],
+        ["verl/trainer/config/ppo_trainer.yaml", "verl/trainer/config/legacy.yaml"],
+        uncompared=["verl/trainer/config/legacy.yaml"],
     )
     unknown = flagged(7, [], ["conf/a.yaml", "conf/b.yaml"])
     group = config_group(switched, unknown)
     assert EN.risk_text(group) == (
         "#5951 changes the defaults of algorithm.use_legacy_worker_impl (auto → disable),"
-        " defaults; removes the settings data.max_prompt_length;"
+        f" {env_var} (…ILES', '0') → …ILES', '1')), and removes the settings"
+        " data.max_prompt_length, and edits existing lines of verl/trainer/config/legacy.yaml,"
+        " so defaults may have changed;"
         " #7 edits existing lines of conf/a.yaml, conf/b.yaml, so defaults may have changed."
     )
     assert ZH.risk_text(group) == (
-        "#5951 改变了默认值：algorithm.use_legacy_worker_impl（auto → disable）、defaults；"
-        "删除了配置项 data.max_prompt_length；"
+        "#5951 改变了默认值：algorithm.use_legacy_worker_impl（auto → disable）、"
+        f"{env_var}（…ILES', '0') → …ILES', '1')），并删除了配置项 data.max_prompt_length，"
+        "并修改了 verl/trainer/config/legacy.yaml 的已有内容，默认配置可能随之改变；"
         "#7 修改了 conf/a.yaml, conf/b.yaml 的已有内容，默认配置可能随之改变。"
     )

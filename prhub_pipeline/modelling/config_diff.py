@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -35,19 +36,25 @@ _YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoad
 # Larger files are generated data, not settings someone edits by hand.
 MAX_CONFIG_BYTES = 2_000_000
 MAX_CONFIG_NODES = 200_000
+_ENUM_BASE = re.compile(r"\b(?:Str|Int)?(?:Enum|Flag)$")
+_MODULE_CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
+_EMPTY_BUILT_INS = {"list": "[]", "dict": "{}", "set": "set()", "tuple": "()"}
+# YAML 1.1 reads `1e-5` as a string and `1.0e-5` as a number; Hydra reads both as numbers.
+_EXPONENT_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)[eE][+-]?\d+")
 _YAML_SUFFIXES = (".yaml", ".yml")
 
 
 def config_files(pr: PullRequest, config: ScoringConfig) -> list[FileChange]:
-    """The PR's edited configuration files whose settings users run with.
+    """The PR's configuration files whose settings users run with, edited or new.
 
-    A test's or a CI job's own configuration sets no default a user runs with; a new file
-    changes no existing default, and a removed one is the removal the file list already shows.
+    A test's or a CI job's own configuration sets no default a user runs with. A new file
+    changes no existing default, but shows where a removed setting moved to; a removed file is
+    the removal the file list already shows.
     """
     return [
         f
         for f in pr.files
-        if f.status in ("modified", "renamed")
+        if f.status in ("modified", "renamed", "added")
         and f.edits_content
         and matches_any(f.path, config.config_paths)
         and not matches_any(f.path, [*config.test_paths, *CI_FILES])
@@ -159,7 +166,7 @@ def _flatten(value: Any, key: str, settings: dict[str, str]) -> None:
     if isinstance(value, dict) and value:
         for name, item in value.items():
             _flatten(item, f"{key}.{name}" if key else str(name), settings)
-    elif _is_defaults_list(value):
+    elif _is_defaults_list(value, key):
         # Hydra's `defaults` picks one option per config group: each entry is its own setting
         # (`defaults[critic@critic]: dp_critic`), so adding a group changes no other default.
         for item in value:
@@ -169,9 +176,12 @@ def _flatten(value: Any, key: str, settings: dict[str, str]) -> None:
         settings[key] = _show(value)
 
 
-def _is_defaults_list(value: Any) -> bool:
-    """A list shaped like Hydra's defaults: distinct names and `group: option` mappings."""
-    if not isinstance(value, list) or not any(isinstance(item, dict) for item in value):
+def _is_defaults_list(value: Any, key: str) -> bool:
+    """A list shaped like Hydra's defaults: distinct names and `group: option` mappings, or only
+    names under the key `defaults` (`defaults: [ppo_trainer, _self_]`)."""
+    if not isinstance(value, list) or not value:
+        return False
+    if not any(isinstance(item, dict) for item in value) and key.rsplit(".", 1)[-1] != "defaults":
         return False
     names = []
     for item in value:
@@ -194,7 +204,7 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return value
+        return str(float(value)) if _EXPONENT_NUMBER.fullmatch(value) else value
     if isinstance(value, int | float):
         return str(value)
     return json.dumps(value, ensure_ascii=False, default=str, separators=(", ", ": "))
@@ -214,41 +224,85 @@ def _python_settings(text: str) -> dict[str, str] | None:
 
 
 def _python_scope(body: Sequence[ast.stmt], prefix: str, settings: dict[str, str]) -> None:
-    """Names given a value at module or class level (dataclass fields with their defaults)."""
+    """Class fields with their defaults (dataclasses, pydantic models), and the module's
+    constants: UPPER_CASE names and mappings such as vllm-ascend's `env_variables`."""
     for node in body:
         if isinstance(node, ast.ClassDef):
-            _python_scope(node.body, f"{prefix}{node.name}.", settings)
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            if isinstance(node.target, ast.Name):
-                _python_setting(prefix + node.target.id, node.value, settings)
+            # An enum's members are the values a setting can take, not settings.
+            if not any(_ENUM_BASE.search(ast.unparse(base)) for base in node.bases):
+                _python_scope(node.body, f"{prefix}{node.name}.", settings)
+            continue
+        if isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets: list[ast.expr] = [node.target]
+            value = node.value
         elif isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    _python_setting(prefix + target.id, node.value, settings)
+            targets, value = node.targets, node.value
+        else:
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name):
+                _python_setting(prefix, target.id, value, settings)
 
 
-def _python_setting(key: str, value: ast.expr, settings: dict[str, str]) -> None:
-    name = key.rsplit(".", 1)[-1]
+def _python_setting(prefix: str, name: str, value: ast.expr, settings: dict[str, str]) -> None:
     # Private names and dunders (`_mutable_fields`, `__all__`) are the module's plumbing; Hydra's
     # `_target_` is a setting (it picks the class that is built).
     if name.startswith("_") and not (name.endswith("_") and not name.startswith("__")):
         return
-    settings[key] = _python_default(value)
+    keys = [_text(key) for key in value.keys] if isinstance(value, ast.Dict) else []
+    if isinstance(value, ast.Dict) and keys and None not in keys:
+        # One setting per key: adding `VLLM_ASCEND_X` to `env_variables` changes no other default.
+        for key, item in zip(keys, value.values, strict=True):
+            settings[f"{prefix}{name}[{key}]"] = _python_default(item)
+        return
+    if not prefix and (not _MODULE_CONSTANT.fullmatch(name) or isinstance(value, ast.Call)):
+        return  # `logger = get_logger(...)`, type aliases, computed paths: no settings
+    settings[prefix + name] = _python_default(value)
+
+
+def _text(node: ast.expr | None) -> str | None:
+    """A string literal's value."""
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 def _python_default(value: ast.expr) -> str:
-    """`field(default=X)` is X and `field(default_factory=F)` is `F()`: what a user gets."""
-    if isinstance(value, ast.Call) and _called_name(value.func) == "field":
+    """What a user gets: `field(default=X)` and `Field(X, ...)` are X, a `default_factory` is
+    what it builds, and `lambda: os.getenv("NAME", "0")` is `'0'`."""
+    if isinstance(value, ast.Call) and _called_name(value.func) in ("field", "Field"):
         for keyword in value.keywords:
             if keyword.arg == "default":
                 return ast.unparse(keyword.value)
             if keyword.arg == "default_factory":
-                factory = keyword.value
-                if isinstance(factory, ast.Lambda):
-                    return ast.unparse(factory.body)
-                return f"{ast.unparse(factory)}()"
-        return "(required)"  # a field without a default: its metadata is no setting
+                return _factory_value(keyword.value)
+        if value.args and not (
+            isinstance(value.args[0], ast.Constant) and value.args[0].value is Ellipsis
+        ):
+            return ast.unparse(value.args[0])
+        return "no default"  # a required field: its metadata is no setting
+    if isinstance(value, ast.Lambda):
+        return _environment_default(value.body) or ast.unparse(value.body)
     return ast.unparse(value)
+
+
+def _factory_value(factory: ast.expr) -> str:
+    if isinstance(factory, ast.Lambda):
+        return ast.unparse(factory.body)
+    if isinstance(factory, ast.Name) and factory.id in _EMPTY_BUILT_INS:
+        return _EMPTY_BUILT_INS[factory.id]
+    return f"{ast.unparse(factory)}()"
+
+
+def _environment_default(expression: ast.expr) -> str | None:
+    """The fallback of the first `getenv(NAME, D)` / `environ.get(NAME, D)` in an expression."""
+    for node in ast.walk(expression):
+        if (
+            isinstance(node, ast.Call)
+            and _called_name(node.func) in ("getenv", "get")
+            and len(node.args) >= 2
+            and _text(node.args[0]) is not None
+        ):
+            return ast.unparse(node.args[1])
+    return None
 
 
 def _called_name(func: ast.expr) -> str | None:

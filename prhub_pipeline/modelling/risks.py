@@ -96,7 +96,8 @@ _NO_BREAKING = re.compile(
 )
 _MAX_PATHS = 3
 MAX_SETTINGS = 3  # setting changes a sentence names
-SHOWN_VALUE_CHARS = 40  # longer values (lists, whole mappings) are not spelled out
+SHOWN_VALUE_CHARS = 40  # longer values are cut to the part that changed
+_VALUE_CONTEXT = 8  # characters kept around that part
 _MAX_ASKS = 3
 _NO_LINES = ChangeShape(0, 0, 0, 0, docs_only=False)
 
@@ -339,18 +340,28 @@ def _config_flags(
     A file that could not be compared (unparsable, or stored before comparing existed) is
     judged by its line counts: edited existing lines may have changed a default.
     """
-    changed: list[tuple[str, SettingChange]] = []
+    compared: list[tuple[str, SettingChange]] = []
     uncertain: list[str] = []
     for change in config_files(pr, config):
         diff = diffs.get((pr.number, change.path))
         if diff is not None and diff.comparable:
-            changed.extend((change.path, c) for c in diff.changes if c.before is not None)
-        elif (change.deletions or 0) > 0:
+            # A file that now includes more configs (verl #1009 gave the DAPO trainer config
+            # `defaults: [ppo_trainer, _self_]`) inherits the keys it dropped.
+            inherits = any(_includes_more(c) for c in diff.changes)
+            compared.extend(
+                (change.path, c) for c in diff.changes if not (inherits and c.after is None)
+            )
+        elif (change.deletions or 0) > 0 and change.status != "added":
             uncertain.append(change.path)
-    changed = [(path, c) for path, c in changed if c.after is not None or not _moved(c, diffs, pr)]
+    added = [(path, c) for path, c in compared if c.before is None]
+    changed = [
+        (path, c)
+        for path, c in compared
+        if c.before is not None and (c.after is not None or not _moved(path, c, added))
+    ]
     if not changed and not uncertain:
         return []
-    settings = distinct_settings([c for _, c in changed])
+    settings = distinct_settings(changed)
     paths = list(dict.fromkeys([*(path for path, _ in changed), *uncertain]))[:_MAX_PATHS]
     parts = []
     values = [c for c in settings if c.after is not None]
@@ -372,63 +383,107 @@ def _config_flags(
             "config_default_change",
             "; ".join(parts),
             paths=paths,
-            settings=settings[: 2 * MAX_SETTINGS],
+            settings=settings,
+            uncompared_paths=uncertain,
         )
     ]
 
 
-def _moved(
-    removed: SettingChange, diffs: Mapping[tuple[int, str], ConfigFileDiff], pr: PullRequest
-) -> bool:
-    """Whether a removed setting reappears with its value under the same last two key parts,
-    in any file the PR compared: verl #2433 moved `critic.optim.lr` of the trainer config into
-    the critic's own file as `optim.lr`, which Hydra composes back to the same place."""
-    tail = _key_tail(removed.key)
+def _includes_more(change: SettingChange) -> bool:
+    """Whether a change adds a config to a Hydra `defaults` list (`_self_` adds none)."""
+    name = change.key.rsplit(".", 1)[-1]
+    return change.before is None and name.startswith("defaults[") and name != "defaults[_self_]"
+
+
+def _moved(path: str, removed: SettingChange, added: Sequence[tuple[str, SettingChange]]) -> bool:
+    """Whether a removed setting reappears with its value in a file of the same PR.
+
+    A YAML key must keep its last two parts: verl #2433 moved `critic.optim.lr` of the trainer
+    config into the critic's own file as `optim.lr`, which Hydra composes back to the same place.
+    A Python field must keep its name: LLaMA-Factory #9744 moved `cutoff_len` from one argument
+    class to another, #7204 into a base class.
+    """
+    parts = 1 if path.endswith(".py") else 2
     return any(
-        c.before is None and c.after == removed.before and _key_tail(c.key) == tail
-        for (number, _), diff in diffs.items()
-        if number == pr.number
-        for c in diff.changes
+        change.after == removed.before
+        and _key_tail(change.key, 1 if other.endswith(".py") else parts)
+        == _key_tail(removed.key, parts)
+        for other, change in added
     )
 
 
-def _key_tail(key: str) -> str:
-    return ".".join(key.split(".")[-2:])
+def _key_tail(key: str, parts: int) -> str:
+    return ".".join(key.split(".")[-parts:])
 
 
-def distinct_settings(changes: Sequence[SettingChange]) -> list[SettingChange]:
+def distinct_settings(changes: Sequence[tuple[str, SettingChange]]) -> list[SettingChange]:
     """One entry per setting a user would see, value changes first.
 
-    Generated copies of a config (verl's `_generated_*.yaml`, and a dataclass mirroring its YAML
-    file) repeat one change under several keys: the same last key part changing the same way
-    is one change, shown under its longest key (the one a command-line override uses).
+    Copies of a config repeat one change under several keys: verl's `_generated_*.yaml` under
+    the full key (`actor_rollout_ref.rollout.calculate_log_probs` for `calculate_log_probs` in
+    rollout.yaml), a dataclass mirroring a YAML file under `Class.field`. Two keys are one
+    setting when they change the same way and one key ends the other, or one of them is a
+    Python field of the same name; the longest key (what a command-line override uses) is
+    shown. `actor.optim.lr` and `critic.optim.lr` stay two settings.
     """
-    chosen: dict[tuple[str, str, str], SettingChange] = {}
-    for change in changes:
-        identity = (
-            change.key.rsplit(".", 1)[-1],
-            (change.before or "").lower(),
-            (change.after or "").lower() if change.after is not None else "\0removed",
+    chosen: list[tuple[str, SettingChange]] = []
+    for path, change in changes:
+        same = next(
+            (i for i, (p, c) in enumerate(chosen) if _same_setting(path, change, p, c)), None
         )
-        known = chosen.get(identity)
-        if known is None or len(change.key) > len(known.key):
-            chosen[identity] = change
-    return sorted(chosen.values(), key=lambda c: (c.after is None, c.key))
+        if same is None:
+            chosen.append((path, change))
+        elif len(change.key) > len(chosen[same][1].key):
+            chosen[same] = (path, change)
+    return sorted((c for _, c in chosen), key=lambda c: (c.after is None, c.key))
 
 
-def shows_values(change: SettingChange) -> bool:
-    """Whether a sentence spells out the old and new value, or names the setting only."""
-    return all(
-        value is not None and len(value) <= SHOWN_VALUE_CHARS
-        for value in (change.before, change.after)
+def _same_setting(path: str, change: SettingChange, other_path: str, other: SettingChange) -> bool:
+    def value(text: str | None) -> str | None:
+        return text.strip("'\"").lower() if text is not None else None
+
+    if (value(change.before), value(change.after)) != (value(other.before), value(other.after)):
+        return False
+    if change.key.rsplit(".", 1)[-1] != other.key.rsplit(".", 1)[-1]:
+        return False
+    short, long = sorted((change.key, other.key), key=len)
+    return (
+        long == short
+        or long.endswith("." + short)
+        or path.endswith(".py")
+        or other_path.endswith(".py")
     )
+
+
+def shown_values(change: SettingChange) -> tuple[str, str]:
+    """The old and new value as a sentence shows them: whole when short, else the part that
+    differs with a little context (`…_FILES', '0')` → `…_FILES', '1')`)."""
+    before, after = change.before or "", change.after or ""
+    if max(len(before), len(after)) <= SHOWN_VALUE_CHARS:
+        return before, after
+    start = 0
+    while start < min(len(before), len(after)) and before[start] == after[start]:
+        start += 1
+    end = 0
+    while (
+        end < min(len(before), len(after)) - start
+        and before[len(before) - 1 - end] == after[len(after) - 1 - end]
+    ):
+        end += 1
+    start, end = max(0, start - _VALUE_CONTEXT), max(0, end - _VALUE_CONTEXT)
+
+    def trimmed(value: str) -> str:
+        middle = value[start : len(value) - end]
+        text = ("…" if start else "") + middle + ("…" if end else "")
+        return shorten(text, SHOWN_VALUE_CHARS)
+
+    return trimmed(before), trimmed(after)
 
 
 def describe_setting(change: SettingChange) -> str:
-    """`key before → after`; long values (lists, whole mappings) as `key changed`."""
-    if not shows_values(change):
-        return f"{change.key} changed"
-    return f"{change.key} {change.before} → {change.after}"
+    """`key before → after`, long values cut to where they differ."""
+    before, after = shown_values(change)
+    return f"{change.key} {before} → {after}"
 
 
 def _more(total: int, shown: int) -> str:

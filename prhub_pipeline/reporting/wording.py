@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, get_args
 
-from prhub_pipeline.modelling.risks import MAX_SETTINGS, RISK_ORDER, shows_values
+from prhub_pipeline.modelling.risks import MAX_SETTINGS, RISK_ORDER, shown_values
 from prhub_pipeline.records import FixImpact, Lang, PrScore, PrType, ReviewAsk, RiskKind, WeekCounts
 from prhub_pipeline.reporting.facts import (
     FOLLOW_UP_KINDS,
@@ -161,6 +161,7 @@ class Wording:
     setting_value: str  # fields key, before, after
     settings_removed: str  # fields list
     settings_unknown: str  # fields paths
+    settings_and: str  # between those clauses
     note_without_reviews: str
     note_no_risks: str
     quick_risks: str
@@ -442,18 +443,15 @@ class Wording:
 
     def _settings(self, pr: FlaggedPr) -> str:
         """What a PR did to configuration defaults: the values it changed and the settings it
-        removed, or, when its files could not be compared, which files it edited."""
-        if not pr.settings:
-            return self.settings_unknown.format(paths=", ".join(pr.paths))
+        removed, and which files it edited that could not be compared."""
         values = [c for c in pr.settings if c.after is not None]
         removed = [c.key for c in pr.settings if c.after is None]
         clauses = []
         if values:
             shown = [
-                self.setting_value.format(key=c.key, before=c.before, after=c.after)
-                if shows_values(c)
-                else c.key
+                self.setting_value.format(key=c.key, before=before, after=after)
                 for c in values[:MAX_SETTINGS]
+                for before, after in [shown_values(c)]
             ]
             listed = self.list_sep.join(shown) + self._more(len(values), MAX_SETTINGS)
             clauses.append(self.settings_changed.format(list=listed))
@@ -462,7 +460,11 @@ class Wording:
             clauses.append(
                 self.settings_removed.format(list=listed + self._more(len(removed), MAX_SETTINGS))
             )
-        return self.clause_sep.join(clauses)
+        # A flag stored before files were compared has neither settings nor uncompared files.
+        if pr.uncompared_paths or not pr.settings:
+            paths = ", ".join(pr.uncompared_paths or pr.paths)
+            clauses.append(self.settings_unknown.format(paths=paths))
+        return self.settings_and.join(clauses)
 
     def _ask(self, ask: ReviewAsk) -> str:
         where = ask.where()
@@ -707,6 +709,7 @@ ZH = Wording(
     setting_value="{key}（{before} → {after}）",
     settings_removed="删除了配置项 {list}",
     settings_unknown="修改了 {paths} 的已有内容，默认配置可能随之改变",
+    settings_and="，并",
     note_without_reviews="评审数据不可用（数据源不提供评审），未检查未解决的评审意见与批准情况。",
     note_no_risks="本周数据没有触发任何风险规则。",
     quick_risks="（风险：{list}）",
@@ -956,6 +959,7 @@ EN = Wording(
     setting_value="{key} ({before} → {after})",
     settings_removed="removes the settings {list}",
     settings_unknown="edits existing lines of {paths}, so defaults may have changed",
+    settings_and=", and ",
     note_without_reviews="Review data is not available (the source provides none):"
     " unresolved threads and approvals were not checked.",
     note_no_risks="No risk rule fired on this week's data.",

@@ -89,7 +89,17 @@ def risk_tables(repo: str, week_start: date, risks: Sequence[RiskFlag]) -> list[
             r.severity,
             r.detail,
             json.dumps(
-                r.model_dump(include={"related", "paths", "asks", "lines", "modules", "settings"}),
+                r.model_dump(
+                    include={
+                        "related",
+                        "paths",
+                        "asks",
+                        "lines",
+                        "modules",
+                        "settings",
+                        "uncompared_paths",
+                    }
+                ),
                 ensure_ascii=False,
             ),
         )
