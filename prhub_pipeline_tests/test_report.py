@@ -278,6 +278,63 @@ def test_a_change_landed_again_under_a_reworded_title_is_a_reland() -> None:
     assert relanding(672, 671, known) is None
 
 
+def test_a_reland_is_told_by_its_title_its_revert_or_its_files() -> None:
+    """vllm-ascend: #4580 reverted #4498 "drop ascend scheduler", #4582 dropped only its test
+    and #4623 landed it again under its title; #6231 reverted the revert #6227; #3512 is
+    `Reapply "..."`; #4810 re-added #4194's files under a new title two days later."""
+    day = timedelta(days=1)
+    files = [(f"vllm_ascend/ops/moe/{name}.py", 40, 4) for name in ("a", "b", "c", "d")]
+
+    def known(*prs: PullRequest) -> dict[int, PullRequest]:
+        target = make_pr(100, "[Core] drop ascend scheduler", files=files, merged_at=MERGED)
+        revert = make_pr(
+            101,
+            'Revert "[Core] drop ascend scheduler"',
+            files=files,
+            merged_at=MERGED + day,
+            is_revert=True,
+            reverted_number=100,
+        )
+        return {pr.number: pr for pr in (target, revert, *prs)}
+
+    test_only = make_pr(
+        102, "[CI] drop ascend scheduler test", files=files[:2], merged_at=MERGED + 2 * day
+    )
+    again = make_pr(103, "Drop ascend scheduler", files=files, merged_at=MERGED + 5 * day)
+    assert relanding(101, 100, known(test_only, again)) == 103
+    assert relanding(101, 100, known(test_only)) == 102  # similar title, half the files
+
+    undo = make_pr(
+        104,
+        'Revert "Revert "[Core] drop ascend scheduler""',
+        files=files,
+        merged_at=MERGED + 3 * day,
+        is_revert=True,
+        reverted_number=101,
+    )
+    assert relanding(101, 100, known(undo)) == 104
+    reapply = make_pr(
+        105,
+        'Reapply "[Core] drop the ascend scheduler (#100)"',
+        files=files[:2],
+        merged_at=MERGED + 3 * day,
+    )
+    assert relanding(101, 100, known(reapply)) == 105
+    renamed = make_pr(106, "Add moe normal ops", files=files, merged_at=MERGED + 2 * day)
+    assert relanding(101, 100, known(renamed)) == 106
+    late = renamed.model_copy(update={"merged_at": MERGED + 30 * day})
+    assert relanding(101, 100, known(late)) is None
+    wider = renamed.model_copy(
+        update={
+            "files": [
+                *renamed.files,
+                *make_pr(9, files=[(f"x{i}.py", 1, 0) for i in range(9)]).files,
+            ]
+        }
+    )
+    assert relanding(101, 100, known(wider)) is None  # mostly other files: a new change
+
+
 def test_the_revert_chain_and_review_asks_reach_the_report() -> None:
     zh = render_report(context_for(week_prs(), "zh"), "zh", "md")
     assert re.search(r"#6360\]\([^)]*\) 回退了 \[#6350\]", zh)

@@ -148,44 +148,81 @@ def revert_chain(flag: RiskFlag, known: Mapping[int, PullRequest]) -> RevertChai
 _FILLER_WORD = re.compile(
     r"a|an|the|for|on|in|of|to|and|with|by|from|at|as|via|into|correctly|properly"
 )
+# `Reapply "X"`, `Reland: X`: the words that say a change comes back, and quotes around it.
+_RELAND_LEAD = re.compile(
+    r"^\W*(?:re-?apply|re-?land|recover|redo|re-?submit|bring back)\b\W*", re.IGNORECASE
+)
 # A title at least this similar (shared words over all words) that touches at least half the
 # reverted PR's files lands the same change again.
 RELAND_TITLE_SIMILARITY = 0.6
+# Without a similar title: nearly all the reverted PR's files (at least three), soon after.
+RELAND_FILE_SHARE = 0.9
+RELAND_MIN_FILES = 3
+RELAND_WITHIN = timedelta(days=14)
 
 
 def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int | None:
-    """The first PR merged after the revert that lands the reverted change again: one with the
-    reverted PR's title, or with a similar title that touches at least half of its files
-    (tilelang #682 "Add Flash Attn example on amd mi300 series" after #672 reverted #671
-    "[Enhancement] Add flash attn example for AMD MI300 series")."""
+    """The first PR merged after the revert that lands the reverted change again.
+
+    In order of evidence: the reverted PR's title again (tags and numbers aside); a revert of
+    the revert; a similar title
+    that touches at least half of its files (tilelang #682 "Add Flash Attn example on amd mi300
+    series" after #672 reverted #671 "[Enhancement] Add flash attn example for AMD MI300
+    series"); within two weeks, nearly all of its files and mostly those (vllm-ascend #4810).
+    """
     if revert not in known or target not in known:
         return None
-    reverted = known[target]
-    after, title = known[revert].merged_at, reverted.title.strip().casefold()
+    reverted, reverting = known[target], known[revert]
+    later = sorted(
+        (
+            pr
+            for pr in known.values()
+            if pr.merged_at > reverting.merged_at and pr.number not in (revert, target)
+        ),
+        key=lambda pr: (pr.merged_at, pr.number),
+    )
+    title = reverted.title.strip().casefold()
     words, files = _title_words(reverted.title), {f.path for f in reverted.files}
 
-    def lands_again(pr: PullRequest) -> bool:
-        if pr.title.strip().casefold() == title:
-            return True
-        if pr.is_revert or not words or not files:
-            return False
-        other = _title_words(pr.title)
-        similarity = len(words & other) / len(words | other)
-        touched = len(files & {f.path for f in pr.files}) / len(files)
-        return similarity >= RELAND_TITLE_SIMILARITY and touched >= 0.5
+    def shares(pr: PullRequest) -> tuple[float, float]:
+        """The share of the reverted PR's files it touches, and of its own files in them."""
+        own = {f.path for f in pr.files}
+        common = len(files & own)
+        return (common / len(files) if files else 0.0, common / len(own) if own else 0.0)
 
-    again = [
-        pr
-        for pr in known.values()
-        if pr.merged_at > after and pr.number not in (revert, target) and lands_again(pr)
-    ]
-    return min(again, key=lambda pr: (pr.merged_at, pr.number)).number if again else None
+    def similar(pr: PullRequest) -> bool:
+        other = _title_words(pr.title)
+        similarity = len(words & other) / len(words | other) if words | other else 0.0
+        return similarity >= RELAND_TITLE_SIMILARITY and shares(pr)[0] >= 0.5
+
+    def same_files(pr: PullRequest) -> bool:
+        theirs, own = shares(pr)
+        soon = pr.merged_at - reverting.merged_at <= RELAND_WITHIN
+        return (
+            soon and len(files) >= RELAND_MIN_FILES and theirs >= RELAND_FILE_SHARE and own >= 0.5
+        )
+
+    for evidence in (
+        lambda pr: (
+            pr.title.strip().casefold() == title or (words and _title_words(pr.title) == words)
+        ),
+        lambda pr: pr.is_revert and pr.reverted_number == revert,
+        lambda pr: not pr.is_revert and similar(pr),
+        lambda pr: not pr.is_revert and same_files(pr),
+    ):
+        found = next((pr for pr in later if evidence(pr)), None)
+        if found is not None:
+            return found.number
+    return None
 
 
 def _title_words(title: str) -> set[str]:
-    """A title's subject as a set of words: tags, type, PR number and filler words left out."""
-    subject = re.sub(r"\(#\d+\)", " ", parse_title(title).subject).casefold()
-    return {w for w in re.findall(r"[\w.+-]+", subject) if not _FILLER_WORD.fullmatch(w)}
+    """A title's subject as a set of words: tags, type, `Reapply` and quotes, PR and issue
+    numbers and filler words left out."""
+    subject = parse_title(_RELAND_LEAD.sub("", title.strip())).subject
+    subject = re.sub(r"\(?#\d+\)?", " ", subject).casefold()
+    words = (w.strip("-.+_") for w in re.findall(r"[\w.+-]+", subject))
+    return {w for w in words if w and not _FILLER_WORD.fullmatch(w)}
 
 
 @dataclass(frozen=True)
@@ -487,6 +524,7 @@ class FlaggedPr:
     modules: list[str]
     asks: list[ReviewAsk]
     settings: list[SettingChange]
+    uncompared_paths: list[str]
 
 
 @dataclass(frozen=True)
@@ -539,6 +577,7 @@ def _flagged(flag: RiskFlag, refs: Mapping[int, PrRef]) -> FlaggedPr:
         modules=flag.modules,
         asks=flag.asks,
         settings=flag.settings,
+        uncompared_paths=flag.uncompared_paths,
     )
 
 
