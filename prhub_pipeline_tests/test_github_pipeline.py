@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 
 from prhub_pipeline.cli import main
+from prhub_pipeline.records import FileVersions
+from prhub_pipeline.sources.github import GitHubResponseError
+from prhub_pipeline.stages import ingest
 from prhub_pipeline_tests.github_fake import (
     FakeFile,
     FakeGitHub,
@@ -149,3 +152,37 @@ def test_a_github_week_stores_the_settings_a_pr_changed_and_the_report_names_the
         "[#6420](https://github.com/verl-project/verl/pull/6420) changes the defaults of"
         " trainer.use_legacy_worker_impl (auto → disable)."
     ) in report
+
+
+def test_config_files_github_cannot_answer_for_leave_the_week_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def garbled(*_: object, **__: object) -> list[FileVersions]:
+        raise GitHubResponseError("GitHub answered FileVersions without alias e1")
+
+    monkeypatch.setattr(ingest, "fetch_file_versions", garbled)
+    switched = FakePullRequest(
+        number=6420,
+        title="[trainer] feat: use the new workers by default",
+        merged_at=datetime(2026, 5, 13, 3, 0, tzinfo=UTC),
+        merge_sha="a" * 40,
+        files=[FakeFile("verl/trainer/config/ppo_trainer.yaml", additions=1, deletions=1)],
+    )
+    fake = FakeGitHub([*load_fixture_week("week_2026-05-11.json"), switched], token=TOKEN)
+    monkeypatch.setenv("PRHUB_TEST_TOKEN", TOKEN)
+    with serve(fake.handle) as url:
+        config = write_github_config(tmp_path, f"{url}/graphql")
+        assert main(["materialize", "--config", str(config), "--week", "2026-05-11"]) == 0
+    assert stored(config, "SELECT count(*) FROM prs")[0][0] == WEEK_PRS + 1
+    assert stored(config, "SELECT number, comparable FROM pr_config_files") == [(6420, False)]
+    flags = stored(config, "SELECT detail FROM pr_risks WHERE risk = 'config_default_change'")
+    assert flags == [
+        (
+            "edits existing lines of verl/trainer/config/ppo_trainer.yaml,"
+            " where defaults may have changed",
+        )
+    ]
+    assert (
+        "week 2026-05-11: settings of 1 config file(s) not compared:"
+        " GitHub answered FileVersions without alias e1" in capsys.readouterr().out
+    )

@@ -74,9 +74,11 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
         schema=PREVIEW_SCHEMA,
     )
     clone = next((r.clone for r in results if r.clone is not None), None)
-    summary = f"{counted(total, 'PR')} in {len(results)} week(s)"
+    notes = [clone.message] if clone else []
+    notes += [f"week {r.window.key}: {r.unread_config}" for r in results if r.unread_config]
+    summary = "; ".join([f"{counted(total, 'PR')} in {len(results)} week(s)", *notes])
     metadata: dict[str, dg.MetadataValue] = {
-        "summary": dg.MetadataValue.text(f"{summary}; {clone.message}" if clone else summary),
+        "summary": dg.MetadataValue.text(summary),
         "pr_count": dg.MetadataValue.int(total),
         "weeks": weeks,
         "preview": preview,
@@ -131,6 +133,10 @@ def build_ingest_assets(
             context.log.info(
                 f"{result.repo} week {result.window.key}: {counted(result.pr_count, 'PR')}"
             )
+            if result.unread_config:
+                context.log.warning(
+                    f"{result.repo} week {result.window.key}: {result.unread_config}"
+                )
         return dg.MaterializeResult(metadata=_ingest_metadata(results), check_results=checks)
 
     @dg.asset(

@@ -10,7 +10,13 @@ from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
 from prhub_pipeline.modelling.config_diff import config_file_diffs, config_files
-from prhub_pipeline.records import ConfigFileDiff, FileChange, PullRequest, ReviewData
+from prhub_pipeline.records import (
+    ConfigFileDiff,
+    FileChange,
+    FileVersions,
+    PullRequest,
+    ReviewData,
+)
 from prhub_pipeline.sources.git import (
     CloneUpdate,
     read_file_versions,
@@ -19,6 +25,7 @@ from prhub_pipeline.sources.git import (
 )
 from prhub_pipeline.sources.github import (
     GitHubClient,
+    GitHubResponseError,
     RequestStats,
     fetch_file_versions,
     fetch_week,
@@ -47,6 +54,7 @@ class WeekIngest(BaseModel):
     deletions: int
     config_files: int  # configuration files whose settings were compared
     setting_changes: int  # settings those files changed, added or removed
+    unread_config: str | None = None  # why the week's config files could not be read
     preview: list[PullRequest]
     github: RequestStats | None = None  # what the GitHub API calls cost, for that source
     clone: CloneUpdate | None = None  # what updating the git clone did, for that source
@@ -76,6 +84,7 @@ def _summary(
     diffs: list[ConfigFileDiff],
     stats: RequestStats | None = None,
     clone: CloneUpdate | None = None,
+    unread_config: str | None = None,
 ) -> WeekIngest:
     return WeekIngest(
         repo=repo.name,
@@ -86,6 +95,7 @@ def _summary(
         deletions=sum(pr.deletions for pr in prs),
         config_files=len(diffs),
         setting_changes=sum(len(d.changes) for d in diffs),
+        unread_config=unread_config,
         preview=prs[:20],
         github=stats,
         clone=clone,
@@ -140,9 +150,16 @@ def _ingest_github(
     with GitHubClient(repo.github) as client:
         for window in windows:
             week = fetch_week(client, repo.name, window)
-            versions = fetch_file_versions(
-                client, repo.name, _config_files(repo, week.prs), stats=week.stats
-            )
+            files = _config_files(repo, week.prs)
+            unread = None
+            try:
+                versions = fetch_file_versions(client, repo.name, files, stats=week.stats)
+            except GitHubResponseError as exc:
+                # The week's PRs matter more than comparing their configs: an answer GitHub
+                # garbles for one file leaves the files to the line-count rule, not the week
+                # unstored. Rate limits and outages still stop the run.
+                versions = [FileVersions(pr_number=pr.number, path=f.path) for pr, f in files]
+                unread = f"settings of {len(files)} config file(s) not compared: {exc}"
             diffs = config_file_diffs(repo.name, versions)
             tables = [
                 *pr_tables(window.week_start, week.prs),
@@ -151,7 +168,9 @@ def _ingest_github(
             ]
             with connect(settings.database) as con:
                 replace_partition(con, repo.name, window.week_start, tables)
-            results.append(_summary(repo, window, week.prs, diffs, stats=week.stats))
+            results.append(
+                _summary(repo, window, week.prs, diffs, stats=week.stats, unread_config=unread)
+            )
     return results
 
 
