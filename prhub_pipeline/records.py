@@ -132,10 +132,12 @@ class PrComment(Record):
 
 class FileVersions(Record):
     """A file's text before and after a PR, as the source read it from the merge commit and its
-    first parent. None where the file did not exist, is binary, or could not be read."""
+    first parent. None where the file did not exist, is binary, or could not be read; `status`
+    is the file's in the PR (an added file has nothing before it)."""
 
     pr_number: int
     path: str
+    status: FileStatus = "modified"
     before: str | None = None
     after: str | None = None
 

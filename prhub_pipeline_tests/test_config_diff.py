@@ -148,11 +148,14 @@ def test_unreadable_versions_are_not_comparable() -> None:
         [
             FileVersions(pr_number=3, path=YAML_PATH, before=PPO_TRAINER, after=PPO_TRAINER),
             FileVersions(pr_number=4, path=YAML_PATH, before=None, after=PPO_TRAINER),
+            # A new file: every setting is added.
+            FileVersions(pr_number=5, path=YAML_PATH, status="added", after="x: 1\n"),
         ],
     )
     assert [(d.pr_number, d.comparable, d.changes) for d in diffs] == [
         (3, True, []),
         (4, False, []),
+        (5, True, [change("x", None, "1")]),
     ]
 
 

@@ -129,7 +129,9 @@ def test_a_renamed_file_is_read_at_its_previous_path_before_the_pr() -> None:
     server = Repository({f"{SHA}^:{old}": blob("n: 1\n"), f"{SHA}:{CONFIG}": blob("n: 1\n")})
     renamed = FileChange(path=CONFIG, status="renamed", previous_path=old)
     versions = fetch(server, [(pr(12), renamed)])
-    assert versions == [FileVersions(pr_number=12, path=CONFIG, before="n: 1\n", after="n: 1\n")]
+    assert versions == [
+        FileVersions(pr_number=12, path=CONFIG, status="renamed", before="n: 1\n", after="n: 1\n")
+    ]
     assert server.expressions(0) == [f"{SHA}^:{old}", f"{SHA}:{CONFIG}"]
 
 

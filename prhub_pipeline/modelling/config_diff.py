@@ -72,7 +72,9 @@ def config_file_diffs(repo: str, versions: Iterable[FileVersions]) -> list[Confi
     reader = _SettingsReader()
     diffs = []
     for version in versions:
-        changes = reader.compare(version.path, version.before, version.after)
+        # A new file is compared with an empty one: all its settings are added.
+        before = "" if version.status == "added" and version.before is None else version.before
+        changes = reader.compare(version.path, before, version.after)
         diffs.append(
             ConfigFileDiff(
                 repo=repo,

@@ -402,6 +402,7 @@ def read_file_versions(
         FileVersions(
             pr_number=pr.number,
             path=change.path,
+            status=change.status,
             before=contents[2 * index],
             after=contents[2 * index + 1],
         )

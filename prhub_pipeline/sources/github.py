@@ -811,7 +811,9 @@ def fetch_file_versions(
     """
     if per_request < 1:
         raise ValueError(f"per_request must be at least 1, not {per_request}")
-    versions = [FileVersions(pr_number=pr.number, path=file.path) for pr, file in files]
+    versions = [
+        FileVersions(pr_number=pr.number, path=file.path, status=file.status) for pr, file in files
+    ]
     readable = [index for index, (pr, _) in enumerate(files) if pr.merge_commit_sha]
     for start in range(0, len(readable), per_request):
         batch = readable[start : start + per_request]

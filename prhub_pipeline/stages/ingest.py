@@ -158,7 +158,10 @@ def _ingest_github(
                 # The week's PRs matter more than comparing their configs: an answer GitHub
                 # garbles for one file leaves the files to the line-count rule, not the week
                 # unstored. Rate limits and outages still stop the run.
-                versions = [FileVersions(pr_number=pr.number, path=f.path) for pr, f in files]
+                versions = [
+                    FileVersions(pr_number=pr.number, path=f.path, status=f.status)
+                    for pr, f in files
+                ]
                 unread = f"settings of {len(files)} config file(s) not compared: {exc}"
             diffs = config_file_diffs(repo.name, versions)
             tables = [
