@@ -363,6 +363,30 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "This PR also renames the bucket helper for the new transfer path.",
             "Adds a retry to the weight sync.",
         ),
+        # verl #5556 wrote over the template's quote, and hard-wrapped a table's rows: the
+        # quote is the summary, a wrapped row's tail is table, not text.
+        (
+            "t",
+            "### What does this PR do?\n\n> Add one-line overview of what this PR aims to"
+            " achieve.\n\n> The V2 version expands the skip rollout capability from V1.\n\n"
+            "### Design & Code Changes\n\n| File | Responsibility |\n|------|------|\n"
+            "| `verl/utils/rollout_skip.py` | Core logic: `RolloutSkip` class,\n"
+            "wrapper functions, dump reading and writing |\n",
+            "The V2 version expands the skip rollout capability from V1.",
+        ),
+        (
+            "t",
+            "| `verl/utils/rollout_skip.py` | Core logic: `RolloutSkip` class,\n"
+            "wrapper functions, dump reading and writing |\n\nKeeps dumps across steps.",
+            "Keeps dumps across steps.",
+        ),
+        # A quote elsewhere is someone else's words (an issue, a log), not the summary.
+        (
+            "t",
+            "> RuntimeError: CUDA error: an illegal memory access was encountered\n\n"
+            "Guard the index before the gather.",
+            "Guard the index before the gather.",
+        ),
     ],
 )
 def test_summary_is_the_first_author_sentences(title: str, body: str, expected: str) -> None:

@@ -306,7 +306,8 @@ _SUMMARY_SECTIONS = re.compile(
 _SKIP_SECTIONS = re.compile(r"^(test|testing|validation|test plan|api|usage|result)", re.IGNORECASE)
 # Words that point at another issue or PR: `Fixes #12`, `Related to https://...`, `Follow-up of`.
 _REFERENCE_WORD = (
-    r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related(?: to| issues?)?|refs?|see|part of"
+    r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related(?: to| issues?)?|refs?|references?|see"
+    r"|part of"
     r"|follow[- ]?up(?: to| of)?|details?)"
 )
 _REFERENCE_LINE = re.compile(
@@ -345,11 +346,14 @@ class _Paragraph(NamedTuple):
 
 
 def _paragraphs(cleaned: str) -> list[_Paragraph]:
-    """The paragraphs and list items in order, without code blocks, quotes or tables."""
+    """The paragraphs and list items in order, without code blocks, tables or quotes; except
+    that a quote under the "What does this PR do?" heading is the author's text: verl's
+    template quotes its instructions there, and authors write over them (verl #5556)."""
     result: list[_Paragraph] = []
     section = ""
     current: list[str] = []
     in_item = False
+    in_row = False  # a table row hard-wrapped over several lines (verl #5556)
 
     def flush() -> None:
         if current:
@@ -357,16 +361,26 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
             current.clear()
 
     for kind, lines in _split_blocks(cleaned.split("\n")):
+        if kind == "quote" and _SUMMARY_SECTIONS.search(section):
+            flush()
+            quoted = " ".join(line.lstrip().lstrip(">").strip() for line in lines).strip()
+            if quoted:
+                result.append(_Paragraph(section, quoted, False))
+            continue
         if kind != "text":
             flush()
             continue
         line = lines[0].strip()
+        if in_row or line.startswith("|"):
+            flush()
+            in_row = bool(line) and not line.endswith("|")
+            continue
         heading = _HEADING.match(line)
         if heading:
             flush()
             section = heading.group("text")
             continue
-        if not line or line.startswith("|") or _LIST_MARK.match(line):
+        if not line or _LIST_MARK.match(line):
             flush()
             in_item = _LIST_MARK.match(line) is not None
             if in_item:  # an item is a paragraph; its wrapped lines follow
