@@ -279,6 +279,7 @@ class RiskFlag(Record):
     modules: list[str] = Field(default_factory=list)
     settings: list[SettingChange] = Field(default_factory=list)  # config default changes
     uncompared_paths: list[str] = Field(default_factory=list)  # config files not compared
+    deleted_paths: list[str] = Field(default_factory=list)  # config files deleted
 
 
 class WeekCounts(Record):

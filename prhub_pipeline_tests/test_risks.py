@@ -308,6 +308,22 @@ def test_a_setting_moved_to_another_file_is_not_removed() -> None:
     assert flag.detail == ("removes settings: actor.megatron.num_layers_per_virtual_pipeline_stage")
 
 
+def test_a_deleted_config_file_is_a_removed_default() -> None:
+    # verl #5382 deleted sft_trainer.yaml, which users select with --config-name sft_trainer;
+    # a test's own config going away is no such risk.
+    sft = "verl/trainer/config/sft_trainer.yaml"
+    pr = with_statuses(
+        make_pr(5382, files=[(sft, 0, 80), ("tests/e2e/configs/tiny.yaml", 0, 10)]),
+        {sft: "removed", "tests/e2e/configs/tiny.yaml": "removed"},
+    )
+    [flag] = flag_risks([pr], {}, NO_REVIEWS, CONFIG, {}, [])
+    assert (flag.risk, flag.detail, flag.deleted_paths) == (
+        "config_default_change",
+        f"deletes configuration files: {sft}",
+        [sft],
+    )
+
+
 def test_keys_dropped_by_a_config_that_now_includes_another_are_inherited() -> None:
     # verl #1009 gave the DAPO trainer config `defaults: [ppo_trainer, _self_]` and dropped the
     # 172 keys it repeated; #591 deleted options outright.

@@ -213,7 +213,11 @@ def config_group(*flagged: FlaggedPr) -> RiskGroup:
 
 
 def flagged(
-    number: int, settings: list[SettingChange], paths: list[str], uncompared: list[str] = ()
+    number: int,
+    settings: list[SettingChange],
+    paths: list[str],
+    uncompared: Sequence[str] = (),
+    deleted: Sequence[str] = (),
 ) -> FlaggedPr:
     return FlaggedPr(
         number=number,
@@ -224,6 +228,7 @@ def flagged(
         asks=[],
         settings=settings,
         uncompared_paths=list(uncompared),
+        deleted_paths=list(deleted),
     )
 
 
@@ -245,6 +250,13 @@ def test_config_default_changes_name_their_settings_and_values() -> None:
         uncompared=["verl/trainer/config/legacy.yaml"],
     )
     unknown = flagged(7, [], ["conf/a.yaml", "conf/b.yaml"])
+    sft = "verl/trainer/config/sft_trainer.yaml"
+    assert EN.risk_text(config_group(flagged(5382, [], [sft], deleted=[sft]))) == (
+        f"#5382 deletes the configuration file {sft}."
+    )
+    assert ZH.risk_text(config_group(flagged(5382, [], [sft], deleted=[sft]))) == (
+        f"#5382 删除了配置文件 {sft}。"
+    )
     group = config_group(switched, unknown)
     assert EN.risk_text(group) == (
         "#5951 changes the defaults of algorithm.use_legacy_worker_impl (auto → disable),"

@@ -47,18 +47,28 @@ _YAML_SUFFIXES = (".yaml", ".yml")
 def config_files(pr: PullRequest, config: ScoringConfig) -> list[FileChange]:
     """The PR's configuration files whose settings users run with, edited or new.
 
-    A test's or a CI job's own configuration sets no default a user runs with. A new file
-    changes no existing default, but shows where a removed setting moved to; a removed file is
-    the removal the file list already shows.
+    A new file changes no existing default, but shows where a removed setting moved to.
     """
     return [
         f
         for f in pr.files
         if f.status in ("modified", "renamed", "added")
         and f.edits_content
-        and matches_any(f.path, config.config_paths)
-        and not matches_any(f.path, [*config.test_paths, *CI_FILES])
+        and is_user_config(f.path, config)
     ]
+
+
+def deleted_config_files(pr: PullRequest, config: ScoringConfig) -> list[str]:
+    """The configuration files a PR deletes: whoever selected one by name (verl #5382 deleted
+    `sft_trainer.yaml`, run as `--config-name sft_trainer`) has nothing to run with."""
+    return [f.path for f in pr.files if f.status == "removed" and is_user_config(f.path, config)]
+
+
+def is_user_config(path: str, config: ScoringConfig) -> bool:
+    """A configuration file users run with: a test's or a CI job's own sets no such default."""
+    return matches_any(path, config.config_paths) and not matches_any(
+        path, [*config.test_paths, *CI_FILES]
+    )
 
 
 def compare_config(path: str, before: str | None, after: str | None) -> list[SettingChange] | None:

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import get_args
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.config_diff import config_files
+from prhub_pipeline.modelling.config_diff import config_files, deleted_config_files
 from prhub_pipeline.modelling.importance import (
     ChangeShape,
     PrReview,
@@ -359,10 +359,12 @@ def _config_flags(
         for path, c in compared
         if c.before is not None and (c.after is not None or not _moved(path, c, added))
     ]
-    if not changed and not uncertain:
+    deleted = deleted_config_files(pr, config)
+    if not changed and not uncertain and not deleted:
         return []
     settings = distinct_settings(changed)
-    paths = list(dict.fromkeys([*(path for path, _ in changed), *uncertain]))[:_MAX_PATHS]
+    paths = list(dict.fromkeys([*(path for path, _ in changed), *uncertain, *deleted]))
+    paths = paths[:_MAX_PATHS]
     parts = []
     values = [c for c in settings if c.after is not None]
     removed = [c for c in settings if c.after is None]
@@ -372,6 +374,8 @@ def _config_flags(
     if removed:
         shown = ", ".join(c.key for c in removed[:MAX_SETTINGS])
         parts.append(f"removes settings: {shown}{_more(len(removed), MAX_SETTINGS)}")
+    if deleted:
+        parts.append(f"deletes configuration files: {_listed(deleted[:_MAX_PATHS], len(deleted))}")
     if uncertain:
         parts.append(
             f"edits existing lines of {_listed(uncertain[:_MAX_PATHS], len(uncertain))},"
@@ -385,6 +389,7 @@ def _config_flags(
             paths=paths,
             settings=settings,
             uncompared_paths=uncertain,
+            deleted_paths=deleted,
         )
     ]
 

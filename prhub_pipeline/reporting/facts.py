@@ -525,6 +525,7 @@ class FlaggedPr:
     asks: list[ReviewAsk]
     settings: list[SettingChange]
     uncompared_paths: list[str]
+    deleted_paths: list[str]
 
 
 @dataclass(frozen=True)
@@ -578,6 +579,7 @@ def _flagged(flag: RiskFlag, refs: Mapping[int, PrRef]) -> FlaggedPr:
         asks=flag.asks,
         settings=flag.settings,
         uncompared_paths=flag.uncompared_paths,
+        deleted_paths=flag.deleted_paths,
     )
 
 

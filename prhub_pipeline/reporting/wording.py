@@ -161,6 +161,7 @@ class Wording:
     setting_value: str  # fields key, before, after
     settings_removed: str  # fields list
     settings_unknown: str  # fields paths
+    settings_deleted_files: Counted  # fields paths
     settings_and: str  # between those clauses
     note_without_reviews: str
     note_no_risks: str
@@ -460,8 +461,13 @@ class Wording:
             clauses.append(
                 self.settings_removed.format(list=listed + self._more(len(removed), MAX_SETTINGS))
             )
-        # A flag stored before files were compared has neither settings nor uncompared files.
-        if pr.uncompared_paths or not pr.settings:
+        if pr.deleted_paths:
+            listed = ", ".join(pr.deleted_paths[:MAX_SETTINGS])
+            more = self._more(len(pr.deleted_paths), MAX_SETTINGS)
+            deleted = _counted(self.settings_deleted_files, len(pr.deleted_paths))
+            clauses.append(deleted.format(paths=listed + more))
+        # A flag stored before files were compared has none of these: its files were edited.
+        if pr.uncompared_paths or not (pr.settings or pr.deleted_paths):
             paths = ", ".join(pr.uncompared_paths or pr.paths)
             clauses.append(self.settings_unknown.format(paths=paths))
         return self.settings_and.join(clauses)
@@ -709,6 +715,7 @@ ZH = Wording(
     setting_value="{key}（{before} → {after}）",
     settings_removed="删除了配置项 {list}",
     settings_unknown="修改了 {paths} 的已有内容，默认配置可能随之改变",
+    settings_deleted_files="删除了配置文件 {paths}",
     settings_and="，并",
     note_without_reviews="评审数据不可用（数据源不提供评审），未检查未解决的评审意见与批准情况。",
     note_no_risks="本周数据没有触发任何风险规则。",
@@ -959,6 +966,10 @@ EN = Wording(
     setting_value="{key} ({before} → {after})",
     settings_removed="removes the settings {list}",
     settings_unknown="edits existing lines of {paths}, so defaults may have changed",
+    settings_deleted_files=(
+        "deletes the configuration file {paths}",
+        "deletes the configuration files {paths}",
+    ),
     settings_and=", and ",
     note_without_reviews="Review data is not available (the source provides none):"
     " unresolved threads and approvals were not checked.",

@@ -98,6 +98,7 @@ def risk_tables(repo: str, week_start: date, risks: Sequence[RiskFlag]) -> list[
                         "modules",
                         "settings",
                         "uncompared_paths",
+                        "deleted_paths",
                     }
                 ),
                 ensure_ascii=False,
