@@ -263,3 +263,36 @@ class ModelArguments(BaseModel):
         change("env_variables[VLLM_ASCEND_ENABLE_MLAPO]", "'0'", "'1'"),
         change("env_variables[VLLM_ASCEND_NEW]", None, "''"),
     ]
+
+
+def test_defaults_read_in_init_from_a_mapping_are_settings() -> None:
+    # vllm-ascend's AscendConfig reads its options from `additional_config` in __init__
+    # (#6686 turned CPU binding on by default).
+    before = """\
+class AscendConfig:
+    def __init__(self, vllm_config):
+        additional_config = vllm_config.additional_config or {}
+        self.enable_cpu_binding = additional_config.get("enable_cpu_binding", False)
+        self.smooth_factor = float(additional_config.get("smooth_factor", 0.8))
+        self.trace = os.getenv("VLLM_ASCEND_TRACE", "0") == "1"
+        self.model_config = vllm_config.model_config
+        self._cache = {}
+"""
+    after = before.replace('"enable_cpu_binding", False', '"enable_cpu_binding", True')
+    assert compare_config("vllm_ascend/ascend_config.py", before, after) == [
+        change("AscendConfig.enable_cpu_binding", "False", "True")
+    ]
+    unchanged = before.replace("or {}", "if vllm_config else {}")
+    assert compare_config("vllm_ascend/ascend_config.py", before, unchanged) == []
+
+
+def test_nested_python_mappings_are_settings_and_numbers_compare_as_numbers() -> None:
+    # vllm-ascend #7357 wrote `1` as `1.0` in a nested mapping of prefetch ratios.
+    before = """\
+class WeightPrefetchConfig:
+    prefetch_ratio: dict = {"attn": {"qkv": 1.0}, "mlp": {"gate_up": 1, "down": 1.0}}
+"""
+    after = before.replace('"gate_up": 1,', '"gate_up": 1.0,').replace('"qkv": 1.0', '"qkv": 0.5')
+    assert compare_config("vllm_ascend/ascend_config.py", before, after) == [
+        change("WeightPrefetchConfig.prefetch_ratio[attn][qkv]", "1.0", "0.5")
+    ]

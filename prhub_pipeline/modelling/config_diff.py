@@ -118,7 +118,8 @@ class _SettingsReader:
         return [
             SettingChange(key=key, before=old.get(key), after=new.get(key))
             for key in sorted(old.keys() | new.keys())
-            if old.get(key) != new.get(key) and not (key not in new and key in parents)
+            if not _same_value(old.get(key), new.get(key))
+            and not (key not in new and key in parents)
         ]
 
     def _settings(self, path: str, text: str) -> dict[str, str] | None:
@@ -130,6 +131,18 @@ class _SettingsReader:
         if key not in self._parsed:
             self._parsed[key] = _parse_settings(is_python, text)
         return self._parsed[key]
+
+
+def _same_value(before: str | None, after: str | None) -> bool:
+    """Equal, or the same number spelled two ways (`1` and `1.0`)."""
+    if before == after:
+        return True
+    if before is None or after is None:
+        return False
+    try:
+        return float(before) == float(after)
+    except ValueError:
+        return False
 
 
 def _parse_settings(is_python: bool, text: str) -> dict[str, str] | None:
@@ -236,13 +249,17 @@ def _python_settings(text: str) -> dict[str, str] | None:
 
 
 def _python_scope(body: Sequence[ast.stmt], prefix: str, settings: dict[str, str]) -> None:
-    """Class fields with their defaults (dataclasses, pydantic models), and the module's
-    constants: UPPER_CASE names and mappings such as vllm-ascend's `env_variables`."""
+    """Class fields with their defaults (dataclasses, pydantic models), attributes `__init__`
+    reads from a mapping with a fallback, and the module's constants: UPPER_CASE names and
+    mappings such as vllm-ascend's `env_variables`."""
     for node in body:
         if isinstance(node, ast.ClassDef):
             # An enum's members are the values a setting can take, not settings.
             if not any(_ENUM_BASE.search(ast.unparse(base)) for base in node.bases):
                 _python_scope(node.body, f"{prefix}{node.name}.", settings)
+            continue
+        if isinstance(node, ast.FunctionDef) and node.name == "__init__" and prefix:
+            _init_settings(node, prefix, settings)
             continue
         if isinstance(node, ast.AnnAssign) and node.value is not None:
             targets: list[ast.expr] = [node.target]
@@ -256,20 +273,56 @@ def _python_scope(body: Sequence[ast.stmt], prefix: str, settings: dict[str, str
                 _python_setting(prefix, target.id, value, settings)
 
 
+def _init_settings(init: ast.FunctionDef, prefix: str, settings: dict[str, str]) -> None:
+    """`self.x = config.get("x", D)` (vllm-ascend's AscendConfig) or `os.getenv("X", D)`: the
+    attribute's default is D. Other assignments in `__init__` are state, not settings."""
+    for node in ast.walk(init):
+        if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
+            continue
+        default = _environment_default(node.value)
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            if (
+                default is not None
+                and isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+                and not target.attr.startswith("_")
+            ):
+                settings.setdefault(prefix + target.attr, default)
+
+
 def _python_setting(prefix: str, name: str, value: ast.expr, settings: dict[str, str]) -> None:
     # Private names and dunders (`_mutable_fields`, `__all__`) are the module's plumbing; Hydra's
     # `_target_` is a setting (it picks the class that is built).
     if name.startswith("_") and not (name.endswith("_") and not name.startswith("__")):
         return
-    keys = [_text(key) for key in value.keys] if isinstance(value, ast.Dict) else []
-    if isinstance(value, ast.Dict) and keys and None not in keys:
-        # One setting per key: adding `VLLM_ASCEND_X` to `env_variables` changes no other default.
-        for key, item in zip(keys, value.values, strict=True):
-            settings[f"{prefix}{name}[{key}]"] = _python_default(item)
+    if _text_keys(value):
+        _python_mapping(prefix + name, value, settings)
         return
     if not prefix and (not _MODULE_CONSTANT.fullmatch(name) or isinstance(value, ast.Call)):
         return  # `logger = get_logger(...)`, type aliases, computed paths: no settings
     settings[prefix + name] = _python_default(value)
+
+
+def _python_mapping(key: str, value: ast.expr, settings: dict[str, str]) -> None:
+    """One setting per key of a literal mapping, nested ones too: adding `VLLM_ASCEND_X` to
+    `env_variables` changes no other default."""
+    keys = _text_keys(value)
+    if keys is None:
+        settings[key] = _python_default(value)
+        return
+    assert isinstance(value, ast.Dict)  # _text_keys
+    for name, item in zip(keys, value.values, strict=True):
+        _python_mapping(f"{key}[{name}]", item, settings)
+
+
+def _text_keys(value: ast.expr) -> list[str] | None:
+    """The keys of a non-empty dict literal whose keys are all strings."""
+    if not isinstance(value, ast.Dict) or not value.keys:
+        return None
+    keys = [_text(key) for key in value.keys]
+    return None if None in keys else [key for key in keys if key is not None]
 
 
 def _text(node: ast.expr | None) -> str | None:
@@ -305,7 +358,7 @@ def _factory_value(factory: ast.expr) -> str:
 
 
 def _environment_default(expression: ast.expr) -> str | None:
-    """The fallback of the first `getenv(NAME, D)` / `environ.get(NAME, D)` in an expression."""
+    """The fallback of the first `getenv(NAME, D)` / `mapping.get("name", D)` in an expression."""
     for node in ast.walk(expression):
         if (
             isinstance(node, ast.Call)
