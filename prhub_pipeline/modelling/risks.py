@@ -335,7 +335,8 @@ def _path_flags(
 def _config_flags(
     pr: PullRequest, config: ScoringConfig, diffs: Mapping[tuple[int, str], ConfigFileDiff]
 ) -> list[RiskFlag]:
-    """Settings whose default value changed or that were removed, from the compared files.
+    """Settings whose default value changed or that were removed, from the compared files, and
+    configuration files the PR deleted.
 
     A file that could not be compared (unparsable, or stored before comparing existed) is
     judged by its line counts: edited existing lines may have changed a default.
