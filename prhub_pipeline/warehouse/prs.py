@@ -129,9 +129,7 @@ def read_config_diffs(
             changes=changes.get((number, path), []),
         )
         for number, path, comparable in con.execute(
-            "SELECT number, path, comparable FROM pr_config_files"
-            " WHERE repo = ? AND week_start = ? ORDER BY number, path",
-            [repo, week_start],
+            read_sql("select_config_files.sql"), [repo, week_start]
         ).fetchall()
     ]
 
