@@ -6,6 +6,12 @@ evidence, strongest first: GitHub's revert button writes `Reverts owner/name#N` 
 `Revert "<title>"`. A quoted title may itself end in `(#N)` naming an issue rather than the PR
 (verl's #6360 reverts #6350, titled "... (#6293)"), so a title is only trusted when it matches a
 known PR's title exactly.
+
+Authors who revert by hand write less regular text: `Revert [KV-Sharing] Support ... (#4138)`,
+`Revert pr4214 ...`, `This PR reverts #9865 / commit 9099b7f`, a link to the reverted PR. Once
+the history is known (`reverted_by_mention`), such a mention counts when it names an earlier PR
+that changed some of the same files: an issue number or an unrelated PR named for context
+shares none.
 """
 
 from __future__ import annotations
@@ -31,6 +37,16 @@ REVERTS_COMMIT = re.compile(r"This reverts commit (?P<sha>[0-9a-f]{7,40})")
 # A title that says it reverts, behind any tags: `Revert ...`, `[CI] Revert "..."`, `revert: ...`.
 REVERT_WORD_TITLE = re.compile(r"^(?:\s*[\[【][^\]】]*[\]】])*\s*revert\b", re.IGNORECASE)
 TRAILING_PR_NUMBER = re.compile(r"\s*\(#(?P<number>\d+)\)\s*$")
+# What follows the word in a title that says it reverts, an unclosed or missing quote allowed:
+# `Revert "[Feature] Cache the code start compilation` (vllm-ascend #9899).
+_REVERTED_SUBJECT = re.compile(
+    r'^(?:\s*[\[【][^\]】]*[\]】])*\s*revert\s*:?\s*"?(?P<subject>.+?)"?\s*$',
+    re.DOTALL | re.IGNORECASE,
+)
+# `#4138`, `pr4214`, `PR #3295`, `.../pull/10301`: a PR number, as people write one.
+_MENTIONED_PR = re.compile(r"(?:#|\bpr\s?#?\s?|/pull/)(?P<number>\d+)\b", re.IGNORECASE)
+# A commit hash: at least seven hex digits, one of them a letter (not a date or a number).
+_MENTIONED_SHA = re.compile(r"\b(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
 
 
 class RevertText(BaseModel):
@@ -117,3 +133,62 @@ def titles_before(prs: Iterable[PullRequest], revert: PullRequest) -> dict[str, 
 def merge_commits(prs: Iterable[PullRequest]) -> dict[str, int]:
     """Merge commit sha -> PR number, for `This reverts commit <sha>`."""
     return {pr.merge_commit_sha: pr.number for pr in prs if pr.merge_commit_sha}
+
+
+def reverted_by_mention(revert: PullRequest, earlier: Iterable[PullRequest]) -> int | None:
+    """The PR a hand-written revert undoes, for a title that says it reverts but names its
+    target in none of the formats `read_revert` reads; None when nothing identifies it.
+
+    `earlier` are the PRs merged before the revert. The evidence, in order: the title after
+    "Revert" is an earlier PR's title (unquoted, or with an unclosed quote); else a PR the
+    title, then the body, names by number, link or merge commit that changed a file the revert
+    changes (of several, the one whose title shares most words with the revert's).
+    """
+    if not REVERT_WORD_TITLE.match(revert.title):
+        return None
+    candidates = sorted(
+        (pr for pr in earlier if pr.number != revert.number and pr.merged_at <= revert.merged_at),
+        key=lambda pr: (pr.merged_at, pr.number),
+    )
+    subject = _REVERTED_SUBJECT.match(revert.title)
+    if subject:
+        titles = {pr.title.strip(): pr.number for pr in candidates}
+        by_title = match_quoted_title(subject.group("subject").strip(), titles)
+        if by_title is not None:
+            return by_title
+    by_number = {pr.number: pr for pr in candidates}
+    commits = merge_commits(candidates)
+    touched = _paths(revert)
+    subject_words = _words(subject.group("subject")) if subject else set()
+    for text in (revert.title, revert.body):
+        sharing = [pr for pr in _mentions(text, by_number, commits) if touched & _paths(pr)]
+        if sharing:
+            # One revert of several PRs (vllm-ascend #6891 lists four commits): the one its
+            # title describes, else the first named.
+            return max(sharing, key=lambda pr: len(subject_words & _words(pr.title))).number
+    return None
+
+
+def _mentions(
+    text: str, by_number: Mapping[int, PullRequest], commits: Mapping[str, int]
+) -> list[PullRequest]:
+    """The known PRs a text names by number or merge commit, in the order it names them."""
+    found: list[tuple[int, PullRequest]] = []
+    for match in _MENTIONED_PR.finditer(text):
+        pr = by_number.get(int(match.group("number")))
+        if pr is not None:
+            found.append((match.start(), pr))
+    for match in _MENTIONED_SHA.finditer(text):
+        sha = match.group(0)
+        number = next((n for full, n in commits.items() if full.startswith(sha)), None)
+        if number is not None and number in by_number:
+            found.append((match.start(), by_number[number]))
+    return [pr for _, pr in sorted(found, key=lambda item: item[0])]
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]{2,}", text.lower()))
+
+
+def _paths(pr: PullRequest) -> set[str]:
+    return {path for f in pr.files for path in (f.path, f.previous_path) if path}

@@ -568,6 +568,61 @@ def test_a_revert_names_the_pr_merged_before_it_by_title_or_by_commit() -> None:
     assert resolve_revert(by_commit, known).reverted_number == 3
 
 
+def test_a_hand_written_revert_names_its_target_in_its_own_words() -> None:
+    """vllm-ascend's reverts by hand: no quotes, a number in the title or body, a link, shas."""
+    day = timedelta(days=1)
+    kv = make_pr(4138, "[KV-Sharing] Support KV-Sharing in CLA models", merged_at=MERGED - day)
+    cache = make_pr(9744, "[Feature] Cache the code start compilation", merged_at=MERGED - day)
+    eplb = make_pr(4214, "[Feat] Multi-stream eplb heat collection", files=[("eplb/heat.py", 9, 1)])
+    known = {pr.number: pr for pr in (kv, cache, eplb)}
+
+    def target(
+        title: str, body: str = "", files: list[tuple[str, int, int]] | None = None
+    ) -> int | None:
+        revert = make_pr(20000, title, body=body, files=files, merged_at=MERGED + day)
+        return resolve_revert(revert, known).reverted_number
+
+    # The reverted title without quotes, or with the closing quote missing.
+    assert target("Revert [KV-Sharing] Support KV-Sharing in CLA models (#4138)") == 4138
+    assert target('Revert "[Feature] Cache the code start compilation') == 9744
+    # A number counts when that PR changed a file the revert changes; an issue or a PR named
+    # for context shares none.
+    assert target("[Bugfix] Revert pr4214 heat collection", files=[("eplb/heat.py", 1, 9)]) == 4214
+    assert target("[Bugfix] Revert pr4214 heat collection", files=[("docs/x.md", 1, 1)]) is None
+    assert target("[BugFix] Revert profiling", "This PR reverts #4138 / commit 9099b7f.") == 4138
+    assert target("[CI] Revert build cache", "https://github.com/o/n/pull/9744 fails") == 9744
+    # Not a revert by its title: a mention is only a mention.
+    assert target("[BugFix] Fix profiling", "Follow-up of #4138.") is None
+    later = make_pr(4300, "[Feat] X", merged_at=MERGED + 2 * day)
+    assert (
+        resolve_revert(
+            make_pr(20001, "Revert X", body="It broke after #4300.", merged_at=MERGED + day),
+            {**known, 4300: later},
+        ).reverted_number
+        is None
+    )  # merged after the revert: it cannot be what the revert undoes
+
+
+def test_a_revert_of_several_commits_names_the_one_its_title_describes() -> None:
+    day = timedelta(days=1)
+    image = make_pr(
+        6884, "[Image] Fix docker image merge tag", merge_commit_sha="8835236" + "a" * 33
+    )
+    speedup = make_pr(
+        6708, "[CI] Refactor to speedup image building", merge_commit_sha="84b0069" + "b" * 33
+    )
+    known = {pr.number: pr for pr in (image, speedup)}
+    revert = make_pr(
+        6891,
+        "[CI] Revert speedup image building related PRs",
+        body="git revert 8835236aaaa\ngit revert 84b0069bbbb\n",
+        merged_at=MERGED + day,
+    )
+    assert resolve_revert(revert, known).reverted_number == 6708
+    by_date = make_pr(6892, "[CI] Revert the 20250528 change", merged_at=MERGED + day)
+    assert resolve_revert(by_date, known).reverted_number is None  # a date is no commit
+
+
 def test_a_revert_behind_tags_with_the_number_after_the_quote() -> None:
     """vllm-ascend: `[Revert] Revert "<title>" (#N)`, body `Revert of PR #N (...)`."""
     title = '[Revert] Revert "[CI] add a5 nightly multi test- #14112" (#14190)'

@@ -33,7 +33,13 @@ from prhub_pipeline.records import (
     ReviewData,
     ReviewThread,
 )
-from prhub_pipeline.reverts import merge_commits, read_revert, reverted_number, titles_before
+from prhub_pipeline.reverts import (
+    merge_commits,
+    read_revert,
+    reverted_by_mention,
+    reverted_number,
+    titles_before,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Paths
@@ -397,6 +403,8 @@ def reverted_target(
         number = reverted_number(
             revert, titles_before(known.values(), pr), merge_commits(known.values())
         )
+    if number is None:
+        number = reverted_by_mention(pr, known.values())
     return number, (known.get(number) if number is not None else None)
 
 
