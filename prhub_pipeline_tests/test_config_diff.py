@@ -87,6 +87,37 @@ def test_lists_and_empty_mappings_are_one_value_but_hydra_defaults_are_entries()
     ]
 
 
+def test_a_list_of_mappings_is_compared_entry_by_entry() -> None:
+    # verl #2184 named the gsm8k interaction: a new field of an entry, no changed setting.
+    before = """\
+interaction:
+  - class_name: verl.interactions.gsm8k_interaction.Gsm8kInteraction
+    config: {}
+"""
+    named = before.replace("  - class_name", "  - name: gsm8k\n    class_name")
+    assert compare_config("interaction_config.yaml", before, named) == [
+        change("interaction[0].name", None, "gsm8k")
+    ]
+    # verl #1948 gave a tool's empty config a type: the entry's setting changes, by position.
+    typed = before.replace("config: {}", "config:\n      type: native")
+    assert compare_config("interaction_config.yaml", before, typed) == [
+        change("interaction[0].config.type", None, "native")
+    ]
+    assert compare_config("tools.yaml", "tools: []\n", "tools:\n  - name: search\n") == [
+        change("tools[0].name", None, "search")  # an empty list that gains entries is widened
+    ]
+    removed = compare_config(
+        "tools.yaml", "tools:\n  - name: a\n  - name: b\n", "tools:\n  - name: a\n"
+    )
+    assert removed == [change("tools[1].name", "b", None)]
+    # A defaults entry may select several options of its group (verl #5680).
+    assert compare_config(
+        YAML_PATH,
+        "defaults:\n  - engine@x: [megatron]\n",
+        "defaults:\n  - engine@x: [megatron, mindspeed]\n",
+    ) == [change("defaults[engine@x]", '["megatron"]', '["megatron", "mindspeed"]')]
+
+
 def test_python_configs_compare_defaults_not_type_hints_or_docs() -> None:
     before = '''\
 from dataclasses import dataclass, field

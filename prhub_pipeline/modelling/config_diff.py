@@ -6,7 +6,8 @@ says exactly which values changed (`algorithm.use_legacy_worker_impl: auto -> di
 settings went away, and says nothing when none did.
 
 YAML files are compared key by key after parsing: nested keys dotted, a Hydra `defaults` list
-entry by entry, other lists and empty mappings as one value. Python config files (dataclasses,
+entry by entry, a list of mappings entry by entry by position, other lists and empty mappings as
+one value. Python config files (dataclasses,
 module constants) are compared by the default each field or name is given: a rewritten type hint
 or docstring is no change.
 """
@@ -114,7 +115,7 @@ class _SettingsReader:
             return None
         # A value that became a mapping (`extra_configs: {}` gaining keys, `qat: null` becoming
         # a section) is not a removed setting: its new keys say what it holds now.
-        parents = {key[:at] for key in new for at, char in enumerate(key) if char == "."}
+        parents = {key[:at] for key in new for at, char in enumerate(key) if char in ".["}
         return [
             SettingChange(key=key, before=old.get(key), after=new.get(key))
             for key in sorted(old.keys() | new.keys())
@@ -197,22 +198,28 @@ def _flatten(value: Any, key: str, settings: dict[str, str]) -> None:
         for item in value:
             name, option = next(iter(item.items())) if isinstance(item, dict) else (item, None)
             settings[f"{key}[{name}]"] = "included" if option is None else _show(option)
+    elif isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+        # A list of mappings (verl's tool and interaction lists) entry by entry, by position: a
+        # field added to one entry changes none of its other settings (verl #2184).
+        for position, item in enumerate(value):
+            _flatten(item, f"{key}[{position}]", settings)
     else:
         settings[key] = _show(value)
 
 
 def _is_defaults_list(value: Any, key: str) -> bool:
-    """A list shaped like Hydra's defaults: distinct names and `group: option` mappings, or only
-    names under the key `defaults` (`defaults: [ppo_trainer, _self_]`)."""
-    if not isinstance(value, list) or not value:
-        return False
-    if not any(isinstance(item, dict) for item in value) and key.rsplit(".", 1)[-1] != "defaults":
+    """Hydra's defaults list: under the key `defaults`, distinct names (`_self_`) and
+    `group: option` entries. Elsewhere a list of one-key mappings is data (`tools: [{name: x}]`)."""
+    if not isinstance(value, list) or not value or key.rsplit(".", 1)[-1] != "defaults":
         return False
     names = []
     for item in value:
         if isinstance(item, dict) and len(item) == 1:
             name, option = next(iter(item.items()))
-            if isinstance(option, dict | list):
+            # `group: [a, b]` selects several options of one group.
+            if isinstance(option, dict) or (
+                isinstance(option, list) and any(isinstance(o, dict | list) for o in option)
+            ):
                 return False
             names.append(str(name))
         elif isinstance(item, str):
