@@ -118,6 +118,12 @@ class ScoringConfig(StrictModel):
             "**/configs/**/*.yaml",
             "**/configs/**/*.yml",
             "**/config/**/*.py",
+            # Python modules that hold a project's settings by convention: environment
+            # variables with their defaults, argument dataclasses, the package's own config.
+            "**/envs.py",
+            "**/env.py",
+            "**/*_args.py",
+            "*/*_config.py",
         ]
     )
     # A core-path change smaller than this (lines) is not flagged for missing tests.

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.config_diff import compare_config, config_file_diffs, config_files
+from prhub_pipeline.modelling.config_diff import (
+    compare_config,
+    config_file_diffs,
+    config_files,
+    deleted_config_files,
+)
 from prhub_pipeline.records import FileVersions, SettingChange
 from prhub_pipeline_tests.test_importance import make_pr
 from prhub_pipeline_tests.test_risks import with_statuses
@@ -221,11 +226,19 @@ def test_config_files_are_the_edited_user_facing_ones() -> None:
                 ("tests/e2e/nightly/configs/Qwen3-32B.yaml", 1, 1),
                 (".github/workflows/configs/nightly_config.yaml", 1, 1),
                 ("verl/trainer/main_ppo.py", 1, 1),
+                # Settings modules by convention (vllm-ascend, tilelang, LLaMA-Factory).
+                ("vllm_ascend/ascend_config.py", 2, 1),
+                ("vllm_ascend/envs.py", 1, 1),
+                ("tilelang/env.py", 1, 1),
+                ("src/llamafactory/hparams/model_args.py", 1, 1),
+                ("vllm_ascend/quantization/fp8_config.py", 1, 1),
+                ("vllm_ascend/ops/fused_moe/moe_runtime_args.py", 0, 40),
             ],
         ),
         {
             "verl/trainer/config/new_option.yaml": "added",
             "verl/trainer/config/old_option.yaml": "removed",
+            "vllm_ascend/ops/fused_moe/moe_runtime_args.py": "removed",
             "verl/trainer/config/moved.yaml": "renamed",
         },
     )
@@ -236,7 +249,13 @@ def test_config_files_are_the_edited_user_facing_ones() -> None:
         YAML_PATH,
         "verl/trainer/config/new_option.yaml",
         "verl/trainer/config/only_added_lines.yaml",
+        "vllm_ascend/ascend_config.py",
+        "vllm_ascend/envs.py",
+        "tilelang/env.py",
+        "src/llamafactory/hparams/model_args.py",
     ]
+    # Users choose YAML configs by name; a Python module is the code's (vllm-ascend #13888).
+    assert deleted_config_files(pr, ScoringConfig()) == ["verl/trainer/config/old_option.yaml"]
 
 
 def test_python_settings_are_fields_constants_and_environment_defaults() -> None:
@@ -254,6 +273,8 @@ logger = logging.getLogger(__name__)
 SITE_PACKAGES = site.getsitepackages()
 PluginArgument = Optional[Union[PluginConfig, dict, str]]
 MAX_RETRIES = 3
+VERSION = "0.9.2.dev0"
+MIN_CANN_VERSION = "8.0"
 
 env_variables = {
     "VLLM_ASCEND_ENABLE_MLAPO": lambda: bool(int(os.getenv("VLLM_ASCEND_ENABLE_MLAPO", "0"))),
@@ -287,6 +308,9 @@ class ModelArguments(BaseModel):
         .replace('description="The chat template."', 'description="Which template."')
         .replace("Field(default_factory=list)", "Field(default_factory=lambda: [])")
         .replace("MAX_RETRIES = 3", "MAX_RETRIES = 5")
+        # A release's number is no setting (LLaMA-Factory #7242 and each release after it).
+        .replace('VERSION = "0.9.2.dev0"', 'VERSION = "0.9.2"')
+        .replace('MIN_CANN_VERSION = "8.0"', 'MIN_CANN_VERSION = "8.1"')
     )
     assert compare_config("vllm_ascend/config/envs.py", before, after) == [
         change("MAX_RETRIES", "3", "5"),
@@ -315,6 +339,35 @@ class AscendConfig:
     ]
     unchanged = before.replace("or {}", "if vllm_config else {}")
     assert compare_config("vllm_ascend/ascend_config.py", before, unchanged) == []
+    # #5296: a flag now read through bool() with False for 0 keeps its default; an option read
+    # into a local name is the key users write, here renamed.
+    flags = before + (
+        '        self.exponential = additional_config.get("exponential", 0)\n'
+        '        path = additional_config.get("dump_config", None)\n'
+        "        self.dump = DumpConfig(path)\n"
+    )
+    renamed = flags.replace(
+        'additional_config.get("exponential", 0)',
+        'bool(additional_config.get("exponential", False))',
+    ).replace(
+        '        path = additional_config.get("dump_config", None)\n'
+        "        self.dump = DumpConfig(path)\n",
+        '        self.dump_config_path = additional_config.get("dump_config_path", None)\n',
+    )
+    assert compare_config("vllm_ascend/ascend_config.py", flags, renamed) == [
+        change("AscendConfig.dump_config", "None", None),
+        change("AscendConfig.dump_config_path", None, "None"),
+    ]
+    # #6442 handed part of the reading to a helper method: no setting changed.
+    helper = flags.replace(
+        '        path = additional_config.get("dump_config", None)\n'
+        "        self.dump = DumpConfig(path)\n",
+        "        self._read_dump(additional_config)\n\n"
+        "    def _read_dump(self, additional_config):\n"
+        '        path = additional_config.get("dump_config", None)\n'
+        "        self.dump = DumpConfig(path)\n",
+    )
+    assert compare_config("vllm_ascend/ascend_config.py", flags, helper) == []
 
 
 def test_nested_python_mappings_are_settings_and_numbers_compare_as_numbers() -> None:

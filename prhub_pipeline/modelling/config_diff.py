@@ -39,6 +39,7 @@ MAX_CONFIG_BYTES = 2_000_000
 MAX_CONFIG_NODES = 200_000
 _ENUM_BASE = re.compile(r"\b(?:Str|Int)?(?:Enum|Flag)$")
 _MODULE_CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
+_VERSION_CONSTANT = re.compile(r"(?:^|_)VERSION$")
 _EMPTY_BUILT_INS = {"list": "[]", "dict": "{}", "set": "set()", "tuple": "()"}
 # YAML 1.1 reads `1e-5` as a string and `1.0e-5` as a number; Hydra reads both as numbers.
 _EXPONENT_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)[eE][+-]?\d+")
@@ -60,9 +61,17 @@ def config_files(pr: PullRequest, config: ScoringConfig) -> list[FileChange]:
 
 
 def deleted_config_files(pr: PullRequest, config: ScoringConfig) -> list[str]:
-    """The configuration files a PR deletes: whoever selected one by name (verl #5382 deleted
-    `sft_trainer.yaml`, run as `--config-name sft_trainer`) has nothing to run with."""
-    return [f.path for f in pr.files if f.status == "removed" and is_user_config(f.path, config)]
+    """The YAML configuration files a PR deletes: whoever selected one by name (verl #5382
+    deleted `sft_trainer.yaml`, run as `--config-name sft_trainer`) has nothing to run with. A
+    Python module is imported by the code, not chosen by users: deleting one is a refactoring
+    (vllm-ascend #13888 split `moe_runtime_args.py`)."""
+    return [
+        f.path
+        for f in pr.files
+        if f.status == "removed"
+        and f.path.lower().endswith(_YAML_SUFFIXES)
+        and is_user_config(f.path, config)
+    ]
 
 
 def is_user_config(path: str, config: ScoringConfig) -> bool:
@@ -135,15 +144,21 @@ class _SettingsReader:
 
 
 def _same_value(before: str | None, after: str | None) -> bool:
-    """Equal, or the same number spelled two ways (`1` and `1.0`)."""
+    """Equal, or the same number spelled two ways (`1` and `1.0`; `0` and `False`, which
+    vllm-ascend #5296 exchanged for a flag read through `bool()`)."""
     if before == after:
         return True
     if before is None or after is None:
         return False
     try:
-        return float(before) == float(after)
+        return _number(before) == _number(after)
     except ValueError:
         return False
+
+
+def _number(value: str) -> float:
+    truth = {"true": 1.0, "false": 0.0}.get(value.lower())
+    return truth if truth is not None else float(value)
 
 
 def _parse_settings(is_python: bool, text: str) -> dict[str, str] | None:
@@ -256,8 +271,8 @@ def _python_settings(text: str) -> dict[str, str] | None:
 
 
 def _python_scope(body: Sequence[ast.stmt], prefix: str, settings: dict[str, str]) -> None:
-    """Class fields with their defaults (dataclasses, pydantic models), attributes `__init__`
-    reads from a mapping with a fallback, and the module's constants: UPPER_CASE names and
+    """Class fields with their defaults (dataclasses, pydantic models), attributes its methods
+    read from a mapping with a fallback, and the module's constants: UPPER_CASE names and
     mappings such as vllm-ascend's `env_variables`."""
     for node in body:
         if isinstance(node, ast.ClassDef):
@@ -265,8 +280,8 @@ def _python_scope(body: Sequence[ast.stmt], prefix: str, settings: dict[str, str
             if not any(_ENUM_BASE.search(ast.unparse(base)) for base in node.bases):
                 _python_scope(node.body, f"{prefix}{node.name}.", settings)
             continue
-        if isinstance(node, ast.FunctionDef) and node.name == "__init__" and prefix:
-            _init_settings(node, prefix, settings)
+        if isinstance(node, ast.FunctionDef) and prefix:
+            _method_settings(node, prefix, settings)
             continue
         if isinstance(node, ast.AnnAssign) and node.value is not None:
             targets: list[ast.expr] = [node.target]
@@ -280,23 +295,30 @@ def _python_scope(body: Sequence[ast.stmt], prefix: str, settings: dict[str, str
                 _python_setting(prefix, target.id, value, settings)
 
 
-def _init_settings(init: ast.FunctionDef, prefix: str, settings: dict[str, str]) -> None:
+def _method_settings(method: ast.FunctionDef, prefix: str, settings: dict[str, str]) -> None:
     """`self.x = config.get("x", D)` (vllm-ascend's AscendConfig) or `os.getenv("X", D)`: the
-    attribute's default is D. Other assignments in `__init__` are state, not settings."""
-    for node in ast.walk(init):
+    attribute's default is D. A value read into a local name first is the setting the user
+    writes (`path = config.get("dump_config", None)`, vllm-ascend #5296). Any method counts,
+    since `__init__` hands parts of its reading to helpers (#6442). Other assignments are
+    state, not settings."""
+    for node in ast.walk(method):
         if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
             continue
-        default = _environment_default(node.value)
+        read = _environment_default(node.value)
+        if read is None:
+            continue
+        name, default = read
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for target in targets:
             if (
-                default is not None
-                and isinstance(target, ast.Attribute)
+                isinstance(target, ast.Attribute)
                 and isinstance(target.value, ast.Name)
                 and target.value.id == "self"
                 and not target.attr.startswith("_")
             ):
                 settings.setdefault(prefix + target.attr, default)
+            elif isinstance(target, ast.Name):
+                settings.setdefault(prefix + name, default)
 
 
 def _python_setting(prefix: str, name: str, value: ast.expr, settings: dict[str, str]) -> None:
@@ -309,6 +331,8 @@ def _python_setting(prefix: str, name: str, value: ast.expr, settings: dict[str,
         return
     if not prefix and (not _MODULE_CONSTANT.fullmatch(name) or isinstance(value, ast.Call)):
         return  # `logger = get_logger(...)`, type aliases, computed paths: no settings
+    if not prefix and _VERSION_CONSTANT.search(name):
+        return  # a release's number (LLaMA-Factory's env.py `VERSION`) is nobody's setting
     settings[prefix + name] = _python_default(value)
 
 
@@ -352,7 +376,8 @@ def _python_default(value: ast.expr) -> str:
             return ast.unparse(value.args[0])
         return "no default"  # a required field: its metadata is no setting
     if isinstance(value, ast.Lambda):
-        return _environment_default(value.body) or ast.unparse(value.body)
+        read = _environment_default(value.body)
+        return read[1] if read else ast.unparse(value.body)
     return ast.unparse(value)
 
 
@@ -364,16 +389,18 @@ def _factory_value(factory: ast.expr) -> str:
     return f"{ast.unparse(factory)}()"
 
 
-def _environment_default(expression: ast.expr) -> str | None:
-    """The fallback of the first `getenv(NAME, D)` / `mapping.get("name", D)` in an expression."""
+def _environment_default(expression: ast.expr) -> tuple[str, str] | None:
+    """The name read and the fallback of the first `getenv(NAME, D)` / `mapping.get("name", D)`
+    in an expression."""
     for node in ast.walk(expression):
         if (
             isinstance(node, ast.Call)
             and _called_name(node.func) in ("getenv", "get")
             and len(node.args) >= 2
-            and _text(node.args[0]) is not None
         ):
-            return ast.unparse(node.args[1])
+            name = _text(node.args[0])
+            if name is not None:
+                return name, ast.unparse(node.args[1])
     return None
 
 
