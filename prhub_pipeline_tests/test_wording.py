@@ -22,7 +22,7 @@ from prhub_pipeline.records import (
     WeekCounts,
 )
 from prhub_pipeline.reporting.context import ReportContext, build_report_context
-from prhub_pipeline.reporting.facts import FlaggedPr, RiskGroup
+from prhub_pipeline.reporting.facts import FlaggedPr, RevertChain, RiskGroup
 from prhub_pipeline.reporting.wording import EN, ZH
 from prhub_pipeline.weeks import WeekWindow
 from prhub_pipeline_tests.test_importance import REPO, history, make_pr
@@ -271,3 +271,19 @@ def test_config_default_changes_name_their_settings_and_values() -> None:
         "并修改了 verl/trainer/config/legacy.yaml 的已有内容，默认配置可能随之改变；"
         "#7 修改了 conf/a.yaml, conf/b.yaml 的已有内容，默认配置可能随之改变。"
     )
+
+
+def test_reverts_whose_target_is_unknown_share_one_sentence() -> None:
+    chains = [
+        RevertChain(number=11562, target=9865, title="Estimate ACL graph memory", reopened=[]),
+        RevertChain(number=11580, target=None, title=None, reopened=[]),
+        RevertChain(number=11845, target=None, title=None, reopened=[]),
+    ]
+    assert EN.revert_sentences(chains) == [
+        '#11562 reverted #9865 ("Estimate ACL graph memory").',
+        "#11580 and #11845 are reverts whose reverted PRs could not be identified.",
+    ]
+    assert EN.revert_sentences(chains[1:2]) == [
+        "#11580 is a revert, but the reverted PR could not be identified."
+    ]
+    assert ZH.revert_sentences(chains[1:])[0].startswith("#11580、#11845 是回退")

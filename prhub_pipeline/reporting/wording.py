@@ -124,7 +124,7 @@ class Wording:
     risk_tally_item: str
     risk_tally_sep: str
     summary_without_reviews: str
-    revert_unknown: str
+    revert_unknown: Counted  # fields refs
     revert: str
     revert_title: str
     revert_reopened: Counted
@@ -298,7 +298,7 @@ class Wording:
             ]
             fix_focus = self.fix_focus.format(total=s.fix_total, list=self.join(areas))
             paragraphs.append(_tight(fix_focus))
-        paragraphs.extend(self.revert_sentence(chain) for chain in s.reverts)
+        paragraphs.extend(self.revert_sentences(s.reverts))
         if s.risk_tally:
             tally = [
                 self.risk_tally_item.format(name=self.risk_names[kind], n=n)
@@ -309,17 +309,28 @@ class Wording:
             paragraphs.append(self.summary_without_reviews)
         return paragraphs
 
-    def revert_sentence(self, chain: RevertChain) -> str:
-        if chain.target is None:
-            return self.revert_unknown.format(number=chain.number)
-        text = self.revert.format(number=chain.number, target=chain.target)
+    def revert_sentences(self, chains: Sequence[RevertChain]) -> list[str]:
+        """One sentence per identified revert, then one for all whose target is unknown."""
+        sentences = [
+            self._revert_sentence(chain, chain.target)
+            for chain in chains
+            if chain.target is not None
+        ]
+        unknown = [f"#{chain.number}" for chain in chains if chain.target is None]
+        if unknown:
+            template = _counted(self.revert_unknown, len(unknown))
+            sentences.append(template.format(refs=self.join(unknown)))
+        return sentences
+
+    def _revert_sentence(self, chain: RevertChain, target: int) -> str:
+        text = self.revert.format(number=chain.number, target=target)
         if chain.title:
             text += self.revert_title.format(title=chain.title)
         if chain.relanded is not None:
-            text += self.revert_relanded.format(target=chain.target, relanded=chain.relanded)
+            text += self.revert_relanded.format(target=target, relanded=chain.relanded)
         elif chain.reopened:
             reopened = _counted(self.revert_reopened, len(chain.reopened))
-            text += reopened.format(target=chain.target, refs=self.refs(chain.reopened))
+            text += reopened.format(target=target, refs=self.refs(chain.reopened))
         return text + self.stop
 
     # Key changes.
@@ -335,7 +346,7 @@ class Wording:
 
     def group_lead(self, group: Group, reverts: Sequence[RevertChain]) -> str:
         if group.kind == "revert":
-            return self.sentence_sep.join(self.revert_sentence(chain) for chain in reverts)
+            return self.sentence_sep.join(self.revert_sentences(reverts))
         if group.kind == "more":
             return self.more_lead.format(n=len(group.members), key=group.key_count)
         n, key = len(group.members), group.key_count
@@ -421,7 +432,7 @@ class Wording:
     # Risks.
     def risk_text(self, group: RiskGroup) -> str:
         if group.kind == "revert":
-            return self.sentence_sep.join(self.revert_sentence(c) for c in group.reverts)
+            return self.sentence_sep.join(self.revert_sentences(group.reverts))
         lead, item, end = self.risk_texts[group.kind]
         n = len(group.numbers)
         items = self.clause_sep.join(self._risk_item(item, pr) for pr in group.listed)
@@ -665,7 +676,10 @@ ZH = Wording(
     risk_tally_item="{name} {n} 项",
     risk_tally_sep="，",
     summary_without_reviews="本周数据来自不含评审信息的数据源，报告未评估评审过程。",
-    revert_unknown="#{number} 是一次回退，但无法从标题或描述确定被回退的 PR。",
+    revert_unknown=(
+        "{refs} 是一次回退，但无法从标题或描述确定被回退的 PR。",
+        "{refs} 是回退，但无法从标题或描述确定被回退的 PR。",
+    ),
     revert="#{number} 回退了 #{target}",
     revert_title="（{title}）",
     revert_reopened="；#{target} 曾声明修复 {refs}，回退后 {refs} 重新处于未修复状态",
@@ -881,7 +895,10 @@ EN = Wording(
     risk_tally_sep="; ",
     summary_without_reviews="This week's data comes from a source without review"
     " information, so the review process is not assessed.",
-    revert_unknown="#{number} is a revert, but the reverted PR could not be identified.",
+    revert_unknown=(
+        "{refs} is a revert, but the reverted PR could not be identified.",
+        "{refs} are reverts whose reverted PRs could not be identified.",
+    ),
     revert="#{number} reverted #{target}",
     revert_title=' ("{title}")',
     revert_reopened=(
