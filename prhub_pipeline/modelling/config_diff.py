@@ -7,9 +7,8 @@ settings went away, and says nothing when none did.
 
 YAML files are compared key by key after parsing: nested keys dotted, a Hydra `defaults` list
 entry by entry, a list of mappings entry by entry by position, other lists and empty mappings as
-one value. Python config files (dataclasses,
-module constants) are compared by the default each field or name is given: a rewritten type hint
-or docstring is no change.
+one value. Python config files (dataclasses, settings classes, module constants) are compared by
+the default each field or name is given: a rewritten type hint or docstring is no change.
 """
 
 from __future__ import annotations
