@@ -591,6 +591,18 @@ def test_a_pr_without_description_is_not_summarised_by_its_own_title() -> None:
     assert ". (risks" not in bare_line and "Risks:" not in bare_line
 
 
+def test_a_description_that_only_restates_part_of_the_title_adds_nothing() -> None:
+    # tilelang #2665's body is its title with one tag fewer; verl #1602's names part of it.
+    title = "[TIR][Transform] Fix flat Bind modeling in parallel race checks"
+    assert not facts.adds_to_title("[TIR] Fix flat Bind modeling in parallel race checks", title)
+    assert not facts.adds_to_title(
+        "Fix sglang megatron support",
+        "[sglang] Fix megatron support in sglang and add sglang_async support & CI tasks",
+    )
+    assert not facts.adds_to_title("", title)
+    assert facts.adds_to_title("Binds now alias their buffers, so checks see the race.", title)
+
+
 def test_links_to_the_repositorys_own_prs_read_as_numbers() -> None:
     linked = make_pr(
         6602,
