@@ -6,6 +6,29 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+# Dependency manifests and lock files: risk rules flag changes to them.
+DEPENDENCY_FILES = (
+    "requirements*.txt",
+    "requirements/**",
+    "constraints*.txt",
+    "setup.py",
+    "setup.cfg",
+    "pyproject.toml",
+    "Pipfile",
+    "Pipfile.lock",
+    "poetry.lock",
+    "uv.lock",
+    "environment*.yml",
+    "environment*.yaml",
+    "package.json",
+    "package-lock.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "go.mod",
+    "go.sum",
+    "Cargo.toml",
+    "Cargo.lock",
+)
 # CI configuration: risk rules flag changes to it, theme rules keep it CI work.
 CI_FILES = (
     ".github/workflows/**",

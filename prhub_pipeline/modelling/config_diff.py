@@ -22,7 +22,8 @@ from typing import Any
 import yaml
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.paths import CI_FILES, matches_any
+from prhub_pipeline.modelling.requirements import is_read_manifest, requirement_settings
+from prhub_pipeline.paths import CI_FILES, DEPENDENCY_FILES, matches_any
 from prhub_pipeline.records import (
     ConfigFileDiff,
     FileChange,
@@ -57,6 +58,24 @@ def config_files(pr: PullRequest, config: ScoringConfig) -> list[FileChange]:
         and f.edits_content
         and is_user_config(f.path, config)
     ]
+
+
+def manifest_files(pr: PullRequest) -> list[FileChange]:
+    """The PR's dependency manifests whose requirements can be compared, edited or new."""
+    return [
+        f
+        for f in pr.files
+        if f.status in ("modified", "renamed", "added")
+        and f.edits_content
+        and matches_any(f.path, DEPENDENCY_FILES)
+        and is_read_manifest(f.path)
+    ]
+
+
+def compared_files(pr: PullRequest, config: ScoringConfig) -> list[FileChange]:
+    """The files ingest reads before and after the PR: configuration files and manifests."""
+    manifests = [f for f in manifest_files(pr) if not is_user_config(f.path, config)]
+    return [*config_files(pr, config), *manifests]
 
 
 def deleted_config_files(pr: PullRequest, config: ScoringConfig) -> list[str]:
@@ -111,7 +130,7 @@ class _SettingsReader:
     old one, and parsing large YAML files is most of the cost."""
 
     def __init__(self) -> None:
-        self._parsed: dict[tuple[bool, str], dict[str, str] | None] = {}
+        self._parsed: dict[tuple[str, str], dict[str, str] | None] = {}
 
     def compare(
         self, path: str, before: str | None, after: str | None
@@ -133,12 +152,17 @@ class _SettingsReader:
 
     def _settings(self, path: str, text: str) -> dict[str, str] | None:
         name = path.lower()
-        if not name.endswith((".py", *_YAML_SUFFIXES)):
+        if is_read_manifest(path):
+            kind = "requirements"
+        elif name.endswith(".py"):
+            kind = "python"
+        elif name.endswith(_YAML_SUFFIXES):
+            kind = "yaml"
+        else:
             return None
-        is_python = name.endswith(".py")
-        key = (is_python, text)
+        key = (kind, text)
         if key not in self._parsed:
-            self._parsed[key] = _parse_settings(is_python, text)
+            self._parsed[key] = _parse_settings(kind, path, text)
         return self._parsed[key]
 
 
@@ -160,10 +184,12 @@ def _number(value: str) -> float:
     return truth if truth is not None else float(value)
 
 
-def _parse_settings(is_python: bool, text: str) -> dict[str, str] | None:
+def _parse_settings(kind: str, path: str, text: str) -> dict[str, str] | None:
     if len(text.encode("utf-8", "replace")) > MAX_CONFIG_BYTES:
         return None
-    return _python_settings(text) if is_python else _yaml_settings(text)
+    if kind == "requirements":
+        return requirement_settings(path, text)
+    return _python_settings(text) if kind == "python" else _yaml_settings(text)
 
 
 # --- YAML ------------------------------------------------------------------------------------

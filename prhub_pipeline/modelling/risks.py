@@ -28,8 +28,9 @@ from prhub_pipeline.modelling.pr_text import (
     parse_title,
     shorten,
 )
+from prhub_pipeline.modelling.requirements import LISTED
 from prhub_pipeline.modelling.tags import areas_of
-from prhub_pipeline.paths import CI_FILES, matches_any
+from prhub_pipeline.paths import CI_FILES, DEPENDENCY_FILES, matches_any
 from prhub_pipeline.records import (
     ConfigFileDiff,
     FileChange,
@@ -59,28 +60,6 @@ SEVERITY: dict[RiskKind, Severity] = {
     "ci_change": "low",
 }
 
-DEPENDENCY_FILES = (
-    "requirements*.txt",
-    "requirements/**",
-    "constraints*.txt",
-    "setup.py",
-    "setup.cfg",
-    "pyproject.toml",
-    "Pipfile",
-    "Pipfile.lock",
-    "poetry.lock",
-    "uv.lock",
-    "environment*.yml",
-    "environment*.yaml",
-    "package.json",
-    "package-lock.json",
-    "yarn.lock",
-    "pnpm-lock.yaml",
-    "go.mod",
-    "go.sum",
-    "Cargo.toml",
-    "Cargo.lock",
-)
 DOCKER_FILES = ("Dockerfile*", "*.Dockerfile", "*.dockerfile", "docker/**", "docker-compose*.y*ml")
 # A line that opens with "Breaking change(s)" as a heading, a label or a sentence
 # (`## Breaking Changes`, `**Breaking Changes:**`, `Breaking changes: X is now ...`, verl #362),
@@ -318,8 +297,8 @@ def _path_flags(
             )
         )
     flags.extend(_config_flags(pr, config, config_diffs))
+    flags.extend(_dependency_flags(pr, edited, config_diffs))
     for risk, patterns, what in (
-        ("dependency_change", DEPENDENCY_FILES, "dependency files"),
         ("docker_change", DOCKER_FILES, "Docker files"),
         ("ci_change", CI_FILES, "CI workflows"),
     ):
@@ -330,6 +309,60 @@ def _path_flags(
                 _flag(pr, risk, f"changes {what}: {_listed(paths, len(matched))}", paths=paths)  # type: ignore[arg-type]
             )
     return flags
+
+
+def _dependency_flags(
+    pr: PullRequest,
+    edited: Sequence[FileChange],
+    diffs: Mapping[tuple[int, str], ConfigFileDiff],
+) -> list[RiskFlag]:
+    """Requirements the PR added, removed or re-pinned in its dependency manifests; a
+    dependency file whose requirements were not compared (a lock file, or a week stored before
+    manifests were compared) counts by being edited. A manifest edit that leaves every
+    requirement as it was (`[tool.ruff]` in pyproject.toml, build logic in setup.py) is none."""
+    matched = [f.path for f in edited if matches_any(f.path, DEPENDENCY_FILES)]
+    changes: list[SettingChange] = []
+    paths: list[str] = []
+    uncompared: list[str] = []
+    for path in matched:
+        diff = diffs.get((pr.number, path))
+        if diff is None or not diff.comparable:
+            uncompared.append(path)
+        elif diff.changes:
+            paths.append(path)
+            changes.extend(c for c in diff.changes if c not in changes)
+    if not changes and not uncompared:
+        return []
+    parts = []
+    if changes:
+        shown = "; ".join(describe_requirement(c) for c in changes[:MAX_SETTINGS])
+        parts.append(f"changes requirements: {shown}{_more(len(changes), MAX_SETTINGS)}")
+    if uncompared:
+        parts.append(f"changes dependency files: {_listed(uncompared, len(uncompared))}")
+    listed = [*paths, *uncompared][:_MAX_PATHS]
+    return [
+        _flag(
+            pr,
+            "dependency_change",
+            "; ".join(parts),
+            paths=listed,
+            settings=changes,
+            uncompared_paths=uncompared[:_MAX_PATHS],
+        )
+    ]
+
+
+def describe_requirement(change: SettingChange) -> str:
+    """`torch ==2.7.1 → ==2.8.0`, `adds xgrammar`, `removes foo`; an unpinned one as `any`."""
+    if change.before is None:
+        return f"adds {change.key} {_version(change.after)}".rstrip()
+    if change.after is None:
+        return f"removes {change.key}"
+    return f"{change.key} {change.before or 'any'} → {change.after or 'any'}"
+
+
+def _version(spec: str | None) -> str:
+    return "" if spec in (None, LISTED) else spec or ""
 
 
 def _config_flags(

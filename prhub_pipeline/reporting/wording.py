@@ -12,6 +12,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, get_args
 
+from prhub_pipeline.modelling.requirements import LISTED
 from prhub_pipeline.modelling.risks import MAX_SETTINGS, RISK_ORDER, shown_values
 from prhub_pipeline.records import FixImpact, Lang, PrScore, PrType, ReviewAsk, RiskKind, WeekCounts
 from prhub_pipeline.reporting.facts import (
@@ -163,6 +164,12 @@ class Wording:
     settings_unknown: str  # fields paths
     settings_deleted_files: Counted  # fields paths
     settings_and: str  # between those clauses
+    # A dependency change: the requirements a PR added, removed or re-pinned.
+    requirement_changes: str  # fields list
+    requirement_value: str  # fields key, before, after
+    requirement_added: str  # fields key, after
+    requirement_removed: str  # fields key
+    requirement_any: str  # an unpinned requirement's version
     note_without_reviews: str
     note_no_risks: str
     quick_risks: str
@@ -451,7 +458,28 @@ class Wording:
             module_count=len(pr.modules),
             asks=self.clause_sep.join(self._ask(a) for a in pr.asks),
             settings=self._settings(pr),
+            requirements=self._requirements(pr),
         )
+
+    def _requirements(self, pr: FlaggedPr) -> str:
+        """The requirements a PR changed, as a parenthesis after its dependency files."""
+        if not pr.settings:
+            return ""
+        shown = []
+        for change in pr.settings[:MAX_SETTINGS]:
+            if change.before is None:
+                after = f" {change.after}" if change.after not in ("", LISTED) else ""
+                shown.append(self.requirement_added.format(key=change.key, after=after))
+            elif change.after is None:
+                shown.append(self.requirement_removed.format(key=change.key))
+            else:
+                before = change.before or self.requirement_any
+                after = change.after or self.requirement_any
+                shown.append(
+                    self.requirement_value.format(key=change.key, before=before, after=after)
+                )
+        listed = self.list_sep.join(shown) + self._more(len(pr.settings), MAX_SETTINGS)
+        return self.requirement_changes.format(list=listed)
 
     def _settings(self, pr: FlaggedPr) -> str:
         """What a PR did to configuration defaults: the values it changed and the settings it
@@ -718,7 +746,7 @@ ZH = Wording(
         ),
         "cross_cutting": RiskText("", "#{number} 横跨 {module_count} 个模块（{modules}）", "。"),
         "config_default_change": RiskText("", "#{number} {settings}", "。"),
-        "dependency_change": RiskText("", "#{number}：{paths}", "。"),
+        "dependency_change": RiskText("", "#{number}：{paths}{requirements}", "。"),
         "docker_change": RiskText("", "#{number}：{paths}", "。"),
         "ci_change": RiskText("", "#{number}：{paths}", "。"),
     },
@@ -731,6 +759,11 @@ ZH = Wording(
     settings_unknown="修改了 {paths} 的已有内容，默认配置可能随之改变",
     settings_deleted_files="删除了配置文件 {paths}",
     settings_and="，并",
+    requirement_changes="（{list}）",
+    requirement_value="{key} {before} → {after}",
+    requirement_added="新增 {key}{after}",
+    requirement_removed="移除 {key}",
+    requirement_any="任意版本",
     note_without_reviews="评审数据不可用（数据源不提供评审），未检查未解决的评审意见与批准情况。",
     note_no_risks="本周数据没有触发任何风险规则。",
     quick_risks="（风险：{list}）",
@@ -972,7 +1005,7 @@ EN = Wording(
         ),
         "cross_cutting": RiskText("", "#{number} spans {module_count} modules ({modules})", "."),
         "config_default_change": RiskText("", "#{number} {settings}", "."),
-        "dependency_change": RiskText("", "#{number}: {paths}", "."),
+        "dependency_change": RiskText("", "#{number}: {paths}{requirements}", "."),
         "docker_change": RiskText("", "#{number}: {paths}", "."),
         "ci_change": RiskText("", "#{number}: {paths}", "."),
     },
@@ -988,6 +1021,11 @@ EN = Wording(
         "deletes the configuration files {paths}",
     ),
     settings_and=", and ",
+    requirement_changes=" ({list})",
+    requirement_value="{key} {before} → {after}",
+    requirement_added="adds {key}{after}",
+    requirement_removed="removes {key}",
+    requirement_any="any version",
     note_without_reviews="Review data is not available (the source provides none):"
     " unresolved threads and approvals were not checked.",
     note_no_risks="No risk rule fired on this week's data.",

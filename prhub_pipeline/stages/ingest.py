@@ -9,7 +9,7 @@ from datetime import date
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
-from prhub_pipeline.modelling.config_diff import config_file_diffs, config_files
+from prhub_pipeline.modelling.config_diff import compared_files, config_file_diffs
 from prhub_pipeline.records import (
     ConfigFileDiff,
     FileChange,
@@ -52,7 +52,7 @@ class WeekIngest(BaseModel):
     file_count: int
     additions: int
     deletions: int
-    config_files: int  # configuration files whose settings were compared
+    config_files: int  # configuration files and dependency manifests compared
     setting_changes: int  # settings those files changed, added or removed
     unread_config: str | None = None  # why the week's config files could not be read
     preview: list[PullRequest]
@@ -114,7 +114,7 @@ def _ingest_git(
     by_week: dict[date, list[PullRequest]] = defaultdict(list)
     for pr in prs:
         by_week[week_of(pr.merged_at, settings.timezone)].append(pr)
-    versions = read_file_versions(repo.git_path, _config_files(repo, prs))
+    versions = read_file_versions(repo.git_path, _compared_files(repo, prs))
     diffs_by_pr: dict[int, list[ConfigFileDiff]] = defaultdict(list)
     for diff in config_file_diffs(repo.name, versions):
         diffs_by_pr[diff.pr_number].append(diff)
@@ -134,11 +134,12 @@ def _ingest_git(
     return results
 
 
-def _config_files(
+def _compared_files(
     repo: RepoConfig, prs: Sequence[PullRequest]
 ) -> list[tuple[PullRequest, FileChange]]:
-    """The configuration files whose settings are compared, for the risk of changed defaults."""
-    return [(pr, change) for pr in prs for change in config_files(pr, repo.scoring)]
+    """The files whose settings are compared: configuration files, for the risk of changed
+    defaults, and dependency manifests, for the requirements a PR changed."""
+    return [(pr, change) for pr in prs for change in compared_files(pr, repo.scoring)]
 
 
 def _ingest_github(
@@ -150,7 +151,7 @@ def _ingest_github(
     with GitHubClient(repo.github) as client:
         for window in windows:
             week = fetch_week(client, repo.name, window)
-            files = _config_files(repo, week.prs)
+            files = _compared_files(repo, week.prs)
             unread = None
             try:
                 versions = fetch_file_versions(client, repo.name, files, stats=week.stats)

@@ -1,0 +1,222 @@
+"""Which requirements a dependency manifest declares, so a PR's dependency change can be named.
+
+"Changes dependency files: pyproject.toml" cries wolf: most edits of `pyproject.toml` are tool
+settings, and most edits of `setup.py` are build logic. Reading the declared requirements before
+and after says which dependency was added, removed or re-pinned (`torch ==2.7.1 -> ==2.8.0`),
+and says nothing when none was.
+
+Each manifest becomes settings in the form `config_diff` compares: the key is the normalised
+project name, behind its group when it has one (`dev: pytest`, `build: setuptools`), the value
+its version specifier, markers and URL (empty when unpinned). Lock files and conda environments
+are not read: the line-count rule judges them.
+"""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import json
+import re
+import tomllib
+from collections.abc import Iterable
+from pathlib import PurePosixPath
+from typing import Any
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+
+# Manifests whose requirements are read, by file name (requirements files also by folder).
+_REQUIREMENTS_TXT = re.compile(r"(?:requirements|constraints)[\w.-]*\.(?:txt|in)", re.IGNORECASE)
+_READ_NAMES = ("pyproject.toml", "setup.py", "setup.cfg", "package.json")
+# `-r base.txt`, `--extra-index-url URL`: options of a requirements file, kept as they are.
+_OPTION = re.compile(r"^-{1,2}\w")
+# The value of a line kept whole: it is there or not, and has no version of its own.
+LISTED = "listed"
+
+
+def is_read_manifest(path: str) -> bool:
+    """A dependency manifest whose requirements can be compared (not a lock file)."""
+    parts = PurePosixPath(path).parts
+    name = parts[-1] if parts else ""
+    if name in _READ_NAMES:
+        return True
+    return name.lower().endswith((".txt", ".in")) and (
+        _REQUIREMENTS_TXT.fullmatch(name) is not None or "requirements" in parts[:-1]
+    )
+
+
+def requirement_settings(path: str, text: str) -> dict[str, str] | None:
+    """The requirements `text` declares, keyed as described above; None when the manifest
+    cannot be parsed."""
+    name = PurePosixPath(path).name
+    try:
+        if name == "pyproject.toml":
+            return _pyproject(tomllib.loads(text))
+        if name == "package.json":
+            return _package_json(json.loads(text))
+        if name == "setup.py":
+            return _setup_py(ast.parse(text))
+        if name == "setup.cfg":
+            return _setup_cfg(text)
+    except (ValueError, SyntaxError, RecursionError, configparser.Error):
+        return None
+    return _requirement_lines(text.splitlines(), "")
+
+
+def _requirement_lines(lines: Iterable[str], group: str) -> dict[str, str]:
+    settings: dict[str, str] = {}
+    for raw in lines:
+        line = raw.split(" #", 1)[0].strip()
+        if not line or line.startswith("#"):
+            continue
+        _add(settings, group, line)
+    return settings
+
+
+def _add(settings: dict[str, str], group: str, line: str) -> None:
+    """One requirement line; an option or a line `packaging` cannot read is kept whole."""
+    prefix = f"{group}: " if group else ""
+    if _OPTION.match(line):
+        settings[prefix + " ".join(line.split())] = LISTED
+        return
+    try:
+        requirement = Requirement(line)
+    except InvalidRequirement:
+        settings[prefix + line] = LISTED
+        return
+    name = str(canonicalize_name(requirement.name))
+    if requirement.extras:
+        name += f"[{','.join(sorted(requirement.extras))}]"
+    value = str(requirement.specifier)
+    if requirement.url:
+        value = f"@ {requirement.url}"
+    if requirement.marker is not None:
+        value = f"{value}; {requirement.marker}".lstrip("; ")
+    key = prefix + name
+    # One project listed twice with different markers (`torch==2.5; x86`, `torch==2.4; arm`).
+    if key in settings and value not in settings[key].split(" | "):
+        value = f"{settings[key]} | {value}"
+    settings[key] = value
+
+
+def _strings(value: Any) -> list[str]:
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def _pyproject(document: dict[str, Any]) -> dict[str, str]:
+    """PEP 621 `[project]` (dependencies, optional groups, requires-python), PEP 735 dependency
+    groups, `[build-system] requires` and Poetry's dependency tables."""
+    settings: dict[str, str] = {}
+    project = document.get("project", {})
+    settings.update(_requirement_lines(_strings(project.get("dependencies")), ""))
+    for group, items in (project.get("optional-dependencies") or {}).items():
+        settings.update(_requirement_lines(_strings(items), str(group)))
+    for group, items in (document.get("dependency-groups") or {}).items():
+        settings.update(_requirement_lines(_strings(items), str(group)))
+    settings.update(
+        _requirement_lines(_strings(document.get("build-system", {}).get("requires")), "build")
+    )
+    if isinstance(project.get("requires-python"), str):
+        settings["python"] = project["requires-python"]
+    poetry = document.get("tool", {}).get("poetry", {})
+    _add_mapping(settings, "", poetry.get("dependencies"))
+    _add_mapping(settings, "dev", poetry.get("dev-dependencies"))
+    for group, table in (poetry.get("group") or {}).items():
+        _add_mapping(settings, str(group), (table or {}).get("dependencies"))
+    return settings
+
+
+def _package_json(document: Any) -> dict[str, str]:
+    settings: dict[str, str] = {}
+    if not isinstance(document, dict):
+        raise ValueError("package.json is not an object")
+    for table, group in (
+        ("dependencies", ""),
+        ("devDependencies", "dev"),
+        ("peerDependencies", "peer"),
+        ("optionalDependencies", "optional"),
+    ):
+        _add_mapping(settings, group, document.get(table))
+    return settings
+
+
+def _add_mapping(settings: dict[str, str], group: str, table: Any) -> None:
+    """`name = "^1.2"` / `"name": "^1.2"` tables (Poetry, npm); a Poetry table value keeps
+    its `version` and whatever else it says."""
+    if not isinstance(table, dict):
+        return
+    prefix = f"{group}: " if group else ""
+    for name, spec in table.items():
+        if isinstance(spec, dict):
+            spec = spec.get("version", json.dumps(spec, sort_keys=True))
+        settings[prefix + str(name)] = str(spec)
+
+
+def _setup_cfg(text: str) -> dict[str, str] | None:
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read_string(text)
+    settings: dict[str, str] = {}
+    if parser.has_option("options", "install_requires"):
+        settings.update(
+            _requirement_lines(parser.get("options", "install_requires").splitlines(), "")
+        )
+    if parser.has_option("options", "python_requires"):
+        settings["python"] = parser.get("options", "python_requires").strip()
+    if parser.has_section("options.extras_require"):
+        for group, items in parser.items("options.extras_require"):
+            settings.update(_requirement_lines(items.splitlines(), group))
+    return settings
+
+
+def _setup_py(tree: ast.Module) -> dict[str, str]:
+    """The literal requirements of the `setup(...)` call, module-level names resolved (verl's
+    `extras_require={"test": TEST_REQUIRES, ...}`). A computed value is left out: it reads a
+    requirements file (vllm-ascend's `install_requires=get_requirements()`), which is compared
+    itself, so an edit of the build logic around it is no dependency change."""
+    names = {
+        target.id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+
+    def resolved(node: ast.expr) -> ast.expr:
+        return names.get(node.id, node) if isinstance(node, ast.Name) else node
+
+    settings: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and _called(node.func) == "setup"):
+            continue
+        for keyword in node.keywords:
+            value = resolved(keyword.value)
+            if keyword.arg in ("install_requires", "setup_requires"):
+                group = "build" if keyword.arg == "setup_requires" else ""
+                settings.update(_requirement_lines(_literal_strings(value), group))
+            elif keyword.arg == "extras_require" and isinstance(value, ast.Dict):
+                for group_node, items in zip(value.keys, value.values, strict=True):
+                    if isinstance(group_node, ast.Constant):
+                        lines = _literal_strings(resolved(items))
+                        settings.update(_requirement_lines(lines, str(group_node.value)))
+            elif (
+                keyword.arg == "python_requires"
+                and isinstance(value, ast.Constant)
+                and isinstance(value.value, str)
+            ):
+                settings["python"] = value.value
+    return settings
+
+
+def _called(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def _literal_strings(node: ast.expr) -> list[str]:
+    """The string items of a list or tuple literal; none for anything computed."""
+    if not isinstance(node, ast.List | ast.Tuple):
+        return []
+    return [i.value for i in node.elts if isinstance(i, ast.Constant) and isinstance(i.value, str)]

@@ -1,0 +1,164 @@
+"""Reading the requirements a dependency manifest declares, and the dependency risk they give."""
+
+from __future__ import annotations
+
+from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.modelling.config_diff import compare_config, compared_files, config_file_diffs
+from prhub_pipeline.modelling.requirements import is_read_manifest, requirement_settings
+from prhub_pipeline.modelling.risks import flag_risks
+from prhub_pipeline.records import FileVersions, ReviewData, SettingChange
+from prhub_pipeline.reporting.facts import FlaggedPr, RiskGroup
+from prhub_pipeline.reporting.wording import EN, ZH
+from prhub_pipeline_tests.test_importance import REPO, make_pr
+
+PYPROJECT = """\
+[build-system]
+requires = ["setuptools>=61", "wheel"]
+
+[project]
+name = "demo"
+requires-python = ">=3.10"
+dependencies = ["torch==2.7.1", "numpy", "ray[default]>=2.41; sys_platform == 'linux'"]
+
+[project.optional-dependencies]
+test = ["pytest>=8"]
+
+[tool.ruff]
+line-length = 100
+"""
+
+
+def change(key: str, before: str | None, after: str | None) -> SettingChange:
+    return SettingChange(key=key, before=before, after=after)
+
+
+def test_pyproject_requirements_are_keyed_by_name_and_group() -> None:
+    assert requirement_settings("pyproject.toml", PYPROJECT) == {
+        "torch": "==2.7.1",
+        "numpy": "",
+        "ray[default]": '>=2.41; sys_platform == "linux"',
+        "test: pytest": ">=8",
+        "build: setuptools": ">=61",
+        "build: wheel": "",
+        "python": ">=3.10",
+    }
+    # Tool settings and a name's spelling (`NumPy`, `numpy`) are no requirement change.
+    tooling = PYPROJECT.replace("line-length = 100", "line-length = 120").replace(
+        '"numpy"', '"NumPy"'
+    )
+    assert compare_config("pyproject.toml", PYPROJECT, tooling) == []
+    bumped = PYPROJECT.replace("torch==2.7.1", "torch==2.8.0").replace(
+        '"numpy", ', '"numpy", "xgrammar>=0.1.21", '
+    )
+    assert compare_config("pyproject.toml", PYPROJECT, bumped) == [
+        change("torch", "==2.7.1", "==2.8.0"),
+        change("xgrammar", None, ">=0.1.21"),
+    ]
+    assert requirement_settings("pyproject.toml", "[project\nname=") is None
+
+
+def test_requirements_files_keep_options_and_unreadable_lines_whole() -> None:
+    text = (
+        "# pinned for CANN 8.1\n"
+        "-r requirements-lint.txt\n"
+        "--extra-index-url https://download.pytorch.org/whl/cpu\n"
+        "torch-npu==2.5.1.post1  # the NPU build\n"
+        "pytest-mock\n"
+        "pytest-mock\n"
+        "git+https://github.com/org/repo.git#egg=thing\n"
+    )
+    assert requirement_settings("requirements-dev.txt", text) == {
+        "-r requirements-lint.txt": "listed",
+        "--extra-index-url https://download.pytorch.org/whl/cpu": "listed",
+        "torch-npu": "==2.5.1.post1",
+        "pytest-mock": "",
+        "git+https://github.com/org/repo.git#egg=thing": "listed",
+    }
+    assert is_read_manifest("requirements/npu.txt") and is_read_manifest("docs/requirements.txt")
+    assert not is_read_manifest("uv.lock") and not is_read_manifest("requirements/README.md")
+
+
+def test_setup_py_reads_literal_requirements_and_leaves_computed_ones_out() -> None:
+    # verl's setup.py lists its extras by module-level name; vllm-ascend's computes
+    # install_requires from requirements.txt, which is compared itself.
+    verl = """\
+from setuptools import setup
+install_requires = ["hydra-core", "numpy>=2.0.0"]
+TEST_REQUIRES = ["pytest"]
+setup(name="verl", install_requires=install_requires, extras_require={"test": TEST_REQUIRES})
+"""
+    assert requirement_settings("setup.py", verl) == {
+        "hydra-core": "",
+        "numpy": ">=2.0.0",
+        "test: pytest": "",
+    }
+    computed = 'setup(install_requires=get_requirements(), python_requires=">=3.10")\n'
+    assert requirement_settings("setup.py", computed) == {"python": ">=3.10"}
+    rebuilt = computed.replace("setup(", "build_ext()\nsetup(")
+    assert compare_config("setup.py", computed, rebuilt) == []
+
+
+def test_package_json_and_setup_cfg() -> None:
+    package = '{"dependencies": {"react": "^18.2.0"}, "devDependencies": {"vite": "^5"}}'
+    assert requirement_settings("web/package.json", package) == {
+        "react": "^18.2.0",
+        "dev: vite": "^5",
+    }
+    cfg = "[options]\ninstall_requires =\n    requests>=2\n    tqdm\n"
+    assert requirement_settings("setup.cfg", cfg) == {"requests": ">=2", "tqdm": ""}
+
+
+def test_a_dependency_flag_names_the_requirements_and_skips_tooling_edits() -> None:
+    config = ScoringConfig(core_paths=["verl/**/*.py"])
+    bump = make_pr(1, files=[("pyproject.toml", 2, 1), ("uv.lock", 40, 30)])
+    tooling = make_pr(2, files=[("pyproject.toml", 1, 1)])
+    lint = make_pr(3, files=[("requirements-dev.txt", 1, 0)])
+    assert [f.path for f in compared_files(bump, config)] == ["pyproject.toml"]
+    bumped = PYPROJECT.replace("torch==2.7.1", "torch==2.8.0").replace(
+        '"numpy", ', '"numpy", "xgrammar", '
+    )
+    diffs = config_file_diffs(
+        REPO,
+        [
+            FileVersions(pr_number=1, path="pyproject.toml", before=PYPROJECT, after=bumped),
+            FileVersions(
+                pr_number=3, path="requirements-dev.txt", before="pytest\n", after="-r lint.txt\n"
+            ),
+            FileVersions(
+                pr_number=2,
+                path="pyproject.toml",
+                before=PYPROJECT,
+                after=PYPROJECT.replace("100", "120"),
+            ),
+        ],
+    )
+    flags = flag_risks(
+        [bump, tooling, lint], {}, ReviewData(available=False), config, {}, config_diffs=diffs
+    )
+    flag, options = [f for f in flags if f.risk == "dependency_change"]
+    # An option line is there or not: no version to show.
+    assert options.detail == "changes requirements: adds -r lint.txt; removes pytest"
+    assert flag.number == 1
+    assert flag.detail == (
+        "changes requirements: torch ==2.7.1 → ==2.8.0; adds xgrammar;"
+        " changes dependency files: uv.lock"
+    )
+    assert flag.paths == ["pyproject.toml", "uv.lock"]
+    flagged = FlaggedPr(
+        number=1,
+        subject="bump torch",
+        lines=None,
+        paths=flag.paths,
+        modules=[],
+        asks=[],
+        settings=flag.settings,
+        uncompared_paths=flag.uncompared_paths,
+        deleted_paths=[],
+    )
+    group = RiskGroup("dependency_change", [1], [flagged], unlisted=0, reverts=[])
+    assert EN.risk_text(group) == (
+        "#1: pyproject.toml, uv.lock (torch ==2.7.1 → ==2.8.0, adds xgrammar)."
+    )
+    assert ZH.risk_text(group) == (
+        "#1：pyproject.toml, uv.lock（torch ==2.7.1 → ==2.8.0、新增 xgrammar）。"
+    )
