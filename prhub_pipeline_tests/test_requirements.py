@@ -36,7 +36,7 @@ def test_pyproject_requirements_are_keyed_by_name_and_group() -> None:
     assert requirement_settings("pyproject.toml", PYPROJECT) == {
         "torch": "==2.7.1",
         "numpy": "",
-        "ray[default]": '>=2.41; sys_platform == "linux"',
+        'ray[default]; sys_platform == "linux"': ">=2.41",
         "test: pytest": ">=8",
         "build: setuptools": ">=61",
         "build: wheel": "",
@@ -55,6 +55,18 @@ def test_pyproject_requirements_are_keyed_by_name_and_group() -> None:
         change("xgrammar", None, ">=0.1.21"),
     ]
     assert requirement_settings("pyproject.toml", "[project\nname=") is None
+    # Two lines of one project apply together: one line saying the same is no change (tilelang
+    # #1487); a pin for another environment is its own requirement (LLaMA-Factory #6786).
+    two = (
+        "tvm-ffi~=0.1.0\ntvm-ffi>=0.1.6\n"
+        "x<=4.48.1; python_version >= '3.10'\nx<=4.47; python_version < '3.10'\n"
+    )
+    one = two.replace("tvm-ffi~=0.1.0\ntvm-ffi>=0.1.6", "tvm-ffi>=0.1.6,~=0.1.0").replace(
+        "4.48.1", "4.48.2"
+    )
+    assert compare_config("requirements.txt", two, one) == [
+        change('x; python_version >= "3.10"', "<=4.48.1", "<=4.48.2")
+    ]
 
 
 def test_requirements_files_keep_options_and_unreadable_lines_whole() -> None:

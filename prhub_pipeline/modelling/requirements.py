@@ -6,8 +6,9 @@ and after says which dependency was added, removed or re-pinned (`torch ==2.7.1 
 and says nothing when none was.
 
 Each manifest becomes settings in the form `config_diff` compares: the key is the normalised
-project name, behind its group when it has one (`dev: pytest`, `build: setuptools`), the value
-its version specifier, markers and URL (empty when unpinned). Lock files and conda environments
+project name, behind its group when it has one (`dev: pytest`, `build: setuptools`) and with
+its environment marker when it has one, the value its version specifier or URL (empty when
+unpinned). Lock files and conda environments
 are not read: the line-count rule judges them.
 """
 
@@ -23,6 +24,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
 # Manifests whose requirements are read, by file name (requirements files also by folder).
@@ -87,15 +89,17 @@ def _add(settings: dict[str, str], group: str, line: str) -> None:
     name = str(canonicalize_name(requirement.name))
     if requirement.extras:
         name += f"[{','.join(sorted(requirement.extras))}]"
-    value = str(requirement.specifier)
-    if requirement.url:
-        value = f"@ {requirement.url}"
-    if requirement.marker is not None:
-        value = f"{value}; {requirement.marker}".lstrip("; ")
-    key = prefix + name
-    # One project listed twice with different markers (`torch==2.5; x86`, `torch==2.4; arm`).
-    if key in settings and value not in settings[key].split(" | "):
-        value = f"{settings[key]} | {value}"
+    # Lines for other environments are other requirements (`transformers<=4.48.2; python_version
+    # >= "3.10"` beside an older pin for 3.9), so only the one that changed is named.
+    key = prefix + name + (f"; {requirement.marker}" if requirement.marker is not None else "")
+    value = f"@ {requirement.url}" if requirement.url else str(requirement.specifier)
+    if key in settings and settings[key] != value:
+        # pip applies both lines of one project (tilelang #1487 wrote `~=0.1.0` and `>=0.1.6`
+        # as two lines, then as one): their intersection is the requirement.
+        if requirement.url or settings[key].startswith("@"):
+            value = f"{settings[key]} | {value}"
+        else:
+            value = str(SpecifierSet(settings[key]) & requirement.specifier)
     settings[key] = value
 
 
