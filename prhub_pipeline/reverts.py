@@ -43,6 +43,7 @@ _REVERTED_SUBJECT = re.compile(
     r'^(?:\s*[\[【][^\]】]*[\]】])*\s*revert\s*:?\s*"?(?P<subject>.+?)"?\s*$',
     re.DOTALL | re.IGNORECASE,
 )
+_QUOTED_SUBJECT = re.compile(r'(?P<title>[^"]+)"')
 # `#4138`, `pr4214`, `PR #3295`, `.../pull/10301`: a PR number, as people write one.
 _MENTIONED_PR = re.compile(r"(?:#|\bpr\s?#?\s?|/pull/)(?P<number>\d+)\b", re.IGNORECASE)
 # A commit hash: at least seven hex digits, one of them a letter (not a date or a number).
@@ -153,9 +154,13 @@ def reverted_by_mention(revert: PullRequest, earlier: Iterable[PullRequest]) -> 
     subject = _REVERTED_SUBJECT.match(revert.title)
     if subject:
         titles = {pr.title.strip(): pr.number for pr in candidates}
-        by_title = match_quoted_title(subject.group("subject").strip(), titles)
-        if by_title is not None:
-            return by_title
+        # The whole subject, or the quoted title a reason follows (LLaMA-Factory #8554:
+        # `Revert "[model] add lora dropout to unsloth" - requested feature already exists`).
+        quoted = _QUOTED_SUBJECT.match(subject.group("subject"))
+        for text in (subject.group("subject"), quoted.group("title") if quoted else ""):
+            by_title = match_quoted_title(text.strip(), titles) if text.strip() else None
+            if by_title is not None:
+                return by_title
     by_number = {pr.number: pr for pr in candidates}
     commits = merge_commits(candidates)
     touched = _paths(revert)

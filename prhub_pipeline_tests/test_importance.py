@@ -585,6 +585,8 @@ def test_a_hand_written_revert_names_its_target_in_its_own_words() -> None:
     # The reverted title without quotes, or with the closing quote missing.
     assert target("Revert [KV-Sharing] Support KV-Sharing in CLA models (#4138)") == 4138
     assert target('Revert "[Feature] Cache the code start compilation') == 9744
+    # A reason after the quoted title (LLaMA-Factory #8554).
+    assert target('Revert "[Feature] Cache the code start compilation" - not needed') == 9744
     # A number counts when that PR changed a file the revert changes; an issue or a PR named
     # for context shares none.
     assert target("[Bugfix] Revert pr4214 heat collection", files=[("eplb/heat.py", 1, 9)]) == 4214
