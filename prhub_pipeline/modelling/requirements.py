@@ -190,7 +190,7 @@ def _setup_py(tree: ast.Module) -> dict[str, str]:
 
     settings: dict[str, str] = {}
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and _called(node.func) == "setup"):
+        if not (isinstance(node, ast.Call) and _is_setup(node.func)):
             continue
         for keyword in node.keywords:
             value = resolved(keyword.value)
@@ -211,12 +211,10 @@ def _setup_py(tree: ast.Module) -> dict[str, str]:
     return settings
 
 
-def _called(func: ast.expr) -> str | None:
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return None
+def _is_setup(func: ast.expr) -> bool:
+    """`setup(...)` or `setuptools.setup(...)`."""
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+    return name == "setup"
 
 
 def _literal_strings(node: ast.expr) -> list[str]:
