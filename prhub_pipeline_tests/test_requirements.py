@@ -55,6 +55,8 @@ def test_pyproject_requirements_are_keyed_by_name_and_group() -> None:
         change("xgrammar", None, ">=0.1.21"),
     ]
     assert requirement_settings("pyproject.toml", "[project\nname=") is None
+    assert requirement_settings("pyproject.toml", 'project = "demo"\n') is None
+    assert requirement_settings("package.json", "[1, 2]") is None
     # Two lines of one project apply together: one line saying the same is no change (tilelang
     # #1487); a pin for another environment is its own requirement (LLaMA-Factory #6786).
     two = (

@@ -8,8 +8,7 @@ and says nothing when none was.
 Each manifest becomes settings in the form `config_diff` compares: the key is the normalised
 project name, behind its group when it has one (`dev: pytest`, `build: setuptools`) and with
 its environment marker when it has one, the value its version specifier or URL (empty when
-unpinned). Lock files and conda environments
-are not read: the line-count rule judges them.
+unpinned). Lock files and conda environments are not read: the line-count rule judges them.
 """
 
 from __future__ import annotations
@@ -61,6 +60,8 @@ def requirement_settings(path: str, text: str) -> dict[str, str] | None:
         if name == "setup.cfg":
             return _setup_cfg(text)
     except (ValueError, SyntaxError, RecursionError, configparser.Error):
+        return None
+    except (AttributeError, TypeError):  # a table where a list belongs, or the reverse
         return None
     return _requirement_lines(text.splitlines(), "")
 

@@ -335,7 +335,7 @@ def _dependency_flags(
         return []
     parts = []
     if changes:
-        shown = "; ".join(describe_requirement(c) for c in changes[:MAX_SETTINGS])
+        shown = "; ".join(_describe_requirement(c) for c in changes[:MAX_SETTINGS])
         parts.append(f"changes requirements: {shown}{_more(len(changes), MAX_SETTINGS)}")
     if uncompared:
         parts.append(f"changes dependency files: {_listed(uncompared, len(uncompared))}")
@@ -352,7 +352,7 @@ def _dependency_flags(
     ]
 
 
-def describe_requirement(change: SettingChange) -> str:
+def _describe_requirement(change: SettingChange) -> str:
     """`torch ==2.7.1 → ==2.8.0`, `adds xgrammar`, `removes foo`; an unpinned one as `any`."""
     if change.before is None:
         return f"adds {change.key} {_version(change.after)}".rstrip()
@@ -362,7 +362,7 @@ def describe_requirement(change: SettingChange) -> str:
 
 
 def _version(spec: str | None) -> str:
-    return "" if spec in (None, LISTED) else spec or ""
+    return "" if spec is None or spec == LISTED else spec
 
 
 def _config_flags(
