@@ -35,6 +35,12 @@ _OPTION = re.compile(r"^-{1,2}\w")
 LISTED = "listed"
 
 
+def shown_version(spec: str | None) -> str:
+    """A requirement's version as a sentence shows it: nothing for an unpinned requirement or
+    for a line kept whole (`-r base.txt`)."""
+    return "" if spec is None or spec == LISTED else spec
+
+
 def is_read_manifest(path: str) -> bool:
     """A dependency manifest whose requirements can be compared (not a lock file)."""
     parts = PurePosixPath(path).parts

@@ -28,7 +28,7 @@ from prhub_pipeline.modelling.pr_text import (
     parse_title,
     shorten,
 )
-from prhub_pipeline.modelling.requirements import LISTED
+from prhub_pipeline.modelling.requirements import shown_version
 from prhub_pipeline.modelling.tags import areas_of
 from prhub_pipeline.paths import CI_FILES, DEPENDENCY_FILES, matches_any
 from prhub_pipeline.records import (
@@ -355,14 +355,10 @@ def _dependency_flags(
 def _describe_requirement(change: SettingChange) -> str:
     """`torch ==2.7.1 → ==2.8.0`, `adds xgrammar`, `removes foo`; an unpinned one as `any`."""
     if change.before is None:
-        return f"adds {change.key} {_version(change.after)}".rstrip()
+        return f"adds {change.key} {shown_version(change.after)}".rstrip()
     if change.after is None:
         return f"removes {change.key}"
     return f"{change.key} {change.before or 'any'} → {change.after or 'any'}"
-
-
-def _version(spec: str | None) -> str:
-    return "" if spec is None or spec == LISTED else spec
 
 
 def _config_flags(

@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, get_args
 
-from prhub_pipeline.modelling.requirements import LISTED
+from prhub_pipeline.modelling.requirements import shown_version
 from prhub_pipeline.modelling.risks import MAX_SETTINGS, RISK_ORDER, shown_values
 from prhub_pipeline.records import FixImpact, Lang, PrScore, PrType, ReviewAsk, RiskKind, WeekCounts
 from prhub_pipeline.reporting.facts import (
@@ -468,7 +468,8 @@ class Wording:
         shown = []
         for change in pr.settings[:MAX_SETTINGS]:
             if change.before is None:
-                after = f" {change.after}" if change.after not in ("", LISTED) else ""
+                version = shown_version(change.after)
+                after = f" {version}" if version else ""
                 shown.append(self.requirement_added.format(key=change.key, after=after))
             elif change.after is None:
                 shown.append(self.requirement_removed.format(key=change.key))
