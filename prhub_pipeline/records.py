@@ -244,6 +244,7 @@ RiskKind = Literal[
     "cross_cutting",
     "config_default_change",
     "dependency_change",
+    "known_gap",
     "docker_change",
     "ci_change",
 ]
@@ -280,6 +281,7 @@ class RiskFlag(Record):
     settings: list[SettingChange] = Field(default_factory=list)  # config default changes
     uncompared_paths: list[str] = Field(default_factory=list)  # config files not compared
     deleted_paths: list[str] = Field(default_factory=list)  # config files deleted
+    quotes: list[str] = Field(default_factory=list)  # the author's words (work left open)
 
 
 class WeekCounts(Record):

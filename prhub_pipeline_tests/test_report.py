@@ -335,6 +335,64 @@ def test_a_reland_is_told_by_its_title_its_revert_or_its_files() -> None:
     assert relanding(101, 100, known(wider)) is None  # mostly other files: a new change
 
 
+def test_work_left_for_later_is_quoted_until_a_later_pr_takes_it_up(tmp_path: Path) -> None:
+    """verl #6091 left peak memory "to a future PR"; once a stored later PR says it follows
+    #6091 up, the report says so and stops asking for someone to take it up."""
+    gap = make_pr(
+        6091,
+        "[rollout] feat: split large weight into chunks",
+        body="Splits weights. While peak memory is still bounded by `max_weight_size`,"
+        " we will address it in future PR.",
+    )
+    prs = [*week_prs(), gap]
+    by_pr = {**MODULES, 6091: ["rollout"]}
+    scores = score_week(prs, by_pr, REVIEWS, CONFIG, CALIBRATION)
+    risks = flag_risks(prs, by_pr, REVIEWS, CONFIG, {}, check_approvals=False)
+    quote = (
+        "While peak memory is still bounded by `max_weight_size`, we will address it in future PR."
+    )
+    later = make_pr(
+        6400, body="Follow-up to #6091: bound peak memory.", merged_at=MERGED + timedelta(days=9)
+    )
+
+    def context(lang: str, history: list[PullRequest]) -> ReportContext:
+        modules, themes = labels(prs)
+        return build_report_context(
+            REPO,
+            WINDOW,
+            prs,
+            modules,
+            themes,
+            scores,
+            risks,
+            REVIEWS,
+            None,
+            lang,  # type: ignore[arg-type]
+            calibration=CALIBRATION,
+            history_by_number={p.number: p for p in history},
+        )
+
+    for lang, said, taken, asked in (
+        (
+            "en",
+            f"#6091's author leaves for later: “{quote}”",
+            " (#6400 has since followed it up).",
+            "Track the work #6091",
+        ),
+        ("zh", f"#6091 的作者写明留待后续：“{quote}”", "（#6400 随后跟进）。", "跟踪 #6091"),
+    ):
+        [open_gap] = [r for r in context(lang, []).risks if r.risk == "known_gap"]
+        assert open_gap.text.startswith(said) and open_gap.text.endswith("PR.”")
+        assert any(s.startswith(asked) for s in context(lang, []).suggestions)
+        [taken_up] = [r for r in context(lang, [later]).risks if r.risk == "known_gap"]
+        assert taken_up.text.startswith(said) and taken_up.text.endswith(taken)
+        assert not any(s.startswith(asked) for s in context(lang, [later]).suggestions)
+    with connect(tmp_path / "w.duckdb") as con:
+        replace_partition(con, REPO, WINDOW.week_start, risk_tables(REPO, WINDOW.week_start, risks))
+        [stored] = [r for r in read_risks(con, REPO, WINDOW.week_start) if r.risk == "known_gap"]
+    assert stored.quotes == [quote]
+
+
 def test_the_revert_chain_and_review_asks_reach_the_report() -> None:
     zh = render_report(context_for(week_prs(), "zh"), "zh", "md")
     assert re.search(r"#6360\]\([^)]*\) 回退了 \[#6350\]", zh)

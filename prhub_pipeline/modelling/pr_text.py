@@ -402,9 +402,8 @@ def _plain(text: str) -> str:
 
 
 def _first_sentences(text: str, limit: int) -> str:
-    sentences = [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
     summary = ""
-    for sentence in sentences:
+    for sentence in sentences(text):
         candidate = f"{summary} {sentence}".strip() if summary else sentence
         # A later sentence that introduces a list would end the summary on nothing, unless the
         # summary is only a few words so far and the sentence can end as one (not `Changes on:`).
@@ -553,20 +552,20 @@ def _beyond_the_title(paragraphs: list[_Paragraph], title_words: set[str]) -> li
     in_title_list = False
     for index, paragraph in enumerate(paragraphs):
         text = _PARAGRAPH_LEAD.sub("", _plain(paragraph.text))
-        sentences = [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
-        beyond = sentences
+        split = sentences(text)
+        beyond = split
         while beyond and _only_the_title(beyond[0], title_words):
             beyond = beyond[1:]
         first_item = paragraph.list_item and (index == 0 or not paragraphs[index - 1].list_item)
         if first_item:
-            in_title_list = bool(sentences) and not beyond
+            in_title_list = bool(split) and not beyond
             if in_title_list and index == 0:  # GitHub's squash message: only commit subjects
                 return []
         if paragraph.list_item and in_title_list:
             continue
         rest = " ".join(beyond)
         # What trails the title is often only a pointer (`Related issue: [issue](...)`).
-        if beyond == sentences or len(rest.split()) >= 5:
+        if beyond == split or len(rest.split()) >= 5:
             result.append((paragraph.section, rest))
     return result
 
@@ -640,10 +639,32 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     return summary
 
 
+class AuthorParagraph(NamedTuple):
+    """A paragraph or list item of the author's own text, as plain text, with its heading."""
+
+    section: str
+    text: str
+    list_item: bool
+
+
+def author_paragraphs(body: str) -> list[AuthorParagraph]:
+    """The cleaned description's paragraphs and list items, without code, quotes or tables."""
+    return [
+        AuthorParagraph(p.section, _plain(p.text), p.list_item)
+        for p in _paragraphs(clean_description(body))
+    ]
+
+
+def sentences(text: str) -> list[str]:
+    """A paragraph's sentences (a sentence ends at `.`, `!` or `?` before a capital, or at
+    Chinese end punctuation)."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
 def prose(body: str) -> str:
     """The author's own sentences: the cleaned description without code, quotes or tables.
 
     Keyword signals read this rather than the raw body, so a pasted log or the template's
     instructions cannot make a PR look like it fixes a crash.
     """
-    return "\n".join(_plain(p.text) for p in _paragraphs(clean_description(body)))
+    return "\n".join(p.text for p in author_paragraphs(body))

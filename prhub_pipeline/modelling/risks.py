@@ -9,6 +9,7 @@ when the reverted PR said it fixed that issue.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import get_args
 
@@ -22,6 +23,7 @@ from prhub_pipeline.modelling.importance import (
     resolve_revert,
     reviews_by_pr,
 )
+from prhub_pipeline.modelling.known_gaps import MAX_GAPS, deferrals, stated_gaps
 from prhub_pipeline.modelling.pr_text import (
     clean_description,
     closing_references,
@@ -34,6 +36,7 @@ from prhub_pipeline.paths import CI_FILES, DEPENDENCY_FILES, matches_any
 from prhub_pipeline.records import (
     ConfigFileDiff,
     FileChange,
+    PrComment,
     PullRequest,
     ReviewAsk,
     ReviewData,
@@ -56,6 +59,7 @@ SEVERITY: dict[RiskKind, Severity] = {
     "cross_cutting": "medium",
     "config_default_change": "medium",
     "dependency_change": "medium",
+    "known_gap": "low",
     "docker_change": "low",
     "ci_change": "low",
 }
@@ -103,18 +107,22 @@ def flag_risks(
     prepared = [resolve_revert(pr, known) for pr in prs]
     reverters = {pr.reverted_number: pr for pr in prepared if pr.is_revert and pr.reverted_number}
     reviews = reviews_by_pr(review_data)
+    comments = defaultdict(list)
+    for comment in review_data.comments:
+        comments[comment.pr_number].append(comment)
     diffs = {(d.pr_number, d.path): d for d in config_diffs}
     flags: list[RiskFlag] = []
     for pr in prepared:
         pr_modules = list(dict.fromkeys(areas_of(modules.get(pr.number, ()))))
+        review = reviews.get(pr.number, PrReview())
         flags.extend(_revert_flags(pr, known, reverters))
         flags.extend(_breaking_flags(pr))
         if review_data.available:
-            review = reviews.get(pr.number, PrReview())
             flags.extend(_unresolved_flags(pr, review))
             if check_approvals:
                 flags.extend(_approval_flags(pr, review))
         flags.extend(_path_flags(pr, pr_modules, config, diffs))
+        flags.extend(_gap_flags(pr, review, comments.get(pr.number, [])))
     flags.sort(key=lambda f: (RISK_ORDER.index(f.risk), f.number))
     return flags
 
@@ -168,6 +176,37 @@ def _breaking_flags(pr: PullRequest) -> list[RiskFlag]:
         if not _NO_BREAKING.search(declared.group("what")[:160]):
             return [_flag(pr, "breaking_change", "the description declares a breaking change")]
     return []
+
+
+def _gap_flags(pr: PullRequest, review: PrReview, comments: Sequence[PrComment]) -> list[RiskFlag]:
+    """Work the author says this PR leaves open: in the description, or in a reply that puts a
+    reviewer's point off to a later PR (the reviewer's comment is the flag's ask)."""
+    quotes = stated_gaps(pr.body)
+    asks: list[ReviewAsk] = []
+    for thread in review.threads:
+        replies = [
+            sentence
+            for comment in thread.comments
+            if _by_author(comment.is_pr_author, comment.author, pr.author)
+            for sentence in deferrals(comment.body)
+        ]
+        if replies:
+            quotes.append(replies[0])
+            if (ask := _ask(thread, pr.author)) is not None:
+                asks.append(ask)
+    for comment in comments:
+        if _by_author(comment.is_pr_author, comment.author, pr.author):
+            quotes.extend(deferrals(comment.body)[:1])
+    quotes = list(dict.fromkeys(quotes))
+    if not quotes:
+        return []
+    more = f" (+{len(quotes) - 1} more)" if len(quotes) > 1 else ""
+    detail = f'the author leaves work for later: "{quotes[0]}"{more}'
+    return [_flag(pr, "known_gap", detail, quotes=quotes[:MAX_GAPS], asks=asks[:_MAX_ASKS])]
+
+
+def _by_author(is_pr_author: bool, author: str | None, pr_author: str | None) -> bool:
+    return is_pr_author or (pr_author is not None and author == pr_author)
 
 
 _SUGGESTION_BLOCK = re.compile(r"```.*?(```|\Z)", re.DOTALL)

@@ -200,6 +200,7 @@ def build_report_context(
     )
     risks = [r for r in risks if r.number in by_number]
     chains = {f.number: facts.revert_chain(f, known) for f in risks if f.risk == "revert"}
+    taken_up = facts.taken_up(risks, known)
     reverts = list(chains.values())
     period = facts.Period.of(window)
 
@@ -251,7 +252,7 @@ def build_report_context(
             text=words.risk_text(group),
             numbers=group.numbers,
         )
-        for group in facts.risk_groups(risks, refs, chains)
+        for group in facts.risk_groups(risks, refs, chains, taken_up)
     ]
     key_refs = [r for r in ordered if r.is_key]
     quick_view = [
@@ -276,7 +277,9 @@ def build_report_context(
         risk_notes=words.risk_notes(review_data.available, bool(risks)),
         quick_view_lead=words.quick_view_lead(len(key_refs), len(quick_view), key_threshold),
         quick_view=quick_view,
-        suggestions=words.suggestions(facts.follow_ups(risks, refs, chains), review_data.available),
+        suggestions=words.suggestions(
+            facts.follow_ups(risks, refs, chains, taken_up), review_data.available
+        ),
         prs=ordered,
         counts=counts,
         review_available=review_data.available,

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Literal, TypeVar
 
+from prhub_pipeline.modelling.known_gaps import followed_up_by
 from prhub_pipeline.modelling.pr_text import parse_title, shorten
 from prhub_pipeline.modelling.risks import RISK_ORDER
 from prhub_pipeline.modelling.tags import areas_of, normalise_tag
@@ -144,6 +145,18 @@ def revert_chain(flag: RiskFlag, known: Mapping[int, PullRequest]) -> RevertChai
         reopened=flag.related[1:],
         relanded=relanding(flag.number, target, known),
     )
+
+
+def taken_up(risks: Sequence[RiskFlag], known: Mapping[int, PullRequest]) -> dict[int, int]:
+    """For each PR flagged with work left for later, the later known PR that says it follows
+    that PR up (`Follow-up to #6921`, `building on #5564`), where there is one."""
+    found = {}
+    for flag in risks:
+        if flag.risk == "known_gap" and flag.number in known:
+            later = followed_up_by(known[flag.number], known.values())
+            if later is not None:
+                found[flag.number] = later
+    return found
 
 
 # Words a re-land's title may word differently without naming another change.
@@ -528,6 +541,8 @@ class FlaggedPr:
     settings: list[SettingChange]
     uncompared_paths: list[str]
     deleted_paths: list[str]
+    quotes: list[str] = field(default_factory=list)  # the author's words on work left open
+    taken_up_by: int | None = None  # a later PR that says it follows this one up
 
 
 @dataclass(frozen=True)
@@ -543,9 +558,13 @@ class RiskGroup:
 
 
 def risk_groups(
-    risks: Sequence[RiskFlag], refs: Mapping[int, PrRef], chains: Mapping[int, RevertChain]
+    risks: Sequence[RiskFlag],
+    refs: Mapping[int, PrRef],
+    chains: Mapping[int, RevertChain],
+    taken_up: Mapping[int, int] | None = None,
 ) -> list[RiskGroup]:
-    """The week's risks by kind; `chains` are the week's revert chains by revert number."""
+    """The week's risks by kind; `chains` are the week's revert chains by revert number, and
+    `taken_up` the later PR that followed up each PR with work left for later, where known."""
     found = []
     for kind, flags in by_kind(risks):
         if kind == "reverted":
@@ -563,7 +582,7 @@ def risk_groups(
             RiskGroup(
                 kind=kind,
                 numbers=[f.number for f in flags],
-                listed=[_flagged(f, refs) for f in listed],
+                listed=[_flagged(f, refs, (taken_up or {}).get(f.number)) for f in listed],
                 unlisted=len(flags) - len(listed) if listed else 0,
                 reverts=[chains[f.number] for f in flags] if kind == "revert" else [],
             )
@@ -571,7 +590,7 @@ def risk_groups(
     return found
 
 
-def _flagged(flag: RiskFlag, refs: Mapping[int, PrRef]) -> FlaggedPr:
+def _flagged(flag: RiskFlag, refs: Mapping[int, PrRef], taken_up_by: int | None) -> FlaggedPr:
     return FlaggedPr(
         number=flag.number,
         subject=subject(refs[flag.number]),
@@ -582,6 +601,8 @@ def _flagged(flag: RiskFlag, refs: Mapping[int, PrRef]) -> FlaggedPr:
         settings=flag.settings,
         uncompared_paths=flag.uncompared_paths,
         deleted_paths=flag.deleted_paths,
+        quotes=flag.quotes,
+        taken_up_by=taken_up_by,
     )
 
 
@@ -601,12 +622,20 @@ class FollowUp:
 
 
 def follow_ups(
-    risks: Sequence[RiskFlag], refs: Mapping[int, PrRef], chains: Mapping[int, RevertChain]
+    risks: Sequence[RiskFlag],
+    refs: Mapping[int, PrRef],
+    chains: Mapping[int, RevertChain],
+    taken_up: Mapping[int, int] | None = None,
 ) -> list[FollowUp]:
     """One follow-up per risk kind (per revert), most serious first; a revert whose target
-    is unknown and a reverted PR (its revert carries the follow-up) have none."""
+    is unknown, a reverted PR (its revert carries the follow-up) and work left for later that
+    a later PR has taken up have none."""
     found = []
     for kind, flags in by_kind(risks):
+        if kind == "known_gap":
+            flags = [f for f in flags if f.number not in (taken_up or {})]
+            if not flags:
+                continue
         if kind == "revert":
             for flag in flags:
                 chain = chains[flag.number]

@@ -170,6 +170,11 @@ class Wording:
     requirement_added: str  # fields key, after
     requirement_removed: str  # fields key
     requirement_any: str  # an unpinned requirement's version
+    # Work left for later: the author's words, quoted; the review comments they answered; the
+    # later PR that took the work up.
+    quote: str  # fields text
+    gap_answers: str  # fields asks
+    gap_taken_up: str  # fields number
     note_without_reviews: str
     note_no_risks: str
     quick_risks: str
@@ -459,6 +464,13 @@ class Wording:
             asks=self.clause_sep.join(self._ask(a) for a in pr.asks),
             settings=self._settings(pr),
             requirements=self._requirements(pr),
+            quotes=self.list_sep.join(self.quote.format(text=q) for q in pr.quotes),
+            answers=self.gap_answers.format(
+                asks=self.clause_sep.join(self._ask(a) for a in pr.asks)
+            )
+            if pr.asks
+            else "",
+            taken_up=self.gap_taken_up.format(number=pr.taken_up_by) if pr.taken_up_by else "",
         )
 
     def _requirements(self, pr: FlaggedPr) -> str:
@@ -602,6 +614,7 @@ _ZH_RISK_HEADINGS: dict[RiskKind, str] = {
     "cross_cutting": "跨模块变更",
     "config_default_change": "配置默认值变化",
     "dependency_change": "依赖变更",
+    "known_gap": "留待后续的工作",
     "docker_change": "Docker 镜像变更",
     "ci_change": "CI 流程变更",
 }
@@ -748,6 +761,9 @@ ZH = Wording(
         "cross_cutting": RiskText("", "#{number} 横跨 {module_count} 个模块（{modules}）", "。"),
         "config_default_change": RiskText("", "#{number} {settings}", "。"),
         "dependency_change": RiskText("", "#{number}：{paths}{requirements}", "。"),
+        "known_gap": RiskText(
+            "", "#{number} 的作者写明留待后续：{quotes}{answers}{taken_up}", "。"
+        ),
         "docker_change": RiskText("", "#{number}：{paths}", "。"),
         "ci_change": RiskText("", "#{number}：{paths}", "。"),
     },
@@ -765,6 +781,9 @@ ZH = Wording(
     requirement_added="新增 {key}{after}",
     requirement_removed="移除 {key}",
     requirement_any="任意版本",
+    quote="“{text}”",
+    gap_answers="（回应 {asks}）",
+    gap_taken_up="（#{number} 随后跟进）",
     note_without_reviews="评审数据不可用（数据源不提供评审），未检查未解决的评审意见与批准情况。",
     note_no_risks="本周数据没有触发任何风险规则。",
     quick_risks="（风险：{list}）",
@@ -780,6 +799,7 @@ ZH = Wording(
         "breaking_change": "在发布说明中列出 {refs} 的不兼容变更并给出迁移说明。",
         "config_default_change": "确认 {refs} 对配置默认值的改动，并在发布说明中注明。",
         "dependency_change": "确认依赖" + _ZH_WORKS,
+        "known_gap": "跟踪 {refs} 留待后续 PR 的工作，确认有人接手。",
         "docker_change": "确认镜像" + _ZH_WORKS,
         "ci_change": "确认 CI " + _ZH_WORKS,
         "no_approval": "请维护者补充审阅 {refs}。",
@@ -804,6 +824,7 @@ _EN_RISK_HEADINGS: dict[RiskKind, str] = {
     "cross_cutting": "Cross-cutting changes",
     "config_default_change": "Configuration default changes",
     "dependency_change": "Dependency changes",
+    "known_gap": "Work left for later",
     "docker_change": "Docker image changes",
     "ci_change": "CI workflow changes",
 }
@@ -1007,6 +1028,9 @@ EN = Wording(
         "cross_cutting": RiskText("", "#{number} spans {module_count} modules ({modules})", "."),
         "config_default_change": RiskText("", "#{number} {settings}", "."),
         "dependency_change": RiskText("", "#{number}: {paths}{requirements}", "."),
+        "known_gap": RiskText(
+            "", "#{number}'s author leaves for later: {quotes}{answers}{taken_up}", "."
+        ),
         "docker_change": RiskText("", "#{number}: {paths}", "."),
         "ci_change": RiskText("", "#{number}: {paths}", "."),
     },
@@ -1027,6 +1051,9 @@ EN = Wording(
     requirement_added="adds {key}{after}",
     requirement_removed="removes {key}",
     requirement_any="any version",
+    quote="“{text}”",
+    gap_answers=" (answering {asks})",
+    gap_taken_up=" (#{number} has since followed it up)",
     note_without_reviews="Review data is not available (the source provides none):"
     " unresolved threads and approvals were not checked.",
     note_no_risks="No risk rule fired on this week's data.",
@@ -1051,6 +1078,7 @@ EN = Wording(
         "config_default_change": "Confirm the configuration default changes of {refs}"
         " and note them in the release notes.",
         "dependency_change": "Confirm that the dependency" + _EN_WORKS,
+        "known_gap": "Track the work {refs} left for later PRs and make sure someone takes it up.",
         "docker_change": "Confirm that the image" + _EN_WORKS,
         "ci_change": "Confirm that the CI" + _EN_WORKS,
         "no_approval": "Ask maintainers for a post-merge review of {refs}.",

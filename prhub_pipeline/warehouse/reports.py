@@ -99,6 +99,7 @@ def risk_tables(repo: str, week_start: date, risks: Sequence[RiskFlag]) -> list[
                         "settings",
                         "uncompared_paths",
                         "deleted_paths",
+                        "quotes",
                     }
                 ),
                 ensure_ascii=False,

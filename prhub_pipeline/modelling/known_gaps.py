@@ -1,0 +1,143 @@
+"""Work a PR's author says is left open: "will be addressed in a follow-up PR", a TODO list,
+known limitations, or a reply to a reviewer that defers the point to a later PR.
+
+A maintainer wants these debts in the week's report (the reference report's "#6076: the
+author admits ray.get blocks the event loop and promises a fix in the next PR"), and wants to
+know when a later PR took one up. Only the author's own words count, and only words that look
+ahead: "Follow-up to #6334" says this PR is the follow-up, "already fixed in a separate PR" is
+done, and "happy to file a follow-up if needed" is an offer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from prhub_pipeline.modelling.pr_text import author_paragraphs, sentences, shorten
+from prhub_pipeline.records import PullRequest
+
+MAX_GAPS = 3  # sentences kept per PR
+GAP_CHARS = 160
+
+# A later PR, named as such: "in a follow-up PR", "the next PR will", "future PRs", "subsequent
+# refactoring PRs". Not one that exists already (`another PR #1331`, `separate PR (#4222)`).
+_LATER_PR = (
+    r"\b(?:follow[- ]?up|separate|future|next|later|subsequent|upcoming|dedicated|further)"
+    r"(?:\s+[\w-]+)?\s+(?:PRs?|pull[- ]requests?)\b(?!\s*\(?(?:#|https?:))"
+)
+_DEFERS = re.compile(
+    rf"{_LATER_PR}"
+    r"|\b(?:in|via|with|will\s+\w+)\s+another\s+PR\b(?!\s*\(?(?:#|https?:))"
+    r"|\b(?:in|as|for|with|via|on)\s+(?:a|the)\s+follow[- ]?ups?\b"
+    r"|\bwill\s+follow(?:\s+up\b|\s+(?:in|later|soon|shortly)\b)"
+    r"|\b(?:left|leave|defer(?:red)?|postponed?|tracked)\b[^.]{0,30}?"
+    r"\b(?:later|follow[- ]?up|future)"
+    r"|\bTODO\b\s*[:：(]"
+    r"|^(?:the\s+)?following\s+PRs?\s+(?:will|shall)\b"
+    r"|后续\s*(?:的\s*)?PR|下一?个\s*PR|另一个\s*PR|后续(?:再|会|将|补充|支持|完善|优化|修复)",
+    re.IGNORECASE,
+)
+# Words that make a matching sentence about the past, about this PR being the follow-up, or an
+# offer rather than a debt.
+_NOT_A_GAP = re.compile(
+    r"\bfollow[- ]?(?:ups?|ing)?\s+(?:PR\s+)?(?:to|of|on|for|from)\s+(?:#|https?:|PR\b|the\b|@|\[)"
+    r"|\bthis\s+(?:PR\s+)?(?:is\s+)?(?:a\s+)?follow[- ]?up\b"
+    r"|\bfollows?\s+(?:up\s+)?(?:on\s+)?(?:#|https?:|\[)"
+    r"|\bfuture work (?:for|of)\b"
+    r"|\b(?:was|were|has been|have been|had been|previously|earlier)\b"
+    r"|\balready\s+(?:been\s+)?(?:fixed|done|handled|addressed|merged|landed|in|exists?)\b"
+    r"|\bif\b|\bhappy to\b|\bfeel free\b|\bsplit (?:from|out of)\b"
+    r"|\s\|\s",  # a table row
+    re.IGNORECASE,
+)
+# Headings whose items are all work left open ("TODO After Merge", "Known limitations"), and a
+# paragraph that is only such a label ("**Future work:**").
+_GAP_HEADING_WORDS = (
+    r"(?:future\s+)?todos?|(?:possible\s+)?future (?:work|plans?)|next steps?"
+    r"|follow[- ]?ups?(?: scope| prs?| work)?|not included\b.*"
+    r"|known (?:issues?|limitations?|limits)|limitations?|roadmap\b.*|后续.*|待办.*"
+)
+_GAP_HEADING = re.compile(rf"^(?:{_GAP_HEADING_WORDS})(?:\s|$)", re.IGNORECASE)
+_GAP_LABEL = re.compile(rf"^(?:{_GAP_HEADING_WORDS})\s*[:：]?$", re.IGNORECASE)
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+# An item that is only a link, or one the author struck through or marked done.
+# A metadata line of a bot's ("vLLM version: v0.12.0", "vLLM main: https://...") is no item.
+_SETTLED = re.compile(
+    r"^\W*(?:#\d+|https?://\S+)\W*$|~~|\bDONE\b|^[\w .-]{1,24}:\s*(?:v?\d[\w.]*|https?://\S+)$"
+)
+
+
+def stated_gaps(body: str) -> list[str]:
+    """The author's sentences about work this PR leaves open, first ones first (at most
+    MAX_GAPS, each at most GAP_CHARS)."""
+    found: list[str] = []
+    listing = False  # inside the list after a gap label or a lead-in ("TODOs in next PR:")
+    section = ""
+    for paragraph in author_paragraphs(body):
+        text = paragraph.text
+        if paragraph.section != section:
+            section, listing = paragraph.section, False
+        if not paragraph.list_item and _GAP_LABEL.match(text.strip()):
+            listing = True
+            continue
+        under_gap_heading = bool(_GAP_HEADING.match(section.strip()))
+        if under_gap_heading or (listing and paragraph.list_item):
+            parts = sentences(text)
+            if parts and _long_enough(text) and not _SETTLED.search(text):
+                found.append(parts[0])
+            continue
+        listing = False
+        for sentence in sentences(text):
+            if sentence.endswith((":", "：")) and _DEFERS.search(sentence):
+                listing = True  # the list that follows says what is left
+            elif _long_enough(sentence) and is_deferral(sentence):
+                found.append(sentence)
+    return list(dict.fromkeys(shorten(g, GAP_CHARS) for g in found))[:MAX_GAPS]
+
+
+def _long_enough(text: str) -> bool:
+    """Not a fragment ("TODO:", "Next PR:"); Chinese says as much in half the characters."""
+    return len(text) >= (6 if _HAN.search(text) else 12)
+
+
+def is_deferral(sentence: str) -> bool:
+    """True when a sentence puts work off to a later PR (or a TODO) rather than doing it."""
+    return bool(_DEFERS.search(sentence)) and not _NOT_A_GAP.search(sentence)
+
+
+def deferrals(text: str) -> list[str]:
+    """The sentences of a comment that defer work (a PR author's reply to a reviewer)."""
+    return [
+        shorten(s, GAP_CHARS)
+        for p in author_paragraphs(text)
+        for s in sentences(p.text)
+        if _long_enough(s) and is_deferral(s)
+    ]
+
+
+def _follow_up_of(number: int) -> re.Pattern[str]:
+    ref = rf"(?:#|/pull/){number}\b(?!\d)"
+    return re.compile(
+        rf"\bfollow[- ]?(?:ups?|ing)?\s+(?:PR\s+)?(?:to|of|for|on|up on)?\s*(?:PR\s*)?\S*{ref}"
+        rf"|\b(?:building|builds?|based)\s+on\s+(?:PR\s*)?\S*{ref}"
+        rf"|\bcontinu(?:es|ation of)\s+(?:PR\s*)?\S*{ref}",
+        re.IGNORECASE,
+    )
+
+
+def followed_up_by(pr: PullRequest, later: Iterable[PullRequest]) -> int | None:
+    """The first PR merged after `pr` whose title or description says it follows it up."""
+    pattern = _follow_up_of(pr.number)
+    digits = str(pr.number)  # a cheap test first: this runs over the whole history
+    candidates = sorted(
+        (
+            p
+            for p in later
+            if p.merged_at > pr.merged_at and (digits in p.title or digits in p.body)
+        ),
+        key=lambda p: (p.merged_at, p.number),
+    )
+    for candidate in candidates:
+        if pattern.search(candidate.title) or pattern.search(candidate.body):
+            return candidate.number
+    return None

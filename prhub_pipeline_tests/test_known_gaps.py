@@ -1,0 +1,176 @@
+"""Work a PR's author leaves for later: what counts, what does not, and when it is taken up.
+
+The descriptions are modelled on real verl and vllm-ascend PRs (numbers in the comments).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from prhub_pipeline.modelling.known_gaps import deferrals, followed_up_by, stated_gaps
+from prhub_pipeline.records import PrComment, ReviewData, ReviewThread, ThreadComment
+from prhub_pipeline_tests.test_importance import MERGED, REPO, make_pr
+from prhub_pipeline_tests.test_risks import risks_of
+
+TEMPLATE_TAIL = """
+### Checklist Before Submitting
+
+- [ ] Add unit tests, or explain in a follow-up PR why they are not needed.
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "gaps"),
+    [
+        (  # verl #6150: the gap is one sentence among others
+            "### What does this PR do?\n\nHonor `param_dtype` in autocast. Scaler integration"
+            " is tracked for a follow-up PR.\n" + TEMPLATE_TAIL,
+            ["Scaler integration is tracked for a follow-up PR."],
+        ),
+        (  # verl #6091, hard-wrapped
+            "Split large weights into chunks.\n\nWhile the peak memory is still bounded by\n"
+            "`max_weight_size`, we will address it in future PR.",
+            [
+                "While the peak memory is still bounded by `max_weight_size`, we will address it"
+                " in future PR."
+            ],
+        ),
+        (  # verl #5057: a TODO heading's items
+            "## Summary\n\nDynamic CP.\n\n## TODO After Merge\n\n- Publish a best-practice guide"
+            " for RL training with Dynamic CP.\n- ~~Benchmark on 8 GPUs~~ DONE\n",
+            ["Publish a best-practice guide for RL training with Dynamic CP."],
+        ),
+        (  # verl #4123: a lead-in sentence, then the list
+            "Update the Ascend images.\n\nTODOs in next PR:\n\n1. Start the docker build"
+            " workflow.\n2. Update the e2e image address.\n\nTested locally.",
+            ["Start the docker build workflow.", "Update the e2e image address."],
+        ),
+        (  # a bold label instead of a heading
+            "Adds the converter.\n\n**Known limitations:**\n\n* MoE models are not converted.",
+            ["MoE models are not converted."],
+        ),
+        ("支持 NPU 上的 MXFP8。\n\n多机场景后续PR支持。", ["多机场景后续PR支持。"]),
+        (  # vllm-ascend #2047: a TODO sentence, then the bot's version lines
+            "Cleanup V0 code.\n\nTODO: enable v1 e2e test.\n\n- vLLM version: v0.10.0\n"
+            "- vLLM main: https://github.com/vllm-project/vllm/commit/2cc5711",
+            ["TODO: enable v1 e2e test."],
+        ),
+        (  # vllm-ascend #4779: a TODO label's list ends at the bot's lines and the next heading
+            "Masks.\n\nTodo:\n\n- remove spec_attn_mask\n- vLLM version: v0.12.0\n\n"
+            "### How was this patch tested?\n\n1. CI passed with existing tests.",
+            ["remove spec_attn_mask"],
+        ),
+    ],
+)
+def test_the_authors_own_words_about_work_left_open(body: str, gaps: list[str]) -> None:
+    assert stated_gaps(body) == gaps
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Follow-up to #6334 per @wuxibin89's review comment.",  # verl #6356: this is the follow-up
+        "This is a follow-up PR to https://github.com/volcengine/verl/pull/3362",
+        "Follow up https://github.com/verl-project/verl/pull/6710, use the new client.",
+        "The crash was fixed in a separate PR already.",
+        "Not affected by this bug; happy to file a follow-up if needed.",  # verl #6268: an offer
+        "pre-commit automatically fixed part of the code format in another PR #1331",
+        "This is a problem from another PR.",  # vllm-ascend #3892
+        "This PR fixes KV cache binding in the Qwen3 Next MTP patch.",  # a model's name
+        "The following changes are included:\n\n- a\n- b",
+        TEMPLATE_TAIL,  # the template's checklist is not the author's
+        "```python\n# TODO: remove in the next PR\n```",  # code is not prose
+    ],
+)
+def test_words_about_the_past_offers_and_this_prs_own_place_are_no_gap(body: str) -> None:
+    assert stated_gaps(body) == []
+
+
+def test_a_pr_keeps_its_first_three_gaps_each_shortened() -> None:
+    body = "\n\n".join(f"Item {i} will be handled in a follow-up PR." for i in range(5))
+    assert stated_gaps(body) == [f"Item {i} will be handled in a follow-up PR." for i in range(3)]
+    [long] = stated_gaps("We will address " + "the very long tail " * 20 + "in a future PR.")
+    assert len(long) <= 160 and long.endswith("…")
+
+
+def test_a_gap_in_the_description_is_a_low_risk_flag_quoting_it() -> None:
+    pr = make_pr(6091, body="Chunks weights. We will address peak memory in a future PR.")
+    [flag] = [f for f in risks_of([pr]) if f.risk == "known_gap"]
+    assert flag.severity == "low"
+    assert flag.quotes == ["We will address peak memory in a future PR."]
+    assert (
+        flag.detail
+        == 'the author leaves work for later: "We will address peak memory in a future PR."'
+    )
+    assert not [f for f in risks_of([make_pr(1, body="Chunks weights.")]) if f.risk == "known_gap"]
+
+
+def test_the_author_deferring_a_reviewers_point_is_a_gap_with_the_ask() -> None:
+    """The reference report's #6076: the author admits ray.get blocks the event loop and
+    promises a fix in the next PR."""
+    pr = make_pr(6076, body="Adds elastic replicas.", author="ArronHZG")
+    asked = ThreadComment(
+        comment_id="c1", author="wuxibin89", body="ray.get blocks the event loop here."
+    )
+    reply = ThreadComment(
+        comment_id="c2",
+        author="ArronHZG",
+        is_pr_author=True,
+        body="Good catch. I'll fix it in the next PR, this one is already large.",
+    )
+    other = ThreadComment(
+        comment_id="c3", author="someone", body="We could do this in a follow-up PR."
+    )
+    threads = [
+        ReviewThread(
+            repo=REPO,
+            pr_number=6076,
+            thread_id=f"t{i}",
+            path="verl/a.py",
+            line=541,
+            is_resolved=True,
+            comments=comments,
+        )
+        for i, comments in enumerate([[asked, reply], [other]])
+    ]
+    conversation = PrComment(
+        repo=REPO,
+        pr_number=6076,
+        comment_id="k1",
+        author="ArronHZG",
+        body="Docs will follow in a separate PR.",
+    )
+    reviews = ReviewData(available=True, threads=threads, comments=[conversation])
+    [flag] = [f for f in risks_of([pr], reviews) if f.risk == "known_gap"]
+    assert flag.quotes == [
+        "I'll fix it in the next PR, this one is already large.",
+        "Docs will follow in a separate PR.",
+    ]
+    assert [(a.reviewer, a.ask) for a in flag.asks] == [
+        ("wuxibin89", "ray.get blocks the event loop here.")
+    ]
+    assert deferrals("Thanks! Done.") == []
+
+
+def test_a_later_pr_that_says_it_follows_one_up_takes_the_work_up() -> None:
+    gap = make_pr(6921, body="Known limitation: VLM is left for a follow-up PR.")
+    later = [
+        make_pr(
+            6937, body="Follow-up to #6921. `initial` now ...", merged_at=MERGED + timedelta(days=3)
+        ),
+        make_pr(6930, body="Fixes #6921.", merged_at=MERGED + timedelta(days=1)),
+        make_pr(6925, body="Follow-up to #69210.", merged_at=MERGED + timedelta(days=1)),
+        make_pr(6900, body="Follow-up to #6921.", merged_at=MERGED - timedelta(days=1)),
+        make_pr(6940, body="Building on #6921, adds VLM.", merged_at=MERGED + timedelta(days=5)),
+    ]
+    assert followed_up_by(gap, [gap, *later]) == 6937
+    assert followed_up_by(gap, [gap, *later[1:4]]) is None
+    assert followed_up_by(gap, later[4:]) == 6940
+    following = make_pr(
+        3530,
+        body="Following https://github.com/volcengine/verl/pull/3456, support DP+EP.",
+        merged_at=MERGED + timedelta(days=9),
+    )
+    assert followed_up_by(make_pr(3456), [following]) == 3530
