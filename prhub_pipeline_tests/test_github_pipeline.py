@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -80,6 +81,17 @@ def test_a_github_week_lands_whole_and_survives_faults(
     assert TOKEN.encode() not in database.read_bytes()
     report = stored(config, "SELECT markdown FROM weekly_reports WHERE lang = 'en'")[0][0]
     assert "no review data" not in str(report).lower()
+    # #6410's author put a reviewer's point off to a follow-up PR in a resolved thread.
+    [(number, evidence)] = stored(
+        config, "SELECT number, evidence FROM pr_risks WHERE risk = 'known_gap'"
+    )
+    gap = json.loads(str(evidence))
+    assert number == 6410 and gap["quotes"] == ["I'll handle it in a follow-up PR."]
+    assert [a["reviewer"] for a in gap["asks"]] == ["core-maintainer"]
+    assert (
+        "leaves for later: “I'll handle it in a follow-up PR.” (answering core-maintainer"
+        in str(report)
+    )
 
 
 def test_a_failing_week_keeps_what_was_stored(
