@@ -192,6 +192,19 @@ def test_path_memory_favours_the_modules_that_touched_a_file() -> None:
     assert np.allclose(lift[2], 0) and np.allclose(lift[3], 0)  # nothing known: the overall mix
 
 
+def test_path_memory_counts_each_pr_with_its_weight() -> None:
+    """A directory whose PRs moved from one module to another: with recency weights the memory
+    follows the recent PRs; unweighted, the older majority still wins."""
+    history = [_paths_only("docker/ascend/Dockerfile")] * 5
+    y = np.array([[1, 0], [1, 0], [1, 0], [0, 1], [0, 1]])  # ci three times, then env twice
+    new_pr = [_paths_only("docker/ascend/Dockerfile.a3")]
+    assert PathMemory.fit(history, y).shares(new_pr)[0].argmax() == 0
+    recent_first = np.array([0.1, 0.1, 0.1, 1.0, 1.0])
+    weighted = PathMemory.fit(history, y, recent_first)
+    assert weighted.shares(new_pr)[0].argmax() == 1
+    assert np.allclose(weighted.prior, [0.3 / 2.3, 2.0 / 2.3])
+
+
 def test_counted_tfidf_is_what_the_vectorizer_and_the_stored_field_compute() -> None:
     """Training derives each field's TF-IDF from counts made once; it must equal what
     TfidfVectorizer computes on the same texts, and what the fitted field gives at prediction

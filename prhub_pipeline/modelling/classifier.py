@@ -6,7 +6,8 @@ without its template, each through its own TF-IDF, weighted and stacked. One Lin
 module on top, plus (when validation prefers it) a small bonus when the title names the
 module outright (which also helps modules too new to have many examples), plus a path label
 memory: the log-lift of the modules that earlier PRs touching the same files (or
-directories) carried, which mostly helps the rarer modules (see `PathMemory`).
+directories) carried, recent PRs counting more, which mostly helps the rarer modules (see
+`PathMemory`).
 Scores become probabilities through one Platt scaling fitted on the validation split.
 
 Model selection is honest about time: the latest fifth of the tagged PRs validates, the rest
@@ -67,6 +68,11 @@ MEMORY_SMOOTHING = 5.0
 MEMORY_DEPTHS = (1, 2, 3, 4)
 MEMORY_WEIGHT = 0.125
 MEMORY_MIN_SHARE = 1e-4  # floor of shares and prior before the log-lift
+# Older PRs count less in the memory (half weight a year back): which module a directory's
+# PRs carry drifts (verl's Ascend Dockerfiles went from `ci` to `env`). On eight time splits
+# over four repositories it raised mean micro-F1 0.620 -> 0.625 and macro 0.480 -> 0.487,
+# no split lower by more than 0.001; half-lives of 90 and 180 days were less even.
+MEMORY_HALF_LIFE_DAYS = 365.0
 
 
 FieldSource = Literal["title", "path_tokens", "path_prefixes", "description"]
@@ -227,7 +233,11 @@ class PathMemory:
     _index: dict[str, int] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def fit(cls, features: Sequence[PrFeatures], y: np.ndarray) -> PathMemory:
+    def fit(
+        cls, features: Sequence[PrFeatures], y: np.ndarray, weights: np.ndarray | None = None
+    ) -> PathMemory:
+        """The memory of `features` with modules `y`, each PR counted with its weight (1 when
+        `weights` is None)."""
         index: dict[str, int] = {}
         rows: list[int] = []
         columns: list[int] = []
@@ -238,9 +248,11 @@ class PathMemory:
         incidence = sp.csr_matrix(
             (np.ones(len(rows)), (rows, columns)), shape=(len(features), len(index))
         ).T.tocsr()
-        counts = np.asarray(incidence @ y.astype(np.float64), dtype=np.float32)
-        totals = np.asarray(incidence.sum(axis=1), dtype=np.float32).reshape(-1)
-        prior = y.astype(np.float64).mean(axis=0) if len(y) else np.zeros(y.shape[1])
+        w = np.ones(len(features)) if weights is None else np.asarray(weights, dtype=np.float64)
+        weighted_y = y.astype(np.float64) * w[:, None]
+        counts = np.asarray(incidence @ weighted_y, dtype=np.float32)
+        totals = np.asarray(incidence @ w, dtype=np.float32).reshape(-1)
+        prior = weighted_y.sum(axis=0) / w.sum() if len(y) else np.zeros(y.shape[1])
         keys = sorted(index, key=index.__getitem__)
         return cls(keys, counts, totals, prior.astype(np.float32), MEMORY_SMOOTHING)
 
@@ -596,10 +608,13 @@ def train_module_classifier(
     path_matches = name_matches([f.path_tokens for f in validate_features], labels)
     macro_columns = _macro_columns(y_fit, y_validate)
     # The validation PRs' memory holds only the earlier, fitting PRs, as a new PR's would.
-    memory_scores = MEMORY_WEIGHT * PathMemory.fit(fit_features, y_fit).log_lift(validate_features)
+    fit_dates = [dates[i] for i in fit_rows]
+    fit_memory = PathMemory.fit(
+        fit_features, y_fit, _recency_weights(fit_dates, MEMORY_HALF_LIFE_DAYS)
+    )
+    memory_scores = MEMORY_WEIGHT * fit_memory.log_lift(validate_features)
 
     best: tuple[float, dict[str, float | None], np.ndarray] | None = None
-    fit_dates = [dates[i] for i in fit_rows]
     candidate_fits = _fit_jobs(
         [(x_fit, y_fit, c, _recency_weights(fit_dates, half_life)) for c, half_life in CANDIDATES]
     )
@@ -649,7 +664,7 @@ def train_module_classifier(
     label_fits = _fit_jobs([(x_all, y[:, half], c, weights) for half in halves])
     coef = np.vstack([half_coef for half_coef, _ in label_fits])
     intercept = np.concatenate([half_intercept for _, half_intercept in label_fits])
-    memory = PathMemory.fit(features, y)
+    memory = PathMemory.fit(features, y, _recency_weights(dates, MEMORY_HALF_LIFE_DAYS))
     trained_at = (now or datetime.now(UTC)).astimezone(UTC)
     digest = hashlib.sha256(coef.tobytes() + intercept.tobytes()).hexdigest()[:12]
     model = ModuleModel(
