@@ -100,21 +100,51 @@ interaction:
     config: {}
 """
     named = before.replace("  - class_name", "  - name: gsm8k\n    class_name")
+    # The entry is named by its class, which it kept, not by the name it gained.
     assert compare_config("interaction_config.yaml", before, named) == [
-        change("interaction[0].name", None, "gsm8k")
+        change("interaction[Gsm8kInteraction].name", None, "gsm8k")
     ]
-    # verl #1948 gave a tool's empty config a type: the entry's setting changes, by position.
+    # verl #1948 gave a tool's empty config a type: the entry's setting changes.
     typed = before.replace("config: {}", "config:\n      type: native")
     assert compare_config("interaction_config.yaml", before, typed) == [
-        change("interaction[0].config.type", None, "native")
+        change("interaction[Gsm8kInteraction].config.type", None, "native")
     ]
     assert compare_config("tools.yaml", "tools: []\n", "tools:\n  - name: search\n") == [
-        change("tools[0].name", None, "search")  # an empty list that gains entries is widened
+        change("tools[search].name", None, "search")  # an empty list that gains entries widens
     ]
     removed = compare_config(
         "tools.yaml", "tools:\n  - name: a\n  - name: b\n", "tools:\n  - name: a\n"
     )
-    assert removed == [change("tools[1].name", "b", None)]
+    assert removed == [change("tools[b].name", "b", None)]
+
+
+def test_an_entry_inserted_in_a_list_of_mappings_changes_only_itself() -> None:
+    tools = """\
+tools:
+  - class_name: verl.tools.gsm8k_tool.Gsm8kTool
+    config: {type: native}
+  - class_name: verl.tools.search_tool.SearchTool
+    config: {type: native, retrieval_service_url: http://127.0.0.1:8000/retrieve}
+"""
+    inserted = tools.replace(
+        "  - class_name: verl.tools.search_tool",
+        "  - class_name: verl.tools.geo3k_tool.Geo3kTool\n    config: {type: native}\n"
+        "  - class_name: verl.tools.search_tool",
+    )
+    assert compare_config("tool_config.yaml", tools, inserted) == [
+        change("tools[Geo3kTool].class_name", None, "verl.tools.geo3k_tool.Geo3kTool"),
+        change("tools[Geo3kTool].config.type", None, "native"),
+    ]
+    # Two entries of one class are named by their full class path, or else by position.
+    same_class = "items:\n  - class_name: a.Tool\n  - class_name: b.Tool\n"
+    assert compare_config("x.yaml", same_class, same_class.replace("b.Tool", "c.Tool")) == [
+        change("items[b.Tool].class_name", "b.Tool", None),
+        change("items[c.Tool].class_name", None, "c.Tool"),
+    ]
+    unnamed = "items:\n  - size: 1\n  - size: 2\n"
+    assert compare_config("x.yaml", unnamed, unnamed.replace("size: 2", "size: 3")) == [
+        change("items[1].size", "2", "3")
+    ]
     # A defaults entry may select several options of its group (verl #5680).
     assert compare_config(
         YAML_PATH,

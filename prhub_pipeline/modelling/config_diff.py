@@ -6,9 +6,10 @@ says exactly which values changed (`algorithm.use_legacy_worker_impl: auto -> di
 settings went away, and says nothing when none did.
 
 YAML files are compared key by key after parsing: nested keys dotted, a Hydra `defaults` list
-entry by entry, a list of mappings entry by entry by position, other lists and empty mappings as
-one value. Python config files (dataclasses, settings classes, module constants) are compared by
-the default each field or name is given: a rewritten type hint or docstring is no change.
+entry by entry, a list of mappings entry by entry (by the field that names its entries, else by
+position), other lists and empty mappings as one value. Python config files (dataclasses,
+settings classes, module constants) are compared by the default each field or name is given: a
+rewritten type hint or docstring is no change.
 """
 
 from __future__ import annotations
@@ -44,6 +45,9 @@ _EMPTY_BUILT_INS = {"list": "[]", "dict": "{}", "set": "set()", "tuple": "()"}
 # YAML 1.1 reads `1e-5` as a string and `1.0e-5` as a number; Hydra reads both as numbers.
 _EXPONENT_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)[eE][+-]?\d+")
 _YAML_SUFFIXES = (".yaml", ".yml")
+# Fields that name an entry of a list of mappings, the most stable first: verl's tools and
+# interactions gained a `name` beside their `class_name` (#2184), so the class names them.
+ENTRY_NAME_FIELDS = ("_target_", "class_name", "name", "id", "key")
 
 
 def config_files(pr: PullRequest, config: ScoringConfig) -> list[FileChange]:
@@ -239,12 +243,31 @@ def _flatten(value: Any, key: str, settings: dict[str, str]) -> None:
             name, option = next(iter(item.items())) if isinstance(item, dict) else (item, None)
             settings[f"{key}[{name}]"] = "included" if option is None else _show(option)
     elif isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
-        # A list of mappings (verl's tool and interaction lists) entry by entry, by position: a
-        # field added to one entry changes none of its other settings (verl #2184).
+        # A list of mappings (verl's tool and interaction lists) entry by entry: a field added
+        # to one entry changes none of its other settings (verl #2184). Entries are told apart
+        # by the field that names them where there is one, so an entry inserted or removed in
+        # the middle is that entry alone, not a change to every entry after it.
+        names = _entry_names(value)
         for position, item in enumerate(value):
-            _flatten(item, f"{key}[{position}]", settings)
+            _flatten(item, f"{key}[{names[position] if names else position}]", settings)
     else:
         settings[key] = _show(value)
+
+
+def _entry_names(entries: Sequence[dict[Any, Any]]) -> list[str] | None:
+    """Each entry's name, by the first of ENTRY_NAME_FIELDS that every entry gives as a
+    distinct scalar; None when no field does (the entries are then told by position). A dotted
+    class path is named by its last part while those stay distinct (`Gsm8kInteraction`)."""
+    for field in ENTRY_NAME_FIELDS:
+        values = [entry.get(field) for entry in entries]
+        if not all(isinstance(v, str | int) and not isinstance(v, bool) for v in values):
+            continue
+        names = [str(v) for v in values]
+        short = [name.rsplit(".", 1)[-1] for name in names]
+        for candidate in (short, names):
+            if len(set(candidate)) == len(candidate):
+                return candidate
+    return None
 
 
 def _is_defaults_list(value: Any, key: str) -> bool:
