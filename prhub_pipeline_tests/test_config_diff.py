@@ -153,6 +153,61 @@ tools:
     ) == [change("defaults[engine@x]", '["megatron"]', '["megatron", "mindspeed"]')]
 
 
+def test_an_interpolation_of_a_setting_in_the_same_file_is_compared_by_its_value() -> None:
+    # verl #5184: the actor's flag read async_training's, which was true, and became `true`.
+    before = """\
+async_training:
+  use_rollout_log_probs: true
+  staleness: 0.5
+actor_rollout_ref:
+  actor:
+    use_rollout_log_probs: ${oc.select:async_training.use_rollout_log_probs, True}
+    strategy: fsdp
+    seed: 1
+  ref:
+    strategy: fsdp
+    seed: 1
+    micro_batch: ${oc.select:.micro_batch_size, {}}
+    micro_batch_size: 8
+"""
+    after = (
+        before.replace("${oc.select:async_training.use_rollout_log_probs, True}", "true")
+        .replace("  use_rollout_log_probs: true\n", "", 1)
+        # verl #2130: the ref follows the actor's strategy, which is the same: no change.
+        .replace(
+            "    strategy: fsdp\n    seed: 1\n    micro",
+            "    strategy: ${..actor.strategy}\n"
+            "    seed: ${actor_rollout_ref.actor.seed}\n    micro",
+        )
+        .replace("seed: 1\n  ref", "seed: 2\n  ref")  # ... but the seed it follows changed
+        # The reference's text is unchanged: its target's change is the one reported.
+        .replace("micro_batch_size: 8", "micro_batch_size: 16")
+    )
+    assert compare_config(YAML_PATH, before, after) == [
+        change("actor_rollout_ref.actor.seed", "1", "2"),
+        change("actor_rollout_ref.ref.micro_batch_size", "8", "16"),
+        change("actor_rollout_ref.ref.seed", "1", "${actor_rollout_ref.actor.seed}"),
+        change("async_training.use_rollout_log_probs", "true", None),
+    ]
+    # `.x` is a sibling and `..x` the parent's sibling, as OmegaConf reads them.
+    nested = "a:\n  x: 4\n  y: 4\n  b:\n    z: 4\n"
+    relative = nested.replace("y: 4", "y: ${.x}").replace("z: 4", "z: ${..x}")
+    assert compare_config(YAML_PATH, nested, relative) == []
+    assert compare_config(YAML_PATH, nested, relative.replace("x: 4", "x: 5")) == [
+        change("a.b.z", "4", "${..x}"),
+        change("a.x", "4", "5"),
+        change("a.y", "4", "${.x}"),
+    ]
+    # A reference to a mapping, or to a key the file does not hold, is compared as written.
+    qat = "actor:\n  qat: {enable: false}\nrollout:\n  qat: ${oc.select:actor.qat,null}\n"
+    moved = qat.replace("oc.select:actor.qat", "oc.select:actor.fsdp_config.qat")
+    assert compare_config(YAML_PATH, qat, moved) == [
+        change(
+            "rollout.qat", "${oc.select:actor.qat,null}", "${oc.select:actor.fsdp_config.qat,null}"
+        )
+    ]
+
+
 def test_python_configs_compare_defaults_not_type_hints_or_docs() -> None:
     before = '''\
 from dataclasses import dataclass, field

@@ -45,6 +45,8 @@ _EMPTY_BUILT_INS = {"list": "[]", "dict": "{}", "set": "set()", "tuple": "()"}
 # YAML 1.1 reads `1e-5` as a string and `1.0e-5` as a number; Hydra reads both as numbers.
 _EXPONENT_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)[eE][+-]?\d+")
 _YAML_SUFFIXES = (".yaml", ".yml")
+# One OmegaConf interpolation as a whole value: `${a.b}`, `${.b}`, `${oc.select:a.b, default}`.
+_INTERPOLATION = re.compile(r"\$\{(?:oc\.select:)?\s*(?P<path>\.*[A-Za-z_][\w.]*)\s*(?:,.*)?\}")
 # Fields that name an entry of a list of mappings, the most stable first: verl's tools and
 # interactions gained a `name` beside their `class_name` (#2184), so the class names them.
 ENTRY_NAME_FIELDS = ("_target_", "class_name", "name", "id", "key")
@@ -151,6 +153,8 @@ class _SettingsReader:
             SettingChange(key=key, before=old.get(key), after=new.get(key))
             for key in sorted(old.keys() | new.keys())
             if not _same_value(old.get(key), new.get(key))
+            # A reference whose text is unchanged follows its target, reported on its own.
+            and not _same_value(_resolved(old, key), _resolved(new, key))
             and not (key not in new and key in parents)
         ]
 
@@ -168,6 +172,36 @@ class _SettingsReader:
         if key not in self._parsed:
             self._parsed[key] = _parse_settings(kind, path, text)
         return self._parsed[key]
+
+
+def _resolved(settings: dict[str, str], key: str) -> str | None:
+    """The setting's value, with a Hydra interpolation that names another setting of the same
+    file (`${actor_rollout_ref.actor.strategy}`, `${oc.select:async_training.x, True}`,
+    `${..seed}`) replaced by that setting's value, so a default spelled as a reference to
+    the same value is no change (verl #5184). A reference to a mapping, or to a setting the
+    file does not hold (it may come from another file of the composition), stays as written."""
+    value = settings.get(key)
+    seen = {key}
+    while value is not None and (match := _INTERPOLATION.fullmatch(value.strip())):
+        target = _interpolated_key(key, match.group("path"))
+        if target is None or target in seen or target not in settings:
+            break
+        seen.add(target)
+        key, value = target, settings[target]
+    return value
+
+
+def _interpolated_key(key: str, path: str) -> str | None:
+    """The absolute key an interpolation's path names from the setting `key`: OmegaConf reads
+    `.x` as a sibling, `..x` as the parent's sibling, and a path without dots as absolute."""
+    dots = len(path) - len(path.lstrip("."))
+    if not dots:
+        return path
+    parents = key.split(".")[:-1]
+    if dots - 1 > len(parents):
+        return None
+    kept = parents[: len(parents) - (dots - 1)]
+    return ".".join([*kept, path[dots:]])
 
 
 def _same_value(before: str | None, after: str | None) -> bool:
