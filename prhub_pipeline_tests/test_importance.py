@@ -380,6 +380,30 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "wrapper functions, dump reading and writing |\n\nKeeps dumps across steps.",
             "Keeps dumps across steps.",
         ),
+        # A dropped checklist item takes its hard-wrapped lines with it (verl #2973 was
+        # summarised as "Guide](https://...CONTRIBUTING.md). checks](...)").
+        (
+            "Fix the missing hf command",
+            "### What does this PR do?\n\n> Fix the missing hf command\n\n- [x] Read the"
+            " [Contribute\nGuide](https://github.com/volcengine/verl/blob/main/CONTRIBUTING.md)."
+            "\n- [x] Apply [pre-commit\nchecks](https://github.com/volcengine/verl/blob/main/"
+            "CONTRIBUTING.md#code-linting-and-formatting):\n`pre-commit install && pre-commit run"
+            " --all-files --show-diff-on-failure\n--color=always`\n- [x] Once your PR is ready"
+            " for CI, send a message in [the `ci-request`\nchannel](https://verl-project.slack.com"
+            "/archives/C091TCESWB1) in [the\n`verl` Slack\nworkspace](https://join.slack.com/t/"
+            "verl-project/shared_invite/zt-3855yhg8g).\n(If not accessible, please try [the"
+            " Feishu group\n(飞书群)](https://applink.larkoffice.com/client/chat/chatter).)\n",
+            "Fix the missing hf command",
+        ),
+        # vllm-ascend's bot ends every description with version lines: they are no summary,
+        # so the title stands (359 of its PRs were summarised as "vLLM version: v0.x").
+        (
+            "t",
+            "### What this PR does / why we need it?\n\n- [x] Patch the vision attention.\n\n"
+            "### How was this patch tested?\n\n- [x] Functional test\n\n- vLLM version: v0.11.2"
+            "\n- vLLM main: https://github.com/vllm-project/vllm/commit/2918c1b",
+            "T",
+        ),
         # A quote elsewhere is someone else's words (an issue, a log), not the summary.
         (
             "t",

@@ -57,6 +57,31 @@ TEMPLATE_TAIL = """
             "- vLLM main: https://github.com/vllm-project/vllm/commit/2cc5711",
             ["TODO: enable v1 e2e test."],
         ),
+        (  # verl #1138: a TODO heading's unchecked item is open, its checked ones are done,
+            # and a checked item's hard-wrapped line is no item of its own
+            "### Summary\nAsync rollout.\n\n### TODO\n- [x] AsyncLLM: initialization\n"
+            "- [x] RayPPOTrainer integration: replace `generate_sequences` to http\n"
+            "call `/v1/chat/completions`\n- [ ] Add document\n",
+            ["Add document"],
+        ),
+        (  # verl #687: an unchecked item's wrapped lines are joined
+            "Megatron checkpoints.\n\n# TODOs\n\n- [ ] Support Megatron dist checkpointing"
+            " mechanism, now use\ntorch.save/load to store/restore model weights.\n"
+            "- [x] Quick: Also store hf format model.\n",
+            [
+                "Support Megatron dist checkpointing mechanism, now use torch.save/load to"
+                " store/restore model weights."
+            ],
+        ),
+        (  # vllm-ascend #2145 and verl #3522: a label line leads the unchecked items
+            "### What this PR does / why we need it?\nSupport MTP with:\n- [x] TorchAir\n\n"
+            "Known issues：\n- [ ] Not support V1 Scheduler (chunked prefill), will be supported"
+            " in a\nfew weeks\n\nTODO:\n- [ ] make a new docker image with latest mcore\n",
+            [
+                "Not support V1 Scheduler (chunked prefill), will be supported in a few weeks",
+                "make a new docker image with latest mcore",
+            ],
+        ),
         (  # vllm-ascend #4779: a TODO label's list ends at the bot's lines and the next heading
             "Masks.\n\nTodo:\n\n- remove spec_attn_mask\n- vLLM version: v0.12.0\n\n"
             "### How was this patch tested?\n\n1. CI passed with existing tests.",

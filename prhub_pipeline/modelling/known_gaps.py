@@ -13,7 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from prhub_pipeline.modelling.pr_text import author_paragraphs, sentences, shorten
+from prhub_pipeline.modelling.pr_text import (
+    author_paragraphs,
+    open_checklist_items,
+    sentences,
+    shorten,
+)
 from prhub_pipeline.records import PullRequest
 
 MAX_GAPS = 3  # sentences kept per PR
@@ -80,7 +85,7 @@ def stated_gaps(body: str) -> list[str]:
         if not paragraph.list_item and _GAP_LABEL.match(text.strip()):
             listing = True
             continue
-        under_gap_heading = bool(_GAP_HEADING.match(section.strip()))
+        under_gap_heading = _is_gap_heading(section)
         if under_gap_heading or (listing and paragraph.list_item):
             parts = sentences(text)
             if parts and _long_enough(text) and not _SETTLED.search(text):
@@ -92,7 +97,16 @@ def stated_gaps(body: str) -> list[str]:
                 listing = True  # the list that follows says what is left
             elif _long_enough(sentence) and is_deferral(sentence):
                 found.append(sentence)
+    # A to-do list's unchecked items are left open; its checked ones are done.
+    for lead, item in open_checklist_items(body):
+        opens_gaps = _is_gap_heading(lead) or bool(_GAP_LABEL.match(lead.strip()))
+        if opens_gaps and _long_enough(item) and not _SETTLED.search(item):
+            found.append(item)
     return list(dict.fromkeys(shorten(g, GAP_CHARS) for g in found))[:MAX_GAPS]
+
+
+def _is_gap_heading(heading: str) -> bool:
+    return bool(_GAP_HEADING.match(heading.strip().rstrip(":：").strip()))
 
 
 def _long_enough(text: str) -> bool:

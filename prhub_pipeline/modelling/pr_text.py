@@ -249,7 +249,12 @@ def clean_description(body: str) -> str:
     text = _TEMPLATE_PHRASES.sub("", text)
     kept: list[str] = []
     drop_level = 0  # inside a dropped section until a heading of this level or higher
+    in_checkbox = False  # the lines after a dropped checklist item are its wrapped rest
     for kind, lines in _split_blocks(text.split("\n")):
+        line = lines[0]
+        if kind == "text" and in_checkbox and _wraps_item(line):
+            continue
+        in_checkbox = False
         if kind == "code":
             if drop_level or _TEMPLATE_CODE.search("\n".join(lines)):
                 continue
@@ -261,7 +266,6 @@ def clean_description(body: str) -> str:
                 continue
             kept.extend(lines)
             continue
-        line = lines[0]
         heading = _HEADING.match(line.strip())
         if heading:
             level = len(heading.group("hashes"))
@@ -272,9 +276,17 @@ def clean_description(body: str) -> str:
                 kept.append(line.strip())
             continue
         if drop_level or _CHECKBOX.match(line) or _PLACEHOLDER_LINES.match(line):
+            in_checkbox = bool(_CHECKBOX.match(line))
             continue
         kept.append(line.rstrip())
     return _drop_empty_headings(kept)
+
+
+def _wraps_item(line: str) -> bool:
+    """Whether a line goes on with the list item above it: Markdown's lazy continuation, as a
+    hard-wrapped squash body has it (verl #1138: `- [x] ... replace ... to http` then
+    `call /v1/chat/completions`)."""
+    return bool(line.strip()) and not _LIST_MARK.match(line) and not _HEADING.match(line.strip())
 
 
 def _drop_empty_headings(lines: list[str]) -> str:
@@ -466,7 +478,9 @@ _CREDIT = re.compile(
 # a field of verl's "Additional Info." filled in (`Training: FSDP`, `Issue Number: #1313`).
 _NOTHING_HERE = re.compile(
     r"^(?:no\b[^.,;:]{0,25}\bchanges?\b[^.,;:]{0,20}|not\s+(?:related|applicable|needed)|none)$"
-    r"|^(?:issue number|training|inference)\s*:",
+    r"|^(?:issue number|training|inference)\s*:"
+    # A bot's metadata line: vllm-ascend's `vLLM version: v0.11.2` ends every description.
+    r"|^[\w .-]{1,24}:\s*v?\d[\w.+-]*$",
     re.IGNORECASE,
 )
 
@@ -668,3 +682,42 @@ def prose(body: str) -> str:
     instructions cannot make a PR look like it fixes a crash.
     """
     return "\n".join(p.text for p in author_paragraphs(body))
+
+
+_OPEN_CHECKBOX = re.compile(r"^\s*[-*+]\s+\[ \]\s*")
+
+
+def open_checklist_items(body: str) -> list[tuple[str, str]]:
+    """The description's unchecked checklist items (`- [ ] Add document`, wrapped lines
+    joined), each with what leads them, in order: the heading they sit under, or a label line
+    after it (`Known issues:`, `TODO:`). `clean_description` drops most checklists, since most
+    are the template's; a caller that knows which leads open the author's own to-do list reads
+    those items here."""
+    text = _HTML_COMMENT.sub("", body.replace("\r\n", "\n").replace("\r", "\n"))
+    items: list[tuple[str, str]] = []
+    section = lead = ""
+    current: list[str] = []
+
+    def flush() -> None:
+        if current:
+            items.append((lead, _plain(" ".join(current))))
+            current.clear()
+
+    for kind, lines in _split_blocks(text.split("\n")):
+        line = lines[0]
+        if kind == "text" and current and _wraps_item(line):
+            current.append(line.strip())
+            continue
+        flush()
+        if kind != "text":
+            continue
+        heading = _HEADING.match(line.strip())
+        if heading:
+            section = lead = heading.group("text")
+        elif _OPEN_CHECKBOX.match(line):
+            current.append(_OPEN_CHECKBOX.sub("", line).strip())
+        elif line.strip() and not _LIST_MARK.match(line):
+            label = line.strip()
+            lead = label if label.endswith((":", "：")) else section
+    flush()
+    return items
