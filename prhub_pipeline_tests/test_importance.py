@@ -404,6 +404,21 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "\n- vLLM main: https://github.com/vllm-project/vllm/commit/2918c1b",
             "T",
         ),
+        # Trailers are no summary (vllm-ascend #1419, #2080), nor a bot's `vLLM version: main`.
+        (
+            "t",
+            "Signed-off-by: leo-pony <leo@example.com>\n\n(cherry picked from commit 816375e)"
+            "\n\n- vLLM version: release/v0.13.0\n\nAdd the multi-NPU Qwen3-MoE tutorial.",
+            "Add the multi-NPU Qwen3-MoE tutorial.",
+        ),
+        # vllm-ascend's template heading is a summary section: what the PR does is preferred
+        # to the background before it.
+        (
+            "t",
+            "### What this PR does / why we need it?\n\nThe MLA graph cache held strong"
+            " references to tensors.\n\nThis PR wraps the cached tensors in weak references.",
+            "This PR wraps the cached tensors in weak references.",
+        ),
         # A quote elsewhere is someone else's words (an issue, a log), not the summary.
         (
             "t",

@@ -312,7 +312,8 @@ def _drop_empty_headings(lines: list[str]) -> str:
 # One-line summary
 
 _SUMMARY_SECTIONS = re.compile(
-    r"(what does this pr do|overview|summary|motivation|description|problem|background|概述|描述)",
+    r"(what does this pr do|what this pr does|overview|summary|motivation|description|problem"
+    r"|background|概述|描述)",
     re.IGNORECASE,
 )
 _SKIP_SECTIONS = re.compile(r"^(test|testing|validation|test plan|api|usage|result)", re.IGNORECASE)
@@ -479,8 +480,11 @@ _CREDIT = re.compile(
 _NOTHING_HERE = re.compile(
     r"^(?:no\b[^.,;:]{0,25}\bchanges?\b[^.,;:]{0,20}|not\s+(?:related|applicable|needed)|none)$"
     r"|^(?:issue number|training|inference)\s*:"
-    # A bot's metadata line: vllm-ascend's `vLLM version: v0.11.2` ends every description.
-    r"|^[\w .-]{1,24}:\s*v?\d[\w.+-]*$",
+    # A bot's metadata line: vllm-ascend's `vLLM version: v0.11.2` (or `: main`,
+    # `: release/v0.13.0`) ends every description.
+    r"|^[\w .-]{1,24}:\s*v?\d[\w.+-]*$|^vllm\s+(?:version|main)\b"
+    # Trailers git and cherry-picks add to a message (vllm-ascend keeps them in the body).
+    r"|^(?:signed-off-by|co-authored-by)\s*:|^\(cherry picked from commit\b",
     re.IGNORECASE,
 )
 
