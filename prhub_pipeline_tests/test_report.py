@@ -176,6 +176,7 @@ def context_for(
     lang: str = "zh",
     review_data: ReviewData = REVIEWS,
     previous: WeekCounts | None = None,
+    subject_themes: dict[str, float] | None = None,
 ) -> ReportContext:
     modules, themes = labels(prs)
     by_pr = {n: ms for n, ms in MODULES.items()}
@@ -194,6 +195,8 @@ def context_for(
         lang,  # type: ignore[arg-type]
         report_url="https://example.org/r",
         calibration=CALIBRATION,
+        subject_themes=subject_themes,
+        history_size=4639,
     )
 
 
@@ -776,6 +779,32 @@ def test_without_review_data_the_report_says_so() -> None:
     assert "unresolved_review" not in {r.risk for r in zh.risks}
     en = render_report(context_for(week_prs(), "en", ReviewData(available=False)), "en", "md")
     assert "Review data is not available" in en
+
+
+@pytest.mark.parametrize(
+    ("lang", "note"),
+    [
+        (
+            "en",
+            "NPU is not counted as a theme: 59% of this repository's 4639 stored PRs carry"
+            " it, so it says what the repository is about, not what changed this week.",
+        ),
+        ("zh", "NPU 不作为主题统计：本仓库已存的 4639 个 PR 中有 59% 带有它"),
+    ],
+)
+def test_a_theme_most_of_the_repository_carries_is_left_out_and_said_so(
+    lang: str, note: str
+) -> None:
+    """vllm-ascend: 59% of its history is NPU/Ascend, which names the repository itself."""
+    plain = context_for(week_prs(), lang)
+    assert "NPU" in [row.name for row in plain.trends]
+    previous = WeekCounts(pr_count=4, modules={"fsdp": 1}, themes={"NPU": 3})  # stored before
+    context = context_for(week_prs(), lang, previous=previous, subject_themes={"NPU": 0.59})
+    assert "NPU" not in [row.name for row in context.trends]
+    assert "NPU" not in [group.name for group in context.groups]
+    assert "NPU" not in context.counts.themes
+    assert any(line.startswith(note) for line in context.trends_lead)
+    assert not any("NPU" in line for line in context.summary)
 
 
 def test_week_on_week_change() -> None:

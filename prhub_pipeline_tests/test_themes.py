@@ -7,9 +7,10 @@ from prhub_pipeline.modelling.themes import (
     DEFAULT_THEME_RULES,
     path_matches,
     rule_matches,
+    subject_themes,
     tag_themes,
 )
-from prhub_pipeline.records import FileChange, ModuleLabel
+from prhub_pipeline.records import FileChange, ModuleLabel, ThemeTag
 from prhub_pipeline_tests.module_fixtures import MODULES, REPO, make_pr
 
 TEMPLATE = """### What does this PR do?
@@ -272,3 +273,11 @@ def test_themes_come_from_what_a_pr_leaves_changed() -> None:
     found = themes_of([moved, dropped])
     assert "Docker" not in found.get(1, set())
     assert "Docker" in found[2]  # only removals: the PR is about what it removed
+
+
+def test_a_theme_most_of_a_long_history_carries_is_the_repositorys_subject() -> None:
+    tags = [ThemeTag(repo="o/r", number=n, theme="NPU/Ascend") for n in range(60)]
+    tags += [ThemeTag(repo="o/r", number=n, theme="Docs") for n in range(50, 100)]
+    tags.append(ThemeTag(repo="o/r", number=0, theme="NPU/Ascend"))  # a PR counts once
+    assert subject_themes(tags, 100) == {"NPU/Ascend": 0.6}  # Docs: exactly half is not most
+    assert subject_themes(tags, 99) == {}  # too short a history to tell

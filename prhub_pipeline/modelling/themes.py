@@ -9,12 +9,17 @@ globs, or the PR carries one of its modules. A CI workflow file
 as the CI theme's `.github/**`. Patterns are case-insensitive regular expressions; globs use
 `**` for any number of directories. A repository's configured rules replace the built-in
 ones.
+
+A theme most of a repository's PRs carry (NPU/Ascend in vllm-ascend: 59% of its history)
+names what the repository is about, not what changed in a week: reports leave such subject
+themes out (`subject_themes`), and the tags stay in the warehouse for SQL.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from prhub_pipeline.config import ModulesConfig, ThemeRule
@@ -174,6 +179,24 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
         paths=["requirements*.txt", "**/requirements*.txt", "setup.py", "pyproject.toml"],
     ),
 )
+
+
+# A theme carried by more than this share of a repository's stored PRs is its subject; the
+# share is judged only once the history is large enough to tell.
+SUBJECT_SHARE = 0.5
+SUBJECT_MIN_PRS = 100
+
+
+def subject_themes(tags: Iterable[ThemeTag], pr_count: int) -> dict[str, float]:
+    """The themes more than SUBJECT_SHARE of a repository's `pr_count` stored PRs carry, with
+    their share; none while the history has fewer than SUBJECT_MIN_PRS PRs."""
+    if pr_count < SUBJECT_MIN_PRS:
+        return {}
+    numbers: dict[str, set[int]] = defaultdict(set)
+    for tag in tags:
+        numbers[tag.theme].add(tag.number)
+    shares = {theme: len(prs) / pr_count for theme, prs in numbers.items()}
+    return {theme: share for theme, share in sorted(shares.items()) if share > SUBJECT_SHARE}
 
 
 def housekeeping_themes(rules: Sequence[ThemeRule] | None) -> dict[str, list[str]]:

@@ -156,6 +156,8 @@ def build_report_context(
     key_threshold: float = 7.0,
     source: str | None = None,
     housekeeping: Mapping[str, Sequence[str]] | None = None,
+    subject_themes: Mapping[str, float] | None = None,
+    history_size: int = 0,
 ) -> ReportContext:
     """The report for one repository and week, in `lang`.
 
@@ -163,9 +165,21 @@ def build_report_context(
     silently drop it). `previous_week_counts=None` means the previous week is unknown.
     `housekeeping` names the housekeeping themes and their modules (`ThemeRule.housekeeping`;
     `None`: the built-in rules), which group a PR only when nothing more specific does.
+    `subject_themes` are the themes that name what the repository is about (with their share
+    of its `history_size` stored PRs; `themes.subject_themes`): left out, and said so once.
     """
     if lang not in LANGS:
         raise ValueError(f"unknown report language {lang!r}; expected one of {', '.join(LANGS)}")
+    subjects = dict(subject_themes or {})
+    themes = [t for t in themes if t.theme not in subjects]
+    if previous_week_counts is not None and subjects:  # stored before the theme became one
+        previous_week_counts = previous_week_counts.model_copy(
+            update={
+                "themes": {
+                    k: v for k, v in previous_week_counts.themes.items() if k not in subjects
+                }
+            }
+        )
     by_number = {pr.number: pr for pr in prs}
     score_of = {s.number: s for s in scores}
     missing = sorted(set(by_number) - set(score_of))
@@ -271,7 +285,8 @@ def build_report_context(
         header=header,
         summary=words.summary(summary),
         groups=groups,
-        trends_lead=words.trends_lead(counts, previous_week_counts, prs_of),
+        trends_lead=words.trends_lead(counts, previous_week_counts, prs_of)
+        + words.subject_themes_note(subjects, history_size),
         trends=_trend_rows(ordered, module_names, theme_names, counts, previous_week_counts, words),
         risks=observations,
         risk_notes=words.risk_notes(review_data.available, bool(risks)),

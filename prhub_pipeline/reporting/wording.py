@@ -152,6 +152,7 @@ class Wording:
     week_on_week: Counted
     largest_changes: str
     largest_change: str
+    subject_theme: Counted  # {names} {share} {n}: themes left out as the repository's subject
     # Risks, quick view, follow-ups.
     risk_texts: dict[RiskKind, RiskText]
     ask: str
@@ -440,6 +441,15 @@ class Wording:
         if changes:
             lines.append(_tight(self.largest_changes.format(list=self.join(changes))))
         return lines
+
+    def subject_themes_note(self, subjects: Mapping[str, float], history_size: int) -> list[str]:
+        """One sentence naming the themes left out as what the repository is about."""
+        if not subjects:
+            return []
+        names = self.join([self.display_name(name) for name in subjects])
+        share = f"{round(100 * min(subjects.values()))}%"
+        template = _counted(self.subject_theme, len(subjects))
+        return [template.format(names=names, share=share, n=history_size)]
 
     # Risks.
     def risk_text(self, group: RiskGroup) -> str:
@@ -746,6 +756,12 @@ ZH = Wording(
     week_on_week="本周 {n} 个 PR，上周 {previous} 个（{delta}）。",
     largest_changes="变化最大的是 {list}。",
     largest_change="{name}（{before} → {now}）",
+    subject_theme=(
+        "{names} 不作为主题统计：本仓库已存的 {n} 个 PR 中有 {share} 带有它，它说明的是仓库本身，"
+        "而非本周的变化。",
+        "{names} 不作为主题统计：本仓库已存的 {n} 个 PR 中各有至少 {share} 带有它们，它们说明的是"
+        "仓库本身，而非本周的变化。",
+    ),
     risk_texts={
         "breaking_change": RiskText("{n} 个 PR 带有不兼容变更标记：", "#{number} {subject}", "。"),
         "unresolved_review": RiskText("", "#{number}：{asks}", "。合并时这些讨论未标记为已解决。"),
@@ -994,6 +1010,13 @@ EN = Wording(
     ),
     largest_changes="The largest changes: {list}.",
     largest_change="{name} ({before} → {now})",
+    subject_theme=(
+        "{names} is not counted as a theme: {share} of this repository's {n} stored PRs carry"
+        " it, so it says what the repository is about, not what changed this week.",
+        "{names} are not counted as themes: each is carried by at least {share} of this"
+        " repository's {n} stored PRs, so they say what the repository is about, not what"
+        " changed this week.",
+    ),
     risk_texts={
         "breaking_change": RiskText(
             (

@@ -10,7 +10,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
-from prhub_pipeline.modelling.themes import housekeeping_themes
+from prhub_pipeline.modelling.themes import housekeeping_themes, subject_themes
 from prhub_pipeline.records import LANGS, RenderedReport, WeekCounts
 from prhub_pipeline.reporting.context import build_report_context
 from prhub_pipeline.reporting.files import published_url, write_report_files
@@ -44,6 +44,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
     results = []
     with connect(settings.database) as con:
         history = load_history(con, repo)
+        subjects = subject_themes(read_themes(con, repo.name), len(history.by_number))
         for window in windows_for(settings, weeks):
             week = window.week_start
             prs = read_prs(con, repo.name, week)
@@ -77,6 +78,8 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                     key_threshold=repo.scoring.key_threshold,
                     source=repo.source,
                     housekeeping=housekeeping_themes(repo.themes),
+                    subject_themes=subjects,
+                    history_size=len(history.by_number),
                 )
                 counts = context.counts
                 rendered.append(
