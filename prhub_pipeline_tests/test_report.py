@@ -1079,16 +1079,28 @@ def test_a_busy_week_gives_key_prs_sections_before_groups_kept_for_their_size() 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_label_that_fell_to_zero_keeps_its_trend_row(lang: str) -> None:
-    """The lead names "Docs (1 → 0)" among the largest changes: the table has its row."""
-    previous = WeekCounts(pr_count=3, modules={"fsdp": 1, "ray": 2}, themes={"Docs": 1})
+    """The lead names "Ray (2 → 0)" among the largest changes: the table has its row. Docs,
+    one PR last week and none now, is only named; so are themes, and modules with fewer than
+    three PRs last week; three or more keep their row."""
+    previous = WeekCounts(
+        pr_count=3, modules={"fsdp": 1, "ray": 2, "bugfix": 1}, themes={"Docs": 1}
+    )
     context = context_for(week_prs(), lang, previous=previous)
     rows = {(r.kind, r.name): r for r in context.trends}
-    ray, docs = rows[("module", "ray")], rows[("theme", "Docs")]
+    ray = rows[("module", "ray")]
     assert (ray.count, ray.previous, ray.delta, ray.key_changes) == (0, 2, "−2", [])
-    assert (docs.count, docs.previous, docs.delta) == (0, 1, "−1")
+    assert ("theme", "Docs") not in rows
+    fell = context_for(week_prs(), lang, previous=WeekCounts(pr_count=9, modules={"ckpt": 3}))
+    assert {(r.name, r.delta) for r in fell.trends if not r.count} == {("ckpt", "−3")}
+    docs = "文档" if lang == "zh" else "Docs"
+    note = (
+        f"上周有一两个 PR、本周没有的（表中不列）：{docs}。"
+        if lang == "zh"
+        else f"Not in the table: {docs}, with one or two PRs last week and none this week."
+    )
+    assert context.trends_lead[-1] == note  # `bugfix` is no area: neither row nor name
     markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
-    assert "| Ray | " in markdown
-    assert ("| 文档 | " if lang == "zh" else "| Docs | ") in markdown
+    assert "| Ray | " in markdown and f"| {docs} | " not in markdown
     # Without the previous week nothing fell, and a week without PRs has no rows to show.
     assert all(r.count for r in context_for(week_prs(), lang).trends)
     assert context_for([], lang, previous=previous).trends == []

@@ -11,7 +11,7 @@ is chosen in `facts.py`, once for both languages; `wording.py` puts it into word
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -41,6 +41,9 @@ from prhub_pipeline.weeks import WeekWindow
 
 TITLE_DISPLAY_LIMIT = 120
 MAX_QUICK_VIEW = 12
+# A module or theme the previous week had fewer PRs of than this, and this week none, gets no
+# row of zeros in the trends table: one sentence names them all.
+MIN_FADED_ROW = 3
 
 
 class Model(BaseModel):
@@ -268,6 +271,7 @@ def build_report_context(
         )
         for group in facts.risk_groups(risks, refs, chains, taken_up)
     ]
+    faded = _faded_labels(counts, previous_week_counts, prs_of)
     key_refs = [r for r in ordered if r.is_key]
     quick_view = [
         QuickViewItem(
@@ -286,8 +290,11 @@ def build_report_context(
         summary=words.summary(summary),
         groups=groups,
         trends_lead=words.trends_lead(counts, previous_week_counts, prs_of)
-        + words.subject_themes_note(subjects, history_size),
-        trends=_trend_rows(ordered, module_names, theme_names, counts, previous_week_counts, words),
+        + words.subject_themes_note(subjects, history_size)
+        + words.faded_labels_note([name for _, name in faded]),
+        trends=_trend_rows(
+            ordered, module_names, theme_names, counts, previous_week_counts, words, set(faded)
+        ),
         risks=observations,
         risk_notes=words.risk_notes(review_data.available, bool(risks)),
         quick_view_lead=words.quick_view_lead(len(key_refs), len(quick_view), key_threshold),
@@ -334,6 +341,31 @@ def _pr_ref(
     )
 
 
+def _faded_labels(
+    counts: WeekCounts, previous: WeekCounts | None, prs_of: Mapping[str, Collection[int]]
+) -> list[tuple[str, str]]:
+    """(kind, name) of the modules and themes the previous week had fewer than MIN_FADED_ROW
+    PRs of and this week none: named in one sentence rather than given a row of zeros each
+    (vllm-ascend's learned tags left 19 such rows in one week's table). A label the lead names
+    among the largest changes keeps its row."""
+    if previous is None or not counts.pr_count:
+        return []
+    named = {name for name, _, _ in facts.biggest_changes(counts, previous, prs_of)}
+    return [
+        (kind, name)
+        for kind, table, prev_table in (
+            (
+                "module",
+                counts.modules,
+                {k: v for k, v in previous.modules.items() if areas_of([k])},
+            ),
+            ("theme", counts.themes, previous.themes),
+        )
+        for name, count in sorted(prev_table.items())
+        if name not in table and count < MIN_FADED_ROW and name not in named
+    ]
+
+
 def _trend_rows(
     ordered: Sequence[PrRef],
     module_names: Mapping[int, list[str]],
@@ -341,10 +373,12 @@ def _trend_rows(
     counts: WeekCounts,
     previous: WeekCounts | None,
     words: Wording,
+    faded: Collection[tuple[str, str]] = (),
 ) -> list[TrendRow]:
     """A row per module and theme of this week or, when known, the previous one (a label that
-    fell to zero is a change too), most PRs first; none for a week without PRs, whose
-    section says so instead. The last column lists the label's key PRs only."""
+    fell to zero is a change too, unless it is one of the `faded` few), most PRs first; none
+    for a week without PRs, whose section says so instead. The last column lists the label's
+    key PRs only."""
     if not counts.pr_count:
         return []
     rows = []
@@ -352,7 +386,9 @@ def _trend_rows(
         ("module", module_names, counts.modules, previous.modules if previous else None),
         ("theme", theme_names, counts.themes, previous.themes if previous else None),
     ):
-        dropped = {name: 0 for name in prev_table or {} if name not in table}
+        dropped = {
+            name: 0 for name in prev_table or {} if name not in table and (kind, name) not in faded
+        }
         for name, count in facts.ranked({**table, **dropped}):
             if kind == "module" and not areas_of([name]):
                 continue  # `bugfix` restates the composition column

@@ -153,6 +153,7 @@ class Wording:
     largest_changes: str
     largest_change: str
     subject_theme: Counted  # {names} {share} {n}: themes left out as the repository's subject
+    faded_labels: str  # {names}: last week's few-PR labels this week has none of
     # Risks, quick view, follow-ups.
     risk_texts: dict[RiskKind, RiskText]
     ask: str
@@ -450,6 +451,14 @@ class Wording:
         share = f"{round(100 * min(subjects.values()))}%"
         template = _counted(self.subject_theme, len(subjects))
         return [template.format(names=names, share=share, n=history_size)]
+
+    def faded_labels_note(self, names: Sequence[str]) -> list[str]:
+        """One sentence naming the labels with no row for having gone from one or two PRs to
+        none."""
+        if not names:
+            return []
+        shown = list(dict.fromkeys(self.display_name(name) for name in names))
+        return [self.faded_labels.format(names=self.join(shown))]
 
     # Risks.
     def risk_text(self, group: RiskGroup) -> str:
@@ -756,6 +765,7 @@ ZH = Wording(
     week_on_week="本周 {n} 个 PR，上周 {previous} 个（{delta}）。",
     largest_changes="变化最大的是 {list}。",
     largest_change="{name}（{before} → {now}）",
+    faded_labels="上周有一两个 PR、本周没有的（表中不列）：{names}。",
     subject_theme=(
         "{names} 不作为主题统计：本仓库已存的 {n} 个 PR 中有 {share} 带有它，它说明的是仓库本身，"
         "而非本周的变化。",
@@ -1010,6 +1020,7 @@ EN = Wording(
     ),
     largest_changes="The largest changes: {list}.",
     largest_change="{name} ({before} → {now})",
+    faded_labels="Not in the table: {names}, with one or two PRs last week and none this week.",
     subject_theme=(
         "{names} is not counted as a theme: {share} of this repository's {n} stored PRs carry"
         " it, so it says what the repository is about, not what changed this week.",
