@@ -69,12 +69,19 @@ def test_without_a_module_list_every_tag_is_a_module() -> None:
     assert tags.unknown == []
 
 
-@pytest.mark.parametrize("marker", ["[v0.9.1-dev]", "[0.10.1]", "[Release v0.9.0]", "[v0.16.0rc1]"])
+@pytest.mark.parametrize(
+    "marker",
+    ["[v0.9.1-dev]", "[0.10.1]", "[Release v0.9.0]", "[v0.16.0rc1]", "[main]", "[Cherry-pick]"],
+)
 def test_a_release_or_branch_marker_is_no_module(marker: str) -> None:
     """vllm-ascend marks backports with the release they target: no area, and never unknown."""
     tags = parse_title_tags(f"{marker}[BugFix] fix mtp on the release branch", ModulesConfig())
     assert (tags.modules, tags.unknown) == (["bugfix"], [])
     assert parse_title_tags("[v1] feat: x", ModulesConfig()).modules == ["v1"]
+    # With a module list, a branch marker is dropped unless the list names it as a module.
+    listed = ModulesConfig(allowed=["bugfix", "main"])
+    assert parse_title_tags("[main][BugFix] x", ModulesConfig(allowed=["bugfix"])).unknown == []
+    assert parse_title_tags("[main][BugFix] x", listed).modules == ["main", "bugfix"]
 
 
 def test_labels_instead_of_prefixes() -> None:

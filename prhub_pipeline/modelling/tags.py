@@ -43,12 +43,18 @@ TYPE_ONLY_TAGS = frozenset(
         "chore",
         "style",
         "revert",
+        "quickfix",
+        "fixbug",
     }
 )
 # Words that say what kind of change a PR is, not where: `[misc] fix: ...`, `[fix][ci] ...`.
 # Beside the type-only tags, ones that name an area in some repositories (verl's `[ci]`).
 CHANGE_TYPES = TYPE_ONLY_TAGS | {"test", "perf", "docs", "doc", "build", "ci"}
 BREAKING_MARKERS = frozenset({"breaking", "breaking_change"})
+# `[main]`, `[Cherry-pick]`: the branch a PR targets or how it got there, not where it changed
+# (vllm-ascend tags 119 PRs `[main]` beside their real tags; `[dev]` is tooling work in verl and
+# tilelang). A module list may still name one.
+BRANCH_MARKERS = frozenset({"main", "master", "cherry_pick", "cherrypick"})
 # `[1/N]`, `[2/5]`, `[part 3]`: a PR's place in a series, not a module.
 _PART_MARKER = re.compile(r"^(?:part_?)?\d+(?:_?/_?(?:\d+|n))?$")
 # `[v0.9.1-dev]`, `[0.10.1]`, `[Release v0.9.0]`: the branch or release a PR targets.
@@ -129,6 +135,8 @@ def _classify_tag(
     if tag in BREAKING_MARKERS:
         return [], None, True, []
     if not tag or _PART_MARKER.match(tag) or _VERSION_MARKER.match(tag):
+        return [], None, False, []
+    if tag in BRANCH_MARKERS and (vocabulary.allowed is None or vocabulary.resolve(tag) is None):
         return [], None, False, []
     module = vocabulary.resolve(tag)
     if module is not None:
