@@ -137,6 +137,34 @@ def test_learned_labels_fold_spellings_of_one_tag_into_the_most_used() -> None:
     ]
 
 
+def test_learned_labels_fold_a_word_and_its_short_form() -> None:
+    titles = (
+        ["[Performance] feat: a"] * 3
+        + ["[Perf] feat: b"] * 2
+        + ["[quant] fix: c"] * 4
+        + ["[Quantization] fix: d"]
+        + ["[cfg] fix: e"] * 3
+        + ["[config] fix: f", "[Configuration] fix: g"]
+        + ["[ckpt] fix: h"] * 5
+        + ["[checkpointing] fix: i"]
+    )
+    prs = [make_pr(number, title) for number, title in enumerate(titles, start=1)]
+    learned = learn_modules_config(prs, ModulesConfig())
+    assert learned.allowed == ["cfg", "ckpt", "performance", "quant"]
+    assert learned.aliases == {
+        "perf": "performance",
+        "quantization": "quant",
+        "config": "cfg",
+        "configuration": "cfg",
+    }
+    # Only short forms fold: `checkpointing` is another word, kept as its own (rare) tag.
+    assert ground_truth(make_pr(90, "[checkpointing] fix: x"), learned).unknown == ["checkpointing"]
+    # A repository's own module list is never second-guessed.
+    listed = ModulesConfig(allowed=["perf"])
+    assert learn_modules_config(prs, listed) == listed
+    assert ground_truth(make_pr(91, "[performance] x"), listed).unknown == ["performance"]
+
+
 def test_no_tag_reaches_the_model_inputs() -> None:
     body = "### What does this PR do?\n\nFixes `[rollout] fix: leak` seen in CI.\n"
     tagged = make_pr(1, "[BREAKING][rollout, megatron] fix: leak [ci]", body=body)

@@ -68,6 +68,25 @@ _TYPE_WITH_SCOPE = re.compile(
 )
 _ANY_BRACKET_GROUP = re.compile(r"[\[【][^\]】]{0,60}[\]】]")
 _SPELLING_SEPARATORS = re.compile(r"[_\-./\s]")
+# A word and its usual short form are one spelling of a tag: vllm-ascend tags 65 PRs
+# `[Performance]` and 51 `[Perf]`, 21 `[Quantization]` and 11 `[Quant]`. Keys as `spelling_key`
+# leaves them (no separators, no plural `s`).
+_SHORT_FORMS = {
+    "performance": "perf",
+    "quantization": "quant",
+    "quantisation": "quant",
+    "feature": "feat",
+    "testing": "test",
+    "documentation": "doc",
+    "configuration": "config",
+    "cfg": "config",
+    "checkpoint": "ckpt",
+    "algorithm": "algo",
+    "environment": "env",
+    "distributed": "dist",
+    "refactoring": "refactor",
+    "refact": "refactor",
+}
 
 
 class TitleTags(BaseModel):
@@ -244,13 +263,15 @@ def ground_truth(pr: PullRequest, config: ModulesConfig) -> GroundTruth:
 
 
 def spelling_key(tag: str) -> str:
-    """What a normalised tag is once spelling is set aside: separators and a plural `s` go, so
-    `docs`, `doc` and `doc.`, or `kv_pool` and `kvpool`, or `p/d` and `pd` share a key.
+    """What a normalised tag is once spelling is set aside: separators and a plural `s` go, and
+    a word becomes its usual short form, so `docs`, `doc` and `doc.`, or `kv_pool` and
+    `kvpool`, or `p/d` and `pd`, or `performance` and `perf` share a key.
 
     Only spelling: `eagle` and `eagle3`, `model` and `model_runner_v2` stay apart.
     """
     compact = _SPELLING_SEPARATORS.sub("", tag)
-    return compact[:-1] if len(compact) > 3 and compact.endswith("s") else compact
+    singular = compact[:-1] if len(compact) > 3 and compact.endswith("s") else compact
+    return _SHORT_FORMS.get(singular, singular)
 
 
 def learn_modules_config(
@@ -259,9 +280,9 @@ def learn_modules_config(
     """`config` with `allowed` set to the tags used at least `min_count` times in `prs`.
 
     For repositories without a module list: the label set is what the history itself uses
-    often enough to learn. Spellings of one tag (`doc`/`docs`, `kv_pool`/`kvpool`) are one
-    label, named as most PRs spell it, and the other spellings become aliases of it. A config
-    that already lists its modules is returned unchanged.
+    often enough to learn. Spellings of one tag (`doc`/`docs`, `kv_pool`/`kvpool`,
+    `perf`/`performance`) are one label, named as most PRs spell it, and the other spellings
+    become aliases of it. A config that already lists its modules is returned unchanged.
     """
     if config.allowed is not None:
         return config
