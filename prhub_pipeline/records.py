@@ -148,11 +148,18 @@ class SettingChange(Record):
     `key` is dotted: nested YAML keys (`actor_rollout_ref.rollout.n`), or a Python config's
     `Class.field` and module-level names. Values are shown as written (`null`, `true`, `1e-6`,
     `${oc.select:...}`); `before` is None for an added setting, `after` for a removed one.
+    `path` is the file, where the change is listed apart from it (a dependency flag's
+    requirements, which can come from several manifests).
     """
 
     key: str
     before: str | None = None
     after: str | None = None
+    path: str | None = None
+
+    def same_change(self, other: SettingChange) -> bool:
+        """The same setting and values, in whichever file."""
+        return (self.key, self.before, self.after) == (other.key, other.before, other.after)
 
 
 class ConfigFileDiff(Record):

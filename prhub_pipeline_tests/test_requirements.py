@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.config_diff import compare_config, compared_files, config_file_diffs
 from prhub_pipeline.modelling.requirements import is_read_manifest, requirement_settings
 from prhub_pipeline.modelling.risks import flag_risks
 from prhub_pipeline.records import FileVersions, ReviewData, SettingChange
-from prhub_pipeline.reporting.facts import FlaggedPr, RiskGroup
+from prhub_pipeline.reporting import facts
+from prhub_pipeline.reporting.facts import FlaggedPr, RiskGroup, requirement_chains
 from prhub_pipeline.reporting.wording import EN, ZH
 from prhub_pipeline_tests.test_importance import REPO, make_pr
 
@@ -128,8 +131,10 @@ def test_a_dependency_flag_names_the_requirements_and_skips_tooling_edits() -> N
     tooling = make_pr(2, files=[("pyproject.toml", 1, 1)])
     lint = make_pr(3, files=[("requirements-dev.txt", 1, 0)])
     assert [f.path for f in compared_files(bump, config)] == ["pyproject.toml"]
-    bumped = PYPROJECT.replace("torch==2.7.1", "torch==2.8.0").replace(
-        '"numpy", ', '"numpy", "xgrammar", '
+    bumped = (
+        PYPROJECT.replace("torch==2.7.1", "torch==2.8.0")
+        .replace('"numpy", ', '"numpy", "xgrammar", ')
+        .replace('test = ["pytest>=8"]', "test = []")
     )
     diffs = config_file_diffs(
         REPO,
@@ -154,8 +159,8 @@ def test_a_dependency_flag_names_the_requirements_and_skips_tooling_edits() -> N
     assert options.detail == "changes requirements: adds -r lint.txt; removes pytest"
     assert flag.number == 1
     assert flag.detail == (
-        "changes requirements: torch ==2.7.1 → ==2.8.0; adds xgrammar;"
-        " changes dependency files: uv.lock"
+        "changes requirements: removes test: pytest >=8; torch ==2.7.1 → ==2.8.0;"
+        " adds xgrammar; changes dependency files: uv.lock"
     )
     assert flag.paths == ["pyproject.toml", "uv.lock"]
     flagged = FlaggedPr(
@@ -171,8 +176,76 @@ def test_a_dependency_flag_names_the_requirements_and_skips_tooling_edits() -> N
     )
     group = RiskGroup("dependency_change", [1], [flagged], unlisted=0, reverts=[])
     assert EN.risk_text(group) == (
-        "#1: pyproject.toml, uv.lock (torch ==2.7.1 → ==2.8.0, adds xgrammar)."
+        "#1: pyproject.toml, uv.lock (removes test: pytest >=8, torch ==2.7.1 → ==2.8.0,"
+        " adds xgrammar)."
     )
     assert ZH.risk_text(group) == (
-        "#1：pyproject.toml, uv.lock（torch ==2.7.1 → ==2.8.0、新增 xgrammar）。"
+        "#1：pyproject.toml, uv.lock（移除 test: pytest >=8、torch ==2.7.1 → ==2.8.0、"
+        "新增 xgrammar）。"
+    )
+
+
+def test_a_requirement_several_prs_changed_in_turn_is_told_taken_together() -> None:
+    """verl's week of 2026-08-10: #7345 drops triton-ascend ==3.2.1, #7293 (merged after it,
+    though numbered before) brings it back at ==3.2.2."""
+    config = ScoringConfig(core_paths=["verl/**/*.py"])
+    monday = datetime(2026, 8, 10, tzinfo=UTC)
+    npu = "requirements-npu.txt"
+    pinned = "einops\ntriton-ascend==3.2.1\n"
+    prs = [
+        make_pr(7293, files=[(npu, 1, 0)], merged_at=monday + timedelta(days=2)),
+        make_pr(7345, files=[(npu, 0, 1), ("requirements.txt", 1, 1)], merged_at=monday),
+        make_pr(7400, files=[("requirements.txt", 1, 1)], merged_at=monday + timedelta(days=3)),
+    ]
+    diffs = config_file_diffs(
+        REPO,
+        [
+            FileVersions(pr_number=7345, path=npu, before=pinned, after="einops\n"),
+            FileVersions(
+                pr_number=7293, path=npu, before="einops\n", after="einops\ntriton-ascend==3.2.2\n"
+            ),
+            # The same name in another manifest is another requirement; and a pair of changes
+            # that does not join up (==2 -> ==3, then ==4 -> ==5) tells no history.
+            FileVersions(
+                pr_number=7345,
+                path="requirements.txt",
+                before="triton-ascend==2\n",
+                after="triton-ascend==3\n",
+            ),
+            FileVersions(
+                pr_number=7400,
+                path="requirements.txt",
+                before="triton-ascend==4\n",
+                after="triton-ascend==5\n",
+            ),
+        ],
+    )
+    flags = flag_risks(prs, {}, ReviewData(available=False), config, {}, config_diffs=diffs)
+    dependency = [f for f in flags if f.risk == "dependency_change"]
+    merged = {pr.number: pr.merged_at for pr in prs}
+    [chain] = requirement_chains(dependency, merged)
+    assert (chain.path, chain.key, chain.before, chain.after) == (
+        npu,
+        "triton-ascend",
+        "==3.2.1",
+        "==3.2.2",
+    )
+    assert [step.number for step in chain.steps] == [7345, 7293]
+    group = RiskGroup("dependency_change", [7293, 7345], [], 0, [], [chain])
+    assert EN.risk_text(group).endswith(
+        " Taken together, triton-ascend in requirements-npu.txt went from ==3.2.1 to ==3.2.2"
+        " (#7345 removes it, then #7293 adds it at ==3.2.2)."
+    )
+    assert ZH.risk_text(group).endswith(
+        "合起来看，requirements-npu.txt 中的 triton-ascend 从 ==3.2.1 变为 ==3.2.2"
+        "（#7345 移除，随后 #7293 新增 ==3.2.2）。"
+    )
+    # Added and removed again the same week: nothing left of it.
+    there_and_gone = facts.RequirementChain(
+        "setup.py",
+        "pyext",
+        [facts.RequirementStep(233, None, ""), facts.RequirementStep(279, "", None)],
+    )
+    assert "pyext in setup.py was added and removed again, with no net change (#233 adds it," in (
+        EN.risk_text(RiskGroup("dependency_change", [233, 279], [], 0, [], [there_and_gone]))
     )

@@ -369,13 +369,14 @@ def _dependency_flags(
             uncompared.append(path)
         elif diff.changes:
             paths.append(path)
-            changes.extend(c for c in diff.changes if c not in changes)
+            changes.extend(c.model_copy(update={"path": path}) for c in diff.changes)
     if not changes and not uncompared:
         return []
     parts = []
     if changes:
-        shown = "; ".join(_describe_requirement(c) for c in changes[:MAX_SETTINGS])
-        parts.append(f"changes requirements: {shown}{_more(len(changes), MAX_SETTINGS)}")
+        distinct = distinct_changes(changes)
+        shown = "; ".join(_describe_requirement(c) for c in distinct[:MAX_SETTINGS])
+        parts.append(f"changes requirements: {shown}{_more(len(distinct), MAX_SETTINGS)}")
     if uncompared:
         parts.append(f"changes dependency files: {_listed(uncompared, len(uncompared))}")
     listed = [*paths, *uncompared][:_MAX_PATHS]
@@ -391,12 +392,23 @@ def _dependency_flags(
     ]
 
 
+def distinct_changes(changes: Sequence[SettingChange]) -> list[SettingChange]:
+    """`changes` without repeats of one change in another file (`torch` re-pinned in both
+    setup.py and requirements.txt is said once)."""
+    distinct: list[SettingChange] = []
+    for change in changes:
+        if not any(change.same_change(seen) for seen in distinct):
+            distinct.append(change)
+    return distinct
+
+
 def _describe_requirement(change: SettingChange) -> str:
-    """`torch ==2.7.1 → ==2.8.0`, `adds xgrammar`, `removes foo`; an unpinned one as `any`."""
+    """`torch ==2.7.1 → ==2.8.0`, `adds xgrammar`, `removes foo ==1.2`; an unpinned one as
+    `any`."""
     if change.before is None:
         return f"adds {change.key} {shown_version(change.after)}".rstrip()
     if change.after is None:
-        return f"removes {change.key}"
+        return f"removes {change.key} {shown_version(change.before)}".rstrip()
     return f"{change.key} {change.before or 'any'} → {change.after or 'any'}"
 
 

@@ -269,7 +269,9 @@ def build_report_context(
             text=words.risk_text(group),
             numbers=group.numbers,
         )
-        for group in facts.risk_groups(risks, refs, chains, taken_up)
+        for group in facts.risk_groups(
+            risks, refs, chains, taken_up, {pr.number: pr.merged_at for pr in prs}
+        )
     ]
     faded = _faded_labels(counts, previous_week_counts, prs_of)
     key_refs = [r for r in ordered if r.is_key]

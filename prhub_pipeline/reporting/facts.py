@@ -11,7 +11,8 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
+from itertools import pairwise
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from prhub_pipeline.modelling.known_gaps import followed_up_by
@@ -46,6 +47,9 @@ DOMINANT_THEME_SHARE = 0.5
 DOMINANT_THEME_MIN_PRS = 10
 MAX_LISTED = 6
 MAX_LISTED_PER_IMPACT = 4
+# Requirements several PRs changed in turn that a dependency observation tells taken together
+# (a week that moves every requirement to another manifest would otherwise list them all).
+MAX_REQUIREMENT_CHAINS = 3
 # How many PRs a follow-up names before "and N more", where it differs from MAX_LISTED.
 FOLLOW_UP_LIMITS: dict[RiskKind, int] = {"core_without_tests": 5}
 # A module or theme is where the week's fixes concentrate when it carries at least this many
@@ -546,6 +550,31 @@ class FlaggedPr:
 
 
 @dataclass(frozen=True)
+class RequirementStep:
+    number: int
+    before: str | None  # None: not required before this PR
+    after: str | None  # None: no longer required after it
+
+
+@dataclass(frozen=True)
+class RequirementChain:
+    """One requirement of one manifest that several of the week's PRs changed, one after
+    another, in merge order: what the week did to it taken together."""
+
+    path: str
+    key: str
+    steps: list[RequirementStep]
+
+    @property
+    def before(self) -> str | None:
+        return self.steps[0].before
+
+    @property
+    def after(self) -> str | None:
+        return self.steps[-1].after
+
+
+@dataclass(frozen=True)
 class RiskGroup:
     """The flags of one risk kind: every flagged PR, those the text goes through one by one
     (none for kinds named as a plain list of PRs), and how many of those it leaves out."""
@@ -555,6 +584,34 @@ class RiskGroup:
     listed: list[FlaggedPr]
     unlisted: int
     reverts: list[RevertChain]  # the revert kind's chains
+    # The dependency kind's requirements that several PRs changed in turn.
+    requirement_chains: list[RequirementChain] = field(default_factory=list)
+
+
+def requirement_chains(
+    flags: Sequence[RiskFlag], merged_at: Mapping[int, datetime]
+) -> list[RequirementChain]:
+    """Requirements that two or more of the week's dependency flags changed in the same
+    manifest, each PR's change taking up where the one merged before it left off (`torch`
+    ==2.7 -> ==2.8, then ==2.8 -> ==2.9). A sequence that does not join up is left out: it
+    would be a history the data does not show. The longest MAX_REQUIREMENT_CHAINS of them."""
+    steps: dict[tuple[str, str], list[tuple[datetime, RequirementStep]]] = defaultdict(list)
+    for flag in flags:
+        if flag.risk != "dependency_change" or flag.number not in merged_at:
+            continue
+        for change in flag.settings:
+            if change.path is not None:
+                step = RequirementStep(flag.number, change.before, change.after)
+                steps[change.path, change.key].append((merged_at[flag.number], step))
+    chains = []
+    for (path, key), dated in steps.items():
+        ordered = [step for _, step in sorted(dated, key=lambda item: (item[0], item[1].number))]
+        numbers = {step.number for step in ordered}
+        joined = all(a.after == b.before for a, b in pairwise(ordered))
+        if len(numbers) == len(ordered) > 1 and joined:
+            chains.append(RequirementChain(path, key, ordered))
+    chains.sort(key=lambda chain: (-len(chain.steps), chain.path, chain.key))
+    return chains[:MAX_REQUIREMENT_CHAINS]
 
 
 def risk_groups(
@@ -562,9 +619,11 @@ def risk_groups(
     refs: Mapping[int, PrRef],
     chains: Mapping[int, RevertChain],
     taken_up: Mapping[int, int] | None = None,
+    merged_at: Mapping[int, datetime] | None = None,
 ) -> list[RiskGroup]:
-    """The week's risks by kind; `chains` are the week's revert chains by revert number, and
-    `taken_up` the later PR that followed up each PR with work left for later, where known."""
+    """The week's risks by kind; `chains` are the week's revert chains by revert number,
+    `taken_up` the later PR that followed up each PR with work left for later, where known, and
+    `merged_at` when each PR merged (for requirements several PRs changed in turn)."""
     found = []
     for kind, flags in by_kind(risks):
         if kind == "reverted":
@@ -585,6 +644,7 @@ def risk_groups(
                 listed=[_flagged(f, refs, (taken_up or {}).get(f.number)) for f in listed],
                 unlisted=len(flags) - len(listed) if listed else 0,
                 reverts=[chains[f.number] for f in flags] if kind == "revert" else [],
+                requirement_chains=requirement_chains(flags, merged_at or {}),
             )
         )
     return found

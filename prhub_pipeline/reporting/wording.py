@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, get_args
 
 from prhub_pipeline.modelling.requirements import shown_version
-from prhub_pipeline.modelling.risks import MAX_SETTINGS, RISK_ORDER, shown_values
+from prhub_pipeline.modelling.risks import MAX_SETTINGS, RISK_ORDER, distinct_changes, shown_values
 from prhub_pipeline.records import FixImpact, Lang, PrScore, PrType, ReviewAsk, RiskKind, WeekCounts
 from prhub_pipeline.reporting.facts import (
     FOLLOW_UP_KINDS,
@@ -25,6 +25,7 @@ from prhub_pipeline.reporting.facts import (
     Group,
     GroupKind,
     Period,
+    RequirementChain,
     RevertChain,
     RiskGroup,
     Summary,
@@ -170,8 +171,20 @@ class Wording:
     requirement_changes: str  # fields list
     requirement_value: str  # fields key, before, after
     requirement_added: str  # fields key, after
-    requirement_removed: str  # fields key
+    requirement_removed: str  # fields key, before
     requirement_any: str  # an unpinned requirement's version
+    # A requirement several of the week's PRs changed in turn, taken together.
+    requirement_chain: str  # fields key, path, net, steps
+    chain_changed: str  # fields before, after
+    chain_added: str  # fields after
+    chain_removed: str  # fields before
+    chain_back: str  # fields before
+    chain_no_net: str
+    chain_step_added: str  # fields number, after (empty, or chain_at)
+    chain_at: str  # fields version
+    chain_step_removed: str  # fields number
+    chain_step_changed: str  # fields number, before, after
+    chain_then: str
     # Work left for later: the author's words, quoted; the review comments they answered; the
     # later PR that took the work up.
     quote: str  # fields text
@@ -469,7 +482,46 @@ class Wording:
         items = self.clause_sep.join(self._risk_item(item, pr) for pr in group.listed)
         more = self._more(len(group.listed) + group.unlisted, len(group.listed))
         lead = _counted(lead, n).format(n=n, refs=self.refs(group.numbers))
-        return _closed(lead + items + more + _counted(end, n))
+        chains = [self._requirement_chain(chain) for chain in group.requirement_chains]
+        return self.sentence_sep.join([_closed(lead + items + more + _counted(end, n)), *chains])
+
+    def _version(self, spec: str | None) -> str:
+        return shown_version(spec) or self.requirement_any
+
+    def _requirement_chain(self, chain: RequirementChain) -> str:
+        """`Taken together, torch in setup.py went from ==2.7 to ==2.9 (#1 ==2.7 → ==2.8, then
+        #2 ==2.8 → ==2.9).`"""
+        if chain.before is None and chain.after is None:
+            net = self.chain_no_net
+        elif chain.before is None:
+            net = self.chain_added.format(after=self._version(chain.after))
+        elif chain.after is None:
+            net = self.chain_removed.format(before=self._version(chain.before))
+        elif chain.before == chain.after:
+            net = self.chain_back.format(before=self._version(chain.before))
+        else:
+            net = self.chain_changed.format(
+                before=self._version(chain.before), after=self._version(chain.after)
+            )
+        steps = []
+        for step in chain.steps:
+            if step.before is None:
+                version = shown_version(step.after)
+                after = self.chain_at.format(version=version) if version else ""
+                steps.append(self.chain_step_added.format(number=step.number, after=after))
+            elif step.after is None:
+                steps.append(self.chain_step_removed.format(number=step.number))
+            else:
+                steps.append(
+                    self.chain_step_changed.format(
+                        number=step.number,
+                        before=self._version(step.before),
+                        after=self._version(step.after),
+                    )
+                )
+        return self.requirement_chain.format(
+            key=chain.key, path=chain.path, net=net, steps=self.chain_then.join(steps)
+        )
 
     def _risk_item(self, template: str, pr: FlaggedPr) -> str:
         return template.format(
@@ -496,21 +548,24 @@ class Wording:
         """The requirements a PR changed, as a parenthesis after its dependency files."""
         if not pr.settings:
             return ""
+        changes = distinct_changes(pr.settings)
         shown = []
-        for change in pr.settings[:MAX_SETTINGS]:
+        for change in changes[:MAX_SETTINGS]:
             if change.before is None:
                 version = shown_version(change.after)
                 after = f" {version}" if version else ""
                 shown.append(self.requirement_added.format(key=change.key, after=after))
             elif change.after is None:
-                shown.append(self.requirement_removed.format(key=change.key))
+                version = shown_version(change.before)
+                before = f" {version}" if version else ""
+                shown.append(self.requirement_removed.format(key=change.key, before=before))
             else:
                 before = change.before or self.requirement_any
                 after = change.after or self.requirement_any
                 shown.append(
                     self.requirement_value.format(key=change.key, before=before, after=after)
                 )
-        listed = self.list_sep.join(shown) + self._more(len(pr.settings), MAX_SETTINGS)
+        listed = self.list_sep.join(shown) + self._more(len(changes), MAX_SETTINGS)
         return self.requirement_changes.format(list=listed)
 
     def _settings(self, pr: FlaggedPr) -> str:
@@ -805,8 +860,19 @@ ZH = Wording(
     requirement_changes="（{list}）",
     requirement_value="{key} {before} → {after}",
     requirement_added="新增 {key}{after}",
-    requirement_removed="移除 {key}",
+    requirement_removed="移除 {key}{before}",
     requirement_any="任意版本",
+    requirement_chain="合起来看，{path} 中的 {key} {net}（{steps}）。",
+    chain_changed="从 {before} 变为 {after}",
+    chain_added="为新增，现为 {after}",
+    chain_removed="被移除（原为 {before}）",
+    chain_back="最终回到原来的 {before}",
+    chain_no_net="先新增后移除，最终没有变化",
+    chain_step_added="#{number} 新增{after}",
+    chain_at=" {version}",
+    chain_step_removed="#{number} 移除",
+    chain_step_changed="#{number} {before} → {after}",
+    chain_then="，随后 ",
     quote="“{text}”",
     gap_answers="（回应 {asks}）",
     gap_taken_up="（#{number} 随后跟进）",
@@ -1083,8 +1149,19 @@ EN = Wording(
     requirement_changes=" ({list})",
     requirement_value="{key} {before} → {after}",
     requirement_added="adds {key}{after}",
-    requirement_removed="removes {key}",
+    requirement_removed="removes {key}{before}",
     requirement_any="any version",
+    requirement_chain="Taken together, {key} in {path} {net} ({steps}).",
+    chain_changed="went from {before} to {after}",
+    chain_added="is new, at {after}",
+    chain_removed="is gone (it was {before})",
+    chain_back="ended where it started, at {before}",
+    chain_no_net="was added and removed again, with no net change",
+    chain_step_added="#{number} adds it{after}",
+    chain_at=" at {version}",
+    chain_step_removed="#{number} removes it",
+    chain_step_changed="#{number} {before} → {after}",
+    chain_then=", then ",
     quote="“{text}”",
     gap_answers=" (answering {asks})",
     gap_taken_up=" (#{number} has since followed it up)",
