@@ -39,7 +39,10 @@ from prhub_pipeline.reporting.files import write_report_files
 from prhub_pipeline.reporting.render import (
     LABELS,
     MAX_CHART_BARS,
+    RefScope,
+    html_refs,
     md_escape,
+    md_refs,
     render_index,
     render_report,
 )
@@ -679,6 +682,32 @@ def test_links_to_the_repositorys_own_prs_read_as_numbers() -> None:
         del MODULES[6602]
     assert "introduced in [#5689](https://github.com/verl-project/verl/pull/5689)." in markdown
     assert "https://github.com/vllm-project/vllm/pull/1" in markdown
+
+
+def test_only_the_repositorys_own_numbers_become_links() -> None:
+    """vllm-ascend #13026 cites vLLM's `RFC #48203`; verl PRs cite `VeOmni PR #12`: links to
+    this repository's PR of that number would be wrong."""
+    text = (
+        "Implements RFC #48203, after vLLM PR #39949, VeOmni PR #12 and"
+        " openyuanrong-datasystem PR #1412; see #6550, the accuracy issue #6100, verl PR #6101"
+        " and verl-project/verl#6102."
+    )
+    scope = RefScope("verl-project/verl", highest=7400)
+    linked = {
+        "md": re.findall(
+            r"\[#(\d+)\]\(https://github.com/verl-project/verl/pull/", md_refs(text, scope)
+        ),
+        "html": re.findall(
+            r'<a href="https://github.com/verl-project/verl/pull/(\d+)"', html_refs(text, scope)
+        ),
+    }
+    assert linked == {"md": ["6550", "6100", "6101"], "html": ["6550", "6100", "6101"]}
+    assert "RFC #48203" in md_refs(text, scope) and "VeOmni PR #12" in html_refs(text, scope)
+    # The bound leaves room for issues opened after the week's newest PR.
+    assert md_refs("see #9249", scope).startswith("see [#9249](")
+    assert md_refs("see #9251", scope) == "see #9251"
+    assert md_refs("SGLang PR #5", scope) == "SGLang PR #5"
+    assert md_refs("see #48203", RefScope("verl-project/verl", None)).startswith("see [#48203](")
 
 
 def test_breaking_changes_are_counted_and_listed_in_both_languages() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from typing import Any, Literal
@@ -125,6 +126,50 @@ LABELS: dict[Lang, dict[str, str]] = {
 
 
 # ---------------------------------------------------------------------------------------------
+# Which `#N` are the repository's own
+
+# Numbers assigned after the week's newest merged PR (issues, unmerged PRs) that its text can
+# still cite: a share of that number, at least REF_SLACK_MIN.
+REF_SLACK_SHARE = 0.25
+REF_SLACK_MIN = 200
+# `vLLM PR #39949`, `VeOmni PR #12`, `openyuanrong-datasystem PR #1412`: a number of another
+# project's sequence (a bare `upstream #5` is not: vllm-ascend's authors also say it of their
+# own main branch). A project name: a word with a capital after a small letter
+# (`vLLM`), two capitals before one (`SGLang`), a hyphen or a slash (plain words such as
+# `in PR #12` or `accuracy issue #3` are not).
+_OTHER_PROJECT = re.compile(
+    r"\b(?P<name>[A-Za-z][\w.]*(?:[-/][\w.]+)+|[A-Za-z]*[a-z][A-Z][\w.]*|[A-Z]{2,}[a-z][\w.]*)"
+    r"(?:'s)?\s+(?i:PRs?|pull requests?|issues?|RFCs?)"
+    r"\s*:?\s*\\?$"
+)
+
+
+@dataclass(frozen=True)
+class RefScope:
+    """Which `#N` in a report's text are the repository's own PRs and issues: not a number the
+    repository cannot have reached by the week's end (`RFC #48203` in a repository at #13878),
+    nor one another project's name comes with."""
+
+    repo: str
+    highest: int | None  # the week's newest merged PR's number; None: any number
+
+    @classmethod
+    def of(cls, context: ReportContext) -> RefScope:
+        numbers = [ref.number for ref in context.prs]
+        return cls(context.header.repo, max(numbers) if numbers else None)
+
+    def owns(self, match: re.Match[str]) -> bool:
+        number = int(match.group(1))
+        slack = max(REF_SLACK_MIN, (self.highest or 0) * REF_SLACK_SHARE)
+        if self.highest is not None and number > self.highest + slack:
+            return False
+        before = match.string[max(0, match.start() - 60) : match.start()].replace("\\", "")
+        named = _OTHER_PROJECT.search(before)
+        own_names = {self.repo.lower(), self.repo.rpartition("/")[2].lower()}
+        return named is None or named.group("name").lower() in own_names
+
+
+# ---------------------------------------------------------------------------------------------
 # Markdown escaping
 
 
@@ -160,13 +205,17 @@ def _md_link(text: str, url: str) -> MdSafe:
     return MdSafe(f"[{label}](<{url.replace('>', '%3E').replace(' ', '%20')}>)")
 
 
-def _md_refs(text: str, repo: str) -> MdSafe:
-    """Escaped text with `#N` turned into links to the repository's PRs."""
+def md_refs(text: str, scope: RefScope) -> MdSafe:
+    """Escaped text with the repository's own `#N` turned into links to its PRs."""
     escaped = md_escape(text)
     return MdSafe(
         re.sub(
             r"(?<![\w&])\\?#(\d+)\b",
-            lambda m: f"[#{m.group(1)}](https://github.com/{repo}/pull/{m.group(1)})",
+            lambda m: (
+                f"[#{m.group(1)}](https://github.com/{scope.repo}/pull/{m.group(1)})"
+                if scope.owns(m)
+                else m.group(0)
+            ),
             escaped,
         )
     )
@@ -176,13 +225,18 @@ def _md_refs(text: str, repo: str) -> MdSafe:
 # HTML helpers
 
 
-def _html_refs(text: str, repo: str) -> Markup:
-    """Escaped text with `#N` turned into links (entities such as `&#39;` are left alone)."""
+def html_refs(text: str, scope: RefScope) -> Markup:
+    """Escaped text with the repository's own `#N` turned into links (entities such as `&#39;`
+    are left alone)."""
     escaped = str(escape(text))
-    repo_path = str(escape(repo))
+    repo_path = str(escape(scope.repo))
     linked = re.sub(
         r"(?<![&\w])#(\d+)\b",
-        lambda m: f'<a href="https://github.com/{repo_path}/pull/{m.group(1)}">#{m.group(1)}</a>',
+        lambda m: (
+            f'<a href="https://github.com/{repo_path}/pull/{m.group(1)}">#{m.group(1)}</a>'
+            if scope.owns(m)
+            else m.group(0)
+        ),
         escaped,
     )
     # `code` spans from descriptions: already escaped, so only the backticks become markup.
@@ -232,7 +286,7 @@ def _environment(fmt: Format) -> Environment:
             trim_blocks=True,
             lstrip_blocks=True,
         )
-        env.filters["refs"] = _html_refs
+        env.filters["refs"] = html_refs
     else:
         env = Environment(
             loader=loader,
@@ -243,7 +297,7 @@ def _environment(fmt: Format) -> Environment:
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
-        env.filters["refs"] = _md_refs
+        env.filters["refs"] = md_refs
         env.filters["link"] = _md_link
         env.filters["md_safe"] = MdSafe
     return env
@@ -259,7 +313,9 @@ def render_report(context: ReportContext, lang: Lang | None = None, fmt: Format 
         raise ValueError(f"unknown report format {fmt!r}; expected one of {', '.join(FORMATS)}")
     template = _environment(fmt).get_template(f"report.{fmt}.j2")
     extra = {"chart": _chart(context)} if fmt == "html" else {}
-    text = template.render(c=context, t=LABELS[context.lang], repo=context.header.repo, **extra)
+    text = template.render(
+        c=context, t=LABELS[context.lang], ref_scope=RefScope.of(context), **extra
+    )
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
 
 
