@@ -147,15 +147,19 @@ def test_learned_labels_fold_a_word_and_its_short_form() -> None:
         + ["[config] fix: f", "[Configuration] fix: g"]
         + ["[ckpt] fix: h"] * 5
         + ["[checkpointing] fix: i"]
+        + ["[Spec Decode] fix: j"] * 3
+        + ["[Speculative Decoding] fix: k", "[spec-decoding] fix: l"]
     )
     prs = [make_pr(number, title) for number, title in enumerate(titles, start=1)]
     learned = learn_modules_config(prs, ModulesConfig())
-    assert learned.allowed == ["cfg", "ckpt", "performance", "quant"]
+    assert learned.allowed == ["cfg", "ckpt", "performance", "quant", "spec_decode"]
     assert learned.aliases == {
         "perf": "performance",
         "quantization": "quant",
         "config": "cfg",
         "configuration": "cfg",
+        "speculative_decoding": "spec_decode",
+        "spec_decoding": "spec_decode",
     }
     # Only short forms fold: `checkpointing` is another word, kept as its own (rare) tag.
     assert ground_truth(make_pr(90, "[checkpointing] fix: x"), learned).unknown == ["checkpointing"]

@@ -69,9 +69,9 @@ _TYPE_WITH_SCOPE = re.compile(
 _ANY_BRACKET_GROUP = re.compile(r"[\[【][^\]】]{0,60}[\]】]")
 _SPELLING_SEPARATORS = re.compile(r"[_\-./\s]")
 # A word and its usual short form are one spelling of a tag: vllm-ascend tags 65 PRs
-# `[Performance]` and 51 `[Perf]`, 21 `[Quantization]` and 11 `[Quant]`. Keys as `spelling_key`
-# leaves them (no separators, no plural `s`).
-_SHORT_FORMS = {
+# `[Performance]` and 51 `[Perf]`, 21 `[Quantization]` and 11 `[Quant]`. Written as words;
+# looked up as `spelling_key` leaves them (no separators, no plural `s`).
+_SHORT_FORMS_WRITTEN = {
     "performance": "perf",
     "quantization": "quant",
     "quantisation": "quant",
@@ -86,6 +86,20 @@ _SHORT_FORMS = {
     "distributed": "dist",
     "refactoring": "refactor",
     "refact": "refactor",
+    "attention": "attn",
+    "benchmark": "bench",
+    "dependency": "dep",
+    "dependencies": "dep",
+    "infrastructure": "infra",
+    "miscellaneous": "misc",
+    "speculative decoding": "spec decode",
+    "spec decoding": "spec decode",
+    "utility": "util",
+    "utilities": "util",
+    "evaluation": "eval",
+    "deployment": "deploy",
+    "communication": "comm",
+    "hardware": "hw",
 }
 
 
@@ -269,9 +283,18 @@ def spelling_key(tag: str) -> str:
 
     Only spelling: `eagle` and `eagle3`, `model` and `model_runner_v2` stay apart.
     """
-    compact = _SPELLING_SEPARATORS.sub("", tag)
-    singular = compact[:-1] if len(compact) > 3 and compact.endswith("s") else compact
+    singular = _singular(_SPELLING_SEPARATORS.sub("", tag))
     return _SHORT_FORMS.get(singular, singular)
+
+
+def _singular(compact: str) -> str:
+    return compact[:-1] if len(compact) > 3 and compact.endswith("s") else compact
+
+
+_SHORT_FORMS = {
+    _singular(_SPELLING_SEPARATORS.sub("", word)): _singular(_SPELLING_SEPARATORS.sub("", short))
+    for word, short in _SHORT_FORMS_WRITTEN.items()
+}
 
 
 def learn_modules_config(
