@@ -249,3 +249,18 @@ def test_a_requirement_several_prs_changed_in_turn_is_told_taken_together() -> N
     assert "pyext in setup.py was added and removed again, with no net change (#233 adds it," in (
         EN.risk_text(RiskGroup("dependency_change", [233, 279], [], 0, [], [there_and_gone]))
     )
+    moved_out = facts.RequirementChain(
+        "pyproject.toml",
+        "sglang[all]",
+        [
+            facts.RequirementStep(646, "==0.4.3.post3", "==0.4.4"),
+            facts.RequirementStep(769, "==0.4.4", None),
+        ],
+    )
+    text = EN.risk_text(RiskGroup("dependency_change", [646, 769], [], 0, [], [moved_out]))
+    assert "sglang[all] in pyproject.toml went from ==0.4.3.post3 to not listed (#646" in text
+    text = ZH.risk_text(RiskGroup("dependency_change", [646, 769], [], 0, [], [moved_out]))
+    assert (
+        "sglang[all] 从 ==0.4.3.post3 变为不再列出（#646 ==0.4.3.post3 → ==0.4.4，随后 #769 移除）"
+        in text
+    )
