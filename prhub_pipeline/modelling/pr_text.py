@@ -36,7 +36,9 @@ TYPE_ALIASES: dict[str, PrType] = {
     "refactoring": "refactor",
     "refact": "refactor",
     "perf": "perf",
+    "performance": "perf",
     "optimization": "perf",
+    "optimisation": "perf",
     "chore": "chore",
     "ci": "chore",
     "build": "chore",
@@ -56,6 +58,7 @@ TYPE_ALIASES: dict[str, PrType] = {
     "typo": "doc",
     "test": "test",
     "tests": "test",
+    "testing": "test",
     "revert": "revert",
 }
 
