@@ -664,6 +664,7 @@ def test_a_description_that_only_restates_part_of_the_title_adds_nothing() -> No
         "[sglang] Fix megatron support in sglang and add sglang_async support & CI tasks",
     )
     assert not facts.adds_to_title("", title)
+    assert not facts.adds_to_title(f"{title} (#2722)", title)
     assert facts.adds_to_title("Binds now alias their buffers, so checks see the race.", title)
 
 

@@ -73,10 +73,11 @@ def subject(ref: PrRef, limit: int = 60) -> str:
 def adds_to_title(summary: str, title: str) -> bool:
     """False when a summary has no word the title lacks: the title again, its subject, or a
     part of it (tilelang #2665's body is its title with one tag fewer, verl #1602's says "Fix
-    sglang megatron support" under "Fix megatron support in sglang and add ...")."""
+    sglang megatron support" under "Fix megatron support in sglang and add ..."). A PR number
+    is no word: tilelang #2856's body is its title and `(#2722)`, the PR it ports."""
 
     def words(text: str) -> set[str]:
-        return set(re.findall(r"\w+", text.lower()))
+        return set(re.findall(r"\w+", re.sub(r"#\d+", " ", text.lower())))
 
     return not words(summary) <= words(title)
 
