@@ -5,6 +5,7 @@ import pytest
 from prhub_pipeline.config import ModulesConfig
 from prhub_pipeline.modelling.features import model_description, path_prefixes, pr_features
 from prhub_pipeline.modelling.tags import (
+    areas_of,
     ground_truth,
     learn_modules_config,
     parse_title_tags,
@@ -82,6 +83,13 @@ def test_a_release_or_branch_marker_is_no_module(marker: str) -> None:
     listed = ModulesConfig(allowed=["bugfix", "main"])
     assert parse_title_tags("[main][BugFix] x", ModulesConfig(allowed=["bugfix"])).unknown == []
     assert parse_title_tags("[main][BugFix] x", listed).modules == ["main", "bugfix"]
+
+
+def test_type_only_tags_say_no_area() -> None:
+    """tilelang's `[Cleanup]` and `[Typo]` say what kind of change, like `[BugFix]`."""
+    assert areas_of(["cleanup", "typo", "bugfix", "cuda", "refactor"]) == ["cuda"]
+    tags = parse_title_tags("[Cleanup][doc] tidy", ModulesConfig(allowed=["doc"]))
+    assert (tags.modules, tags.unknown) == (["doc"], [])
 
 
 def test_labels_instead_of_prefixes() -> None:

@@ -45,6 +45,10 @@ TYPE_ONLY_TAGS = frozenset(
         "revert",
         "quickfix",
         "fixbug",
+        "cleanup",
+        "clean_up",
+        "typo",
+        "typos",
     }
 )
 # Words that say what kind of change a PR is, not where: `[misc] fix: ...`, `[fix][ci] ...`.
