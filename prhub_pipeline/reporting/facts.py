@@ -645,7 +645,9 @@ def risk_groups(
                 listed=[_flagged(f, refs, (taken_up or {}).get(f.number)) for f in listed],
                 unlisted=len(flags) - len(listed) if listed else 0,
                 reverts=[chains[f.number] for f in flags] if kind == "revert" else [],
-                requirement_chains=requirement_chains(flags, merged_at or {}),
+                requirement_chains=requirement_chains(flags, merged_at or {})
+                if kind == "dependency_change"
+                else [],
             )
         )
     return found
