@@ -81,6 +81,15 @@ def test_core_change_without_tests() -> None:
     assert "core_without_tests" not in kinds(risks_of([tested, tiny, docs]))
 
 
+def test_core_code_taken_out_is_not_asked_for_tests() -> None:
+    """Retiring a backend (verl #7374: +7/-387 core lines) leaves no new behaviour to test;
+    a change that deletes much but also adds is still flagged."""
+    retired = make_pr(5, files=[("verl/workers/engine/old.py", 0, 210), ("verl/cfg.py", 7, 177)])
+    assert "core_without_tests" not in kinds(risks_of([retired]))
+    rewritten = make_pr(6, files=[("verl/workers/engine/old.py", 30, 210)])
+    assert "core_without_tests" in kinds(risks_of([rewritten]))
+
+
 def test_unresolved_review_threads_say_who_asked_what() -> None:
     pr = make_pr(7)
     data = ReviewData(
@@ -431,7 +440,7 @@ def test_removed_files_and_pure_renames_are_no_changes_to_verify() -> None:
         make_pr(
             6,
             files=[
-                ("verl/trainer/ppo/core_algos.py", 0, 1100),
+                ("verl/trainer/ppo/core_algos.py", 200, 900),
                 ("recipe/old.py", 0, 5000),
                 ("requirements.txt", 1, 1),
                 ("tests/test_old.py", 0, 40),

@@ -78,6 +78,7 @@ _NO_BREAKING = re.compile(
     re.IGNORECASE,
 )
 _MAX_PATHS = 3
+REMOVAL_DELETIONS_PER_ADDITION = 10  # core edits this lopsided take code out
 MAX_SETTINGS = 3  # setting changes a sentence names
 SHOWN_VALUE_CHARS = 40  # longer values are cut to the part that changed
 _VALUE_CONTEXT = 8  # characters kept around that part
@@ -274,6 +275,15 @@ def _listed(paths: list[str], total: int) -> str:
     return ", ".join(paths) + more
 
 
+def _removes_code(core_files: list[FileChange]) -> bool:
+    """Whether the core edits take code out rather than change it (at least ten lines deleted
+    per line added): there is no new behaviour to test. verl #4422 retired a rollout mode
+    (+3/-1461 core lines), #7374 a backend engine (+7/-387)."""
+    added = sum(f.additions or 0 for f in core_files)
+    deleted = sum(f.deletions or 0 for f in core_files)
+    return deleted > 0 and added * REMOVAL_DELETIONS_PER_ADDITION <= deleted
+
+
 def _path_flags(
     pr: PullRequest,
     modules: list[str],
@@ -301,6 +311,7 @@ def _path_flags(
         not pr.is_revert
         and shape.core_lines >= config.untested_core_min_lines
         and not touches_tests
+        and not _removes_code(core_files)
     ):
         paths = _top_paths(edited, config.core_paths)
         flags.append(

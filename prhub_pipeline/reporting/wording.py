@@ -831,7 +831,7 @@ ZH = Wording(
         "breaking_change": RiskText("{n} 个 PR 带有不兼容变更标记：", "#{number} {subject}", "。"),
         "unresolved_review": RiskText("", "#{number}：{asks}", "。合并时这些讨论未标记为已解决。"),
         "core_without_tests": RiskText(
-            "{n} 个 PR 修改了核心路径却没有改动任何测试文件：",
+            "{n} 个 PR 修改了核心路径却没有新增或修改任何测试文件：",
             "#{number}（{lines} 行，{path}）",
             "。",
         ),
@@ -1113,8 +1113,8 @@ EN = Wording(
         ),
         "core_without_tests": RiskText(
             (
-                "{n} PR changed core paths without touching any test file: ",
-                "{n} PRs changed core paths without touching any test file: ",
+                "{n} PR changed core paths without adding or changing any test file: ",
+                "{n} PRs changed core paths without adding or changing any test file: ",
             ),
             "#{number} ({lines} lines, {path})",
             ".",
