@@ -8,7 +8,7 @@ from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.config_diff import compare_config, compared_files, config_file_diffs
 from prhub_pipeline.modelling.requirements import is_read_manifest, requirement_settings
 from prhub_pipeline.modelling.risks import flag_risks
-from prhub_pipeline.records import FileVersions, ReviewData, SettingChange
+from prhub_pipeline.records import FileVersions, ReviewData, RiskFlag, SettingChange
 from prhub_pipeline.reporting import facts
 from prhub_pipeline.reporting.facts import FlaggedPr, RiskGroup, requirement_chains
 from prhub_pipeline.reporting.wording import EN, ZH
@@ -183,6 +183,115 @@ def test_a_dependency_flag_names_the_requirements_and_skips_tooling_edits() -> N
         "#1：pyproject.toml, uv.lock（移除 test: pytest >=8、torch ==2.7.1 → ==2.8.0、"
         "新增 xgrammar）。"
     )
+
+
+def _flagged(flag: RiskFlag) -> FlaggedPr:
+    return FlaggedPr(
+        number=flag.number,
+        subject="",
+        lines=None,
+        paths=flag.paths,
+        modules=[],
+        asks=[],
+        settings=flag.settings,
+        uncompared_paths=flag.uncompared_paths,
+        deleted_paths=[],
+    )
+
+
+def test_a_requirement_moved_to_another_manifest_is_one_change() -> None:
+    """verl #3616 moved flash-attn to requirements-cuda.txt; #6354 moved transferqueue from a
+    setup.py extra to two requirements files, re-pinned; #1385 swapped sglang's extras."""
+    config = ScoringConfig(core_paths=["verl/**/*.py"])
+    setup = 'setup(extras_require={"transferqueue": ["transferqueue==0.1.6"], "x": ["%s"]})\n'
+    prs = [
+        make_pr(3616, files=[("requirements.txt", 0, 1), ("requirements-cuda.txt", 1, 0)]),
+        make_pr(
+            6354,
+            files=[("setup.py", 1, 1), ("requirements.txt", 1, 0), ("requirements-npu.txt", 1, 0)],
+        ),
+        make_pr(1385, files=[("setup.py", 1, 1)]),
+    ]
+    diffs = config_file_diffs(
+        REPO,
+        [
+            FileVersions(
+                pr_number=3616, path="requirements.txt", before="flash-attn\nray\n", after="ray\n"
+            ),
+            FileVersions(
+                pr_number=3616, path="requirements-cuda.txt", before="", after="flash-attn\n"
+            ),
+            FileVersions(
+                pr_number=6354,
+                path="setup.py",
+                before=setup % "ray",
+                after='setup(extras_require={"x": ["ray"]})\n',
+            ),
+            *(
+                FileVersions(
+                    pr_number=6354, path=path, before="ray\n", after="ray\ntransferqueue==0.1.7\n"
+                )
+                for path in ("requirements.txt", "requirements-npu.txt")
+            ),
+            FileVersions(
+                pr_number=1385,
+                path="setup.py",
+                before=setup % "sglang[all]==0.4.5.post3",
+                after=setup % "sglang[openai,srt]==0.4.6.post1",
+            ),
+        ],
+    )
+    flags = flag_risks(prs, {}, ReviewData(available=False), config, {}, config_diffs=diffs)
+    by_number = {f.number: f for f in flags if f.risk == "dependency_change"}
+    assert by_number[3616].detail == (
+        "changes requirements: moves flash-attn from requirements.txt to requirements-cuda.txt"
+    )
+    assert by_number[6354].detail == (
+        "changes requirements: moves transferqueue from setup.py (transferqueue) to"
+        " requirements.txt, requirements-npu.txt (==0.1.6 → ==0.1.7)"
+    )
+    assert by_number[1385].detail == (
+        "changes requirements: x: sglang[all] ==0.4.5.post3 → x: sglang[openai,srt] ==0.4.6.post1"
+    )
+    group = RiskGroup(
+        "dependency_change", [6354], [_flagged(by_number[6354])], unlisted=0, reverts=[]
+    )
+    assert EN.risk_text(group).endswith(
+        " (moves transferqueue from setup.py (transferqueue) to requirements.txt,"
+        " requirements-npu.txt (==0.1.6 → ==0.1.7))."
+    )
+    assert ZH.risk_text(group).endswith(
+        "（将 transferqueue 从 setup.py（transferqueue） 移至 requirements.txt、"
+        "requirements-npu.txt，==0.1.6 → ==0.1.7）。"
+    )
+    # Within one file, from one group to another (verl #36).
+    into_extra = make_pr(36, files=[("setup.py", 2, 1)])
+    grouped = config_file_diffs(
+        REPO,
+        [
+            FileVersions(
+                pr_number=36,
+                path="setup.py",
+                before='setup(install_requires=["pytest", "ray"])\n',
+                after='setup(install_requires=["ray"], extras_require={"test": ["pytest"]})\n',
+            )
+        ],
+    )
+    [flag] = flag_risks(
+        [into_extra], {}, ReviewData(available=False), config, {}, config_diffs=grouped
+    )
+    assert (
+        flag.detail == "changes requirements: moves pytest in setup.py from the main list to test"
+    )
+    group = RiskGroup("dependency_change", [36], [_flagged(flag)], unlisted=0, reverts=[])
+    assert ZH.risk_text(group).endswith("（将 setup.py 中的 pytest 从 主依赖列表 移至 test）。")
+    # A project removed from a manifest and another one added stay two changes.
+    other = make_pr(9, files=[("requirements.txt", 1, 1)])
+    swapped = config_file_diffs(
+        REPO, [FileVersions(pr_number=9, path="requirements.txt", before="a\n", after="b\n")]
+    )
+    [flag] = flag_risks([other], {}, ReviewData(available=False), config, {}, config_diffs=swapped)
+    assert flag.detail == "changes requirements: removes a; adds b"
 
 
 def test_a_requirement_several_prs_changed_in_turn_is_told_taken_together() -> None:

@@ -20,7 +20,7 @@ import re
 import tomllib
 from collections.abc import Iterable
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
@@ -39,6 +39,27 @@ def shown_version(spec: str | None) -> str:
     """A requirement's version as a sentence shows it: nothing for an unpinned requirement or
     for a line kept whole (`-r base.txt`)."""
     return "" if spec is None or spec == LISTED else spec
+
+
+# A requirement's key as `_add` writes it: `group: name[extras]; marker`.
+_KEY = re.compile(
+    r"^(?:(?P<group>[^:;]+): )?(?P<project>[a-z0-9][a-z0-9._-]*)(?:\[[^\]]*\])?(?:; .+)?$"
+)
+
+
+class RequirementKey(NamedTuple):
+    """The parts of a requirement's key that say where and what: its group and its project."""
+
+    group: str
+    project: str
+
+
+def requirement_key(key: str) -> RequirementKey | None:
+    """`dev: pytest[cov]` -> (dev, pytest); None for a line kept whole (`-r base.txt`)."""
+    match = _KEY.match(key)
+    if match is None:
+        return None
+    return RequirementKey(match["group"] or "", match["project"])
 
 
 def is_read_manifest(path: str) -> bool:

@@ -13,8 +13,24 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, get_args
 
 from prhub_pipeline.modelling.requirements import shown_version
-from prhub_pipeline.modelling.risks import MAX_SETTINGS, RISK_ORDER, distinct_changes, shown_values
-from prhub_pipeline.records import FixImpact, Lang, PrScore, PrType, ReviewAsk, RiskKind, WeekCounts
+from prhub_pipeline.modelling.risks import (
+    MAX_SETTINGS,
+    RISK_ORDER,
+    RequirementMove,
+    requirement_edits,
+    requirement_place,
+    shown_values,
+)
+from prhub_pipeline.records import (
+    FixImpact,
+    Lang,
+    PrScore,
+    PrType,
+    ReviewAsk,
+    RiskKind,
+    SettingChange,
+    WeekCounts,
+)
 from prhub_pipeline.reporting.facts import (
     FOLLOW_UP_KINDS,
     MAX_LISTED,
@@ -172,6 +188,14 @@ class Wording:
     requirement_value: str  # fields key, before, after
     requirement_added: str  # fields key, after
     requirement_removed: str  # fields key, before
+    # A project moved to other manifests or groups (`moves flash-attn from A to B`).
+    requirement_moved: str  # fields project, source, targets, versions
+    requirement_moved_within: str  # fields project, path, source, targets, versions: groups
+    requirement_main_list: str  # a manifest's requirements outside any group
+    requirement_moved_versions: str  # fields before, after
+    requirement_place: str  # fields path, group: a group within a manifest
+    # The same project under other extras or marker, in its place.
+    requirement_replaced: str  # fields before_key, before, after_key, after
     requirement_any: str  # an unpinned requirement's version
     # A requirement several of the week's PRs changed in turn, taken together.
     requirement_chain: str  # fields key, path, net, steps
@@ -548,10 +572,12 @@ class Wording:
         """The requirements a PR changed, as a parenthesis after its dependency files."""
         if not pr.settings:
             return ""
-        changes = distinct_changes(pr.settings)
+        changes = requirement_edits(pr.settings)
         shown = []
         for change in changes[:MAX_SETTINGS]:
-            if change.before is None:
+            if isinstance(change, RequirementMove):
+                shown.append(self._requirement_move(change))
+            elif change.before is None:
                 version = shown_version(change.after)
                 after = f" {version}" if version else ""
                 shown.append(self.requirement_added.format(key=change.key, after=after))
@@ -567,6 +593,47 @@ class Wording:
                 )
         listed = self.list_sep.join(shown) + self._more(len(changes), MAX_SETTINGS)
         return self.requirement_changes.format(list=listed)
+
+    def _requirement_move(self, move: RequirementMove) -> str:
+        if move.in_place:
+            [old], [new] = move.removed, move.added
+            return self.requirement_replaced.format(
+                before_key=old.key,
+                before=shown_version(old.before) or self.requirement_any,
+                after_key=new.key,
+                after=shown_version(new.after) or self.requirement_any,
+            )
+        versions = ""
+        if move.versions is not None:
+            before, after = (v or self.requirement_any for v in move.versions)
+            versions = self.requirement_moved_versions.format(before=before, after=after)
+        if move.path is not None:
+            source, targets = (
+                self.list_sep.join(
+                    dict.fromkeys(
+                        requirement_place(c)[1] or self.requirement_main_list for c in side
+                    )
+                )
+                for side in (move.removed, move.added)
+            )
+            return self.requirement_moved_within.format(
+                project=move.project,
+                path=move.path,
+                source=source,
+                targets=targets,
+                versions=versions,
+            )
+        source, targets = (
+            self.list_sep.join(dict.fromkeys(self._place(c) for c in side))
+            for side in (move.removed, move.added)
+        )
+        return self.requirement_moved.format(
+            project=move.project, source=source, targets=targets, versions=versions
+        )
+
+    def _place(self, change: SettingChange) -> str:
+        path, group = requirement_place(change)
+        return self.requirement_place.format(path=path, group=group) if group else path
 
     def _settings(self, pr: FlaggedPr) -> str:
         """What a PR did to configuration defaults: the values it changed and the settings it
@@ -861,6 +928,12 @@ ZH = Wording(
     requirement_value="{key} {before} → {after}",
     requirement_added="新增 {key}{after}",
     requirement_removed="移除 {key}{before}",
+    requirement_moved="将 {project} 从 {source} 移至 {targets}{versions}",
+    requirement_moved_within="将 {path} 中的 {project} 从 {source} 移至 {targets}{versions}",
+    requirement_main_list="主依赖列表",
+    requirement_moved_versions="，{before} → {after}",
+    requirement_place="{path}（{group}）",
+    requirement_replaced="{before_key} {before} → {after_key} {after}",
     requirement_any="任意版本",
     requirement_chain="合起来看，{path} 中的 {key} {net}（{steps}）。",
     chain_changed="从 {before} 变为 {after}",
@@ -1150,6 +1223,12 @@ EN = Wording(
     requirement_value="{key} {before} → {after}",
     requirement_added="adds {key}{after}",
     requirement_removed="removes {key}{before}",
+    requirement_moved="moves {project} from {source} to {targets}{versions}",
+    requirement_moved_within="moves {project} in {path} from {source} to {targets}{versions}",
+    requirement_main_list="the main list",
+    requirement_moved_versions=" ({before} → {after})",
+    requirement_place="{path} ({group})",
+    requirement_replaced="{before_key} {before} → {after_key} {after}",
     requirement_any="any version",
     requirement_chain="Taken together, {key} in {path} {net} ({steps}).",
     chain_changed="went from {before} to {after}",
