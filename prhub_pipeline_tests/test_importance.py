@@ -422,6 +422,27 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             " references to tensors.\n\nThis PR wraps the cached tensors in weak references.",
             "This PR wraps the cached tensors in weak references.",
         ),
+        # A reference on a line of its own is not part of the next sentence (vllm-ascend
+        # #13888, #13819), and a sentence that only counts the items after it is no summary
+        # (#13532).
+        (
+            "t",
+            "### What this PR does / why we need it?\nCome from : https://github.com/o/n/issues/7"
+            "\nRefactor the fused MoE runtime arguments into\na dataclass package.",
+            "Refactor the fused MoE runtime arguments into a dataclass package.",
+        ),
+        (
+            "t",
+            "## Summary\nFollow up from https://github.com/o/n/pull/13216\nThis PR unifies the"
+            " dynamic speculative decoding logic.",
+            "This PR unifies the dynamic speculative decoding logic.",
+        ),
+        (
+            "t",
+            "### What this PR does / why we need it?\nthis pr accomplish two things\n1. change"
+            " some description of input parameter to avoid re-compilation\n2. clean dead code",
+            "Change some description of input parameter to avoid re-compilation",
+        ),
         # A quote elsewhere is someone else's words (an issue, a log), not the summary.
         (
             "t",

@@ -323,7 +323,7 @@ _SKIP_SECTIONS = re.compile(r"^(test|testing|validation|test plan|api|usage|resu
 # Words that point at another issue or PR: `Fixes #12`, `Related to https://...`, `Follow-up of`.
 _REFERENCE_WORD = (
     r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related(?: to| issues?)?|refs?|references?|see"
-    r"|part of"
+    r"|part of|comes? from"
     r"|follow[- ]?up(?: to| of)?|details?)"
 )
 _REFERENCE_LINE = re.compile(
@@ -404,6 +404,16 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
             continue
         if not current:
             in_item = False
+        elif (
+            len(current) == 1
+            and not in_item
+            and _REFERENCE_LINE.match(current[0])
+            and not current[0].endswith((".", ",", ";", ":"))
+        ):
+            # A reference on a line of its own, ending without punctuation, is not the start of
+            # the next sentence (`Come from : https://.../issues/13220` over the summary,
+            # vllm-ascend #13888); `Fix a regression from <url>,` goes on in the next line.
+            flush()
         current.append(line)
     flush()
     return result
@@ -537,11 +547,24 @@ _DANGLING = re.compile(
 )
 
 
+# A sentence that only counts what follows (`this pr accomplish two things`, vllm-ascend
+# #13532), with or without the colon.
+_ANNOUNCES_A_LIST = re.compile(
+    r"^(?:this|the|in this) (?:pr|pull request|change|patch)\b[^.,;]{0,30}?"
+    r"\b(?:two|three|four|five|several|a few|some|multiple|the following|following|\d+)\s+"
+    r"(?:main |major |key )?(?:things|changes|parts|items|modifications|fixes|points|aspects"
+    r"|updates|improvements|tasks)\s*[.:：]?$",
+    re.IGNORECASE,
+)
+
+
 def _is_bare_lead_in(paragraph: str) -> bool:
     """One sentence that introduces a list (`Main changes:`, `This PR makes X match Y by:`),
     which is no summary; unless it says what the PR does at some length and can end as a
     sentence (`This PR replaces the crash with a warning + NaN return, so training can continue
     gracefully in edge cases such as:`, verl #5899), which beats the list's first item."""
+    if _ANNOUNCES_A_LIST.match(paragraph):
+        return True
     lead_end = _LIST_LEAD_END.search(paragraph)
     if not lead_end or len(_SENTENCE_END.split(paragraph)) > 1:
         return False
