@@ -218,8 +218,14 @@ def test_dependency_docker_ci_and_config_changes() -> None:
             # A test's and a CI job's own settings are no defaults a user runs with.
             ("tests/e2e/nightly/configs/Qwen3-32B.yaml", 1, 1),
             (".github/workflows/configs/nightly_config.yaml", 1, 1),
+            # An image's notes build nothing (LLaMA-Factory #10729).
+            ("docker/docker-npu/OVERVIEW.md", 4, 4),
         ],
     )
+    notes_only = make_pr(
+        6, files=[("docker/README.md", 3, 1), (".github/workflows/README.md", 1, 0)]
+    )
+    assert kinds(risks_of([notes_only])) == set()
     by_kind = {f.risk: f for f in risks_of([pr])}
     assert by_kind["dependency_change"].paths == ["requirements-npu.txt", "pyproject.toml"]
     assert by_kind["docker_change"].paths == ["docker/Dockerfile.stable.vllm"]

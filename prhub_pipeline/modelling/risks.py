@@ -352,7 +352,13 @@ def _path_flags(
         ("docker_change", DOCKER_FILES, "Docker files"),
         ("ci_change", CI_FILES, "CI workflows"),
     ):
-        matched = [f.path for f in edited if matches_any(f.path, patterns)]
+        # An image's or workflow's notes (docker/docker-npu/OVERVIEW.md, LLaMA-Factory
+        # #10729) build and run nothing.
+        matched = [
+            f.path
+            for f in edited
+            if matches_any(f.path, patterns) and not matches_any(f.path, config.doc_paths)
+        ]
         if matched:
             paths = matched[:_MAX_PATHS]
             flags.append(
