@@ -443,6 +443,28 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             " some description of input parameter to avoid re-compilation\n2. clean dead code",
             "Change some description of input parameter to avoid re-compilation",
         ),
+        # The template's headings pasted as plain lines are headings (vllm-ascend #2037, verl
+        # #6715 under a `---`), and how a patch was tested is no summary (vllm-ascend #368: the
+        # title again, then "test manually").
+        (
+            "t",
+            "What this PR does / why we need it?\n\ntest device allocator and stream ops\n"
+            "Does this PR introduce any user-facing change?\n\nN/A\nHow was this patch tested?"
+            "\n\nCI passed with new added test.",
+            "Test device allocator and stream ops",
+        ),
+        (
+            "t",
+            "## [model] feat: support Gemma4\n\n---\nWhat does this PR do?\n\nAdds support for"
+            " Gemma4 multimodal models in RL.\n\nChecklist Before Starting\n\n- [x] Search",
+            "Adds support for Gemma4 multimodal models in RL.",
+        ),
+        (
+            "[Doc]Add developer guide for using OpenCompass",
+            "### What this PR does / why we need it?\nAdd developer guide for using OpenCompass\n\n"
+            "### How was this patch tested?\n\ntest manually",
+            "Add developer guide for using OpenCompass",
+        ),
         # A quote elsewhere is someone else's words (an issue, a log), not the summary.
         (
             "t",

@@ -197,6 +197,17 @@ _TEMPLATE_QUOTE = re.compile(
     r"|\[!important\]|please check all the following)",
     re.IGNORECASE,
 )
+# A template's headings pasted as plain lines (vllm-ascend #2037 `What this PR does / why we
+# need it?`, verl #6715 `What does this PR do?` under a `---`): read as the headings they are.
+_PLAIN_TEMPLATE_HEADING = re.compile(
+    r"^(?:what (?:does this pr do|this pr does)(?:\s*/\s*why we need it)?"
+    r"|does this pr introduce _?any_? user[- ]facing changes?"
+    r"|how was this (?:patch|pr|change) tested"
+    r"|checklist before (?:starting|submitting)|api and usage example|design & code changes|test)"
+    r"\s*[?？:]?$",
+    re.IGNORECASE,
+)
+_THEMATIC_BREAK = re.compile(r"^(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$")
 _TEMPLATE_CODE = re.compile(r"#\s*add code snippet or script demonstrating", re.IGNORECASE)
 _PLACEHOLDER_LINES = re.compile(
     r"^\s*(n/?a\.?|none\.?|\.\.\.|-|tbd|[-*+]\s+\*\*[^*]+(?::\*\*|\*\*\s*:))\s*$", re.IGNORECASE
@@ -269,6 +280,11 @@ def clean_description(body: str) -> str:
                 continue
             kept.extend(lines)
             continue
+        if _THEMATIC_BREAK.match(line.strip()):
+            kept.append("")
+            continue
+        if _PLAIN_TEMPLATE_HEADING.match(line.strip()):
+            line = f"### {line.strip()}"
         heading = _HEADING.match(line.strip())
         if heading:
             level = len(heading.group("hashes"))
@@ -319,7 +335,11 @@ _SUMMARY_SECTIONS = re.compile(
     r"|background|概述|描述)",
     re.IGNORECASE,
 )
-_SKIP_SECTIONS = re.compile(r"^(test|testing|validation|test plan|api|usage|result)", re.IGNORECASE)
+_SKIP_SECTIONS = re.compile(
+    r"^(test|testing|validation|test plan|api|usage|result"
+    r"|how (?:was|were|is) this\b[^?]*\btested)",
+    re.IGNORECASE,
+)
 # Words that point at another issue or PR: `Fixes #12`, `Related to https://...`, `Follow-up of`.
 _REFERENCE_WORD = (
     r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related(?: to| issues?)?|refs?|references?|see"
