@@ -169,6 +169,9 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[Enhancement] Expose cluster_mask on T.tma_copy", "feat", False, ["enhancement"]),
         ("[Layout][Typo] Unify the names", "doc", False, ["layout", "typo"]),
         ("[CUDA] Remove reads for tma_gather4", "refactor", False, ["cuda"]),
+        ("[CUDA] Split backend-specific builtin ops", "refactor", False, ["cuda"]),
+        ("Restore the eplb config after a reload", "fix", False, []),
+        ("Drop the unused torchair patch", "refactor", False, []),
         ("[Testing] Gate CUDA-only tests", "test", False, ["testing"]),
         # vllm-ascend's
         ("[Performance] Change the shape of kv_cache", "perf", False, ["performance"]),

@@ -76,6 +76,10 @@ _FIRST_WORD_TYPES: dict[str, PrType] = {
     **dict.fromkeys(["prevent", "prevents", "avoid", "avoids"], "fix"),
     **dict.fromkeys(["remove", "removes", "delete", "deletes", "rename", "renames"], "refactor"),
     **dict.fromkeys(["move", "moves", "simplify", "replace", "replaces", "relocate"], "refactor"),
+    # tilelang's `[CUDA] Split backend-specific builtin ops`, vllm-ascend's `Drop ...`.
+    **dict.fromkeys(["split", "separate", "extract", "decouple", "unify", "trim"], "refactor"),
+    **dict.fromkeys(["drop", "drops", "migrate", "consolidate", "reorganize"], "refactor"),
+    **dict.fromkeys(["restore", "restores", "recover", "repair", "repairs"], "fix"),
     **dict.fromkeys(["optimize", "optimise", "speed", "accelerate"], "perf"),
     "autoupdate": "chore",
 }
