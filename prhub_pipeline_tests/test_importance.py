@@ -468,6 +468,18 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "### How was this patch tested?\n\ntest manually",
             "Add developer guide for using OpenCompass",
         ),
+        # A commit's subject as the description says what changed without its tags and type
+        # (tilelang #2846, verl #1998).
+        (
+            "[CUDA][TMA] t",
+            "[CUDA] Refactor TMA atomic add layout validation",
+            "Refactor TMA atomic add layout validation",
+        ),
+        (
+            "t",
+            "[doc] fix: revert previous ray cluster description",
+            "Revert previous ray cluster description",
+        ),
         # A quote elsewhere is someone else's words (an issue, a log), not the summary.
         (
             "t",

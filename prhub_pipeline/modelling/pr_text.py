@@ -651,6 +651,9 @@ def _is_squashed_commit_list(body: str) -> bool:
     return bool(paragraphs) and _COMMIT_ITEM.match(paragraphs[0]) is not None and len(items) >= 2
 
 
+_LEADING_TAGS = re.compile(r"^(?:\[[^\[\]\n]{1,30}\]\s*)+(?=\w)")
+
+
 def summarize(title: str, body: str, limit: int = 180) -> str:
     """One line on what the PR does: the first sentences the author wrote about it.
 
@@ -691,7 +694,12 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
         )
     if not chosen:
         chosen = parse_title(title).subject or title
-    summary = _first_sentences(_plain(chosen), limit)
+    chosen = _plain(chosen)
+    # A commit's subject as the description (`[CUDA] Refactor TMA atomic add layout
+    # validation`, tilelang #2846) says what changed; its tags and type say it again.
+    if _LEADING_TAGS.match(chosen):
+        chosen = parse_title(chosen).subject
+    summary = _first_sentences(chosen, limit)
     # "move `hf_transfer` into ..." (after "As title, ") starts its sentence with a capital;
     # an identifier ("vllm_ascend ...", "torch.compile ...") keeps its case.
     if re.match(r"[a-z]+(?=[\s,;:]|$)", summary):
