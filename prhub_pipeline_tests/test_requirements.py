@@ -294,6 +294,49 @@ def test_a_requirement_moved_to_another_manifest_is_one_change() -> None:
     assert flag.detail == "changes requirements: removes a; adds b"
 
 
+def test_a_pyproject_that_hands_its_requirements_to_the_build_backend_removes_none() -> None:
+    """verl #769: `dynamic = ["dependencies"]`, setup.py declares them; a requirement setup.py
+    newly declares is a move, the rest went with the hand-off."""
+    config = ScoringConfig(core_paths=["verl/**/*.py"])
+    static = '[project]\nname = "verl"\ndependencies = ["accelerate", "codetiming", "ray>=2.10"]\n'
+    dynamic = '[project]\nname = "verl"\ndynamic = ["dependencies"]\n'
+    setup = 'setup(install_requires=["accelerate", "codetiming"%s])\n'
+    pr = make_pr(769, files=[("pyproject.toml", 1, 2), ("setup.py", 1, 1)])
+    diffs = config_file_diffs(
+        REPO,
+        [
+            FileVersions(pr_number=769, path="pyproject.toml", before=static, after=dynamic),
+            FileVersions(
+                pr_number=769, path="setup.py", before=setup % "", after=setup % ', "ray>=2.10"'
+            ),
+        ],
+    )
+    [flag] = flag_risks([pr], {}, ReviewData(available=False), config, {}, config_diffs=diffs)
+    assert flag.detail == (
+        "changes requirements: makes the dependencies of pyproject.toml dynamic, no longer"
+        " listing 2 requirements there; moves ray from pyproject.toml to setup.py"
+    )
+    group = RiskGroup("dependency_change", [769], [_flagged(flag)], unlisted=0, reverts=[])
+    assert (
+        "(makes the dependencies of pyproject.toml dynamic (the build backend reads them),"
+        " no longer listing 2 requirements there, moves ray" in EN.risk_text(group)
+    )
+    assert (
+        "将 pyproject.toml 的 dependencies 改为动态声明（由构建后端读取），不再在其中列出 2 个依赖"
+        in (ZH.risk_text(group))
+    )
+    # And back: listing them again adds none either.
+    back = config_file_diffs(
+        REPO, [FileVersions(pr_number=770, path="pyproject.toml", before=dynamic, after=static)]
+    )
+    again = make_pr(770, files=[("pyproject.toml", 2, 1)])
+    [flag] = flag_risks([again], {}, ReviewData(available=False), config, {}, config_diffs=back)
+    assert flag.detail == (
+        "changes requirements: lists the dependencies of pyproject.toml again (3 requirements),"
+        " no longer dynamic"
+    )
+
+
 def test_a_requirement_several_prs_changed_in_turn_is_told_taken_together() -> None:
     """verl's week of 2026-08-10: #7345 drops triton-ascend ==3.2.1, #7293 (merged after it,
     though numbered before) brings it back at ==3.2.2."""

@@ -33,6 +33,10 @@ _READ_NAMES = ("pyproject.toml", "setup.py", "setup.cfg", "package.json")
 _OPTION = re.compile(r"^-{1,2}\w")
 # The value of a line kept whole: it is there or not, and has no version of its own.
 LISTED = "listed"
+# The value of `dependencies` (or `optional-dependencies`) in a pyproject.toml that leaves them
+# to the build backend: `dynamic = ["dependencies"]` (setup.py or a requirements file says them).
+DYNAMIC = "dynamic"
+DYNAMIC_FIELDS = ("dependencies", "optional-dependencies")
 
 
 def shown_version(spec: str | None) -> str:
@@ -150,6 +154,9 @@ def _pyproject(document: dict[str, Any]) -> dict[str, str]:
     )
     if isinstance(project.get("requires-python"), str):
         settings["python"] = project["requires-python"]
+    for dynamic in DYNAMIC_FIELDS:
+        if dynamic in _strings(project.get("dynamic")):
+            settings[dynamic] = DYNAMIC
     poetry = document.get("tool", {}).get("poetry", {})
     _add_mapping(settings, "", poetry.get("dependencies"))
     _add_mapping(settings, "dev", poetry.get("dev-dependencies"))

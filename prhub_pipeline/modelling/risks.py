@@ -30,7 +30,12 @@ from prhub_pipeline.modelling.pr_text import (
     parse_title,
     shorten,
 )
-from prhub_pipeline.modelling.requirements import requirement_key, shown_version
+from prhub_pipeline.modelling.requirements import (
+    DYNAMIC,
+    DYNAMIC_FIELDS,
+    requirement_key,
+    shown_version,
+)
 from prhub_pipeline.modelling.tags import areas_of
 from prhub_pipeline.paths import CI_FILES, DEPENDENCY_FILES, matches_any
 from prhub_pipeline.records import (
@@ -454,7 +459,43 @@ class RequirementMove(NamedTuple):
         return None
 
 
-RequirementEdit = SettingChange | RequirementMove
+class DynamicRequirements(NamedTuple):
+    """A pyproject.toml that hands its requirements to the build backend (`dynamic =
+    ["dependencies"]`, verl #769) or takes them back: the requirements it stops (or starts)
+    listing are that one change, not removals (or additions) of each."""
+
+    path: str
+    field: str  # `dependencies` or `optional-dependencies`
+    to_dynamic: bool
+    requirements: list[SettingChange]
+
+
+RequirementEdit = SettingChange | RequirementMove | DynamicRequirements
+
+
+def _dynamic_edits(changes: Sequence[SettingChange]) -> dict[int, DynamicRequirements]:
+    """The hand-offs among `changes`, by the position of their `dynamic` marker, with the
+    requirements of that file (and list: main or groups) that went or came with it."""
+    found: dict[int, DynamicRequirements] = {}
+    for position, marker in enumerate(changes):
+        if marker.key not in DYNAMIC_FIELDS or marker.path is None:
+            continue
+        to_dynamic = marker.after == DYNAMIC and marker.before is None
+        if not to_dynamic and not (marker.before == DYNAMIC and marker.after is None):
+            continue
+        grouped = marker.key == "optional-dependencies"
+        requirements = [
+            c
+            for c in changes
+            if c.path == marker.path
+            and c.key not in DYNAMIC_FIELDS
+            and (c.after is None if to_dynamic else c.before is None)
+            and (key := requirement_key(c.key)) is not None
+            and bool(key.group) == grouped
+            and key.group != "build"
+        ]
+        found[position] = DynamicRequirements(marker.path, marker.key, to_dynamic, requirements)
+    return found
 
 
 def requirement_edits(changes: Sequence[SettingChange]) -> list[RequirementEdit]:
@@ -466,11 +507,12 @@ def requirement_edits(changes: Sequence[SettingChange]) -> list[RequirementEdit]
         key = requirement_key(change.key)
         if (
             key is not None
+            and change.key not in DYNAMIC_FIELDS
             and change.path is not None
             and (change.before is None) != (change.after is None)
         ):
             by_project[key.project].append(position)
-    moves: dict[int, RequirementMove] = {}  # by the position of the move's first change
+    moves: dict[int, RequirementEdit] = {}  # by the position of the edit's first change
     moved: set[int] = set()
     for project, positions in by_project.items():
         removed = [changes[j] for j in positions if changes[j].after is None]
@@ -478,6 +520,10 @@ def requirement_edits(changes: Sequence[SettingChange]) -> list[RequirementEdit]
         if removed and added:
             moves[positions[0]] = RequirementMove(project, removed, added)
             moved.update(positions)
+    for position, handed in _dynamic_edits(changes).items():
+        left = [c for c in handed.requirements if changes.index(c) not in moved]
+        moves[position] = handed._replace(requirements=left)
+        moved.update([position, *(changes.index(c) for c in left)])
     edits: list[RequirementEdit] = []
     for position, change in enumerate(changes):
         if position in moves:
@@ -498,6 +544,14 @@ def requirement_place(change: SettingChange) -> tuple[str, str]:
 def _describe_requirement(edit: RequirementEdit) -> str:
     """`torch ==2.7.1 → ==2.8.0`, `adds xgrammar`, `removes foo ==1.2`, `moves flash-attn
     from requirements.txt to requirements-cuda.txt`; an unpinned one as `any`."""
+    if isinstance(edit, DynamicRequirements):
+        n = len(edit.requirements)
+        if edit.to_dynamic:
+            return (
+                f"makes the {edit.field} of {edit.path} dynamic, no longer listing {n}"
+                " requirements there"
+            )
+        return f"lists the {edit.field} of {edit.path} again ({n} requirements), no longer dynamic"
     if isinstance(edit, RequirementMove):
         if edit.in_place:
             [old], [new] = edit.removed, edit.added

@@ -16,6 +16,7 @@ from prhub_pipeline.modelling.requirements import shown_version
 from prhub_pipeline.modelling.risks import (
     MAX_SETTINGS,
     RISK_ORDER,
+    DynamicRequirements,
     RequirementMove,
     requirement_edits,
     requirement_place,
@@ -192,6 +193,9 @@ class Wording:
     requirement_moved: str  # fields project, source, targets, versions
     requirement_moved_within: str  # fields project, path, source, targets, versions: groups
     requirement_main_list: str  # a manifest's requirements outside any group
+    # A pyproject.toml that leaves its requirements to the build backend, or lists them again.
+    requirement_dynamic: str  # fields path, field, n
+    requirement_static: str  # fields path, field, n
     requirement_moved_versions: str  # fields before, after
     requirement_place: str  # fields path, group: a group within a manifest
     # The same project under other extras or marker, in its place.
@@ -577,6 +581,15 @@ class Wording:
         for change in changes[:MAX_SETTINGS]:
             if isinstance(change, RequirementMove):
                 shown.append(self._requirement_move(change))
+            elif isinstance(change, DynamicRequirements):
+                template = (
+                    self.requirement_dynamic if change.to_dynamic else self.requirement_static
+                )
+                shown.append(
+                    template.format(
+                        path=change.path, field=change.field, n=len(change.requirements)
+                    )
+                )
             elif change.before is None:
                 version = shown_version(change.after)
                 after = f" {version}" if version else ""
@@ -931,6 +944,9 @@ ZH = Wording(
     requirement_moved="将 {project} 从 {source} 移至 {targets}{versions}",
     requirement_moved_within="将 {path} 中的 {project} 从 {source} 移至 {targets}{versions}",
     requirement_main_list="主依赖列表",
+    requirement_dynamic="将 {path} 的 {field} 改为动态声明（由构建后端读取），"
+    "不再在其中列出 {n} 个依赖",
+    requirement_static="{path} 重新直接列出 {field}（{n} 个依赖），不再动态声明",
     requirement_moved_versions="，{before} → {after}",
     requirement_place="{path}（{group}）",
     requirement_replaced="{before_key} {before} → {after_key} {after}",
@@ -1226,6 +1242,9 @@ EN = Wording(
     requirement_moved="moves {project} from {source} to {targets}{versions}",
     requirement_moved_within="moves {project} in {path} from {source} to {targets}{versions}",
     requirement_main_list="the main list",
+    requirement_dynamic="makes the {field} of {path} dynamic (the build backend reads them),"
+    " no longer listing {n} requirements there",
+    requirement_static="lists the {field} of {path} again ({n} requirements), no longer dynamic",
     requirement_moved_versions=" ({before} → {after})",
     requirement_place="{path} ({group})",
     requirement_replaced="{before_key} {before} → {after_key} {after}",
