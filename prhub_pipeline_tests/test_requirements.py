@@ -92,7 +92,7 @@ def test_requirements_files_keep_options_and_unreadable_lines_whole() -> None:
         "git+https://github.com/org/repo.git#egg=thing": "listed",
     }
     assert is_read_manifest("requirements/npu.txt") and is_read_manifest("docs/requirements.txt")
-    assert not is_read_manifest("uv.lock") and not is_read_manifest("requirements/README.md")
+    assert not is_read_manifest("Pipfile.lock") and not is_read_manifest("requirements/README.md")
 
 
 def test_setup_py_reads_literal_requirements_and_leaves_computed_ones_out() -> None:
@@ -127,7 +127,7 @@ def test_package_json_and_setup_cfg() -> None:
 
 def test_a_dependency_flag_names_the_requirements_and_skips_tooling_edits() -> None:
     config = ScoringConfig(core_paths=["verl/**/*.py"])
-    bump = make_pr(1, files=[("pyproject.toml", 2, 1), ("uv.lock", 40, 30)])
+    bump = make_pr(1, files=[("pyproject.toml", 2, 1), ("Pipfile.lock", 40, 30)])
     tooling = make_pr(2, files=[("pyproject.toml", 1, 1)])
     lint = make_pr(3, files=[("requirements-dev.txt", 1, 0)])
     assert [f.path for f in compared_files(bump, config)] == ["pyproject.toml"]
@@ -160,9 +160,9 @@ def test_a_dependency_flag_names_the_requirements_and_skips_tooling_edits() -> N
     assert flag.number == 1
     assert flag.detail == (
         "changes requirements: removes test: pytest >=8; torch ==2.7.1 → ==2.8.0;"
-        " adds xgrammar; changes dependency files: uv.lock"
+        " adds xgrammar; changes dependency files: Pipfile.lock"
     )
-    assert flag.paths == ["pyproject.toml", "uv.lock"]
+    assert flag.paths == ["pyproject.toml", "Pipfile.lock"]
     flagged = FlaggedPr(
         number=1,
         subject="bump torch",
@@ -176,11 +176,11 @@ def test_a_dependency_flag_names_the_requirements_and_skips_tooling_edits() -> N
     )
     group = RiskGroup("dependency_change", [1], [flagged], unlisted=0, reverts=[])
     assert EN.risk_text(group) == (
-        "#1: pyproject.toml, uv.lock (removes test: pytest >=8, torch ==2.7.1 → ==2.8.0,"
+        "#1: pyproject.toml, Pipfile.lock (removes test: pytest >=8, torch ==2.7.1 → ==2.8.0,"
         " adds xgrammar)."
     )
     assert ZH.risk_text(group) == (
-        "#1：pyproject.toml, uv.lock（移除 test: pytest >=8、torch ==2.7.1 → ==2.8.0、"
+        "#1：pyproject.toml, Pipfile.lock（移除 test: pytest >=8、torch ==2.7.1 → ==2.8.0、"
         "新增 xgrammar）。"
     )
 
@@ -285,6 +285,30 @@ def test_a_requirement_moved_to_another_manifest_is_one_change() -> None:
     )
     group = RiskGroup("dependency_change", [36], [_flagged(flag)], unlisted=0, reverts=[])
     assert ZH.risk_text(group).endswith("（将 setup.py 中的 pytest 从 主依赖列表 移至 test）。")
+    # One line split into two for other environments, in its file and group (VeOmni #901).
+    split = config_file_diffs(
+        REPO,
+        [
+            FileVersions(
+                pr_number=901,
+                path="pyproject.toml",
+                before='[project.optional-dependencies]\ngpu = ["av>=14.3; python_version'
+                " == '3.11'\"]\n",
+                after='[project.optional-dependencies]\ngpu = ["av>=14.2; platform_machine =='
+                " 'aarch64'\", \"av>=14.3; platform_machine == 'x86_64'\"]\n",
+            )
+        ],
+    )
+    machines = make_pr(901, files=[("pyproject.toml", 2, 1)])
+    [flag] = flag_risks([machines], {}, ReviewData(available=False), config, {}, config_diffs=split)
+    assert flag.detail == (
+        "changes requirements: re-declares av in pyproject.toml (gpu) for other environments or"
+        " extras (1 → 2 declarations)"
+    )
+    group = RiskGroup("dependency_change", [901], [_flagged(flag)], unlisted=0, reverts=[])
+    assert ZH.risk_text(group).endswith(
+        "（在 pyproject.toml（gpu） 中按其他环境或 extras 重新声明 av（1 → 2 条））。"
+    )
     # A project removed from a manifest and another one added stay two changes.
     other = make_pr(9, files=[("requirements.txt", 1, 1)])
     swapped = config_file_diffs(
@@ -334,6 +358,64 @@ def test_a_pyproject_that_hands_its_requirements_to_the_build_backend_removes_no
     assert flag.detail == (
         "changes requirements: lists the dependencies of pyproject.toml again (3 requirements),"
         " no longer dynamic"
+    )
+
+
+UV_LOCK = """\
+version = 1
+requires-python = ">=3.11"
+
+[[package]]
+name = "torch"
+version = "2.7.1"
+source = { registry = "https://pypi.org/simple" }
+
+[[package]]
+name = "Triton"
+version = "3.3.1"
+
+[[package]]
+name = "numpy"
+version = "1.26.4"
+resolution-markers = ["python_full_version < '3.12'"]
+
+[[package]]
+name = "numpy"
+version = "2.2.6"
+resolution-markers = ["python_full_version >= '3.12'"]
+"""
+
+
+def test_a_lock_file_names_the_packages_it_relocks() -> None:
+    """uv.lock (VeOmni edits it in 47 PRs, verl since #7127): a re-lock says which packages
+    moved, a lock whose versions stay (hashes, markers) is no dependency change."""
+    assert requirement_settings("uv.lock", UV_LOCK) == {
+        "locked: torch": "==2.7.1",
+        "locked: triton": "==3.3.1",
+        "locked: numpy": "==1.26.4 | ==2.2.6",
+    }
+    assert is_read_manifest("uv.lock") and is_read_manifest("poetry.lock")
+    config = ScoringConfig(core_paths=["verl/**/*.py"])
+    relock = make_pr(1, files=[("uv.lock", 30, 30)])
+    rehash = make_pr(2, files=[("uv.lock", 3, 3)])
+    relocked = UV_LOCK.replace('"2.7.1"', '"2.8.0"').replace('name = "Triton"', 'name = "triton-x"')
+    diffs = config_file_diffs(
+        REPO,
+        [
+            FileVersions(pr_number=1, path="uv.lock", before=UV_LOCK, after=relocked),
+            FileVersions(
+                pr_number=2, path="uv.lock", before=UV_LOCK, after=UV_LOCK.replace("1\n", "2\n", 1)
+            ),
+        ],
+    )
+    flags = flag_risks(
+        [relock, rehash], {}, ReviewData(available=False), config, {}, config_diffs=diffs
+    )
+    [flag] = [f for f in flags if f.risk == "dependency_change"]
+    assert flag.number == 1
+    assert flag.detail == (
+        "changes requirements: locked: torch ==2.7.1 → ==2.8.0; removes locked: triton ==3.3.1;"
+        " adds locked: triton-x ==3.3.1"
     )
 
 

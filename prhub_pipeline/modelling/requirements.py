@@ -8,7 +8,9 @@ and says nothing when none was.
 Each manifest becomes settings in the form `config_diff` compares: the key is the normalised
 project name, behind its group when it has one (`dev: pytest`, `build: setuptools`) and with
 its environment marker when it has one, the value its version specifier or URL (empty when
-unpinned). Lock files and conda environments are not read: the line-count rule judges them.
+unpinned). A uv or Poetry lock file gives each locked package under `locked` (`locked: torch`
+at `==2.8.0`), so a re-lock names what moved rather than "changes uv.lock". Other lock files and
+conda environments are not read: the line-count rule judges them.
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ from packaging.utils import canonicalize_name
 
 # Manifests whose requirements are read, by file name (requirements files also by folder).
 _REQUIREMENTS_TXT = re.compile(r"(?:requirements|constraints)[\w.-]*\.(?:txt|in)", re.IGNORECASE)
-_READ_NAMES = ("pyproject.toml", "setup.py", "setup.cfg", "package.json")
+_READ_NAMES = ("pyproject.toml", "setup.py", "setup.cfg", "package.json", "uv.lock", "poetry.lock")
+# The group a lock file's packages are keyed under.
+LOCKED = "locked"
 # `-r base.txt`, `--extra-index-url URL`: options of a requirements file, kept as they are.
 _OPTION = re.compile(r"^-{1,2}\w")
 # The value of a line kept whole: it is there or not, and has no version of its own.
@@ -67,7 +71,8 @@ def requirement_key(key: str) -> RequirementKey | None:
 
 
 def is_read_manifest(path: str) -> bool:
-    """A dependency manifest whose requirements can be compared (not a lock file)."""
+    """A dependency manifest whose requirements can be compared (uv's and Poetry's lock files
+    too, not others)."""
     parts = PurePosixPath(path).parts
     name = parts[-1] if parts else ""
     if name in _READ_NAMES:
@@ -90,6 +95,8 @@ def requirement_settings(path: str, text: str) -> dict[str, str] | None:
             return _setup_py(ast.parse(text))
         if name == "setup.cfg":
             return _setup_cfg(text)
+        if name in ("uv.lock", "poetry.lock"):
+            return _lock(tomllib.loads(text))
     except (ValueError, SyntaxError, RecursionError, configparser.Error):
         return None
     except (AttributeError, TypeError):  # a table where a list belongs, or the reverse
@@ -163,6 +170,17 @@ def _pyproject(document: dict[str, Any]) -> dict[str, str]:
     for group, table in (poetry.get("group") or {}).items():
         _add_mapping(settings, str(group), (table or {}).get("dependencies"))
     return settings
+
+
+def _lock(document: dict[str, Any]) -> dict[str, str]:
+    """uv.lock's and poetry.lock's `[[package]]` tables: each package at its locked version
+    (several, `==1.0 | ==2.0`, where the lock forks by environment)."""
+    versions: dict[str, set[str]] = {}
+    for package in document.get("package") or []:
+        if isinstance(package, dict) and isinstance(package.get("name"), str):
+            name = str(canonicalize_name(package["name"]))
+            versions.setdefault(name, set()).add(f"=={package.get('version', '')}")
+    return {f"{LOCKED}: {name}": " | ".join(sorted(found)) for name, found in versions.items()}
 
 
 def _package_json(document: Any) -> dict[str, str]:

@@ -436,12 +436,15 @@ class RequirementMove(NamedTuple):
     added: list[SettingChange]
 
     @property
+    def one_place(self) -> bool:
+        """Whether it stays in its file and group, declared under other markers or extras
+        (VeOmni #901 split one `av` line by machine)."""
+        return len({requirement_place(c) for c in (*self.removed, *self.added)}) == 1
+
+    @property
     def in_place(self) -> bool:
-        """One declaration replaced by another in the same file and group (other extras or
-        marker)."""
-        return len(self.removed) == len(self.added) == 1 and requirement_place(
-            self.removed[0]
-        ) == requirement_place(self.added[0])
+        """One declaration replaced by another in the same file and group."""
+        return self.one_place and len(self.removed) == len(self.added) == 1
 
     @property
     def path(self) -> str | None:
@@ -557,6 +560,11 @@ def _describe_requirement(edit: RequirementEdit) -> str:
             [old], [new] = edit.removed, edit.added
             before, after = shown_version(old.before), shown_version(new.after)
             return f"{old.key} {before or 'any'} → {new.key} {after or 'any'}"
+        if edit.one_place:
+            return (
+                f"re-declares {edit.project} in {_place(edit.removed[0])} for other environments"
+                f" or extras ({len(edit.removed)} → {len(edit.added)} declarations)"
+            )
         versions = ""
         if edit.versions is not None:
             versions = f" ({edit.versions[0] or 'any'} → {edit.versions[1] or 'any'})"

@@ -193,6 +193,7 @@ class Wording:
     requirement_moved: str  # fields project, source, targets, versions
     requirement_moved_within: str  # fields project, path, source, targets, versions: groups
     requirement_main_list: str  # a manifest's requirements outside any group
+    requirement_redeclared: str  # fields project, place, before, after: declaration counts
     # A pyproject.toml that leaves its requirements to the build backend, or lists them again.
     requirement_dynamic: str  # fields path, field, n
     requirement_static: str  # fields path, field, n
@@ -616,6 +617,13 @@ class Wording:
                 after_key=new.key,
                 after=shown_version(new.after) or self.requirement_any,
             )
+        if move.one_place:
+            return self.requirement_redeclared.format(
+                project=move.project,
+                place=self._place(move.removed[0]),
+                before=len(move.removed),
+                after=len(move.added),
+            )
         versions = ""
         if move.versions is not None:
             before, after = (v or self.requirement_any for v in move.versions)
@@ -944,6 +952,8 @@ ZH = Wording(
     requirement_moved="将 {project} 从 {source} 移至 {targets}{versions}",
     requirement_moved_within="将 {path} 中的 {project} 从 {source} 移至 {targets}{versions}",
     requirement_main_list="主依赖列表",
+    requirement_redeclared="在 {place} 中按其他环境或 extras 重新声明 {project}"
+    "（{before} → {after} 条）",
     requirement_dynamic="将 {path} 的 {field} 改为动态声明（由构建后端读取），"
     "不再在其中列出 {n} 个依赖",
     requirement_static="{path} 重新直接列出 {field}（{n} 个依赖），不再动态声明",
@@ -1242,6 +1252,8 @@ EN = Wording(
     requirement_moved="moves {project} from {source} to {targets}{versions}",
     requirement_moved_within="moves {project} in {path} from {source} to {targets}{versions}",
     requirement_main_list="the main list",
+    requirement_redeclared="re-declares {project} in {place} for other environments or extras"
+    " ({before} → {after} declarations)",
     requirement_dynamic="makes the {field} of {path} dynamic (the build backend reads them),"
     " no longer listing {n} requirements there",
     requirement_static="lists the {field} of {path} again ({n} requirements), no longer dynamic",
