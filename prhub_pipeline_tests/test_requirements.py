@@ -125,6 +125,20 @@ def test_package_json_and_setup_cfg() -> None:
     assert requirement_settings("setup.cfg", cfg) == {"requests": ">=2", "tqdm": ""}
 
 
+def _flagged(flag: RiskFlag) -> FlaggedPr:
+    return FlaggedPr(
+        number=flag.number,
+        subject="",
+        lines=None,
+        paths=flag.paths,
+        modules=[],
+        asks=[],
+        settings=flag.settings,
+        uncompared_paths=flag.uncompared_paths,
+        deleted_paths=[],
+    )
+
+
 def test_a_dependency_flag_names_the_requirements_and_skips_tooling_edits() -> None:
     config = ScoringConfig(core_paths=["verl/**/*.py"])
     bump = make_pr(1, files=[("pyproject.toml", 2, 1), ("Pipfile.lock", 40, 30)])
@@ -163,18 +177,7 @@ def test_a_dependency_flag_names_the_requirements_and_skips_tooling_edits() -> N
         " adds xgrammar; changes dependency files: Pipfile.lock"
     )
     assert flag.paths == ["pyproject.toml", "Pipfile.lock"]
-    flagged = FlaggedPr(
-        number=1,
-        subject="bump torch",
-        lines=None,
-        paths=flag.paths,
-        modules=[],
-        asks=[],
-        settings=flag.settings,
-        uncompared_paths=flag.uncompared_paths,
-        deleted_paths=[],
-    )
-    group = RiskGroup("dependency_change", [1], [flagged], unlisted=0, reverts=[])
+    group = RiskGroup("dependency_change", [1], [_flagged(flag)], unlisted=0, reverts=[])
     assert EN.risk_text(group) == (
         "#1: pyproject.toml, Pipfile.lock (removes test: pytest >=8, torch ==2.7.1 → ==2.8.0,"
         " adds xgrammar)."
@@ -182,20 +185,6 @@ def test_a_dependency_flag_names_the_requirements_and_skips_tooling_edits() -> N
     assert ZH.risk_text(group) == (
         "#1：pyproject.toml, Pipfile.lock（移除 test: pytest >=8、torch ==2.7.1 → ==2.8.0、"
         "新增 xgrammar）。"
-    )
-
-
-def _flagged(flag: RiskFlag) -> FlaggedPr:
-    return FlaggedPr(
-        number=flag.number,
-        subject="",
-        lines=None,
-        paths=flag.paths,
-        modules=[],
-        asks=[],
-        settings=flag.settings,
-        uncompared_paths=flag.uncompared_paths,
-        deleted_paths=[],
     )
 
 
