@@ -172,6 +172,10 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[CUDA] Split backend-specific builtin ops", "refactor", False, ["cuda"]),
         ("Restore the eplb config after a reload", "fix", False, []),
         ("Drop the unused torchair patch", "refactor", False, []),
+        # slime says how small a change is before its verb
+        ("Super tiny refactor the rollout address computation", "refactor", False, []),
+        ("Tiny remove unused line", "refactor", False, []),
+        ("Small update of the kl checker logs", "chore", False, []),
         ("[Testing] Gate CUDA-only tests", "test", False, ["testing"]),
         # vllm-ascend's
         ("[Performance] Change the shape of kv_cache", "perf", False, ["performance"]),

@@ -94,7 +94,13 @@ _CONVENTIONAL = re.compile(
     r"^(?P<type>[A-Za-z]+)\s*(?:\((?P<scope>[^)]*)\))?\s*(?P<bang>!)?\s*[:：]\s*(?P<rest>.*)$",
     re.DOTALL,
 )
-_FIRST_WORD = re.compile(r"^[\W_]*(?P<word>[A-Za-z]+)")
+# The first word, past what only says how small a change is (slime's `Super tiny refactor ...`,
+# 102 of its titles).
+_FIRST_WORD = re.compile(
+    r"^[\W_]*(?:(?:super|very|tiny|minor|small|quick|simple|trivial)[\s,:-]+){0,2}"
+    r"(?P<word>[A-Za-z]+)",
+    re.IGNORECASE,
+)
 
 
 class TitleInfo(BaseModel):
