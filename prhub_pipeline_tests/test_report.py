@@ -615,11 +615,10 @@ def test_a_theme_holding_the_very_prs_of_a_module_is_named_once() -> None:
             THEMES.pop(number, None)
     assert "Of the week's 6 fixes, 4 concern Performance." in context.summary
     assert "The largest changes: Performance (1 → 4) and data (0 → 2)." in context.trends_lead
-    # Once Performance holds more than perf, both are named.
+    # Once Performance holds more than perf, the fixes' sentence names both; the largest
+    # changes still name the larger move alone, perf's PRs being among it.
     assert "Of the week's 6 fixes, 5 concern Performance and 4 concern perf." in wider.summary
-    assert "The largest changes: Performance (1 → 5), perf (1 → 4), and data (0 → 2)." in (
-        wider.trends_lead
-    )
+    assert "The largest changes: Performance (1 → 5) and data (0 → 2)." in wider.trends_lead
 
 
 def test_a_pr_without_description_is_not_summarised_by_its_own_title() -> None:
@@ -1319,6 +1318,36 @@ def test_the_largest_changes_leave_out_a_tie_the_limit_would_cut() -> None:
     previous = WeekCounts(pr_count=9, modules={"ckpt": 1, "model": 1}, themes={"MM": 2})
     prs_of = {name: {i} for i, name in enumerate(["ckpt", "misc", "model", "LoRA", "MM"])}
     assert facts.biggest_changes(counts, previous, prs_of) == [("ckpt", 8, 1)]
+
+
+def test_a_module_and_a_theme_that_hold_each_others_prs_are_one_change() -> None:
+    """verl 2026-08-10 named "CI (4 → 9), CI/infrastructure (5 → 9), and Megatron (6 → 10)";
+    ms-swift 2026-03-09 "Docs (11 → 17), NPU/Ascend (0 → 6), and docs (8 → 13)"."""
+    counts = WeekCounts(
+        pr_count=34,
+        modules={"ci": 9, "megatron": 10, "doc": 5},
+        themes={"CI/infrastructure": 9, "Docs": 2},
+    )
+    previous = WeekCounts(
+        pr_count=27,
+        modules={"ci": 4, "megatron": 6, "doc": 1},
+        themes={"CI/infrastructure": 5, "Docs": 5},
+    )
+    ci = set(range(9))
+    prs_of = {
+        "ci": ci,
+        "CI/infrastructure": ci,
+        "megatron": set(range(10, 20)),
+        "doc": set(range(20, 25)),
+        "Docs": {20, 21},  # among doc's PRs, but it went the other way: its own change
+    }
+    assert facts.biggest_changes(counts, previous, prs_of) == [
+        ("ci", 9, 4),
+        ("doc", 5, 1),
+        ("megatron", 10, 6),
+    ]
+    prs_of["CI/infrastructure"] = ci | {30}
+    assert ("CI/infrastructure", 9, 5) not in facts.biggest_changes(counts, previous, prs_of)
 
 
 def test_the_appendix_lists_modules_not_type_tags() -> None:
