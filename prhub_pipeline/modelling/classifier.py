@@ -515,13 +515,21 @@ def _f1s(
 
 
 def _tune_thresholds(probabilities: np.ndarray, truth: np.ndarray) -> np.ndarray:
-    """A global threshold, then per label where validation has enough positives to tell."""
-    best_global = max(
-        THRESHOLD_GRID,
-        key=lambda t: micro_f1(
-            truth, _decide(probabilities, np.full(truth.shape[1], t), MIN_TOP_PROBABILITY)
-        ),
-    )
+    """A global threshold, then per label where validation has enough positives to tell.
+
+    The global one is the best by validation micro-F1 averaged with its neighbours on the grid:
+    the curve is flat and noisy near its top, and five relabelled PRs of vllm-ascend's 3000
+    moved its best point from 0.7 to 0.45 (and test micro-F1 by 0.007). On eleven time splits
+    over seven repositories the smoothed choice moved micro-F1 by at most 0.003 either way.
+    """
+    f1s_by_threshold = [
+        micro_f1(truth, _decide(probabilities, np.full(truth.shape[1], t), MIN_TOP_PROBABILITY))
+        for t in THRESHOLD_GRID
+    ]
+    smoothed = [
+        float(np.mean(f1s_by_threshold[max(0, i - 1) : i + 2])) for i in range(len(THRESHOLD_GRID))
+    ]
+    best_global = THRESHOLD_GRID[int(np.argmax(smoothed))]
     thresholds = np.full(truth.shape[1], best_global, dtype=np.float32)
     grid = np.array(THRESHOLD_GRID)
     for j in range(truth.shape[1]):
