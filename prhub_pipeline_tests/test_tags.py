@@ -145,6 +145,26 @@ def test_learned_labels_fold_spellings_of_one_tag_into_the_most_used() -> None:
     ]
 
 
+def test_learned_labels_fold_a_rare_misspelling_into_the_tag_it_misses() -> None:
+    """ms-swift #8335 `[megatonr]`, vllm-ascend's `[bugifx]` and `[refractor]`."""
+    titles = (
+        ["[megatron] fix: a"] * 20
+        + ["[megatonr] fix: b", "[bugifx] c"]
+        + ["[bugfix] d"] * 25
+        + ["[core] e"] * 20
+        + ["[chore] f", "[qwen2vl] g"]
+        + ["[qwen3vl] h"] * 20
+    )
+    prs = [make_pr(number, title) for number, title in enumerate(titles, start=1)]
+    learned = learn_modules_config(prs, ModulesConfig())
+    assert learned.allowed == ["bugfix", "core", "megatron", "qwen3vl"]
+    assert learned.aliases == {"megatonr": "megatron", "bugifx": "bugfix"}
+    assert ground_truth(make_pr(90, "[megatonr] fix: x"), learned).modules == ["megatron"]
+    # A change type is no slip of a module, nor a model of another version.
+    assert "core" not in ground_truth(make_pr(91, "[chore] x"), learned).modules
+    assert ground_truth(make_pr(92, "[qwen2vl] x"), learned).unknown == ["qwen2vl"]
+
+
 def test_learned_labels_fold_a_word_and_its_short_form() -> None:
     titles = (
         ["[Performance] feat: a"] * 3
