@@ -326,8 +326,9 @@ def test_a_pyproject_that_hands_its_requirements_to_the_build_backend_removes_no
     )
     [flag] = flag_risks([pr], {}, ReviewData(available=False), config, {}, config_diffs=diffs)
     assert flag.detail == (
-        "changes requirements: makes the dependencies of pyproject.toml dynamic, no longer"
-        " listing 2 requirements there; moves ray from pyproject.toml to setup.py"
+        "changes requirements: makes the dependencies of pyproject.toml dynamic (the build"
+        " backend reads them), no longer listing 2 requirements there; moves ray from"
+        " pyproject.toml to setup.py"
     )
     group = RiskGroup("dependency_change", [769], [_flagged(flag)], unlisted=0, reverts=[])
     assert (

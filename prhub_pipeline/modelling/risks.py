@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple, get_args
+from typing import get_args
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.config_diff import config_files, deleted_config_files
@@ -30,12 +30,7 @@ from prhub_pipeline.modelling.pr_text import (
     parse_title,
     shorten,
 )
-from prhub_pipeline.modelling.requirements import (
-    DYNAMIC,
-    DYNAMIC_FIELDS,
-    requirement_key,
-    shown_version,
-)
+from prhub_pipeline.modelling.requirement_edits import ENGLISH, describe, requirement_edits
 from prhub_pipeline.modelling.tags import areas_of
 from prhub_pipeline.paths import CI_FILES, DEPENDENCY_FILES, matches_any
 from prhub_pipeline.records import (
@@ -397,7 +392,7 @@ def _dependency_flags(
     parts = []
     if changes:
         distinct = requirement_edits(changes)
-        shown = "; ".join(_describe_requirement(c) for c in distinct[:MAX_SETTINGS])
+        shown = "; ".join(describe(c, ENGLISH) for c in distinct[:MAX_SETTINGS])
         parts.append(f"changes requirements: {shown}{_more(len(distinct), MAX_SETTINGS)}")
     if uncompared:
         parts.append(f"changes dependency files: {_listed(uncompared, len(uncompared))}")
@@ -412,182 +407,6 @@ def _dependency_flags(
             uncompared_paths=uncompared[:_MAX_PATHS],
         )
     ]
-
-
-def distinct_changes(changes: Sequence[SettingChange]) -> list[SettingChange]:
-    """`changes` without repeats of one change in another file (`torch` re-pinned in both
-    setup.py and requirements.txt is said once)."""
-    distinct: list[SettingChange] = []
-    for change in changes:
-        if not any(change.same_change(seen) for seen in distinct):
-            distinct.append(change)
-    return distinct
-
-
-class RequirementMove(NamedTuple):
-    """A project one PR took out of some manifests (or groups) and declared in others, or
-    under other extras: one change, not removals and additions. verl #3616 moved flash-attn
-    from requirements.txt to requirements-cuda.txt; #6354 moved transferqueue from a setup.py
-    extra to two requirements files, re-pinned; #36 moved pytest into setup.py's `test` extra;
-    #1385 swapped `sglang[all]` for `sglang[openai,srt]`."""
-
-    project: str
-    removed: list[SettingChange]
-    added: list[SettingChange]
-
-    @property
-    def one_place(self) -> bool:
-        """Whether it stays in its file and group, declared under other markers or extras
-        (VeOmni #901 split one `av` line by machine)."""
-        return len({requirement_place(c) for c in (*self.removed, *self.added)}) == 1
-
-    @property
-    def in_place(self) -> bool:
-        """One declaration replaced by another in the same file and group."""
-        return self.one_place and len(self.removed) == len(self.added) == 1
-
-    @property
-    def path(self) -> str | None:
-        """The one file the move stays within (from one group to another), if it does."""
-        paths = {c.path for c in (*self.removed, *self.added)}
-        return paths.pop() if len(paths) == 1 else None
-
-    @property
-    def versions(self) -> tuple[str, str] | None:
-        """(before, after) when the move also re-pinned it: one version on each side."""
-        before = {shown_version(c.before) for c in self.removed}
-        after = {shown_version(c.after) for c in self.added}
-        if len(before) == len(after) == 1 and before != after:
-            return before.pop(), after.pop()
-        return None
-
-
-class DynamicRequirements(NamedTuple):
-    """A pyproject.toml that hands its requirements to the build backend (`dynamic =
-    ["dependencies"]`, verl #769) or takes them back: the requirements it stops (or starts)
-    listing are that one change, not removals (or additions) of each."""
-
-    path: str
-    field: str  # `dependencies` or `optional-dependencies`
-    to_dynamic: bool
-    requirements: list[SettingChange]
-
-
-RequirementEdit = SettingChange | RequirementMove | DynamicRequirements
-
-
-def _dynamic_edits(changes: Sequence[SettingChange]) -> dict[int, DynamicRequirements]:
-    """The hand-offs among `changes`, by the position of their `dynamic` marker, with the
-    requirements of that file (and list: main or groups) that went or came with it."""
-    found: dict[int, DynamicRequirements] = {}
-    for position, marker in enumerate(changes):
-        if marker.key not in DYNAMIC_FIELDS or marker.path is None:
-            continue
-        to_dynamic = marker.after == DYNAMIC and marker.before is None
-        if not to_dynamic and not (marker.before == DYNAMIC and marker.after is None):
-            continue
-        grouped = marker.key == "optional-dependencies"
-        requirements = [
-            c
-            for c in changes
-            if c.path == marker.path
-            and c.key not in DYNAMIC_FIELDS
-            and (c.after is None if to_dynamic else c.before is None)
-            and (key := requirement_key(c.key)) is not None
-            and bool(key.group) == grouped
-            and key.group != "build"
-        ]
-        found[position] = DynamicRequirements(marker.path, marker.key, to_dynamic, requirements)
-    return found
-
-
-def requirement_edits(changes: Sequence[SettingChange]) -> list[RequirementEdit]:
-    """A PR's requirement changes as it made them: a project both removed and added (in other
-    files, groups, extras or markers) as one move, the rest as `distinct_changes` gives them,
-    in the order they first appear."""
-    by_project: dict[str, list[int]] = defaultdict(list)
-    for position, change in enumerate(changes):
-        key = requirement_key(change.key)
-        if (
-            key is not None
-            and change.key not in DYNAMIC_FIELDS
-            and change.path is not None
-            and (change.before is None) != (change.after is None)
-        ):
-            by_project[key.project].append(position)
-    moves: dict[int, RequirementEdit] = {}  # by the position of the edit's first change
-    moved: set[int] = set()
-    for project, positions in by_project.items():
-        removed = [changes[j] for j in positions if changes[j].after is None]
-        added = [changes[j] for j in positions if changes[j].before is None]
-        if removed and added:
-            moves[positions[0]] = RequirementMove(project, removed, added)
-            moved.update(positions)
-    for position, handed in _dynamic_edits(changes).items():
-        left = [c for c in handed.requirements if changes.index(c) not in moved]
-        moves[position] = handed._replace(requirements=left)
-        moved.update([position, *(changes.index(c) for c in left)])
-    edits: list[RequirementEdit] = []
-    for position, change in enumerate(changes):
-        if position in moves:
-            edits.append(moves[position])
-        elif position not in moved and not any(
-            isinstance(e, SettingChange) and change.same_change(e) for e in edits
-        ):
-            edits.append(change)
-    return edits
-
-
-def requirement_place(change: SettingChange) -> tuple[str, str]:
-    """(file, group) a requirement is declared in; the group empty for the main list."""
-    key = requirement_key(change.key)
-    return change.path or "", key.group if key is not None else ""
-
-
-def _describe_requirement(edit: RequirementEdit) -> str:
-    """`torch ==2.7.1 → ==2.8.0`, `adds xgrammar`, `removes foo ==1.2`, `moves flash-attn
-    from requirements.txt to requirements-cuda.txt`; an unpinned one as `any`."""
-    if isinstance(edit, DynamicRequirements):
-        n = len(edit.requirements)
-        if edit.to_dynamic:
-            return (
-                f"makes the {edit.field} of {edit.path} dynamic, no longer listing {n}"
-                " requirements there"
-            )
-        return f"lists the {edit.field} of {edit.path} again ({n} requirements), no longer dynamic"
-    if isinstance(edit, RequirementMove):
-        if edit.in_place:
-            [old], [new] = edit.removed, edit.added
-            before, after = shown_version(old.before), shown_version(new.after)
-            return f"{old.key} {before or 'any'} → {new.key} {after or 'any'}"
-        if edit.one_place:
-            return (
-                f"re-declares {edit.project} in {_place(edit.removed[0])} for other environments"
-                f" or extras ({len(edit.removed)} → {len(edit.added)} declarations)"
-            )
-        versions = ""
-        if edit.versions is not None:
-            versions = f" ({edit.versions[0] or 'any'} → {edit.versions[1] or 'any'})"
-        if edit.path is not None:
-            groups = [
-                ", ".join(dict.fromkeys(requirement_place(c)[1] or "the main list" for c in side))
-                for side in (edit.removed, edit.added)
-            ]
-            return f"moves {edit.project} in {edit.path} from {groups[0]} to {groups[1]}{versions}"
-        sources, targets = (
-            ", ".join(dict.fromkeys(_place(c) for c in side)) for side in (edit.removed, edit.added)
-        )
-        return f"moves {edit.project} from {sources} to {targets}{versions}"
-    if edit.before is None:
-        return f"adds {edit.key} {shown_version(edit.after)}".rstrip()
-    if edit.after is None:
-        return f"removes {edit.key} {shown_version(edit.before)}".rstrip()
-    return f"{edit.key} {edit.before or 'any'} → {edit.after or 'any'}"
-
-
-def _place(change: SettingChange) -> str:
-    path, group = requirement_place(change)
-    return f"{path} ({group})" if group else path
 
 
 def _config_flags(

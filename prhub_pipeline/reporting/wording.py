@@ -12,16 +12,14 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, get_args
 
-from prhub_pipeline.modelling.requirements import shown_version
-from prhub_pipeline.modelling.risks import (
-    MAX_SETTINGS,
-    RISK_ORDER,
-    DynamicRequirements,
-    RequirementMove,
+from prhub_pipeline.modelling.requirement_edits import ENGLISH as REQUIREMENTS_EN
+from prhub_pipeline.modelling.requirement_edits import (
+    RequirementPhrases,
+    describe,
     requirement_edits,
-    requirement_place,
-    shown_values,
 )
+from prhub_pipeline.modelling.requirements import shown_version
+from prhub_pipeline.modelling.risks import MAX_SETTINGS, RISK_ORDER, shown_values
 from prhub_pipeline.records import (
     FixImpact,
     Lang,
@@ -29,7 +27,6 @@ from prhub_pipeline.records import (
     PrType,
     ReviewAsk,
     RiskKind,
-    SettingChange,
     WeekCounts,
 )
 from prhub_pipeline.reporting.facts import (
@@ -186,22 +183,7 @@ class Wording:
     settings_and: str  # between those clauses
     # A dependency change: the requirements a PR added, removed or re-pinned.
     requirement_changes: str  # fields list
-    requirement_value: str  # fields key, before, after
-    requirement_added: str  # fields key, after
-    requirement_removed: str  # fields key, before
-    # A project moved to other manifests or groups (`moves flash-attn from A to B`).
-    requirement_moved: str  # fields project, source, targets, versions
-    requirement_moved_within: str  # fields project, path, source, targets, versions: groups
-    requirement_main_list: str  # a manifest's requirements outside any group
-    requirement_redeclared: str  # fields project, place, before, after: declaration counts
-    # A pyproject.toml that leaves its requirements to the build backend, or lists them again.
-    requirement_dynamic: str  # fields path, field, n
-    requirement_static: str  # fields path, field, n
-    requirement_moved_versions: str  # fields before, after
-    requirement_place: str  # fields path, group: a group within a manifest
-    # The same project under other extras or marker, in its place.
-    requirement_replaced: str  # fields before_key, before, after_key, after
-    requirement_any: str  # an unpinned requirement's version
+    requirements: RequirementPhrases  # how a requirement edit is told
     # A requirement several of the week's PRs changed in turn, taken together.
     requirement_chain: str  # fields key, path, net, steps
     chain_changed: str  # fields before, after
@@ -515,7 +497,7 @@ class Wording:
         return self.sentence_sep.join([_closed(lead + items + more + _counted(end, n)), *chains])
 
     def _version(self, spec: str | None) -> str:
-        return shown_version(spec) or self.requirement_any
+        return shown_version(spec) or self.requirements.any_version
 
     def _requirement_chain(self, chain: RequirementChain) -> str:
         """`Taken together, torch in setup.py went from ==2.7 to ==2.9 (#1 ==2.7 → ==2.8, then
@@ -577,84 +559,10 @@ class Wording:
         """The requirements a PR changed, as a parenthesis after its dependency files."""
         if not pr.settings:
             return ""
-        changes = requirement_edits(pr.settings)
-        shown = []
-        for change in changes[:MAX_SETTINGS]:
-            if isinstance(change, RequirementMove):
-                shown.append(self._requirement_move(change))
-            elif isinstance(change, DynamicRequirements):
-                template = (
-                    self.requirement_dynamic if change.to_dynamic else self.requirement_static
-                )
-                shown.append(
-                    template.format(
-                        path=change.path, field=change.field, n=len(change.requirements)
-                    )
-                )
-            elif change.before is None:
-                version = shown_version(change.after)
-                after = f" {version}" if version else ""
-                shown.append(self.requirement_added.format(key=change.key, after=after))
-            elif change.after is None:
-                version = shown_version(change.before)
-                before = f" {version}" if version else ""
-                shown.append(self.requirement_removed.format(key=change.key, before=before))
-            else:
-                before = change.before or self.requirement_any
-                after = change.after or self.requirement_any
-                shown.append(
-                    self.requirement_value.format(key=change.key, before=before, after=after)
-                )
-        listed = self.list_sep.join(shown) + self._more(len(changes), MAX_SETTINGS)
+        edits = requirement_edits(pr.settings)
+        shown = [describe(edit, self.requirements) for edit in edits[:MAX_SETTINGS]]
+        listed = self.list_sep.join(shown) + self._more(len(edits), MAX_SETTINGS)
         return self.requirement_changes.format(list=listed)
-
-    def _requirement_move(self, move: RequirementMove) -> str:
-        if move.in_place:
-            [old], [new] = move.removed, move.added
-            return self.requirement_replaced.format(
-                before_key=old.key,
-                before=shown_version(old.before) or self.requirement_any,
-                after_key=new.key,
-                after=shown_version(new.after) or self.requirement_any,
-            )
-        if move.one_place:
-            return self.requirement_redeclared.format(
-                project=move.project,
-                place=self._place(move.removed[0]),
-                before=len(move.removed),
-                after=len(move.added),
-            )
-        versions = ""
-        if move.versions is not None:
-            before, after = (v or self.requirement_any for v in move.versions)
-            versions = self.requirement_moved_versions.format(before=before, after=after)
-        if move.path is not None:
-            source, targets = (
-                self.list_sep.join(
-                    dict.fromkeys(
-                        requirement_place(c)[1] or self.requirement_main_list for c in side
-                    )
-                )
-                for side in (move.removed, move.added)
-            )
-            return self.requirement_moved_within.format(
-                project=move.project,
-                path=move.path,
-                source=source,
-                targets=targets,
-                versions=versions,
-            )
-        source, targets = (
-            self.list_sep.join(dict.fromkeys(self._place(c) for c in side))
-            for side in (move.removed, move.added)
-        )
-        return self.requirement_moved.format(
-            project=move.project, source=source, targets=targets, versions=versions
-        )
-
-    def _place(self, change: SettingChange) -> str:
-        path, group = requirement_place(change)
-        return self.requirement_place.format(path=path, group=group) if group else path
 
     def _settings(self, pr: FlaggedPr) -> str:
         """What a PR did to configuration defaults: the values it changed and the settings it
@@ -946,21 +854,22 @@ ZH = Wording(
     settings_deleted_files="删除了配置文件 {paths}",
     settings_and="，并",
     requirement_changes="（{list}）",
-    requirement_value="{key} {before} → {after}",
-    requirement_added="新增 {key}{after}",
-    requirement_removed="移除 {key}{before}",
-    requirement_moved="将 {project} 从 {source} 移至 {targets}{versions}",
-    requirement_moved_within="将 {path} 中的 {project} 从 {source} 移至 {targets}{versions}",
-    requirement_main_list="主依赖列表",
-    requirement_redeclared="在 {place} 中按其他环境或 extras 重新声明 {project}"
-    "（{before} → {after} 条）",
-    requirement_dynamic="将 {path} 的 {field} 改为动态声明（由构建后端读取），"
-    "不再在其中列出 {n} 个依赖",
-    requirement_static="{path} 重新直接列出 {field}（{n} 个依赖），不再动态声明",
-    requirement_moved_versions="，{before} → {after}",
-    requirement_place="{path}（{group}）",
-    requirement_replaced="{before_key} {before} → {after_key} {after}",
-    requirement_any="任意版本",
+    requirements=RequirementPhrases(
+        value="{key} {before} → {after}",
+        added="新增 {key}{after}",
+        removed="移除 {key}{before}",
+        moved="将 {project} 从 {source} 移至 {targets}{versions}",
+        moved_within="将 {path} 中的 {project} 从 {source} 移至 {targets}{versions}",
+        moved_versions="，{before} → {after}",
+        main_list="主依赖列表",
+        place="{path}（{group}）",
+        replaced="{before_key} {before} → {after_key} {after}",
+        redeclared="在 {place} 中按其他环境或 extras 重新声明 {project}（{before} → {after} 条）",
+        dynamic="将 {path} 的 {field} 改为动态声明（由构建后端读取），不再在其中列出 {n} 个依赖",
+        static="{path} 重新直接列出 {field}（{n} 个依赖），不再动态声明",
+        any_version="任意版本",
+        list_sep="、",
+    ),
     requirement_chain="合起来看，{path} 中的 {key} {net}（{steps}）。",
     chain_changed="从 {before} 变为 {after}",
     chain_added="从未列出变为 {after}",
@@ -1246,21 +1155,7 @@ EN = Wording(
     ),
     settings_and=", and ",
     requirement_changes=" ({list})",
-    requirement_value="{key} {before} → {after}",
-    requirement_added="adds {key}{after}",
-    requirement_removed="removes {key}{before}",
-    requirement_moved="moves {project} from {source} to {targets}{versions}",
-    requirement_moved_within="moves {project} in {path} from {source} to {targets}{versions}",
-    requirement_main_list="the main list",
-    requirement_redeclared="re-declares {project} in {place} for other environments or extras"
-    " ({before} → {after} declarations)",
-    requirement_dynamic="makes the {field} of {path} dynamic (the build backend reads them),"
-    " no longer listing {n} requirements there",
-    requirement_static="lists the {field} of {path} again ({n} requirements), no longer dynamic",
-    requirement_moved_versions=" ({before} → {after})",
-    requirement_place="{path} ({group})",
-    requirement_replaced="{before_key} {before} → {after_key} {after}",
-    requirement_any="any version",
+    requirements=REQUIREMENTS_EN,
     requirement_chain="Taken together, {key} in {path} {net} ({steps}).",
     chain_changed="went from {before} to {after}",
     chain_added="went from not listed to {after}",

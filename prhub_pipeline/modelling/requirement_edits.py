@@ -1,0 +1,255 @@
+"""A PR's requirement changes as its author made them, and the words that tell each.
+
+`config_diff` gives one setting change per requirement and manifest. Read one by one they can
+mislead: verl #3616 moved flash-attn from requirements.txt to requirements-cuda.txt ("adds
+flash-attn; removes flash-attn"), #769 handed pyproject.toml's dependencies to setup.py
+("removes accelerate; removes codetiming; ... (+28 more)"). `requirement_edits` groups them
+into what was done; `describe` tells an edit with a language's `RequirementPhrases`, so the
+stored risk detail and the report in either language say the same thing.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from prhub_pipeline.modelling.requirements import (
+    DYNAMIC,
+    DYNAMIC_FIELDS,
+    requirement_key,
+    shown_version,
+)
+from prhub_pipeline.records import SettingChange
+
+
+def requirement_place(change: SettingChange) -> tuple[str, str]:
+    """(file, group) a requirement is declared in; the group empty for the main list."""
+    key = requirement_key(change.key)
+    return change.path or "", key.group if key is not None else ""
+
+
+class RequirementMove(NamedTuple):
+    """A project one PR took out of some manifests (or groups) and declared in others, or
+    under other extras: one change, not removals and additions. verl #3616 moved flash-attn
+    from requirements.txt to requirements-cuda.txt; #6354 moved transferqueue from a setup.py
+    extra to two requirements files, re-pinned; #36 moved pytest into setup.py's `test` extra;
+    #1385 swapped `sglang[all]` for `sglang[openai,srt]`."""
+
+    project: str
+    removed: list[SettingChange]
+    added: list[SettingChange]
+
+    @property
+    def one_place(self) -> bool:
+        """Whether it stays in its file and group, declared under other markers or extras
+        (VeOmni #901 split one `av` line by machine)."""
+        return len({requirement_place(c) for c in (*self.removed, *self.added)}) == 1
+
+    @property
+    def in_place(self) -> bool:
+        """One declaration replaced by another in the same file and group."""
+        return self.one_place and len(self.removed) == len(self.added) == 1
+
+    @property
+    def path(self) -> str | None:
+        """The one file the move stays within (from one group to another), if it does."""
+        paths = {c.path for c in (*self.removed, *self.added)}
+        return paths.pop() if len(paths) == 1 else None
+
+    @property
+    def versions(self) -> tuple[str, str] | None:
+        """(before, after) when the move also re-pinned it: one version on each side."""
+        before = {shown_version(c.before) for c in self.removed}
+        after = {shown_version(c.after) for c in self.added}
+        if len(before) == len(after) == 1 and before != after:
+            return before.pop(), after.pop()
+        return None
+
+
+class DynamicRequirements(NamedTuple):
+    """A pyproject.toml that hands its requirements to the build backend (`dynamic =
+    ["dependencies"]`, verl #769) or takes them back: the requirements it stops (or starts)
+    listing are that one change, not removals (or additions) of each."""
+
+    path: str
+    field: str  # `dependencies` or `optional-dependencies`
+    to_dynamic: bool
+    requirements: list[SettingChange]
+
+
+RequirementEdit = SettingChange | RequirementMove | DynamicRequirements
+
+
+def _dynamic_edits(changes: Sequence[SettingChange]) -> dict[int, DynamicRequirements]:
+    """The hand-offs among `changes`, by the position of their `dynamic` marker, with the
+    requirements of that file (and list: main or groups) that went or came with it."""
+    found: dict[int, DynamicRequirements] = {}
+    for position, marker in enumerate(changes):
+        if marker.key not in DYNAMIC_FIELDS or marker.path is None:
+            continue
+        to_dynamic = marker.after == DYNAMIC and marker.before is None
+        if not to_dynamic and not (marker.before == DYNAMIC and marker.after is None):
+            continue
+        grouped = marker.key == "optional-dependencies"
+        requirements = [
+            c
+            for c in changes
+            if c.path == marker.path
+            and c.key not in DYNAMIC_FIELDS
+            and (c.after is None if to_dynamic else c.before is None)
+            and (key := requirement_key(c.key)) is not None
+            and bool(key.group) == grouped
+            and key.group != "build"
+        ]
+        found[position] = DynamicRequirements(marker.path, marker.key, to_dynamic, requirements)
+    return found
+
+
+def requirement_edits(changes: Sequence[SettingChange]) -> list[RequirementEdit]:
+    """A PR's requirement changes as it made them, in the order they first appear: a project
+    both removed and added (in other files, groups, extras or markers) as one move, a
+    pyproject.toml's hand-off to the build backend as one edit, and the rest one by one, each
+    said once (`torch` re-pinned in both setup.py and requirements.txt is one change)."""
+    by_project: dict[str, list[int]] = defaultdict(list)
+    for position, change in enumerate(changes):
+        key = requirement_key(change.key)
+        if (
+            key is not None
+            and change.key not in DYNAMIC_FIELDS
+            and change.path is not None
+            and (change.before is None) != (change.after is None)
+        ):
+            by_project[key.project].append(position)
+    grouped: dict[int, RequirementEdit] = {}  # by the position of the edit's first change
+    taken: set[int] = set()
+    for project, positions in by_project.items():
+        removed = [changes[j] for j in positions if changes[j].after is None]
+        added = [changes[j] for j in positions if changes[j].before is None]
+        if removed and added:
+            grouped[positions[0]] = RequirementMove(project, removed, added)
+            taken.update(positions)
+    for position, handed in _dynamic_edits(changes).items():
+        left = [c for c in handed.requirements if changes.index(c) not in taken]
+        grouped[position] = handed._replace(requirements=left)
+        taken.update([position, *(changes.index(c) for c in left)])
+    edits: list[RequirementEdit] = []
+    for position, change in enumerate(changes):
+        if position in grouped:
+            edits.append(grouped[position])
+        elif position not in taken and not any(
+            isinstance(e, SettingChange) and change.same_change(e) for e in edits
+        ):
+            edits.append(change)
+    return edits
+
+
+@dataclass(frozen=True)
+class RequirementPhrases:
+    """How a language tells a requirement edit."""
+
+    value: str  # fields key, before, after: a re-pinned requirement
+    added: str  # fields key, after (empty, or a space and the version)
+    removed: str  # fields key, before (likewise)
+    # A project moved to other manifests or groups (`moves flash-attn from A to B`).
+    moved: str  # fields project, source, targets, versions
+    moved_within: str  # fields project, path, source, targets, versions: between groups
+    moved_versions: str  # fields before, after
+    main_list: str  # a manifest's requirements outside any group
+    place: str  # fields path, group: a group within a manifest
+    # The same project under other extras or marker, in its place.
+    replaced: str  # fields before_key, before, after_key, after
+    redeclared: str  # fields project, place, before, after: declaration counts
+    # A pyproject.toml that leaves its requirements to the build backend, or lists them again.
+    dynamic: str  # fields path, field, n
+    static: str  # fields path, field, n
+    any_version: str  # an unpinned requirement's version
+    list_sep: str
+
+
+ENGLISH = RequirementPhrases(
+    value="{key} {before} → {after}",
+    added="adds {key}{after}",
+    removed="removes {key}{before}",
+    moved="moves {project} from {source} to {targets}{versions}",
+    moved_within="moves {project} in {path} from {source} to {targets}{versions}",
+    moved_versions=" ({before} → {after})",
+    main_list="the main list",
+    place="{path} ({group})",
+    replaced="{before_key} {before} → {after_key} {after}",
+    redeclared="re-declares {project} in {place} for other environments or extras"
+    " ({before} → {after} declarations)",
+    dynamic="makes the {field} of {path} dynamic (the build backend reads them),"
+    " no longer listing {n} requirements there",
+    static="lists the {field} of {path} again ({n} requirements), no longer dynamic",
+    any_version="any version",
+    list_sep=", ",
+)
+
+
+def describe(edit: RequirementEdit, phrases: RequirementPhrases) -> str:
+    """`torch ==2.7.1 → ==2.8.0`, `adds xgrammar`, `removes foo ==1.2`, `moves flash-attn
+    from requirements.txt to requirements-cuda.txt`, in `phrases`' language."""
+    if isinstance(edit, DynamicRequirements):
+        template = phrases.dynamic if edit.to_dynamic else phrases.static
+        return template.format(path=edit.path, field=edit.field, n=len(edit.requirements))
+    if isinstance(edit, RequirementMove):
+        return _describe_move(edit, phrases)
+    if edit.before is None:
+        version = shown_version(edit.after)
+        return phrases.added.format(key=edit.key, after=f" {version}" if version else "")
+    if edit.after is None:
+        version = shown_version(edit.before)
+        return phrases.removed.format(key=edit.key, before=f" {version}" if version else "")
+    return phrases.value.format(
+        key=edit.key,
+        before=edit.before or phrases.any_version,
+        after=edit.after or phrases.any_version,
+    )
+
+
+def _describe_move(move: RequirementMove, phrases: RequirementPhrases) -> str:
+    def version(spec: str | None) -> str:
+        return shown_version(spec) or phrases.any_version
+
+    def place(change: SettingChange) -> str:
+        path, group = requirement_place(change)
+        return phrases.place.format(path=path, group=group) if group else path
+
+    if move.in_place:
+        [old], [new] = move.removed, move.added
+        return phrases.replaced.format(
+            before_key=old.key,
+            before=version(old.before),
+            after_key=new.key,
+            after=version(new.after),
+        )
+    if move.one_place:
+        return phrases.redeclared.format(
+            project=move.project,
+            place=place(move.removed[0]),
+            before=len(move.removed),
+            after=len(move.added),
+        )
+    versions = ""
+    if move.versions is not None:
+        before, after = (v or phrases.any_version for v in move.versions)
+        versions = phrases.moved_versions.format(before=before, after=after)
+    if move.path is not None:
+        source, targets = (
+            phrases.list_sep.join(
+                dict.fromkeys(requirement_place(c)[1] or phrases.main_list for c in side)
+            )
+            for side in (move.removed, move.added)
+        )
+        return phrases.moved_within.format(
+            project=move.project, path=move.path, source=source, targets=targets, versions=versions
+        )
+    source, targets = (
+        phrases.list_sep.join(dict.fromkeys(place(c) for c in side))
+        for side in (move.removed, move.added)
+    )
+    return phrases.moved.format(
+        project=move.project, source=source, targets=targets, versions=versions
+    )
