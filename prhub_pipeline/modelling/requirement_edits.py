@@ -82,10 +82,13 @@ class DynamicRequirements(NamedTuple):
 RequirementEdit = SettingChange | RequirementMove | DynamicRequirements
 
 
-def _dynamic_edits(changes: Sequence[SettingChange]) -> dict[int, DynamicRequirements]:
+def _dynamic_edits(
+    changes: Sequence[SettingChange],
+) -> dict[int, tuple[DynamicRequirements, list[int]]]:
     """The hand-offs among `changes`, by the position of their `dynamic` marker, with the
-    requirements of that file (and list: main or groups) that went or came with it."""
-    found: dict[int, DynamicRequirements] = {}
+    positions of the requirements of that file (and list: main or groups) that went or came
+    with it."""
+    found: dict[int, tuple[DynamicRequirements, list[int]]] = {}
     for position, marker in enumerate(changes):
         if marker.key not in DYNAMIC_FIELDS or marker.path is None:
             continue
@@ -93,9 +96,9 @@ def _dynamic_edits(changes: Sequence[SettingChange]) -> dict[int, DynamicRequire
         if not to_dynamic and not (marker.before == DYNAMIC and marker.after is None):
             continue
         grouped = marker.key == "optional-dependencies"
-        requirements = [
-            c
-            for c in changes
+        positions = [
+            j
+            for j, c in enumerate(changes)
             if c.path == marker.path
             and c.key not in DYNAMIC_FIELDS
             and (c.after is None if to_dynamic else c.before is None)
@@ -103,7 +106,8 @@ def _dynamic_edits(changes: Sequence[SettingChange]) -> dict[int, DynamicRequire
             and bool(key.group) == grouped
             and key.group != "build"
         ]
-        found[position] = DynamicRequirements(marker.path, marker.key, to_dynamic, requirements)
+        handed = DynamicRequirements(marker.path, marker.key, to_dynamic, [])
+        found[position] = (handed, positions)
     return found
 
 
@@ -130,10 +134,10 @@ def requirement_edits(changes: Sequence[SettingChange]) -> list[RequirementEdit]
         if removed and added:
             grouped[positions[0]] = RequirementMove(project, removed, added)
             taken.update(positions)
-    for position, handed in _dynamic_edits(changes).items():
-        left = [c for c in handed.requirements if changes.index(c) not in taken]
-        grouped[position] = handed._replace(requirements=left)
-        taken.update([position, *(changes.index(c) for c in left)])
+    for position, (handed, positions) in _dynamic_edits(changes).items():
+        left = [j for j in positions if j not in taken]  # a move tells its own
+        grouped[position] = handed._replace(requirements=[changes[j] for j in left])
+        taken.update([position, *left])
     edits: list[RequirementEdit] = []
     for position, change in enumerate(changes):
         if position in grouped:

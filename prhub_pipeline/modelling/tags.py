@@ -303,7 +303,7 @@ _SHORT_FORMS = {
 
 # A tag used this rarely, one typing slip away from one used MISSPELLING_RATIO times as often
 # (and MISSPELLING_MIN_COMMON times at least), is that tag misspelt: `[megatonr]`, `[bugifx]`,
-# `[refractor]`, `[langauge]` over four repositories' histories, 14 tags in all.
+# `[refractor]`, `[langauge]` over four repositories' histories, 13 tags in all.
 MISSPELLING_MAX_USES = 2
 MISSPELLING_MIN_COMMON = 20
 MISSPELLING_RATIO = 10

@@ -20,15 +20,7 @@ from prhub_pipeline.modelling.requirement_edits import (
 )
 from prhub_pipeline.modelling.requirements import shown_version
 from prhub_pipeline.modelling.risks import MAX_SETTINGS, RISK_ORDER, shown_values
-from prhub_pipeline.records import (
-    FixImpact,
-    Lang,
-    PrScore,
-    PrType,
-    ReviewAsk,
-    RiskKind,
-    WeekCounts,
-)
+from prhub_pipeline.records import FixImpact, Lang, PrScore, PrType, ReviewAsk, RiskKind, WeekCounts
 from prhub_pipeline.reporting.facts import (
     FOLLOW_UP_KINDS,
     MAX_LISTED,
