@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.config_diff import compare_config, compared_files, config_file_diffs
+from prhub_pipeline.modelling.requirement_edits import ENGLISH, describe, requirement_edits
 from prhub_pipeline.modelling.requirements import is_read_manifest, requirement_settings
 from prhub_pipeline.modelling.risks import flag_risks
 from prhub_pipeline.records import FileVersions, ReviewData, RiskFlag, SettingChange
@@ -406,6 +407,52 @@ def test_a_lock_file_names_the_packages_it_relocks() -> None:
     assert flag.detail == (
         "changes requirements: locked: torch ==2.7.1 → ==2.8.0; removes locked: triton ==3.3.1;"
         " adds locked: triton-x ==3.3.1"
+    )
+
+
+def test_a_lock_file_with_many_changed_packages_is_one_relock() -> None:
+    """verl #7127 added uv.lock with 320 packages: told one by one, its first three read like
+    requirement changes and "(+317 more)" like that many more; as one re-lock they are
+    counted by kind, after the manifest's own edit, which stays first."""
+    packages = "".join(f'[[package]]\nname = "pkg{i}"\nversion = "1.{i}"\n\n' for i in range(6))
+    relocked = (
+        packages.replace('"1.0"', '"2.0"')
+        .replace('"1.1"', '"2.1"')
+        .replace('name = "pkg5"', 'name = "other"')
+    )
+    manifest = '[project]\nname = "x"\ndependencies = []\n'
+    diffs = config_file_diffs(
+        REPO,
+        [
+            FileVersions(
+                pr_number=3,
+                path="pyproject.toml",
+                before=manifest,
+                after=manifest.replace("[]", '["pkg0>=2"]'),
+            ),
+            FileVersions(pr_number=3, path="uv.lock", before="version = 1\n", after=packages),
+            FileVersions(pr_number=4, path="uv.lock", before=packages, after=relocked),
+        ],
+    )
+    prs = [
+        make_pr(3, files=[("pyproject.toml", 1, 1), ("uv.lock", 24, 1)]),
+        make_pr(4, files=[("uv.lock", 2, 2)]),
+    ]
+    config = ScoringConfig(core_paths=["verl/**/*.py"])
+    flags = flag_risks(prs, {}, ReviewData(available=False), config, {}, config_diffs=diffs)
+    new_lock, relock = [f for f in flags if f.risk == "dependency_change"]
+    assert new_lock.detail == (
+        "changes requirements: adds pkg0 >=2; uv.lock: adds 6 packages (pkg0 ==1.0, pkg1 ==1.1, …)"
+    )
+    # Each kind counted; a lone package of a kind in the singular.
+    [lock] = requirement_edits(relock.settings)
+    assert describe(lock, ENGLISH) == (
+        "uv.lock: re-pins 2 packages (pkg0 ==1.0 → ==2.0, pkg1 ==1.1 → ==2.1), adds 1 package,"
+        " removes 1 package"
+    )
+    assert describe(lock, ZH.requirements) == (
+        "uv.lock：更新 2 个包的锁定版本（pkg0 ==1.0 → ==2.0、pkg1 ==1.1 → ==2.1），新增 1 个包，"
+        "移除 1 个包"
     )
 
 

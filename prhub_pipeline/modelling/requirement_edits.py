@@ -3,7 +3,8 @@
 `config_diff` gives one setting change per requirement and manifest. Read one by one they can
 mislead: verl #3616 moved flash-attn from requirements.txt to requirements-cuda.txt ("adds
 flash-attn; removes flash-attn"), #769 handed pyproject.toml's dependencies to setup.py
-("removes accelerate; removes codetiming; ... (+28 more)"). `requirement_edits` groups them
+("removes accelerate; removes codetiming; ... (+28 more)"), #7127 added uv.lock with 320
+packages ("adds locked: accelerate ==1.10.1 ... (+319 more)"). `requirement_edits` groups them
 into what was done; `describe` tells an edit with a language's `RequirementPhrases`, so the
 stored risk detail and the report in either language say the same thing.
 """
@@ -18,6 +19,7 @@ from typing import NamedTuple
 from prhub_pipeline.modelling.requirements import (
     DYNAMIC,
     DYNAMIC_FIELDS,
+    LOCKED,
     requirement_key,
     shown_version,
 )
@@ -79,7 +81,40 @@ class DynamicRequirements(NamedTuple):
     requirements: list[SettingChange]
 
 
-RequirementEdit = SettingChange | RequirementMove | DynamicRequirements
+# A lock file's changes up to this many are told one by one; more are one `Relock`.
+LOCK_CHANGES_TOLD_EACH = 3
+RELOCK_EXAMPLES = 2
+
+
+def is_locked(change: SettingChange) -> bool:
+    """Whether a change is a lock file's package (`locked: torch`), not a declared requirement."""
+    key = requirement_key(change.key)
+    return key is not None and key.group == LOCKED
+
+
+class Relock(NamedTuple):
+    """A lock file's packages one PR re-locked, when they are more than a few: verl #7127
+    added uv.lock with 320 packages, VeOmni #469's new extras locked 12 more. They follow from
+    the manifests' edits, so they are one edit that counts them, not a list of the first
+    few and a count that reads like that many requirement changes."""
+
+    path: str
+    changes: list[SettingChange]
+
+    @property
+    def repinned(self) -> list[SettingChange]:
+        return [c for c in self.changes if c.before is not None and c.after is not None]
+
+    @property
+    def added(self) -> list[SettingChange]:
+        return [c for c in self.changes if c.before is None]
+
+    @property
+    def removed(self) -> list[SettingChange]:
+        return [c for c in self.changes if c.after is None]
+
+
+RequirementEdit = SettingChange | RequirementMove | DynamicRequirements | Relock
 
 
 def _dynamic_edits(
@@ -115,11 +150,15 @@ def requirement_edits(changes: Sequence[SettingChange]) -> list[RequirementEdit]
     """A PR's requirement changes as it made them, in the order they first appear: a project
     both removed and added (in other files, groups, extras or markers) as one move, a
     pyproject.toml's hand-off to the build backend as one edit, and the rest one by one, each
-    said once (`torch` re-pinned in both setup.py and requirements.txt is one change)."""
+    said once (`torch` re-pinned in both setup.py and requirements.txt is one change), and a
+    lock file's packages as one re-lock when there are more than LOCK_CHANGES_TOLD_EACH."""
     by_project: dict[str, list[int]] = defaultdict(list)
+    by_lock: dict[str, list[int]] = defaultdict(list)
     for position, change in enumerate(changes):
         key = requirement_key(change.key)
-        if (
+        if is_locked(change) and change.path is not None:
+            by_lock[change.path].append(position)
+        elif (
             key is not None
             and change.key not in DYNAMIC_FIELDS
             and change.path is not None
@@ -138,6 +177,10 @@ def requirement_edits(changes: Sequence[SettingChange]) -> list[RequirementEdit]
         left = [j for j in positions if j not in taken]  # a move tells its own
         grouped[position] = handed._replace(requirements=[changes[j] for j in left])
         taken.update([position, *left])
+    for path, positions in by_lock.items():
+        if len(positions) > LOCK_CHANGES_TOLD_EACH:
+            grouped[positions[0]] = Relock(path, [changes[j] for j in positions])
+            taken.update(positions)
     edits: list[RequirementEdit] = []
     for position, change in enumerate(changes):
         if position in grouped:
@@ -170,6 +213,13 @@ class RequirementPhrases:
     static: str  # fields path, field, n
     any_version: str  # an unpinned requirement's version
     list_sep: str
+    # A lock file's many packages: its path and its parts, each kind of change counted.
+    relock: str  # fields path, parts
+    relock_repinned: tuple[str, str]  # field n; one package, several
+    relock_added: tuple[str, str]
+    relock_removed: tuple[str, str]
+    relock_examples: str  # field examples: a few of the first kind's packages
+    part_sep: str
 
 
 ENGLISH = RequirementPhrases(
@@ -189,6 +239,12 @@ ENGLISH = RequirementPhrases(
     static="lists the {field} of {path} again ({n} requirements), no longer dynamic",
     any_version="any version",
     list_sep=", ",
+    relock="{path}: {parts}",
+    relock_repinned=("re-pins {n} package", "re-pins {n} packages"),
+    relock_added=("adds {n} package", "adds {n} packages"),
+    relock_removed=("removes {n} package", "removes {n} packages"),
+    relock_examples=" ({examples})",
+    part_sep=", ",
 )
 
 
@@ -200,6 +256,8 @@ def describe(edit: RequirementEdit, phrases: RequirementPhrases) -> str:
         return template.format(path=edit.path, field=edit.field, n=len(edit.requirements))
     if isinstance(edit, RequirementMove):
         return _describe_move(edit, phrases)
+    if isinstance(edit, Relock):
+        return _describe_relock(edit, phrases)
     if edit.before is None:
         version = shown_version(edit.after)
         return phrases.added.format(key=edit.key, after=f" {version}" if version else "")
@@ -257,3 +315,32 @@ def _describe_move(move: RequirementMove, phrases: RequirementPhrases) -> str:
     return phrases.moved.format(
         project=move.project, source=source, targets=targets, versions=versions
     )
+
+
+def _describe_relock(relock: Relock, phrases: RequirementPhrases) -> str:
+    """`uv.lock: re-pins 5 packages (torch ==2.7.1 → ==2.8.0, triton ==3.3.1 → ==3.4.0, …),
+    adds 2 packages`: each kind counted, the first with a few of its packages."""
+
+    def package(change: SettingChange) -> str:
+        key = requirement_key(change.key)
+        name = key.project if key is not None else change.key
+        if change.before is not None and change.after is not None:
+            return phrases.value.format(key=name, before=change.before, after=change.after)
+        return f"{name} {change.after if change.before is None else change.before}"
+
+    parts: list[str] = []
+    for templates, changes in (
+        (phrases.relock_repinned, relock.repinned),
+        (phrases.relock_added, relock.added),
+        (phrases.relock_removed, relock.removed),
+    ):
+        if not changes:
+            continue
+        part = templates[0 if len(changes) == 1 else 1].format(n=len(changes))
+        if not parts:
+            shown = [package(c) for c in changes[:RELOCK_EXAMPLES]]
+            if len(changes) > RELOCK_EXAMPLES:
+                shown.append("…")
+            part += phrases.relock_examples.format(examples=phrases.list_sep.join(shown))
+        parts.append(part)
+    return phrases.relock.format(path=relock.path, parts=phrases.part_sep.join(parts))
