@@ -61,6 +61,8 @@ class ThemeRule(StrictModel):
     # Paths alone assign the theme when the globs match at least this share of the changed
     # paths (0: any one). A fix that adds a test the CI runs is not a CI change.
     min_path_share: float = Field(default=0.0, ge=0.0, le=1.0)
+    # Paths the globs never take, though they match (a PR's own tests in a CI folder).
+    except_paths: list[str] = Field(default_factory=list)
     modules: list[str] = Field(default_factory=list)
     # Work around the code (docs, CI, images, dependencies) that many changes touch in
     # passing: the report lists a PR under such a theme only when the PR carries one of its

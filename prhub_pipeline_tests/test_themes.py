@@ -126,6 +126,22 @@ def test_a_path_share_keeps_a_fix_with_a_ci_test_out_of_ci() -> None:
     # Without a share, one matching path is enough (the NPU rule: NPU files are NPU work).
     any_one = ThemeRule(name="CI", paths=["tests/special_*/**"])
     assert themes_of([core_fix], rules=[any_one]) == {1: {"CI"}}
+    # A test file in a CI folder is the PR's test: verl #7347 added one to
+    # tests/special_distributed/ and registered it with run_all.sh, three of its five paths.
+    own_test = make_pr(
+        4,
+        "[fsdp] feat: enable non-blocking FSDP2 model transfers",
+        paths=(
+            "tests/special_distributed/run_all.sh",
+            "tests/special_distributed/test_fsdp2_pinned_model_transfer.py",
+            "tests/special_sanity/check_license.py",
+            "tests/utils/test_fsdp2_model_transfer_on_cpu.py",
+            "verl/utils/fsdp_utils.py",
+        ),
+    )
+    assert "CI/infrastructure" not in themes_of([own_test]).get(4, set())
+    no_tests = ThemeRule(name="CI", paths=["tests/special_*/**"], except_paths=["**/test_*.py"])
+    assert themes_of([core_fix], rules=[no_tests]) == {}
 
 
 def test_shared_files_alone_do_not_make_a_docs_agent_or_async_pr() -> None:

@@ -154,8 +154,10 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
         housekeeping=True,
         title=[r"\bci\b", r"\bworkflows?\b", r"pre-commit", r"nightly", r"github actions?"],
         paths=[".github/**", ".pre-commit-config.yaml", "tests/special_*/**"],
-        # A feature that adds its own workflow or e2e script is not infrastructure work.
+        # A feature that adds its own workflow or e2e script is not infrastructure work, and a
+        # test file is a test wherever it lives (verl #7347 added one to tests/special_distributed).
         min_path_share=0.5,
+        except_paths=["tests/**/test_*.py", "tests/**/*_test.py"],
         modules=["ci"],
     ),
     ThemeRule(
@@ -220,11 +222,13 @@ def _rooted(glob: str) -> bool:
     return bool(rest) and not any(c in first for c in "*?[")
 
 
-def _path_matches_rule(path: str, globs: Sequence[str]) -> bool:
+def _path_matches_rule(path: str, rule: ThemeRule) -> bool:
+    if any(path_matches(path, glob) for glob in rule.except_paths):
+        return False
     # A workflow is named after the hardware it runs on (`npu_unit_tests.yml`): that is CI
     # work, so a name pattern such as `**/npu*` does not take it (verl #4775).
     workflow = matches_any(path, CI_FILES)
-    return any(path_matches(path, glob) for glob in globs if _rooted(glob) or not workflow)
+    return any(path_matches(path, glob) for glob in rule.paths if _rooted(glob) or not workflow)
 
 
 # Sentence ends, paragraph breaks and list items; a hard-wrapped line continues its sentence.
@@ -247,7 +251,7 @@ def rule_matches(
     """Whether one rule matches a PR, given its tag-free title and template-free description."""
     if any(_text_regex(p).search(title) for p in rule.title):
         return True
-    matched = sum(_path_matches_rule(path, rule.paths) for path in paths) if rule.paths else 0
+    matched = sum(_path_matches_rule(path, rule) for path in paths) if rule.paths else 0
     if matched and matched >= rule.min_path_share * len(paths):
         return True
     if rule.body:
