@@ -67,7 +67,8 @@ def test_a_subject_that_ends_its_sentence_gets_no_second_stop(lang: Lang) -> Non
     """verl's week of 2025-04-07: "…to support DPSK v3 training.." and "bash sft.。"."""
     prs = [make_pr(923, "[fsdp] feat: enable vLLM 0.8.2 to support DPSK v3 training.")]
     summary = " ".join(context_for(prs, lang, {923: ["fsdp"]}).summary)
-    assert "DPSK v3 training." in summary
+    # The sentence's own stop ends it, in its language.
+    assert ("DPSK v3 training." if lang == "en" else "DPSK v3 training。") in summary
     assert not re.search(r"training\.[.。]", summary)
 
 
@@ -200,6 +201,10 @@ def test_a_section_whose_prs_are_all_key_says_so_and_subjects_carry_no_stop() ->
         (group,) = context.groups
         assert group.lead.endswith(f"{said}." if lang == "en" else f"{said}。")
         assert sorted(r.subject for r in context.prs) == ["crash on resume", "hang on save"]
+        # Nor does a key PR's line, where the importance follows the subject (verl #7362).
+        (crash,) = [item.text for item in group.items if item.pr.number == 1]
+        assert "resume (" in crash or "resume（" in crash
+        assert "resume. (" not in crash and "resume.（" not in crash
 
 
 def config_group(*flagged: FlaggedPr) -> RiskGroup:

@@ -155,7 +155,8 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
         title=[r"\bci\b", r"\bworkflows?\b", r"pre-commit", r"nightly", r"github actions?"],
         paths=[".github/**", ".pre-commit-config.yaml", "tests/special_*/**"],
         # A feature that adds its own workflow or e2e script is not infrastructure work, and a
-        # test file is a test wherever it lives (verl #7347 added one to tests/special_distributed).
+        # test file under tests/ is the change's own test (verl #7347 added one to
+        # tests/special_distributed/).
         min_path_share=0.5,
         except_paths=["tests/**/test_*.py", "tests/**/*_test.py"],
         modules=["ci"],

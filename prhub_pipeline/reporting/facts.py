@@ -66,8 +66,9 @@ FOLLOW_UP_KINDS: tuple[FollowUpKind, ...] = ("refix", *(k for k in RISK_ORDER if
 
 
 def subject(ref: PrRef, limit: int = 60) -> str:
-    """The PR's title without bracket tags and type prefix, shortened."""
-    return shorten(parse_title(ref.title).subject or ref.title, limit)
+    """The PR's title without bracket tags and type prefix, shortened, without a closing stop:
+    the sentence it goes in has its own (verl #7362 read "support. (importance 8.1).")."""
+    return shorten(parse_title(ref.title).subject or ref.title, limit).rstrip(" .。")
 
 
 def adds_to_title(summary: str, title: str) -> bool:
