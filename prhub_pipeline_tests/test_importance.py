@@ -177,6 +177,12 @@ def history(count: int = 120) -> list[PullRequest]:
         ("Tiny remove unused line", "refactor", False, []),
         ("Small update of the kl checker logs", "chore", False, []),
         ("[Testing] Gate CUDA-only tests", "test", False, ["testing"]),
+        # ms-swift's, vllm-ascend's and slime's
+        ("compat transformers==4.52 (vlm)", "fix", False, []),
+        ("[CI] Auto-update estimated test times", "chore", False, ["ci"]),
+        ("Nominate new maintainers", "chore", False, []),
+        ("[docker] bugfixes on cp + pp", "fix", False, ["docker"]),
+        ("Fix-up the rollout seed", "fix", False, []),
         # vllm-ascend's
         ("[Performance] Change the shape of kv_cache", "perf", False, ["performance"]),
         ("[BREAKING][refact]: move actor/critic into workers", "refactor", True, ["refact"]),

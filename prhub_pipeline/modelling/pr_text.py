@@ -81,10 +81,14 @@ _FIRST_WORD_TYPES: dict[str, PrType] = {
     **dict.fromkeys(["drop", "drops", "migrate", "consolidate", "reorganize"], "refactor"),
     **dict.fromkeys(["restore", "restores", "recover", "repair", "repairs"], "fix"),
     **dict.fromkeys(["optimize", "optimise", "speed", "accelerate"], "perf"),
-    "autoupdate": "chore",
+    # ms-swift's `compat transformers 4.52` (57 titles): made to work with a new version.
+    **dict.fromkeys(["compat", "compatible", "compatibility"], "fix"),
+    **dict.fromkeys(["autoupdate", "nominate"], "chore"),
 }
 # A fix named anywhere in a title that says no type up front (`nccl bucket size fix`).
-_FIX_WORD = re.compile(r"\b(?:fix|fixes|fixed|fixing|bugfix|hotfix)\b", re.IGNORECASE)
+_FIX_WORD = re.compile(
+    r"\b(?:fix|fixes|fixed|fixing|bugfix|bugfixes|hotfix|hotfixes)\b", re.IGNORECASE
+)
 _BRACKET = re.compile(r"^\s*\[(?P<inner>[^\]]*)\]\s*")
 _BREAKING = re.compile(r"^\s*breaking\s*$", re.IGNORECASE)
 _BREAKING_LEAD = re.compile(r"^BREAKING(?:[\s_-]*CHANGES?)?\s*[:：!]?\s*", re.IGNORECASE)
@@ -98,7 +102,7 @@ _CONVENTIONAL = re.compile(
 # 102 of its titles).
 _FIRST_WORD = re.compile(
     r"^[\W_]*(?:(?:super|very|tiny|minor|small|quick|simple|trivial)[\s,:-]+){0,2}"
-    r"(?P<word>[A-Za-z]+)",
+    r"(?P<word>[A-Za-z]+(?:-[A-Za-z]+)*)",
     re.IGNORECASE,
 )
 
@@ -146,10 +150,12 @@ def parse_title(title: str) -> TitleInfo:
     # `rollout: Fix ...`, `megatron：Update ...`: a scope where the type would be.
     first = _FIRST_WORD.match(conventional.group("rest") if conventional else rest)
     word = first.group("word").lower() if first else ""
-    pr_type = (
-        TYPE_ALIASES.get(word)
-        or _FIRST_WORD_TYPES.get(word)
-        or ("fix" if _FIX_WORD.search(rest) else "other")
+    # A hyphenated word says its type whole (`Auto-update ...`, `Bug-fix ...`) or by its
+    # first part (`Fix-up ...`).
+    words = (word.replace("-", ""), word.partition("-")[0])
+    pr_type = next(
+        (t for w in words for t in (TYPE_ALIASES.get(w), _FIRST_WORD_TYPES.get(w)) if t),
+        "fix" if _FIX_WORD.search(rest) else "other",
     )
     # verl's early `[doc] ...`, `[bugfix] ...` titles: a tag that names a type wins over the
     # first word, which is often a plain verb ("update", "add"). `[Bug fix]` is `[bugfix]`.
