@@ -1128,6 +1128,11 @@ def test_a_label_that_fell_to_zero_keeps_its_trend_row(lang: str) -> None:
         else f"Not in the table: {docs}, with one or two PRs last week and none this week."
     )
     assert context.trends_lead[-1] == note  # `bugfix` is no area: neither row nor name
+    # A module and a theme of one name are named once, as the theme writes it (VeOmni's
+    # 2026-08-10 read "data, dist, lora, and LoRA").
+    both = WeekCounts(pr_count=3, modules={"lora": 1}, themes={"LoRA": 1})
+    lead = context_for(week_prs(), lang, previous=both).trends_lead[-1]
+    assert "LoRA" in lead and "lora" not in lead
     markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
     assert "| Ray | " in markdown and f"| {docs} | " not in markdown
     # Without the previous week nothing fell, and a week without PRs has no rows to show.

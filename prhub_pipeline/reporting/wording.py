@@ -470,11 +470,16 @@ class Wording:
 
     def faded_labels_note(self, names: Sequence[str]) -> list[str]:
         """One sentence naming the labels with no row for having gone from one or two PRs to
-        none."""
+        none; a module and a theme of one name once, as the one with capitals says it (VeOmni's
+        `lora` module and LoRA theme read "data, dist, lora, and LoRA")."""
         if not names:
             return []
-        shown = list(dict.fromkeys(self.display_name(name) for name in names))
-        return [self.faded_labels.format(names=self.join(shown))]
+        shown: dict[str, str] = {}
+        for display in (self.display_name(name) for name in names):
+            said = shown.setdefault(display.casefold(), display)
+            if said.islower():
+                shown[display.casefold()] = display
+        return [self.faded_labels.format(names=self.join(list(shown.values())))]
 
     # Risks.
     def risk_text(self, group: RiskGroup) -> str:
