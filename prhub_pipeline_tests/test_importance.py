@@ -177,6 +177,8 @@ def history(count: int = 120) -> list[PullRequest]:
         ("Tiny remove unused line", "refactor", False, []),
         ("Small update of the kl checker logs", "chore", False, []),
         ("[Testing] Gate CUDA-only tests", "test", False, ["testing"]),
+        ("(fix):not have encoder_only attr cause run failed", "fix", False, []),
+        ("[Feat](Mooncake) Supports multiple input suffixes", "feat", False, ["feat"]),
         # ms-swift's, vllm-ascend's and slime's
         ("compat transformers==4.52 (vlm)", "fix", False, []),
         ("[CI] Auto-update estimated test times", "chore", False, ["ci"]),
@@ -199,6 +201,9 @@ def test_parse_title(title: str, pr_type: str, breaking: bool, tags: list[str]) 
     ("title", "subject"),
     [
         ("[BREAKING][refact]: move actor/critic into workers", "move actor/critic into workers"),
+        ("[Refactor](kv_pool): simplify metadata helpers", "simplify metadata helpers"),
+        ("[bugfix](pcp) expand max_num_tokens for pcp pad", "expand max_num_tokens for pcp pad"),
+        ("(fix): fix values response mask", "fix values response mask"),
         ("[fsdp] - handle empty batch", "handle empty batch"),
         ("[fsdp] fix: handle empty batch", "handle empty batch"),
         ("fix: handle empty batch", "handle empty batch"),

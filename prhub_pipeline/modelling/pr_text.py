@@ -93,6 +93,10 @@ _BRACKET = re.compile(r"^\s*\[(?P<inner>[^\]]*)\]\s*")
 _BREAKING = re.compile(r"^\s*breaking\s*$", re.IGNORECASE)
 _BREAKING_LEAD = re.compile(r"^BREAKING(?:[\s_-]*CHANGES?)?\s*[:：!]?\s*", re.IGNORECASE)
 _PART = re.compile(r"^\s*\d+\s*/\s*(?:\d+|n)\s*$", re.IGNORECASE)
+# A scope in parentheses after the tags, as in a conventional commit (`[bugfix](pcp) expand
+# ...`, `[Refactor](kv_pool): simplify ...`: 20 of vllm-ascend's titles); without tags, only
+# before a colon (verl's `(fix): fix values ...`), since `(WIP) add ...` is no scope.
+_SCOPE = re.compile(r"^\((?P<scope>[^()]{1,40})\)\s*(?P<colon>[:：])?\s*")
 # `type:` or `type(scope):` or `type!:` right after the bracket prefix.
 _CONVENTIONAL = re.compile(
     r"^(?P<type>[A-Za-z]+)\s*(?:\((?P<scope>[^)]*)\))?\s*(?P<bang>!)?\s*[:：]\s*(?P<rest>.*)$",
@@ -134,6 +138,12 @@ def parse_title(title: str) -> TitleInfo:
         elif not _PART.match(inner):
             tags.extend(t.strip().lower() for t in inner.split(",") if t.strip())
         rest = rest[match.end() :]
+    scope = _SCOPE.match(rest)
+    scope_type: PrType | None = None
+    if scope and (tags or scope.group("colon")) and rest[scope.end() :]:
+        rest = rest[scope.end() :]
+        # slime's `(fix):not have encoder_only attr ...`: the type in the scope's place.
+        scope_type = TYPE_ALIASES.get(scope.group("scope").strip().lower())
     if REVERT_TITLE.match(rest) or rest.lower().startswith("revert "):
         return TitleInfo(type="revert", breaking=breaking, prefix_tags=tags, subject=rest)
     # `BREAKING: move ...`, `breaking change: ...`: the marker is no part of the subject.
@@ -163,6 +173,8 @@ def parse_title(title: str) -> TitleInfo:
     tag_types = {TYPE_ALIASES[t] for t in type_tags if t in TYPE_ALIASES and t not in _VERB_ALIASES}
     if len(tag_types) == 1:
         pr_type = tag_types.pop()
+    elif scope_type is not None:
+        pr_type = scope_type
     # `[BREAKING][refact]: move ...`: the type went in a bracket and left its colon behind.
     subject = rest.lstrip(":：-–— ") if tags or breaking else rest
     return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=subject or rest)
