@@ -265,7 +265,7 @@ def test_config_default_changes_name_their_settings_and_values() -> None:
     group = config_group(switched, unknown)
     assert EN.risk_text(group) == (
         "#5951 changes the defaults of algorithm.use_legacy_worker_impl (auto → disable),"
-        f" {env_var} (…ILES', '0') → …ILES', '1')), and removes the settings"
+        f" {env_var} (…ILES', '0') → …ILES', '1')), and removes the setting"
         " data.max_prompt_length, and edits existing lines of verl/trainer/config/legacy.yaml,"
         " so defaults may have changed;"
         " #7 edits existing lines of conf/a.yaml, conf/b.yaml, so defaults may have changed."

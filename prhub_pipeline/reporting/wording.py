@@ -169,7 +169,7 @@ class Wording:
     # A config default change: the settings compared, or only the files when not comparable.
     settings_changed: str  # fields list
     setting_value: str  # fields key, before, after
-    settings_removed: str  # fields list
+    settings_removed: Counted  # fields list
     settings_unknown: str  # fields paths
     settings_deleted_files: Counted  # fields paths
     settings_and: str  # between those clauses
@@ -578,7 +578,9 @@ class Wording:
         if removed:
             listed = self.list_sep.join(removed[:MAX_SETTINGS])
             clauses.append(
-                self.settings_removed.format(list=listed + self._more(len(removed), MAX_SETTINGS))
+                _counted(self.settings_removed, len(removed)).format(
+                    list=listed + self._more(len(removed), MAX_SETTINGS)
+                )
             )
         if pr.deleted_paths:
             listed = ", ".join(pr.deleted_paths[:MAX_SETTINGS])
@@ -1150,7 +1152,7 @@ EN = Wording(
     ask_where=" on {where}",
     settings_changed="changes the defaults of {list}",
     setting_value="{key} ({before} → {after})",
-    settings_removed="removes the settings {list}",
+    settings_removed=("removes the setting {list}", "removes the settings {list}"),
     settings_unknown="edits existing lines of {paths}, so defaults may have changed",
     settings_deleted_files=(
         "deletes the configuration file {paths}",
