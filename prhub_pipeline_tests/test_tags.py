@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from prhub_pipeline.config import ModulesConfig
@@ -143,6 +145,23 @@ def test_learned_labels_fold_spellings_of_one_tag_into_the_most_used() -> None:
         "kv_pool",
         "eagle3",
     ]
+
+
+def test_a_learned_label_is_named_as_the_latest_prs_spell_it() -> None:
+    """vllm-ascend wrote `[Feat]` 81 times and `[Feature]` 68 before 2026-03, `[Feature]`
+    twice as often in its latest fifth, and four times as often after: the label is
+    `feature`. A group the latest PRs do not use is named as most of all PRs spell it."""
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    titles = ["[feat] a"] * 10 + ["[docs] b"] * 6 + ["[doc] c"] * 4 + ["[feature] d"] * 5
+    prs = [
+        make_pr(number, title, merged_at=start + timedelta(days=number))
+        for number, title in enumerate(titles, start=1)
+    ]
+    learned = learn_modules_config(prs, ModulesConfig())
+    assert learned.allowed == ["docs", "feature"]
+    assert learned.aliases == {"feat": "feature", "doc": "docs"}
+    # The order the PRs come in does not matter, only when they merged.
+    assert learn_modules_config(prs[::-1], ModulesConfig()) == learned
 
 
 def test_learned_labels_fold_a_rare_misspelling_into_the_tag_it_misses() -> None:

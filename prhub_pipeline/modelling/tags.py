@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 from typing import Literal
 
@@ -304,6 +305,8 @@ _SHORT_FORMS = {
 # A tag used this rarely, one typing slip away from one used MISSPELLING_RATIO times as often
 # (and MISSPELLING_MIN_COMMON times at least), is that tag misspelt: `[megatonr]`, `[bugifx]`,
 # `[refractor]`, `[langauge]` over four repositories' histories, 13 tags in all.
+# A learned label is named as this latest share of the tagged PRs spell it.
+RECENT_SHARE = 0.2
 MISSPELLING_MAX_USES = 2
 MISSPELLING_MIN_COMMON = 20
 MISSPELLING_RATIO = 10
@@ -352,15 +355,25 @@ def learn_modules_config(
 
     For repositories without a module list: the label set is what the history itself uses
     often enough to learn. Spellings of one tag (`doc`/`docs`, `kv_pool`/`kvpool`,
-    `perf`/`performance`) are one label, named as most PRs spell it, and the other spellings
-    become aliases of it. A config that already lists its modules is returned unchanged.
+    `perf`/`performance`) are one label, named as most of the latest RECENT_SHARE of the
+    tagged PRs spell it (then as most of all do), and the other spellings become aliases of
+    it: spellings drift (vllm-ascend wrote `[Feat]` 81 times and `[Feature]` 68 before
+    2026-03, but `[Feature]` twice as often in the months before and four times as often
+    after). A config that already lists its modules is returned unchanged.
     """
     if config.allowed is not None:
         return config
     threshold = config.min_label_prs if min_count is None else min_count
     counts: Counter[str] = Counter()
+    tagged: list[tuple[datetime, int, list[str]]] = []
     for pr in prs:
-        counts.update(ground_truth(pr, config).modules)
+        modules = ground_truth(pr, config).modules
+        counts.update(modules)
+        if modules:
+            tagged.append((pr.merged_at, pr.number, modules))
+    recent: Counter[str] = Counter()
+    for _, _, modules in sorted(tagged)[len(tagged) - round(len(tagged) * RECENT_SHARE) :]:
+        recent.update(modules)
     spellings: dict[str, list[str]] = {}
     for tag in sorted(counts):
         spellings.setdefault(spelling_key(tag), []).append(tag)
@@ -372,7 +385,7 @@ def learn_modules_config(
     aliases = dict(config.aliases)  # the counted tags are already through these
     allowed = []
     for tags in spellings.values():
-        label = min(tags, key=lambda tag: (-counts[tag], len(tag), tag))
+        label = min(tags, key=lambda tag: (-recent[tag], -counts[tag], len(tag), tag))
         aliases.update({tag: label for tag in tags if tag != label})
         if sum(counts[tag] for tag in tags) >= threshold:
             allowed.append(label)
