@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
@@ -9,7 +11,7 @@ from prhub_pipeline.modelling import classifier
 from prhub_pipeline.modelling.classifier import (
     FIELDS,
     FieldCounts,
-    PathMemory,
+    LabelMemory,
     label_week,
     tagged_examples,
     time_ordered_split,
@@ -178,7 +180,7 @@ def test_path_memory_favours_the_modules_that_touched_a_file() -> None:
         _paths_only("docs/index.md"),
     ]
     y = np.array([[0, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 0]])  # doc, rollout, trainer
-    memory = PathMemory.fit(history, y)
+    memory = LabelMemory.fit(history, y)
     lift = memory.log_lift(
         [
             _paths_only("verl/workers/rollout/vllm.py"),
@@ -198,11 +200,40 @@ def test_path_memory_counts_each_pr_with_its_weight() -> None:
     history = [_paths_only("docker/ascend/Dockerfile")] * 5
     y = np.array([[1, 0], [1, 0], [1, 0], [0, 1], [0, 1]])  # ci three times, then env twice
     new_pr = [_paths_only("docker/ascend/Dockerfile.a3")]
-    assert PathMemory.fit(history, y).shares(new_pr)[0].argmax() == 0
+    assert LabelMemory.fit(history, y).shares(new_pr)[0].argmax() == 0
     recent_first = np.array([0.1, 0.1, 0.1, 1.0, 1.0])
-    weighted = PathMemory.fit(history, y, recent_first)
+    weighted = LabelMemory.fit(history, y, recent_first)
     assert weighted.shares(new_pr)[0].argmax() == 1
     assert np.allclose(weighted.prior, [0.3 / 2.3, 2.0 / 2.3])
+
+
+def test_the_author_memory_labels_a_pr_its_text_and_paths_cannot() -> None:
+    """Authors keep to their areas: where the modules' PRs read alike and touch the same
+    files, only who opened them tells them apart, and validation then gives the author's
+    memory a weight (it stays 0 where the text alone suffices)."""
+    usual = {"Alice": "rollout", "Bob": "fsdp", "Carol": "megatron", "Dan": "doc"}
+    rng = random.Random(5)
+    history = []
+    for number in range(1, 201):
+        author = rng.choice(sorted(usual))
+        module = usual[author] if rng.random() < 0.9 else rng.choice(sorted(usual.values()))
+        pr = make_pr(number, f"[{module}] fix: update the shared step", paths=("verl/step.py",))
+        history.append(pr.model_copy(update={"author": author}))
+    result = train_module_classifier(history, MODULES)
+    assert result.model is not None and result.metrics.chosen_params["author_weight"]
+    new = [
+        make_pr(900, "fix: update the shared step", paths=("verl/step.py",)).model_copy(
+            update={"author": name}
+        )
+        for name in (*usual, "Erin")
+    ]
+    features = [pr_features(pr, MODULES) for pr in new]
+    predicted = result.model.predict(features)
+    assert [top[0] for top in predicted[:4]] == list(usual.values())
+    # Nothing known of a new author: the memory gives no module a lift.
+    assert np.allclose(result.model.author_memory.log_lift(features[4:]), 0)
+    clear = train_module_classifier(synthetic_history(120), MODULES)
+    assert clear.metrics.chosen_params["author_weight"] == 0.0
 
 
 def test_counted_tfidf_is_what_the_vectorizer_and_the_stored_field_compute() -> None:

@@ -69,6 +69,26 @@ def test_a_model_stored_before_learned_spellings_loads_without_them(
         model_from_bytes(payload, payload_sha256(payload))
 
 
+def test_a_model_stored_before_the_author_memory_predicts_without_it(
+    trained: tuple[ModuleModel, object],
+) -> None:
+    """A format-4 model (before the author memory) still labels the weeks until the next
+    retraining, as it did when it was stored; older formats are refused by name."""
+    model = trained[0]
+    arrays = {k: v for k, v in _arrays(model).items() if not k.startswith("author_memory")}
+    header = json.loads(str(arrays["header"]))
+    header = {k: v for k, v in header.items() if not k.startswith("author")} | {"format": 4}
+    payload = _payload(arrays, header)
+    loaded = model_from_bytes(payload, payload_sha256(payload))
+    assert loaded.author_weight == 0.0 and loaded.author_memory.keys == []
+    features = [pr_features(pr, MODULES) for pr in synthetic_history(40, seed=3)]
+    unweighted = ModuleModel(**{**model.__dict__, "author_weight": 0.0})
+    assert np.allclose(loaded.predict_proba(features), unweighted.predict_proba(features))
+    payload = _payload(arrays, header | {"format": 3})
+    with pytest.raises(ModelStoreError, match="format 3; this version reads formats 4, 5"):
+        model_from_bytes(payload, payload_sha256(payload))
+
+
 def _arrays(model: ModuleModel) -> dict[str, np.ndarray]:
     with np.load(io.BytesIO(model_to_bytes(model)), allow_pickle=False) as archive:
         return {name: archive[name] for name in archive.files}
@@ -156,11 +176,14 @@ def test_partition_tables_round_trip(tmp_path: Path) -> None:
         assert read_module_labels(con, REPO, date(2026, 5, 18)) == []
 
 
-def test_a_path_memory_of_the_wrong_shape_is_refused(trained: tuple[ModuleModel, object]) -> None:
+@pytest.mark.parametrize(("prefix", "name"), [("memory", "path"), ("author_memory", "author")])
+def test_a_label_memory_of_the_wrong_shape_is_refused(
+    trained: tuple[ModuleModel, object], prefix: str, name: str
+) -> None:
     arrays = _arrays(trained[0])
-    arrays["memory_counts"] = arrays["memory_counts"][:, :-1]
+    arrays[f"{prefix}_counts"] = arrays[f"{prefix}_counts"][:, :-1]
     payload = _payload(arrays)
-    with pytest.raises(ModelStoreError, match="path memory"):
+    with pytest.raises(ModelStoreError, match=f"{name} memory"):
         model_from_bytes(payload, payload_sha256(payload))
 
 

@@ -1,5 +1,6 @@
 """What the module classifier sees of a PR: the title without its tags, the changed paths
-(as tokens and as prefixes at several depths) and the author's prose from the description.
+(as tokens and as prefixes at several depths), the author's prose from the description, and
+who the author is.
 
 Nothing here ever returns a title's module prefix: the labels come from that prefix, so a
 model that saw it would learn to read the answer rather than the change.
@@ -35,6 +36,7 @@ class PrFeatures(BaseModel):
     path_prefixes: str
     description: str
     paths: str = ""  # the changed paths, lowercased, one a line (for the path label memory)
+    author: str = ""  # the author's name, lowercased (for the author label memory)
 
 
 def model_description(body: str) -> str:
@@ -96,4 +98,5 @@ def pr_features(pr: PullRequest, config: ModulesConfig) -> PrFeatures:
         path_prefixes=path_prefixes(pr.files),
         description=model_description(pr.body),
         paths="\n".join(path.lower() for path in _paths(pr.files)),
+        author=(pr.author or "").strip().lower(),
     )

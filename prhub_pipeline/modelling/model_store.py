@@ -28,11 +28,16 @@ from prhub_pipeline.modelling.classifier import (
     MODEL_FORMAT,
     FieldSpec,
     FittedField,
+    LabelMemory,
+    MemorySource,
     ModuleModel,
-    PathMemory,
     TrainingMetrics,
 )
 from prhub_pipeline.records import StoredModelPayload
+
+# Formats this version loads: a model stored before the author memory predicts without one.
+AUTHOR_MEMORY_FORMAT = 5
+READABLE_FORMATS = (4, MODEL_FORMAT)
 
 
 class ModelStoreError(Exception):
@@ -56,6 +61,8 @@ def model_to_bytes(model: ModuleModel) -> bytes:
         "path_bonus": model.path_bonus,
         "memory_weight": model.memory_weight,
         "memory_smoothing": model.memory.smoothing,
+        "author_weight": model.author_weight,
+        "author_memory_smoothing": model.author_memory.smoothing,
         "platt_slope": model.platt_slope,
         "platt_intercept": model.platt_intercept,
         "min_top_probability": model.min_top_probability,
@@ -66,10 +73,8 @@ def model_to_bytes(model: ModuleModel) -> bytes:
         "coef": model.coef.astype(np.float32),
         "intercept": model.intercept.astype(np.float32),
         "thresholds": model.thresholds.astype(np.float32),
-        "memory_keys": np.array(model.memory.keys, dtype=np.str_),
-        "memory_counts": model.memory.counts.astype(np.float32),
-        "memory_totals": model.memory.totals.astype(np.float32),
-        "memory_prior": model.memory.prior.astype(np.float32),
+        **_memory_arrays("memory", model.memory),
+        **_memory_arrays("author_memory", model.author_memory),
     }
     for position, fitted in enumerate(model.fields):
         arrays[f"vocabulary_{position}"] = np.array(fitted.vocabulary, dtype=np.str_)
@@ -77,6 +82,42 @@ def model_to_bytes(model: ModuleModel) -> bytes:
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]  # numpy stub: allow_pickle
     return buffer.getvalue()
+
+
+def _memory_arrays(prefix: str, memory: LabelMemory) -> dict[str, np.ndarray]:
+    return {
+        f"{prefix}_keys": np.array(memory.keys, dtype=np.str_),
+        f"{prefix}_counts": memory.counts.astype(np.float32),
+        f"{prefix}_totals": memory.totals.astype(np.float32),
+        f"{prefix}_prior": memory.prior.astype(np.float32),
+    }
+
+
+def _memory(
+    archive: Any, prefix: str, smoothing: float, source: MemorySource, labels: int
+) -> LabelMemory:
+    """A stored label memory, its arrays' shapes checked against each other and the labels."""
+    memory = LabelMemory(
+        keys=[str(key) for key in _array(archive, f"{prefix}_keys")],
+        counts=_array(archive, f"{prefix}_counts").astype(np.float32),
+        totals=_array(archive, f"{prefix}_totals").astype(np.float32),
+        prior=_array(archive, f"{prefix}_prior").astype(np.float32),
+        smoothing=smoothing,
+        source=source,
+    )
+    n_keys = len(memory.keys)
+    if (
+        memory.counts.shape != (n_keys, labels)
+        or memory.totals.shape != (n_keys,)
+        or memory.prior.shape != (labels,)
+    ):
+        raise ModelStoreError(
+            f"stored model's {'path' if source == 'paths' else source} memory has counts"
+            f" {memory.counts.shape}, totals"
+            f" {memory.totals.shape} and prior {memory.prior.shape}; expected"
+            f" ({n_keys}, {labels}), ({n_keys},) and ({labels},)"
+        )
+    return memory
 
 
 def _array(archive: Any, name: str) -> np.ndarray:
@@ -125,10 +166,11 @@ def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
     try:
         with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
             header = json.loads(str(_array(archive, "header")))
-            if header.get("format") != MODEL_FORMAT:
+            if header.get("format") not in READABLE_FORMATS:
                 raise ModelStoreError(
                     f"stored model has format {header.get('format')!r};"
-                    f" this version reads format {MODEL_FORMAT}: retrain the classifier"
+                    f" this version reads formats {', '.join(map(str, READABLE_FORMATS))}:"
+                    " retrain the classifier"
                 )
             fields = []
             for position, stored_spec in enumerate(header["fields"]):
@@ -143,13 +185,15 @@ def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
             coef = _array(archive, "coef").astype(np.float32)
             intercept = _array(archive, "intercept").astype(np.float32)
             thresholds = _array(archive, "thresholds").astype(np.float32)
-            memory = PathMemory(
-                keys=[str(key) for key in _array(archive, "memory_keys")],
-                counts=_array(archive, "memory_counts").astype(np.float32),
-                totals=_array(archive, "memory_totals").astype(np.float32),
-                prior=_array(archive, "memory_prior").astype(np.float32),
-                smoothing=float(header["memory_smoothing"]),
-            )
+            smoothing = float(header["memory_smoothing"])
+            memory = _memory(archive, "memory", smoothing, "paths", len(labels))
+            if header["format"] < AUTHOR_MEMORY_FORMAT:  # stored before it: no author memory
+                author_memory = LabelMemory.fit([], np.zeros((0, len(labels))), source="author")
+                author_weight = 0.0
+            else:
+                smoothing = float(header["author_memory_smoothing"])
+                author_memory = _memory(archive, "author_memory", smoothing, "author", len(labels))
+                author_weight = float(header["author_weight"])
     except ModelStoreError:
         raise
     except (ValueError, KeyError, TypeError, AttributeError, OSError, zipfile.BadZipFile) as exc:
@@ -162,17 +206,6 @@ def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
         )
     if thresholds.shape != (len(labels),):
         raise ModelStoreError("stored model has one threshold per label missing")
-    n_keys = len(memory.keys)
-    if (
-        memory.counts.shape != (n_keys, len(labels))
-        or memory.totals.shape != (n_keys,)
-        or memory.prior.shape != (len(labels),)
-    ):
-        raise ModelStoreError(
-            f"stored model's path memory has counts {memory.counts.shape}, totals"
-            f" {memory.totals.shape} and prior {memory.prior.shape}; expected"
-            f" ({n_keys}, {len(labels)}), ({n_keys},) and ({len(labels)},)"
-        )
     return ModuleModel(
         labels=labels,
         aliases=aliases,
@@ -183,6 +216,8 @@ def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
         path_bonus=float(header["path_bonus"]),
         memory=memory,
         memory_weight=float(header["memory_weight"]),
+        author_memory=author_memory,
+        author_weight=author_weight,
         platt_slope=float(header["platt_slope"]),
         platt_intercept=float(header["platt_intercept"]),
         thresholds=thresholds,
