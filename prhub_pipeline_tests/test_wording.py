@@ -190,6 +190,18 @@ def test_themes_alone_make_a_sentence_with_a_verb() -> None:
     assert any("among themes, Docs (1 PR)" in line for line in both)
 
 
+def test_a_label_with_one_pr_of_a_busy_week_is_none_of_the_busiest() -> None:
+    """tilelang's 2026-07-13, 29 PRs: "among themes, CI/infrastructure (1 PR) and Dependencies
+    (1 PR)". In a small week one PR can still lead."""
+    prs = [make_pr(n, f"[fsdp] fix: case {n}") for n in range(1, 13)]
+    modules = {**{n: ["fsdp"] for n in range(1, 11)}, 11: ["ci"], 12: ["doc"]}
+    summary = " ".join(context_for(prs, "en", modules, {12: ["Docs"]}).summary)
+    assert "The busiest module was FSDP (10)." in summary
+    assert "CI (1)" not in summary and "Docs (1 PR)" not in summary
+    small = " ".join(context_for(prs[:3], "en", {1: ["fsdp"]}, {2: ["Docs"]}).summary)
+    assert "FSDP (1)" in small and "Docs (1 PR)" in small
+
+
 def test_a_section_whose_prs_are_all_key_says_so_and_subjects_carry_no_stop() -> None:
     """ "2 trainer PRs this week (...), 2 of them key" and "engine worker.; #5423"."""
     prs = [

@@ -94,6 +94,16 @@ def ranked(counts: Mapping[str, int]) -> Ranked:
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
+# From this many PRs in a week, a label with one PR is none of the busiest: tilelang's
+# 2026-07-13 (29 PRs) named "among themes, CI/infrastructure (1 PR) and Dependencies (1 PR)".
+BUSY_WEEK_PRS = 10
+
+
+def busiest(counts: Mapping[str, int], week_prs: int) -> Ranked:
+    """`counts` ranked, less the labels with a single PR once the week has BUSY_WEEK_PRS."""
+    return ranked({k: n for k, n in counts.items() if n > 1 or week_prs < BUSY_WEEK_PRS})
+
+
 def leaders(ranking: Ranked, limit: int) -> Ranked:
     """The first `limit` of a ranking, less a tie the limit would cut: naming one of several
     labels with the same count as if it alone came next would be alphabetical chance."""
@@ -288,8 +298,10 @@ def summary(
         pr_count=len(ordered),
         key_count=len(key),
         types=type_counts(ordered),
-        top_modules=leaders(ranked({m: n for m, n in counts.modules.items() if areas_of([m])}), 3),
-        top_themes=leaders(ranked(counts.themes), 2),
+        top_modules=leaders(
+            busiest({m: n for m, n in counts.modules.items() if areas_of([m])}, len(ordered)), 3
+        ),
+        top_themes=leaders(busiest(counts.themes, len(ordered)), 2),
         top=(key or list(ordered))[:3],
         fix_count=len(fixes),
         fixes_by_impact=list(by_impact.items()),
