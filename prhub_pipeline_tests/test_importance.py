@@ -502,6 +502,36 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "Guard the index before the gather.",
             "Guard the index before the gather.",
         ),
+        # A byte-order mark hid the template heading (vllm-ascend #9801); a zero-width space
+        # led the sentence (#8083).
+        (
+            "t",
+            "\ufeff### What this PR does / why we need it?\n\nFixes #9800.\n\n"
+            "This PR adds two verified vLLM refs.",
+            "This PR adds two verified vLLM refs.",
+        ),
+        ("t", "\u200b the aim is to add a triton op.", "The aim is to add a triton op."),
+        # A bot's file list in HTML code spans and a link of two words say nothing; the
+        # sentence that counts the files does (vllm-ascend's translation PRs).
+        (
+            "[Doc] Translated Doc files 2026-04-14",
+            "## Auto-Translation Summary\n\nTranslated **42** file(s):\n\n-\n"
+            "<code>docs/source/locale/zh_CN/LC_MESSAGES/community/governance.po</code>\n-\n"
+            "<code>docs/source/locale/zh_CN/LC_MESSAGES/faqs.po</code>\n\n---\n\n"
+            "[Workflow\nrun](https://github.com/vllm-project/vllm-ascend/actions/runs/1)",
+            "Translated 42 file(s).",
+        ),
+        # A link whose words say the change is kept (tilelang's pre-commit.ci updates).
+        (
+            "[pre-commit.ci] pre-commit autoupdate",
+            "updates:\n- [github.com/pre-commit/mirrors-clang-format: v21.1.8 → v22.1.0]"
+            "(https://github.com/pre-commit/mirrors-clang-format/compare/v21.1.8...v22.1.0)",
+            "github.com/pre-commit/mirrors-clang-format: v21.1.8 → v22.1.0",
+        ),
+        # Emoji and gitmoji that decorate the start go; a leading code span stays.
+        ("t", "📝 Add docstrings to `mxfp4`", "Add docstrings to `mxfp4`"),
+        ("t", ":pencil2: fix typo in the guide", "Fix typo in the guide"),
+        ("t", "`hexp` is defined to `fast_exp` twice.", "`hexp` is defined to `fast_exp` twice."),
     ],
 )
 def test_summary_is_the_first_author_sentences(title: str, body: str, expected: str) -> None:

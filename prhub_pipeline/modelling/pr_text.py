@@ -10,6 +10,7 @@ blockquotes, checklists); `clean_description` keeps what the author wrote.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
@@ -282,12 +283,18 @@ def _split_blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
     return blocks
 
 
+def _normalised(body: str) -> str:
+    """The description with `\n` line ends, without HTML comments or invisible characters."""
+    text = _HTML_COMMENT.sub("", body.replace("\r\n", "\n").replace("\r", "\n"))
+    return _INVISIBLE.sub("", text)
+
+
 def clean_description(body: str) -> str:
     """The description without template boilerplate: instructions, checklists, empty sections.
 
     Headings stay when something the author wrote follows them.
     """
-    text = _HTML_COMMENT.sub("", body.replace("\r\n", "\n").replace("\r", "\n"))
+    text = _normalised(body)
     text = _TEMPLATE_PHRASES.sub("", text)
     kept: list[str] = []
     drop_level = 0  # inside a dropped section until a heading of this level or higher
@@ -394,8 +401,17 @@ _PARAGRAPH_LEAD = re.compile(
 URL = re.compile(r"https?://\S+")
 _ISSUE_NUMBER = re.compile(r"#\d+")
 _CODE_SPAN = re.compile(r"`[^`]*`")
+# HTML's code span, as bots write file lists (vllm-ascend's translation PRs: `<code>path</code>`).
+_HTML_CODE = re.compile(r"<code>(?P<code>[^<`]*)</code>", re.IGNORECASE)
+# A byte-order mark or zero-width space before the text hides the heading it opens (vllm-ascend
+# #9801 "\ufeff### What this PR does / why we need it?").
+_INVISIBLE = re.compile("[\ufeff\u200b\u200c\u200d\u2060]")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>", re.IGNORECASE)
 _LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<url>[^)]+)\)")
+# A paragraph that is only a link of a few words (`[Workflow run](https://...)`) points
+# elsewhere; a link whose text says the change (pre-commit.ci's `[mirrors-clang-format: v21.1.8
+# → v22.1.0](...)`) is kept.
+_BARE_LINK = re.compile(r"^\s*\[\s*(?:\S+\s+){0,2}\S+\s*\]\([^)]+\)\s*[.,;:]?\s*$")
 _EMPHASIS = re.compile(r"(\*\*|__)(?P<text>.+?)\1")
 # `*every*`, but not `bs*seq_len*vocab`, `a * b * c` or a `*` inside a code span.
 _SINGLE_EMPHASIS = re.compile(r"(?<![\w*`])\*(?=[^\s*])(?P<text>[^*`\n]+?)(?<=[^\s*])\*(?![\w*])")
@@ -469,6 +485,7 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
 
 def _plain(text: str) -> str:
     text = _IMAGE.sub("", text)
+    text = _HTML_CODE.sub(lambda m: f"`{m.group('code')}`", text)
     text = _LINK.sub(lambda m: m.group("text"), text)
     text = _EMPHASIS.sub(lambda m: m.group("text"), text)
     text = _SINGLE_EMPHASIS.sub(lambda m: m.group("text"), text)
@@ -643,6 +660,8 @@ def _beyond_the_title(paragraphs: list[_Paragraph], title_words: set[str]) -> li
     result: list[tuple[str, str]] = []
     in_title_list = False
     for index, paragraph in enumerate(paragraphs):
+        if _BARE_LINK.match(paragraph.text):
+            continue
         text = _PARAGRAPH_LEAD.sub("", _plain(paragraph.text))
         split = sentences(text)
         beyond = split
@@ -676,6 +695,19 @@ def _is_squashed_commit_list(body: str) -> bool:
 
 
 _LEADING_TAGS = re.compile(r"^(?:\[[^\[\]\n]{1,30}\]\s*)+(?=\w)")
+
+
+# A gitmoji shortcode (`:pencil2: fix typo`, ms-swift #1064).
+_SHORTCODE = re.compile(r"^:[a-z0-9_+-]+:\s*")
+
+
+def _without_leading_symbols(text: str) -> str:
+    """Text without the emoji or shortcodes that decorate its start (`✅ Upgrade vllm ...`,
+    `📝 Add docstrings ...`): the summary's line is about the change."""
+    rest = _SHORTCODE.sub("", text)
+    while rest and (rest[0].isspace() or unicodedata.category(rest[0]) in ("So", "Mn")):
+        rest = rest[1:]
+    return rest or text
 
 
 def summarize(title: str, body: str, limit: int = 180) -> str:
@@ -718,7 +750,7 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
         )
     if not chosen:
         chosen = parse_title(title).subject or title
-    chosen = _plain(chosen)
+    chosen = _without_leading_symbols(_plain(chosen))
     # A commit's subject as the description (`[CUDA] Refactor TMA atomic add layout
     # validation`, tilelang #2846) says what changed; its tags and type say it again.
     if _LEADING_TAGS.match(chosen):
@@ -779,7 +811,7 @@ def open_checklist_items(body: str) -> list[tuple[str, str]]:
     after it (`Known issues:`, `TODO:`). `clean_description` drops most checklists, since most
     are the template's; a caller that knows which leads open the author's own to-do list reads
     those items here."""
-    text = _HTML_COMMENT.sub("", body.replace("\r\n", "\n").replace("\r", "\n"))
+    text = _normalised(body)
     items: list[tuple[str, str]] = []
     section = lead = ""
     current: list[str] = []
