@@ -15,6 +15,7 @@ import pytest
 from prhub_pipeline.cli import main
 from prhub_pipeline.config import load_settings
 from prhub_pipeline.defs import build_definitions
+from prhub_pipeline.defs.analysis_assets import _classifier_metadata
 from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.classifier import TrainingMetrics
 from prhub_pipeline.stages.modules import ClassifierSummary
@@ -286,6 +287,27 @@ def test_the_classifier_check_warns_without_a_good_enough_model(
     assert str(metadata["summary"].value).startswith("insufficient_training_data: ")
     assert {"training_size", "label_counts", "train_seconds", "model_version"} <= set(metadata)
     assert evaluation.metadata["threshold"].value == 0.6
+
+
+def test_a_trained_classifier_shows_what_validation_chose() -> None:
+    metrics = TrainingMetrics(
+        training_size=200,
+        validation_size=40,
+        label_counts={"fsdp": 120, "rollout": 80},
+        validation_micro_f1=0.81,
+        train_seconds=1.2,
+        chosen_params={"C": 0.25, "half_life_days": None, "author_weight": 0.1},
+    )
+    summary = ClassifierSummary(
+        repo="acme/widgets", status="trained", message="ok", metrics=metrics, min_micro_f1=0.6
+    )
+    metadata = _classifier_metadata(summary)
+    assert metadata["chosen_params"].value == {
+        "C": 0.25,
+        "half_life_days": None,
+        "author_weight": 0.1,
+    }
+    assert metadata["validation_micro_f1"].value == 0.81
 
 
 def test_the_settings_a_pr_changed_are_stored_and_flagged(

@@ -40,6 +40,8 @@ def _classifier_metadata(summary: ClassifierSummary) -> dict[str, dg.MetadataVal
         metadata["validation_micro_f1"] = dg.MetadataValue.float(metrics.validation_micro_f1)
     if metrics.validation_macro_f1 is not None:
         metadata["validation_macro_f1"] = dg.MetadataValue.float(metrics.validation_macro_f1)
+    if metrics.chosen_params:  # what validation chose: regularisation, recency, memory weights
+        metadata["chosen_params"] = dg.MetadataValue.json(metrics.chosen_params)
     return metadata
 
 
