@@ -528,6 +528,23 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "(https://github.com/pre-commit/mirrors-clang-format/compare/v21.1.8...v22.1.0)",
             "github.com/pre-commit/mirrors-clang-format: v21.1.8 → v22.1.0",
         ),
+        # Where the PR comes from opens the paragraph; what it does follows (verl #6276), but
+        # a fix that names what it fixes says what it does (#3861).
+        (
+            "t",
+            "Split from #6118. This PR adds generic audio data plumbing.",
+            "This PR adds generic audio data plumbing.",
+        ),
+        (
+            "t",
+            "Follow-up work for #4639, #5297. This is one of the PRs to support FlowGRPO.",
+            "This is one of the PRs to support FlowGRPO.",
+        ),
+        (
+            "t",
+            "Fix a bug introduced in #3285. Currently the initialization steps are:",
+            "Fix a bug introduced in #3285.",
+        ),
         # Emoji and gitmoji that decorate the start go; a leading code span stays.
         ("t", "📝 Add docstrings to `mxfp4`", "Add docstrings to `mxfp4`"),
         ("t", ":pencil2: fix typo in the guide", "Fix typo in the guide"),

@@ -378,8 +378,8 @@ _SKIP_SECTIONS = re.compile(
 # Words that point at another issue or PR: `Fixes #12`, `Related to https://...`, `Follow-up of`.
 _REFERENCE_WORD = (
     r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related(?: to| issues?)?|refs?|references?|see"
-    r"|part of|comes? from"
-    r"|follow[- ]?up(?: to| of)?|details?)"
+    r"|part of|comes? from|split (?:out )?from|continuation of"
+    r"|follow[- ]?up(?: work)?(?: to| of| for)?|details?)"
 )
 _REFERENCE_LINE = re.compile(
     rf"^\s*((?:{_REFERENCE_WORD}|co-authored-by|signed-off-by)\b[^.]{{0,25}}?[:\s]*"
@@ -387,6 +387,13 @@ _REFERENCE_LINE = re.compile(
     re.IGNORECASE,
 )
 _REFERENCE = r"(?:#\d+|https?://\S+?)"
+# A sentence that only says where the PR comes from (`Split from #6118.`, `Follow-up work for
+# #4639, #5297.`), not what it does (`Fix a bug introduced in #3285.` does).
+_PROVENANCE = re.compile(
+    r"^\s*(?:split (?:out )?from|continuation of|follow[- ]?up(?: work)?(?: to| of| for)?"
+    rf"|part of|comes? from)\b[^.]{{0,25}}?[:\s]*(?:{_REFERENCE}[\s.,;]*)+$",
+    re.IGNORECASE,
+)
 # What can open a paragraph before the author's first sentence: the template's question
 # written as a plain line rather than a heading, bare links (`https://.../issues/287, ...`) and
 # a reference sentence (`Fixes #2656 and #2899. When ...`).
@@ -751,6 +758,10 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     if not chosen:
         chosen = parse_title(title).subject or title
     chosen = _without_leading_symbols(_plain(chosen))
+    # "Split from #6118. This PR adds ...": where it came from opens it; what it does follows.
+    opening = sentences(chosen)
+    if len(opening) > 1 and _PROVENANCE.match(opening[0]):
+        chosen = " ".join(opening[1:])
     # A commit's subject as the description (`[CUDA] Refactor TMA atomic add layout
     # validation`, tilelang #2846) says what changed; its tags and type say it again.
     if _LEADING_TAGS.match(chosen):
