@@ -76,11 +76,12 @@ MEMORY_MIN_SHARE = 1e-4  # floor of shares and prior before the log-lift
 # no split lower by more than 0.001; half-lives of 90 and 180 days were less even.
 MEMORY_HALF_LIFE_DAYS = 365.0
 # Weights of the author's label memory that validation chooses from. Authors keep to their
-# areas, though less than files do (an author's most used module is a PR's own 24% of the time
-# in verl, 47% in vllm-ascend), so the weight is chosen per repository, 0 where it does not
-# help. On eleven time splits over seven repositories it raised mean micro-F1 0.662 -> 0.668
-# (vllm-ascend +0.023, slime +0.026, verl 2026-01 +0.023, tilelang +0.010; verl 2026-03
-# -0.011, six rows unchanged); a fixed weight of 0.3 or 0.6 lost up to 0.03 on tilelang.
+# areas, though less than files do (for an author with five earlier tagged PRs, the module they
+# used most is among a later PR's own 24% of the time in verl, 47% in vllm-ascend), so the
+# weight is chosen per repository, 0 where it does not help. On eleven time splits over seven
+# repositories it raised mean micro-F1 0.662 -> 0.668 (vllm-ascend +0.023, slime +0.026, verl
+# 2026-01 +0.023, tilelang +0.010; verl 2026-03 -0.011, six rows unchanged); a fixed weight of
+# 0.3 or 0.6 lost up to 0.03 on tilelang.
 AUTHOR_WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.5)
 
 
@@ -224,7 +225,6 @@ def memory_keys(path: str) -> list[str]:
 
 
 MemorySource = Literal["paths", "author"]
-MEMORY_SOURCES: frozenset[str] = frozenset(get_args(MemorySource))
 
 
 def memory_items(pr: PrFeatures, source: MemorySource) -> list[str]:
@@ -232,6 +232,11 @@ def memory_items(pr: PrFeatures, source: MemorySource) -> list[str]:
     if source == "author":
         return [pr.author] if pr.author else []
     return pr.paths.splitlines()
+
+
+def item_keys(item: str, source: MemorySource) -> list[str]:
+    """An item's keys, broadest first: a path's directories and the path; an author's name."""
+    return memory_keys(item) if source == "paths" else [item]
 
 
 @dataclass
@@ -255,10 +260,6 @@ class LabelMemory:
     source: MemorySource = "paths"
     _index: dict[str, int] | None = field(default=None, repr=False, compare=False)
 
-    def item_keys(self, item: str) -> list[str]:
-        """An item's keys, broadest first: a path's directories, then the item itself."""
-        return memory_keys(item) if self.source == "paths" else [item]
-
     @classmethod
     def fit(
         cls,
@@ -269,12 +270,12 @@ class LabelMemory:
     ) -> LabelMemory:
         """The memory of `features` with modules `y`, each PR counted with its weight (1 when
         `weights` is None)."""
-        keys_of = cls([], np.zeros((0, 0)), np.zeros(0), np.zeros(0), source=source).item_keys
         index: dict[str, int] = {}
         rows: list[int] = []
         columns: list[int] = []
         for row, pr in enumerate(features):
-            for key in {key for item in memory_items(pr, source) for key in keys_of(item)}:
+            items = memory_items(pr, source)
+            for key in {key for item in items for key in item_keys(item, source)}:
                 rows.append(row)
                 columns.append(index.setdefault(key, len(index)))
         incidence = sp.csr_matrix(
@@ -313,7 +314,7 @@ class LabelMemory:
                 share = cache.get(item)
                 if share is None:
                     share = self.prior.astype(np.float64)
-                    for key in self.item_keys(item):
+                    for key in item_keys(item, self.source):
                         position = index.get(key)
                         if position is not None:
                             share = (self.counts[position] + self.smoothing * share) / (
