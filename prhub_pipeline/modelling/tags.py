@@ -302,11 +302,11 @@ _SHORT_FORMS = {
 }
 
 
+# A learned label is named as this latest share of the tagged PRs spell it.
+RECENT_SHARE = 0.2
 # A tag used this rarely, one typing slip away from one used MISSPELLING_RATIO times as often
 # (and MISSPELLING_MIN_COMMON times at least), is that tag misspelt: `[megatonr]`, `[bugifx]`,
 # `[refractor]`, `[langauge]` over four repositories' histories, 13 tags in all.
-# A learned label is named as this latest share of the tagged PRs spell it.
-RECENT_SHARE = 0.2
 MISSPELLING_MAX_USES = 2
 MISSPELLING_MIN_COMMON = 20
 MISSPELLING_RATIO = 10
