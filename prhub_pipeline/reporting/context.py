@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from prhub_pipeline.modelling.importance import ScoreCalibration, reverted_target
-from prhub_pipeline.modelling.pr_text import own_references, parse_title, shorten, summarize
+from prhub_pipeline.modelling.pr_text import own_references, shorten, summarize
 from prhub_pipeline.modelling.risks import SEVERITY
 from prhub_pipeline.modelling.tags import areas_of
 from prhub_pipeline.modelling.themes import housekeeping_themes
@@ -332,7 +332,7 @@ def _pr_ref(
         url=f"https://github.com/{repo}/pull/{pr.number}",
         title=shorten(pr.title, TITLE_DISPLAY_LIMIT),
         # Without a closing stop: sentences and lists put their own after it ("worker.; #5423").
-        subject=shorten(parse_title(pr.title).subject or pr.title, 80).rstrip(" .。"),
+        subject=facts.title_subject(pr.title, 80),
         pr_type=score.pr_type,
         type_name=words.type_names[score.pr_type],
         modules=modules,

@@ -65,10 +65,15 @@ FollowUpKind = RiskKind | Literal["refix"]
 FOLLOW_UP_KINDS: tuple[FollowUpKind, ...] = ("refix", *(k for k in RISK_ORDER if k != "reverted"))
 
 
+def title_subject(title: str, limit: int) -> str:
+    """A title without bracket tags and type prefix, shortened, without a closing stop: the
+    sentence it goes in has its own (verl #7362 read "support. (importance 8.1).")."""
+    return shorten(parse_title(title).subject or title, limit).rstrip(" .。")
+
+
 def subject(ref: PrRef, limit: int = 60) -> str:
-    """The PR's title without bracket tags and type prefix, shortened, without a closing stop:
-    the sentence it goes in has its own (verl #7362 read "support. (importance 8.1).")."""
-    return shorten(parse_title(ref.title).subject or ref.title, limit).rstrip(" .。")
+    """The PR's subject as sentences name it."""
+    return title_subject(ref.title, limit)
 
 
 def adds_to_title(summary: str, title: str) -> bool:
