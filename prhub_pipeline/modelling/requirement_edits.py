@@ -86,12 +86,6 @@ LOCK_CHANGES_TOLD_EACH = 3
 RELOCK_EXAMPLES = 2
 
 
-def is_locked(change: SettingChange) -> bool:
-    """Whether a change is a lock file's package (`locked: torch`), not a declared requirement."""
-    key = requirement_key(change.key)
-    return key is not None and key.group == LOCKED
-
-
 class Relock(NamedTuple):
     """A lock file's packages one PR re-locked, when they are more than a few: verl #7127
     added uv.lock with 320 packages, VeOmni #469's new extras locked 12 more. They follow from
@@ -156,7 +150,8 @@ def requirement_edits(changes: Sequence[SettingChange]) -> list[RequirementEdit]
     by_lock: dict[str, list[int]] = defaultdict(list)
     for position, change in enumerate(changes):
         key = requirement_key(change.key)
-        if is_locked(change) and change.path is not None:
+        # A lock file's package (`locked: torch`), not a declared requirement.
+        if key is not None and key.group == LOCKED and change.path is not None:
             by_lock[change.path].append(position)
         elif (
             key is not None
