@@ -454,6 +454,21 @@ def test_a_lock_file_with_many_changed_packages_is_one_relock() -> None:
         "uv.lock：更新 2 个包的锁定版本（pkg0 ==1.0 → ==2.0、pkg1 ==1.1 → ==2.1），新增 1 个包，"
         "移除 1 个包"
     )
+    # In the report, a lock file the sentence names alone is not named again in its parenthesis
+    # (VeOmni #790 read "uv.lock (uv.lock: adds 6 packages …)"); beside a manifest it is.
+    groups = [
+        RiskGroup("dependency_change", [f.number], [_flagged(f)], unlisted=0, reverts=[])
+        for f in (new_lock, relock)
+    ]
+    assert EN.risk_text(groups[0]) == (
+        "#3: pyproject.toml, uv.lock (adds pkg0 >=2, uv.lock: adds 6 packages"
+        " (pkg0 ==1.0, pkg1 ==1.1, …))."
+    )
+    assert EN.risk_text(groups[1]) == (
+        "#4: uv.lock (re-pins 2 packages (pkg0 ==1.0 → ==2.0, pkg1 ==1.1 → ==2.1), adds 1 package,"
+        " removes 1 package)."
+    )
+    assert ZH.risk_text(groups[1]).startswith("#4：uv.lock（更新 2 个包的锁定版本（")
 
 
 def test_a_requirement_several_prs_changed_in_turn_is_told_taken_together() -> None:

@@ -243,16 +243,22 @@ ENGLISH = RequirementPhrases(
 )
 
 
-def describe(edit: RequirementEdit, phrases: RequirementPhrases) -> str:
+def describe(
+    edit: RequirementEdit, phrases: RequirementPhrases, *, named_path: str | None = None
+) -> str:
     """`torch ==2.7.1 → ==2.8.0`, `adds xgrammar`, `removes foo ==1.2`, `moves flash-attn
-    from requirements.txt to requirements-cuda.txt`, in `phrases`' language."""
+    from requirements.txt to requirements-cuda.txt`, in `phrases`' language.
+
+    `named_path` is the one file the sentence around the edit already names: a re-lock of it
+    does not name it again ("uv.lock (adds 6 packages …)", not "uv.lock (uv.lock: adds …)").
+    """
     if isinstance(edit, DynamicRequirements):
         template = phrases.dynamic if edit.to_dynamic else phrases.static
         return template.format(path=edit.path, field=edit.field, n=len(edit.requirements))
     if isinstance(edit, RequirementMove):
         return _describe_move(edit, phrases)
     if isinstance(edit, Relock):
-        return _describe_relock(edit, phrases)
+        return _describe_relock(edit, phrases, name_path=edit.path != named_path)
     if edit.before is None:
         version = shown_version(edit.after)
         return phrases.added.format(key=edit.key, after=f" {version}" if version else "")
@@ -312,7 +318,7 @@ def _describe_move(move: RequirementMove, phrases: RequirementPhrases) -> str:
     )
 
 
-def _describe_relock(relock: Relock, phrases: RequirementPhrases) -> str:
+def _describe_relock(relock: Relock, phrases: RequirementPhrases, *, name_path: bool) -> str:
     """`uv.lock: re-pins 5 packages (torch ==2.7.1 → ==2.8.0, triton ==3.3.1 → ==3.4.0, …),
     adds 2 packages`: each kind counted, the first with a few of its packages."""
 
@@ -338,4 +344,5 @@ def _describe_relock(relock: Relock, phrases: RequirementPhrases) -> str:
                 shown.append("…")
             part += phrases.relock_examples.format(examples=phrases.list_sep.join(shown))
         parts.append(part)
-    return phrases.relock.format(path=relock.path, parts=phrases.part_sep.join(parts))
+    told = phrases.part_sep.join(parts)
+    return phrases.relock.format(path=relock.path, parts=told) if name_path else told

@@ -557,7 +557,10 @@ class Wording:
         if not pr.settings:
             return ""
         edits = requirement_edits(pr.settings)
-        shown = [describe(edit, self.requirements) for edit in edits[:MAX_SETTINGS]]
+        named = pr.paths[0] if len(pr.paths) == 1 else None
+        shown = [
+            describe(edit, self.requirements, named_path=named) for edit in edits[:MAX_SETTINGS]
+        ]
         listed = self.list_sep.join(shown) + self._more(len(edits), MAX_SETTINGS)
         return self.requirement_changes.format(list=listed)
 
