@@ -66,6 +66,24 @@ def test_revert_takes_the_reverted_titles_tags() -> None:
     assert (tagged.modules, tagged.type) == (["ci"], "revert")
 
 
+def test_a_conventional_commit_scope_says_where_when_no_tag_does() -> None:
+    """ms-swift's `fix(megatron): ...`, tilelang's `fix(cuda): ...`: the scope is the author's
+    tag for where the change is. Beside a tag that says where, it only narrows it; a scope the
+    module list lacks is kept as unknown, like a tag."""
+    assert parse_title_tags("fix(megatron): stop leak", MODULES).modules == ["megatron"]
+    assert parse_title_tags("feat(docs, ci)!: both", MODULES).modules == ["doc", "ci"]
+    scoped_type_tag = parse_title_tags("[BugFix] fix(rollout): x", ModulesConfig())
+    assert scoped_type_tag.modules == ["bugfix", "rollout"]
+    narrowed = parse_title_tags("[rollout] fix(sglang_rollout): x", MODULES)
+    assert (narrowed.modules, narrowed.unknown) == (["rollout"], [])
+    unlisted = parse_title_tags("fix(lora): scoped", MODULES)
+    assert (unlisted.modules, unlisted.unknown, unlisted.stripped) == ([], ["lora"], "scoped")
+    assert parse_title_tags("fix(lora): scoped", ModulesConfig()).modules == ["lora"]
+    # Only a type's scope: `Update(README): x` is no conventional commit.
+    assert parse_title_tags("Update(README): x", ModulesConfig()).modules == []
+    assert ground_truth(make_pr(8, "fix(ci): pin runner"), MODULES).origin == "title"
+
+
 def test_without_a_module_list_every_tag_is_a_module() -> None:
     tags = parse_title_tags("[Bugfix][Kernel] fix rope", ModulesConfig())
     assert tags.modules == ["bugfix", "kernel"]

@@ -235,6 +235,13 @@ def _parse(title: str, vocabulary: _Vocabulary) -> TitleTags:
         change_type = normalise_tag(type_match.group(1))
         breaking = breaking or type_match.group(3) == "!"
         rest = rest[type_match.end() :]
+        # A conventional commit's scope (`fix(megatron): ...`) says where, as a tag would;
+        # beside tags that already say where, it only narrows them (`[trainer] fix(sft): ...`).
+        if type_match.group(2) and not areas_of(modules):
+            for raw in _TAG_SEPARATORS.split(type_match.group(2)):
+                found, _, _, tag_unknown = _classify_tag(normalise_tag(raw), vocabulary)
+                modules.extend(m for m in found if m not in modules)
+                unknown.extend(u for u in tag_unknown if u not in unknown)
     return TitleTags(
         modules=modules,
         unknown=unknown,
