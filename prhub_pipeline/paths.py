@@ -39,6 +39,10 @@ CI_FILES = (
     "Jenkinsfile",
     "azure-pipelines.yml",
 )
+# Container images' build files; risk rules flag them and all else under `docker/`, which
+# holds what goes into an image (slime's `docker/patch/*.patch` are fixes to SGLang itself).
+DOCKERFILES = ("Dockerfile*", "*.Dockerfile", "*.dockerfile", "docker-compose*.y*ml")
+DOCKER_FILES = (*DOCKERFILES, "docker/**")
 
 
 @lru_cache(maxsize=512)

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.pr_text import parse_title, prose
 from prhub_pipeline.modelling.tags import areas_of
-from prhub_pipeline.paths import matches_any
+from prhub_pipeline.paths import CI_FILES, DOCKERFILES, matches_any
 from prhub_pipeline.records import (
     FixImpact,
     PrScore,
@@ -306,6 +306,8 @@ class ChangeShape:
     core_lines: int
     docs_only: bool
     data_lines: int = 0
+    # Only what supports the code changed (tests, CI, image builds; docs beside them).
+    support_only: bool = False
 
     @property
     def code_lines(self) -> int:
@@ -336,7 +338,9 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
         elif matches_any(change.path, config.core_paths):
             core += lines
     docs_only = all(matches_any(f.path, config.doc_paths) for f in pr.files)
-    return ChangeShape(total, doc, test, core, docs_only, data)
+    support = [*config.doc_paths, *config.test_paths, *CI_FILES, *DOCKERFILES]
+    support_only = not docs_only and all(matches_any(f.path, support) for f in pr.files)
+    return ChangeShape(total, doc, test, core, docs_only, data, support_only)
 
 
 def score_parts(
@@ -354,7 +358,13 @@ def score_parts(
     shape = change_shape(pr, config)
     parts = dict.fromkeys(PART_NAMES, 0.0)
 
-    parts["type"] = TYPE_WEIGHTS["doc"] if shape.docs_only else TYPE_WEIGHTS[pr_type]
+    parts["type"] = TYPE_WEIGHTS[pr_type]
+    if shape.docs_only:
+        parts["type"] = TYPE_WEIGHTS["doc"]
+    elif shape.support_only and pr_type != "revert":
+        # A new E2E suite or CI job is not a feature of the code (vllm-ascend's "[CI] Add
+        # weekly accuracy tests for ..." scored as key features: 114 of its key PRs).
+        parts["type"] = min(TYPE_WEIGHTS[pr_type], TYPE_WEIGHTS["test"])
     parts["breaking"] = BREAKING_WEIGHT if info.breaking else 0.0
     effective_lines = shape.code_lines + DOC_LINE_WEIGHT * (shape.doc_lines + shape.data_lines)
     parts["size"] = SIZE_WEIGHT * math.log10(1 + effective_lines)

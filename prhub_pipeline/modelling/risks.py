@@ -32,7 +32,7 @@ from prhub_pipeline.modelling.pr_text import (
 )
 from prhub_pipeline.modelling.requirement_edits import ENGLISH, describe, requirement_edits
 from prhub_pipeline.modelling.tags import areas_of
-from prhub_pipeline.paths import CI_FILES, DEPENDENCY_FILES, matches_any
+from prhub_pipeline.paths import CI_FILES, DEPENDENCY_FILES, DOCKER_FILES, matches_any
 from prhub_pipeline.records import (
     ConfigFileDiff,
     FileChange,
@@ -64,7 +64,6 @@ SEVERITY: dict[RiskKind, Severity] = {
     "ci_change": "low",
 }
 
-DOCKER_FILES = ("Dockerfile*", "*.Dockerfile", "*.dockerfile", "docker/**", "docker-compose*.y*ml")
 # A line that opens with "Breaking change(s)" as a heading, a label or a sentence
 # (`## Breaking Changes`, `**Breaking Changes:**`, `Breaking changes: X is now ...`, verl #362),
 # with what follows it; unless what follows says there is none or points at another project.
