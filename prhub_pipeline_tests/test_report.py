@@ -1355,6 +1355,27 @@ def test_a_module_and_a_theme_that_hold_each_others_prs_are_one_change() -> None
     assert ("CI/infrastructure", 9, 5) not in facts.biggest_changes(counts, previous, prs_of)
 
 
+def test_a_module_and_a_theme_of_one_name_that_fell_alike_are_one_change() -> None:
+    """tilelang 2026-08-10: "AMD/ROCm (6 → 1), Docs (5 → 0), and docs (5 → 0)". Gone to zero,
+    they have no PRs to compare by; their name and their move say they are one. One of a name
+    that moved otherwise is its own change."""
+    counts = WeekCounts(pr_count=25, modules={"cuda": 4}, themes={"AMD/ROCm": 1})
+    previous = WeekCounts(
+        pr_count=41, modules={"docs": 5, "cuda": 4, "perf": 3}, themes={"AMD/ROCm": 6, "Docs": 5}
+    )
+    prs_of = {"cuda": {1, 2, 3, 4}, "AMD/ROCm": {5}}
+    assert facts.biggest_changes(counts, previous, prs_of) == [
+        ("AMD/ROCm", 1, 6),
+        ("Docs", 0, 5),
+        ("perf", 0, 3),
+    ]
+    apart = WeekCounts(pr_count=9, modules={"perf": 3}, themes={"Performance": 2})
+    assert facts.biggest_changes(WeekCounts(pr_count=1), apart, {}) == [
+        ("perf", 0, 3),
+        ("Performance", 0, 2),
+    ]
+
+
 def test_the_appendix_lists_modules_not_type_tags() -> None:
     """tilelang's appendix said "#2725 | feature | feature" beside "24 PRs without a module"."""
     pr = make_pr(6800, "[Feature] Add lower-trace support", files=[("tools/t.py", 30, 1)])

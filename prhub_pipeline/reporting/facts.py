@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 from prhub_pipeline.modelling.known_gaps import followed_up_by
 from prhub_pipeline.modelling.pr_text import parse_title, shorten
 from prhub_pipeline.modelling.risks import RISK_ORDER
-from prhub_pipeline.modelling.tags import areas_of, normalise_tag
+from prhub_pipeline.modelling.tags import areas_of, normalise_tag, spelling_key
 from prhub_pipeline.records import (
     FixImpact,
     PrScore,
@@ -561,7 +561,11 @@ def _same_move(
 ) -> bool:
     """Whether `change` repeats `kept`: the same PRs and start, or a module and a theme that
     moved the same way with one's PRs among the other's. A label that fell to zero has no PRs
-    to compare by: it is never a repeat."""
+    to compare by: it repeats only a module or theme of its name that moved alike (tilelang's
+    "Docs (5 → 0), and docs (5 → 0)")."""
+    one_name = spelling_key(normalise_tag(change[0])) == spelling_key(normalise_tag(kept[0]))
+    if kinds[change[0]] != kinds[kept[0]] and change[1:] == kept[1:] and one_name:
+        return True
     mine, theirs = set(prs_of.get(change[0], ())), set(prs_of.get(kept[0], ()))
     if not mine or not theirs:
         return False
