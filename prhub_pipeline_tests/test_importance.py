@@ -9,6 +9,7 @@ import pytest
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import (
     CORE_WEIGHT,
+    REVERT_WEIGHT,
     TYPE_WEIGHTS,
     PrReview,
     ScoreCalibration,
@@ -829,17 +830,19 @@ def test_parts_for_a_docs_only_pr() -> None:
 
 def test_a_pr_of_only_tests_ci_or_images_weighs_like_a_test_change() -> None:
     """vllm-ascend's "[CI] Add weekly accuracy tests for ..." (test configs and a workflow) is
-    no feature of the code: 114 of its key PRs were such. A revert of one stays a revert, and
-    code beside them makes it a change of the code again."""
+    no feature of the code: 114 of its key PRs were such. Reverting one is no revert of the
+    code either, though the revert part still counts; code beside them makes it a change of
+    the code again."""
     support = [(".github/workflows/nightly.yaml", 40, 2), ("tests/e2e/test_kimi.py", 900, 0)]
     suite = make_pr(1, "[CI] Add weekly accuracy tests for Kimi-K2", files=support)
     image = make_pr(2, "[ci] fix: docker build OOM", files=[("docker/Dockerfile.npu", 30, 3)])
     coded = make_pr(3, "[CI] Add weekly tests", files=[*support, ("verl/a.py", 20, 0)])
-    revert = make_pr(4, 'Revert "[CI] Add weekly tests"', files=support)
+    revert = make_pr(4, 'Revert "[CI] Add weekly tests"', files=support, is_revert=True)
     assert score_parts(suite, ["ci"], CONFIG)["type"] == TYPE_WEIGHTS["test"]
     assert score_parts(image, ["ci"], CONFIG)["type"] == TYPE_WEIGHTS["test"]
     assert score_parts(coded, ["ci"], CONFIG)["type"] == TYPE_WEIGHTS["feat"]
-    assert score_parts(revert, ["ci"], CONFIG)["type"] == TYPE_WEIGHTS["revert"]
+    reverted = score_parts(revert, ["ci"], CONFIG)
+    assert (reverted["type"], reverted["revert"]) == (TYPE_WEIGHTS["test"], REVERT_WEIGHT)
     # What goes into an image is code: slime patches SGLang in `docker/patch/`.
     patch = make_pr(6, "[docker] fix pd prefill abort", files=[("docker/patch/sglang.patch", 9, 2)])
     assert score_parts(patch, [], CONFIG)["type"] == TYPE_WEIGHTS["fix"]

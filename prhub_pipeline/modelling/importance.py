@@ -361,9 +361,10 @@ def score_parts(
     parts["type"] = TYPE_WEIGHTS[pr_type]
     if shape.docs_only:
         parts["type"] = TYPE_WEIGHTS["doc"]
-    elif shape.support_only and pr_type != "revert":
+    elif shape.support_only:
         # A new E2E suite or CI job is not a feature of the code (vllm-ascend's "[CI] Add
-        # weekly accuracy tests for ..." scored as key features: 114 of its key PRs).
+        # weekly accuracy tests for ..." scored as key features: 114 of its key PRs), nor is
+        # taking one out again a revert of the code (the revert part still counts).
         parts["type"] = min(TYPE_WEIGHTS[pr_type], TYPE_WEIGHTS["test"])
     parts["breaking"] = BREAKING_WEIGHT if info.breaking else 0.0
     effective_lines = shape.code_lines + DOC_LINE_WEIGHT * (shape.doc_lines + shape.data_lines)
