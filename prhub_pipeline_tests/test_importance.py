@@ -496,6 +496,15 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "[doc] fix: revert previous ray cluster description",
             "Revert previous ray cluster description",
         ),
+        # So does a type before what is done (TransformerEngine #2580, tilelang #1899); before
+        # what went wrong, the type is the verb and stays (verl #2358).
+        (
+            "fix(build): Handle namespace packages for PyPI CUDA detection",
+            "Fix: handle nvidia namespace packages where file is None",
+            "Handle nvidia namespace packages where file is None",
+        ),
+        ("t", "fix(cpu): skip redundant re-lowering", "Skip redundant re-lowering"),
+        ("t", "Fix: pre-commit broken by #2354", "Fix: pre-commit broken by #2354"),
         # A quote elsewhere is someone else's words (an issue, a log), not the summary.
         (
             "t",

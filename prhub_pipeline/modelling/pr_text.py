@@ -763,8 +763,15 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     if len(opening) > 1 and _PROVENANCE.match(opening[0]):
         chosen = " ".join(opening[1:])
     # A commit's subject as the description (`[CUDA] Refactor TMA atomic add layout
-    # validation`, tilelang #2846) says what changed; its tags and type say it again.
-    if _LEADING_TAGS.match(chosen):
+    # validation`, tilelang #2846) says what changed; its tags and type say it again. So does
+    # a type before what is done (`Fix: handle nvidia namespace packages ...`), though not
+    # before what went wrong (`Fix: pre-commit broken by #2354`), which needs the word.
+    conventional = _CONVENTIONAL.match(chosen)
+    if _LEADING_TAGS.match(chosen) or (
+        conventional
+        and conventional.group("type").lower() in TYPE_ALIASES
+        and _AUTHOR_LEAD.match(conventional.group("rest"))
+    ):
         chosen = parse_title(chosen).subject
     summary = _first_sentences(chosen, limit)
     # "move `hf_transfer` into ..." (after "As title, ") starts its sentence with a capital;
