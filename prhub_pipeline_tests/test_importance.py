@@ -505,6 +505,30 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         ),
         ("t", "fix(cpu): skip redundant re-lowering", "Skip redundant re-lowering"),
         ("t", "Fix: pre-commit broken by #2354", "Fix: pre-commit broken by #2354"),
+        # A wrapped line that opens with a number goes on with its sentence (vllm-ascend
+        # #9780); a numbered list run into one paragraph ends a sentence before each number,
+        # and its numbers end nothing (vllm-ascend #9160, verl #2421).
+        (
+            "t",
+            "## Summary\n\n- `npu_quant_matmul` does not support weight dimensions >=\n65536. When"
+            " DSA context parallel is enabled, the layer fails.\n- Split the weight.\n",
+            "`npu_quant_matmul` does not support weight dimensions >= 65536. When DSA context"
+            " parallel is enabled, the layer fails.",
+        ),
+        (
+            "t",
+            "Revise the KV Pool user guide:\n4. Revise parameters for Memcache for clarity.\n"
+            "5. Modify the condition for the warmup.",
+            "Revise parameters for Memcache for clarity.",
+        ),
+        (
+            "t",
+            "This PR safely bumps the minimum python version of the package to 3.10 for two"
+            " reasons: 1. `removeprefix` came in 3.9. 2. Python 3.9 is no longer supported by"
+            " the vLLM releases we test against.",
+            "This PR safely bumps the minimum python version of the package to 3.10 for two"
+            " reasons: 1. `removeprefix` came in 3.9.",
+        ),
         # A quote elsewhere is someone else's words (an issue, a log), not the summary.
         (
             "t",

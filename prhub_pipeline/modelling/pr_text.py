@@ -422,8 +422,14 @@ _BARE_LINK = re.compile(r"^\s*\[\s*(?:\S+\s+){0,2}\S+\s*\]\([^)]+\)\s*[.,;:]?\s*
 _EMPHASIS = re.compile(r"(\*\*|__)(?P<text>.+?)\1")
 # `*every*`, but not `bs*seq_len*vocab`, `a * b * c` or a `*` inside a code span.
 _SINGLE_EMPHASIS = re.compile(r"(?<![\w*`])\*(?=[^\s*])(?P<text>[^*`\n]+?)(?<=[^\s*])\*(?![\w*])")
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+(?=[A-Z\u4e00-\u9fff`\"'(])|(?<=[。！？])")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|(?P<number>\d+)[.)])\s+")
+# A sentence ends at `.`, `!` or `?` before a capital, or at Chinese end punctuation; and before
+# the next of a numbered list run into one paragraph (`... training. 2. Add: ...`), whose
+# numbers (`2.`) end nothing.
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?。！？])(?<!\s\d\.)(?<!^\d\.)\s+(?=[A-Z\u4e00-\u9fff`\"'(])|(?<=[。！？])"
+    r"|(?<=[.!?;；])\s+(?=\d{1,2}[.)]\s)"
+)
 
 
 class _Paragraph(NamedTuple):
@@ -440,6 +446,7 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
     section = ""
     current: list[str] = []
     in_item = False
+    numbered = False  # a numbered list is under way (its items may hold other lists)
     in_row = False  # a table row hard-wrapped over several lines (verl #5556)
 
     def flush() -> None:
@@ -467,9 +474,23 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
             flush()
             section = heading.group("text")
             continue
-        if not line or _LIST_MARK.match(line):
+        mark = _LIST_MARK.match(line)
+        # As in CommonMark, a number other than 1 starts no list within a paragraph: it is a
+        # wrapped line that begins with a number (`... dimensions >=` then `65536. When ...`,
+        # vllm-ascend #9780), unless a numbered list is under way or the line before
+        # announces one (`Revise the KV Pool user guide:` then `4. Revise ...`).
+        if (
+            mark
+            and mark.group("number") not in (None, "1")
+            and current
+            and not numbered
+            and not current[-1].endswith((":", "："))
+        ):
+            mark = None
+        if not line or mark:
             flush()
-            in_item = _LIST_MARK.match(line) is not None
+            in_item = mark is not None
+            numbered = (numbered and in_item) or (mark is not None and mark.group("number"))
             if in_item:  # an item is a paragraph; its wrapped lines follow
                 current.append(_LIST_MARK.sub("", line))
             continue
