@@ -490,7 +490,7 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
         if not line or mark:
             flush()
             in_item = mark is not None
-            numbered = (numbered and in_item) or (mark is not None and mark.group("number"))
+            numbered = (numbered and in_item) or bool(mark and mark.group("number"))
             if in_item:  # an item is a paragraph; its wrapped lines follow
                 current.append(_LIST_MARK.sub("", line))
             continue
