@@ -504,6 +504,7 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "Handle nvidia namespace packages where file is None",
         ),
         ("t", "fix(cpu): skip redundant re-lowering", "Skip redundant re-lowering"),
+        ("t", "Fix: install NPU requirements", "Install NPU requirements"),
         ("t", "Fix: pre-commit broken by #2354", "Fix: pre-commit broken by #2354"),
         # A wrapped line that opens with a number goes on with its sentence (vllm-ascend
         # #9780); a numbered list run into one paragraph ends a sentence before each number,

@@ -615,7 +615,9 @@ _VERBS = (
     r"|rename|replace|improve|optimi[sz]e|avoid|prevent|bump|upgrade|migrate|switch|skip|extend"
     r"|expose|provide|create|delete|clean|drop|correct|resolve|handle|restore|unify|simplify"
     r"|align|set|change|ensure|wire|pass|split|register|integrate|adapt|reduce|cache|defer"
-    r"|upload|hardcode|revert|disable|raise|lower|pin|guard|return|keep|let|apply)"
+    r"|upload|hardcode|revert|disable|raise|lower|pin|guard|return|keep|let|apply|install|stop"
+    r"|deprecate|rewrite|rework|reorganize|speed|accelerate|validate|sync|increase|decrease"
+    r"|limit)"
     r"(?:s|es|ed|d)?\b"
 )
 # A paragraph that says what the PR does ("This PR adds ...", "In this PR, we ...", "We add
