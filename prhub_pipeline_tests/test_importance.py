@@ -505,6 +505,15 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         ),
         ("t", "fix(cpu): skip redundant re-lowering", "Skip redundant re-lowering"),
         ("t", "Fix: install NPU requirements", "Install NPU requirements"),
+        # A number that ends a sentence is no list's number (verl #1770: "set to 0. This is a
+        # breaking change ...").
+        (
+            "t",
+            "In this PR, the default value of entropy_coeff in the actor config is set to 0. This"
+            " is a breaking change that may affect your experiment, as the default was 1e-3 for"
+            " most of the recipes we ship today.",
+            "In this PR, the default value of entropy_coeff in the actor config is set to 0.",
+        ),
         ("t", "Fix: pre-commit broken by #2354", "Fix: pre-commit broken by #2354"),
         # A wrapped line that opens with a number goes on with its sentence (vllm-ascend
         # #9780); a numbered list run into one paragraph ends a sentence before each number,

@@ -425,9 +425,9 @@ _SINGLE_EMPHASIS = re.compile(r"(?<![\w*`])\*(?=[^\s*])(?P<text>[^*`\n]+?)(?<=[^
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|(?P<number>\d+)[.)])\s+")
 # A sentence ends at `.`, `!` or `?` before a capital, or at Chinese end punctuation; and before
 # the next of a numbered list run into one paragraph (`... training. 2. Add: ...`), whose
-# numbers (`2.`) end nothing.
+# numbers (`2.` after a sentence's end, not `on GPU 0.`) end nothing.
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?。！？])(?<!\s\d\.)(?<!^\d\.)\s+(?=[A-Z\u4e00-\u9fff`\"'(])|(?<=[。！？])"
+    r"(?<=[.!?。！？])(?<![.!?;:]\s\d\.)(?<!^\d\.)\s+(?=[A-Z\u4e00-\u9fff`\"'(])|(?<=[。！？])"
     r"|(?<=[.!?;；])\s+(?=\d{1,2}[.)]\s)"
 )
 
