@@ -1133,6 +1133,10 @@ def test_a_label_that_fell_to_zero_keeps_its_trend_row(lang: str) -> None:
     both = WeekCounts(pr_count=3, modules={"lora": 1}, themes={"LoRA": 1})
     lead = context_for(week_prs(), lang, previous=both).trends_lead[-1]
     assert "LoRA" in lead and "lora" not in lead
+    # Spellings aside too, as tilelang's `docs` module beside a Doc theme would be.
+    spelt = WeekCounts(pr_count=3, modules={"benchmark": 1}, themes={"Benchmarks": 1})
+    lead = context_for(week_prs(), lang, previous=spelt).trends_lead[-1]
+    assert "Benchmarks" in lead and "benchmark" not in lead
     markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
     assert "| Ray | " in markdown and f"| {docs} | " not in markdown
     # Without the previous week nothing fell, and a week without PRs has no rows to show.

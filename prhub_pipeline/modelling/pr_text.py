@@ -375,11 +375,15 @@ _SKIP_SECTIONS = re.compile(
     r"|how (?:was|were|is) this\b[^?]*\btested)",
     re.IGNORECASE,
 )
+# Words that say where a PR comes from: `Split from #6118`, `Follow-up work for #4639`.
+_PROVENANCE_WORD = (
+    r"(?:part of|comes? from|split (?:out )?from|continuation of"
+    r"|follow[- ]?up(?: work)?(?: to| of| for)?)"
+)
 # Words that point at another issue or PR: `Fixes #12`, `Related to https://...`, `Follow-up of`.
 _REFERENCE_WORD = (
     r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related(?: to| issues?)?|refs?|references?|see"
-    r"|part of|comes? from|split (?:out )?from|continuation of"
-    r"|follow[- ]?up(?: work)?(?: to| of| for)?|details?)"
+    rf"|{_PROVENANCE_WORD}|details?)"
 )
 _REFERENCE_LINE = re.compile(
     rf"^\s*((?:{_REFERENCE_WORD}|co-authored-by|signed-off-by)\b[^.]{{0,25}}?[:\s]*"
@@ -390,9 +394,7 @@ _REFERENCE = r"(?:#\d+|https?://\S+?)"
 # A sentence that only says where the PR comes from (`Split from #6118.`, `Follow-up work for
 # #4639, #5297.`), not what it does (`Fix a bug introduced in #3285.` does).
 _PROVENANCE = re.compile(
-    r"^\s*(?:split (?:out )?from|continuation of|follow[- ]?up(?: work)?(?: to| of| for)?"
-    rf"|part of|comes? from)\b[^.]{{0,25}}?[:\s]*(?:{_REFERENCE}[\s.,;]*)+$",
-    re.IGNORECASE,
+    rf"^\s*{_PROVENANCE_WORD}\b[^.]{{0,25}}?[:\s]*(?:{_REFERENCE}[\s.,;]*)+$", re.IGNORECASE
 )
 # What can open a paragraph before the author's first sentence: the template's question
 # written as a plain line rather than a heading, bare links (`https://.../issues/287, ...`) and

@@ -109,6 +109,12 @@ def busiest(counts: Mapping[str, int], week_prs: int) -> Ranked:
     return ranked({k: n for k, n in counts.items() if n > 1 or week_prs < BUSY_WEEK_PRS})
 
 
+def name_key(name: str) -> str:
+    """A module's or theme's name with case, separators and spelling set aside: the `doc`
+    module, the `docs` tag and the Docs theme share one."""
+    return spelling_key(normalise_tag(name))
+
+
 def leaders(ranking: Ranked, limit: int) -> Ranked:
     """The first `limit` of a ranking, less a tie the limit would cut: naming one of several
     labels with the same count as if it alone came next would be alphabetical chance."""
@@ -563,7 +569,7 @@ def _same_move(
     moved the same way with one's PRs among the other's. A label that fell to zero has no PRs
     to compare by: it repeats only a module or theme of its name that moved alike (tilelang's
     "Docs (5 → 0), and docs (5 → 0)")."""
-    one_name = spelling_key(normalise_tag(change[0])) == spelling_key(normalise_tag(kept[0]))
+    one_name = name_key(change[0]) == name_key(kept[0])
     if kinds[change[0]] != kinds[kept[0]] and change[1:] == kept[1:] and one_name:
         return True
     mine, theirs = set(prs_of.get(change[0], ())), set(prs_of.get(kept[0], ()))

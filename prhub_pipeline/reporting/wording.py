@@ -37,6 +37,7 @@ from prhub_pipeline.reporting.facts import (
     Summary,
     biggest_changes,
     delta,
+    name_key,
     subject,
     type_counts,
 )
@@ -475,10 +476,10 @@ class Wording:
         if not names:
             return []
         shown: dict[str, str] = {}
-        for display in (self.display_name(name) for name in names):
-            said = shown.setdefault(display.casefold(), display)
-            if said.islower():
-                shown[display.casefold()] = display
+        for name in names:
+            display = self.display_name(name)
+            if shown.setdefault(name_key(name), display).islower():
+                shown[name_key(name)] = display
         return [self.faded_labels.format(names=self.join(list(shown.values())))]
 
     # Risks.
