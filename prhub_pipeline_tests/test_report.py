@@ -621,7 +621,7 @@ def test_a_theme_holding_the_very_prs_of_a_module_is_named_once() -> None:
     assert "The largest changes: Performance (1 → 5) and data (0 → 2)." in wider.trends_lead
 
 
-def test_a_pr_without_description_is_not_summarised_by_its_own_title() -> None:
+def test_a_pr_without_description_is_outlined_not_summarised_by_its_own_title() -> None:
     bare = make_pr(
         6600, "[fsdp] feat: support megatron-bridge training", files=[("verl/a.py", 900, 0)]
     )
@@ -642,16 +642,19 @@ def test_a_pr_without_description_is_not_summarised_by_its_own_title() -> None:
     assert items[6601].endswith("Splits optimizer state across ranks.")
     quick = {item.pr.number: item.summary + item.risks for item in context.quick_view}
     assert "support megatron-bridge" not in quick[6600]
-    assert quick[6600] == " (risks: core-path changes without tests)"
+    assert quick[6600] == (
+        "No description beyond the title; it changes verl/a.py (900 lines)."
+        " (risks: core-path changes without tests)"
+    )
     assert quick[6601].startswith("Splits optimizer state across ranks. (risks: ")
     # Every entry reads "importance N", then the summary if any, the risks and the parts.
     lines = render_report(context, "en", "md").splitlines()
     (bare_line,) = [line for line in lines if line.startswith("- **[#6600]")]
     assert (
         ": importance " in bare_line
-        and " (risks: core-path changes without tests) (score" in bare_line
+        and "(900 lines). (risks: core-path changes without tests) (score" in bare_line
     )
-    assert ". (risks" not in bare_line and "Risks:" not in bare_line
+    assert "Risks:" not in bare_line
 
 
 def test_a_description_that_only_restates_part_of_the_title_adds_nothing() -> None:

@@ -21,6 +21,7 @@ from prhub_pipeline.records import (
     ThemeTag,
     WeekCounts,
 )
+from prhub_pipeline.reporting import facts
 from prhub_pipeline.reporting.context import ReportContext, build_report_context
 from prhub_pipeline.reporting.facts import FlaggedPr, RevertChain, RiskGroup
 from prhub_pipeline.reporting.wording import EN, ZH
@@ -304,3 +305,103 @@ def test_reverts_whose_target_is_unknown_share_one_sentence() -> None:
         "#11580 is a revert, but the reverted PR could not be identified."
     ]
     assert ZH.revert_sentences(chains[1:])[0].startswith("#11580、#11845 是回退")
+
+
+def _fsdpturbo_pr(**extra: object) -> PullRequest:
+    """Modelled on verl #7362: a title-only description over an engine file, example scripts,
+    tests, docs and a CI workflow."""
+    pr = make_pr(
+        7362,
+        "[ci, trainer] feat: add fsdpturbo backend engine support.",
+        body="### What does this PR do?\n\nadd fsdpturbo backend engine support.",
+        files=[
+            (".github/workflows/e2e_ppo_trainer_fsdp_turbo_vllm.yml", 156, 0),
+            ("docs/advance/fsdp_turbo_backend.rst", 236, 0),
+            ("examples/grpo_trainer/run_qwen3_5_27b_fsdp_turbo.sh", 211, 0),
+            ("examples/grpo_trainer/run_qwen3_5_35b_fsdp_turbo.sh", 221, 0),
+            ("tests/special_e2e/run_ppo_trainer_fsdp_turbo.sh", 153, 0),
+            ("verl/trainer/config/engine/fsdp.yaml", 16, 1),
+            ("verl/workers/engine/fsdp/__init__.py", 2, 1),
+            ("verl/workers/engine/fsdp/fsdp_turbo_impl.py", 151, 0),
+        ],
+    )
+    files = [
+        f.model_copy(update={"status": "added"}) if f.path.endswith("_impl.py") else f
+        for f in pr.files
+    ]
+    return pr.model_copy(update={"files": files, **extra})
+
+
+def test_an_outline_names_the_largest_core_place_first_then_the_largest_other() -> None:
+    outline = facts.change_outline(_fsdpturbo_pr(), CONFIG)
+    assert outline is not None
+    assert (outline.files, outline.lines, outline.place_count) == (8, 1148, 3)
+    # The engine folder (153 lines, core) before the examples' (432 lines, not core).
+    assert [(p.path, p.files, p.lines, p.core) for p in outline.places] == [
+        ("verl/workers/engine/fsdp/", 2, 154, True),
+        ("examples/grpo_trainer/", 2, 432, False),
+    ]
+    assert outline.support == ["test", "doc", "ci"]
+    assert EN.change_outline(outline, 300) == (
+        "No description beyond the title; it changes 8 files (1148 lines) in 3 folders, "
+        "including verl/workers/engine/fsdp/ (2 files, 154 lines) and examples/grpo_trainer/ "
+        "(2 files, 432 lines), besides tests, docs, and CI."
+    )
+    assert ZH.change_outline(outline, 300) == (
+        "描述未超出标题；改动 8 个文件（1148 行），分布在 3 个目录，包括 "
+        "verl/workers/engine/fsdp/（2 个文件，154 行）、"
+        "examples/grpo_trainer/（2 个文件，432 行），另有测试、文档、CI 改动。"
+    )
+    # Past the limit, it names one place fewer rather than being cut.
+    short = EN.change_outline(outline, 160)
+    assert "examples/grpo_trainer/" not in short and short.endswith("besides tests, docs, and CI.")
+
+
+def test_an_outline_of_one_file_says_if_it_is_new_and_counts_lines_right() -> None:
+    only = make_pr(1, "[doc] chore: news", files=[("README.md", 1, 0)])
+    outline = facts.change_outline(only, CONFIG)
+    assert outline is not None
+    assert EN.change_outline(outline, 300) == (
+        "No description beyond the title; it changes README.md (1 line)."
+    )
+    assert ZH.change_outline(outline, 300) == "描述未超出标题；改动 README.md（1 行）。"
+    added = only.model_copy(
+        update={"files": [only.files[0].model_copy(update={"status": "added", "additions": 40})]}
+    )
+    outline = facts.change_outline(added, CONFIG)
+    assert outline is not None and "README.md (new, 40 lines)" in EN.change_outline(outline, 300)
+
+
+def test_an_outline_without_code_places_the_supporting_files_themselves() -> None:
+    docs = make_pr(2, "[doc] feat: npu docs", files=[("docs/a.md", 30, 0), ("docs/b.md", 20, 0)])
+    outline = facts.change_outline(docs, CONFIG)
+    assert outline is not None and outline.support == []
+    assert EN.change_outline(outline, 300) == (
+        "No description beyond the title; it changes 2 files (50 lines) in docs/."
+    )
+
+
+def test_an_outline_of_a_partial_file_list_says_the_folders_are_a_floor() -> None:
+    # GitHub lists a PR's first 100 files; the PR's own counts say how many there are.
+    partial = _fsdpturbo_pr(changed_files=240, additions=9000, deletions=10)
+    outline = facts.change_outline(partial, CONFIG)
+    assert outline is not None and not outline.complete
+    text = EN.change_outline(outline, 300)
+    assert text.startswith("No description beyond the title; it changes 240 files (9010 lines)")
+    assert " in 3 or more folders, including " in text
+    assert "分布在至少 3 个目录" in ZH.change_outline(outline, 300)
+    assert facts.change_outline(partial.model_copy(update={"files": []}), CONFIG) is None
+
+
+def test_an_outline_of_one_folder_gives_its_counts_once_and_names_the_top_folder() -> None:
+    engine = make_pr(3, "Adding slice", files=[("te/jax/a.py", 20, 0), ("te/jax/b.py", 4, 0)])
+    outline = facts.change_outline(engine, CONFIG)
+    assert outline is not None
+    assert EN.change_outline(outline, 300) == (
+        "No description beyond the title; it changes 2 files (24 lines) in te/jax/."
+    )
+    readmes = make_pr(4, "Add ci badge", files=[("README.md", 1, 0), ("README_zh.md", 1, 1)])
+    outline = facts.change_outline(readmes, CONFIG)
+    assert outline is not None
+    assert EN.change_outline(outline, 300).endswith("(3 lines) in the top folder.")
+    assert ZH.change_outline(outline, 300) == "描述未超出标题；改动 2 个文件（3 行），在根目录。"

@@ -16,6 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import ScoreCalibration, reverted_target
 from prhub_pipeline.modelling.pr_text import own_references, shorten, summarize
 from prhub_pipeline.modelling.risks import SEVERITY
@@ -40,6 +41,8 @@ from prhub_pipeline.reporting.wording import WORDINGS, Wording
 from prhub_pipeline.weeks import WeekWindow
 
 TITLE_DISPLAY_LIMIT = 120
+SUMMARY_LIMIT = 200  # characters of a description's summary
+OUTLINE_LIMIT = 260  # of an outline of changed files, which is never cut: it names fewer places
 MAX_QUICK_VIEW = 12
 # A module or theme the previous week had fewer PRs of than this, and this week none, gets no
 # row of zeros in the trends table: one sentence names them all.
@@ -157,6 +160,7 @@ def build_report_context(
     calibration: ScoreCalibration | None = None,
     history_by_number: Mapping[int, PullRequest] | None = None,
     key_threshold: float = 7.0,
+    scoring: ScoringConfig | None = None,
     source: str | None = None,
     housekeeping: Mapping[str, Sequence[str]] | None = None,
     subject_themes: Mapping[str, float] | None = None,
@@ -170,6 +174,8 @@ def build_report_context(
     `None`: the built-in rules), which group a PR only when nothing more specific does.
     `subject_themes` are the themes that name what the repository is about (with their share
     of its `history_size` stored PRs; `themes.subject_themes`): left out, and said so once.
+    `scoring` tells test, doc and data files apart where a PR's outline of changed files is
+    told (the defaults when None).
     """
     if lang not in LANGS:
         raise ValueError(f"unknown report language {lang!r}; expected one of {', '.join(LANGS)}")
@@ -203,10 +209,13 @@ def build_report_context(
                 prs_of[name].add(number)
 
     words = WORDINGS[lang]
+    scoring = scoring or ScoringConfig()
     known = dict(history_by_number or {})
     known.update(by_number)
     refs = {
-        pr.number: _pr_ref(repo, pr, score_of[pr.number], module_names[pr.number], words, known)
+        pr.number: _pr_ref(
+            repo, pr, score_of[pr.number], module_names[pr.number], words, known, scoring
+        )
         for pr in prs
     }
     ordered = sorted(refs.values(), key=lambda r: (-score_of[r.number].raw_score, r.number))
@@ -317,10 +326,14 @@ def _pr_ref(
     modules: list[str],
     words: Wording,
     known: Mapping[int, PullRequest],
+    scoring: ScoringConfig,
 ) -> PrRef:
     summary = own_references(summarize(pr.title, pr.body), repo)
+    outline = None
     if not facts.adds_to_title(summary, pr.title):
-        summary = ""  # no description: the title already says all there is
+        # The title already says all the description does: say where the change is instead.
+        outline = facts.change_outline(pr, scoring)
+        summary = words.change_outline(outline, OUTLINE_LIMIT) if outline else ""
     if score.pr_type == "revert":
         target, _ = reverted_target(pr, known)
         if target is not None:
@@ -338,7 +351,7 @@ def _pr_ref(
         modules=modules,
         importance=score.importance,
         is_key=score.is_key,
-        summary=shorten(summary, 200),
+        summary=summary if outline else shorten(summary, SUMMARY_LIMIT),
         author=pr.author,
     )
 

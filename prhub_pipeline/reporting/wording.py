@@ -25,6 +25,8 @@ from prhub_pipeline.reporting.facts import (
     FOLLOW_UP_KINDS,
     MAX_LISTED,
     MAX_LISTED_PER_IMPACT,
+    ChangeOutline,
+    ChangePlace,
     FlaggedPr,
     FollowUp,
     FollowUpKind,
@@ -35,6 +37,7 @@ from prhub_pipeline.reporting.facts import (
     RevertChain,
     RiskGroup,
     Summary,
+    SupportKind,
     biggest_changes,
     delta,
     name_key,
@@ -112,6 +115,18 @@ class Wording:
     without_reviews: str
     reverts_pr: str
     reverts_pr_titled: str
+    # A PR's changed files, when its description adds nothing to its title (ChangeOutline).
+    outline_one: str  # fields place
+    outline_many: str  # fields files, lines, where, besides
+    outline_in: str  # fields places: all there are
+    outline_among: str  # fields n (the folders in all), places (some of them)
+    outline_among_listed: str  # as outline_among, when the source listed only some files
+    outline_besides: str  # fields kinds
+    outline_kinds: dict[SupportKind, str]
+    place_folder: str  # fields path, files, lines
+    place_file: dict[str, str]  # by status ("modified" for an edit); fields path, lines
+    line_count: Counted  # fields n
+    top_folder: str  # the repository's top level, as a place
     # Summary.
     no_prs: str
     overview: Counted
@@ -266,6 +281,53 @@ class Wording:
         if original_title is None:
             return self.reverts_pr.format(target=target)
         return self.reverts_pr_titled.format(target=target, title=original_title)
+
+    def change_outline(self, outline: ChangeOutline, limit: int) -> str:
+        """The outline as one sentence, naming fewer places when all would pass `limit`."""
+        if outline.files == 1 and outline.place_count == 1:
+            return self.outline_one.format(place=self._place(outline.places[0]))
+        besides = ""
+        if outline.support:
+            kinds = self.join([self.outline_kinds[k] for k in outline.support])
+            besides = self.outline_besides.format(kinds=kinds)
+        if outline.place_count == 1 and outline.complete and not outline.support:
+            # One folder holds every file: the totals already are its counts.
+            only = outline.places[0]
+            place = self._place(only) if only.files == 1 else (only.path or self.top_folder)
+            where = self.outline_in.format(places=place)
+            return _tight(
+                self.outline_many.format(
+                    files=outline.files, lines=self._lines(outline.lines), where=where, besides=""
+                )
+            )
+        text = ""
+        for shown in range(len(outline.places), 0, -1):
+            places = self.join([self._place(p) for p in outline.places[:shown]])
+            where = self.outline_in.format(places=places)
+            if outline.place_count > shown or not outline.complete:
+                among = self.outline_among if outline.complete else self.outline_among_listed
+                where = among.format(n=outline.place_count, places=places)
+            text = _tight(
+                self.outline_many.format(
+                    files=outline.files,
+                    lines=self._lines(outline.lines),
+                    where=where,
+                    besides=besides,
+                )
+            )
+            if len(text) <= limit:
+                break
+        return text
+
+    def _place(self, place: ChangePlace) -> str:
+        lines = self._lines(place.lines)
+        if place.files == 1:
+            return self.place_file[place.status or "modified"].format(path=place.path, lines=lines)
+        path = place.path or self.top_folder
+        return self.place_folder.format(path=path, files=place.files, lines=lines)
+
+    def _lines(self, n: int) -> str:
+        return _counted(self.line_count, n).format(n=n)
 
     # Summary.
     def summary(self, s: Summary) -> list[str]:
@@ -766,6 +828,27 @@ ZH = Wording(
     without_reviews="无评审数据",
     reverts_pr="回退 #{target}",
     reverts_pr_titled="回退 #{target}：{title}",
+    outline_one="描述未超出标题；改动 {place}。",
+    outline_many=("描述未超出标题；改动 {files} 个文件（{lines}），{where}{besides}。"),
+    outline_in="在 {places}",
+    outline_among="分布在 {n} 个目录，包括 {places}",
+    outline_among_listed="分布在至少 {n} 个目录，包括 {places}",
+    outline_besides="，另有{kinds} 改动",
+    outline_kinds={
+        "test": "测试",
+        "doc": "文档",
+        "ci": "CI",
+        "docker": "Docker 文件",
+        "data": "数据",
+    },
+    place_folder="{path}（{files} 个文件，{lines}）",
+    place_file={
+        "modified": "{path}（{lines}）",
+        "added": "{path}（新增，{lines}）",
+        "removed": "{path}（删除，{lines}）",
+    },
+    line_count="{n} 行",
+    top_folder="根目录",
     no_prs="本周（{span}）没有合并的 PR。",
     overview="本周（{span}）共合并 {n} 个 PR，{key}。按类型分：{types}。",
     overview_key=(
@@ -1027,6 +1110,29 @@ EN = Wording(
     without_reviews="no review data",
     reverts_pr="Reverts #{target}",
     reverts_pr_titled="Reverts #{target}: {title}",
+    outline_one="No description beyond the title; it changes {place}.",
+    outline_many=(
+        "No description beyond the title; it changes {files} files ({lines}) {where}{besides}."
+    ),
+    outline_in="in {places}",
+    outline_among="in {n} folders, including {places}",
+    outline_among_listed="in {n} or more folders, including {places}",
+    outline_besides=", besides {kinds}",
+    outline_kinds={
+        "test": "tests",
+        "doc": "docs",
+        "ci": "CI",
+        "docker": "Docker files",
+        "data": "data files",
+    },
+    place_folder="{path} ({files} files, {lines})",
+    place_file={
+        "modified": "{path} ({lines})",
+        "added": "{path} (new, {lines})",
+        "removed": "{path} (removed, {lines})",
+    },
+    line_count=("{n} line", "{n} lines"),
+    top_folder="the top folder",
     no_prs="No pull requests were merged this week ({span}).",
     overview=(
         "{n} pull request was merged this week ({span}); {key}. By type: {types}.",

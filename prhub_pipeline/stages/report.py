@@ -76,6 +76,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                     calibration=history.calibration,
                     history_by_number=history.by_number,
                     key_threshold=repo.scoring.key_threshold,
+                    scoring=repo.scoring,
                     source=repo.source,
                     housekeeping=housekeeping_themes(repo.themes),
                     subject_themes=subjects,
