@@ -347,8 +347,12 @@ def test_a_pyproject_that_hands_its_requirements_to_the_build_backend_removes_no
     again = make_pr(770, files=[("pyproject.toml", 2, 1)])
     [flag] = flag_risks([again], {}, ReviewData(available=False), config, {}, config_diffs=back)
     assert flag.detail == (
-        "changes requirements: lists the dependencies of pyproject.toml again (3 requirements),"
-        " no longer dynamic"
+        "changes requirements: lists 3 requirements as the dependencies of pyproject.toml"
+        " itself, no longer dynamic"
+    )
+    group = RiskGroup("dependency_change", [770], [_flagged(flag)], unlisted=0, reverts=[])
+    assert "pyproject.toml 改为直接列出 3 个依赖作为 dependencies，不再动态声明" in ZH.risk_text(
+        group
     )
 
 

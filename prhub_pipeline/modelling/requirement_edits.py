@@ -203,7 +203,7 @@ class RequirementPhrases:
     # The same project under other extras or marker, in its place.
     replaced: str  # fields before_key, before, after_key, after
     redeclared: str  # fields project, place, before, after: declaration counts
-    # A pyproject.toml that leaves its requirements to the build backend, or lists them again.
+    # A pyproject.toml that leaves its requirements to the build backend, or lists them itself.
     dynamic: str  # fields path, field, n
     static: str  # fields path, field, n
     any_version: str  # an unpinned requirement's version
@@ -231,7 +231,8 @@ ENGLISH = RequirementPhrases(
     " ({before} → {after} declarations)",
     dynamic="makes the {field} of {path} dynamic (the build backend reads them),"
     " no longer listing {n} requirements there",
-    static="lists the {field} of {path} again ({n} requirements), no longer dynamic",
+    # Not "again": a project may never have listed them (verl #7127).
+    static="lists {n} requirements as the {field} of {path} itself, no longer dynamic",
     any_version="any version",
     list_sep=", ",
     relock="{path}: {parts}",
