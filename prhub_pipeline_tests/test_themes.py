@@ -79,9 +79,15 @@ def test_npu_path_rule_does_not_match_input() -> None:
     assert "NPU/Ascend" not in themes_of(prs).get(1, set())
 
 
-def test_modules_give_themes() -> None:
-    label = ModuleLabel(repo=REPO, number=1, module="ci", origin="model", confidence=0.7)
-    assert "CI/infrastructure" in themes_of([make_pr(1, "tidy")], labels=[label])[1]
+def test_a_prs_own_tags_give_themes_and_the_classifiers_guesses_do_not() -> None:
+    tagged = ModuleLabel(repo=REPO, number=1, module="ci", origin="title", confidence=1.0)
+    labelled = ModuleLabel(repo=REPO, number=1, module="ci", origin="label", confidence=1.0)
+    for label in (tagged, labelled):
+        assert "CI/infrastructure" in themes_of([make_pr(1, "tidy")], labels=[label])[1]
+    # slime #629 "Super tiny rename total_train_time to step_time", guessed `ci` at 0.10.
+    guessed = ModuleLabel(repo=REPO, number=2, module="ci", origin="model", confidence=0.9)
+    pr = make_pr(2, "Super tiny rename total_train_time to step_time", paths=("slime/a.py",))
+    assert "CI/infrastructure" not in themes_of([pr], labels=[guessed]).get(2, set())
 
 
 def test_configured_rules_replace_the_defaults() -> None:

@@ -4,7 +4,8 @@ A theme rule matches a PR when any of its title patterns matches the title (tags
 its path globs match a changed path (or, with `min_path_share`, that share of them), its
 body patterns match two sentences of the description (template removed, so the checklist's
 mention of `docs` or `CI` does not count) or one sentence while a changed path matches its
-globs, or the PR carries one of its modules. A CI workflow file
+globs, or the PR's own tags (its title's or labels', not the classifier's guesses) name one
+of its modules. A CI workflow file
 (`.github/workflows/npu_unit_tests.yml`) counts only for globs rooted at its directory, such
 as the CI theme's `.github/**`. Patterns are case-insensitive regular expressions; globs use
 `**` for any number of directories. A repository's configured rules replace the built-in
@@ -273,8 +274,12 @@ def tag_themes(
     active = DEFAULT_THEME_RULES if rules is None else tuple(rules)
     modules_config = config or ModulesConfig()
     modules: dict[tuple[str, int], list[str]] = {}
+    # A guess of the classifier's is no evidence of a theme: in slime, whose PRs are mostly
+    # untagged, 44 of its theme tags came from guesses alone, nearly all wrong ("Super tiny
+    # rename total_train_time", `ci` at 0.10, was CI work; "Include type annotation", Docs).
     for label in labels:
-        modules.setdefault((label.repo, label.number), []).append(label.module)
+        if label.origin != "model":
+            modules.setdefault((label.repo, label.number), []).append(label.module)
     tags: list[ThemeTag] = []
     for pr in prs:
         title = text_without_tags(pr.title, modules_config)
