@@ -111,7 +111,8 @@ class ChangePlace:
 class ChangeOutline:
     """Where a PR changed what, for a key PR whose description adds nothing to its title (15%
     of verl's key PRs, e.g. #7362 "add fsdpturbo backend engine support."): a reader still
-    learns that it adds a 151-line engine file, two example scripts and a CI workflow."""
+    learns where it lands (the FSDP engine folder and the example scripts' folder) and what
+    comes beside (tests, docs, CI)."""
 
     files: int
     lines: int
