@@ -18,6 +18,7 @@ from prhub_pipeline.modelling.pr_text import shorten
 from prhub_pipeline.modelling.risks import flag_risks
 from prhub_pipeline.records import (
     ModuleLabel,
+    PrScore,
     PullRequest,
     RenderedReport,
     ReviewData,
@@ -1393,3 +1394,20 @@ def test_the_appendix_lists_modules_not_type_tags() -> None:
         del MODULES[6800]
     (row,) = [line for line in markdown.splitlines() if line.startswith("| [#6800]")]
     assert row.split(" | ")[3] == "—"
+
+
+def test_a_gathered_prs_label_is_left_out_when_it_only_names_its_type() -> None:
+    # vllm-ascend 2026-08-10: "performance · performance: Optimized Kernel ...".
+    score = PrScore(number=1, importance=8.4, raw_score=8.4, parts={}, is_key=True, pr_type="perf")
+    tuned = _key_ref(1, "performance", 8.4).model_copy(
+        update={"pr_type": "perf", "type_name": "performance"}
+    )
+    for lang in ("en", "zh"):
+        words = WORDINGS[lang]
+        for label in ("performance", "Performance", "perf"):
+            assert words.labelled_item_text(label, tuned, score) == words.item_text(tuned, score)
+        # A place keeps its label: `ci` and `misc` are where, not what kind.
+        for label in ("ci", "misc", "rollout"):
+            assert words.labelled_item_text(label, tuned, score).startswith(
+                words.display_name(label) + " · "
+            )

@@ -170,8 +170,7 @@ def parse_title(title: str) -> TitleInfo:
     )
     # verl's early `[doc] ...`, `[bugfix] ...` titles: a tag that names a type wins over the
     # first word, which is often a plain verb ("update", "add"). `[Bug fix]` is `[bugfix]`.
-    type_tags = (re.sub(r"[\s_-]+", "", t) for t in tags)
-    tag_types = {TYPE_ALIASES[t] for t in type_tags if t in TYPE_ALIASES and t not in _VERB_ALIASES}
+    tag_types = {t for t in map(tag_type, tags) if t is not None}
     if len(tag_types) == 1:
         pr_type = tag_types.pop()
     elif scope_type is not None:
@@ -179,6 +178,13 @@ def parse_title(title: str) -> TitleInfo:
     # `[BREAKING][refact]: move ...`: the type went in a bracket and left its colon behind.
     subject = rest.lstrip(":：-–— ") if tags or breaking else rest
     return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=subject or rest)
+
+
+def tag_type(tag: str) -> PrType | None:
+    """The type a bracket tag names (`[bugfix]`, `[Bug fix]`, `[Performance]`), if any; `[ci]`
+    and `[misc]` name a place, not a type."""
+    key = re.sub(r"[\s_-]+", "", tag.lower())
+    return None if key in _VERB_ALIASES else TYPE_ALIASES.get(key)
 
 
 # Closing references: "Fixes #12", "Fixes: #12", "closes owner/name#12", "resolve https://github.com/o/n/issues/12".

@@ -12,6 +12,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, get_args
 
+from prhub_pipeline.modelling.pr_text import tag_type
 from prhub_pipeline.modelling.requirement_edits import ENGLISH as REQUIREMENTS_EN
 from prhub_pipeline.modelling.requirement_edits import (
     RequirementPhrases,
@@ -467,7 +468,10 @@ class Wording:
         return intro + self.group_see_also.format(list=self.join(elsewhere))
 
     def labelled_item_text(self, label: str, ref: PrRef, score: PrScore) -> str:
-        """An item of the "more" group, led by the module or theme it stands for."""
+        """An item of the "more" group, led by the module or theme it stands for, unless that
+        only names its type again (vllm-ascend's "performance · performance: Optimized ...")."""
+        if tag_type(label) == ref.pr_type:
+            return self.item_text(ref, score)
         return self.item_label.format(label=self.display_name(label)) + self.item_text(ref, score)
 
     def item_text(self, ref: PrRef, score: PrScore) -> str:
