@@ -24,6 +24,7 @@ from prhub_pipeline.records import (
 from prhub_pipeline.reporting import facts
 from prhub_pipeline.reporting.context import ReportContext, build_report_context
 from prhub_pipeline.reporting.facts import FlaggedPr, RevertChain, RiskGroup
+from prhub_pipeline.reporting.render import render_report
 from prhub_pipeline.reporting.wording import EN, ZH
 from prhub_pipeline.weeks import WeekWindow
 from prhub_pipeline_tests.test_importance import REPO, history, make_pr
@@ -405,3 +406,51 @@ def test_an_outline_of_one_folder_gives_its_counts_once_and_names_the_top_folder
     assert outline is not None
     assert EN.change_outline(outline, 300).endswith("(3 lines) in the top folder.")
     assert ZH.change_outline(outline, 300) == "描述未超出标题；改动 2 个文件（3 行），在根目录。"
+
+
+def _predicted_context(lang: Lang, guessed: Sequence[int]) -> ReportContext:
+    prs = [make_pr(1, "[fsdp] feat: shard"), make_pr(2, "tidy"), make_pr(3, "tidy more")]
+    modules = {1: ["fsdp"], 2: ["ci"], 3: ["ci"]}
+    labels = [
+        ModuleLabel(
+            repo=REPO,
+            number=n,
+            module=m,
+            origin="model" if n in guessed else "title",
+            confidence=0.4 if n in guessed else 1.0,
+        )
+        for n, names in modules.items()
+        for m in names
+    ]
+    return build_report_context(
+        REPO,
+        WINDOW,
+        prs,
+        labels,
+        [],
+        score_week(prs, modules, NO_REVIEWS, CONFIG, CALIBRATION),
+        [],
+        NO_REVIEWS,
+        None,
+        lang,
+        calibration=CALIBRATION,
+    )
+
+
+def test_modules_only_the_classifier_gave_are_counted_and_marked() -> None:
+    # slime's week of 2026-08-10: all 10 of its `ci` PRs were predictions.
+    en = _predicted_context("en", guessed=[2, 3])
+    assert {ref.number for ref in en.prs if ref.predicted} == {2, 3}
+    assert en.trends_lead[-1] == (
+        "2 of the week's 3 PRs name no module in their titles or labels: their modules are the"
+        " classifier's predictions (marked * in the appendix), counted in the table like the rest."
+    )
+    rows = {line.split(" | ")[0]: line for line in render_report(en, "en", "md").splitlines()}
+    assert rows["| [#2](<https://github.com/verl-project/verl/pull/2>)"].count("| ci \\* |") == 1
+    assert "\\*" not in rows["| [#1](<https://github.com/verl-project/verl/pull/1>)"]
+    assert "<td>ci *</td>" in render_report(en, "en", "html")
+    zh = _predicted_context("zh", guessed=[2])
+    assert zh.trends_lead[-1].startswith("本周 3 个 PR 中有 1 个的标题和标签未标注模块")
+    singular = _predicted_context("en", guessed=[2]).trends_lead[-1]
+    assert singular.startswith("1 of the week's 3 PRs names no module in its title or labels: its")
+    assert not any("classifier" in line for line in _predicted_context("en", []).trends_lead)

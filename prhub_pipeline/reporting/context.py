@@ -65,6 +65,8 @@ class PrRef(Model):
     is_key: bool
     summary: str  # one line from the description; empty when it has nothing beyond the title
     author: str | None = None
+    # Its modules are the classifier's predictions: neither its title nor its labels name one.
+    predicted: bool = False
 
     @property
     def areas(self) -> list[str]:
@@ -208,6 +210,7 @@ def build_report_context(
             for name in names:
                 prs_of[name].add(number)
 
+    predicted = {label.number for label in modules if label.origin == "model"}
     words = WORDINGS[lang]
     scoring = scoring or ScoringConfig()
     known = dict(history_by_number or {})
@@ -215,7 +218,7 @@ def build_report_context(
     refs = {
         pr.number: _pr_ref(
             repo, pr, score_of[pr.number], module_names[pr.number], words, known, scoring
-        )
+        ).model_copy(update={"predicted": pr.number in predicted})
         for pr in prs
     }
     ordered = sorted(refs.values(), key=lambda r: (-score_of[r.number].raw_score, r.number))
@@ -302,7 +305,10 @@ def build_report_context(
         groups=groups,
         trends_lead=words.trends_lead(counts, previous_week_counts, prs_of)
         + words.subject_themes_note(subjects, history_size)
-        + words.faded_labels_note([name for _, name in faded]),
+        + words.faded_labels_note([name for _, name in faded])
+        + words.predicted_note(
+            sum(1 for ref in refs.values() if ref.predicted and ref.areas), len(prs)
+        ),
         trends=_trend_rows(
             ordered, module_names, theme_names, counts, previous_week_counts, words, set(faded)
         ),

@@ -178,6 +178,7 @@ class Wording:
     largest_change: str
     subject_theme: Counted  # {names} {share} {n}: themes left out as the repository's subject
     faded_labels: str  # {names}: last week's few-PR labels this week has none of
+    predicted: Counted  # {n} of {total} PRs whose modules the classifier predicted
     # Risks, quick view, follow-ups.
     risk_texts: dict[RiskKind, RiskText]
     ask: str
@@ -548,6 +549,13 @@ class Wording:
                 shown[name_key(name)] = display
         return [self.faded_labels.format(names=self.join(list(shown.values())))]
 
+    def predicted_note(self, n: int, total: int) -> list[str]:
+        """How many of the week's PRs have modules only the classifier gave them: in slime's
+        week of 2026-08-10, 12 of 29, among them all 10 of the `ci` PRs the table counts."""
+        if not n:
+            return []
+        return [_counted(self.predicted, n).format(n=n, total=total)]
+
     # Risks.
     def risk_text(self, group: RiskGroup) -> str:
         if group.kind == "revert":
@@ -907,6 +915,10 @@ ZH = Wording(
     largest_changes="变化最大的是 {list}。",
     largest_change="{name}（{before} → {now}）",
     faded_labels="上周有一两个 PR、本周没有的（表中不列）：{names}。",
+    predicted=(
+        "本周 {total} 个 PR 中有 {n} 个的标题和标签未标注模块，其模块由分类器预测"
+        "（附录中以 * 标出），表中同样计入。"
+    ),
     subject_theme=(
         "{names} 不作为主题统计：本仓库已存的 {n} 个 PR 中有 {share} 带有它，它说明的是仓库本身，"
         "而非本周的变化。",
@@ -1214,6 +1226,14 @@ EN = Wording(
     largest_changes="The largest changes: {list}.",
     largest_change="{name} ({before} → {now})",
     faded_labels="Not in the table: {names}, with one or two PRs last week and none this week.",
+    predicted=(
+        "{n} of the week's {total} PRs names no module in its title or labels: its modules are"
+        " the classifier's predictions (marked * in the appendix), counted in the table like the"
+        " rest.",
+        "{n} of the week's {total} PRs name no module in their titles or labels: their modules"
+        " are the classifier's predictions (marked * in the appendix), counted in the table like"
+        " the rest.",
+    ),
     subject_theme=(
         "{names} is not counted as a theme: {share} of this repository's {n} stored PRs carry"
         " it, so it says what the repository is about, not what changed this week.",
