@@ -41,6 +41,11 @@ class FileChange(Record):
     deletions: int | None = Field(default=None, ge=0)
 
     @property
+    def lines(self) -> int:
+        """Added plus deleted lines (0 for a binary file)."""
+        return (self.additions or 0) + (self.deletions or 0)
+
+    @property
     def edits_content(self) -> bool:
         """Whether the PR leaves this file with changed content: not removed, not a pure rename."""
         if self.status == "removed":

@@ -291,8 +291,19 @@ PART_NAMES = (
 )
 
 
-def _lines(additions: int | None, deletions: int | None) -> int:
-    return (additions or 0) + (deletions or 0)
+FileKind = Literal["doc", "test", "data", "ci", "docker"]
+
+
+def file_kind(path: str, config: ScoringConfig) -> FileKind | None:
+    """What a changed file supports, in this order of precedence, or None for code."""
+    table: tuple[tuple[FileKind, Sequence[str]], ...] = (
+        ("doc", config.doc_paths),
+        ("test", config.test_paths),
+        ("data", config.data_paths),
+        ("ci", CI_FILES),
+        ("docker", DOCKERFILES),
+    )
+    return next((kind for kind, patterns in table if matches_any(path, patterns)), None)
 
 
 @dataclass(frozen=True)
@@ -326,20 +337,19 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
     if not pr.files:
         return ChangeShape(pr.additions + pr.deletions, 0, 0, 0, docs_only=False)
     total = doc = test = data = core = 0
-    for change in pr.files:
-        lines = _lines(change.additions, change.deletions)
-        total += lines
-        if matches_any(change.path, config.doc_paths):
-            doc += lines
-        elif matches_any(change.path, config.test_paths):
-            test += lines
-        elif matches_any(change.path, config.data_paths):
-            data += lines
+    kinds = [file_kind(change.path, config) for change in pr.files]
+    for change, kind in zip(pr.files, kinds, strict=True):
+        total += change.lines
+        if kind == "doc":
+            doc += change.lines
+        elif kind == "test":
+            test += change.lines
+        elif kind == "data":
+            data += change.lines
         elif matches_any(change.path, config.core_paths):
-            core += lines
-    docs_only = all(matches_any(f.path, config.doc_paths) for f in pr.files)
-    support = [*config.doc_paths, *config.test_paths, *CI_FILES, *DOCKERFILES]
-    support_only = not docs_only and all(matches_any(f.path, support) for f in pr.files)
+            core += change.lines
+    docs_only = all(kind == "doc" for kind in kinds)
+    support_only = not docs_only and all(kind in ("doc", "test", "ci", "docker") for kind in kinds)
     return ChangeShape(total, doc, test, core, docs_only, data, support_only)
 
 

@@ -265,7 +265,7 @@ def _approval_flags(pr: PullRequest, review: PrReview) -> list[RiskFlag]:
 
 def _top_paths(files: Sequence[FileChange], patterns: Sequence[str] | None = None) -> list[str]:
     files = [f for f in files if patterns is None or matches_any(f.path, patterns)]
-    files.sort(key=lambda f: (-((f.additions or 0) + (f.deletions or 0)), f.path))
+    files.sort(key=lambda f: (-f.lines, f.path))
     return [f.path for f in files[:_MAX_PATHS]]
 
 

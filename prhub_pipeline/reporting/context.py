@@ -217,8 +217,15 @@ def build_report_context(
     known.update(by_number)
     refs = {
         pr.number: _pr_ref(
-            repo, pr, score_of[pr.number], module_names[pr.number], words, known, scoring
-        ).model_copy(update={"predicted": pr.number in predicted})
+            repo,
+            pr,
+            score_of[pr.number],
+            module_names[pr.number],
+            words,
+            known,
+            scoring,
+            predicted=pr.number in predicted,
+        )
         for pr in prs
     }
     ordered = sorted(refs.values(), key=lambda r: (-score_of[r.number].raw_score, r.number))
@@ -333,6 +340,8 @@ def _pr_ref(
     words: Wording,
     known: Mapping[int, PullRequest],
     scoring: ScoringConfig,
+    *,
+    predicted: bool,
 ) -> PrRef:
     summary = own_references(summarize(pr.title, pr.body), repo)
     outline = None
@@ -359,6 +368,7 @@ def _pr_ref(
         is_key=score.is_key,
         summary=summary if outline else shorten(summary, SUMMARY_LIMIT),
         author=pr.author,
+        predicted=predicted,
     )
 
 

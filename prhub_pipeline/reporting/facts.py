@@ -16,11 +16,12 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.modelling.importance import FileKind, file_kind
 from prhub_pipeline.modelling.known_gaps import followed_up_by
 from prhub_pipeline.modelling.pr_text import parse_title, shorten
 from prhub_pipeline.modelling.risks import RISK_ORDER
 from prhub_pipeline.modelling.tags import areas_of, normalise_tag, spelling_key
-from prhub_pipeline.paths import CI_FILES, DOCKERFILES, matches_any
+from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import (
     FileChange,
     FixImpact,
@@ -91,8 +92,8 @@ def adds_to_title(summary: str, title: str) -> bool:
     return not words(summary) <= words(title)
 
 
-SupportKind = Literal["test", "doc", "ci", "docker", "data"]
-SUPPORT_KINDS: tuple[SupportKind, ...] = ("test", "doc", "ci", "docker", "data")
+# The kinds of supporting files an outline names beside the code, in its order.
+SUPPORT_KINDS: tuple[FileKind, ...] = ("test", "doc", "ci", "docker", "data")
 MAX_OUTLINE_PLACES = 2
 
 
@@ -121,31 +122,15 @@ class ChangeOutline:
     # example scripts, which has more lines.
     places: list[ChangePlace]
     place_count: int  # how many places there are in all
-    support: list[SupportKind]  # other kinds of files beside the code
+    support: list[FileKind]  # other kinds of files beside the code
     complete: bool = True  # False when the source listed only some files (GitHub's first 100)
-
-
-def _file_kind(path: str, scoring: ScoringConfig) -> SupportKind | None:
-    """A supporting kind of file, or None for code; the precedence of `change_shape`."""
-    table: tuple[tuple[SupportKind, Sequence[str]], ...] = (
-        ("doc", scoring.doc_paths),
-        ("test", scoring.test_paths),
-        ("data", scoring.data_paths),
-        ("ci", CI_FILES),
-        ("docker", DOCKERFILES),
-    )
-    return next((kind for kind, patterns in table if matches_any(path, patterns)), None)
-
-
-def _file_lines(change: FileChange) -> int:
-    return (change.additions or 0) + (change.deletions or 0)
 
 
 def change_outline(pr: PullRequest, scoring: ScoringConfig) -> ChangeOutline | None:
     """The outline of a PR's changed files; None when the source listed none."""
     if not pr.files:
         return None
-    kinds = {change.path: _file_kind(change.path, scoring) for change in pr.files}
+    kinds = {change.path: file_kind(change.path, scoring) for change in pr.files}
     code = [change for change in pr.files if kinds[change.path] is None]
     folders: dict[str, list[FileChange]] = defaultdict(list)
     for change in code or pr.files:
@@ -153,7 +138,7 @@ def change_outline(pr: PullRequest, scoring: ScoringConfig) -> ChangeOutline | N
         folders[folder + slash].append(change)
     places = []
     for folder, changes in folders.items():
-        lines = sum(_file_lines(c) for c in changes)
+        lines = sum(c.lines for c in changes)
         core = any(matches_any(c.path, scoring.core_paths) for c in changes)
         if len(changes) == 1:
             status = changes[0].status
@@ -169,7 +154,7 @@ def change_outline(pr: PullRequest, scoring: ScoringConfig) -> ChangeOutline | N
     present = {kinds[change.path] for change in pr.files}
     return ChangeOutline(
         files=max(pr.changed_files, len(pr.files)),
-        lines=max(pr.additions + pr.deletions, sum(_file_lines(c) for c in pr.files)),
+        lines=max(pr.additions + pr.deletions, sum(c.lines for c in pr.files)),
         places=shown,
         place_count=len(places),
         support=[kind for kind in SUPPORT_KINDS if code and kind in present],

@@ -12,6 +12,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, get_args
 
+from prhub_pipeline.modelling.importance import FileKind
 from prhub_pipeline.modelling.pr_text import tag_type
 from prhub_pipeline.modelling.requirement_edits import ENGLISH as REQUIREMENTS_EN
 from prhub_pipeline.modelling.requirement_edits import (
@@ -38,7 +39,6 @@ from prhub_pipeline.reporting.facts import (
     RevertChain,
     RiskGroup,
     Summary,
-    SupportKind,
     biggest_changes,
     delta,
     name_key,
@@ -123,7 +123,7 @@ class Wording:
     outline_among: str  # fields n (the folders in all), places (some of them)
     outline_among_listed: str  # as outline_among, when the source listed only some files
     outline_besides: str  # fields kinds
-    outline_kinds: dict[SupportKind, str]
+    outline_kinds: dict[FileKind, str]
     place_folder: str  # fields path, files, lines
     place_file: dict[str, str]  # by status ("modified" for an edit); fields path, lines
     line_count: Counted  # fields n
