@@ -676,6 +676,22 @@ def test_a_title_and_what_only_goes_with_it_make_no_summary(title: str, body: st
             "Support context parallel for the mcore backend.\nChanges on:\n\n- the model loader",
             "Support context parallel for the mcore backend.",
         ),
+        # verl #7327: a change beside the main one ("This PR also fixes ...") is not the
+        # summary; in the background that stays, the sentence on what is done now is.
+        (
+            "### What does this PR do?\n\nThe old sender relied on hard-coded module lists,"
+            " breaking the vision merger. The receiver now reconciles each incoming name against"
+            " the live model.\n\nThis PR also fixes two adjacent bugs hit in the same runs:\n\n"
+            "- LoRA adapters spanning multiple transfer buckets",
+            "The receiver now reconciles each incoming name against the live model.",
+        ),
+        # vllm-ascend #7902: `now` before what someone intends is still background.
+        (
+            "### What this PR does?\n\nThe state layouts are not aligned with vLLM. The"
+            " operator team now plans to provide a fused operator.",
+            "The state layouts are not aligned with vLLM. The operator team now plans to provide"
+            " a fused operator.",
+        ),
         # verl #4795: a list item that goes on in the next ends as a sentence, not on a comma.
         (
             "This PR\n\n1. migrates most recipes to the dedicated repo `verl-recipe`,\n"

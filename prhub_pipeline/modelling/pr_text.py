@@ -636,6 +636,16 @@ _STATES_THE_CHANGE = re.compile(
     r"(?![^.]{0,40}\b(?:above|the issue|this issue|the problem|this problem)\b[^.]{0,20}(?:\.|$))",
     re.IGNORECASE,
 )
+# "This PR also fixes two adjacent bugs ...": a change beside the main one, not the main one.
+_ALSO = re.compile(
+    r"^(?:this (?:pr|pull request|change|patch|commit)|we|it)\s+also\b", re.IGNORECASE
+)
+# `now` before what something does (`each card now simply stores`), not before what it intends
+# or suffers (`the operator team now plans to`, `training now fails`).
+_NOW = re.compile(
+    r"\bnow\s+(?:\w+ly\s+)?(?!(?:plan|need|want|seem|look|tend|fail|break|crash|hang)s\b)"
+    r"\w+(?:s|es)\b"
+)
 # A paragraph that opens with what is done ("Adds ...", "We bring ...") is a summary already.
 _AUTHOR_LEAD = re.compile(rf"^(?:{_VERBS}|we\b)", re.IGNORECASE)
 
@@ -782,10 +792,19 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
             (
                 text
                 for text in preferred[1:]
-                if _STATES_THE_CHANGE.match(text) and len(text.split()) >= 7
+                if _STATES_THE_CHANGE.match(text)
+                and len(text.split()) >= 7
+                and not _ALSO.match(text)
             ),
             chosen,
         )
+        # "The old X relied on Y, breaking Z. The receiver now reconciles ...": in the background
+        # that stays the summary, the sentence on what is done now is the change (verl #7327).
+        if not _STATES_THE_CHANGE.match(chosen) and not _AUTHOR_LEAD.match(chosen):
+            told = sentences(chosen)
+            now = next((i for i, s in enumerate(told) if i and _NOW.search(s)), None)
+            if now is not None:
+                chosen = " ".join(told[now:])
     if not chosen:
         chosen = parse_title(title).subject or title
     chosen = _without_leading_symbols(_plain(chosen))
