@@ -191,6 +191,14 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[BREAKING][refact]: move actor/critic into workers", "refactor", True, ["refact"]),
         ("[misc] breaking: pass dataset as required args", "other", True, ["misc"]),
         ("BREAKING CHANGE: move recipe.dapo.src to recipe.dapo", "refactor", True, []),
+        # TransformerEngine's bare verb phrases; a fix named later says more than such a verb
+        ("[PyTorch] Preserve FP8 recompute state for inner autocast", "fix", False, ["pytorch"]),
+        ("[JAX] Deprecate Praxis layers", "refactor", False, ["jax"]),
+        ("Adding slice to fix failure with multi-devices.", "fix", False, []),
+        ("[Common] MXFP8: Add swizzled-scale fast path", "feat", False, ["common"]),
+        ("FP8 Support for MCore MoE", "feat", False, []),
+        ("[JAX] Skip V100 encoder tests", "test", False, ["jax"]),
+        ("Disable routing replay for critic", "other", False, []),
     ],
 )
 def test_parse_title(title: str, pr_type: str, breaking: bool, tags: list[str]) -> None:

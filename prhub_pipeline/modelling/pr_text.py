@@ -3,8 +3,9 @@
 Titles follow `[BREAKING][modules] type: description` in repositories like verl; older or other
 repositories write `fix(scope): ...`, `Fix ...` or nothing at all, so the type falls back to the
 title's first word (the one after a scope, in `rollout: Fix ...`), then to a fix named anywhere
-in the title. Descriptions are mostly PR-template boilerplate (headings, instructions in
-blockquotes, checklists); `clean_description` keeps what the author wrote.
+in the title, then to what the title names (`... Support for ...`, `Skip ... tests`).
+Descriptions are mostly PR-template boilerplate (headings, instructions in blockquotes,
+checklists); `clean_description` keeps what the author wrote.
 """
 
 from __future__ import annotations
@@ -86,10 +87,40 @@ _FIRST_WORD_TYPES: dict[str, PrType] = {
     **dict.fromkeys(["compat", "compatible", "compatibility"], "fix"),
     **dict.fromkeys(["autoupdate", "nominate"], "chore"),
 }
+# First words that say a type less surely than a fix named later in the title (`Adding slice
+# to fix failure ...`, `Install wget to fix image build`). TransformerEngine writes most titles
+# as a bare verb phrase: 716 of its 2010 said no type the words above know.
+_WEAK_FIRST_WORD_TYPES: dict[str, PrType] = {
+    **dict.fromkeys(["adding", "enabling", "integrate", "integrates", "initial"], "feat"),
+    **dict.fromkeys(["extend", "extends", "expand", "expands", "improvements"], "feat"),
+    **dict.fromkeys(["handle", "handles", "guard", "guards", "ensure", "ensures"], "fix"),
+    **dict.fromkeys(["preserve", "preserves", "catch", "stabilize", "don", "dont"], "fix"),
+    **dict.fromkeys(["removed", "rm", "deprecate", "deprecates"], "refactor"),
+    **dict.fromkeys(["speedup", "optimizations"], "perf"),
+    **dict.fromkeys(["cherrypick", "cherry", "install", "installs"], "chore"),
+    **dict.fromkeys(["document", "documents"], "doc"),
+}
 # A fix named anywhere in a title that says no type up front (`nccl bucket size fix`).
 _FIX_WORD = re.compile(
     r"\b(?:fix|fixes|fixed|fixing|bugfix|bugfixes|hotfix|hotfixes)\b", re.IGNORECASE
 )
+# What a title without a type word up front is, by what it names: `FP8 Support for MCore MoE`
+# is a feature, `Skip MXFP8 MFSDP tests on hopper` a test change.
+_SUPPORT_FOR = re.compile(r"\bsupports?\s+(?:for|of)\b", re.IGNORECASE)
+_TESTS = re.compile(r"\btests?\b", re.IGNORECASE)
+_TEST_SWITCHES = frozenset({"skip", "disable", "reenable", "relax", "tighten"})
+
+
+def _type_named_anywhere(title: str, first_word: str) -> PrType:
+    if _FIX_WORD.search(title):
+        return "fix"
+    if first_word in _WEAK_FIRST_WORD_TYPES:
+        return _WEAK_FIRST_WORD_TYPES[first_word]
+    if first_word in _TEST_SWITCHES and _TESTS.search(title):
+        return "test"
+    return "feat" if _SUPPORT_FOR.search(title) else "other"
+
+
 _BRACKET = re.compile(r"^\s*\[(?P<inner>[^\]]*)\]\s*")
 _BREAKING = re.compile(r"^\s*breaking\s*$", re.IGNORECASE)
 _BREAKING_LEAD = re.compile(r"^BREAKING(?:[\s_-]*CHANGES?)?\s*[:：!]?\s*", re.IGNORECASE)
@@ -98,9 +129,10 @@ _PART = re.compile(r"^\s*\d+\s*/\s*(?:\d+|n)\s*$", re.IGNORECASE)
 # ...`, `[Refactor](kv_pool): simplify ...`: 20 of vllm-ascend's titles); without tags, only
 # before a colon (verl's `(fix): fix values ...`), since `(WIP) add ...` is no scope.
 _SCOPE = re.compile(r"^\((?P<scope>[^()]{1,40})\)\s*(?P<colon>[:：])?\s*")
-# `type:` or `type(scope):` or `type!:` right after the bracket prefix.
+# `type:` or `type(scope):` or `type!:` right after the bracket prefix; or a scope in the
+# type's place, which may hold digits (`MXFP8: Add ...`).
 _CONVENTIONAL = re.compile(
-    r"^(?P<type>[A-Za-z]+)\s*(?:\((?P<scope>[^)]*)\))?\s*(?P<bang>!)?\s*[:：]\s*(?P<rest>.*)$",
+    r"^(?P<type>[A-Za-z][A-Za-z0-9]*)\s*(?:\((?P<scope>[^)]*)\))?\s*(?P<bang>!)?\s*[:：]\s*(?P<rest>.*)$",
     re.DOTALL,
 )
 # The first word, past what only says how small a change is (slime's `Super tiny refactor ...`,
@@ -166,7 +198,7 @@ def parse_title(title: str) -> TitleInfo:
     words = (word.replace("-", ""), word.partition("-")[0])
     pr_type = next(
         (t for w in words for t in (TYPE_ALIASES.get(w), _FIRST_WORD_TYPES.get(w)) if t),
-        "fix" if _FIX_WORD.search(rest) else "other",
+        _type_named_anywhere(rest, words[0]),
     )
     # verl's early `[doc] ...`, `[bugfix] ...` titles: a tag that names a type wins over the
     # first word, which is often a plain verb ("update", "add"). `[Bug fix]` is `[bugfix]`.
