@@ -20,6 +20,7 @@ from prhub_pipeline.modelling.importance import (
     score_week,
 )
 from prhub_pipeline.modelling.pr_text import (
+    change_kind,
     clean_description,
     closing_references,
     parse_title,
@@ -204,6 +205,79 @@ def history(count: int = 120) -> list[PullRequest]:
 def test_parse_title(title: str, pr_type: str, breaking: bool, tags: list[str]) -> None:
     info = parse_title(title)
     assert (info.type, info.breaking, info.prefix_tags) == (pr_type, breaking, tags)
+
+
+# TransformerEngine's PR template, as GitHub returns it when the author ticks nothing.
+TYPE_OF_CHANGE_TEMPLATE = """# Description
+
+Please include a brief summary of the changes, relevant motivation and context.
+
+Fixes # (issue)
+
+## Type of change
+
+- [ ] Documentation change (change only to the documentation, either a fix or a new content)
+- [ ] Bug fix (non-breaking change which fixes an issue)
+- [ ] New feature (non-breaking change which adds functionality)
+- [ ] Breaking change (fix or feature that would cause existing functionality to not work)
+- [ ] Infra/Build change
+- [ ] Code refactoring
+
+## Changes
+
+Please list the changes introduced in this PR:
+
+- Change A
+- Change B
+"""
+
+
+def _ticked(*boxes: str) -> str:
+    body = TYPE_OF_CHANGE_TEMPLATE
+    for box in boxes:
+        body = body.replace(f"- [ ] {box}", f"- [x] {box}")
+    return body
+
+
+@pytest.mark.parametrize(
+    ("title", "body", "pr_type", "breaking"),
+    [
+        ("EP dispatch with unfused MXFP8 quantization", TYPE_OF_CHANGE_TEMPLATE, "other", False),
+        ("EP dispatch with unfused MXFP8 quantization", _ticked("New feature"), "feat", False),
+        ("EP dispatch", _ticked("Bug fix", "Breaking change"), "fix", True),
+        # The title's type wins; two ticked types say none.
+        ("Add EP dispatch", _ticked("Bug fix"), "feat", False),
+        ("EP dispatch", _ticked("Bug fix", "Code refactoring"), "other", False),
+        ("EP dispatch", _ticked("Infra/Build change"), "chore", False),
+        ("[BREAKING] feat: EP dispatch", TYPE_OF_CHANGE_TEMPLATE, "feat", True),
+        # ms-swift's template
+        ("Qwen3.5 FLA", "# PR type\n- [ ] Bug Fix\n- [X] New Feature\n", "feat", False),
+    ],
+)
+def test_a_ticked_type_of_change_box_types_a_title_that_names_none(
+    title: str, body: str, pr_type: str, breaking: bool
+) -> None:
+    assert change_kind(title, body) == (pr_type, breaking)
+
+
+def test_a_ticked_type_of_change_box_scores_like_the_type() -> None:
+    untyped = make_pr(1, "EP dispatch with unfused MXFP8 quantization")
+    ticked = untyped.model_copy(update={"body": _ticked("New feature", "Breaking change")})
+    parts = score_parts(ticked, [], CONFIG)
+    assert score_parts(untyped, [], CONFIG)["type"] == TYPE_WEIGHTS["other"]
+    assert parts["type"] == TYPE_WEIGHTS["feat"] and parts["breaking"] > 0
+
+
+def test_template_instructions_left_in_are_no_summary() -> None:
+    assert clean_description(TYPE_OF_CHANGE_TEMPLATE) == ""
+    assert summarize("[JAX] Handle meshes", TYPE_OF_CHANGE_TEMPLATE) == "Handle meshes"
+    written = TYPE_OF_CHANGE_TEMPLATE.replace("- Change A", "- Read the mesh from jax.set_mesh")
+    assert summarize("[JAX] Handle meshes", written) == "Read the mesh from jax.set_mesh"
+    swift = "# PR information\n\nWrite the detail information belongs to this PR.\n"
+    assert summarize("Support GLM-5", swift) == "Support GLM-5"
+    # A lead-in to a table, which is left out, introduces nothing (vllm-ascend #5977).
+    table = "**Scope of Changes**:\n| File Path |\n| :--- |\n| `vllm_ascend/envs.py` |\n"
+    assert summarize("[Lint]Style: Convert to ruff format", table) == "Convert to ruff format"
 
 
 @pytest.mark.parametrize(

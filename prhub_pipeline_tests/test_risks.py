@@ -469,8 +469,14 @@ def test_breaking_markers() -> None:
         2, "[fsdp] refactor: rename flag", body="Rename.\n\nBREAKING CHANGE: the flag is gone."
     )
     template = make_pr(3, body="- If this PR breaks any API, add `[BREAKING]` to the title.")
-    flags = [f for f in risks_of([title, body, template]) if f.risk == "breaking_change"]
-    assert [f.number for f in flags] == [1, 2]
+    # A "Type of change" list: only the ticked box counts.
+    boxes = "- [ ] Bug fix (non-breaking change)\n- [{}] Breaking change (fix or feature ...)"
+    ticked = make_pr(4, "[fsdp] rename flag", body=boxes.format("x"))
+    unticked = make_pr(5, "[fsdp] rename flag", body=boxes.format(" "))
+    prs = [title, body, template, ticked, unticked]
+    flags = [f for f in risks_of(prs) if f.risk == "breaking_change"]
+    assert [f.number for f in flags] == [1, 2, 4]
+    assert flags[2].detail == "the description ticks its breaking-change box"
 
 
 def test_a_quiet_pr_has_no_flags() -> None:

@@ -21,7 +21,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.pr_text import parse_title, prose
+from prhub_pipeline.modelling.pr_text import change_kind, parse_title, prose
 from prhub_pipeline.modelling.tags import areas_of
 from prhub_pipeline.paths import CI_FILES, DOCKERFILES, matches_any
 from prhub_pipeline.records import (
@@ -363,7 +363,7 @@ def score_parts(
     reverted_later: bool = False,
 ) -> dict[str, float]:
     """The raw score's parts for one PR, in raw units (they sum to the raw score)."""
-    info = parse_title(pr.title)
+    info = change_kind(pr.title, pr.body)
     pr_type: PrType = "revert" if pr.is_revert else info.type
     shape = change_shape(pr, config)
     parts = dict.fromkeys(PART_NAMES, 0.0)
@@ -405,7 +405,10 @@ def score_parts(
 
     if pr.is_revert:
         parts["revert"] = REVERT_WEIGHT
-        if reverted_pr is not None and parse_title(reverted_pr.title).type == "fix":
+        if (
+            reverted_pr is not None
+            and change_kind(reverted_pr.title, reverted_pr.body).type == "fix"
+        ):
             parts["revert"] += REVERT_OF_FIX_WEIGHT
     if reverted_later:
         parts["revert"] += REVERTED_WEIGHT
@@ -568,7 +571,7 @@ def score_week(
         )
         raw = round(sum(parts.values()), 4)
         importance = calibration.importance(raw)
-        info = parse_title(pr.title)
+        info = change_kind(pr.title, pr.body)
         pr_type: PrType = "revert" if pr.is_revert else info.type
         impacts: list[FixImpact] = []
         if parts["fix_impact"]:

@@ -212,6 +212,45 @@ def parse_title(title: str) -> TitleInfo:
     return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=subject or rest)
 
 
+# The boxes of a template's "Type of change" list that an author ticks (TransformerEngine's and
+# GitHub's community template: `- [x] Bug fix (non-breaking change which fixes an issue)`;
+# ms-swift's `- [x] New Feature`).
+_TICKED_BOX = re.compile(r"^\s*[-*+]\s+\[[xX]\]\s*(?P<text>[^\n]+)", re.MULTILINE)
+_TICKED_TYPES: tuple[tuple[re.Pattern[str], PrType], ...] = (
+    (re.compile(r"^bug\s*fix\b", re.IGNORECASE), "fix"),
+    (re.compile(r"^(?:new feature|more models or datasets support)\b", re.IGNORECASE), "feat"),
+    (re.compile(r"^(?:documentation change|document updates)\b", re.IGNORECASE), "doc"),
+    (re.compile(r"^code refactor(?:ing)?\b", re.IGNORECASE), "refactor"),
+    (re.compile(r"^(?:infra\s*/\s*build change|build change)\b", re.IGNORECASE), "chore"),
+    (re.compile(r"^performance (?:improvement|change)\b", re.IGNORECASE), "perf"),
+)
+_TICKED_BREAKING = re.compile(r"^breaking change\b", re.IGNORECASE)
+
+
+class ChangeKind(NamedTuple):
+    """A PR's type and whether it breaks something, from its title and description."""
+
+    type: PrType
+    breaking: bool
+
+
+def change_kind(title: str, body: str) -> ChangeKind:
+    """The title's type and breaking marker; where the title names no type, the one type the
+    author ticked in the description's "Type of change" list, and a ticked "Breaking change"
+    box marks the PR breaking as `[BREAKING]` would."""
+    info = parse_title(title)
+    ticked_types: set[PrType] = set()
+    ticked_breaking = False
+    for box in _TICKED_BOX.finditer(_normalised(body)):
+        text = box.group("text").strip()
+        ticked_breaking = ticked_breaking or bool(_TICKED_BREAKING.match(text))
+        ticked_types.update(t for pattern, t in _TICKED_TYPES if pattern.match(text))
+    pr_type = info.type
+    if pr_type == "other" and len(ticked_types) == 1:
+        pr_type = next(iter(ticked_types))
+    return ChangeKind(type=pr_type, breaking=info.breaking or ticked_breaking)
+
+
 def tag_type(tag: str) -> PrType | None:
     """The type a bracket tag names (`[bugfix]`, `[Bug fix]`, `[Performance]`), if any; `[ci]`
     and `[misc]` name a place, not a type."""
@@ -278,6 +317,17 @@ _THEMATIC_BREAK = re.compile(r"^(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$")
 _TEMPLATE_CODE = re.compile(r"#\s*add code snippet or script demonstrating", re.IGNORECASE)
 _PLACEHOLDER_LINES = re.compile(
     r"^\s*(n/?a\.?|none\.?|\.\.\.|-|tbd|[-*+]\s+\*\*[^*]+(?::\*\*|\*\*\s*:))\s*$", re.IGNORECASE
+)
+# Instructions of widely copied PR templates that authors leave in: GitHub's community
+# template (`Please include a summary of the change and which issue is fixed. ...`, `Fixes #
+# (issue)`), TransformerEngine's (`Please list the changes introduced in this PR:`, `- Change
+# A`) and ms-swift's (`Write the detail information belongs to this PR.`).
+_TEMPLATE_INSTRUCTIONS = re.compile(
+    r"^\s*(?:please (?:include a (?:brief )?summary of the change|list the changes introduced"
+    r"|delete options that are not relevant|describe the tests that you ran)"
+    r"|fixes # \(issue\)\s*$|[-*+] change [ab]\s*$|write the detail information belongs to"
+    r"|paste your experiment result here)",
+    re.IGNORECASE,
 )
 # Placeholders of verl's 2025 template, left in by most authors; the first spans lines.
 _TEMPLATE_PHRASES = re.compile(
@@ -367,7 +417,12 @@ def clean_description(body: str) -> str:
             if not drop_level:
                 kept.append(line.strip())
             continue
-        if drop_level or _CHECKBOX.match(line) or _PLACEHOLDER_LINES.match(line):
+        if (
+            drop_level
+            or _CHECKBOX.match(line)
+            or _PLACEHOLDER_LINES.match(line)
+            or _TEMPLATE_INSTRUCTIONS.match(line)
+        ):
             in_checkbox = bool(_CHECKBOX.match(line))
             continue
         kept.append(line.rstrip())
@@ -506,6 +561,10 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
             continue
         line = lines[0].strip()
         if in_row or line.startswith("|"):
+            # A lead-in to the table, which is left out, introduces nothing (`**Scope of
+            # Changes**:` over a table of files, vllm-ascend #5977).
+            if not in_row and current and _is_bare_lead_in(_plain(" ".join(current))):
+                current.clear()
             flush()
             in_row = bool(line) and not line.endswith("|")
             continue

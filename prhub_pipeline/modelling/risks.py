@@ -25,6 +25,7 @@ from prhub_pipeline.modelling.importance import (
 )
 from prhub_pipeline.modelling.known_gaps import MAX_GAPS, deferrals, stated_gaps
 from prhub_pipeline.modelling.pr_text import (
+    change_kind,
     clean_description,
     closing_references,
     parse_title,
@@ -172,6 +173,8 @@ def _revert_flags(
 def _breaking_flags(pr: PullRequest) -> list[RiskFlag]:
     if parse_title(pr.title).breaking:
         return [_flag(pr, "breaking_change", "the title carries a breaking-change marker")]
+    if change_kind(pr.title, pr.body).breaking:
+        return [_flag(pr, "breaking_change", "the description ticks its breaking-change box")]
     for declared in _BREAKING_BODY.finditer(clean_description(pr.body)):
         if not _NO_BREAKING.search(declared.group("what")[:160]):
             return [_flag(pr, "breaking_change", "the description declares a breaking change")]
