@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 # Dependency manifests and lock files: risk rules flag changes to them.
@@ -82,3 +82,18 @@ def matches_any(path: str, patterns: Iterable[str]) -> bool:
 
 # ---------------------------------------------------------------------------------------------
 # Review summary per PR
+
+
+# Suffixes of a template that a file is rendered from (slime's `.github/workflows/pr-test.yml`
+# from `pr-test.yml.j2`).
+TEMPLATE_SUFFIXES = (".j2", ".jinja", ".jinja2", ".tmpl", ".template", ".in")
+
+
+def without_rendered_copies(paths: Sequence[str]) -> list[str]:
+    """The paths without a file whose template is among them too: the two are one change, and
+    counted twice they outweigh the rest (slime's fixes that register their test in CI change
+    `pr-test.yml` and `pr-test.yml.j2`, two of four files)."""
+    present = set(paths)
+    return [
+        path for path in paths if not any(path + suffix in present for suffix in TEMPLATE_SUFFIXES)
+    ]

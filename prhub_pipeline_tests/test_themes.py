@@ -150,6 +150,29 @@ def test_a_path_share_keeps_a_fix_with_a_ci_test_out_of_ci() -> None:
     assert themes_of([core_fix], rules=[no_tests]) == {}
 
 
+def test_a_workflow_and_the_template_it_is_rendered_from_count_as_one_path() -> None:
+    """slime's fixes register their test in `pr-test.yml` and its template `pr-test.yml.j2`:
+    counted apart, CI made half of the four paths of 'whiten advantages over the DP group'."""
+    registered = make_pr(
+        1,
+        "fix: whiten advantages over the DP group that includes context parallel",
+        paths=(
+            ".github/workflows/pr-test.yml",
+            ".github/workflows/pr-test.yml.j2",
+            "slime/backends/megatron_utils/loss.py",
+            "tests/test_whiten_advantages.py",
+        ),
+    )
+    templated_ci = make_pr(
+        2,
+        "chore: run the long tests nightly",
+        paths=(".github/workflows/pr-test.yml", ".github/workflows/pr-test.yml.j2", "a.py"),
+    )
+    found = themes_of([registered, templated_ci])
+    assert "CI/infrastructure" not in found.get(1, set())
+    assert "CI/infrastructure" in found[2]
+
+
 def test_shared_files_alone_do_not_make_a_docs_agent_or_async_pr() -> None:
     audio = make_pr(
         1,

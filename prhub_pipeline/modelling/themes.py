@@ -26,7 +26,7 @@ from functools import lru_cache
 from prhub_pipeline.config import ModulesConfig, ThemeRule
 from prhub_pipeline.modelling.pr_text import clean_description
 from prhub_pipeline.modelling.tags import normalise_tag, text_without_tags
-from prhub_pipeline.paths import CI_FILES, glob_regex, matches_any
+from prhub_pipeline.paths import CI_FILES, glob_regex, matches_any, without_rendered_copies
 from prhub_pipeline.records import ModuleLabel, PullRequest, ThemeTag
 
 DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
@@ -287,7 +287,9 @@ def tag_themes(
         # What the PR leaves changed (a removed Dockerfile made verl #4795, which moved recipes
         # out, a Docker PR); a PR that only removes files is about what it removed.
         kept = [f for f in pr.files if f.edits_content] or pr.files
-        paths = [f.path for f in kept] + [f.previous_path for f in kept if f.previous_path]
+        paths = without_rendered_copies(
+            [f.path for f in kept] + [f.previous_path for f in kept if f.previous_path]
+        )
         pr_modules = modules.get((pr.repo, pr.number), [])
         tags.extend(
             ThemeTag(repo=pr.repo, number=pr.number, theme=rule.name)
