@@ -593,7 +593,7 @@ def test_type_only_tags_are_no_area() -> None:
     # Nothing but the type: unlabelled, not a "bugfix" section beside a "fix" one.
     assert [grouped.get(6700 + i) for i in range(3, 6)] == ["other"] * 3
     leads = {group.name: group.lead for group in context.groups}
-    assert leads["other"].startswith("3 PRs this week without a module or theme (3 fixes)")
+    assert leads["other"].startswith("3 PRs this week not filed under a module or theme (3 fixes)")
 
 
 def test_a_theme_holding_the_very_prs_of_a_module_is_named_once() -> None:

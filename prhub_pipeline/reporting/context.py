@@ -44,6 +44,9 @@ TITLE_DISPLAY_LIMIT = 120
 SUMMARY_LIMIT = 200  # characters of a description's summary
 OUTLINE_LIMIT = 260  # of an outline of changed files, which is never cut: it names fewer places
 MAX_QUICK_VIEW = 12
+# Below this confidence a predicted module is more likely wrong than right (slime's guesses
+# under it named a module the PR's tags agreed with in 12-24% of cases; verl's 23-60%).
+UNSURE_CONFIDENCE = 0.5
 # A module or theme the previous week had fewer PRs of than this, and this week none, gets no
 # row of zeros in the trends table: one sentence names them all.
 MIN_FADED_ROW = 3
@@ -67,6 +70,9 @@ class PrRef(Model):
     author: str | None = None
     # Its modules are the classifier's predictions: neither its title nor its labels name one.
     predicted: bool = False
+    # Predicted modules the classifier gives less than even odds: counted and listed like the
+    # rest, but they do not decide the report section the PR is shown in.
+    unsure: list[str] = []
 
     @property
     def areas(self) -> list[str]:
@@ -211,6 +217,10 @@ def build_report_context(
                 prs_of[name].add(number)
 
     predicted = {label.number for label in modules if label.origin == "model"}
+    unsure: dict[int, list[str]] = defaultdict(list)
+    for label in modules:
+        if label.origin == "model" and label.confidence < UNSURE_CONFIDENCE:
+            unsure[label.number].append(label.module)
     words = WORDINGS[lang]
     scoring = scoring or ScoringConfig()
     known = dict(history_by_number or {})
@@ -225,6 +235,7 @@ def build_report_context(
             known,
             scoring,
             predicted=pr.number in predicted,
+            unsure=unsure.get(pr.number, []),
         )
         for pr in prs
     }
@@ -342,6 +353,7 @@ def _pr_ref(
     scoring: ScoringConfig,
     *,
     predicted: bool,
+    unsure: list[str],
 ) -> PrRef:
     summary = own_references(summarize(pr.title, pr.body), repo)
     outline = None
@@ -369,6 +381,7 @@ def _pr_ref(
         summary=summary if outline else shorten(summary, SUMMARY_LIMIT),
         author=pr.author,
         predicted=predicted,
+        unsure=unsure,
     )
 
 

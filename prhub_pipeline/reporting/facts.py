@@ -589,17 +589,20 @@ def _group_of(
     A housekeeping theme (Docs, CI, ...) counts as a theme only when the PR carries one of its
     modules (`[doc]` with Docs); one it has from its paths alone (a feature that adds a
     dependency) comes after the PR's modules. A `dominant` theme, one most of the week's PRs
-    carry (NPU in an Ascend-only repository), says nothing about the PR: it comes last."""
+    carry (NPU in an Ascend-only repository), says nothing about the PR: it comes last. A
+    module the classifier is unsure of (`PrRef.unsure`) decides nothing: slime's fixes that
+    register their test in CI were guessed `ci` at 0.2-0.5 and shown as the week's CI work."""
     if ref.number in reverts:
         return "revert", "revert"
     own = [t for t in themes.get(ref.number, []) if t not in dominant]
-    modules = {normalise_tag(m) for m in ref.modules}
+    sure = [m for m in ref.modules if m not in ref.unsure]
+    modules = {normalise_tag(m) for m in sure}
     tagged = [
         t
         for t in own
         if t not in housekeeping or modules & {normalise_tag(m) for m in housekeeping[t]}
     ]
-    for labels in (tagged, areas_of(ref.modules), own, themes.get(ref.number, [])):
+    for labels in (tagged, areas_of(sure), own, themes.get(ref.number, [])):
         if labels:
             return "label", max(labels, key=lambda name: (sizes.get(name, 0), -labels.index(name)))
     return "other", "other"

@@ -1203,8 +1203,8 @@ EN = Wording(
         "{n} {name} PRs this week ({types}), {key}.",
     ),
     group_intro_unlabelled=(
-        "{n} PR this week without a module or theme ({types}), {key}.",
-        "{n} PRs this week without a module or theme ({types}), {key}.",
+        "{n} PR this week not filed under a module or theme ({types}), {key}.",
+        "{n} PRs this week not filed under a module or theme ({types}), {key}.",
     ),
     group_intro_part="{n} of the week's {total} {name} PRs ({types}), {key}.",
     group_key=("none of them key", "a key PR", "{key} of them key", "all of them key"),
