@@ -80,10 +80,6 @@ def matches_any(path: str, patterns: Iterable[str]) -> bool:
     return any(glob_regex(p).match(path) for p in patterns)
 
 
-# ---------------------------------------------------------------------------------------------
-# Review summary per PR
-
-
 # Suffixes of a template that a file is rendered from (slime's `.github/workflows/pr-test.yml`
 # from `pr-test.yml.j2`).
 TEMPLATE_SUFFIXES = (".j2", ".jinja", ".jinja2", ".tmpl", ".template", ".in")

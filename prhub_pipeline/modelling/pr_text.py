@@ -132,7 +132,8 @@ _SCOPE = re.compile(r"^\((?P<scope>[^()]{1,40})\)\s*(?P<colon>[:：])?\s*")
 # `type:` or `type(scope):` or `type!:` right after the bracket prefix; or a scope in the
 # type's place, which may hold digits (`MXFP8: Add ...`).
 _CONVENTIONAL = re.compile(
-    r"^(?P<type>[A-Za-z][A-Za-z0-9]*)\s*(?:\((?P<scope>[^)]*)\))?\s*(?P<bang>!)?\s*[:：]\s*(?P<rest>.*)$",
+    r"^(?P<type>[A-Za-z][A-Za-z0-9]*)\s*(?:\((?P<scope>[^)]*)\))?\s*(?P<bang>!)?\s*[:：]\s*"
+    r"(?P<rest>.*)$",
     re.DOTALL,
 )
 # The first word, past what only says how small a change is (slime's `Super tiny refactor ...`,
