@@ -412,6 +412,33 @@ def test_the_revert_chain_and_review_asks_reach_the_report() -> None:
     assert "so [#6293](https://github.com/verl-project/verl/pull/6293) is no longer fixed" in en
 
 
+def test_a_revert_says_why_when_its_description_does() -> None:
+    """verl #7488's description gives its reason ("#7205 will cause hccl error ..."); #6360's
+    only points at what it reverts, so its item names that PR's title instead."""
+    prs = week_prs()
+    reason = make_pr(
+        6366,
+        "[fsdp] fix: hccl error when updating weights",
+        body="This reverts commit 352f76f59ff014c6b4.\n\n"
+        "### What does this PR do?\n#6350 causes an hccl error when weights are updated on NPU",
+        files=[("verl/workers/engine/fsdp/transformer_impl.py", 0, 120)],
+        merged_at=MERGED + timedelta(days=2),
+        is_revert=True,
+        reverted_number=6350,
+    )
+    refs = {ref.number: ref for ref in context_for([*prs, reason], "en").prs}
+    assert refs[6366].summary == (
+        "Reverts #6350 ([fsdp] fix: emit distillation outputs in use_remove_padding=False path"
+        " (#6293)): #6350 causes an hccl error when weights are updated on NPU"
+    )
+    assert refs[6360].summary.startswith("Reverts #6350: [fsdp] fix: emit distillation")
+    zh = {ref.number: ref for ref in context_for([*prs, reason], "zh").prs}
+    assert zh[6366].summary.startswith("回退 #6350（[fsdp] fix: emit distillation")
+    assert zh[6366].summary.endswith(
+        "）：#6350 causes an hccl error when weights are updated on NPU"
+    )
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_revert_is_one_risk_observation(lang: str) -> None:
     """The revert chain tells that #6350 was reverted; a second item saying so would read as

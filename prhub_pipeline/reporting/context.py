@@ -366,7 +366,8 @@ def _pr_ref(
         if target is not None:
             original = known.get(target)
             title = shorten(original.title, 90) if original else None
-            summary = words.revert_summary(target, title)
+            reason = facts.revert_reason(summary, original.title if original else None)
+            summary = words.revert_summary(target, title, reason)
     return PrRef(
         number=pr.number,
         url=f"https://github.com/{repo}/pull/{pr.number}",

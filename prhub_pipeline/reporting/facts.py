@@ -92,6 +92,33 @@ def adds_to_title(summary: str, title: str) -> bool:
     return not words(summary) <= words(title)
 
 
+# What a revert's description says only to point at what it reverts: `This reverts commit
+# 352f76f5.`, `Reverts owner/name#6350`, `Revert PR 5253`, and its words for reverting.
+_REVERT_POINTER = re.compile(
+    r"\bthis reverts commit [0-9a-f]{7,40}\b|\b(?:[\w.-]+/[\w.-]+)?#\d+|\bpr\s*\d+"
+    r"|\b(?:revert(?:s|ed|ing)?|this|commit|pr|pull|request|the|a|it|of|for|to|from|onto|into"
+    r"|merged|main)\b",
+    re.IGNORECASE,
+)
+# `This reverts commit 352f76f5.` before the reason, or `..., which breaks ...` after it.
+_LEADING_REVERT_COMMIT = re.compile(
+    r"^this reverts commit [0-9a-f]{7,40}(?:[\s.;]+|,\s*(?=which\b))", re.IGNORECASE
+)
+MIN_REASON_WORDS = 3
+
+
+def revert_reason(summary: str, reverted_title: str | None) -> str | None:
+    """What a revert's description says beyond pointing at the reverted PR, which is most often
+    why (verl #7488: "#7205 will cause hccl error when update weights for npu"; vllm-ascend
+    #7237: "Reverts #7050, which breaks kimi-k2.5 and qwen-omin."); None when it only points
+    (`Reverts verl-project/verl#6350`) or says the reverted title again."""
+    said = set(re.findall(r"\w+", _REVERT_POINTER.sub(" ", summary).lower()))
+    said -= set(re.findall(r"\w+", (reverted_title or "").lower()))
+    if len(said) < MIN_REASON_WORDS:
+        return None
+    return _LEADING_REVERT_COMMIT.sub("", summary).strip() or None
+
+
 # The kinds of supporting files an outline names beside the code, in its order.
 SUPPORT_KINDS: tuple[FileKind, ...] = ("test", "doc", "ci", "docker", "data")
 MAX_OUTLINE_PLACES = 2

@@ -116,6 +116,9 @@ class Wording:
     without_reviews: str
     reverts_pr: str
     reverts_pr_titled: str
+    reverts_pr_because: str
+    reverts_pr_which: str
+    reverted_titled: str
     # A PR's changed files, when its description adds nothing to its title (ChangeOutline).
     outline_one: str  # fields place
     outline_many: str  # fields files, lines, where, besides
@@ -279,7 +282,21 @@ class Wording:
         parts.append(self.with_reviews if review_available else self.without_reviews)
         return self.clause_sep.join(parts)
 
-    def revert_summary(self, target: int, original_title: str | None) -> str:
+    def revert_summary(self, target: int, original_title: str | None, reason: str | None) -> str:
+        """What a revert undoes and, where its description says more than that, what it says
+        (most often why)."""
+        points_at = rf"reverts?\s+(?:[\w.-]+/[\w.-]+)?#{target}\b"
+        if reason is not None and re.match(points_at, reason, re.IGNORECASE):
+            return reason  # "Reverts #7050, which breaks kimi-k2.5 ..." says both already
+        if reason is not None:
+            undone = (
+                f"#{target}"
+                if original_title is None
+                else self.reverted_titled.format(target=target, title=original_title)
+            )
+            if reason.lower().startswith("which "):  # "..., which breaks tests/e2e/..."
+                return self.reverts_pr_which.format(undone=undone, reason=reason)
+            return self.reverts_pr_because.format(undone=undone, reason=reason)
         if original_title is None:
             return self.reverts_pr.format(target=target)
         return self.reverts_pr_titled.format(target=target, title=original_title)
@@ -840,6 +857,9 @@ ZH = Wording(
     without_reviews="无评审数据",
     reverts_pr="回退 #{target}",
     reverts_pr_titled="回退 #{target}：{title}",
+    reverts_pr_because="回退 {undone}：{reason}",
+    reverts_pr_which="回退 {undone}：{reason}",
+    reverted_titled="#{target}（{title}）",
     outline_one="描述未超出标题；改动 {place}。",
     outline_many=("描述未超出标题；改动 {files} 个文件（{lines}），{where}{besides}。"),
     outline_in="在 {places}",
@@ -1126,6 +1146,9 @@ EN = Wording(
     without_reviews="no review data",
     reverts_pr="Reverts #{target}",
     reverts_pr_titled="Reverts #{target}: {title}",
+    reverts_pr_because="Reverts {undone}: {reason}",
+    reverts_pr_which="Reverts {undone}, {reason}",
+    reverted_titled="#{target} ({title})",
     outline_one="No description beyond the title; it changes {place}.",
     outline_many=(
         "No description beyond the title; it changes {files} files ({lines}) {where}{besides}."
