@@ -437,6 +437,12 @@ def test_a_revert_says_why_when_its_description_does() -> None:
     assert zh[6366].summary.endswith(
         "）：#6350 causes an hccl error when weights are updated on NPU"
     )
+    # The risk observation quotes it; the summary's revert sentences do not.
+    context = context_for([*prs, reason], "en")
+    observation = next(o for o in context.risks if o.risk == "revert")
+    said = "its description says: “#6350 causes an hccl error when weights are updated on NPU”"
+    assert observation.text.count(said) == 1 and observation.text.count("its description") == 1
+    assert not any("its description" in line for line in context.summary)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

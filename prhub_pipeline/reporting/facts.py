@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import FileKind, file_kind
 from prhub_pipeline.modelling.known_gaps import followed_up_by
-from prhub_pipeline.modelling.pr_text import parse_title, shorten
+from prhub_pipeline.modelling.pr_text import own_references, parse_title, shorten, summarize
 from prhub_pipeline.modelling.risks import RISK_ORDER
 from prhub_pipeline.modelling.tags import areas_of, normalise_tag, spelling_key
 from prhub_pipeline.paths import matches_any
@@ -105,6 +105,7 @@ _LEADING_REVERT_COMMIT = re.compile(
     r"^this reverts commit [0-9a-f]{7,40}(?:[\s.;]+|,\s*(?=which\b))", re.IGNORECASE
 )
 MIN_REASON_WORDS = 3
+REASON_LIMIT = 160  # characters of a revert's reason where the risk observations quote it
 
 
 def revert_reason(summary: str, reverted_title: str | None) -> str | None:
@@ -259,6 +260,7 @@ class RevertChain:
     title: str | None
     reopened: list[int]
     relanded: int | None = None
+    reason: str | None = None  # what the revert's description says beyond pointing at it
 
 
 def revert_chain(flag: RiskFlag, known: Mapping[int, PullRequest]) -> RevertChain:
@@ -266,12 +268,22 @@ def revert_chain(flag: RiskFlag, known: Mapping[int, PullRequest]) -> RevertChai
         return RevertChain(number=flag.number, target=None, title=None, reopened=[])
     target = flag.related[0]
     title = shorten(known[target].title, 80) if target in known else None
+    revert = known.get(flag.number)
+    reason = (
+        revert_reason(
+            own_references(summarize(revert.title, revert.body), revert.repo),
+            known[target].title if target in known else None,
+        )
+        if revert is not None
+        else None
+    )
     return RevertChain(
         number=flag.number,
         target=target,
         title=title,
         reopened=flag.related[1:],
         relanded=relanding(flag.number, target, known),
+        reason=shorten(reason, REASON_LIMIT) if reason else None,
     )
 
 

@@ -119,6 +119,7 @@ class Wording:
     reverts_pr_because: str
     reverts_pr_which: str
     reverted_titled: str
+    revert_reason: str
     # A PR's changed files, when its description adds nothing to its title (ChangeOutline).
     outline_one: str  # fields place
     outline_many: str  # fields files, lines, where, besides
@@ -421,10 +422,13 @@ class Wording:
             paragraphs.append(self.summary_without_reviews)
         return paragraphs
 
-    def revert_sentences(self, chains: Sequence[RevertChain]) -> list[str]:
-        """One sentence per identified revert, then one for all whose target is unknown."""
+    def revert_sentences(
+        self, chains: Sequence[RevertChain], *, with_reasons: bool = False
+    ) -> list[str]:
+        """One sentence per identified revert, then one for all whose target is unknown;
+        `with_reasons` quotes what each revert's description says of it (most often why)."""
         sentences = [
-            self._revert_sentence(chain, chain.target)
+            self._revert_sentence(chain, chain.target, with_reasons)
             for chain in chains
             if chain.target is not None
         ]
@@ -434,10 +438,12 @@ class Wording:
             sentences.append(template.format(refs=self.join(unknown)))
         return sentences
 
-    def _revert_sentence(self, chain: RevertChain, target: int) -> str:
+    def _revert_sentence(self, chain: RevertChain, target: int, with_reason: bool) -> str:
         text = self.revert.format(number=chain.number, target=target)
         if chain.title:
             text += self.revert_title.format(title=chain.title)
+        if with_reason and chain.reason:
+            text += self.revert_reason.format(reason=chain.reason)
         if chain.relanded is not None:
             text += self.revert_relanded.format(target=target, relanded=chain.relanded)
         elif chain.reopened:
@@ -576,7 +582,7 @@ class Wording:
     # Risks.
     def risk_text(self, group: RiskGroup) -> str:
         if group.kind == "revert":
-            return self.sentence_sep.join(self.revert_sentences(group.reverts))
+            return self.sentence_sep.join(self.revert_sentences(group.reverts, with_reasons=True))
         lead, item, end = self.risk_texts[group.kind]
         n = len(group.numbers)
         items = self.clause_sep.join(self._risk_item(item, pr) for pr in group.listed)
@@ -860,6 +866,7 @@ ZH = Wording(
     reverts_pr_because="回退 {undone}：{reason}",
     reverts_pr_which="回退 {undone}：{reason}",
     reverted_titled="#{target}（{title}）",
+    revert_reason="；回退说明：“{reason}”",
     outline_one="描述未超出标题；改动 {place}。",
     outline_many=("描述未超出标题；改动 {files} 个文件（{lines}），{where}{besides}。"),
     outline_in="在 {places}",
@@ -1149,6 +1156,7 @@ EN = Wording(
     reverts_pr_because="Reverts {undone}: {reason}",
     reverts_pr_which="Reverts {undone}, {reason}",
     reverted_titled="#{target} ({title})",
+    revert_reason="; its description says: “{reason}”",
     outline_one="No description beyond the title; it changes {place}.",
     outline_many=(
         "No description beyond the title; it changes {files} files ({lines}) {where}{besides}."
