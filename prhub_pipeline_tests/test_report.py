@@ -1444,3 +1444,24 @@ def test_a_gathered_prs_label_is_left_out_when_it_only_names_its_type() -> None:
             assert words.labelled_item_text(label, tuned, score).startswith(
                 words.display_name(label) + " · "
             )
+
+
+def test_a_module_the_classifier_is_unsure_of_decides_no_section() -> None:
+    """slime's week of 2026-08-10: its fixes that register their test in CI were guessed
+    `ci` at 0.2-0.5 and made the week's CI section; a sure guess still files a PR."""
+    unsure = [_key_ref(1, "ci", 8.7), _key_ref(2, "ci", 8.0)]
+    refs = [
+        *(ref.model_copy(update={"predicted": True, "unsure": ["ci"]}) for ref in unsure),
+        _key_ref(3, "ci", 7.5).model_copy(update={"predicted": True}),
+        _key_ref(4, "ci", 7.2).model_copy(
+            update={"modules": ["ci", "rollout"], "predicted": True, "unsure": ["ci"]}
+        ),
+    ]
+    found = facts.groups(refs, {}, [], {})
+    filed = {ref.number: (group.kind, group.name) for group in found for ref in group.members}
+    assert filed == {
+        1: ("other", "other"),
+        2: ("other", "other"),
+        3: ("label", "ci"),
+        4: ("label", "rollout"),
+    }

@@ -22,7 +22,7 @@ from prhub_pipeline.records import (
     WeekCounts,
 )
 from prhub_pipeline.reporting import facts
-from prhub_pipeline.reporting.context import PrRef, ReportContext, build_report_context
+from prhub_pipeline.reporting.context import ReportContext, build_report_context
 from prhub_pipeline.reporting.facts import FlaggedPr, RevertChain, RiskGroup
 from prhub_pipeline.reporting.render import render_report
 from prhub_pipeline.reporting.wording import EN, ZH
@@ -458,39 +458,3 @@ def test_modules_only_the_classifier_gave_are_counted_and_marked() -> None:
     singular = _predicted_context("en", guessed=[2]).trends_lead[-1]
     assert singular.startswith("1 of the week's 3 PRs names no module in its title or labels: its")
     assert not any("classifier" in line for line in _predicted_context("en", []).trends_lead)
-
-
-def _ref(number: int, modules: list[str], unsure: list[str], importance: float) -> PrRef:
-    return PrRef(
-        number=number,
-        url=f"https://github.com/{REPO}/pull/{number}",
-        title=f"fix: change {number}",
-        subject=f"change {number}",
-        pr_type="fix",
-        type_name="fix",
-        modules=modules,
-        importance=importance,
-        is_key=importance >= 7,
-        summary="",
-        predicted=bool(unsure),
-        unsure=unsure,
-    )
-
-
-def test_a_module_the_classifier_is_unsure_of_decides_no_section() -> None:
-    """slime's week of 2026-08-10: its fixes that register their test in CI were guessed
-    `ci` at 0.2-0.5 and made the week's CI section; a sure guess still files a PR."""
-    refs = [
-        _ref(1, ["ci"], ["ci"], 8.7),
-        _ref(2, ["ci"], ["ci"], 8.0),
-        _ref(3, ["ci"], [], 7.5),
-        _ref(4, ["ci", "rollout"], ["ci"], 7.2),
-    ]
-    found = facts.groups(refs, {}, [], {})
-    filed = {ref.number: (group.kind, group.name) for group in found for ref in group.members}
-    assert filed == {
-        1: ("other", "other"),
-        2: ("other", "other"),
-        3: ("label", "ci"),
-        4: ("label", "rollout"),
-    }
