@@ -426,7 +426,21 @@ def test_a_revert_says_why_when_its_description_does() -> None:
         is_revert=True,
         reverted_number=6350,
     )
-    refs = {ref.number: ref for ref in context_for([*prs, reason], "en").prs}
+    # A description that is the title again says nothing: no outline stands in as a reason.
+    again = make_pr(
+        6367,
+        'Revert "[fsdp] feat: add a trainer option"',
+        body='Revert "[fsdp] feat: add a trainer option (#6368)"',
+        files=[("verl/trainer/a.py", 0, 30), ("verl/trainer/b.py", 0, 12)],
+        merged_at=MERGED + timedelta(days=3),
+        is_revert=True,
+        reverted_number=6368,
+    )
+    original = make_pr(
+        6368, "[fsdp] feat: add a trainer option", files=[("verl/trainer/a.py", 30, 0)]
+    )
+    refs = {ref.number: ref for ref in context_for([*prs, reason, again, original], "en").prs}
+    assert refs[6367].summary == "Reverts #6368: [fsdp] feat: add a trainer option"
     assert refs[6366].summary == (
         "Reverts #6350 ([fsdp] fix: emit distillation outputs in use_remove_padding=False path"
         " (#6293)): #6350 causes an hccl error when weights are updated on NPU"

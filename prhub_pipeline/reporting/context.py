@@ -355,7 +355,8 @@ def _pr_ref(
     predicted: bool,
     unsure: list[str],
 ) -> PrRef:
-    summary = own_references(summarize(pr.title, pr.body), repo)
+    described = own_references(summarize(pr.title, pr.body), repo)
+    summary = described
     outline = None
     if not facts.adds_to_title(summary, pr.title):
         # The title already says all the description does: say where the change is instead.
@@ -366,8 +367,10 @@ def _pr_ref(
         if target is not None:
             original = known.get(target)
             title = shorten(original.title, 90) if original else None
-            reason = facts.revert_reason(summary, original.title if original else None)
+            # From the description, not from an outline that stands in for it.
+            reason = facts.revert_reason(described, original.title if original else None)
             summary = words.revert_summary(target, title, reason)
+            outline = None
     return PrRef(
         number=pr.number,
         url=f"https://github.com/{repo}/pull/{pr.number}",
