@@ -200,6 +200,9 @@ def history(count: int = 120) -> list[PullRequest]:
         ("FP8 Support for MCore MoE", "feat", False, []),
         ("[JAX] Skip V100 encoder tests", "test", False, ["jax"]),
         ("Disable routing replay for critic", "other", False, []),
+        # ms-swift's type with its scope in one bracket
+        ("[Bugfix (rlhf)] skip model reload", "fix", False, ["bugfix", "rlhf"]),
+        ("[WIP (draft)] skip model reload", "other", False, ["wip (draft)"]),
     ],
 )
 def test_parse_title(title: str, pr_type: str, breaking: bool, tags: list[str]) -> None:

@@ -56,6 +56,13 @@ def test_unknown_tags_are_kept_not_dropped() -> None:
     assert tags.unknown == ["long_context", "sft"]
 
 
+def test_a_type_with_its_scope_in_one_bracket_is_two_tags() -> None:
+    """ms-swift's `[Bugfix (rlhf)]` made a module `bugfix_(rlhf)`."""
+    tags = parse_title_tags("[Bugfix (rollout)] skip model reload", MODULES)
+    assert tags.modules == ["rollout"] and tags.unknown == []
+    assert parse_title_tags("[Bugfix (rlhf)] x", MODULES).unknown == ["rlhf"]
+
+
 def test_revert_takes_the_reverted_titles_tags() -> None:
     tags = parse_title_tags('Revert "[rollout] feat: use dummy load_format"', MODULES)
     assert tags.modules == ["rollout"]

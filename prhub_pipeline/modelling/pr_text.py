@@ -156,6 +156,24 @@ class TitleInfo(BaseModel):
     subject: str  # the title without its prefixes and type
 
 
+# A bracket tag that puts a scope beside its type, as a conventional commit would (ms-swift's
+# `[Bugfix (rlhf)]`, vllm-ascend's `[bugfix (pcp)]`): two tags, the type and the scope.
+_SCOPED_TAG = re.compile(r"^(?P<type>[A-Za-z][A-Za-z -]{0,20}?)\s*\((?P<scope>[^()]{1,30})\)$")
+
+
+def bracket_tags(inner: str, separators: re.Pattern[str] = re.compile(",")) -> list[str]:
+    """The tags one bracket group holds (`fsdp, megatron`), a scoped type split in two."""
+    tags: list[str] = []
+    for raw in separators.split(inner):
+        raw = raw.strip()
+        scoped = _SCOPED_TAG.match(raw)
+        if scoped and TYPE_ALIASES.get(re.sub(r"[\s_-]+", "", scoped.group("type").lower())):
+            tags.extend([scoped.group("type").strip(), scoped.group("scope").strip()])
+        elif raw:
+            tags.append(raw)
+    return tags
+
+
 def parse_title(title: str) -> TitleInfo:
     """Type, `[BREAKING]` marker and bracket tags of a title.
 
@@ -170,7 +188,7 @@ def parse_title(title: str) -> TitleInfo:
         if _BREAKING.match(inner):
             breaking = True
         elif not _PART.match(inner):
-            tags.extend(t.strip().lower() for t in inner.split(",") if t.strip())
+            tags.extend(t.lower() for t in bracket_tags(inner))
         rest = rest[match.end() :]
     scope = _SCOPE.match(rest)
     scope_type: PrType | None = None

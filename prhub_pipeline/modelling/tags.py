@@ -18,6 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from prhub_pipeline.config import ModulesConfig
+from prhub_pipeline.modelling.pr_text import bracket_tags
 from prhub_pipeline.records import PullRequest
 from prhub_pipeline.reverts import REVERT_TITLE
 
@@ -221,7 +222,7 @@ def _parse(title: str, vocabulary: _Vocabulary) -> TitleTags:
     change_type: str | None = None
     breaking = False
     for group in groups:
-        for raw in _TAG_SEPARATORS.split(group):
+        for raw in bracket_tags(group, _TAG_SEPARATORS):
             found, tag_type, tag_breaking, tag_unknown = _classify_tag(
                 normalise_tag(raw), vocabulary
             )
