@@ -167,7 +167,7 @@ def bracket_tags(inner: str, separators: re.Pattern[str] = re.compile(",")) -> l
     for raw in separators.split(inner):
         raw = raw.strip()
         scoped = _SCOPED_TAG.match(raw)
-        if scoped and TYPE_ALIASES.get(re.sub(r"[\s_-]+", "", scoped.group("type").lower())):
+        if scoped and tag_type(scoped.group("type")) is not None:
             tags.extend([scoped.group("type").strip(), scoped.group("scope").strip()])
         elif raw:
             tags.append(raw)

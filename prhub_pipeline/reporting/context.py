@@ -355,8 +355,7 @@ def _pr_ref(
     predicted: bool,
     unsure: list[str],
 ) -> PrRef:
-    described = own_references(summarize(pr.title, pr.body), repo)
-    summary = described
+    summary = own_references(summarize(pr.title, pr.body), repo)
     outline = None
     if not facts.adds_to_title(summary, pr.title):
         # The title already says all the description does: say where the change is instead.
@@ -367,9 +366,7 @@ def _pr_ref(
         if target is not None:
             original = known.get(target)
             title = shorten(original.title, 90) if original else None
-            # From the description, not from an outline that stands in for it.
-            reason = facts.revert_reason(described, original.title if original else None)
-            summary = words.revert_summary(target, title, reason)
+            summary = words.revert_summary(target, title, facts.revert_reason(pr, original))
             outline = None
     return PrRef(
         number=pr.number,

@@ -108,13 +108,14 @@ MIN_REASON_WORDS = 3
 REASON_LIMIT = 160  # characters of a revert's reason where the risk observations quote it
 
 
-def revert_reason(summary: str, reverted_title: str | None) -> str | None:
+def revert_reason(revert: PullRequest, reverted: PullRequest | None) -> str | None:
     """What a revert's description says beyond pointing at the reverted PR, which is most often
     why (verl #7488: "#7205 will cause hccl error when update weights for npu"; vllm-ascend
     #7237: "Reverts #7050, which breaks kimi-k2.5 and qwen-omin."); None when it only points
     (`Reverts verl-project/verl#6350`) or says the reverted title again."""
+    summary = own_references(summarize(revert.title, revert.body), revert.repo)
     said = set(re.findall(r"\w+", _REVERT_POINTER.sub(" ", summary).lower()))
-    said -= set(re.findall(r"\w+", (reverted_title or "").lower()))
+    said -= set(re.findall(r"\w+", (reverted.title if reverted else "").lower()))
     if len(said) < MIN_REASON_WORDS:
         return None
     return _LEADING_REVERT_COMMIT.sub("", summary).strip() or None
@@ -269,14 +270,7 @@ def revert_chain(flag: RiskFlag, known: Mapping[int, PullRequest]) -> RevertChai
     target = flag.related[0]
     title = shorten(known[target].title, 80) if target in known else None
     revert = known.get(flag.number)
-    reason = (
-        revert_reason(
-            own_references(summarize(revert.title, revert.body), revert.repo),
-            known[target].title if target in known else None,
-        )
-        if revert is not None
-        else None
-    )
+    reason = revert_reason(revert, known.get(target)) if revert is not None else None
     return RevertChain(
         number=flag.number,
         target=target,
