@@ -200,6 +200,11 @@ def history(count: int = 120) -> list[PullRequest]:
         ("FP8 Support for MCore MoE", "feat", False, []),
         ("[JAX] Skip V100 encoder tests", "test", False, ["jax"]),
         ("Disable routing replay for critic", "other", False, []),
+        ("[train] Harden KTransformers MoE LoRA SFT integration", "fix", False, ["train"]),
+        ("[JAX] Adapt to Flax 0.7.1", "fix", False, ["jax"]),
+        ("Fuse amax computation into activation kernel", "perf", False, []),
+        ("[JAX] Fused layers argument default values changed", "other", False, ["jax"]),
+        ("Temporarily remove comm_gemm tests", "refactor", False, []),
         # ms-swift's type with its scope in one bracket
         ("[Bugfix (rlhf)] skip model reload", "fix", False, ["bugfix", "rlhf"]),
         ("[WIP (draft)] skip model reload", "other", False, ["wip (draft)"]),
@@ -518,6 +523,9 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "\n\n- vLLM version: release/v0.13.0\n\nAdd the multi-NPU Qwen3-MoE tutorial.",
             "Add the multi-NPU Qwen3-MoE tutorial.",
         ),
+        # LLaMA-Factory #6896 says nothing but its migrated commit's trailer: the title stands.
+        ("t", "Former-commit-id: f78d5a3eca947ed965ca2f6c87d60441b1a59867", "T"),
+        ("t", "Reviewed-by: A <a@example.com>\n\nTidy the loop.", "Tidy the loop."),
         # vllm-ascend's template heading is a summary section: what the PR does is preferred
         # to the background before it.
         (

@@ -95,6 +95,9 @@ _WEAK_FIRST_WORD_TYPES: dict[str, PrType] = {
     **dict.fromkeys(["extend", "extends", "expand", "expands", "improvements"], "feat"),
     **dict.fromkeys(["handle", "handles", "guard", "guards", "ensure", "ensures"], "fix"),
     **dict.fromkeys(["preserve", "preserves", "catch", "stabilize", "don", "dont"], "fix"),
+    # `Harden KTransformers MoE LoRA SFT integration`, `[JAX] Adapt to Flax 0.7.1`.
+    **dict.fromkeys(["harden", "hardens", "adapt", "adapts"], "fix"),
+    **dict.fromkeys(["fuse", "fuses"], "perf"),
     **dict.fromkeys(["removed", "rm", "deprecate", "deprecates"], "refactor"),
     **dict.fromkeys(["speedup", "optimizations"], "perf"),
     **dict.fromkeys(["cherrypick", "cherry", "install", "installs"], "chore"),
@@ -137,9 +140,9 @@ _CONVENTIONAL = re.compile(
     re.DOTALL,
 )
 # The first word, past what only says how small a change is (slime's `Super tiny refactor ...`,
-# 102 of its titles).
+# 102 of its titles) or that it is meant not to last (`Temporarily remove comm_gemm tests`).
 _FIRST_WORD = re.compile(
-    r"^[\W_]*(?:(?:super|very|tiny|minor|small|quick|simple|trivial)[\s,:-]+){0,2}"
+    r"^[\W_]*(?:(?:super|very|tiny|minor|small|quick|simple|trivial|temporarily)[\s,:-]+){0,2}"
     r"(?P<word>[A-Za-z]+(?:-[A-Za-z]+)*)",
     re.IGNORECASE,
 )
@@ -707,8 +710,10 @@ _NOTHING_HERE = re.compile(
     # A bot's metadata line: vllm-ascend's `vLLM version: v0.11.2` (or `: main`,
     # `: release/v0.13.0`) ends every description.
     r"|^[\w .-]{1,24}:\s*v?\d[\w.+-]*$|^vllm\s+(?:version|main)\b"
-    # Trailers git and cherry-picks add to a message (vllm-ascend keeps them in the body).
-    r"|^(?:signed-off-by|co-authored-by)\s*:|^\(cherry picked from commit\b",
+    # Trailers git and cherry-picks add to a message (vllm-ascend keeps them in the body;
+    # LLaMA-Factory's migrated history ends 383 messages with `Former-commit-id: <sha>`).
+    r"|^(?:(?:signed-off|co-authored|reviewed|acked|tested|reported|suggested|assisted)-by"
+    r"|former-commit-id|change-id)\s*:|^\(cherry picked from commit\b",
     re.IGNORECASE,
 )
 
