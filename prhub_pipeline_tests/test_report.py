@@ -16,6 +16,7 @@ from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import fit_calibration, score_week
 from prhub_pipeline.modelling.pr_text import shorten
 from prhub_pipeline.modelling.risks import flag_risks
+from prhub_pipeline.modelling.themes import housekeeping_themes
 from prhub_pipeline.records import (
     ModuleLabel,
     PrScore,
@@ -583,6 +584,35 @@ def test_a_housekeeping_theme_from_paths_alone_does_not_head_a_prs_group() -> No
     assert grouped == {6800: "v1", 6801: "v1", 6802: "Docs", 6803: "Docs", 6804: "Docs"}
 
 
+def test_a_housekeeping_tag_beside_a_product_module_does_not_head_a_prs_group() -> None:
+    """VeOmni tags the CI and docs a change touches: `[ckpt, ci, agent] fix: handle integer
+    tensors in HF consolidation` is checkpoint work, and a title naming the CI in passing
+    (verl's `[sglang] ... & CI tasks`) does not make it CI work. A PR tagged with housekeeping
+    alone, or beside `misc`, which names no place, is listed under the theme."""
+
+    def ref(number: int, modules: list[str], subject: str, predicted: bool = False) -> PrRef:
+        return _key_ref(number, modules[0], 8.0).model_copy(
+            update={"modules": modules, "subject": subject, "predicted": predicted}
+        )
+
+    refs = [
+        ref(1, ["ckpt", "ci", "agent"], "handle integer tensors in HF consolidation"),
+        ref(2, ["ckpt", "ci"], "drop empty param groups for DCP resume"),
+        ref(3, ["dist", "docs"], "expose checkpoint early-stop setting"),
+        *(ref(n, ["ci"], f"split GPU unit tests {n}") for n in (4, 5, 6)),
+        ref(7, ["config", "docs"], "sync documentation with main"),
+        ref(8, ["docs", "misc"], "refactor skill documentation"),
+        ref(9, ["sglang"], "add sglang_async support & CI tasks"),
+    ]
+    themes = {n: ["CI/infrastructure"] for n in (1, 2, 4, 5, 6, 9)}
+    themes |= {n: ["Docs"] for n in (3, 7, 8)}
+    found = facts.groups(refs, themes, [], housekeeping_themes(None))
+    filed = {r.number: group.name for group in found for r in group.members}
+    assert filed == {1: "ckpt", 2: "ckpt", 3: "dist", 7: "config", 8: "Docs", 9: "sglang"} | (
+        dict.fromkeys((4, 5, 6), "CI/infrastructure")
+    )
+
+
 def test_a_theme_most_of_the_week_carries_heads_no_section() -> None:
     """vllm-ascend: every PR is NPU work, so NPU says nothing about a PR; its modules do.
     PRs with nothing but the theme are still listed under it."""
@@ -1122,6 +1152,15 @@ def _key_ref(number: int, module: str, importance: float, is_key: bool = True) -
         is_key=is_key,
         summary="",
     )
+
+
+def test_a_quiet_week_keeps_each_small_section() -> None:
+    """Six sections, five of them with one PR: under MAX_SECTIONS, nothing is gathered (the
+    first two one-PR sections were, and LLaMA-Factory's 2026-04-27 read "Other key changes")."""
+    refs = [_key_ref(n, "rollout", 9.0) for n in range(3)]
+    refs += [_key_ref(10 + n, f"area{n}", 8.0) for n in range(5)]
+    found = facts.groups(refs, {}, [], {})
+    assert [g.name for g in found] == ["rollout", *(f"area{n}" for n in range(5))]
 
 
 def test_a_busy_week_gathers_its_smallest_sections_into_one() -> None:

@@ -49,6 +49,9 @@ SMALL_GROUP_PRS = 2
 # DOMINANT_THEME_MIN_PRS PRs): in vllm-ascend every PR is NPU work.
 DOMINANT_THEME_SHARE = 0.5
 DOMINANT_THEME_MIN_PRS = 10
+# Modules that name no place: beside one, a housekeeping tag still says what a PR is about
+# (vllm-ascend's `[Doc][Misc] Refactor skill documentation`).
+CATCH_ALL_MODULES = frozenset({"misc"})
 MAX_LISTED = 6
 MAX_LISTED_PER_IMPACT = 4
 # Requirements several PRs changed in turn that a dependency observation tells taken together
@@ -563,7 +566,9 @@ def _gather_small(found: list[Group], group_of: dict[int, tuple[GroupKind, str]]
         (g for g in found if g.kind == "label" and len(g.members) <= SMALL_GROUP_PRS),
         key=lambda g: (len(g.members), max(r.importance for r in g.members)),
     )
-    gathered = small[: len(found) - (MAX_SECTIONS - 1)]
+    # A quiet week keeps every section: `small[:negative]` would still gather its first groups.
+    excess = len(found) - (MAX_SECTIONS - 1)
+    gathered = small[:excess] if len(found) > MAX_SECTIONS else []
     if len(gathered) < 2:
         return found
     refs = sorted((r for g in gathered for r in g.members), key=lambda r: -r.importance)
@@ -619,23 +624,31 @@ def _group_of(
     unlabelled: a type-only tag is no area (`[BugFix][CUDA]` joins cuda, `[BugFix]` alone joins
     the unlabelled, where tilelang's `[BugFix]`, `[Fix]` and `[Feature]` made three sections).
 
-    A housekeeping theme (Docs, CI, ...) counts as a theme only when the PR carries one of its
-    modules (`[doc]` with Docs); one it has from its paths alone (a feature that adds a
-    dependency) comes after the PR's modules. A `dominant` theme, one most of the week's PRs
-    carry (NPU in an Ascend-only repository), says nothing about the PR: it comes last. A
-    module the classifier is unsure of (`PrRef.unsure`) decides nothing: slime's fixes that
-    register their test in CI were guessed `ci` at 0.2-0.5 and shown as the week's CI work."""
+    A housekeeping theme (Docs, CI, ...) counts as a theme only when the PR is about it: its
+    own modules are the theme's and other housekeeping only (`[doc]` with Docs; `misc` names
+    no place either). VeOmni tags the CI and docs a change touches: `[ckpt, ci, agent] fix:
+    handle integer tensors in HF consolidation` is checkpoint work. Otherwise the theme, like
+    a housekeeping module itself, and like one the PR has from its paths alone (a feature that
+    adds a dependency), comes after the PR's other modules. A `dominant` theme, one most of the
+    week's PRs carry (NPU in an Ascend-only repository), says nothing about the PR: it comes
+    last. A module the classifier is unsure of (`PrRef.unsure`) decides nothing: slime's fixes
+    that register their test in CI were guessed `ci` at 0.2-0.5 and shown as the week's CI
+    work."""
     if ref.number in reverts:
         return "revert", "revert"
     own = [t for t in themes.get(ref.number, []) if t not in dominant]
     sure = [m for m in ref.modules if m not in ref.unsure]
     modules = {normalise_tag(m) for m in sure}
+    chore_modules = {normalise_tag(m) for names in housekeeping.values() for m in names}
+    areas = areas_of(sure)
+    product = [m for m in areas if normalise_tag(m) not in chore_modules | CATCH_ALL_MODULES]
     tagged = [
         t
         for t in own
-        if t not in housekeeping or modules & {normalise_tag(m) for m in housekeeping[t]}
+        if t not in housekeeping
+        or (not product and modules & {normalise_tag(m) for m in housekeeping[t]})
     ]
-    for labels in (tagged, areas_of(sure), own, themes.get(ref.number, [])):
+    for labels in (tagged, product, areas, own, themes.get(ref.number, [])):
         if labels:
             return "label", max(labels, key=lambda name: (sizes.get(name, 0), -labels.index(name)))
     return "other", "other"
