@@ -526,6 +526,18 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         # LLaMA-Factory #6896 says nothing but its migrated commit's trailer: the title stands.
         ("t", "Former-commit-id: f78d5a3eca947ed965ca2f6c87d60441b1a59867", "T"),
         ("t", "Reviewed-by: A <a@example.com>\n\nTidy the loop.", "Tidy the loop."),
+        # verl's `As per title.`; vllm-ascend's RFC pointer on the line above the summary.
+        ("t", "As per title.", "T"),
+        (
+            "t",
+            "RFC: https://github.com/o/r/issues/4629\nReason： Eliminate duplicate code.",
+            "Eliminate duplicate code.",
+        ),
+        (
+            "t",
+            "RFC #7394\nAdd the GDN gating operator on 310P.",
+            "Add the GDN gating operator on 310P.",
+        ),
         # vllm-ascend's template heading is a summary section: what the PR does is preferred
         # to the background before it.
         (

@@ -497,7 +497,7 @@ _PROVENANCE_WORD = (
 )
 # Words that point at another issue or PR: `Fixes #12`, `Related to https://...`, `Follow-up of`.
 _REFERENCE_WORD = (
-    r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related(?: to| issues?)?|refs?|references?|see"
+    r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related(?: to| issues?)?|refs?|references?|see|rfc"
     rf"|{_PROVENANCE_WORD}|details?)"
 )
 _REFERENCE_LINE = re.compile(
@@ -706,6 +706,8 @@ _CREDIT = re.compile(
 # a field of verl's "Additional Info." filled in (`Training: FSDP`, `Issue Number: #1313`).
 _NOTHING_HERE = re.compile(
     r"^(?:no\b[^.,;:]{0,25}\bchanges?\b[^.,;:]{0,20}|not\s+(?:related|applicable|needed)|none)$"
+    # `As per title.` (five of verl's), `Same as title`, `See title`: nothing beyond the title.
+    r"|^(?:as(?:\s+per)?|same\s+as|see)\s+(?:the\s+)?(?:pr\s+)?title$"
     r"|^(?:issue number|training|inference)\s*:"
     # A bot's metadata line: vllm-ascend's `vLLM version: v0.11.2` (or `: main`,
     # `: release/v0.13.0`) ends every description.
@@ -873,6 +875,9 @@ def _without_leading_symbols(text: str) -> str:
     return rest or text
 
 
+_FIELD_LABEL = re.compile(r"^(?:reason|motivation|background|purpose)\s*[:：]\s*(?=\S)", re.I)
+
+
 def summarize(title: str, body: str, limit: int = 180) -> str:
     """One line on what the PR does: the first sentences the author wrote about it.
 
@@ -927,6 +932,8 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     opening = sentences(chosen)
     if len(opening) > 1 and _PROVENANCE.match(opening[0]):
         chosen = " ".join(opening[1:])
+    # A field's label before the sentence (vllm-ascend's `Reason： The functions ...`).
+    chosen = _FIELD_LABEL.sub("", chosen, count=1)
     # A commit's subject as the description (`[CUDA] Refactor TMA atomic add layout
     # validation`, tilelang #2846) says what changed; its tags and type say it again. So does
     # a type before what is done (`Fix: handle nvidia namespace packages ...`), though not
