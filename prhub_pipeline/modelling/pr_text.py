@@ -706,7 +706,7 @@ _CREDIT = re.compile(
 # a field of verl's "Additional Info." filled in (`Training: FSDP`, `Issue Number: #1313`).
 _NOTHING_HERE = re.compile(
     r"^(?:no\b[^.,;:]{0,25}\bchanges?\b[^.,;:]{0,20}|not\s+(?:related|applicable|needed)|none)$"
-    # `As per title.` (five of verl's), `Same as title`, `See title`: nothing beyond the title.
+    # `As per title.` (six of verl's), `Same as title`, `See title`: nothing beyond the title.
     r"|^(?:as(?:\s+per)?|same\s+as|see)\s+(?:the\s+)?(?:pr\s+)?title$"
     r"|^(?:issue number|training|inference)\s*:"
     # A bot's metadata line: vllm-ascend's `vLLM version: v0.11.2` (or `: main`,
