@@ -528,6 +528,26 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         ("t", "Reviewed-by: A <a@example.com>\n\nTidy the loop.", "Tidy the loop."),
         # verl's `As per title.`; vllm-ascend's RFC pointer on the line above the summary.
         ("t", "As per title.", "T"),
+        # A list's first item alone is no summary (vllm-ascend #11463): its lead-in is; nor is a
+        # bot's version line (`version: release/v0.13.0`). A Chinese sentence has no spaces.
+        (
+            "t",
+            "Standardize three docs:\n\n- **MiniMax-M2.md**\n- **Qwen3-30B.md**",
+            "Standardize three docs.",
+        ),
+        ("t", "1. Cache cos/sin in mla\n\nversion: release/v0.13.0", "Cache cos/sin in mla"),
+        ("t", "cp=2时position_ids错了一位", "cp=2时position_ids错了一位"),
+        (
+            "t",
+            "### What does this PR do?\n\n[> Add **concise** overview of what this PR aims to"
+            "\nachieve.]\nSetting `ignore_eos` had no effect before.",
+            "Setting `ignore_eos` had no effect before.",
+        ),
+        (
+            "t",
+            "-->\nThe FIAv2 operator now runs in graph mode.",
+            "The FIAv2 operator now runs in graph mode.",
+        ),
         (
             "t",
             "RFC: https://github.com/o/r/issues/4629\nReason： Eliminate duplicate code.",

@@ -353,8 +353,11 @@ _TEMPLATE_INSTRUCTIONS = re.compile(
 )
 # Placeholders of verl's 2025 template, left in by most authors; the first spans lines.
 _TEMPLATE_PHRASES = re.compile(
-    r"\[note which backend this pr will affect:[^\]]*\]|fixes issue # or discussion # if any\.?",
-    re.IGNORECASE,
+    r"\[note which backend this pr will affect:[^\]]*\]|fixes issue # or discussion # if any\.?"
+    # A template's quoted instruction kept in brackets (verl #6630 `[> Add **concise** overview
+    # ... review.]`), and the end of a comment whose start the author deleted (vllm-ascend #9165).
+    r"|\[>[^\]]*\]|^[ \t]*-->",
+    re.IGNORECASE | re.MULTILINE,
 )
 
 
@@ -711,13 +714,16 @@ _NOTHING_HERE = re.compile(
     r"|^(?:issue number|training|inference)\s*:"
     # A bot's metadata line: vllm-ascend's `vLLM version: v0.11.2` (or `: main`,
     # `: release/v0.13.0`) ends every description.
-    r"|^[\w .-]{1,24}:\s*v?\d[\w.+-]*$|^vllm\s+(?:version|main)\b"
+    r"|^[\w .-]{1,24}:\s*(?:release/)?v?\d[\w.+-]*$|^vllm\s+(?:version|main)\b"
     # Trailers git and cherry-picks add to a message (vllm-ascend keeps them in the body;
     # LLaMA-Factory's migrated history ends 383 messages with `Former-commit-id: <sha>`).
     r"|^(?:(?:signed-off|co-authored|reviewed|acked|tested|reported|suggested|assisted)-by"
     r"|former-commit-id|change-id)\s*:|^\(cherry picked from commit\b",
     re.IGNORECASE,
 )
+
+
+_CJK_CHARACTER = re.compile(f"[{_CJK}]")
 
 
 def _says_something(paragraph: str) -> bool:
@@ -729,6 +735,9 @@ def _says_something(paragraph: str) -> bool:
     enough = 40 if URL.search(paragraph) else 12
     return (
         len(words) >= enough
+        # One name alone is a list's item, not a sentence (`MiniMax-M2.md`, a model's id);
+        # Chinese writes a sentence without spaces.
+        and (len(words.split()) > 1 or _CJK_CHARACTER.search(words) is not None)
         and not paragraph.startswith(("…", "..."))
         and not _NOTHING_HERE.match(words)
     )
