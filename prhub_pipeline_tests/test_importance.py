@@ -528,6 +528,19 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         ("t", "Reviewed-by: A <a@example.com>\n\nTidy the loop.", "Tidy the loop."),
         # verl's `As per title.`; vllm-ascend's RFC pointer on the line above the summary.
         ("t", "As per title.", "T"),
+        # A numbered list on one line is its items (vllm-ascend #1186, #4993); a version is no
+        # item number.
+        (
+            "t",
+            "1.add static EPLB unit test 2.fix bug: Tensor cannot be judged by if statements",
+            "Add static EPLB unit test; fix bug: Tensor cannot be judged by if statements",
+        ),
+        (
+            "t",
+            "(1)refactor npu_model_runner for profile_run. (2) move the comm method",
+            "Refactor npu_model_runner for profile_run; move the comm method",
+        ),
+        ("t", "1、Train the 1.5B model faster", "Train the 1.5B model faster"),
         # A list's first item alone is no summary (vllm-ascend #11463): its lead-in is; nor is a
         # bot's version line (`version: release/v0.13.0`). A Chinese sentence has no spaces.
         (

@@ -885,6 +885,24 @@ def _without_leading_symbols(text: str) -> str:
 
 
 _FIELD_LABEL = re.compile(r"^(?:reason|motivation|background|purpose)\s*[:：]\s*(?=\S)", re.I)
+# `1.`, `1、`, `1)`, `(1)` before an item, but not a version (`1.5B`).
+_ITEM_NUMBER = re.compile(r"(?:^|(?<=\s))\(?(?P<n>\d{1,2})[.、)）](?!\d)\s*")
+
+
+def _numbered_items(text: str) -> str:
+    """A list written on one line (`1.add static EPLB unit test 2.fix bug: ...`, 48 summaries
+    over eight repositories) as its items: `add static EPLB unit test; fix bug: ...`."""
+    marks = list(_ITEM_NUMBER.finditer(text))
+    if not marks or marks[0].start() != 0 or marks[0].group("n") != "1":
+        return text
+    numbered = [marks[0]]
+    for mark in marks[1:]:
+        if int(mark.group("n")) == len(numbered) + 1:
+            numbered.append(mark)
+    ends = [m.start() for m in numbered[1:]] + [len(text)]
+    items = [text[m.end() : end].strip() for m, end in zip(numbered, ends, strict=True)]
+    items = [item.rstrip(";,.。；") for item in items[:-1]] + items[-1:]
+    return "; ".join(item for item in items if item) or text
 
 
 def summarize(title: str, body: str, limit: int = 180) -> str:
@@ -942,7 +960,7 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     if len(opening) > 1 and _PROVENANCE.match(opening[0]):
         chosen = " ".join(opening[1:])
     # A field's label before the sentence (vllm-ascend's `Reason： The functions ...`).
-    chosen = _FIELD_LABEL.sub("", chosen, count=1)
+    chosen = _numbered_items(_FIELD_LABEL.sub("", chosen, count=1))
     # A commit's subject as the description (`[CUDA] Refactor TMA atomic add layout
     # validation`, tilelang #2846) says what changed; its tags and type say it again. So does
     # a type before what is done (`Fix: handle nvidia namespace packages ...`), though not
