@@ -295,6 +295,13 @@ def _resolve_paths(settings: Settings, base: Path) -> Settings:
         if settings.sql_models_dir is not None
         else Path(__file__).resolve().parents[1] / "dbt_like_sql"
     )
+    # A mistyped folder, or an install that left the project's models behind, would otherwise
+    # leave the SQL models out without a word.
+    if not sql_models_dir.is_dir():
+        raise ConfigError(
+            f"sql_models_dir: no such directory {sql_models_dir}"
+            + ("" if settings.sql_models_dir is not None else " (install with pip install -e .)")
+        )
     return settings.model_copy(
         update={
             "database": resolve(settings.database),
