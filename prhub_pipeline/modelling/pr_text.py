@@ -890,7 +890,7 @@ _ITEM_NUMBER = re.compile(r"(?:^|(?<=\s))\(?(?P<n>\d{1,2})[.、)）](?!\d)\s*")
 
 
 def _numbered_items(text: str) -> str:
-    """A list written on one line (`1.add static EPLB unit test 2.fix bug: ...`, 48 summaries
+    """A list written on one line (`1.add static EPLB unit test 2.fix bug: ...`, 43 summaries
     over eight repositories) as its items: `add static EPLB unit test; fix bug: ...`."""
     marks = list(_ITEM_NUMBER.finditer(text))
     if not marks or marks[0].start() != 0 or marks[0].group("n") != "1":
@@ -959,7 +959,8 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     opening = sentences(chosen)
     if len(opening) > 1 and _PROVENANCE.match(opening[0]):
         chosen = " ".join(opening[1:])
-    # A field's label before the sentence (vllm-ascend's `Reason： The functions ...`).
+    # A field's label before the sentence (vllm-ascend's `Reason： The functions ...`) goes, and
+    # a list written on one line reads as its items.
     chosen = _numbered_items(_FIELD_LABEL.sub("", chosen, count=1))
     # A commit's subject as the description (`[CUDA] Refactor TMA atomic add layout
     # validation`, tilelang #2846) says what changed; its tags and type say it again. So does
