@@ -209,6 +209,35 @@ def test_a_sweeping_change_is_no_npu_or_distillation_work_for_one_file_of_many()
     assert found[3] == {"Distillation"}
 
 
+def test_a_path_share_holds_for_the_changed_lines_too() -> None:
+    """VeOmni #893 refactored parallel state in 40 files, 8 of them Ascend kernels (20% of
+    its files, 36 of its 1813 lines): no NPU work. verl #6184, a VeOmni feature that bumped a
+    pin in five workflows (2 lines each of 105), is no CI work. An NPU script added beside its
+    GPU twin still is NPU work, and so is a refactor of NPU kernels alone."""
+
+    def pr(number: int, title: str, files: list[tuple[str, int]]):  # type: ignore[no-untyped-def]
+        changes = [FileChange(path=p, additions=n, deletions=0) for p, n in files]
+        return make_pr(number, title).model_copy(update={"files": changes})
+
+    parallel = pr(
+        1,
+        "[dist] feat: per-module local parallel state",
+        [(f"veomni/ops/_ascend/k{i}.py", 4) for i in range(8)]
+        + [(f"veomni/distributed/p{i}.py", 55) for i in range(32)],
+    )
+    pinned = pr(
+        2,
+        "[veomni] feat: use the native log-probs path",
+        [(f".github/workflows/e2e_{i}.yml", 2) for i in range(5)]
+        + [(f"verl/workers/engine/veomni/f{i}.py", 19) for i in range(5)],
+    )
+    twin = pr(3, "[veomni] feat: demo", [("run_gpu.sh", 170), ("run_npu.sh", 170), ("a.md", 9)])
+    kernels = pr(4, "[ops] refactor: split kernels", [("veomni/ops/_ascend/k.py", 40)])
+    found = themes_of([parallel, pinned, twin, kernels])
+    assert 1 not in found and 2 not in found
+    assert found[3] == {"NPU/Ascend"} and found[4] == {"NPU/Ascend"}
+
+
 def test_one_incidental_body_sentence_is_no_theme() -> None:
     # verl #5969: a hard-wrapped list item names VLM twice in passing; the PR is about padding.
     incidental = TEMPLATE.format(

@@ -1,11 +1,11 @@
 """Themes: cross-cutting topics no single module names (Ascend/NPU, distillation, MoE ...).
 
 A theme rule matches a PR when any of its title patterns matches the title (tags removed),
-its path globs match a changed path (or, with `min_path_share`, that share of them), its
-body patterns match two sentences of the description (template removed, so the checklist's
-mention of `docs` or `CI` does not count) or one sentence while a changed path matches its
-globs, or the PR's own tags (its title's or labels', not the classifier's guesses) name one
-of its modules. A CI workflow file
+its path globs match a changed path (or, with `min_path_share`, that share of them and of
+their changed lines), its body patterns match two sentences of the description (template
+removed, so the checklist's mention of `docs` or `CI` does not count) or one sentence while a
+changed path matches its globs, or the PR's own tags (its title's or labels', not the
+classifier's guesses) name one of its modules. A CI workflow file
 (`.github/workflows/npu_unit_tests.yml`) counts only for globs rooted at its directory, such
 as the CI theme's `.github/**`. Patterns are case-insensitive regular expressions; globs use
 `**` for any number of directories. A repository's configured rules replace the built-in
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from prhub_pipeline.config import ModulesConfig, ThemeRule
@@ -248,14 +248,27 @@ def _body_sentences(patterns: Sequence[str], description: str) -> int:
 
 
 def rule_matches(
-    rule: ThemeRule, title: str, description: str, paths: Sequence[str], modules: Sequence[str]
+    rule: ThemeRule,
+    title: str,
+    description: str,
+    paths: Sequence[str],
+    modules: Sequence[str],
+    changed_lines: Mapping[str, int] | None = None,
 ) -> bool:
-    """Whether one rule matches a PR, given its tag-free title and template-free description."""
+    """Whether one rule matches a PR, given its tag-free title and template-free description.
+
+    With `changed_lines` (per path), `min_path_share` holds for the lines too: VeOmni #893, a
+    parallel-state refactor of 40 files, touched 8 Ascend kernels, 20% of its files but 36 of
+    its 1813 lines, and was the week's first NPU change."""
     if any(_text_regex(p).search(title) for p in rule.title):
         return True
-    matched = sum(_path_matches_rule(path, rule) for path in paths) if rule.paths else 0
+    hits = [path for path in paths if _path_matches_rule(path, rule)] if rule.paths else []
+    matched = len(hits)
     if matched and matched >= rule.min_path_share * len(paths):
-        return True
+        lines = changed_lines or {}
+        total = sum(lines.get(path, 0) for path in paths)
+        if not total or sum(lines.get(path, 0) for path in hits) >= rule.min_path_share * total:
+            return True
     if rule.body:
         sentences = _body_sentences(rule.body, description)
         if sentences >= _MIN_BODY_SENTENCES or (sentences and matched):
@@ -291,9 +304,10 @@ def tag_themes(
             [f.path for f in kept] + [f.previous_path for f in kept if f.previous_path]
         )
         pr_modules = modules.get((pr.repo, pr.number), [])
+        changed_lines = {f.path: (f.additions or 0) + (f.deletions or 0) for f in kept}
         tags.extend(
             ThemeTag(repo=pr.repo, number=pr.number, theme=rule.name)
             for rule in active
-            if rule_matches(rule, title, description, paths, pr_modules)
+            if rule_matches(rule, title, description, paths, pr_modules, changed_lines)
         )
     return tags
