@@ -541,6 +541,7 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "Refactor npu_model_runner for profile_run; move the comm method",
         ),
         ("t", "1、Train the 1.5B model faster", "Train the 1.5B model faster"),
+        ("t", "1、修复缓存加载失败 2、更新文档", "修复缓存加载失败；更新文档"),
         # A list's first item alone is no summary (vllm-ascend #11463): its lead-in is; nor is a
         # bot's version line (`version: release/v0.13.0`). A Chinese sentence has no spaces.
         (

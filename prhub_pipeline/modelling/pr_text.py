@@ -723,7 +723,8 @@ _NOTHING_HERE = re.compile(
 )
 
 
-_CJK_CHARACTER = re.compile(f"[{_CJK}]")
+# A Chinese or Japanese character, not the full-width punctuation (`：`) English text may hold.
+_CJK_CHARACTER = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 def _says_something(paragraph: str) -> bool:
@@ -902,7 +903,8 @@ def _numbered_items(text: str) -> str:
     ends = [m.start() for m in numbered[1:]] + [len(text)]
     items = [text[m.end() : end].strip() for m, end in zip(numbered, ends, strict=True)]
     items = [item.rstrip(";,.。；") for item in items[:-1]] + items[-1:]
-    return "; ".join(item for item in items if item) or text
+    separator = "；" if _CJK_CHARACTER.search(text) else "; "
+    return separator.join(item for item in items if item) or text
 
 
 def summarize(title: str, body: str, limit: int = 180) -> str:
