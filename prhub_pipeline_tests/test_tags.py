@@ -119,6 +119,13 @@ def test_type_only_tags_say_no_area() -> None:
     assert (tags.modules, tags.unknown) == (["doc"], [])
 
 
+def test_status_tags_say_no_area_and_stay_tags() -> None:
+    """slime's `[NFC] Add observability subfolder` headed a report section "nfc"."""
+    assert areas_of(["nfc", "WIP", "draft", "minor", "rollout"]) == ["rollout"]
+    assert parse_title_tags("[NFC] Add observability subfolder", ModulesConfig()).modules == ["nfc"]
+    assert parse_title_tags("[WIP][fsdp] x", ModulesConfig(allowed=["fsdp"])).unknown == ["wip"]
+
+
 def test_labels_instead_of_prefixes() -> None:
     pr = make_pr(5, "Speed up the scheduler", labels=("area: core", "Frontend", "good first issue"))
     truth = ground_truth(pr, LABEL_REPO)

@@ -53,6 +53,9 @@ TYPE_ONLY_TAGS = frozenset(
         "typos",
     }
 )
+# Tags that say how far along or how big a PR is, or that it changes no behaviour (slime's
+# `[NFC] Add observability subfolder`, `[WIP]`, `[Minor]`): no area either, though kept as tags.
+STATUS_TAGS = frozenset({"nfc", "wip", "draft", "minor", "nit", "trivial", "dnm", "do_not_merge"})
 # Words that say what kind of change a PR is, not where: `[misc] fix: ...`, `[fix][ci] ...`.
 # Beside the type-only tags, ones that name an area in some repositories (verl's `[ci]`).
 CHANGE_TYPES = TYPE_ONLY_TAGS | {"test", "perf", "docs", "doc", "build", "ci"}
@@ -263,8 +266,9 @@ def text_without_tags(title: str, config: ModulesConfig) -> str:
 
 
 def areas_of(modules: Sequence[str]) -> list[str]:
-    """The modules that say where a change happened: without type-only tags (`bugfix`)."""
-    return [m for m in modules if normalise_tag(m) not in TYPE_ONLY_TAGS]
+    """The modules that say where a change happened: without type-only tags (`bugfix`) and
+    status tags (`wip`)."""
+    return [m for m in modules if normalise_tag(m) not in TYPE_ONLY_TAGS | STATUS_TAGS]
 
 
 def modules_from_labels(labels: Iterable[str], config: ModulesConfig) -> list[str]:
