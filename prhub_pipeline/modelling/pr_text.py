@@ -885,7 +885,9 @@ def _without_leading_symbols(text: str) -> str:
     return rest or text
 
 
-_FIELD_LABEL = re.compile(r"^(?:reason|motivation|background|purpose)\s*[:：]\s*(?=\S)", re.I)
+_FIELD_LABEL = re.compile(
+    r"^(?:reason|motivation|background|purpose)\s*[:：]\s*(?=\S)", re.IGNORECASE
+)
 # `1.`, `1、`, `1)`, `(1)` before an item, but not a version (`1.5B`).
 _ITEM_NUMBER = re.compile(r"(?:^|(?<=\s))\(?(?P<n>\d{1,2})[.、)）](?!\d)\s*")
 
