@@ -541,7 +541,25 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "Refactor npu_model_runner for profile_run; move the comm method",
         ),
         ("t", "1、Train the 1.5B model faster", "Train the 1.5B model faster"),
+        # After a lead, a list is its items when there are two (vllm-ascend #5204, #7561).
+        (
+            "t",
+            "Remove unused attributes from set_forward_context 1.prefetch_stream 2.weight_method",
+            "Remove unused attributes from set_forward_context: prefetch_stream; weight_method",
+        ),
+        (
+            "t",
+            "This pr modifies the nightly CI config. (1) Add a nightly CI . (2) Set a tighter bar",
+            "This pr modifies the nightly CI config. Add a nightly CI; Set a tighter bar",
+        ),
+        (
+            "t",
+            "Bump the trainer to version 1. It is faster",
+            "Bump the trainer to version 1. It is faster",
+        ),
         ("t", "1、修复缓存加载失败 2、更新文档", "修复缓存加载失败；更新文档"),
+        # A Markdown list item that holds the whole list.
+        ("t", "1. support deepspeed on ui 2. add tools", "Support deepspeed on ui; add tools"),
         # A list's first item alone is no summary (vllm-ascend #11463): its lead-in is; nor is a
         # bot's version line (`version: release/v0.13.0`). A Chinese sentence has no spaces.
         (
@@ -656,7 +674,8 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         ("t", "Fix: pre-commit broken by #2354", "Fix: pre-commit broken by #2354"),
         # A wrapped line that opens with a number goes on with its sentence (vllm-ascend
         # #9780); a numbered list run into one paragraph ends a sentence before each number,
-        # and its numbers end nothing (vllm-ascend #9160, verl #2421).
+        # and its numbers end nothing (vllm-ascend #9160); after a lead, its items are joined
+        # (verl #2421).
         (
             "t",
             "## Summary\n\n- `npu_quant_matmul` does not support weight dimensions >=\n65536. When"
@@ -676,7 +695,8 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             " reasons: 1. `removeprefix` came in 3.9. 2. Python 3.9 is no longer supported by"
             " the vLLM releases we test against.",
             "This PR safely bumps the minimum python version of the package to 3.10 for two"
-            " reasons: 1. `removeprefix` came in 3.9.",
+            " reasons: `removeprefix` came in 3.9; Python 3.9 is no longer supported by the vLLM"
+            " releases we test…",
         ),
         # A quote elsewhere is someone else's words (an issue, a log), not the summary.
         (
@@ -823,6 +843,24 @@ def test_a_title_and_what_only_goes_with_it_make_no_summary(title: str, body: st
             " the live model.\n\nThis PR also fixes two adjacent bugs hit in the same runs:\n\n"
             "- LoRA adapters spanning multiple transfer buckets",
             "The receiver now reconciles each incoming name against the live model.",
+        ),
+        # verl #7297: a lead-in that counts the changes (`... with three changes, plus the
+        # example-script wiring:`) is no summary; after the background, the item that says
+        # what something now does is.
+        (
+            "### What does this PR do?\n\n#7221 added the contiguous row layout. Turning it on"
+            " still fails.\n\nThis PR completes that path with three changes, plus the"
+            " example-script wiring:\n\n1. `PackedSeqParams` now carries `cp_partition_mode`,"
+            " so the kernels are told how the rows were sharded.\n2. Router-replay tensors are"
+            " packed with the same layout.",
+            "`PackedSeqParams` now carries `cp_partition_mode`, so the kernels are told how the"
+            " rows were sharded.",
+        ),
+        # vllm-ascend #12896: background that says what is done, in the passive, stays.
+        (
+            "### What this PR does?\n\nThe build entries are removed with the operator"
+            " sources.\n\nThe fused nightly test now compares `y` against a CPU reference.",
+            "The build entries are removed with the operator sources.",
         ),
         # vllm-ascend #7902: `now` before what someone intends is still background.
         (

@@ -552,6 +552,9 @@ _SENTENCE_END = re.compile(
 )
 
 
+_SECOND_ITEM = re.compile(r"\s\(?2[.、)）](?!\d)\s*\S")
+
+
 class _Paragraph(NamedTuple):
     section: str  # the heading it is under
     text: str
@@ -616,7 +619,11 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
             in_item = mark is not None
             numbered = (numbered and in_item) or bool(mark and mark.group("number"))
             if in_item:  # an item is a paragraph; its wrapped lines follow
-                current.append(_LIST_MARK.sub("", line))
+                item = _LIST_MARK.sub("", line)
+                # `1. support deepspeed on ui 2. add tools` is a list on one line, not one item:
+                # its mark stays for `_numbered_items`.
+                one_line_list = mark is not None and mark.group("number") == "1"
+                current.append(line if one_line_list and _SECOND_ITEM.search(item) else item)
             continue
         if not current:
             in_item = False
@@ -773,6 +780,8 @@ _NOW = re.compile(
     r"\bnow\s+(?:\w+ly\s+)?(?!(?:plan|need|want|seem|look|tend|fail|break|crash|hang)s\b)"
     r"\w+(?:s|es)\b"
 )
+# "The corresponding build entries ... are removed": what is done, said in the passive.
+_PASSIVE_CHANGE = re.compile(rf"\b(?:is|are|was|were|has been|have been)\s+{_VERBS}", re.IGNORECASE)
 # A paragraph that opens with what is done ("Adds ...", "We bring ...") is a summary already.
 _AUTHOR_LEAD = re.compile(rf"^(?:{_VERBS}|we\b)", re.IGNORECASE)
 
@@ -788,12 +797,13 @@ _DANGLING = re.compile(
 
 
 # A sentence that only counts what follows (`this pr accomplish two things`, vllm-ascend
-# #13532), with or without the colon.
+# #13532; `This PR completes that path with three changes, plus the example-script wiring:`,
+# verl #7297), with or without the colon.
 _ANNOUNCES_A_LIST = re.compile(
     r"^(?:this|the|in this) (?:pr|pull request|change|patch)\b[^.,;]{0,30}?"
     r"\b(?:two|three|four|five|several|a few|some|multiple|the following|following|\d+)\s+"
     r"(?:main |major |key )?(?:things|changes|parts|items|modifications|fixes|points|aspects"
-    r"|updates|improvements|tasks)\s*[.:：]?$",
+    r"|updates|improvements|tasks)(?:,?\s+plus\s[^.:：]{1,60})?\s*[.:：]?$",
     re.IGNORECASE,
 )
 
@@ -894,19 +904,32 @@ _ITEM_NUMBER = re.compile(r"(?:^|(?<=\s))\(?(?P<n>\d{1,2})[.、)）](?!\d)\s*")
 
 def _numbered_items(text: str) -> str:
     """A list written on one line (`1.add static EPLB unit test 2.fix bug: ...`, 43 summaries
-    over eight repositories) as its items: `add static EPLB unit test; fix bug: ...`."""
+    over eight repositories) as its items: `add static EPLB unit test; fix bug: ...`; after a
+    lead, as the lead and its items (7 more)."""
     marks = list(_ITEM_NUMBER.finditer(text))
-    if not marks or marks[0].start() != 0 or marks[0].group("n") != "1":
+    first = next((i for i, mark in enumerate(marks) if mark.group("n") == "1"), None)
+    if first is None:
         return text
-    numbered = [marks[0]]
-    for mark in marks[1:]:
+    numbered = [marks[first]]
+    for mark in marks[first + 1 :]:
         if int(mark.group("n")) == len(numbered) + 1:
             numbered.append(mark)
+    lead = text[: numbered[0].start()].strip()
+    # After a lead (`Remove unnecessary attributes from X 1.prefetch_stream 2.weight_...`,
+    # vllm-ascend #5204), a list needs a second item to be one: `version 1. x` is none.
+    if lead and len(numbered) < 2:
+        return text
     ends = [m.start() for m in numbered[1:]] + [len(text)]
     items = [text[m.end() : end].strip() for m, end in zip(numbered, ends, strict=True)]
-    items = [item.rstrip(";,.。；") for item in items[:-1]] + items[-1:]
-    separator = "；" if _CJK_CHARACTER.search(text) else "; "
-    return separator.join(item for item in items if item) or text
+    items = [item.rstrip(" ;,.。；") for item in items[:-1]] + items[-1:]
+    chinese = _CJK_CHARACTER.search(text) is not None
+    joined = ("；" if chinese else "; ").join(item for item in items if item)
+    if lead and joined:
+        # A lead that ends its sentence (`... CI config. (1) Add ...`) is followed, not joined.
+        if lead.endswith((".", "。", "!", "！", "?", "？")):
+            return f"{lead} {joined}"
+        return lead.rstrip(":： ") + ("：" if chinese else ": ") + joined
+    return joined or text
 
 
 def summarize(title: str, body: str, limit: int = 180) -> str:
@@ -950,12 +973,18 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
             chosen,
         )
         # "The old X relied on Y, breaking Z. The receiver now reconciles ...": in the background
-        # that stays the summary, the sentence on what is done now is the change (verl #7327).
+        # that stays the summary, the sentence on what is done now is the change (verl #7327);
+        # else a later paragraph or item that opens so (`PackedSeqParams now carries ...`, verl
+        # #7297), unless the background already says what is done (`... are removed`).
         if not _STATES_THE_CHANGE.match(chosen) and not _AUTHOR_LEAD.match(chosen):
             told = sentences(chosen)
             now = next((i for i, s in enumerate(told) if i and _NOW.search(s)), None)
             if now is not None:
                 chosen = " ".join(told[now:])
+            elif not _PASSIVE_CHANGE.search(chosen):
+                chosen = next(
+                    (text for text in preferred[1:] if _NOW.search(sentences(text)[0])), chosen
+                )
     if not chosen:
         chosen = parse_title(title).subject or title
     chosen = _without_leading_symbols(_plain(chosen))
