@@ -27,6 +27,7 @@ BRANCH_PATTERN = re.compile(
     r"^(?!-)(?!.*\.\.)(?!.*//)(?!.*@\{)[^\s~^:?*\[\\\x00-\x1f\x7f]+(?<![/.])(?<!\.lock)$"
 )
 HTTP_URL_PATTERN = re.compile(r"^https?://[^/\s]+(/\S*)?$")
+Language = Literal["zh", "en"]
 
 
 class ConfigError(Exception):
@@ -49,6 +50,32 @@ class ModulesConfig(StrictModel):
     min_micro_f1: float = Field(default=0.6, ge=0.0, le=1.0)
     # Trained models kept per repository, newest first (each is a few MB; weekly retraining).
     keep_models: int = Field(default=12, ge=1)
+    # The report's name for a module, in every language (`ckpt: Checkpointing`) or per
+    # language (`algo: {en: Algorithms, zh: 算法}`); else the module as the repository spells it.
+    display_names: dict[str, str | dict[Language, str]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _named_modules_exist(self) -> ModulesConfig:
+        for module, names in self.display_names.items():
+            if self.allowed is not None and module not in self.allowed:
+                raise ValueError(
+                    f"display_names: {module!r} is not one of the allowed modules"
+                    f" ({', '.join(self.allowed)})"
+                )
+            given = [names] if isinstance(names, str) else list(names.values())
+            if not given or not all(name.strip() for name in given):
+                raise ValueError(f"display_names: {module!r} needs a non-empty name")
+        return self
+
+    def display_names_in(self, lang: Language) -> dict[str, str]:
+        """Each module's configured name in `lang` (a module named in other languages only
+        keeps its own spelling)."""
+        shown: dict[str, str] = {}
+        for module, names in self.display_names.items():
+            name = names if isinstance(names, str) else names.get(lang)
+            if name:
+                shown[module] = name
+        return shown
 
 
 class ThemeRule(StrictModel):
@@ -190,7 +217,7 @@ class RepoConfig(StrictModel):
 class Settings(StrictModel):
     database: Path
     timezone: str = "Asia/Shanghai"
-    language: Literal["zh", "en"] = "zh"
+    language: Language = "zh"
     reports_dir: Path = Path("reports")
     # Where reports_dir is published (a web server's URL for it): each report links to itself.
     reports_url: str | None = None

@@ -75,6 +75,21 @@ def test_valid_config_resolves_paths_relative_to_the_file(tmp_path: Path) -> Non
         ("language: zh", "language: zh\nsql_models_dir: models", r"sql_models_dir: no such dir"),
         ("language: zh", "language: zh\nreports_url: reports/", r"reports_url: 'reports/' is not"),
         ("    start: 2024-10-28", "    start: 2024-10-28\n    colour: red", r"repos\.0\.colour"),
+        (
+            "    start: 2024-10-28",
+            "    start: 2024-10-28\n    modules: {allowed: [algo], display_names: {algoo: Algo}}",
+            r"repos\.0\.modules: display_names: 'algoo' is not one of the allowed modules \(algo\)",
+        ),
+        (
+            "    start: 2024-10-28",
+            "    start: 2024-10-28\n    modules: {display_names: {algo: {zh: ' '}}}",
+            r"repos\.0\.modules: display_names: 'algo' needs a non-empty name",
+        ),
+        (
+            "    start: 2024-10-28",
+            "    start: 2024-10-28\n    modules: {display_names: {algo: {fr: Algorithmes}}}",
+            r"repos\.0\.modules\.display_names\.algo",
+        ),
     ],
 )
 def test_bad_config_names_the_key(tmp_path: Path, replace: str, by: str, message: str) -> None:
@@ -123,3 +138,9 @@ def test_shipped_sample_config_is_valid_and_shows_every_key() -> None:
         if not re.search(rf"(^|[\s{{,#]){key}:", text, re.MULTILINE)
     ]
     assert missing == []
+
+
+def test_a_module_display_name_is_given_for_every_language_or_per_language() -> None:
+    config = ModulesConfig(display_names={"ckpt": "Checkpointing", "algo": {"zh": "算法"}})
+    assert config.display_names_in("zh") == {"ckpt": "Checkpointing", "algo": "算法"}
+    assert config.display_names_in("en") == {"ckpt": "Checkpointing"}

@@ -182,6 +182,7 @@ def context_for(
     review_data: ReviewData = REVIEWS,
     previous: WeekCounts | None = None,
     subject_themes: dict[str, float] | None = None,
+    display_names: dict[str, str] | None = None,
 ) -> ReportContext:
     modules, themes = labels(prs)
     by_pr = {n: ms for n, ms in MODULES.items()}
@@ -202,6 +203,7 @@ def context_for(
         calibration=CALIBRATION,
         subject_themes=subject_themes,
         history_size=4639,
+        display_names=display_names,
     )
 
 
@@ -1518,3 +1520,15 @@ def test_a_module_the_classifier_is_unsure_of_decides_no_section() -> None:
         3: ("label", "ci"),
         4: ("label", "rollout"),
     }
+
+
+@pytest.mark.parametrize(("lang", "names"), [("zh", {"doc": "文档"}), ("en", {"doc": "Docs"})])
+def test_a_module_is_named_as_the_repository_names_it(lang: str, names: dict[str, str]) -> None:
+    plain = render_report(context_for(week_prs(), lang), lang, "md")  # type: ignore[arg-type]
+    context = context_for(week_prs(), lang, display_names=names)
+    named = render_report(context, lang, "md")  # type: ignore[arg-type]
+    trend = {row.name: row.display for row in context.trends}
+    assert trend["doc"] == names["doc"] and trend["fsdp"] == "FSDP"
+    # The trend table's row names it; the appendix lists the PR's tags as stored.
+    assert plain.count("| doc |") == named.count("| doc |") + 1
+    assert f"| {names['doc']} |" in named

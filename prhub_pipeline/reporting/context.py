@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -173,6 +174,7 @@ def build_report_context(
     housekeeping: Mapping[str, Sequence[str]] | None = None,
     subject_themes: Mapping[str, float] | None = None,
     history_size: int = 0,
+    display_names: Mapping[str, str] | None = None,
 ) -> ReportContext:
     """The report for one repository and week, in `lang`.
 
@@ -183,7 +185,8 @@ def build_report_context(
     `subject_themes` are the themes that name what the repository is about (with their share
     of its `history_size` stored PRs; `themes.subject_themes`): left out, and said so once.
     `scoring` tells test, doc and data files apart where a PR's outline of changed files is
-    told (the defaults when None).
+    told (the defaults when None). `display_names` are the repository's names for its modules
+    in `lang` (`ModulesConfig.display_names_in`).
     """
     if lang not in LANGS:
         raise ValueError(f"unknown report language {lang!r}; expected one of {', '.join(LANGS)}")
@@ -222,6 +225,8 @@ def build_report_context(
         if label.origin == "model" and label.confidence < UNSURE_CONFIDENCE:
             unsure[label.number].append(label.module)
     words = WORDINGS[lang]
+    if display_names:
+        words = replace(words, module_names=dict(display_names))
     scoring = scoring or ScoringConfig()
     known = dict(history_by_number or {})
     known.update(by_number)

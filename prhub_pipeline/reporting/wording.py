@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, get_args
 
 from prhub_pipeline.modelling.importance import FileKind
@@ -105,6 +105,8 @@ class Wording:
     part_labels: dict[str, str]
     # The built-in themes' names in this language (a theme not listed keeps its own name).
     theme_names: dict[str, str]
+    # A repository's names for its modules in this language (`ModulesConfig.display_names`).
+    module_names: Mapping[str, str] = field(default_factory=dict)
     # Header.
     title: str
     span: str
@@ -226,7 +228,7 @@ class Wording:
 
     def __post_init__(self) -> None:
         # A language missing a name or template would silently drop a fact.
-        for field, expected in (
+        for attribute, expected in (
             ("type_names", get_args(PrType)),
             ("type_counted", get_args(PrType)),
             ("type_plurals", get_args(PrType)),
@@ -236,13 +238,13 @@ class Wording:
             ("risk_texts", tuple(k for k in RISK_ORDER if k not in ("revert", "reverted"))),
             ("follow_ups", FOLLOW_UP_KINDS),
         ):
-            if set(getattr(self, field)) != set(expected):
-                raise ValueError(f"{self.lang} wording: {field} must cover {sorted(expected)}")
+            if set(getattr(self, attribute)) != set(expected):
+                raise ValueError(f"{self.lang} wording: {attribute} must cover {sorted(expected)}")
 
     def display_name(self, name: str) -> str:
-        """A module or theme as the report names it: a built-in theme in this language, else
-        the module's usual spelling (`fsdp` -> `FSDP`)."""
-        return self.theme_names.get(name) or display_name(name)
+        """A module or theme as the report names it: the repository's name for the module, a
+        built-in theme in this language, else the module's usual spelling (`fsdp` -> `FSDP`)."""
+        return self.module_names.get(name) or self.theme_names.get(name) or display_name(name)
 
     # Lists and counts.
     def join(self, items: Sequence[str]) -> str:

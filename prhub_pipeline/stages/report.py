@@ -77,6 +77,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                     history_by_number=history.by_number,
                     key_threshold=repo.scoring.key_threshold,
                     scoring=repo.scoring,
+                    display_names=repo.modules.display_names_in(lang),
                     source=repo.source,
                     housekeeping=housekeeping_themes(repo.themes),
                     subject_themes=subjects,
