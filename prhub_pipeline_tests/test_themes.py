@@ -319,6 +319,9 @@ def test_titles_name_themes_through_model_and_library_names() -> None:
         ("[ci] fix: full async npu ci test", [], "Async/fully-async", True),
         ("[Feature] Add lower-trace support", ["tools/lower_trace.py"], "Agent/tools", False),
         ("[tool] feat: add a search tool", ["verl/tools/search_tool.py"], "Agent/tools", True),
+        # The notes beside the images are documentation (verl #2569, slime #1682).
+        ("[release] bump to v0.2.3", ["docker/README.md", "setup.py"], "Docker", False),
+        ("[misc] chore: tidy", ["docker/README.md", "docker/Dockerfile.vllm"], "Docker", True),
     ],
 )
 def test_async_and_tools_themes_mean_training_and_agent_tools(

@@ -167,6 +167,9 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
         housekeeping=True,
         title=[r"docker", r"dockerfile", r"container image"],
         paths=["docker/**", "**/Dockerfile*", "**/*.dockerfile"],
+        # The notes beside the images are documentation (`docker/README.md`), as for the
+        # Docker risk flag.
+        except_paths=["**/*.md", "**/*.rst"],
         modules=["docker"],
     ),
     ThemeRule(
