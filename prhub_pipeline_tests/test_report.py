@@ -665,8 +665,8 @@ def test_type_only_tags_are_no_area() -> None:
     # The trend table's composition column already counts the fixes.
     assert [row.name for row in context.trends] == ["cuda"]
     assert "bugfix" not in " ".join(context.trends_lead)
-    assert "cuda (1 → 3)" in " ".join(context.trends_lead)
-    assert any(re.search(r"The busiest modules? (was|were) cuda \(3\)", s) for s in context.summary)
+    assert "CUDA (1 → 3)" in " ".join(context.trends_lead)
+    assert any(re.search(r"The busiest modules? (was|were) CUDA \(3\)", s) for s in context.summary)
     grouped = {item.pr.number: group.name for group in context.groups for item in group.items}
     assert [grouped.get(6700 + i) for i in range(3)] == ["cuda"] * 3
     # Nothing but the type: unlabelled, not a "bugfix" section beside a "fix" one.

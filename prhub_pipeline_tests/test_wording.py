@@ -127,6 +127,11 @@ def test_every_built_in_theme_has_a_chinese_name() -> None:
     # A theme a repository defines itself keeps its name; modules keep their spelling.
     assert ZH.display_name("Speculative decoding") == "Speculative decoding"
     assert ZH.display_name("fsdp") == "FSDP" and ZH.display_name("doc") == "doc"
+    assert EN.display_name("pytorch") == "PyTorch" and EN.display_name("webui") == "WebUI"
+    assert (
+        EN.display_name("c/pytorch") == "c/PyTorch"
+        and EN.display_name("NPU/Ascend") == "NPU/Ascend"
+    )
 
 
 def test_a_chinese_report_names_the_built_in_themes_in_chinese() -> None:

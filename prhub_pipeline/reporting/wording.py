@@ -52,6 +52,8 @@ if TYPE_CHECKING:
 
 Counted = str | tuple[str, str]  # a template, or (when the count is 1, otherwise)
 
+# The usual spelling of names and acronyms that repositories tag in lower case (`[pytorch]`,
+# `[webui]`, `[eplb]`); a repository's own names come from `ModulesConfig.display_names`.
 NAME_DISPLAY = {
     "fsdp": "FSDP",
     "megatron": "Megatron",
@@ -64,11 +66,57 @@ NAME_DISPLAY = {
     "moe": "MoE",
     "ray": "Ray",
     "docker": "Docker",
+    "deepspeed": "DeepSpeed",
+    "pytorch": "PyTorch",
+    "jax": "JAX",
+    "paddle": "Paddle",
+    "tensorflow": "TensorFlow",
+    "triton": "Triton",
+    "cuda": "CUDA",
+    "rocm": "ROCm",
+    "hip": "HIP",
+    "amd": "AMD",
+    "cpu": "CPU",
+    "gpu": "GPU",
+    "nccl": "NCCL",
+    "hccl": "HCCL",
+    "310p": "310P",
+    "api": "API",
+    "cli": "CLI",
+    "ui": "UI",
+    "webui": "WebUI",
+    "web_ui": "WebUI",
+    "jit": "JIT",
+    "ffi": "FFI",
+    "tir": "TIR",
+    "tma": "TMA",
+    "cmake": "CMake",
+    "lora": "LoRA",
+    "vlm": "VLM",
+    "llm": "LLM",
+    "rlhf": "RLHF",
+    "sft": "SFT",
+    "dpo": "DPO",
+    "ppo": "PPO",
+    "grpo": "GRPO",
+    "kto": "KTO",
+    "eplb": "EPLB",
+    "mla": "MLA",
+    "mtp": "MTP",
+    "gqa": "GQA",
+    "fp8": "FP8",
+    "nvfp4": "NVFP4",
+    "mxfp4": "MXFP4",
+    "qa": "QA",
 }
 
 
 def display_name(name: str) -> str:
-    return NAME_DISPLAY.get(name.lower(), name)
+    """The usual spelling of a name, part by part in a composite tag (`pytorch/jax` ->
+    `PyTorch/JAX`, as TransformerEngine tags work on two frameworks)."""
+    if name.lower() in NAME_DISPLAY:
+        return NAME_DISPLAY[name.lower()]
+    return "/".join(NAME_DISPLAY.get(part.lower(), part) for part in name.split("/"))
 
 
 class RiskText(NamedTuple):
