@@ -1253,10 +1253,11 @@ def test_the_closing_section_does_not_claim_its_labels_have_one_or_two_prs() -> 
     "Other key changes" held two of them, so the lead must not say reward has one or two."""
     more = facts.Group(kind="more", name="more", members=[], shown=[], rest=[])
     assert WORDINGS["en"].group_lead(more, []) == (
-        "The other modules and themes, each with one or two PRs to show here: 0 PRs, 0 key."
+        "The other modules, themes and folders, each with one or two PRs to show here: 0 PRs,"
+        " 0 key."
     )
     assert WORDINGS["zh"].group_lead(more, []) == (
-        "其余模块与主题各有一两个 PR 在此展示，合为一节：共 0 个 PR，其中重点 0 个。"
+        "其余模块、主题与目录各有一两个 PR 在此展示，合为一节：共 0 个 PR，其中重点 0 个。"
     )
 
 
@@ -1532,3 +1533,107 @@ def test_a_module_is_named_as_the_repository_names_it(lang: str, names: dict[str
     # The trend table's row names it; the appendix lists the PR's tags as stored.
     assert plain.count("| doc |") == named.count("| doc |") + 1
     assert f"| {names['doc']} |" in named
+
+
+def test_a_prs_code_is_placed_in_the_folder_holding_most_of_its_lines() -> None:
+    scoring = ScoringConfig()
+    transform = make_pr(
+        1,
+        files=[
+            ("src/transform/lower.cc", 90, 10),
+            ("src/transform/common/attr.h", 40, 10),
+            ("testing/python/test_lower.py", 300, 0),
+        ],
+    )
+    assert facts.code_places(transform, scoring) == ["src/transform/", "src/transform/"]
+    backend = make_pr(2, files=[("slime/backends/megatron_utils/actor.py", 30, 5)])
+    assert facts.code_places(backend, scoring) == [
+        "slime/backends/megatron_utils/",
+        "slime/backends/",
+    ]
+    # No code (docs only), code at the top level or in a package's own folder, or code spread
+    # over folders: no place.
+    assert facts.code_places(make_pr(3, files=[("docs/a.md", 5, 0)]), scoring) == [None, None]
+    assert facts.code_places(make_pr(4, files=[("src/a.cc", 5, 0)]), scoring) == [None, None]
+    spread = make_pr(5, files=[("src/a/x.cc", 10, 0), ("src/b/y.cc", 10, 1), ("tl/c/z.py", 9, 0)])
+    assert facts.code_places(spread, scoring) == [None, None]
+
+
+def _unlabelled_ref(number: int, places: list[str | None], is_key: bool = False) -> PrRef:
+    return _key_ref(number, "bugfix", 8.0 if is_key else 3.0, is_key).model_copy(
+        update={"modules": ["bugfix"], "places": places}
+    )
+
+
+def test_a_busy_weeks_unlabelled_prs_are_grouped_by_the_folder_they_change() -> None:
+    """tilelang's `[BugFix]`-only weeks listed 31 PRs under one "Unlabelled changes"."""
+    refs = [_unlabelled_ref(10 + n, ["src/transform/", "src/transform/"]) for n in range(3)]
+    # Two PRs make a folder's section when one is key, as for a module.
+    refs += [_unlabelled_ref(20, ["src/cuda/op/", "src/cuda/"], is_key=True)]
+    refs += [_unlabelled_ref(21, ["src/cuda/op/", "src/cuda/"])]
+    # Too few in the narrow folders, enough in the wider one.
+    refs += [
+        _unlabelled_ref(30 + n, [f"slime/backends/x{folder}/", "slime/backends/"])
+        for n, folder in enumerate((0, 0, 1))
+    ]
+    refs += [_unlabelled_ref(40, [None, None], is_key=True)]
+    refs += [_unlabelled_ref(41, ["tl/jit/", "tl/jit/"])]
+    found = {
+        (g.kind, g.name): [r.number for r in g.members] for g in facts.groups(refs, {}, [], {})
+    }
+    assert found == {
+        ("place", "src/transform/"): [10, 11, 12],
+        ("place", "src/cuda/op/"): [20, 21],
+        ("place", "slime/backends/"): [30, 31, 32],
+        ("other", "other"): [40, 41],
+    }
+    # A quiet week's few unlabelled PRs stay together.
+    few = facts.groups(refs[: facts.MIN_PLACED_PRS - 1], {}, [], {})
+    assert [(g.kind, len(g.members)) for g in few] == [("other", facts.MIN_PLACED_PRS - 1)]
+    # A folder never pushes a module out: nine modules of three PRs leave no room.
+    modules = [
+        _key_ref(100 + n, f"area{n // 3}", 3.0, is_key=False)
+        for n in range(3 * (facts.MAX_SECTIONS - 1))
+    ]
+    full = facts.groups([*modules, *refs], {}, [], {})
+    assert [g.kind for g in full].count("label") == facts.MAX_SECTIONS - 1
+    assert {r.number for g in full if g.kind == "other" for r in g.members} == {
+        r.number for r in refs
+    }
+    # Modules of one or two PRs can go together to make room; the smallest folders go with
+    # them, a folder's PRs under their folder.
+    small = [_key_ref(200 + n, f"small{n // 2}", 9.5) for n in range(2 * (facts.MAX_SECTIONS - 2))]
+    found = facts.groups([*small, *refs], {}, [], {})
+    assert len(found) == facts.MAX_SECTIONS
+    (more,) = [g for g in found if g.kind == "more"]
+    assert {g.name for g in found if g.kind == "place"} == {"src/transform/", "slime/backends/"}
+    assert more.label_of[20] == "src/cuda/op/"
+    words = WORDINGS["en"]
+    words = WORDINGS["en"]
+    score = PrScore(number=20, importance=8.0, raw_score=8.0, parts={}, is_key=True, pr_type="fix")
+    assert words.labelled_item_text("src/cuda/op/", refs[3], score).startswith("src/cuda/op/ · ")
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading", "lead"),
+    [
+        (
+            "en",
+            "Unlabelled changes in src/transform/",
+            "3 PRs this week with no module or theme that change code mostly in src/transform/"
+            " (3 features), none of them key.",
+        ),
+        (
+            "zh",
+            "src/transform/ 下的未归类变更",
+            "本周未归入模块或主题、代码改动主要在 src/transform/ 的 PR 3 个（新功能 3 个），"
+            "均非重点。",
+        ),
+    ],
+)
+def test_a_folders_section_names_the_folder(lang: str, heading: str, lead: str) -> None:
+    refs = [_unlabelled_ref(n, ["src/transform/", "src/transform/"]) for n in range(3)]
+    group = facts.Group(kind="place", name="src/transform/", members=refs, shown=refs, rest=[])
+    words = WORDINGS[lang]  # type: ignore[index]
+    assert words.group_heading(group) == heading
+    assert words.group_lead(group, []) == lead

@@ -74,6 +74,9 @@ class PrRef(Model):
     # Predicted modules the classifier gives less than even odds: counted and listed like the
     # rest, but they do not decide the report section the PR is shown in.
     unsure: list[str] = []
+    # Where most of its code changed, at each of `facts.PLACE_DEPTHS` (None: nowhere in
+    # particular); a PR without a module is grouped by it.
+    places: list[str | None] = []
 
     @property
     def areas(self) -> list[str]:
@@ -388,6 +391,7 @@ def _pr_ref(
         author=pr.author,
         predicted=predicted,
         unsure=unsure,
+        places=facts.code_places(pr, scoring),
     )
 
 

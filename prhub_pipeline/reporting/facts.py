@@ -66,7 +66,7 @@ FIX_FOCUS_MIN_SHARE = 0.4
 
 T = TypeVar("T")
 Ranked = list[tuple[str, int]]  # (name, count), most first
-GroupKind = Literal["revert", "label", "other", "more"]
+GroupKind = Literal["revert", "label", "place", "other", "more"]
 # A follow-up per risk kind; a revert's is "refix" when the reverted PR had fixed issues.
 FollowUpKind = RiskKind | Literal["refix"]
 FOLLOW_UP_KINDS: tuple[FollowUpKind, ...] = ("refix", *(k for k in RISK_ORDER if k != "reverted"))
@@ -192,6 +192,33 @@ def change_outline(pr: PullRequest, scoring: ScoringConfig) -> ChangeOutline | N
         support=[kind for kind in SUPPORT_KINDS if code and kind in present],
         complete=len(pr.files) >= pr.changed_files,
     )
+
+
+# The folders a PR's code is placed in, narrowest first: `src/transform/`, or
+# `slime/backends/megatron_utils/` within `slime/backends/`. A place has two parts at least:
+# `src/` or a package's own folder says nothing.
+PLACE_DEPTHS = (3, 2)
+# A week's unlabelled PRs are sorted into the folders they change once there are this many:
+# tilelang's `[BugFix]`-only weeks had 31 in one section.
+MIN_PLACED_PRS = 6
+
+
+def code_places(pr: PullRequest, scoring: ScoringConfig) -> list[str | None]:
+    """At each of PLACE_DEPTHS, the folder that holds at least half of the lines of a PR's
+    changed code, if one does; none when it changes no code (tests, docs, CI only)."""
+    code = [change for change in pr.files if file_kind(change.path, scoring) is None]
+    total = sum(max(change.lines, 1) for change in code)
+    places: list[str | None] = []
+    for depth in PLACE_DEPTHS:
+        lines: Counter[str] = Counter()
+        for change in code:
+            parts = change.path.split("/")
+            kept = min(depth, len(parts) - 1)  # a file's folder, at most `depth` deep
+            if kept >= 2:
+                lines["/".join(parts[:kept]) + "/"] += max(change.lines, 1)
+        folder, held = max(lines.items(), key=lambda item: (item[1], item[0]), default=("", 0))
+        places.append(folder if held and 2 * held >= total else None)
+    return places
 
 
 def delta(count: int, previous: int | None) -> str:
@@ -475,11 +502,12 @@ def _distinct(items: Sequence[T], key: Callable[[T], Hashable | None]) -> list[T
 
 @dataclass(frozen=True)
 class Group:
-    """A group of the week's changes: the revert chain, a theme or module, the unlabelled, or
-    ("more") the small modules and themes of a busy week together."""
+    """A group of the week's changes: the revert chain, a theme or module, the unlabelled
+    changes of a folder (`place`), the other unlabelled, or ("more") the small modules and
+    themes of a busy week together."""
 
     kind: GroupKind
-    name: str  # the theme or module; the kind for the other three
+    name: str  # the theme, module or folder; the kind for the other three
     members: list[PrRef]
     shown: list[PrRef]  # the items; the rest are mentioned briefly
     rest: list[PrRef]
@@ -523,22 +551,75 @@ def groups(
     for ref in ordered:
         group_of[ref.number] = _group_of(ref, themes, reverts, sizes, housekeeping, dominant)
         members[group_of[ref.number]].append(ref)
-    kept = {
-        group
-        for group, refs in members.items()
-        if group[0] == "revert" or len(refs) >= 3 or any(r.is_key for r in refs)
-    }
-    found = []
-    for (kind, name), refs in members.items():
-        if (kind, name) not in kept:
-            continue
-        key_refs = [r for r in refs if r.is_key]
-        shown = refs if kind == "revert" else (key_refs or refs[:3])[:MAX_GROUP_ITEMS]
-        rest = [r for r in refs if r not in shown]
-        found.append(Group(kind=kind, name=name, members=refs, shown=shown, rest=rest))
-    found = sorted(_gather_small(_without_keyless(found), group_of), key=_section_order)
+    found = [
+        _group(kind, name, refs)
+        for (kind, name), refs in members.items()
+        if _keeps_a_section(kind, refs)
+    ]
+    found = _without_keyless(found)
+    unlabelled = members.get(("other", "other"), [])
+    if len(unlabelled) >= MIN_PLACED_PRS:
+        found = _with_places(found, unlabelled, group_of)
+    found = sorted(_gather_small(found, group_of), key=_section_order)
     order = {(g.kind, g.name): position for position, g in enumerate(found)}
     return [_with_label_spread(g, ordered, themes, group_of, order) for g in found]
+
+
+def _keeps_a_section(kind: GroupKind, refs: Sequence[PrRef]) -> bool:
+    """The revert chain always; another group with three PRs, or with a key PR."""
+    return kind == "revert" or len(refs) >= 3 or any(r.is_key for r in refs)
+
+
+def _group(kind: GroupKind, name: str, refs: list[PrRef]) -> Group:
+    """A section: the revert chain shows every PR, another its key PRs (else its first three)."""
+    key_refs = [r for r in refs if r.is_key]
+    shown = refs if kind == "revert" else (key_refs or refs[:3])[:MAX_GROUP_ITEMS]
+    return Group(kind, name, refs, shown, [r for r in refs if r not in shown])
+
+
+def _with_places(
+    found: list[Group], unlabelled: Sequence[PrRef], group_of: dict[int, tuple[GroupKind, str]]
+) -> list[Group]:
+    """The groups with the unlabelled PRs that share a folder (`PrRef.places`) in a section
+    of their own, in the room the modules and themes leave: the sections MAX_SECTIONS has
+    beyond theirs, counting those of one or two PRs as the one they can be gathered into. So
+    a folder never pushes a module out; the PRs of a folder without room stay unlabelled."""
+    fixed = [g for g in found if g.kind != "label" or len(g.members) > SMALL_GROUP_PRS]
+    room = MAX_SECTIONS - len(fixed) - (1 if len(found) > len(fixed) else 0)
+    placed = _placed(unlabelled, room)
+    if not placed:
+        return found
+    group_of.update(placed)
+    by_folder: dict[str, list[PrRef]] = defaultdict(list)
+    for ref in unlabelled:
+        if ref.number in placed:
+            by_folder[placed[ref.number][1]].append(ref)
+    rest = [r for r in unlabelled if r.number not in placed]
+    kept = [g for g in found if g.kind != "other"]
+    if _keeps_a_section("other", rest):
+        kept.append(_group("other", "other", rest))
+    return kept + [_group("place", folder, refs) for folder, refs in by_folder.items()]
+
+
+def _placed(unlabelled: Sequence[PrRef], room: int) -> dict[int, tuple[GroupKind, str]]:
+    """The unlabelled PRs that share a folder, by folder: the narrowest first, then the wider
+    ones for the PRs left. A folder needs two PRs that would keep a section as a module's
+    would; of more than `room` such folders, those with the most PRs, then the most key PRs,
+    get one."""
+    found: list[tuple[str, list[PrRef]]] = []
+    placed: set[int] = set()
+    for position in range(len(PLACE_DEPTHS)):
+        by_folder: dict[str, list[PrRef]] = defaultdict(list)
+        for ref in unlabelled:
+            folder = ref.places[position] if position < len(ref.places) else None
+            if ref.number not in placed and folder is not None:
+                by_folder[folder].append(ref)
+        for folder, refs in by_folder.items():
+            if len(refs) >= 2 and _keeps_a_section("place", refs):
+                found.append((folder, refs))
+                placed.update(r.number for r in refs)
+    found.sort(key=lambda item: (-len(item[1]), -sum(r.is_key for r in item[1]), item[0]))
+    return {r.number: ("place", folder) for folder, refs in found[: max(room, 0)] for r in refs}
 
 
 def _section_order(group: Group) -> tuple[bool, float]:
@@ -560,10 +641,10 @@ def _without_keyless(found: list[Group]) -> list[Group]:
 
 
 def _gather_small(found: list[Group], group_of: dict[int, tuple[GroupKind, str]]) -> list[Group]:
-    """At most MAX_SECTIONS groups: past it, the smallest module and theme groups (one or two
-    PRs, least important first) become one "more" group; `group_of` follows them."""
+    """At most MAX_SECTIONS groups: past it, the smallest module, theme and folder groups (one
+    or two PRs, least important first) become one "more" group; `group_of` follows them."""
     small = sorted(
-        (g for g in found if g.kind == "label" and len(g.members) <= SMALL_GROUP_PRS),
+        (g for g in found if g.kind in ("label", "place") and len(g.members) <= SMALL_GROUP_PRS),
         key=lambda g: (len(g.members), max(r.importance for r in g.members)),
     )
     # A quiet week keeps every section: `small[:negative]` would still gather its first groups.

@@ -113,7 +113,10 @@ NAME_DISPLAY = {
 
 def display_name(name: str) -> str:
     """The usual spelling of a name, part by part in a composite tag (`pytorch/jax` ->
-    `PyTorch/JAX`, as TransformerEngine tags work on two frameworks)."""
+    `PyTorch/JAX`, as TransformerEngine tags work on two frameworks); a folder (`src/cuda/`)
+    as it is."""
+    if name.endswith("/"):
+        return name
     if name.lower() in NAME_DISPLAY:
         return NAME_DISPLAY[name.lower()]
     return "/".join(NAME_DISPLAY.get(part.lower(), part) for part in name.split("/"))
@@ -211,11 +214,13 @@ class Wording:
     # Key changes.
     revert_chain: str
     unlabelled: str
+    place_heading: str  # fields place: the folder the unlabelled PRs of a section change
     more_heading: str  # the closing section of modules and themes grouping one or two PRs
     more_lead: str
     item_label: str
     group_intro: Counted
     group_intro_unlabelled: Counted
+    group_intro_place: str  # fields n, place, types, key
     group_intro_part: str
     group_key: tuple[str, str, str, str]  # none key; the one PR key; {key} of several; all
     group_see_also: str
@@ -510,6 +515,8 @@ class Wording:
             return self.revert_chain
         if kind == "more":
             return self.more_heading
+        if kind == "place":
+            return self.place_heading.format(place=name)
         return self.unlabelled if kind == "other" else self.display_name(name)
 
     def group_lead(self, group: Group, reverts: Sequence[RevertChain]) -> str:
@@ -528,6 +535,8 @@ class Wording:
         }
         if group.kind == "other":
             return _counted(self.group_intro_unlabelled, n).format(**counts)
+        if group.kind == "place":
+            return self.group_intro_place.format(place=group.name, **counts)
         if group.label_total <= len(group.members):
             intro = _counted(self.group_intro, n)
             return _tight(intro.format(name=self.display_name(group.name), **counts))
@@ -973,11 +982,17 @@ ZH = Wording(
     revert_relanded="；#{relanded} 随后重新合入了这项改动",
     revert_chain="回退链",
     unlabelled="未归类变更",
+    place_heading="{place} 下的未归类变更",
     more_heading="其他重点变更",
-    more_lead="其余模块与主题各有一两个 PR 在此展示，合为一节：共 {n} 个 PR，其中重点 {key} 个。",
+    more_lead=(
+        "其余模块、主题与目录各有一两个 PR 在此展示，合为一节：共 {n} 个 PR，其中重点 {key} 个。"
+    ),
     item_label="{label} · ",
     group_intro="本周 {name} 共 {n} 个 PR（{types}），{key}。",
     group_intro_unlabelled="本周未归入模块或主题的 PR {n} 个（{types}），{key}。",
+    group_intro_place=(
+        "本周未归入模块或主题、代码改动主要在 {place} 的 PR {n} 个（{types}），{key}。"
+    ),
     group_intro_part="本周 {name} 共 {total} 个 PR，此处 {n} 个（{types}），{key}。",
     group_key=("均非重点", "为重点 PR", "其中重点 {key} 个", "均为重点 PR"),
     group_see_also="另见：{list}。",
@@ -1275,9 +1290,10 @@ EN = Wording(
     revert_relanded="; #{relanded} landed the change again",
     revert_chain="Revert chain",
     unlabelled="Unlabelled changes",
+    place_heading="Unlabelled changes in {place}",
     more_heading="Other key changes",
-    more_lead="The other modules and themes, each with one or two PRs to show here: {n} PRs,"
-    " {key} key.",
+    more_lead="The other modules, themes and folders, each with one or two PRs to show here:"
+    " {n} PRs, {key} key.",
     item_label="{label} · ",
     group_intro=(
         "{n} {name} PR this week ({types}), {key}.",
@@ -1286,6 +1302,10 @@ EN = Wording(
     group_intro_unlabelled=(
         "{n} PR this week not filed under a module or theme ({types}), {key}.",
         "{n} PRs this week not filed under a module or theme ({types}), {key}.",
+    ),
+    group_intro_place=(
+        "{n} PRs this week with no module or theme that change code mostly in {place}"
+        " ({types}), {key}."
     ),
     group_intro_part="{n} of the week's {total} {name} PRs ({types}), {key}.",
     group_key=("none of them key", "a key PR", "{key} of them key", "all of them key"),
