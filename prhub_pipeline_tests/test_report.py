@@ -1523,6 +1523,66 @@ def test_a_module_the_classifier_is_unsure_of_decides_no_section() -> None:
     }
 
 
+def test_code_leads_when_it_outweighs_the_files_housekeeping_is_about() -> None:
+    scoring = ScoringConfig()
+    whiten = make_pr(
+        1,
+        files=[
+            (".github/workflows/pr-test.yml", 4, 0),
+            ("slime/backends/megatron_utils/loss.py", 25, 15),
+            ("tests/test_advantage_whiten_cp.py", 188, 0),
+        ],
+    )
+    templates = make_pr(
+        2, files=[(".github/ISSUE_TEMPLATE/bug_report.yml", 102, 0), ("CONTRIBUTING.md", 87, 0)]
+    )
+    patch = make_pr(
+        3, files=[("docker/patch/latest/sglang.patch", 300, 20), ("slime/ray/actor.py", 9, 1)]
+    )
+    bump = make_pr(4, files=[("requirements.txt", 1, 1), ("slime/utils/flops.py", 1, 0)])
+    assert facts.code_leads(whiten, scoring)
+    assert not any(facts.code_leads(pr, scoring) for pr in (templates, patch, bump))
+
+
+def test_a_housekeeping_label_the_pr_does_not_give_itself_yields_to_its_code() -> None:
+    """slime's week of 2026-08-10: "whiten advantages over the DP group" changes 40 lines of
+    `loss.py` and registers its test in a workflow; the classifier was sure it is `ci` and the
+    CI theme matched the workflow, so it headed the week's CI section. A PR whose code leads
+    is filed by its code when neither its title nor its labels say otherwise; a PR tagged
+    `[ci]` by its author, or one that is mostly CI files, stays CI work."""
+
+    def ref(number: int, *, predicted: bool, leads: bool = True) -> PrRef:
+        return _key_ref(number, "ci", 8.0).model_copy(
+            update={
+                "predicted": predicted,
+                "code_leads": leads,
+                "places": ["slime/backends/megatron_utils/", "slime/backends/"],
+            }
+        )
+
+    refs = [
+        ref(1, predicted=True),
+        ref(2, predicted=False),
+        ref(3, predicted=True, leads=False),
+        _key_ref(4, "ci", 7.0).model_copy(
+            update={"modules": [], "code_leads": True, "places": ["slime/utils/", "slime/utils/"]}
+        ),
+        _key_ref(5, "ci", 7.0).model_copy(
+            update={"modules": ["rollout", "ci"], "predicted": True, "code_leads": True}
+        ),
+    ]
+    themes = {number: ["CI/infrastructure"] for number in range(1, 6)}
+    found = facts.groups(refs, themes, [], housekeeping_themes(None))
+    filed = {r.number: (group.kind, group.name) for group in found for r in group.members}
+    assert filed == {
+        1: ("other", "other"),
+        2: ("label", "CI/infrastructure"),
+        3: ("label", "CI/infrastructure"),
+        4: ("other", "other"),
+        5: ("label", "rollout"),
+    }
+
+
 @pytest.mark.parametrize(("lang", "names"), [("zh", {"doc": "文档"}), ("en", {"doc": "Docs"})])
 def test_a_module_is_named_as_the_repository_names_it(lang: str, names: dict[str, str]) -> None:
     plain = render_report(context_for(week_prs(), lang), lang, "md")  # type: ignore[arg-type]
@@ -1620,8 +1680,8 @@ def test_a_busy_weeks_unlabelled_prs_are_grouped_by_the_folder_they_change() -> 
         (
             "en",
             "Unlabelled changes in src/transform/",
-            "3 PRs this week with no module or theme that change code mostly in src/transform/"
-            " (3 features), none of them key.",
+            "3 PRs this week not filed under a module or theme that change code mostly in"
+            " src/transform/ (3 features), none of them key.",
         ),
         (
             "zh",

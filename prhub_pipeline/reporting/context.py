@@ -77,6 +77,8 @@ class PrRef(Model):
     # Where most of its code changed, at each of `facts.PLACE_DEPTHS` (None: nowhere in
     # particular); a PR without a module is grouped by it.
     places: list[str | None] = []
+    # More of its changed lines are code than docs, CI, image builds and data (`facts.code_leads`).
+    code_leads: bool = False
 
     @property
     def areas(self) -> list[str]:
@@ -392,6 +394,7 @@ def _pr_ref(
         predicted=predicted,
         unsure=unsure,
         places=facts.code_places(pr, scoring),
+        code_leads=facts.code_leads(pr, scoring),
     )
 
 

@@ -21,7 +21,7 @@ from prhub_pipeline.modelling.known_gaps import followed_up_by
 from prhub_pipeline.modelling.pr_text import own_references, parse_title, shorten, summarize
 from prhub_pipeline.modelling.risks import RISK_ORDER
 from prhub_pipeline.modelling.tags import areas_of, normalise_tag, spelling_key
-from prhub_pipeline.paths import matches_any
+from prhub_pipeline.paths import DEPENDENCY_FILES, DOCKER_FILES, matches_any
 from prhub_pipeline.records import (
     FileChange,
     FixImpact,
@@ -219,6 +219,24 @@ def code_places(pr: PullRequest, scoring: ScoringConfig) -> list[str | None]:
         folder, held = max(lines.items(), key=lambda item: (item[1], item[0]), default=("", 0))
         places.append(folder if held and 2 * held >= total else None)
     return places
+
+
+HOUSEKEEPING_FILES = (".github/**", *DOCKER_FILES, *DEPENDENCY_FILES)
+
+
+def code_leads(pr: PullRequest, scoring: ScoringConfig) -> bool:
+    """Whether more of a PR's changed lines are code than the files housekeeping is about:
+    docs, data, the repository's own setup (`.github/`: workflows, issue templates), image
+    builds and all under `docker/` (slime's patches to SGLang), dependency manifests. Tests
+    are neither: they come with either kind of change."""
+    code = around = 0
+    for change in pr.files:
+        kind = file_kind(change.path, scoring)
+        if kind is None and not matches_any(change.path, HOUSEKEEPING_FILES):
+            code += max(change.lines, 1)
+        elif kind != "test":
+            around += max(change.lines, 1)
+    return code > around
 
 
 def delta(count: int, previous: int | None) -> str:
@@ -714,13 +732,19 @@ def _group_of(
     week's PRs carry (NPU in an Ascend-only repository), says nothing about the PR: it comes
     last. A module the classifier is unsure of (`PrRef.unsure`) decides nothing: slime's fixes
     that register their test in CI were guessed `ci` at 0.2-0.5 and shown as the week's CI
-    work."""
+    work. Nor does a housekeeping theme for a PR without a module whose code, mostly in one
+    folder, outweighs its docs and CI files: slime's "whiten advantages over the DP group"
+    changes 40 lines of `loss.py` and registers its test in a workflow; its folder files it."""
     if ref.number in reverts:
         return "revert", "revert"
-    own = [t for t in themes.get(ref.number, []) if t not in dominant]
-    sure = [m for m in ref.modules if m not in ref.unsure]
-    modules = {normalise_tag(m) for m in sure}
     chore_modules = {normalise_tag(m) for names in housekeeping.values() for m in names}
+    sure = [m for m in ref.modules if m not in ref.unsure]
+    theirs = themes.get(ref.number, [])
+    if ref.code_leads and any(ref.places) and (ref.predicted or not sure):
+        sure = [m for m in sure if not ref.predicted or normalise_tag(m) not in chore_modules]
+        theirs = [t for t in theirs if sure or t not in housekeeping]
+    own = [t for t in theirs if t not in dominant]
+    modules = {normalise_tag(m) for m in sure}
     areas = areas_of(sure)
     product = [m for m in areas if normalise_tag(m) not in chore_modules | CATCH_ALL_MODULES]
     tagged = [
@@ -729,7 +753,7 @@ def _group_of(
         if t not in housekeeping
         or (not product and modules & {normalise_tag(m) for m in housekeeping[t]})
     ]
-    for labels in (tagged, product, areas, own, themes.get(ref.number, [])):
+    for labels in (tagged, product, areas, own, theirs):
         if labels:
             return "label", max(labels, key=lambda name: (sizes.get(name, 0), -labels.index(name)))
     return "other", "other"

@@ -1304,7 +1304,7 @@ EN = Wording(
         "{n} PRs this week not filed under a module or theme ({types}), {key}.",
     ),
     group_intro_place=(
-        "{n} PRs this week with no module or theme that change code mostly in {place}"
+        "{n} PRs this week not filed under a module or theme that change code mostly in {place}"
         " ({types}), {key}."
     ),
     group_intro_part="{n} of the week's {total} {name} PRs ({types}), {key}.",
