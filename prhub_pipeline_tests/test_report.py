@@ -1454,8 +1454,9 @@ def test_a_module_and_a_theme_that_hold_each_others_prs_are_one_change() -> None
 
 def test_a_module_and_a_theme_of_one_name_that_fell_alike_are_one_change() -> None:
     """tilelang 2026-08-10: "AMD/ROCm (6 → 1), Docs (5 → 0), and docs (5 → 0)". Gone to zero,
-    they have no PRs to compare by; their name and their move say they are one. One of a name
-    that moved otherwise is its own change."""
+    they have no PRs to compare by; their name says they are one. slime 2025-09-29 read
+    "Docker (4 → 1), Docker (3 → 0)": a module and a theme spelt alike are one change, whatever
+    their moves. Of two names for one thing, one that moved otherwise is its own change."""
     counts = WeekCounts(pr_count=25, modules={"cuda": 4}, themes={"AMD/ROCm": 1})
     previous = WeekCounts(
         pr_count=41, modules={"docs": 5, "cuda": 4, "perf": 3}, themes={"AMD/ROCm": 6, "Docs": 5}
@@ -1466,6 +1467,10 @@ def test_a_module_and_a_theme_of_one_name_that_fell_alike_are_one_change() -> No
         ("Docs", 0, 5),
         ("perf", 0, 3),
     ]
+    docker = WeekCounts(pr_count=9, modules={"Docker": 1, "fsdp": 2}, themes={"Docker": 1})
+    before = WeekCounts(pr_count=9, modules={"Docker": 4}, themes={"Docker": 3})
+    both = {"Docker": {1}, "fsdp": {2, 3}}
+    assert facts.biggest_changes(docker, before, both) == [("Docker", 1, 4), ("fsdp", 2, 0)]
     apart = WeekCounts(pr_count=9, modules={"perf": 3}, themes={"Performance": 2})
     assert facts.biggest_changes(WeekCounts(pr_count=1), apart, {}) == [
         ("perf", 0, 3),

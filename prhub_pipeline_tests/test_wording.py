@@ -25,7 +25,7 @@ from prhub_pipeline.reporting import facts
 from prhub_pipeline.reporting.context import ReportContext, build_report_context
 from prhub_pipeline.reporting.facts import FlaggedPr, RevertChain, RiskGroup
 from prhub_pipeline.reporting.render import render_report
-from prhub_pipeline.reporting.wording import EN, ZH
+from prhub_pipeline.reporting.wording import EN, ZH, Wording
 from prhub_pipeline.weeks import WeekWindow
 from prhub_pipeline_tests.test_importance import REPO, history, make_pr
 
@@ -170,6 +170,33 @@ def test_a_chinese_theme_in_the_largest_changes_has_no_space_before_it() -> None
     previous = WeekCounts(pr_count=3, modules={}, themes={})
     lines = ZH.trends_lead(counts, previous, {"Async/fully-async": {1, 2, 3, 4, 5, 6, 7}})
     assert lines[-1] == f"变化最大的是{ZH.display_name('Async/fully-async')}（0 → 7）。"
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        (EN, "The largest changes: CI (0 → 10, all of them the classifier's guesses), rollout"),
+        (ZH, "变化最大的是 CI（0 → 10，均为分类器预测）、rollout"),
+    ],
+)
+def test_a_largest_change_made_of_guesses_says_so(words: Wording, expected: str) -> None:
+    """slime's week of 2026-08-10 led with "CI (0 → 10)": ten guesses of the classifier's for
+    fixes that register their test in a workflow. A module most of whose PRs have it from the
+    repository itself reads as before, as does a theme of the same name."""
+    counts = WeekCounts(pr_count=29, modules={"CI": 10, "rollout": 6, "vllm": 1}, themes={})
+    previous = WeekCounts(pr_count=6, modules={"rollout": 1, "vllm": 5}, themes={})
+    prs_of = {"CI": set(range(10)), "rollout": set(range(10, 16)), "vllm": {16}}
+    lines = words.trends_lead(counts, previous, prs_of, {"CI": 10, "rollout": 2, "vllm": 1})
+    assert lines[-1].startswith(expected)
+    # A rise mostly from the repository's own tags, and a fall, read as before.
+    assert {"(1 → 6)", "(5 → 1)"} <= set(re.findall(r"\(\d+ → \d+\)", lines[-1])) or {
+        "（1 → 6）",
+        "（5 → 1）",
+    } <= set(re.findall(r"（\d+ → \d+）", lines[-1]))
+    some = words.trends_lead(counts, previous, prs_of, {"CI": 6})[-1]
+    assert ("6 of them" in some) or ("其中 6 个" in some)
+    themed = WeekCounts(pr_count=29, modules={"CI": 10}, themes={"CI": 10})
+    assert "guess" not in EN.trends_lead(themed, previous, prs_of, {"CI": 10})[-1]
 
 
 def test_a_section_lead_names_its_label_or_says_it_has_none() -> None:

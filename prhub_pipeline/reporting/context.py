@@ -10,7 +10,7 @@ is chosen in `facts.py`, once for both languages; `wording.py` puts it into word
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Literal
@@ -225,6 +225,11 @@ def build_report_context(
                 prs_of[name].add(number)
 
     predicted = {label.number for label in modules if label.origin == "model"}
+    guessed = Counter(
+        label.module
+        for label in {(m.number, m.module): m for m in modules if m.origin == "model"}.values()
+        if label.number in by_number
+    )
     unsure: dict[int, list[str]] = defaultdict(list)
     for label in modules:
         if label.origin == "model" and label.confidence < UNSURE_CONFIDENCE:
@@ -331,7 +336,7 @@ def build_report_context(
         header=header,
         summary=words.summary(summary),
         groups=groups,
-        trends_lead=words.trends_lead(counts, previous_week_counts, prs_of)
+        trends_lead=words.trends_lead(counts, previous_week_counts, prs_of, guessed)
         + words.subject_themes_note(subjects, history_size)
         + words.faded_labels_note([name for _, name in faded])
         + words.predicted_note(

@@ -796,9 +796,12 @@ def _same_move(
     """Whether `change` repeats `kept`: the same PRs and start, or a module and a theme that
     moved the same way with one's PRs among the other's. A label that fell to zero has no PRs
     to compare by: it repeats only a module or theme of its name that moved alike (tilelang's
-    "Docs (5 → 0), and docs (5 → 0)")."""
-    one_name = name_key(change[0]) == name_key(kept[0])
-    if kinds[change[0]] != kinds[kept[0]] and change[1:] == kept[1:] and one_name:
+    "Docs (5 → 0), and docs (5 → 0)"), or one spelt the same."""
+    if change[0].casefold() == kept[0].casefold():
+        # A module and a theme spelt alike (slime's Docker) read as one whatever their moves:
+        # "Docker (4 → 1), Docker (3 → 0)" named it twice.
+        return True
+    if name_key(change[0]) == name_key(kept[0]) and change[1:] == kept[1:]:
         return True
     mine, theirs = set(prs_of.get(change[0], ())), set(prs_of.get(kept[0], ()))
     if not mine or not theirs:
