@@ -856,6 +856,17 @@ def test_a_title_and_what_only_goes_with_it_make_no_summary(title: str, body: st
             "`PackedSeqParams` now carries `cp_partition_mode`, so the kernels are told how the"
             " rows were sharded.",
         ),
+        # vllm-ascend #8289: an item deep in the list after the lead-in is one change of
+        # several; the background says more.
+        (
+            "### What this PR does / why we need it?\n\n`NPUWorker` previously computed the KV"
+            " cache memory without the graph capture memory, leading to OOM.\n\nThis pr proposed"
+            " some changes:\n- Fast path: skip profiling when the memory is given\n- Track the"
+            " peak activation memory separately\n- `capture_model()` now returns the graph pool"
+            " bytes consumed",
+            "`NPUWorker` previously computed the KV cache memory without the graph capture memory,"
+            " leading to OOM.",
+        ),
         # vllm-ascend #12896: background that says what is done, in the passive, stays.
         (
             "### What this PR does?\n\nThe build entries are removed with the operator"

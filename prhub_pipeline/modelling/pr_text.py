@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from itertools import pairwise
 from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
@@ -982,8 +983,16 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
             if now is not None:
                 chosen = " ".join(told[now:])
             elif not _PASSIVE_CHANGE.search(chosen):
+                # An item deep in a list is one change of several (vllm-ascend #8289's third
+                # of four, "`capture_model()` now returns ..."): the background says more.
+                later_items = {p.text for q, p in pairwise(read) if p.list_item and q.list_item}
                 chosen = next(
-                    (text for text in preferred[1:] if _NOW.search(sentences(text)[0])), chosen
+                    (
+                        text
+                        for text in preferred[1:]
+                        if _NOW.search(sentences(text)[0]) and text not in later_items
+                    ),
+                    chosen,
                 )
     if not chosen:
         chosen = parse_title(title).subject or title
