@@ -38,6 +38,11 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def normalise_tag(tag: str) -> str:
+    """`Fully Async` -> `fully_async`, ` CI ` -> `ci`: case-, space- and dash-insensitive."""
+    return re.sub(r"[\s\-]+", "_", tag.strip().lower()).strip("_")
+
+
 class ModulesConfig(StrictModel):
     """How a repository names its modules and where the ground truth comes from."""
 
@@ -56,6 +61,20 @@ class ModulesConfig(StrictModel):
 
     @model_validator(mode="after")
     def _named_modules_exist(self) -> ModulesConfig:
+        if self.allowed is not None:
+            # A tag or label mapped to a module outside the list would be dropped as unknown on
+            # every PR: a typo in the config (`docs: dcos`), not something to learn from.
+            known = {normalise_tag(m) for m in self.allowed}
+            for field, mapping in (
+                ("aliases", self.aliases),
+                ("label_modules", self.label_modules),
+            ):
+                for name, module in mapping.items():
+                    if normalise_tag(module) not in known:
+                        raise ValueError(
+                            f"{field}: {name!r} maps to {module!r}, which is not one of the"
+                            f" allowed modules ({', '.join(self.allowed)})"
+                        )
         for module, names in self.display_names.items():
             if self.allowed is not None and module not in self.allowed:
                 raise ValueError(

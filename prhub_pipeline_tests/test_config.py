@@ -82,6 +82,17 @@ def test_valid_config_resolves_paths_relative_to_the_file(tmp_path: Path) -> Non
         ),
         (
             "    start: 2024-10-28",
+            "    start: 2024-10-28\n    modules: {allowed: [doc, fsdp], aliases: {docs: dcos}}",
+            r"repos\.0\.modules: aliases: 'docs' maps to 'dcos', which is not one of the allowed"
+            r" modules \(doc, fsdp\)",
+        ),
+        (
+            "    start: 2024-10-28",
+            "    start: 2024-10-28\n    modules: {allowed: [doc], label_modules: {'area/ci': ci}}",
+            r"repos\.0\.modules: label_modules: 'area/ci' maps to 'ci', which is not one",
+        ),
+        (
+            "    start: 2024-10-28",
             "    start: 2024-10-28\n    modules: {display_names: {algo: {zh: ' '}}}",
             r"repos\.0\.modules: display_names: 'algo' needs a non-empty name",
         ),

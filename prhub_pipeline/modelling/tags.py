@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from prhub_pipeline.config import ModulesConfig
+from prhub_pipeline.config import ModulesConfig, normalise_tag
 from prhub_pipeline.modelling.pr_text import bracket_tags
 from prhub_pipeline.records import PullRequest
 from prhub_pipeline.reverts import REVERT_TITLE
@@ -132,11 +132,6 @@ class GroundTruth(BaseModel):
     modules: list[str] = Field(default_factory=list)
     origin: Literal["title", "label"] | None = None
     unknown: list[str] = Field(default_factory=list)
-
-
-def normalise_tag(tag: str) -> str:
-    """`Fully Async` -> `fully_async`, ` CI ` -> `ci`: case-, space- and dash-insensitive."""
-    return re.sub(r"[\s\-]+", "_", tag.strip().lower()).strip("_")
 
 
 @dataclass(frozen=True)
