@@ -189,6 +189,32 @@ def test_a_dependency_flag_names_the_requirements_and_skips_tooling_edits() -> N
     )
 
 
+def test_a_requirement_repinned_for_the_build_and_the_runtime_alike_is_one_change() -> None:
+    """vllm-ascend #13901 re-pinned torch-npu in pyproject.toml's build requirements and in
+    requirements.txt: "build: torch-npu ==2.10.0.post2 → ==2.10.0.post4, build: triton-ascend
+    ..., torch-npu ==2.10.0.post2 → ==2.10.0.post4". It is told once, as the requirement; a
+    build requirement re-pinned alone, or to other versions, keeps its group."""
+    pin = "==2.10.0.post2", "==2.10.0.post4"
+    build = [
+        SettingChange(key="build: torch-npu", before=pin[0], after=pin[1], path="pyproject.toml"),
+        SettingChange(
+            key="build: triton-ascend", before="==3.2.1", after="==3.2.2", path="pyproject.toml"
+        ),
+    ]
+    runtime = [
+        SettingChange(
+            key="torch-npu", before="==2.10.0.post2", after="==2.10.0.post4", path="req.txt"
+        ),
+        SettingChange(key="triton-ascend", before="==3.2.1", after="==3.2.3", path="req.txt"),
+    ]
+    edits = requirement_edits([*build, *runtime])
+    assert [describe(edit, ENGLISH) for edit in edits] == [
+        "torch-npu ==2.10.0.post2 → ==2.10.0.post4",
+        "build: triton-ascend ==3.2.1 → ==3.2.2",
+        "triton-ascend ==3.2.1 → ==3.2.3",
+    ]
+
+
 def test_a_requirement_moved_to_another_manifest_is_one_change() -> None:
     """verl #3616 moved flash-attn to requirements-cuda.txt; #6354 moved transferqueue from a
     setup.py extra to two requirements files, re-pinned; #1385 swapped sglang's extras."""

@@ -180,11 +180,38 @@ def requirement_edits(changes: Sequence[SettingChange]) -> list[RequirementEdit]
     for position, change in enumerate(changes):
         if position in grouped:
             edits.append(grouped[position])
-        elif position not in taken and not any(
-            isinstance(e, SettingChange) and change.same_change(e) for e in edits
-        ):
-            edits.append(change)
+        elif position not in taken:
+            twin = next(
+                (
+                    i
+                    for i, edit in enumerate(edits)
+                    if isinstance(edit, SettingChange) and _same_requirement_change(change, edit)
+                ),
+                None,
+            )
+            if twin is None:
+                edits.append(change)
+            elif not _group(change):
+                edits[twin] = change  # told as the requirement itself, not its build copy
     return edits
+
+
+def _group(change: SettingChange) -> str:
+    key = requirement_key(change.key)
+    return key.group if key is not None else ""
+
+
+def _same_requirement_change(change: SettingChange, other: SettingChange) -> bool:
+    """The same values for one requirement in whichever file or group: vllm-ascend #13901
+    re-pinned torch-npu in pyproject.toml's build requirements and in requirements.txt, and
+    the report read "build: torch-npu ==2.10.0.post2 → ==2.10.0.post4, ..., torch-npu
+    ==2.10.0.post2 → ==2.10.0.post4"."""
+    if (change.before, change.after) != (other.before, other.after):
+        return False
+    group, other_group = _group(change), _group(other)
+    ungrouped = change.key.removeprefix(f"{group}: ") if group else change.key
+    other_ungrouped = other.key.removeprefix(f"{other_group}: ") if other_group else other.key
+    return ungrouped == other_ungrouped
 
 
 @dataclass(frozen=True)
