@@ -732,9 +732,11 @@ def _group_of(
     week's PRs carry (NPU in an Ascend-only repository), says nothing about the PR: it comes
     last. A module the classifier is unsure of (`PrRef.unsure`) decides nothing: slime's fixes
     that register their test in CI were guessed `ci` at 0.2-0.5 and shown as the week's CI
-    work. Nor does a housekeeping theme for a PR without a module whose code, mostly in one
-    folder, outweighs its docs and CI files: slime's "whiten advantages over the DP group"
-    changes 40 lines of `loss.py` and registers its test in a workflow; its folder files it."""
+    work. Nor does a housekeeping theme, or a housekeeping module the classifier guessed, for a
+    PR without a module of its own whose code, mostly in one folder, outweighs its docs, CI,
+    image and dependency files (`code_leads`): slime's "whiten advantages over the DP group"
+    changes 40 lines of `loss.py` and registers its test in a workflow, and was guessed `ci`
+    at 0.52; its folder files it."""
     if ref.number in reverts:
         return "revert", "revert"
     chore_modules = {normalise_tag(m) for names in housekeeping.values() for m in names}
