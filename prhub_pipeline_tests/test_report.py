@@ -28,7 +28,7 @@ from prhub_pipeline.records import (
     ThreadComment,
     WeekCounts,
 )
-from prhub_pipeline.reporting import facts
+from prhub_pipeline.reporting import facts, sections
 from prhub_pipeline.reporting.context import (
     MAX_QUICK_VIEW,
     PrRef,
@@ -608,7 +608,7 @@ def test_a_housekeeping_tag_beside_a_product_module_does_not_head_a_prs_group() 
     ]
     themes = {n: ["CI/infrastructure"] for n in (1, 2, 4, 5, 6, 9)}
     themes |= {n: ["Docs"] for n in (3, 7, 8)}
-    found = facts.groups(refs, themes, [], housekeeping_themes(None))
+    found = sections.groups(refs, themes, [], housekeeping_themes(None))
     filed = {r.number: group.name for group in found for r in group.members}
     assert filed == {1: "ckpt", 2: "ckpt", 3: "dist", 7: "config", 8: "Docs", 9: "sglang"} | (
         dict.fromkeys((4, 5, 6), "CI/infrastructure")
@@ -1161,7 +1161,7 @@ def test_a_quiet_week_keeps_each_small_section() -> None:
     first two one-PR sections were, and LLaMA-Factory's 2026-04-27 read "Other key changes")."""
     refs = [_key_ref(n, "rollout", 9.0) for n in range(3)]
     refs += [_key_ref(10 + n, f"area{n}", 8.0) for n in range(5)]
-    found = facts.groups(refs, {}, [], {})
+    found = sections.groups(refs, {}, [], {})
     assert [g.name for g in found] == ["rollout", *(f"area{n}" for n in range(5))]
 
 
@@ -1170,11 +1170,11 @@ def test_a_busy_week_gathers_its_smallest_sections_into_one() -> None:
     groups keep their own sections, and the gathered PRs keep their module as a label."""
     big = [_key_ref(100 + n, "rollout", 9.0) for n in range(3)]
     small = [_key_ref(200 + n, f"area{n}", 8.0 + n / 100) for n in range(14)]
-    found = facts.groups([*big, *small], {}, [], {})
-    assert len(found) == facts.MAX_SECTIONS
+    found = sections.groups([*big, *small], {}, [], {})
+    assert len(found) == sections.MAX_SECTIONS
     assert found[0].name == "rollout" and len(found[0].members) == 3
     more = found[-1]
-    assert more.kind == "more" and len(more.members) == 14 - (facts.MAX_SECTIONS - 2)
+    assert more.kind == "more" and len(more.members) == 14 - (sections.MAX_SECTIONS - 2)
     # The least important small groups are the ones gathered, each PR with its module.
     assert {r.number for r in more.members} == {200 + n for n in range(len(more.members))}
     assert more.label_of[200] == "area0"
@@ -1187,13 +1187,13 @@ def test_a_busy_week_gives_key_prs_sections_before_groups_kept_for_their_size() 
     """verl's 2026-01-05 showed six docs PRs scoring under 2 in a section of their own while
     PRs of 9.6 were gathered at the end."""
     docs = [_key_ref(100 + n, "doc", 1.0 + n / 10, is_key=False) for n in range(6)]
-    key = [_key_ref(200 + n, f"area{n}", 9.0 + n / 100) for n in range(facts.MAX_SECTIONS)]
-    found = facts.groups([*key, *docs], {}, [], {})
-    assert [g.name for g in found] == [f"area{n}" for n in reversed(range(facts.MAX_SECTIONS))]
+    key = [_key_ref(200 + n, f"area{n}", 9.0 + n / 100) for n in range(sections.MAX_SECTIONS)]
+    found = sections.groups([*key, *docs], {}, [], {})
+    assert [g.name for g in found] == [f"area{n}" for n in reversed(range(sections.MAX_SECTIONS))]
     # Gathered small sections stand where their most important PR ranks, not last.
     big = [_key_ref(300 + n, f"big{n // 3}", 7.0) for n in range(3 * 8)]
     small = [_key_ref(400 + n, f"small{n}", 9.5 + n / 100) for n in range(4)]
-    ranked = facts.groups([*big, *small], {}, [], {})
+    ranked = sections.groups([*big, *small], {}, [], {})
     assert [g.kind for g in ranked][:2] == ["label", "more"]
     assert ranked[0].name == "small3" and max(r.importance for r in ranked[1].members) == 9.52
 
@@ -1251,7 +1251,7 @@ def test_the_trend_tables_key_changes_are_key_prs_only(lang: str) -> None:
 def test_the_closing_section_does_not_claim_its_labels_have_one_or_two_prs() -> None:
     """A label's group holds only the PRs grouped under it: reward had five PRs in a week whose
     "Other key changes" held two of them, so the lead must not say reward has one or two."""
-    more = facts.Group(kind="more", name="more", members=[], shown=[], rest=[])
+    more = sections.Group(kind="more", name="more", members=[], shown=[], rest=[])
     assert WORDINGS["en"].group_lead(more, []) == (
         "The other modules, themes and folders, each with one or two PRs to show here: 0 PRs,"
         " 0 key."
@@ -1518,7 +1518,7 @@ def test_a_module_the_classifier_is_unsure_of_decides_no_section() -> None:
             update={"modules": ["ci", "rollout"], "predicted": True, "unsure": ["ci"]}
         ),
     ]
-    found = facts.groups(refs, {}, [], {})
+    found = sections.groups(refs, {}, [], {})
     filed = {ref.number: (group.kind, group.name) for group in found for ref in group.members}
     assert filed == {
         1: ("other", "other"),
@@ -1545,8 +1545,8 @@ def test_code_leads_when_it_outweighs_the_files_housekeeping_is_about() -> None:
         3, files=[("docker/patch/latest/sglang.patch", 300, 20), ("slime/ray/actor.py", 9, 1)]
     )
     bump = make_pr(4, files=[("requirements.txt", 1, 1), ("slime/utils/flops.py", 1, 0)])
-    assert facts.code_leads(whiten, scoring)
-    assert not any(facts.code_leads(pr, scoring) for pr in (templates, patch, bump))
+    assert sections.code_leads(whiten, scoring)
+    assert not any(sections.code_leads(pr, scoring) for pr in (templates, patch, bump))
 
 
 def test_a_housekeeping_label_the_pr_does_not_give_itself_yields_to_its_code() -> None:
@@ -1577,7 +1577,7 @@ def test_a_housekeeping_label_the_pr_does_not_give_itself_yields_to_its_code() -
         ),
     ]
     themes = {number: ["CI/infrastructure"] for number in range(1, 6)}
-    found = facts.groups(refs, themes, [], housekeeping_themes(None))
+    found = sections.groups(refs, themes, [], housekeeping_themes(None))
     filed = {r.number: (group.kind, group.name) for group in found for r in group.members}
     assert filed == {
         1: ("other", "other"),
@@ -1610,18 +1610,18 @@ def test_a_prs_code_is_placed_in_the_folder_holding_most_of_its_lines() -> None:
             ("testing/python/test_lower.py", 300, 0),
         ],
     )
-    assert facts.code_places(transform, scoring) == ["src/transform/", "src/transform/"]
+    assert sections.code_places(transform, scoring) == ["src/transform/", "src/transform/"]
     backend = make_pr(2, files=[("slime/backends/megatron_utils/actor.py", 30, 5)])
-    assert facts.code_places(backend, scoring) == [
+    assert sections.code_places(backend, scoring) == [
         "slime/backends/megatron_utils/",
         "slime/backends/",
     ]
     # No code (docs only), code at the top level or in a package's own folder, or code spread
     # over folders: no place.
-    assert facts.code_places(make_pr(3, files=[("docs/a.md", 5, 0)]), scoring) == [None, None]
-    assert facts.code_places(make_pr(4, files=[("src/a.cc", 5, 0)]), scoring) == [None, None]
+    assert sections.code_places(make_pr(3, files=[("docs/a.md", 5, 0)]), scoring) == [None, None]
+    assert sections.code_places(make_pr(4, files=[("src/a.cc", 5, 0)]), scoring) == [None, None]
     spread = make_pr(5, files=[("src/a/x.cc", 10, 0), ("src/b/y.cc", 10, 1), ("tl/c/z.py", 9, 0)])
-    assert facts.code_places(spread, scoring) == [None, None]
+    assert sections.code_places(spread, scoring) == [None, None]
 
 
 def _unlabelled_ref(number: int, places: list[str | None], is_key: bool = False) -> PrRef:
@@ -1644,7 +1644,7 @@ def test_a_busy_weeks_unlabelled_prs_are_grouped_by_the_folder_they_change() -> 
     refs += [_unlabelled_ref(40, [None, None], is_key=True)]
     refs += [_unlabelled_ref(41, ["tl/jit/", "tl/jit/"])]
     found = {
-        (g.kind, g.name): [r.number for r in g.members] for g in facts.groups(refs, {}, [], {})
+        (g.kind, g.name): [r.number for r in g.members] for g in sections.groups(refs, {}, [], {})
     }
     assert found == {
         ("place", "src/transform/"): [10, 11, 12],
@@ -1653,23 +1653,25 @@ def test_a_busy_weeks_unlabelled_prs_are_grouped_by_the_folder_they_change() -> 
         ("other", "other"): [40, 41],
     }
     # A quiet week's few unlabelled PRs stay together.
-    few = facts.groups(refs[: facts.MIN_PLACED_PRS - 1], {}, [], {})
-    assert [(g.kind, len(g.members)) for g in few] == [("other", facts.MIN_PLACED_PRS - 1)]
+    few = sections.groups(refs[: sections.MIN_PLACED_PRS - 1], {}, [], {})
+    assert [(g.kind, len(g.members)) for g in few] == [("other", sections.MIN_PLACED_PRS - 1)]
     # A folder never pushes a module out: nine modules of three PRs leave no room.
     modules = [
         _key_ref(100 + n, f"area{n // 3}", 3.0, is_key=False)
-        for n in range(3 * (facts.MAX_SECTIONS - 1))
+        for n in range(3 * (sections.MAX_SECTIONS - 1))
     ]
-    full = facts.groups([*modules, *refs], {}, [], {})
-    assert [g.kind for g in full].count("label") == facts.MAX_SECTIONS - 1
+    full = sections.groups([*modules, *refs], {}, [], {})
+    assert [g.kind for g in full].count("label") == sections.MAX_SECTIONS - 1
     assert {r.number for g in full if g.kind == "other" for r in g.members} == {
         r.number for r in refs
     }
     # Modules of one or two PRs can go together to make room; the smallest folders go with
     # them, a folder's PRs under their folder.
-    small = [_key_ref(200 + n, f"small{n // 2}", 9.5) for n in range(2 * (facts.MAX_SECTIONS - 2))]
-    found = facts.groups([*small, *refs], {}, [], {})
-    assert len(found) == facts.MAX_SECTIONS
+    small = [
+        _key_ref(200 + n, f"small{n // 2}", 9.5) for n in range(2 * (sections.MAX_SECTIONS - 2))
+    ]
+    found = sections.groups([*small, *refs], {}, [], {})
+    assert len(found) == sections.MAX_SECTIONS
     (more,) = [g for g in found if g.kind == "more"]
     assert {g.name for g in found if g.kind == "place"} == {"src/transform/", "slime/backends/"}
     assert more.label_of[20] == "src/cuda/op/"
@@ -1698,7 +1700,7 @@ def test_a_busy_weeks_unlabelled_prs_are_grouped_by_the_folder_they_change() -> 
 )
 def test_a_folders_section_names_the_folder(lang: str, heading: str, lead: str) -> None:
     refs = [_unlabelled_ref(n, ["src/transform/", "src/transform/"]) for n in range(3)]
-    group = facts.Group(kind="place", name="src/transform/", members=refs, shown=refs, rest=[])
+    group = sections.Group(kind="place", name="src/transform/", members=refs, shown=refs, rest=[])
     words = WORDINGS[lang]  # type: ignore[index]
     assert words.group_heading(group) == heading
     assert words.group_lead(group, []) == lead

@@ -5,7 +5,8 @@
 assembled from counts, titles, descriptions and flags; none states what the data does not
 show (no review data: the report says so rather than reporting "no unresolved threads").
 Text here is unescaped; the templates escape it for Markdown or HTML. What each section says
-is chosen in `facts.py`, once for both languages; `wording.py` puts it into words.
+is chosen in `facts.py` (the key-change sections in `sections.py`), once for both languages;
+`wording.py` puts it into words.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from prhub_pipeline.records import (
     ThemeTag,
     WeekCounts,
 )
-from prhub_pipeline.reporting import facts
+from prhub_pipeline.reporting import facts, sections
 from prhub_pipeline.reporting.wording import WORDINGS, Wording
 from prhub_pipeline.weeks import WeekWindow
 
@@ -74,10 +75,11 @@ class PrRef(Model):
     # Predicted modules the classifier gives less than even odds: counted and listed like the
     # rest, but they do not decide the report section the PR is shown in.
     unsure: list[str] = []
-    # Where most of its code changed, at each of `facts.PLACE_DEPTHS` (None: nowhere in
+    # Where most of its code changed, at each of `sections.PLACE_DEPTHS` (None: nowhere in
     # particular); a PR without a module is grouped by it.
     places: list[str | None] = []
-    # More of its changed lines are code than docs, CI, image builds and data (`facts.code_leads`).
+    # More of its changed lines are code than docs, CI, image builds and data
+    # (`sections.code_leads`).
     code_leads: bool = False
 
     @property
@@ -299,7 +301,7 @@ def build_report_context(
             ],
             others=words.others_text(group.rest) if group.rest else None,
         )
-        for group in facts.groups(
+        for group in sections.groups(
             ordered,
             theme_names,
             risks,
@@ -398,8 +400,8 @@ def _pr_ref(
         author=pr.author,
         predicted=predicted,
         unsure=unsure,
-        places=facts.code_places(pr, scoring),
-        code_leads=facts.code_leads(pr, scoring),
+        places=sections.code_places(pr, scoring),
+        code_leads=sections.code_leads(pr, scoring),
     )
 
 

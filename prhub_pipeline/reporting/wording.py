@@ -32,8 +32,6 @@ from prhub_pipeline.reporting.facts import (
     FlaggedPr,
     FollowUp,
     FollowUpKind,
-    Group,
-    GroupKind,
     Period,
     RequirementChain,
     RevertChain,
@@ -45,6 +43,7 @@ from prhub_pipeline.reporting.facts import (
     subject,
     type_counts,
 )
+from prhub_pipeline.reporting.sections import Group, GroupKind
 
 if TYPE_CHECKING:
     from prhub_pipeline.modelling.importance import ScoreCalibration
