@@ -16,7 +16,6 @@ from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import fit_calibration, score_week
 from prhub_pipeline.modelling.pr_text import shorten
 from prhub_pipeline.modelling.risks import flag_risks
-from prhub_pipeline.modelling.themes import housekeeping_themes
 from prhub_pipeline.records import (
     ModuleLabel,
     PrScore,
@@ -586,35 +585,6 @@ def test_a_housekeeping_theme_from_paths_alone_does_not_head_a_prs_group() -> No
     assert grouped == {6800: "v1", 6801: "v1", 6802: "Docs", 6803: "Docs", 6804: "Docs"}
 
 
-def test_a_housekeeping_tag_beside_a_product_module_does_not_head_a_prs_group() -> None:
-    """VeOmni tags the CI and docs a change touches: `[ckpt, ci, agent] fix: handle integer
-    tensors in HF consolidation` is checkpoint work, and a title naming the CI in passing
-    (verl's `[sglang] ... & CI tasks`) does not make it CI work. A PR tagged with housekeeping
-    alone, or beside `misc`, which names no place, is listed under the theme."""
-
-    def ref(number: int, modules: list[str], subject: str, predicted: bool = False) -> PrRef:
-        return _key_ref(number, modules[0], 8.0).model_copy(
-            update={"modules": modules, "subject": subject, "predicted": predicted}
-        )
-
-    refs = [
-        ref(1, ["ckpt", "ci", "agent"], "handle integer tensors in HF consolidation"),
-        ref(2, ["ckpt", "ci"], "drop empty param groups for DCP resume"),
-        ref(3, ["dist", "docs"], "expose checkpoint early-stop setting"),
-        *(ref(n, ["ci"], f"split GPU unit tests {n}") for n in (4, 5, 6)),
-        ref(7, ["config", "docs"], "sync documentation with main"),
-        ref(8, ["docs", "misc"], "refactor skill documentation"),
-        ref(9, ["sglang"], "add sglang_async support & CI tasks"),
-    ]
-    themes = {n: ["CI/infrastructure"] for n in (1, 2, 4, 5, 6, 9)}
-    themes |= {n: ["Docs"] for n in (3, 7, 8)}
-    found = sections.groups(refs, themes, [], housekeeping_themes(None))
-    filed = {r.number: group.name for group in found for r in group.members}
-    assert filed == {1: "ckpt", 2: "ckpt", 3: "dist", 7: "config", 8: "Docs", 9: "sglang"} | (
-        dict.fromkeys((4, 5, 6), "CI/infrastructure")
-    )
-
-
 def test_a_theme_most_of_the_week_carries_heads_no_section() -> None:
     """vllm-ascend: every PR is NPU work, so NPU says nothing about a PR; its modules do.
     PRs with nothing but the theme are still listed under it."""
@@ -1156,48 +1126,6 @@ def _key_ref(number: int, module: str, importance: float, is_key: bool = True) -
     )
 
 
-def test_a_quiet_week_keeps_each_small_section() -> None:
-    """Six sections, five of them with one PR: under MAX_SECTIONS, nothing is gathered (the
-    first two one-PR sections were, and LLaMA-Factory's 2026-04-27 read "Other key changes")."""
-    refs = [_key_ref(n, "rollout", 9.0) for n in range(3)]
-    refs += [_key_ref(10 + n, f"area{n}", 8.0) for n in range(5)]
-    found = sections.groups(refs, {}, [], {})
-    assert [g.name for g in found] == ["rollout", *(f"area{n}" for n in range(5))]
-
-
-def test_a_busy_week_gathers_its_smallest_sections_into_one() -> None:
-    """Past MAX_SECTIONS, modules with one or two PRs share "Other key changes"; bigger
-    groups keep their own sections, and the gathered PRs keep their module as a label."""
-    big = [_key_ref(100 + n, "rollout", 9.0) for n in range(3)]
-    small = [_key_ref(200 + n, f"area{n}", 8.0 + n / 100) for n in range(14)]
-    found = sections.groups([*big, *small], {}, [], {})
-    assert len(found) == sections.MAX_SECTIONS
-    assert found[0].name == "rollout" and len(found[0].members) == 3
-    more = found[-1]
-    assert more.kind == "more" and len(more.members) == 14 - (sections.MAX_SECTIONS - 2)
-    # The least important small groups are the ones gathered, each PR with its module.
-    assert {r.number for r in more.members} == {200 + n for n in range(len(more.members))}
-    assert more.label_of[200] == "area0"
-    words = WORDINGS["en"]
-    assert words.group_heading(more) == "Other key changes"
-    assert words.group_lead(more, []).endswith(f"{len(more.members)} PRs, {len(more.members)} key.")
-
-
-def test_a_busy_week_gives_key_prs_sections_before_groups_kept_for_their_size() -> None:
-    """verl's 2026-01-05 showed six docs PRs scoring under 2 in a section of their own while
-    PRs of 9.6 were gathered at the end."""
-    docs = [_key_ref(100 + n, "doc", 1.0 + n / 10, is_key=False) for n in range(6)]
-    key = [_key_ref(200 + n, f"area{n}", 9.0 + n / 100) for n in range(sections.MAX_SECTIONS)]
-    found = sections.groups([*key, *docs], {}, [], {})
-    assert [g.name for g in found] == [f"area{n}" for n in reversed(range(sections.MAX_SECTIONS))]
-    # Gathered small sections stand where their most important PR ranks, not last.
-    big = [_key_ref(300 + n, f"big{n // 3}", 7.0) for n in range(3 * 8)]
-    small = [_key_ref(400 + n, f"small{n}", 9.5 + n / 100) for n in range(4)]
-    ranked = sections.groups([*big, *small], {}, [], {})
-    assert [g.kind for g in ranked][:2] == ["label", "more"]
-    assert ranked[0].name == "small3" and max(r.importance for r in ranked[1].members) == 9.52
-
-
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_label_that_fell_to_zero_keeps_its_trend_row(lang: str) -> None:
     """The lead names "Ray (2 → 0)" among the largest changes: the table has its row. Docs,
@@ -1507,87 +1435,6 @@ def test_a_gathered_prs_label_is_left_out_when_it_only_names_its_type() -> None:
             )
 
 
-def test_a_module_the_classifier_is_unsure_of_decides_no_section() -> None:
-    """slime's week of 2026-08-10: its fixes that register their test in CI were guessed
-    `ci` at 0.2-0.5 and made the week's CI section; a sure guess still files a PR."""
-    unsure = [_key_ref(1, "ci", 8.7), _key_ref(2, "ci", 8.0)]
-    refs = [
-        *(ref.model_copy(update={"predicted": True, "unsure": ["ci"]}) for ref in unsure),
-        _key_ref(3, "ci", 7.5).model_copy(update={"predicted": True}),
-        _key_ref(4, "ci", 7.2).model_copy(
-            update={"modules": ["ci", "rollout"], "predicted": True, "unsure": ["ci"]}
-        ),
-    ]
-    found = sections.groups(refs, {}, [], {})
-    filed = {ref.number: (group.kind, group.name) for group in found for ref in group.members}
-    assert filed == {
-        1: ("other", "other"),
-        2: ("other", "other"),
-        3: ("label", "ci"),
-        4: ("label", "rollout"),
-    }
-
-
-def test_code_leads_when_it_outweighs_the_files_housekeeping_is_about() -> None:
-    scoring = ScoringConfig()
-    whiten = make_pr(
-        1,
-        files=[
-            (".github/workflows/pr-test.yml", 4, 0),
-            ("slime/backends/megatron_utils/loss.py", 25, 15),
-            ("tests/test_advantage_whiten_cp.py", 188, 0),
-        ],
-    )
-    templates = make_pr(
-        2, files=[(".github/ISSUE_TEMPLATE/bug_report.yml", 102, 0), ("CONTRIBUTING.md", 87, 0)]
-    )
-    patch = make_pr(
-        3, files=[("docker/patch/latest/sglang.patch", 300, 20), ("slime/ray/actor.py", 9, 1)]
-    )
-    bump = make_pr(4, files=[("requirements.txt", 1, 1), ("slime/utils/flops.py", 1, 0)])
-    assert sections.code_leads(whiten, scoring)
-    assert not any(sections.code_leads(pr, scoring) for pr in (templates, patch, bump))
-
-
-def test_a_housekeeping_label_the_pr_does_not_give_itself_yields_to_its_code() -> None:
-    """slime's week of 2026-08-10: "whiten advantages over the DP group" changes 40 lines of
-    `loss.py` and registers its test in a workflow; the classifier was sure it is `ci` and the
-    CI theme matched the workflow, so it headed the week's CI section. A PR whose code leads
-    is filed by its code when neither its title nor its labels say otherwise; a PR tagged
-    `[ci]` by its author, or one that is mostly CI files, stays CI work."""
-
-    def ref(number: int, *, predicted: bool, leads: bool = True) -> PrRef:
-        return _key_ref(number, "ci", 8.0).model_copy(
-            update={
-                "predicted": predicted,
-                "code_leads": leads,
-                "places": ["slime/backends/megatron_utils/", "slime/backends/"],
-            }
-        )
-
-    refs = [
-        ref(1, predicted=True),
-        ref(2, predicted=False),
-        ref(3, predicted=True, leads=False),
-        _key_ref(4, "ci", 7.0).model_copy(
-            update={"modules": [], "code_leads": True, "places": ["slime/utils/", "slime/utils/"]}
-        ),
-        _key_ref(5, "ci", 7.0).model_copy(
-            update={"modules": ["rollout", "ci"], "predicted": True, "code_leads": True}
-        ),
-    ]
-    themes = {number: ["CI/infrastructure"] for number in range(1, 6)}
-    found = sections.groups(refs, themes, [], housekeeping_themes(None))
-    filed = {r.number: (group.kind, group.name) for group in found for r in group.members}
-    assert filed == {
-        1: ("other", "other"),
-        2: ("label", "CI/infrastructure"),
-        3: ("label", "CI/infrastructure"),
-        4: ("other", "other"),
-        5: ("label", "rollout"),
-    }
-
-
 @pytest.mark.parametrize(("lang", "names"), [("zh", {"doc": "文档"}), ("en", {"doc": "Docs"})])
 def test_a_module_is_named_as_the_repository_names_it(lang: str, names: dict[str, str]) -> None:
     plain = render_report(context_for(week_prs(), lang), lang, "md")  # type: ignore[arg-type]
@@ -1600,85 +1447,10 @@ def test_a_module_is_named_as_the_repository_names_it(lang: str, names: dict[str
     assert f"| {names['doc']} |" in named
 
 
-def test_a_prs_code_is_placed_in_the_folder_holding_most_of_its_lines() -> None:
-    scoring = ScoringConfig()
-    transform = make_pr(
-        1,
-        files=[
-            ("src/transform/lower.cc", 90, 10),
-            ("src/transform/common/attr.h", 40, 10),
-            ("testing/python/test_lower.py", 300, 0),
-        ],
-    )
-    assert sections.code_places(transform, scoring) == ["src/transform/", "src/transform/"]
-    backend = make_pr(2, files=[("slime/backends/megatron_utils/actor.py", 30, 5)])
-    assert sections.code_places(backend, scoring) == [
-        "slime/backends/megatron_utils/",
-        "slime/backends/",
-    ]
-    # No code (docs only), code at the top level or in a package's own folder, or code spread
-    # over folders: no place.
-    assert sections.code_places(make_pr(3, files=[("docs/a.md", 5, 0)]), scoring) == [None, None]
-    assert sections.code_places(make_pr(4, files=[("src/a.cc", 5, 0)]), scoring) == [None, None]
-    spread = make_pr(5, files=[("src/a/x.cc", 10, 0), ("src/b/y.cc", 10, 1), ("tl/c/z.py", 9, 0)])
-    assert sections.code_places(spread, scoring) == [None, None]
-
-
 def _unlabelled_ref(number: int, places: list[str | None], is_key: bool = False) -> PrRef:
     return _key_ref(number, "bugfix", 8.0 if is_key else 3.0, is_key).model_copy(
         update={"modules": ["bugfix"], "places": places}
     )
-
-
-def test_a_busy_weeks_unlabelled_prs_are_grouped_by_the_folder_they_change() -> None:
-    """tilelang's `[BugFix]`-only weeks listed 31 PRs under one "Unlabelled changes"."""
-    refs = [_unlabelled_ref(10 + n, ["src/transform/", "src/transform/"]) for n in range(3)]
-    # Two PRs make a folder's section when one is key, as for a module.
-    refs += [_unlabelled_ref(20, ["src/cuda/op/", "src/cuda/"], is_key=True)]
-    refs += [_unlabelled_ref(21, ["src/cuda/op/", "src/cuda/"])]
-    # Too few in the narrow folders, enough in the wider one.
-    refs += [
-        _unlabelled_ref(30 + n, [f"slime/backends/x{folder}/", "slime/backends/"])
-        for n, folder in enumerate((0, 0, 1))
-    ]
-    refs += [_unlabelled_ref(40, [None, None], is_key=True)]
-    refs += [_unlabelled_ref(41, ["tl/jit/", "tl/jit/"])]
-    found = {
-        (g.kind, g.name): [r.number for r in g.members] for g in sections.groups(refs, {}, [], {})
-    }
-    assert found == {
-        ("place", "src/transform/"): [10, 11, 12],
-        ("place", "src/cuda/op/"): [20, 21],
-        ("place", "slime/backends/"): [30, 31, 32],
-        ("other", "other"): [40, 41],
-    }
-    # A quiet week's few unlabelled PRs stay together.
-    few = sections.groups(refs[: sections.MIN_PLACED_PRS - 1], {}, [], {})
-    assert [(g.kind, len(g.members)) for g in few] == [("other", sections.MIN_PLACED_PRS - 1)]
-    # A folder never pushes a module out: nine modules of three PRs leave no room.
-    modules = [
-        _key_ref(100 + n, f"area{n // 3}", 3.0, is_key=False)
-        for n in range(3 * (sections.MAX_SECTIONS - 1))
-    ]
-    full = sections.groups([*modules, *refs], {}, [], {})
-    assert [g.kind for g in full].count("label") == sections.MAX_SECTIONS - 1
-    assert {r.number for g in full if g.kind == "other" for r in g.members} == {
-        r.number for r in refs
-    }
-    # Modules of one or two PRs can go together to make room; the smallest folders go with
-    # them, a folder's PRs under their folder.
-    small = [
-        _key_ref(200 + n, f"small{n // 2}", 9.5) for n in range(2 * (sections.MAX_SECTIONS - 2))
-    ]
-    found = sections.groups([*small, *refs], {}, [], {})
-    assert len(found) == sections.MAX_SECTIONS
-    (more,) = [g for g in found if g.kind == "more"]
-    assert {g.name for g in found if g.kind == "place"} == {"src/transform/", "slime/backends/"}
-    assert more.label_of[20] == "src/cuda/op/"
-    words = WORDINGS["en"]
-    words = WORDINGS["en"]
-    score = PrScore(number=20, importance=8.0, raw_score=8.0, parts={}, is_key=True, pr_type="fix")
-    assert words.labelled_item_text("src/cuda/op/", refs[3], score).startswith("src/cuda/op/ · ")
 
 
 @pytest.mark.parametrize(
