@@ -87,6 +87,17 @@ TEMPLATE_TAIL = """
             "### How was this patch tested?\n\n1. CI passed with existing tests.",
             ["remove spec_attn_mask"],
         ),
+        (  # vllm-ascend #13672: under a follow-up heading, the lead-in to the plan says what
+            # is left, not the sentence on what this PR does; a label ("TODOs include:") does not
+            "### Follow-up Plan\n\nThis PR only centralizes hardware identity. The remaining"
+            " migration will be completed incrementally:\n\n1. **Introduce hardware profiles**"
+            "\n\n### TODO\n\nSome are open. TODOs include:\n\n- `verl/utils` docs",
+            [
+                "The remaining migration will be completed incrementally.",
+                "Introduce hardware profiles",
+                "Some are open.",
+            ],
+        ),
     ],
 )
 def test_the_authors_own_words_about_work_left_open(body: str, gaps: list[str]) -> None:

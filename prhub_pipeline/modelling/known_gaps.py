@@ -23,6 +23,9 @@ from prhub_pipeline.records import PullRequest
 
 MAX_GAPS = 3  # sentences kept per PR
 GAP_CHARS = 160
+# A list's lead-in under a gap heading says what is left when it is a sentence, not a label
+# ("TODOs include:").
+MIN_LEAD_WORDS = 4
 
 # A later PR, named as such: "in a follow-up PR", "the next PR will", "future PRs", "subsequent
 # refactoring PRs". Not one that exists already (`another PR #1331`, `separate PR (#4222)`).
@@ -88,7 +91,18 @@ def stated_gaps(body: str) -> list[str]:
         under_gap_heading = _is_gap_heading(section)
         if under_gap_heading or (listing and paragraph.list_item):
             parts = sentences(text)
-            if parts and _long_enough(text) and not _SETTLED.search(text):
+            # "This PR only centralizes X. The remaining migration will be completed
+            # incrementally:" (vllm-ascend #13672): the lead-in to the list says what is left.
+            leads = [
+                part
+                for part in parts[1:]
+                if part.endswith((":", "：")) and len(part.split()) >= MIN_LEAD_WORDS
+            ]
+            if paragraph.list_item:
+                leads = []
+            if leads:
+                found.append(leads[-1][:-1].rstrip() + ("。" if leads[-1].endswith("：") else "."))
+            elif parts and _long_enough(text) and not _SETTLED.search(text):
                 found.append(parts[0])
             continue
         listing = False
