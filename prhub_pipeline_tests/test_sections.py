@@ -95,8 +95,7 @@ def test_a_module_the_classifier_is_unsure_of_decides_no_section() -> None:
         ),
     ]
     found = sections.groups(refs, {}, [], {})
-    filed = {ref.number: (group.kind, group.name) for group in found for ref in group.members}
-    assert filed == {
+    assert _filed(found) == {
         1: ("other", "other"),
         2: ("other", "other"),
         3: ("label", "ci"),
@@ -154,8 +153,7 @@ def test_a_housekeeping_label_the_pr_does_not_give_itself_yields_to_its_code() -
     ]
     themes = {number: ["CI/infrastructure"] for number in range(1, 6)}
     found = sections.groups(refs, themes, [], housekeeping_themes(None))
-    filed = {r.number: (group.kind, group.name) for group in found for r in group.members}
-    assert filed == {
+    assert _filed(found) == {
         1: ("other", "other"),
         2: ("label", "CI/infrastructure"),
         3: ("label", "CI/infrastructure"),
@@ -236,3 +234,8 @@ def test_a_busy_weeks_unlabelled_prs_are_grouped_by_the_folder_they_change() -> 
     words = WORDINGS["en"]
     score = PrScore(number=20, importance=8.0, raw_score=8.0, parts={}, is_key=True, pr_type="fix")
     assert words.labelled_item_text("src/cuda/op/", refs[3], score).startswith("src/cuda/op/ · ")
+
+
+def _filed(found: list[sections.Group]) -> dict[int, tuple[sections.GroupKind, str]]:
+    """Each PR's section, as (kind, name)."""
+    return {ref.number: (group.kind, group.name) for group in found for ref in group.members}

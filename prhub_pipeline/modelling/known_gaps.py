@@ -96,10 +96,10 @@ def stated_gaps(body: str) -> list[str]:
             leads = [
                 part
                 for part in parts[1:]
-                if part.endswith((":", "：")) and len(part.split()) >= MIN_LEAD_WORDS
+                if not paragraph.list_item
+                and part.endswith((":", "："))
+                and len(part.split()) >= MIN_LEAD_WORDS
             ]
-            if paragraph.list_item:
-                leads = []
             if leads:
                 found.append(leads[-1][:-1].rstrip() + ("。" if leads[-1].endswith("：") else "."))
             elif parts and _long_enough(text) and not _SETTLED.search(text):

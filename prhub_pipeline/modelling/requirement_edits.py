@@ -206,12 +206,14 @@ def _same_requirement_change(change: SettingChange, other: SettingChange) -> boo
     re-pinned torch-npu in pyproject.toml's build requirements and in requirements.txt, and
     the report read "build: torch-npu ==2.10.0.post2 → ==2.10.0.post4, ..., torch-npu
     ==2.10.0.post2 → ==2.10.0.post4"."""
-    if (change.before, change.after) != (other.before, other.after):
-        return False
-    group, other_group = _group(change), _group(other)
-    ungrouped = change.key.removeprefix(f"{group}: ") if group else change.key
-    other_ungrouped = other.key.removeprefix(f"{other_group}: ") if other_group else other.key
-    return ungrouped == other_ungrouped
+    values = (change.before, change.after) == (other.before, other.after)
+    return values and _ungrouped_key(change) == _ungrouped_key(other)
+
+
+def _ungrouped_key(change: SettingChange) -> str:
+    """The requirement's key without its group (`build: torch-npu` -> `torch-npu`)."""
+    group = _group(change)
+    return change.key.removeprefix(f"{group}: ") if group else change.key
 
 
 @dataclass(frozen=True)
