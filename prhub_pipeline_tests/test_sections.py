@@ -236,6 +236,27 @@ def test_a_busy_weeks_unlabelled_prs_are_grouped_by_the_folder_they_change() -> 
     assert words.labelled_item_text("src/cuda/op/", refs[3], score).startswith("src/cuda/op/ · ")
 
 
+def test_a_folder_inside_another_folders_section_joins_it_unless_it_has_more_prs() -> None:
+    """vllm-omni's 2025-12-22 had "Unlabelled changes in vllm_omni/entrypoints/" (5 PRs)
+    beside "... in vllm_omni/entrypoints/openai/" (4), as if the first held none of the
+    second's changes; they are one section now. slime's 2025-11-24 keeps its 22 PRs in
+    `slime/backends/megatron_utils/` apart from the 3 others in `slime/backends/`."""
+    entry, openai = "vllm_omni/entrypoints/", "vllm_omni/entrypoints/openai/"
+    refs = [_unlabelled_ref(10 + n, [entry, entry], is_key=n == 0) for n in range(5)]
+    refs += [_unlabelled_ref(20 + n, [openai, entry], is_key=n == 0) for n in range(4)]
+    megatron, backends = "slime/backends/megatron_utils/", "slime/backends/"
+    refs += [_unlabelled_ref(30 + n, [megatron, backends], is_key=n == 0) for n in range(4)]
+    refs += [_unlabelled_ref(40 + n, [f"{backends}x{n}/", backends]) for n in range(3)]
+    found = {
+        (g.kind, g.name): [r.number for r in g.members] for g in sections.groups(refs, {}, [], {})
+    }
+    assert found == {
+        ("place", entry): [*range(10, 15), *range(20, 24)],
+        ("place", megatron): list(range(30, 34)),
+        ("place", backends): list(range(40, 43)),
+    }
+
+
 def _filed(found: list[sections.Group]) -> dict[int, tuple[sections.GroupKind, str]]:
     """Each PR's section, as (kind, name)."""
     return {ref.number: (group.kind, group.name) for group in found for ref in group.members}

@@ -184,11 +184,35 @@ def _with_places(
     return kept + [_group("place", folder, refs) for folder, refs in by_folder.items()]
 
 
+def _nested_folders_joined(
+    found: list[tuple[str, list[PrRef]]], unlabelled: Sequence[PrRef]
+) -> list[tuple[str, list[PrRef]]]:
+    """Each folder's PRs, with those of a folder inside it that has no more PRs of its own
+    (in the week's order). A larger inner folder keeps its section: slime's 22 PRs in
+    `slime/backends/megatron_utils/` say more than `slime/backends/` would."""
+    own: dict[str, set[int]] = defaultdict(set)  # a folder both passes found is one folder
+    for folder, refs in found:
+        own[folder].update(r.number for r in refs)
+    folders = sorted(own, key=len)  # the widest first
+    outer = {
+        folder: next(w for w in folders if folder.startswith(w) and len(own[folder]) <= len(own[w]))
+        for folder in folders
+    }
+    numbers: dict[str, set[int]] = defaultdict(set)
+    for folder in folders:
+        numbers[outer[folder]] |= own[folder]
+    return [
+        (folder, [r for r in unlabelled if r.number in held]) for folder, held in numbers.items()
+    ]
+
+
 def _placed(unlabelled: Sequence[PrRef], room: int) -> dict[int, tuple[GroupKind, str]]:
     """The unlabelled PRs that share a folder, by folder: the narrowest first, then the wider
     ones for the PRs left. A folder needs two PRs that would keep a section as a module's
     would; of more than `room` such folders, those with the most PRs, then the most key PRs,
-    get one."""
+    get one. A narrow folder inside a wider one with as many PRs joins it: a section of
+    `vllm_omni/entrypoints/` (5 PRs) beside one of `vllm_omni/entrypoints/openai/` (4) reads
+    as if the first held none of the second's changes."""
     found: list[tuple[str, list[PrRef]]] = []
     placed: set[int] = set()
     for position in range(len(PLACE_DEPTHS)):
@@ -201,6 +225,7 @@ def _placed(unlabelled: Sequence[PrRef], room: int) -> dict[int, tuple[GroupKind
             if len(refs) >= 2 and _keeps_a_section("place", refs):
                 found.append((folder, refs))
                 placed.update(r.number for r in refs)
+    found = _nested_folders_joined(found, unlabelled)
     found.sort(key=lambda item: (-len(item[1]), -sum(r.is_key for r in item[1]), item[0]))
     return {r.number: ("place", folder) for folder, refs in found[: max(room, 0)] for r in refs}
 
