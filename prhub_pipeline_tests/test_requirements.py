@@ -300,7 +300,10 @@ def test_a_requirement_moved_to_another_manifest_is_one_change() -> None:
         flag.detail == "changes requirements: moves pytest in setup.py from the main list to test"
     )
     group = RiskGroup("dependency_change", [36], [_flagged(flag)], unlisted=0, reverts=[])
-    assert ZH.risk_text(group).endswith("（将 setup.py 中的 pytest 从 主依赖列表 移至 test）。")
+    # The risk's own sentence names the one file, so the move does not name it again
+    # (vllm-omni #97 read "pyproject.toml (moves gradio in pyproject.toml from dev to ...)").
+    assert EN.risk_text(group).endswith("#36: setup.py (moves pytest from the main list to test).")
+    assert ZH.risk_text(group).endswith("#36：setup.py（将 pytest 从 主依赖列表 移至 test）。")
     # One line split into two for other environments, in its file and group (VeOmni #901).
     split = config_file_diffs(
         REPO,

@@ -279,14 +279,15 @@ def describe(
     """`torch ==2.7.1 → ==2.8.0`, `adds xgrammar`, `removes foo ==1.2`, `moves flash-attn
     from requirements.txt to requirements-cuda.txt`, in `phrases`' language.
 
-    `named_path` is the one file the sentence around the edit already names: a re-lock of it
-    does not name it again ("uv.lock (adds 6 packages …)", not "uv.lock (uv.lock: adds …)").
+    `named_path` is the one file the sentence around the edit already names: a re-lock of it,
+    or a move between its groups, does not name it again ("uv.lock (adds 6 packages …)", not
+    "uv.lock (uv.lock: adds …)"; "pyproject.toml (moves gradio from dev to the main list)").
     """
     if isinstance(edit, DynamicRequirements):
         template = phrases.dynamic if edit.to_dynamic else phrases.static
         return template.format(path=edit.path, field=edit.field, n=len(edit.requirements))
     if isinstance(edit, RequirementMove):
-        return _describe_move(edit, phrases)
+        return _describe_move(edit, phrases, name_path=edit.path != named_path)
     if isinstance(edit, Relock):
         return _describe_relock(edit, phrases, name_path=edit.path != named_path)
     if edit.before is None:
@@ -302,7 +303,7 @@ def describe(
     )
 
 
-def _describe_move(move: RequirementMove, phrases: RequirementPhrases) -> str:
+def _describe_move(move: RequirementMove, phrases: RequirementPhrases, *, name_path: bool) -> str:
     def version(spec: str | None) -> str:
         return shown_version(spec) or phrases.any_version
 
@@ -336,7 +337,8 @@ def _describe_move(move: RequirementMove, phrases: RequirementPhrases) -> str:
             )
             for side in (move.removed, move.added)
         )
-        return phrases.moved_within.format(
+        template = phrases.moved_within if name_path else phrases.moved
+        return template.format(
             project=move.project, path=move.path, source=source, targets=targets, versions=versions
         )
     source, targets = (
