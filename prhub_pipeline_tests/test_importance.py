@@ -198,6 +198,22 @@ def history(count: int = 120) -> list[PullRequest]:
         ("Adding slice to fix failure with multi-devices.", "fix", False, []),
         ("[Common] MXFP8: Add swizzled-scale fast path", "feat", False, ["common"]),
         ("FP8 Support for MCore MoE", "feat", False, []),
+        # A title naming what is now supported is a feature; support as a purpose says nothing
+        ("[Diffusion] Qwen image support", "feat", False, ["diffusion"]),
+        ("[V1] MTP supports torchair", "feat", False, ["v1"]),
+        (
+            "[NPU][Model] Use cos and sin cache for Z-Image to support NPU",
+            "other",
+            False,
+            ["npu", "model"],
+        ),
+        (
+            "[Docker Image] use latest vLLM (0.8.5) to fully support Qwen3 moe",
+            "other",
+            False,
+            ["docker image"],
+        ),
+        ("[Readme] EPLB Support Scenarios", "doc", False, ["readme"]),
         ("[JAX] Skip V100 encoder tests", "test", False, ["jax"]),
         ("Disable routing replay for critic", "other", False, []),
         ("[train] Harden KTransformers MoE LoRA SFT integration", "fix", False, ["train"]),

@@ -59,6 +59,7 @@ TYPE_ALIASES: dict[str, PrType] = {
     "docs": "doc",
     "documentation": "doc",
     "typo": "doc",
+    "readme": "doc",
     "test": "test",
     "tests": "test",
     "testing": "test",
@@ -108,9 +109,11 @@ _WEAK_FIRST_WORD_TYPES: dict[str, PrType] = {
 _FIX_WORD = re.compile(
     r"\b(?:fix|fixes|fixed|fixing|bugfix|bugfixes|hotfix|hotfixes)\b", re.IGNORECASE
 )
-# What a title without a type word up front is, by what it names: `FP8 Support for MCore MoE`
-# is a feature, `Skip MXFP8 MFSDP tests on hopper` a test change.
-_SUPPORT_FOR = re.compile(r"\bsupports?\s+(?:for|of)\b", re.IGNORECASE)
+# What a title without a type word up front is, by what it names: `FP8 Support for MCore MoE`,
+# `[Diffusion] Qwen image support` and `qwen3_moe/qwen25 support torchair graph` are features,
+# `Skip MXFP8 MFSDP tests on hopper` a test change. Support as a change's purpose (`Use cos and
+# sin cache to support NPU`) says nothing of the change itself.
+_SUPPORT = re.compile(r"(?<!\bto )(?<!\bfully )\bsupports?\b", re.IGNORECASE)
 _TESTS = re.compile(r"\btests?\b", re.IGNORECASE)
 _TEST_SWITCHES = frozenset({"skip", "disable", "reenable", "relax", "tighten"})
 
@@ -122,7 +125,7 @@ def _type_named_anywhere(title: str, first_word: str) -> PrType:
         return _WEAK_FIRST_WORD_TYPES[first_word]
     if first_word in _TEST_SWITCHES and _TESTS.search(title):
         return "test"
-    return "feat" if _SUPPORT_FOR.search(title) else "other"
+    return "feat" if _SUPPORT.search(title) else "other"
 
 
 _BRACKET = re.compile(r"^\s*\[(?P<inner>[^\]]*)\]\s*")
