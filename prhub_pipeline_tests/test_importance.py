@@ -214,6 +214,7 @@ def history(count: int = 120) -> list[PullRequest]:
             ["docker image"],
         ),
         ("[Readme] EPLB Support Scenarios", "doc", False, ["readme"]),
+        ("[Refact.] Remove the unused quant config", "refactor", False, ["refact."]),
         ("[JAX] Skip V100 encoder tests", "test", False, ["jax"]),
         ("Disable routing replay for critic", "other", False, []),
         ("[train] Harden KTransformers MoE LoRA SFT integration", "fix", False, ["train"]),

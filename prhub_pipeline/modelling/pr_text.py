@@ -278,9 +278,9 @@ def change_kind(title: str, body: str) -> ChangeKind:
 
 
 def tag_type(tag: str) -> PrType | None:
-    """The type a bracket tag names (`[bugfix]`, `[Bug fix]`, `[Performance]`), if any; `[ci]`
-    and `[misc]` name a place, not a type."""
-    key = re.sub(r"[\s_-]+", "", tag.lower())
+    """The type a bracket tag names (`[bugfix]`, `[Bug fix]`, `[Performance]`, vllm-ascend's
+    `[Feat.]`), if any; `[ci]` and `[misc]` name a place, not a type."""
+    key = re.sub(r"[\s_-]+", "", tag.lower()).rstrip(".")
     return None if key in _VERB_ALIASES else TYPE_ALIASES.get(key)
 
 
