@@ -36,7 +36,8 @@ def history(git_repo: GitRepo) -> GitRepo:
         for hour in (9, 13, 17):
             number += 1
             git_repo.commit(
-                f"[core] feat: change {number} (#{number})",
+                # One title spells its tag in lowercase: the reports name the module as most do.
+                f"[{'core' if number == 101 else 'Core'}] feat: change {number} (#{number})",
                 f"{day.isoformat()}T{hour:02d}:00:00+08:00",
                 {f"src/m{number}.py": f"{number}\n", "tests/test_x.py": f"{number}\n"},
             )
@@ -96,6 +97,7 @@ def test_every_stage_lands_and_reports_are_readable(
     assert main(["report", "--config", str(config), "--week", "2026-05-11", "--lang", "en"]) == 0
     markdown = capsys.readouterr().out
     assert "# acme/widgets" in markdown and "#106" in markdown
+    assert "| Core | module | 3 | 3 |" in markdown
     out = tmp_path / "week.html"
     args = ["report", "--config", str(config), "--week", "2026-05-11", "--format", "html"]
     assert main([*args, "--out", str(out)]) == 0

@@ -11,6 +11,7 @@ from prhub_pipeline.modelling.tags import (
     ground_truth,
     learn_modules_config,
     parse_title_tags,
+    tag_spellings,
     text_without_tags,
 )
 from prhub_pipeline.records import FileChange
@@ -300,3 +301,30 @@ def test_path_prefixes_at_several_depths_then_file_names() -> None:
         "docs",
         "x.py",
     ]
+
+
+def test_a_module_is_spelt_as_the_repositorys_tags_most_often_write_it() -> None:
+    """Learned labels are lowercase (`new_model`); a report names them as the titles do."""
+    titles = (
+        ["[New Model] add a"] * 3
+        + ["[new model] add b"]
+        + ["[KVPool] feat: c"] * 2
+        + ["[kv_pool] feat: d"] * 3
+        + ["[Perf] e"] * 2
+        + ["[Performance][Core] f"] * 3
+        + ["[fsdp] fix: g"] * 5
+        + ['Revert "[New Model] add a"']
+    )
+    prs = [make_pr(number, title) for number, title in enumerate(titles, start=1)]
+    prs.append(make_pr(99, "add h", labels=("New Label",)))
+    spellings = tag_spellings(prs, ModulesConfig(label_modules={"New Label": "new_model"}))
+    assert spellings == {
+        "new_model": "New Model",
+        "kv_pool": "kv_pool",
+        "performance": "Performance",
+        "core": "Core",
+        "fsdp": "fsdp",
+    }
+    # With a module list, its aliases fold the tags, and tags outside it are not modules.
+    listed = ModulesConfig(allowed=["perf", "fsdp"], aliases={"performance": "perf"})
+    assert tag_spellings(prs, listed) == {"perf": "Performance", "fsdp": "fsdp"}

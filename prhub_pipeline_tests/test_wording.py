@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -25,7 +26,7 @@ from prhub_pipeline.reporting import facts
 from prhub_pipeline.reporting.context import ReportContext, build_report_context
 from prhub_pipeline.reporting.facts import FlaggedPr, RevertChain, RiskGroup
 from prhub_pipeline.reporting.render import render_report
-from prhub_pipeline.reporting.wording import EN, ZH, Wording
+from prhub_pipeline.reporting.wording import EN, ZH, Wording, module_display_names
 from prhub_pipeline.weeks import WeekWindow
 from prhub_pipeline_tests.test_importance import REPO, history, make_pr
 
@@ -490,3 +491,13 @@ def test_modules_only_the_classifier_gave_are_counted_and_marked() -> None:
     singular = _predicted_context("en", guessed=[2]).trends_lead[-1]
     assert singular.startswith("1 of the week's 3 PRs names no module in its title or labels: its")
     assert not any("classifier" in line for line in _predicted_context("en", []).trends_lead)
+
+
+def test_a_report_names_modules_as_configured_else_built_in_else_as_the_repository_writes() -> None:
+    """vllm-omni's trend table read `new_model`; its titles write `[New Model]`."""
+    spellings = {"new_model": "New Model", "fsdp": "Fsdp", "misc": "misc", "kv_pool": "KVPool"}
+    names = module_display_names({"kv_pool": "KV pool"}, spellings)
+    assert names == {"new_model": "New Model", "kv_pool": "KV pool"}
+    words = replace(EN, module_names=names)
+    shown = [words.display_name(m) for m in ("new_model", "fsdp", "misc", "kv_pool")]
+    assert shown == ["New Model", "FSDP", "misc", "KV pool"]

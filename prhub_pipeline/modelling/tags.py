@@ -397,3 +397,22 @@ def learn_modules_config(
         if sum(counts[tag] for tag in tags) >= threshold:
             allowed.append(label)
     return config.model_copy(update={"allowed": sorted(allowed), "aliases": aliases})
+
+
+def tag_spellings(prs: Sequence[PullRequest], config: ModulesConfig) -> dict[str, str]:
+    """Each module as the PRs' title tags most often write it, capitals kept: vllm-omni's
+    `new_model` is `New Model`, vllm-ascend's `kv_pool` is `KVPool` (ties go to the spelling
+    seen first). Without a module list, the tags fold as `module_labels` folds them (the
+    spellings `learn_modules_config` learns from `prs`: `[Perf]` is `performance`). GitHub
+    labels are not counted: a label's name is not a tag."""
+    if config.allowed is None:
+        config = config.model_copy(update={"aliases": learn_modules_config(prs, config).aliases})
+    vocabulary = _Vocabulary.of(config)
+    written: dict[str, Counter[str]] = {}
+    for pr in prs:
+        for group in _split_prefix(pr.title)[0]:
+            for raw in bracket_tags(group, _TAG_SEPARATORS):
+                found, _, _, _ = _classify_tag(normalise_tag(raw), vocabulary)
+                if len(found) == 1:
+                    written.setdefault(found[0], Counter())[raw.strip()] += 1
+    return {module: counts.most_common(1)[0][0] for module, counts in written.items()}

@@ -121,6 +121,20 @@ def display_name(name: str) -> str:
     return "/".join(NAME_DISPLAY.get(part.lower(), part) for part in name.split("/"))
 
 
+def module_display_names(
+    configured: Mapping[str, str], spellings: Mapping[str, str]
+) -> dict[str, str]:
+    """The names a report gives modules: the repository's configured names; else, for a name
+    without a built-in spelling (`fsdp` -> `FSDP`), the repository's own, when its tags write
+    capitals (`tag_spellings`: vllm-omni's `new_model` is `New Model`; verl's `[misc]` stays)."""
+    names = {
+        module: spelling
+        for module, spelling in spellings.items()
+        if spelling != spelling.lower() and display_name(module) == module
+    }
+    return names | dict(configured)
+
+
 class RiskText(NamedTuple):
     """A risk observation: `lead` (fields n, refs), then `item` per listed PR, then `end`."""
 

@@ -10,11 +10,13 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
+from prhub_pipeline.modelling.tags import tag_spellings
 from prhub_pipeline.modelling.themes import housekeeping_themes, subject_themes
 from prhub_pipeline.records import LANGS, RenderedReport, WeekCounts
 from prhub_pipeline.reporting.context import build_report_context
 from prhub_pipeline.reporting.files import published_url, write_report_files
 from prhub_pipeline.reporting.render import render_report
+from prhub_pipeline.reporting.wording import module_display_names
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.stages.scoring import load_history
 from prhub_pipeline.warehouse import connect, replace_partition
@@ -45,6 +47,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
     with connect(settings.database) as con:
         history = load_history(con, repo)
         subjects = subject_themes(read_themes(con, repo.name), len(history.by_number))
+        spellings = tag_spellings(list(history.by_number.values()), repo.modules)
         for window in windows_for(settings, weeks):
             week = window.week_start
             prs = read_prs(con, repo.name, week)
@@ -77,7 +80,9 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                     history_by_number=history.by_number,
                     key_threshold=repo.scoring.key_threshold,
                     scoring=repo.scoring,
-                    display_names=repo.modules.display_names_in(lang),
+                    display_names=module_display_names(
+                        repo.modules.display_names_in(lang), spellings
+                    ),
                     source=repo.source,
                     housekeeping=housekeeping_themes(repo.themes),
                     subject_themes=subjects,
