@@ -82,7 +82,9 @@ def _parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--train", type=Path, required=True, help="PR records (JSON lines)")
     evaluate.add_argument("--test", type=Path, required=True, help="later PR records")
     evaluate.add_argument(
-        "--repo-config", type=Path, help="YAML with allowed modules, aliases, label mapping"
+        "--repo-config",
+        type=Path,
+        help="YAML with allowed modules, aliases, label mapping, or a settings file",
     )
     evaluate.add_argument(
         "--predictions", type=Path, help="also write one JSON line per test PR here"

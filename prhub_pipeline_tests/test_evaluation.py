@@ -156,6 +156,31 @@ def test_repo_config_file(tmp_path: Path) -> None:
         load_modules_config(path)
 
 
+def test_repo_config_may_be_a_settings_file_or_a_repositorys_entry(tmp_path: Path) -> None:
+    """`--repo-config prhub.yaml` reads the one configured repository's modules."""
+    entry = (
+        "  - name: acme/widgets\n    source: git\n    start: 2026-01-05\n"
+        "    modules: {allowed: [fsdp, doc], aliases: {docs: doc}}\n"
+    )
+    settings = tmp_path / "prhub.yaml"
+    settings.write_text(f"database: x.duckdb\nrepos:\n{entry}", encoding="utf-8")
+    expected = ModulesConfig(allowed=["fsdp", "doc"], aliases={"docs": "doc"})
+    assert load_modules_config(settings) == expected
+    one = tmp_path / "repo.yaml"
+    one.write_text("\n".join(line[4:] for line in entry.splitlines()) + "\n", encoding="utf-8")
+    assert load_modules_config(one) == expected
+    one.write_text("name: acme/widgets\nsource: git\nmodules:\n", encoding="utf-8")
+    assert load_modules_config(one) == ModulesConfig()
+    settings.write_text(
+        f"repos:\n{entry}{entry.replace('acme/widgets', 'acme/gadgets')}", encoding="utf-8"
+    )
+    with pytest.raises(
+        EvaluationError,
+        match=r"prhub\.yaml: configures 2 repositories \(acme/widgets, acme/gadgets\)",
+    ):
+        load_modules_config(settings)
+
+
 @pytest.mark.skipif(not VERL_PRS.is_file(), reason="verl's prs.jsonl (../shared/data) is absent")
 def test_real_verl_history_parses() -> None:
     records = read_pr_records(VERL_PRS)

@@ -12,6 +12,7 @@ import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import yaml
@@ -72,7 +73,9 @@ class EvaluationReport(BaseModel):
 
 
 def load_modules_config(path: Path) -> ModulesConfig:
-    """A repository config file: YAML with ModulesConfig's keys (allowed, aliases, ...)."""
+    """A repository config file: YAML with ModulesConfig's keys (allowed, aliases, ...), or
+    one repository's entry of a settings file (its `modules`), or a settings file (prhub.yaml)
+    that configures one repository."""
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -83,6 +86,7 @@ def load_modules_config(path: Path) -> ModulesConfig:
         raw = {}
     if not isinstance(raw, dict):
         raise EvaluationError(f"{path}: expected a mapping with keys such as allowed, aliases")
+    raw = _modules_section(path, raw)
     try:
         return ModulesConfig.model_validate(raw)
     except ValidationError as exc:
@@ -92,6 +96,24 @@ def load_modules_config(path: Path) -> ModulesConfig:
             for e in exc.errors()
         )
         raise EvaluationError(f"{path}: {problems}") from None
+
+
+def _modules_section(path: Path, raw: dict[str, Any]) -> Any:
+    """The ModulesConfig keys of a config file that may be a settings file or a repository's
+    entry in one."""
+    repos = raw.get("repos")
+    if isinstance(repos, list):
+        entries = [entry for entry in repos if isinstance(entry, dict)]
+        if len(entries) != 1:
+            names = ", ".join(str(entry.get("name")) for entry in entries) or "none"
+            raise EvaluationError(
+                f"{path}: configures {len(entries)} repositories ({names}); give a file with"
+                " one repository's modules (allowed, aliases, ...)"
+            )
+        return entries[0].get("modules") or {}
+    if "modules" in raw:  # a repository's entry: name, source, ..., modules
+        return raw["modules"] or {}
+    return raw
 
 
 def _samples_f1(truth: np.ndarray, predicted: np.ndarray) -> float:
