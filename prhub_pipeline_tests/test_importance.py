@@ -1144,6 +1144,9 @@ def test_breaking_marker_and_breadth_raise_the_score() -> None:
         ("[algo] fix: incorrect advantage", "", "wrong_result"),
         ("[ckpt] fix: checkpoint corruption on save", "", "data_loss"),
         ("[tool] fix: sandbox", "Closes a command injection vulnerability.", "security"),
+        # AReaL #1323, slime #1587: what an attacker could do.
+        ("fix(proxy): refuse default admin key", "Any attacker could authenticate.", "security"),
+        ("fix: restrict SymPy parser scope to prevent arbitrary code execution", "", "security"),
         ("[data] fix: loader", "Training crashed with KeyError: 'x'.", "crash"),
         ("[npu] fix: 修复 NPU 上训练卡死的问题", "", "hang"),
         ("[trainer] fix: 修复精度不一致", "", "wrong_result"),
@@ -1164,6 +1167,10 @@ def test_fix_impacts(title: str, body: str, impact: str) -> None:
         "140 steps completed without errors, deadlocks or OOM.",
         "It never crashes and doesn't hang; the loss is just off.",
         "训练不会崩溃，只是结果偏小。",
+        # An error the fix makes the code raise is what it does (AReaL #1323, #1134).
+        "It logged a warning; _setup_openai_client now raises RuntimeError when bound openly.",
+        "Invalid mode values that were silently accepted will now raise ValueError.",
+        "Added an explicit check to raise a RuntimeError when the method is unsupported.",
     ],
 )
 def test_a_denied_impact_is_no_impact(body: str) -> None:
@@ -1181,6 +1188,8 @@ def test_a_denied_impact_is_no_impact(body: str) -> None:
         ("Warn instead of crashing when a layer class is missing.", "crash"),
         ("Free the cache before the sync to avoid OOM.", "oom"),
         ("Changes:\n- Don't hang when the queue is full.", "hang"),
+        # An error the code raised before the fix is the bug.
+        ("Importing it at the top level will raise an ImportError without triton.", "crash"),
     ],
 )
 def test_what_the_fix_ends_is_no_denial(body: str, impact: str) -> None:

@@ -174,6 +174,10 @@ _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
         # An injection of what an attacker controls; a compiler's "pipeline injection" is none.
         r"\bsecurity\b|vulnerab|\bCVE-\d+|\b(?:sql|command|code|shell|prompt|template|path)"
         r"[ -]injection\b|\bXSS\b|(?:secret|token|credential)s? leak"
+        # What an attacker could do (AReaL #1323: "Any attacker reachable on the network could
+        # authenticate to admin endpoints").
+        r"|\battackers?\b|\bunauthori[sz]ed\s+access|\bprivilege\s+escalation"
+        r"|\bremote\s+code\s+execution\b|\barbitrary\s+(?:code|command)\s+execution"
         r"|安全漏洞|漏洞",
         re.IGNORECASE,
     ),
@@ -214,6 +218,12 @@ _NEGATED = re.compile(
 _NOT_ANYMORE = re.compile(r"\s+any\s?more\b", re.IGNORECASE)  # `doesn't crash anymore`
 # `Don't crash when the tool returns None`: an order to the code, which is what the fix does.
 _IMPERATIVE = re.compile(r"^\s*(?:do\s+not|don['’]t)\b", re.IGNORECASE)
+# An error the fix makes the code raise is what it does, not what went wrong: `now raises
+# RuntimeError when ...` (AReaL #1323), `Added an explicit check to raise a RuntimeError`.
+_RAISED_BY_THE_FIX = re.compile(
+    r"\b(?:now|adds?|added)\b(?:\s+\S+){0,4}?\s+(?:raises?|throws?)\s+(?:an?\s+|the\s+)?`?$",
+    re.IGNORECASE,
+)
 
 
 def _affirms(pattern: re.Pattern[str], text: str) -> bool:
@@ -221,6 +231,8 @@ def _affirms(pattern: re.Pattern[str], text: str) -> bool:
     for match in pattern.finditer(text):
         before = text[max(0, match.start() - 80) : match.start()]
         clause = before[max((end.end() for end in _CLAUSE_END.finditer(before)), default=0) :]
+        if _RAISED_BY_THE_FIX.search(clause):
+            continue
         if (
             not _NEGATED.search(clause)
             or _IMPERATIVE.match(clause)
