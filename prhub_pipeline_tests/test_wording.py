@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 
@@ -41,9 +41,14 @@ def context_for(
     lang: Lang,
     modules: Mapping[int, list[str]],
     themes: Mapping[int, list[str]] | None = None,
+    guessed: Collection[int] = (),
 ) -> ReportContext:
+    """The report context of `prs` with their `modules`: from their titles, or for the PRs
+    `guessed` from the classifier (at 0.7)."""
     module_labels = [
         ModuleLabel(repo=REPO, number=n, module=m, origin="title", confidence=1.0)
+        if n not in guessed
+        else ModuleLabel(repo=REPO, number=n, module=m, origin="model", confidence=0.7)
         for n, names in modules.items()
         for m in names
     ]
@@ -87,6 +92,32 @@ def test_other_terminal_punctuation_is_not_doubled(title: str, ending: str) -> N
     summary = context_for([make_pr(1, title)], "en", {1: ["ci"]}).summary
     top = next(p for p in summary if p.startswith("The most important"))
     assert top.endswith(ending)
+
+
+@pytest.mark.parametrize(
+    ("lang", "busiest", "focus"),
+    [
+        (
+            "en",
+            "The busiest modules were CI (4, all of them the classifier's guesses) and FSDP (2).",
+            "Of the week's 6 fixes, 4 concern CI (all of them the classifier's guesses).",
+        ),
+        ("zh", "CI（4 个，均为分类器预测）、FSDP（2 个）", "4 个涉及 CI（均为分类器预测）。"),
+    ],
+)
+def test_a_busiest_module_made_of_guesses_says_so(lang: Lang, busiest: str, focus: str) -> None:
+    """slime's 2026-08-10 read "The busiest modules were CI (10)" and "Of the week's 20 fixes,
+    8 concern CI": the classifier's guesses for fixes that register their test in CI, which its
+    sections file by their code. The summary says so, as the largest changes do."""
+    prs = [make_pr(n, f"fix: whiten advantages {n}") for n in range(1, 5)]
+    prs += [make_pr(n, f"[fsdp] fix: a loader crash {n}") for n in (5, 6)]
+    modules = {n: ["ci"] for n in range(1, 5)} | {5: ["fsdp"], 6: ["fsdp"]}
+    summary = " ".join(context_for(prs, lang, modules, guessed=range(1, 5)).summary)
+    assert busiest in summary and focus in summary
+    # Tags the repository wrote itself read as before.
+    told = " ".join(context_for(prs, "en", modules).summary)
+    assert "The busiest modules were CI (4) and FSDP (2)." in told
+    assert "4 concern CI." in told
 
 
 def test_one_busiest_module_and_one_top_change_read_in_the_singular() -> None:

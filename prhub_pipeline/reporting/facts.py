@@ -381,6 +381,9 @@ class Summary:
     reverts: list[RevertChain]
     risk_tally: list[tuple[RiskKind, int]]  # every kind but the revert chain's, most serious first
     review_available: bool
+    # Of the PRs (the fixes) each module counts, how many have it as the classifier's guess.
+    module_guesses: dict[str, int] = field(default_factory=dict)
+    fix_guesses: dict[str, int] = field(default_factory=dict)
 
 
 def summary(
@@ -416,10 +419,19 @@ def summary(
         fixes_by_impact=list(by_impact.items()),
         fix_total=len(all_fixes),
         fix_focus=fix_focus(all_fixes, theme_names, dominant_themes(ordered, theme_names)),
+        module_guesses=guesses(ordered),
+        fix_guesses=guesses(all_fixes),
         reverts=reverts,
         risk_tally=sorted(tally.items(), key=lambda kv: RISK_ORDER.index(kv[0])),
         review_available=review_available,
     )
+
+
+def guesses(refs: Sequence[PrRef]) -> dict[str, int]:
+    """How many of `refs` have each module as the classifier's guess: slime's fixes that
+    register their test in CI were guessed `ci`, ten in its week of 2026-08-10, and made CI
+    the week's busiest module and the focus of its fixes."""
+    return dict(Counter(m for r in refs if r.predicted for m in areas_of(r.modules)))
 
 
 def fix_focus(

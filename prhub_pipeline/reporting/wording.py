@@ -205,6 +205,8 @@ class Wording:
     overview_key: tuple[str, str, str, str, str]
     busiest_modules: Counted
     module_count: str
+    # A busiest module mostly of the classifier's guesses: some, all, or the one PR.
+    module_count_guessed: tuple[str, str, str]
     busiest_themes: str
     busiest_themes_alone: Counted
     theme_count: Counted
@@ -213,8 +215,9 @@ class Wording:
     fix_impacts: Counted
     fix_impact: str
     fix_focus: str
-    fix_focus_area: str
-    fix_focus_all: str
+    fix_focus_area: str  # fields n, name, guessed (empty, or a `fix_focus_guessed`)
+    fix_focus_all: str  # fields total, name, guessed
+    fix_focus_guessed: tuple[str, str]  # some, all of the fixes the classifier's guesses
     risk_tally: str
     risk_tally_item: str
     risk_tally_sep: str
@@ -437,7 +440,7 @@ class Wording:
         focus = []
         if s.top_modules:
             modules = [
-                self.module_count.format(name=self.display_name(m), n=n) for m, n in s.top_modules
+                self._module_count(m, n, s.module_guesses.get(m, 0)) for m, n in s.top_modules
             ]
             busiest = _counted(self.busiest_modules, len(modules))
             focus.append(busiest.format(list=self.join(modules)))
@@ -473,11 +476,23 @@ class Wording:
                 )
             )
         if s.fix_focus and s.fix_focus[0][1] == s.fix_total:
-            name = self.display_name(s.fix_focus[0][0])
-            paragraphs.append(_tight(self.fix_focus_all.format(total=s.fix_total, name=name)))
+            area, n = s.fix_focus[0]
+            guessed = self._fixes_guessed(n, s.fix_guesses.get(area, 0))
+            paragraphs.append(
+                _tight(
+                    self.fix_focus_all.format(
+                        total=s.fix_total, name=self.display_name(area), guessed=guessed
+                    )
+                )
+            )
         elif s.fix_focus:
             areas = [
-                self.fix_focus_area.format(n=n, name=self.display_name(a)) for a, n in s.fix_focus
+                self.fix_focus_area.format(
+                    n=n,
+                    name=self.display_name(a),
+                    guessed=self._fixes_guessed(n, s.fix_guesses.get(a, 0)),
+                )
+                for a, n in s.fix_focus
             ]
             fix_focus = self.fix_focus.format(total=s.fix_total, list=self.join(areas))
             paragraphs.append(_tight(fix_focus))
@@ -491,6 +506,22 @@ class Wording:
         if not s.review_available:
             paragraphs.append(self.summary_without_reviews)
         return paragraphs
+
+    def _module_count(self, module: str, n: int, guessed: int) -> str:
+        """`CI (10)`, or `CI (10, all of them the classifier's guesses)` when at least half of
+        its PRs have it only as the classifier's guess, as the largest changes say."""
+        name = self.display_name(module)
+        if 2 * guessed < n:
+            return self.module_count.format(name=name, n=n)
+        some, all_, one = self.module_count_guessed
+        template = one if n == 1 else all_ if guessed == n else some
+        return template.format(name=name, n=n, guessed=guessed)
+
+    def _fixes_guessed(self, n: int, guessed: int) -> str:
+        if 2 * guessed < n:
+            return ""
+        some, all_ = self.fix_focus_guessed
+        return (all_ if guessed == n else some).format(guessed=guessed)
 
     def revert_sentences(
         self, chains: Sequence[RevertChain], *, with_reasons: bool = False
@@ -986,6 +1017,11 @@ ZH = Wording(
     ),
     busiest_modules="变更最集中的模块是 {list}",
     module_count="{name}（{n} 个）",
+    module_count_guessed=(
+        "{name}（{n} 个，其中 {guessed} 个为分类器预测）",
+        "{name}（{n} 个，均为分类器预测）",
+        "{name}（1 个，为分类器预测）",
+    ),
     busiest_themes="主题上 {list}",
     busiest_themes_alone="主题上 {list}",
     theme_count="{name} 相关 PR {n} 个",
@@ -994,8 +1030,9 @@ ZH = Wording(
     fix_impacts="{n} 个修复在标题或描述中提到了问题的后果（按关键词识别）：{list}。",
     fix_impact="{impact} {refs}",
     fix_focus="本周 {total} 个修复中，{list}。",
-    fix_focus_area="{n} 个涉及 {name}",
-    fix_focus_all="本周 {total} 个修复全部涉及 {name}。",
+    fix_focus_area="{n} 个涉及 {name}{guessed}",
+    fix_focus_all="本周 {total} 个修复全部涉及 {name}{guessed}。",
+    fix_focus_guessed=("（其中 {guessed} 个为分类器预测）", "（均为分类器预测）"),
     risk_tally="风险标记：{list}（详见风险观察）。",
     risk_tally_item="{name} {n} 项",
     risk_tally_sep="，",
@@ -1292,6 +1329,11 @@ EN = Wording(
     ),
     busiest_modules=("The busiest module was {list}", "The busiest modules were {list}"),
     module_count="{name} ({n})",
+    module_count_guessed=(
+        "{name} ({n}, {guessed} of them the classifier's guesses)",
+        "{name} ({n}, all of them the classifier's guesses)",
+        "{name} (1, the classifier's guess)",
+    ),
     busiest_themes="among themes, {list}",
     busiest_themes_alone=("The busiest theme was {list}", "The busiest themes were {list}"),
     theme_count=("{name} ({n} PR)", "{name} ({n} PRs)"),
@@ -1303,8 +1345,12 @@ EN = Wording(
     ),
     fix_impact="{impact} in {refs}",
     fix_focus="Of the week's {total} fixes, {list}.",
-    fix_focus_area="{n} concern {name}",
-    fix_focus_all="All {total} of the week's fixes concern {name}.",
+    fix_focus_area="{n} concern {name}{guessed}",
+    fix_focus_all="All {total} of the week's fixes concern {name}{guessed}.",
+    fix_focus_guessed=(
+        " ({guessed} of them the classifier's guesses)",
+        " (all of them the classifier's guesses)",
+    ),
     risk_tally="Risk flags: {list} (see Risk observations).",
     risk_tally_item="{name} ({n})",
     risk_tally_sep="; ",
