@@ -114,6 +114,12 @@ def test_a_busiest_module_made_of_guesses_says_so(lang: Lang, busiest: str, focu
     modules = {n: ["ci"] for n in range(1, 5)} | {5: ["fsdp"], 6: ["fsdp"]}
     summary = " ".join(context_for(prs, lang, modules, guessed=range(1, 5)).summary)
     assert busiest in summary and focus in summary
+    # Busiest modules that are all guesses say it once.
+    every = " ".join(context_for(prs, lang, modules, guessed=range(1, 7)).summary)
+    assert {
+        "en": "The busiest modules were CI (4) and FSDP (2), all of them the classifier's guesses.",
+        "zh": "变更最集中的模块是 CI（4 个）、FSDP（2 个），均为分类器预测。",
+    }[lang] in every
     # Tags the repository wrote itself read as before.
     told = " ".join(context_for(prs, "en", modules).summary)
     assert "The busiest modules were CI (4) and FSDP (2)." in told

@@ -205,8 +205,10 @@ class Wording:
     overview_key: tuple[str, str, str, str, str]
     busiest_modules: Counted
     module_count: str
-    # A busiest module mostly of the classifier's guesses: some, all, or the one PR.
+    # A busiest module mostly of the classifier's guesses: some, all, or the one PR; after the
+    # list, when every busiest module is all guesses.
     module_count_guessed: tuple[str, str, str]
+    modules_all_guessed: str
     busiest_themes: str
     busiest_themes_alone: Counted
     theme_count: Counted
@@ -439,11 +441,20 @@ class Wording:
         ]
         focus = []
         if s.top_modules:
+            # Several modules all of the classifier's guesses (a repository that seldom tags)
+            # say it once, after the list.
+            all_guessed = len(s.top_modules) > 1 and all(
+                s.module_guesses.get(m, 0) == n for m, n in s.top_modules
+            )
             modules = [
-                self._module_count(m, n, s.module_guesses.get(m, 0)) for m, n in s.top_modules
+                self.module_count.format(name=self.display_name(m), n=n)
+                if all_guessed
+                else self._module_count(m, n, s.module_guesses.get(m, 0))
+                for m, n in s.top_modules
             ]
             busiest = _counted(self.busiest_modules, len(modules))
-            focus.append(busiest.format(list=self.join(modules)))
+            listed = self.join(modules) + (self.modules_all_guessed if all_guessed else "")
+            focus.append(busiest.format(list=listed))
         if s.top_themes:
             themes = [
                 _counted(self.theme_count, n).format(name=self.display_name(t), n=n)
@@ -1022,6 +1033,7 @@ ZH = Wording(
         "{name}（{n} 个，均为分类器预测）",
         "{name}（1 个，为分类器预测）",
     ),
+    modules_all_guessed="，均为分类器预测",
     busiest_themes="主题上 {list}",
     busiest_themes_alone="主题上 {list}",
     theme_count="{name} 相关 PR {n} 个",
@@ -1334,6 +1346,7 @@ EN = Wording(
         "{name} ({n}, all of them the classifier's guesses)",
         "{name} (1, the classifier's guess)",
     ),
+    modules_all_guessed=", all of them the classifier's guesses",
     busiest_themes="among themes, {list}",
     busiest_themes_alone=("The busiest theme was {list}", "The busiest themes were {list}"),
     theme_count=("{name} ({n} PR)", "{name} ({n} PRs)"),
