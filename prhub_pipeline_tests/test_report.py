@@ -182,6 +182,7 @@ def context_for(
     previous: WeekCounts | None = None,
     subject_themes: dict[str, float] | None = None,
     display_names: dict[str, str] | None = None,
+    scoring: ScoringConfig | None = None,
 ) -> ReportContext:
     modules, themes = labels(prs)
     by_pr = {n: ms for n, ms in MODULES.items()}
@@ -203,6 +204,7 @@ def context_for(
         subject_themes=subject_themes,
         history_size=4639,
         display_names=display_names,
+        scoring=scoring,
     )
 
 
@@ -861,6 +863,20 @@ def test_without_review_data_the_report_says_so() -> None:
     assert "unresolved_review" not in {r.risk for r in zh.risks}
     en = render_report(context_for(week_prs(), "en", ReviewData(available=False)), "en", "md")
     assert "Review data is not available" in en
+
+
+def test_without_core_paths_the_report_says_core_changes_were_not_checked() -> None:
+    """A repository added without `scoring.core_paths` gets no core-path risk at all; its
+    report says which rule did not run, as it does for the review rules."""
+    configured = context_for(week_prs(), "en", scoring=CONFIG)
+    assert not any("core paths" in note for note in configured.risk_notes)
+    en = context_for(week_prs(), "en", scoring=ScoringConfig())
+    assert (
+        "No core paths are configured for this repository (scoring.core_paths): core changes"
+        " without tests were not checked." in render_report(en, "en", "md")
+    )
+    zh = context_for(week_prs(), "zh", scoring=ScoringConfig())
+    assert "本仓库未配置核心路径（scoring.core_paths）" in render_report(zh, "zh", "md")
 
 
 @pytest.mark.parametrize(

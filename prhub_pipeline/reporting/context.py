@@ -348,7 +348,9 @@ def build_report_context(
             ordered, module_names, theme_names, counts, previous_week_counts, words, set(faded)
         ),
         risks=observations,
-        risk_notes=words.risk_notes(review_data.available, bool(risks)),
+        risk_notes=words.risk_notes(
+            review_data.available, bool(risks), core_paths=bool(scoring.core_paths)
+        ),
         quick_view_lead=words.quick_view_lead(len(key_refs), len(quick_view), key_threshold),
         quick_view=quick_view,
         suggestions=words.suggestions(

@@ -291,6 +291,7 @@ class Wording:
     gap_answers: str  # fields asks
     gap_taken_up: str  # fields number
     note_without_reviews: str
+    note_without_core_paths: str  # the repository configures no `scoring.core_paths`
     note_no_risks: str
     quick_risks: str
     quick_view_top: str
@@ -832,8 +833,13 @@ class Wording:
             ask=ask.ask,
         )
 
-    def risk_notes(self, review_available: bool, any_risk: bool) -> list[str]:
+    def risk_notes(
+        self, review_available: bool, any_risk: bool, core_paths: bool = True
+    ) -> list[str]:
+        """What the risk rules could not check this week, and that none fired if so."""
         notes = [] if review_available else [self.note_without_reviews]
+        if not core_paths:
+            notes.append(self.note_without_core_paths)
         return notes if any_risk else [*notes, self.note_no_risks]
 
     def quick_view_lead(self, key: int, shown: int, threshold: float) -> str | None:
@@ -1167,6 +1173,7 @@ ZH = Wording(
     gap_answers="（回应 {asks}）",
     gap_taken_up="（#{number} 随后跟进）",
     note_without_reviews="评审数据不可用（数据源不提供评审），未检查未解决的评审意见与批准情况。",
+    note_without_core_paths="本仓库未配置核心路径（scoring.core_paths），未检查核心代码变更是否附带测试。",
     note_no_risks="本周数据没有触发任何风险规则。",
     quick_risks="（风险：{list}）",
     quick_view_top="本周 {key} 个重点 PR 中重要性最高的 {shown} 个；全部 PR 见附录。",
@@ -1509,6 +1516,8 @@ EN = Wording(
     gap_taken_up=" (#{number} has since followed it up)",
     note_without_reviews="Review data is not available (the source provides none):"
     " unresolved threads and approvals were not checked.",
+    note_without_core_paths="No core paths are configured for this repository"
+    " (scoring.core_paths): core changes without tests were not checked.",
     note_no_risks="No risk rule fired on this week's data.",
     quick_risks=" (risks: {list})",
     quick_view_top="The {shown} most important of the week's {key} key PRs; the appendix lists"
