@@ -381,6 +381,31 @@ def test_a_python_field_moved_to_another_class_is_not_removed() -> None:
     assert kinds(flag_risks([pr], {}, NO_REVIEWS, CONFIG, {}, diffs)) == set()
 
 
+def test_a_pr_that_only_syncs_a_generated_config_changes_no_default() -> None:
+    """verl #5285 brought `_generated_ppo_veomni_trainer.yaml` up to date with the settings
+    #5255 had removed, and #5255 was flagged for them; #5285 was flagged again."""
+    veomni = "verl/trainer/config/_generated_ppo_veomni_trainer.yaml"
+    sync = make_pr(5285, files=[(veomni, 33, 33)])
+    diffs = [compared(5285, veomni, ("reward_model.num_workers", "8", None))]
+    assert not [
+        f
+        for f in flag_risks([sync], {}, NO_REVIEWS, CONFIG, {}, diffs)
+        if f.risk == "config_default_change"
+    ]
+    # Beside the config it is generated from, the change is flagged as before.
+    source = make_pr(5255, files=[(veomni, 33, 33), (PPO, 0, 4)])
+    diffs += [
+        compared(5255, veomni, ("reward_model.num_workers", "8", None)),
+        compared(5255, PPO, ("num_workers", "8", None)),
+    ]
+    [flag] = [
+        f
+        for f in flag_risks([source], {}, NO_REVIEWS, CONFIG, {}, diffs)
+        if f.risk == "config_default_change"
+    ]
+    assert flag.detail == "removes settings: reward_model.num_workers"
+
+
 def test_a_setting_repeated_in_generated_copies_is_one_change() -> None:
     changes = [
         SettingChange(key="use_mbridge", before="false", after="true"),

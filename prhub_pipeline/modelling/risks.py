@@ -78,6 +78,9 @@ _NO_BREAKING = re.compile(
     re.IGNORECASE,
 )
 _MAX_PATHS = 3
+# A config generated from the others (verl's `_generated_ppo_trainer.yaml`, the composed
+# trainer config checked in for reference), which a PR brings up to date with its sources.
+_GENERATED_CONFIG = re.compile(r"(?:^|/)_?generated[_.-][^/]*$", re.IGNORECASE)
 REMOVAL_DELETIONS_PER_ADDITION = 10  # core edits this lopsided take code out
 MAX_SETTINGS = 3  # setting changes a sentence names
 SHOWN_VALUE_CHARS = 40  # longer values are cut to the part that changed
@@ -419,6 +422,11 @@ def _config_flags(
 
     A file that could not be compared (unparsable, or stored before comparing existed) is
     judged by its line counts: edited existing lines may have changed a default.
+
+    A PR that only brings a generated config up to date changes no default of its own: verl
+    #5285 synced `_generated_ppo_veomni_trainer.yaml` with the two settings #5255 had removed
+    (and was flagged for). Beside the configs it is generated from, its keys, which are the
+    full ones a command line overrides, are the ones shown.
     """
     compared: list[tuple[str, SettingChange]] = []
     uncertain: list[str] = []
@@ -440,7 +448,8 @@ def _config_flags(
         if c.before is not None and (c.after is not None or not _moved(path, c, added))
     ]
     deleted = deleted_config_files(pr, config)
-    if not changed and not uncertain and not deleted:
+    touched = [*(path for path, _ in changed), *uncertain, *deleted]
+    if all(_GENERATED_CONFIG.search(path) for path in touched):  # none at all, too
         return []
     settings = distinct_settings(changed)
     paths = list(dict.fromkeys([*(path for path, _ in changed), *uncertain, *deleted]))
