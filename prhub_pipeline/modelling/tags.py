@@ -401,7 +401,7 @@ def learn_modules_config(
 
 def tag_spellings(prs: Sequence[PullRequest], config: ModulesConfig) -> dict[str, str]:
     """Each module as the PRs' title tags most often write it, capitals kept: vllm-omni's
-    `new_model` is `New Model`, vllm-ascend's `kv_pool` is `KVPool` (ties go to the spelling
+    `new_model` is `New model`, vllm-ascend's `kv_pool` is `KV Pool` (ties go to the spelling
     seen first). Without a module list, the tags fold as `module_labels` folds them (the
     spellings `learn_modules_config` learns from `prs`: `[Perf]` is `performance`). GitHub
     labels are not counted: a label's name is not a tag."""

@@ -126,7 +126,8 @@ def module_display_names(
 ) -> dict[str, str]:
     """The names a report gives modules: the repository's configured names; else, for a name
     without a built-in spelling (`fsdp` -> `FSDP`), the repository's own, when its tags write
-    capitals (`tag_spellings`: vllm-omni's `new_model` is `New Model`; verl's `[misc]` stays)."""
+    capitals (`tag_spellings`: vllm-ascend's `specdecode` is `SpecDecode`; verl's `misc`
+    stays)."""
     names = {
         module: spelling
         for module, spelling in spellings.items()
