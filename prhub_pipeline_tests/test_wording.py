@@ -531,7 +531,7 @@ def test_modules_only_the_classifier_gave_are_counted_and_marked() -> None:
 
 
 def test_a_report_names_modules_as_configured_else_built_in_else_as_the_repository_writes() -> None:
-    """vllm-omni's trend table read `new_model`; its titles write `[New Model]`."""
+    """vllm-omni's trend table read `new_model`; its titles write `[New model]`."""
     spellings = {"new_model": "New Model", "fsdp": "Fsdp", "misc": "misc", "kv_pool": "KVPool"}
     names = module_display_names({"kv_pool": "KV pool"}, spellings)
     assert names == {"new_model": "New Model", "kv_pool": "KV pool"}
