@@ -11,7 +11,7 @@ is chosen in `facts.py` (the key-change sections in `sections.py`), once for bot
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Literal
@@ -227,11 +227,6 @@ def build_report_context(
                 prs_of[name].add(number)
 
     predicted = {label.number for label in modules if label.origin == "model"}
-    guessed = Counter(
-        label.module
-        for label in {(m.number, m.module): m for m in modules if m.origin == "model"}.values()
-        if label.number in by_number
-    )
     unsure: dict[int, list[str]] = defaultdict(list)
     for label in modules:
         if label.origin == "model" and label.confidence < UNSURE_CONFIDENCE:
@@ -338,7 +333,7 @@ def build_report_context(
         header=header,
         summary=words.summary(summary),
         groups=groups,
-        trends_lead=words.trends_lead(counts, previous_week_counts, prs_of, guessed)
+        trends_lead=words.trends_lead(counts, previous_week_counts, prs_of, facts.guesses(ordered))
         + words.subject_themes_note(subjects, history_size)
         + words.faded_labels_note([name for _, name in faded])
         + words.predicted_note(
