@@ -180,6 +180,28 @@ def test_learned_labels_fold_spellings_of_one_tag_into_the_most_used() -> None:
     ]
 
 
+def test_a_learned_tag_that_joins_learned_tags_counts_as_them() -> None:
+    """vllm-ascend's `[CI/UT]` (11 PRs) beside `[CI]` and `[UT]`: CI and UT PRs, no third
+    label. `[P/D]` joins no tags used on their own and stays one label."""
+    titles = (
+        ["[CI] a"] * 5
+        + ["[UT] b"] * 4
+        + ["[CI/UT] c"] * 6
+        + ["[P/D] d"] * 5
+        + ["[Docs&CI] e"]
+        + ["[CI/CD] f"] * 2
+    )
+    prs = [make_pr(number, title) for number, title in enumerate(titles, start=1)]
+    learned = learn_modules_config(prs, ModulesConfig())
+    # `[UT]` alone is 4 PRs, under min_label_prs=5: its 6 `[CI/UT]` PRs make it a label.
+    assert learned.allowed == ["ci", "p/d", "ut"]
+    assert ground_truth(make_pr(90, "[CI/UT] fix: x"), learned).modules == ["ci", "ut"]
+    assert ground_truth(make_pr(91, "[P/D] fix: x"), learned).modules == ["p/d"]
+    # Neither `docs` nor `cd` is a tag on its own: kept whole, as tags the labels lack.
+    assert ground_truth(make_pr(92, "[Docs&CI] x"), learned).unknown == ["docs&ci"]
+    assert ground_truth(make_pr(93, "[CI/CD] x"), learned).unknown == ["ci/cd"]
+
+
 def test_a_learned_label_is_named_as_the_latest_prs_spell_it() -> None:
     """vllm-ascend wrote `[Feat]` 81 times and `[Feature]` 68 before 2026-03, `[Feature]`
     twice as often in its latest fifth, and four times as often after: the label is

@@ -180,13 +180,21 @@ def _classify_tag(
         return [module], None, False, []
     if vocabulary.allowed is not None:
         # `[ci/cd]`, `[doc&ci]`: several modules in one tag, when every part is one.
-        parts = [normalise_tag(p) for p in re.split(r"[/&+]", tag) if p.strip()]
+        parts = composite_parts(tag)
         resolved = [vocabulary.resolve(p) for p in parts]
         if len(parts) > 1 and all(r is not None for r in resolved):
             return [r for r in resolved if r is not None], None, False, []
         if tag in CHANGE_TYPES:
             return [], tag, False, []
     return [], None, False, [tag]
+
+
+_COMPOSITE_SEPARATORS = re.compile(r"[/&+]")
+
+
+def composite_parts(tag: str) -> list[str]:
+    """The normalised parts of a tag that may name several modules (`ci/ut`, `doc&ci`)."""
+    return [normalise_tag(part) for part in _COMPOSITE_SEPARATORS.split(tag) if part.strip()]
 
 
 def _split_prefix(title: str) -> tuple[list[str], str]:
@@ -381,6 +389,7 @@ def learn_modules_config(
     recent: Counter[str] = Counter()
     for _, _, modules in sorted(tagged)[len(tagged) - round(len(tagged) * RECENT_SHARE) :]:
         recent.update(modules)
+    _split_composites(counts, recent)
     spellings: dict[str, list[str]] = {}
     for tag in sorted(counts):
         spellings.setdefault(spelling_key(tag), []).append(tag)
@@ -397,6 +406,23 @@ def learn_modules_config(
         if sum(counts[tag] for tag in tags) >= threshold:
             allowed.append(label)
     return config.model_copy(update={"allowed": sorted(allowed), "aliases": aliases})
+
+
+def _split_composites(counts: Counter[str], recent: Counter[str]) -> None:
+    """Count a tag that joins tags the history also uses on their own as those tags:
+    vllm-ascend's 11 `[CI/UT]` PRs are CI and UT PRs, not a label beside both (`module_labels`
+    splits such a tag once `allowed` holds its parts). `[P/D]` stays: neither part is a tag."""
+    totals: Counter[str] = Counter()
+    for tag, count in counts.items():
+        if len(composite_parts(tag)) == 1:
+            totals[spelling_key(tag)] += count
+    for tag in [t for t in counts if len(composite_parts(t)) > 1]:
+        parts = composite_parts(tag)
+        if all(totals[spelling_key(part)] for part in parts):
+            for counter in (counts, recent):
+                uses = counter.pop(tag, 0)
+                for part in dict.fromkeys(parts):
+                    counter[part] += uses
 
 
 def tag_spellings(prs: Sequence[PullRequest], config: ModulesConfig) -> dict[str, str]:
