@@ -897,6 +897,26 @@ def test_a_title_and_what_only_goes_with_it_make_no_summary(title: str, body: st
             "The state layouts are not aligned with vLLM. The operator team now plans to provide"
             " a fused operator.",
         ),
+        # verl #7107: the fix of what the background described, without pointing back at it.
+        (
+            "### What does this PR do?\n\nThe NCCL engine always broadcasts the full bucket, even"
+            " when it was only partially filled.\n\nThis PR fixes it by passing the bucket"
+            " length as metadata.",
+            "Fixed by passing the bucket length as metadata.",
+        ),
+        (
+            "This patch addresses the issue by rewriting the computation pattern.",
+            "Addressed by rewriting the computation pattern.",
+        ),
+        # What is fixed is named, or the fix is no `by` clause: the author's words stay.
+        (
+            "This PR fixes the issue where `model_merger` drops `lora_alpha`.",
+            "This PR fixes the issue where `model_merger` drops `lora_alpha`.",
+        ),
+        (
+            "This PR fixes it and adds a nightly test case for it.",
+            "This PR fixes it and adds a nightly test case for it.",
+        ),
         # verl #4795: a list item that goes on in the next ends as a sentence, not on a comma.
         (
             "This PR\n\n1. migrates most recipes to the dedicated repo `verl-recipe`,\n"

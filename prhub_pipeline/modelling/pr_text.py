@@ -936,6 +936,22 @@ def _numbered_items(text: str) -> str:
     return joined or text
 
 
+# "This PR fixes it by passing ...": `it` is the background the summary leaves out, and the
+# title says what is fixed; what follows `by` is the change (verl #7107, vllm-ascend #6939).
+_FIXES_IT_BY = re.compile(
+    r"^(?:this (?:pr|pull request|change|patch|commit)|we)\s+"
+    r"(?P<verb>fix|solve|address|resolve|mitigate|avoid|handle)(?:es|s|ed|d)?\s+"
+    r"(?:it|this|that|them|(?:the|this|that|these|those)\s+"
+    r"(?:issues?|problems?|bugs?|errors?|regressions?|failures?))\s+by\s+(?=\w+ing\b)",
+    re.IGNORECASE,
+)
+
+
+def _fixed_by(match: re.Match[str]) -> str:
+    verb = match.group("verb").lower()
+    return f"{verb.capitalize()}{'d' if verb.endswith('e') else 'ed'} by "
+
+
 def summarize(title: str, body: str, limit: int = 180) -> str:
     """One line on what the PR does: the first sentences the author wrote about it.
 
@@ -1007,6 +1023,7 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     # A field's label before the sentence (vllm-ascend's `Reason： The functions ...`) goes, and
     # a list written on one line reads as its items.
     chosen = _numbered_items(_FIELD_LABEL.sub("", chosen, count=1))
+    chosen = _FIXES_IT_BY.sub(_fixed_by, chosen, count=1)
     # A commit's subject as the description (`[CUDA] Refactor TMA atomic add layout
     # validation`, tilelang #2846) says what changed; its tags and type say it again. So does
     # a type before what is done (`Fix: handle nvidia namespace packages ...`), though not
