@@ -335,6 +335,7 @@ def test_a_module_is_spelt_as_the_repositorys_tags_most_often_write_it() -> None
         + ["[Perf] e"] * 2
         + ["[Performance][Core] f"] * 3
         + ["[fsdp] fix: g"] * 5
+        + ["[main  to main] h", "[main to main] i", "[main_to_main] j", "[main_to_main] k"]
         + ['Revert "[New Model] add a"']
     )
     prs = [make_pr(number, title) for number, title in enumerate(titles, start=1)]
@@ -346,6 +347,7 @@ def test_a_module_is_spelt_as_the_repositorys_tags_most_often_write_it() -> None
         "performance": "Performance",
         "core": "Core",
         "fsdp": "fsdp",
+        "main_to_main": "main to main",  # one spelling, however many spaces it has
     }
     # With a module list, its aliases fold the tags, and tags outside it are not modules.
     listed = ModulesConfig(allowed=["perf", "fsdp"], aliases={"performance": "perf"})

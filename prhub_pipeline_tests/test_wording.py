@@ -532,9 +532,20 @@ def test_modules_only_the_classifier_gave_are_counted_and_marked() -> None:
 
 def test_a_report_names_modules_as_configured_else_built_in_else_as_the_repository_writes() -> None:
     """vllm-omni's trend table read `new_model`; its titles write `[New model]`."""
-    spellings = {"new_model": "New Model", "fsdp": "Fsdp", "misc": "misc", "kv_pool": "KVPool"}
+    spellings = {
+        "new_model": "New Model",
+        "fsdp": "Fsdp",
+        "misc": "misc",
+        "kv_pool": "KVPool",
+        "pre_commit.ci": "pre-commit.ci",  # tilelang's bot PRs
+        "examples": "example",  # another spelling the label folds in, not the label's own
+    }
     names = module_display_names({"kv_pool": "KV pool"}, spellings)
-    assert names == {"new_model": "New Model", "kv_pool": "KV pool"}
+    assert names == {
+        "new_model": "New Model",
+        "pre_commit.ci": "pre-commit.ci",
+        "kv_pool": "KV pool",
+    }
     words = replace(EN, module_names=names)
     shown = [words.display_name(m) for m in ("new_model", "fsdp", "misc", "kv_pool")]
     assert shown == ["New Model", "FSDP", "misc", "KV pool"]

@@ -440,5 +440,5 @@ def tag_spellings(prs: Sequence[PullRequest], config: ModulesConfig) -> dict[str
             for raw in bracket_tags(group, _TAG_SEPARATORS):
                 found, _, _, _ = _classify_tag(normalise_tag(raw), vocabulary)
                 if len(found) == 1:
-                    written.setdefault(found[0], Counter())[raw.strip()] += 1
+                    written.setdefault(found[0], Counter())[" ".join(raw.split())] += 1
     return {module: counts.most_common(1)[0][0] for module, counts in written.items()}

@@ -12,6 +12,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, get_args
 
+from prhub_pipeline.config import normalise_tag
 from prhub_pipeline.modelling.importance import FileKind
 from prhub_pipeline.modelling.pr_text import tag_type
 from prhub_pipeline.modelling.requirement_edits import ENGLISH as REQUIREMENTS_EN
@@ -126,12 +127,13 @@ def module_display_names(
 ) -> dict[str, str]:
     """The names a report gives modules: the repository's configured names; else, for a name
     without a built-in spelling (`fsdp` -> `FSDP`), the repository's own, when its tags write
-    capitals (`tag_spellings`: vllm-ascend's `specdecode` is `SpecDecode`; verl's `misc`
-    stays)."""
+    capitals or the separators the label lost (`tag_spellings`: vllm-ascend's `specdecode` is
+    `SpecDecode`, tilelang's `pre_commit.ci` is `pre-commit.ci`; verl's `misc` stays)."""
     names = {
         module: spelling
         for module, spelling in spellings.items()
-        if spelling != spelling.lower() and display_name(module) == module
+        if (spelling != spelling.lower() or normalise_tag(spelling) == module != spelling)
+        and display_name(module) == module
     }
     return names | dict(configured)
 
