@@ -12,6 +12,11 @@ import dagster as dg
 # pipeline relies on, so the warning says nothing an operator can act on.
 warnings.filterwarnings("ignore", category=dg.BetaWarning)
 warnings.filterwarnings("ignore", category=dg.PreviewWarning)
+# Dagster tags a multi-partition run `dagster/partition/repo` and `.../week`, and then warns
+# that its own keys are deprecated (1.13): nothing the pipeline's tags or an operator can change.
+warnings.filterwarnings(
+    "ignore", r"Non-compliant tag keys like \['dagster/partition/", category=DeprecationWarning
+)
 
 from prhub_pipeline.defs.definitions import build_definitions  # noqa: E402
 
