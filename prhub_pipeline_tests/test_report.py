@@ -720,6 +720,13 @@ def test_a_description_that_only_restates_part_of_the_title_adds_nothing() -> No
     assert not facts.adds_to_title("", title)
     assert not facts.adds_to_title(f"{title} (#2722)", title)
     assert facts.adds_to_title("Binds now alias their buffers, so checks see the race.", title)
+    # Dependabot's body says its title in the third person (tilelang #2773, vllm-ascend #7069).
+    bump = "[CI]: Bump actions/setup-python from 6 to 7"
+    assert not facts.adds_to_title("Bumps actions/setup-python from 6 to 7.", bump)
+    assert not facts.adds_to_title(
+        "Removed redundant `data.to()` codes.", "Remove redundant data.to() code"
+    )
+    assert facts.adds_to_title("Bumps actions/setup-python from 6 to 8.", bump)
 
 
 def test_links_to_the_repositorys_own_prs_read_as_numbers() -> None:

@@ -71,14 +71,27 @@ def subject(ref: PrRef, limit: int = 60) -> str:
     return title_subject(ref.title, limit)
 
 
+_ENDINGS = ("ing", "ed", "es", "s", "e")
+
+
+def _stem(word: str) -> str:
+    """A word without the ending that inflects it (`bumps`, `fixed`, `removes` -> `bump`,
+    `fix`, `remov`), applied alike to both texts compared; short words stay whole."""
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[: -len(ending)]
+    return word
+
+
 def adds_to_title(summary: str, title: str) -> bool:
     """False when a summary has no word the title lacks: the title again, its subject, or a
     part of it (tilelang #2665's body is its title with one tag fewer, verl #1602's says "Fix
     sglang megatron support" under "Fix megatron support in sglang and add ..."). A PR number
-    is no word: tilelang #2856's body is its title and `(#2722)`, the PR it ports."""
+    is no word: tilelang #2856's body is its title and `(#2722)`, the PR it ports; nor is a
+    word's ending: Dependabot's "Bumps X from 4 to 5." is its title "Bump X from 4 to 5"."""
 
     def words(text: str) -> set[str]:
-        return set(re.findall(r"\w+", re.sub(r"#\d+", " ", text.lower())))
+        return {_stem(word) for word in re.findall(r"\w+", re.sub(r"#\d+", " ", text.lower()))}
 
     return not words(summary) <= words(title)
 
