@@ -897,6 +897,12 @@ def test_a_title_and_what_only_goes_with_it_make_no_summary(title: str, body: st
             "The state layouts are not aligned with vLLM. The operator team now plans to provide"
             " a fused operator.",
         ),
+        # vllm-ascend #13012: references on lines of their own open no sentence.
+        (
+            "### What this PR does / why we need it?\n#11548\n#12226\nLevel-2 sleep discards"
+            " model weights,\nso MoE must reload them on wake.",
+            "Level-2 sleep discards model weights, so MoE must reload them on wake.",
+        ),
         # verl #7107: the fix of what the background described, without pointing back at it.
         (
             "### What does this PR do?\n\nThe NCCL engine always broadcasts the full bucket, even"

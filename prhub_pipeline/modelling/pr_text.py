@@ -542,6 +542,10 @@ _LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<url>[^)]+)\)")
 # A paragraph that is only a link of a few words (`[Workflow run](https://...)`) points
 # elsewhere; a link whose text says the change (pre-commit.ci's `[mirrors-clang-format: v21.1.8
 # → v22.1.0](...)`) is kept.
+# A line of references and nothing else (`#11548` over `#12226` over the summary, vllm-ascend
+# #13012).
+_ONE_REFERENCE = r"(?:(?:[\w.-]+/[\w.-]+)?#\d+|https?://\S+)"
+_BARE_REFERENCES = re.compile(rf"^\s*{_ONE_REFERENCE}(?:[\s,;]+{_ONE_REFERENCE})*[\s,;]*$")
 _BARE_LINK = re.compile(r"^\s*\[\s*(?:\S+\s+){0,2}\S+\s*\]\([^)]+\)\s*[.,;:]?\s*$")
 _EMPHASIS = re.compile(r"(\*\*|__)(?P<text>.+?)\1")
 # `*every*`, but not `bs*seq_len*vocab`, `a * b * c` or a `*` inside a code span.
@@ -634,7 +638,7 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
         elif (
             len(current) == 1
             and not in_item
-            and _REFERENCE_LINE.match(current[0])
+            and (_REFERENCE_LINE.match(current[0]) or _BARE_REFERENCES.match(current[0]))
             and not current[0].endswith((".", ",", ";", ":"))
         ):
             # A reference on a line of its own, ending without punctuation, is not the start of
