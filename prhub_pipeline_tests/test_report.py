@@ -673,6 +673,22 @@ def test_a_theme_holding_the_very_prs_of_a_module_is_named_once() -> None:
     assert "The largest changes: Performance (1 → 5) and data (0 → 2)." in wider.trends_lead
 
 
+def test_a_theme_named_as_a_module_of_the_week_says_it_is_the_theme() -> None:
+    """verl's reports listed a Docker module (its `docker` tag, 1 PR) and a Docker theme (4 PRs)
+    by one name; in Chinese the theme is Docker 镜像, which no module is named."""
+    MODULES[6330], THEMES[6330] = ["docker"], ["Docker"]
+    try:
+        en = render_report(context_for(week_prs(), "en"), "en", "md")
+        zh = render_report(context_for(week_prs(), "zh"), "zh", "md")
+        MODULES[6330] = ["doc"]
+        alone = render_report(context_for(week_prs(), "en"), "en", "md")
+    finally:
+        MODULES[6330], THEMES[6330] = ["doc"], ["NPU"]
+    assert "| Docker | module | 1 |" in en and "| Docker-related | theme | 1 |" in en
+    assert "| Docker 镜像 | 主题 | 1 |" in zh and "相关 |" not in zh
+    assert "| Docker | theme | 1 |" in alone and "-related" not in alone
+
+
 def test_a_pr_without_description_is_outlined_not_summarised_by_its_own_title() -> None:
     bare = make_pr(
         6600, "[fsdp] feat: support megatron-bridge training", files=[("verl/a.py", 900, 0)]

@@ -160,6 +160,22 @@ class ReportContext(Model):
     review_available: bool
 
 
+def _themes_told_apart(words: Wording, modules: set[str], themes: set[str]) -> Wording:
+    """`words` naming a theme that shares its name with a module of the week as related to it
+    ("Docker-related"): verl's Docker theme beside its `docker` tag, vllm-ascend's MoE theme
+    beside the MoE its titles tag. They count different PRs (the theme's rules match far
+    more), and a section heading or a list of names would not say which is meant."""
+    taken = {words.display_name(module).casefold() for module in modules}
+    told_apart = {
+        theme: words.theme_told_apart.format(name=words.display_name(theme))
+        for theme in themes
+        if words.display_name(theme).casefold() in taken
+    }
+    if not told_apart:
+        return words
+    return replace(words, theme_names={**words.theme_names, **told_apart})
+
+
 def build_report_context(
     repo: str,
     window: WeekWindow,
@@ -234,6 +250,14 @@ def build_report_context(
     words = WORDINGS[lang]
     if display_names:
         words = replace(words, module_names=dict(display_names))
+    last_week = previous_week_counts
+    words = _themes_told_apart(
+        words,
+        {m for names in module_names.values() for m in names}
+        | set(last_week.modules if last_week else ()),
+        {t for names in theme_names.values() for t in names}
+        | set(last_week.themes if last_week else ()),
+    )
     scoring = scoring or ScoringConfig()
     known = dict(history_by_number or {})
     known.update(by_number)

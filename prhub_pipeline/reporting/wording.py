@@ -172,6 +172,8 @@ class Wording:
     part_labels: dict[str, str]
     # The built-in themes' names in this language (a theme not listed keeps its own name).
     theme_names: dict[str, str]
+    # A theme named as a module of the week is (`Docker` beside verl's `docker` tag): `name`.
+    theme_told_apart: str
     # A repository's names for its modules in this language (`ModulesConfig.display_names`).
     module_names: Mapping[str, str] = field(default_factory=dict)
     # Header.
@@ -991,6 +993,7 @@ ZH = Wording(
         "revert": "回退",
     },
     theme_names=_ZH_THEMES,
+    theme_told_apart="{name} 相关",
     title="{repo} 第 {week} 周周报（{start:%m-%d} 至 {end:%m-%d}）",
     span="第 {week} 周，{start:%m-%d} 至 {end:%m-%d}",
     generated="由 prhub-pipeline 根据 PR 数据自动生成",
@@ -1297,6 +1300,7 @@ EN = Wording(
         "revert": "revert",
     },
     theme_names={},  # the built-in themes are named in English
+    theme_told_apart="{name}-related",
     title="{repo} weekly report, week {week} ({start:%b %d} to {end:%b %d})",
     span="week {week}, {start:%b %d} to {end:%b %d}",
     generated="automatically, by prhub-pipeline from PR data",
