@@ -539,13 +539,13 @@ _HTML_CODE = re.compile(r"<code>(?P<code>[^<`]*)</code>", re.IGNORECASE)
 _INVISIBLE = re.compile("[\ufeff\u200b\u200c\u200d\u2060]")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>", re.IGNORECASE)
 _LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<url>[^)]+)\)")
-# A paragraph that is only a link of a few words (`[Workflow run](https://...)`) points
-# elsewhere; a link whose text says the change (pre-commit.ci's `[mirrors-clang-format: v21.1.8
-# → v22.1.0](...)`) is kept.
 # A line of references and nothing else (`#11548` over `#12226` over the summary, vllm-ascend
 # #13012).
 _ONE_REFERENCE = r"(?:(?:[\w.-]+/[\w.-]+)?#\d+|https?://\S+)"
 _BARE_REFERENCES = re.compile(rf"^\s*{_ONE_REFERENCE}(?:[\s,;]+{_ONE_REFERENCE})*[\s,;]*$")
+# A paragraph that is only a link of a few words (`[Workflow run](https://...)`) points
+# elsewhere; a link whose text says the change (pre-commit.ci's `[mirrors-clang-format: v21.1.8
+# → v22.1.0](...)`) is kept.
 _BARE_LINK = re.compile(r"^\s*\[\s*(?:\S+\s+){0,2}\S+\s*\]\([^)]+\)\s*[.,;:]?\s*$")
 _EMPHASIS = re.compile(r"(\*\*|__)(?P<text>.+?)\1")
 # `*every*`, but not `bs*seq_len*vocab`, `a * b * c` or a `*` inside a code span.

@@ -452,7 +452,7 @@ def _config_flags(
     if all(_GENERATED_CONFIG.search(path) for path in touched):  # none at all, too
         return []
     settings = distinct_settings(changed)
-    paths = list(dict.fromkeys([*(path for path, _ in changed), *uncertain, *deleted]))
+    paths = list(dict.fromkeys(touched))
     paths = paths[:_MAX_PATHS]
     parts = []
     values = [c for c in settings if c.after is not None]

@@ -416,8 +416,8 @@ def _split_composites(counts: Counter[str], recent: Counter[str]) -> None:
     for tag, count in counts.items():
         if len(composite_parts(tag)) == 1:
             totals[spelling_key(tag)] += count
-    for tag in [t for t in counts if len(composite_parts(t)) > 1]:
-        parts = composite_parts(tag)
+    joined = {tag: parts for tag in counts if len(parts := composite_parts(tag)) > 1}
+    for tag, parts in joined.items():
         if all(totals[spelling_key(part)] for part in parts):
             for counter in (counts, recent):
                 uses = counter.pop(tag, 0)

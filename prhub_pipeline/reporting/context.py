@@ -250,13 +250,11 @@ def build_report_context(
     words = WORDINGS[lang]
     if display_names:
         words = replace(words, module_names=dict(display_names))
-    last_week = previous_week_counts
+    last_week = previous_week_counts or WeekCounts()
     words = _themes_told_apart(
         words,
-        {m for names in module_names.values() for m in names}
-        | set(last_week.modules if last_week else ()),
-        {t for names in theme_names.values() for t in names}
-        | set(last_week.themes if last_week else ()),
+        {m for names in module_names.values() for m in names} | set(last_week.modules),
+        {t for names in theme_names.values() for t in names} | set(last_week.themes),
     )
     scoring = scoring or ScoringConfig()
     known = dict(history_by_number or {})

@@ -172,7 +172,7 @@ class Wording:
     part_labels: dict[str, str]
     # The built-in themes' names in this language (a theme not listed keeps its own name).
     theme_names: dict[str, str]
-    # A theme named as a module of the week is (`Docker` beside verl's `docker` tag): `name`.
+    # A theme that shares its name with a module of the week (field name): `Docker-related`.
     theme_told_apart: str
     # A repository's names for its modules in this language (`ModulesConfig.display_names`).
     module_names: Mapping[str, str] = field(default_factory=dict)
