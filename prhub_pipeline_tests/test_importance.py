@@ -769,6 +769,28 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         ("t", "📝 Add docstrings to `mxfp4`", "Add docstrings to `mxfp4`"),
         ("t", ":pencil2: fix typo in the guide", "Fix typo in the guide"),
         ("t", "`hexp` is defined to `fast_exp` twice.", "`hexp` is defined to `fast_exp` twice."),
+        # Text under a screenshot a lead-in announced says what the screenshot shows (verl
+        # #7408); after a screenshot nothing announced, the text says what the PR does (#4674).
+        (
+            "add a profiler post hook, fix the torch profiler's behaviour",
+            "### What does this PR do?\n\n1. add a profiler post hook, the API works with:\n\n"
+            "```\nprofiler.finish_hook_cmd=upload\n```\n\n"
+            "2. fix the torch profiler's behaviour.\n\n"
+            "Now the torch profiler's discrete mode creates:\n\n"
+            '<img width="241" alt="image"\nsrc="https://github.com/user-attachments/assets/f"\n/>'
+            "\n\nWhen discrete=False, the actors' results are fused into one trace file.\n\n"
+            "For rollout:\n\n![image](https://github.com/user-attachments/assets/d)\n\n"
+            "Discrete mode also writes one file per step for the trainer.",
+            "Fix the torch profiler's behaviour.",
+        ),
+        (
+            "t",
+            "### What does this PR do?\n\nRelated to #4661\n\n"
+            '<img width="1000" alt="image"\nsrc="https://github.com/user-attachments/assets/a"\n/>'
+            "\n\nUpdated the ignore list to use full commit SHAs so git reads it.\n\n"
+            "After the fix:\n\n![image](https://github.com/user-attachments/assets/b)",
+            "Updated the ignore list to use full commit SHAs so git reads it.",
+        ),
     ],
 )
 def test_summary_is_the_first_author_sentences(title: str, body: str, expected: str) -> None:

@@ -567,6 +567,8 @@ class _Paragraph(NamedTuple):
     section: str  # the heading it is under
     text: str
     list_item: bool
+    # The first paragraph after an image a lead-in announced (`... creates:`): a caption of it.
+    after_image: bool = False
 
 
 def _paragraphs(cleaned: str) -> list[_Paragraph]:
@@ -579,10 +581,15 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
     in_item = False
     numbered = False  # a numbered list is under way (its items may hold other lists)
     in_row = False  # a table row hard-wrapped over several lines (verl #5556)
+    after_image = False
 
     def flush() -> None:
+        nonlocal after_image
         if current:
-            result.append(_Paragraph(section, " ".join(current), in_item))
+            text = " ".join(current)
+            result.append(_Paragraph(section, text, in_item, after_image))
+            introduced = len(result) > 1 and result[-2].text.rstrip().endswith((":", "："))
+            after_image = introduced and _IMAGE.search(text) is not None and not _plain(text)
             current.clear()
 
     for kind, lines in _split_blocks(cleaned.split("\n")):
@@ -608,6 +615,7 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
         if heading:
             flush()
             section = heading.group("text")
+            after_image = False
             continue
         mark = _LIST_MARK.match(line)
         # As in CommonMark, a number other than 1 starts no list within a paragraph: it is a
@@ -965,7 +973,14 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     """
     if _is_squashed_commit_list(body):
         body = ""
-    read = [p for p in _paragraphs(clean_description(body)) if not _SKIP_SECTIONS.match(p.section)]
+    # Text under a screenshot a lead-in announced says what it shows (`When discrete=False, the
+    # results fused to ...json` between two profiler views, verl #7408), not what the PR does;
+    # text under one nothing announced is the author's (verl #4674's fix below the error).
+    read = [
+        p
+        for p in _paragraphs(clean_description(body))
+        if not _SKIP_SECTIONS.match(p.section) and not p.after_image
+    ]
 
     def informative(title_words: set[str]) -> list[tuple[str, str]]:
         paragraphs = _beyond_the_title(read, title_words)
