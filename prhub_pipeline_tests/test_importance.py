@@ -769,6 +769,20 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         ("t", "📝 Add docstrings to `mxfp4`", "Add docstrings to `mxfp4`"),
         ("t", ":pencil2: fix typo in the guide", "Fix typo in the guide"),
         ("t", "`hexp` is defined to `fast_exp` twice.", "`hexp` is defined to `fast_exp` twice."),
+        # A sentence run into the next without a space is two sentences (vllm-ascend #13192);
+        # a name with a dot stays one (`torch.Tensor`, `subprocess.Popen`).
+        (
+            "w4a8_mxfp4 adapted for modelrunnerv2",
+            "w4a8_mxfp4 adapted for modelrunnerv2.When `modelrunnerv2.Run` is initialized, the "
+            "method is stored in the kwargs.This fixes the lookup.",
+            "When `modelrunnerv2.Run` is initialized, the method is stored in the kwargs. This "
+            "fixes the lookup.",
+        ),
+        (
+            "t",
+            "Replace copy.deepcopy with torch.Tensor.clone and mock subprocess.Popen in tests.",
+            "Replace copy.deepcopy with torch.Tensor.clone and mock subprocess.Popen in tests.",
+        ),
         # Text under a screenshot a lead-in announced says what the screenshot shows (verl
         # #7408); after a screenshot nothing announced, the text says what the PR does (#4674).
         (

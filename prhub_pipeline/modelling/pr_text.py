@@ -658,13 +658,32 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
     return result
 
 
+# A sentence run into the next without a space (`adapted for modelrunnerv2.When ...`,
+# vllm-ascend #13192): a word, the period, then a word that opens sentences, never a name
+# (`torch.Tensor`, `subprocess.Popen`), so the list is closed.
+_RUN_ON_SENTENCE = re.compile(
+    r"(?<![\w./])(?P<word>[a-z][a-z0-9]+)\.(?=(?:The|This|These|That|Those|There|They|It|Its|If"
+    r"|In|When|We|Our|So|But|And|Also|Other|Second|Third|Finally|Therefore|However|Then|Now"
+    r"|Add|Fix|Remove|Update|Currently|Previously|After|Before|Since|Because|Please|Note"
+    r"|Otherwise|Thus|Hence|Besides|Meanwhile|Additionally|Furthermore|Moreover)\b)"
+)
+
+
+def _spaced_sentences(text: str) -> str:
+    parts = re.split(r"(`[^`]*`)", text)
+    return "".join(
+        part if part.startswith("`") else _RUN_ON_SENTENCE.sub(r"\g<word>. ", part)
+        for part in parts
+    )
+
+
 def _plain(text: str) -> str:
     text = _IMAGE.sub("", text)
     text = _HTML_CODE.sub(lambda m: f"`{m.group('code')}`", text)
     text = _LINK.sub(lambda m: m.group("text"), text)
     text = _EMPHASIS.sub(lambda m: m.group("text"), text)
     text = _SINGLE_EMPHASIS.sub(lambda m: m.group("text"), text)
-    return re.sub(r"\s+", " ", text).strip()
+    return re.sub(r"\s+", " ", _spaced_sentences(text)).strip()
 
 
 def _first_sentences(text: str, limit: int) -> str:
