@@ -73,7 +73,9 @@ def test_core_change_without_tests() -> None:
     flags = [f for f in risks_of([untested]) if f.risk == "core_without_tests"]
     assert len(flags) == 1
     assert flags[0].lines == 43 and flags[0].paths == ["verl/workers/engine.py"]
-    assert "43 lines" in flags[0].detail and "verl/workers/engine.py" in flags[0].detail
+    assert flags[0].detail == (
+        "changes 43 lines in 1 core file (verl/workers/engine.py) and no test file"
+    )
 
     tested = make_pr(2, files=[("verl/workers/engine.py", 40, 3), ("tests/test_engine.py", 20, 0)])
     tiny = make_pr(3, files=[("verl/workers/engine.py", 2, 1)])

@@ -432,6 +432,32 @@ def test_an_outline_names_the_largest_core_place_first_then_the_largest_other() 
     assert "examples/grpo_trainer/" not in short and short.endswith("besides tests, docs, and CI.")
 
 
+def test_an_outline_of_every_code_place_counts_the_other_files_apart() -> None:
+    # verl #1372: one code file beside tests, docs and CI read "it changes 4 files (91 lines)
+    # in verl/single_controller/base/worker.py (15 lines)", four files in one.
+    pr = make_pr(
+        1372,
+        "[ray] fix: enable part of ray test to be run on CPU machine",
+        files=[
+            ("verl/single_controller/base/worker.py", 10, 5),
+            ("tests/ray/test_worker.py", 40, 6),
+            ("tests/ray/conftest.py", 10, 0),
+            ("docs/start/install.rst", 8, 2),
+            (".github/workflows/ray_cpu_test.yml", 10, 0),
+        ],
+    )
+    outline = facts.change_outline(pr, CONFIG)
+    assert outline is not None and outline.place_count == 1
+    assert EN.change_outline(outline, 300) == (
+        "No description beyond the title; it changes verl/single_controller/base/worker.py "
+        "(15 lines), and 4 files of tests, docs, and CI (76 lines)."
+    )
+    assert ZH.change_outline(outline, 300) == (
+        "描述未超出标题；改动 verl/single_controller/base/worker.py（15 行），"
+        "另有测试、文档、CI 4 个文件（76 行）。"
+    )
+
+
 def test_an_outline_of_one_file_says_if_it_is_new_and_counts_lines_right() -> None:
     only = make_pr(1, "[doc] chore: news", files=[("README.md", 1, 0)])
     outline = facts.change_outline(only, CONFIG)

@@ -253,8 +253,7 @@ def _unresolved_flags(pr: PullRequest, review: PrReview) -> list[RiskFlag]:
         f"{a.reviewer}{' on ' + a.where() if a.where() else ''}: {a.ask}" for a in shown
     )
     more = f" (+{len(asks) - len(shown)} more)" if len(asks) > len(shown) else ""
-    noun = "thread" if len(asks) == 1 else "threads"
-    detail = f"{len(asks)} review {noun} unresolved at merge: {listed}{more}"
+    detail = f"{_counted(len(asks), 'review thread')} unresolved at merge: {listed}{more}"
     return [_flag(pr, "unresolved_review", detail, asks=shown)]
 
 
@@ -323,20 +322,21 @@ def _path_flags(
             _flag(
                 pr,
                 "core_without_tests",
-                f"changes {shape.core_lines} lines in {len(core_files)} core files"
+                f"changes {_counted(shape.core_lines, 'line')} in"
+                f" {_counted(len(core_files), 'core file')}"
                 f" ({_listed(paths, len(core_files))}) and no test file",
                 paths=paths,
                 lines=shape.core_lines,
             )
         )
     if shape.code_lines >= config.large_change_lines:
-        not_counted = f", not counting {len(removed)} removed files" if removed else ""
+        not_counted = f", not counting {_counted(len(removed), 'removed file')}" if removed else ""
         flags.append(
             _flag(
                 pr,
                 "large_change",
                 f"+{pr.additions}/-{pr.deletions} lines in"
-                f" {pr.changed_files or len(pr.files)} files"
+                f" {_counted(pr.changed_files or len(pr.files), 'file')}"
                 f" ({shape.code_lines} outside documentation and data{not_counted})",
                 lines=shape.code_lines,
                 paths=_top_paths(edited),
@@ -578,6 +578,10 @@ def describe_setting(change: SettingChange) -> str:
     """`key before → after`, long values cut to where they differ."""
     before, after = shown_values(change)
     return f"{change.key} {before} → {after}"
+
+
+def _counted(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _more(total: int, shown: int) -> str:

@@ -198,6 +198,10 @@ class Wording:
     outline_among: str  # fields n (the folders in all), places (some of them)
     outline_among_listed: str  # as outline_among, when the source listed only some files
     outline_besides: str  # fields kinds
+    # Every place shown, and the other kinds of files beside them counted apart: "21 files in
+    # worker.py (15 lines), besides tests" put 21 files in one.
+    outline_places_and_support: str  # fields places, files (counted), lines, kinds
+    file_count: Counted
     outline_kinds: dict[FileKind, str]
     place_folder: str  # fields path, files, lines
     place_file: dict[str, str]  # by status ("modified" for an edit); fields path, lines
@@ -404,6 +408,19 @@ class Wording:
         text = ""
         for shown in range(len(outline.places), 0, -1):
             places = self.join([self._place(p) for p in outline.places[:shown]])
+            if outline.support and outline.complete and outline.place_count == shown:
+                files = outline.files - sum(p.files for p in outline.places)
+                text = _tight(
+                    self.outline_places_and_support.format(
+                        places=places,
+                        files=_counted(self.file_count, files).format(n=files),
+                        lines=self._lines(outline.lines - sum(p.lines for p in outline.places)),
+                        kinds=self.join([self.outline_kinds[k] for k in outline.support]),
+                    )
+                )
+                if len(text) <= limit:
+                    break
+                continue
             where = self.outline_in.format(places=places)
             if outline.place_count > shown or not outline.complete:
                 among = self.outline_among if outline.complete else self.outline_among_listed
@@ -1014,6 +1031,8 @@ ZH = Wording(
     outline_among="分布在 {n} 个目录，包括 {places}",
     outline_among_listed="分布在至少 {n} 个目录，包括 {places}",
     outline_besides="，另有{kinds} 改动",
+    outline_places_and_support="描述未超出标题；改动 {places}，另有{kinds} {files}（{lines}）。",
+    file_count="{n} 个文件",
     outline_kinds={
         "test": "测试",
         "doc": "文档",
@@ -1326,6 +1345,10 @@ EN = Wording(
     outline_among="in {n} folders, including {places}",
     outline_among_listed="in {n} or more folders, including {places}",
     outline_besides=", besides {kinds}",
+    outline_places_and_support=(
+        "No description beyond the title; it changes {places}, and {files} of {kinds} ({lines})."
+    ),
+    file_count=("{n} file", "{n} files"),
     outline_kinds={
         "test": "tests",
         "doc": "docs",
