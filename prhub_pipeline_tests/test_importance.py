@@ -805,6 +805,37 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "After the fix:\n\n![image](https://github.com/user-attachments/assets/b)",
             "Updated the ignore list to use full commit SHAs so git reads it.",
         ),
+        # A line all in bold titles its list item (tilelang #595) or, outside a list, heads
+        # the lines below it as a heading would (vllm-ascend #5119, #9160).
+        (
+            "Refactor to support upstream tvm",
+            "**Summarize part of the rebase pr:**\n\n"
+            "1. **Support T.thread_return() → CUDA return syntax**  \n"
+            "   Added support for translating `T.thread_return()` to CUDA's `return`.\n\n"
+            "2. **Dynamic type support**  \n   Functions now accept dynamic types.",
+            "Support T.thread_return() → CUDA return syntax: Added support for translating "
+            "`T.thread_return()` to CUDA's `return`.",
+        ),
+        (
+            "t",
+            "- **修复 NPU 上的错误**\n  迁移后不再有 Critic worker 可用。",
+            "修复 NPU 上的错误：迁移后不再有 Critic worker 可用。",
+        ),
+        (
+            "restore matmul_allreduce_add_rmsnrom aclnn interface",
+            "**What this PR does / why we need it?**\n"
+            "restore a2 matmul_allreduce_add_rmsnrom kernel aclnn interface\n\n"
+            "**Does this PR introduce _any_ user-facing change?**\nNo",
+            "Restore a2 matmul_allreduce_add_rmsnrom kernel aclnn interface",
+        ),
+        (
+            "[CI]Remove quantization e2e test case",
+            "**Remove quantization e2e test case**\n"
+            "To reduce the e2e running time, the e2e test cases related to quantization are"
+            " deleted.",
+            "To reduce the e2e running time, the e2e test cases related to quantization are"
+            " deleted.",
+        ),
     ],
 )
 def test_summary_is_the_first_author_sentences(title: str, body: str, expected: str) -> None:

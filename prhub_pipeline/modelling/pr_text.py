@@ -561,6 +561,11 @@ _SENTENCE_END = re.compile(
 
 
 _SECOND_ITEM = re.compile(r"\s\(?2[.、)）](?!\d)\s*\S")
+# A line all in bold titles what follows it: its list item's text (`1. **Device function
+# codegen**` over the item's sentences, tilelang #595) or, outside a list, the lines below it,
+# as a heading does (`**What this PR does / why we need it?**` over the answer).
+_BOLD_LINE = re.compile(r"\*\*(?P<text>[^*\n]+)\*\*\s*[:：]?")
+_TITLE_END = (".", ":", ";", "!", "?", "。", "：", "；", "！", "？")
 
 
 class _Paragraph(NamedTuple):
@@ -653,9 +658,28 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
             # the next sentence (`Come from : https://.../issues/13220` over the summary,
             # vllm-ascend #13888); `Fix a regression from <url>,` goes on in the next line.
             flush()
+        elif len(current) == 1 and (bold := _BOLD_LINE.fullmatch(current[0])):
+            if in_item:
+                current[0] = _item_title(current[0], bold.group("text"))
+            else:
+                current.clear()
+                section = bold.group("text").strip()
+                after_image = False
         current.append(line)
     flush()
     return result
+
+
+_SPACE_AFTER_CJK_PUNCTUATION = re.compile(
+    r"(?<=[，。；：！？、）】」』])\s+(?=[\u3040-\u30ff\u4e00-\u9fff])"
+)
+
+
+def _item_title(line: str, text: str) -> str:
+    """A list item's bold title, ended so that its text reads on after it."""
+    if line.rstrip().endswith(_TITLE_END) or text.rstrip().endswith(_TITLE_END):
+        return line
+    return line.rstrip() + ("：" if _CJK_CHARACTER.search(text[-1]) else ":")
 
 
 # A sentence run into the next without a space (`adapted for modelrunnerv2.When ...`,
@@ -683,7 +707,11 @@ def _plain(text: str) -> str:
     text = _LINK.sub(lambda m: m.group("text"), text)
     text = _EMPHASIS.sub(lambda m: m.group("text"), text)
     text = _SINGLE_EMPHASIS.sub(lambda m: m.group("text"), text)
-    return re.sub(r"\s+", " ", _spaced_sentences(text)).strip()
+    # Lines join with a space, which Chinese does not write after its full-width punctuation
+    # (English written with a full-width comma keeps it).
+    return _SPACE_AFTER_CJK_PUNCTUATION.sub(
+        "", re.sub(r"\s+", " ", _spaced_sentences(text))
+    ).strip()
 
 
 def _first_sentences(text: str, limit: int) -> str:
