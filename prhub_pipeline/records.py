@@ -251,6 +251,7 @@ RiskKind = Literal[
     "breaking_change",
     "unresolved_review",
     "core_without_tests",
+    "tests_disabled",
     "no_approval",
     "large_change",
     "cross_cutting",

@@ -1515,3 +1515,40 @@ def test_a_folders_section_names_the_folder(lang: str, heading: str, lead: str) 
     words = WORDINGS[lang]  # type: ignore[index]
     assert words.group_heading(group) == heading
     assert words.group_lead(group, []) == lead
+
+
+@pytest.mark.parametrize(
+    ("lang", "observation", "suggestion"),
+    [
+        (
+            "en",
+            "1 PR skipped or disabled tests: #6500 temporarily skip graph mode precision e2e test"
+            " (.github/workflows/scripts/test_config.yaml). Until they are switched back on,"
+            " nothing checks what they covered.",
+            "Re-enable the tests #6500 skipped or disabled once their cause is fixed",
+        ),
+        (
+            "zh",
+            "1 个 PR 跳过或停用了测试：#6500 temporarily skip graph mode precision e2e test"
+            "（.github/workflows/scripts/test_config.yaml）。重新启用之前，这些测试原本覆盖的"
+            "内容无人检查。",
+            "问题修复后重新启用 #6500 跳过或停用的测试",
+        ),
+    ],
+)
+def test_skipped_tests_are_a_risk_with_a_follow_up(
+    lang: str, observation: str, suggestion: str
+) -> None:
+    skip = make_pr(
+        6500,
+        "[ci] test: temporarily skip graph mode precision e2e test",
+        files=[(".github/workflows/scripts/test_config.yaml", 8, 0)],
+    )
+    MODULES[6500] = ["ci"]
+    try:
+        context = context_for([*week_prs(), skip], lang)
+    finally:
+        del MODULES[6500]
+    [disabled] = [r for r in context.risks if r.risk == "tests_disabled"]
+    assert re.sub(r"\[(#\d+)\]\([^)]*\)", r"\1", disabled.text) == observation
+    assert any(s.startswith(suggestion) for s in context.suggestions)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.risks import distinct_settings, flag_risks, one_line_ask
 from prhub_pipeline.records import (
@@ -539,3 +541,57 @@ def test_a_breaking_change_declared_in_the_description_in_any_case() -> None:
         flags = risks_of([make_pr(number, "[trainer] feat: x", body=body)])
         said = [f.detail for f in flags if f.risk == "breaking_change"]
         assert said == (["the description declares a breaking change"] if number <= 4 else [])
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[CI] temporarily skip graph mode precision e2e test",  # vllm-ascend #14688
+        "[CI] Skip test_v1_spec_decode.py::test_ngram_correctness to make longterm CI pass",
+        "[CI] Skip `test_mooncake_layerwise_connector.py` in `ut`",
+        "[doc] chore: update Ascend 950 references and disable nightly test",  # verl #7111
+        "[ci] chore: temporary disable torchtitan ci due to im-compatible torchversion",
+        "[BugFix] Fix CI failures: clean /tmp on runners and skip CuTeDSL alloc_global tests",
+        "[BugFix] Comment out newly added vlm e2e.",
+        "[CI] Disable buggy(maybe) warp specialized kernel ci test for H20",
+    ],
+)
+def test_tests_a_pr_says_it_skips_or_disables_are_flagged(title: str) -> None:
+    pr = make_pr(1, title, files=[(".github/workflows/scripts/test_config.yaml", 8, 0)])
+    [flag] = [f for f in risks_of([pr]) if f.risk == "tests_disabled"]
+    assert flag.severity == "medium"
+    assert flag.paths == [".github/workflows/scripts/test_config.yaml"]
+    assert flag.detail.startswith('disables tests: "') and "test_config.yaml" in flag.detail
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        # Skipping something else a test or CI job does is no test switched off.
+        "[CI] Skip e2e log summary when the log file is missing or empty",
+        "[ci] disable pip cache for ci",
+        "[CI] Disable early exit to complete all tests",
+        "[CI] Skip CPU test time collect",
+        "Skip max_position_embeddings > sequence length check for vLLM rollouts",
+        # Switching tests back on, or undoing a skip.
+        "[UT] fix skipped test_utils ut test.",
+        "[CI] Re-enable the sleep mode test",
+        'Revert "[CI] temporarily skip graph mode precision e2e test"',
+        "[CI] Add skipped testcases.",
+    ],
+)
+def test_other_skips_and_re_enabled_tests_are_not_flagged(title: str) -> None:
+    pr = make_pr(1, title, files=[(".github/workflows/e2e.yml", 8, 2), ("tests/test_a.py", 3, 1)])
+    assert "tests_disabled" not in kinds(risks_of([pr]))
+
+
+def test_a_skip_named_in_the_title_needs_a_test_or_ci_change() -> None:
+    code_only = make_pr(1, "[rollout] fix: skip the warmup test batch", files=[("verl/a.py", 4, 1)])
+    assert "tests_disabled" not in kinds(risks_of([code_only]))
+    # A test file taken out counts: the suite no longer runs it.
+    skip = make_pr(2, "[CI] skip xlite e2e test", files=[("tests/e2e/test_xlite.py", 0, 40)])
+    gone = skip.files[0].model_copy(update={"status": "removed"})
+    removed = skip.model_copy(update={"files": [gone]})
+    assert [f.paths for f in risks_of([removed]) if f.risk == "tests_disabled"] == [
+        ["tests/e2e/test_xlite.py"]
+    ]

@@ -55,6 +55,7 @@ SEVERITY: dict[RiskKind, Severity] = {
     "breaking_change": "high",
     "unresolved_review": "high",
     "core_without_tests": "medium",
+    "tests_disabled": "medium",
     "no_approval": "medium",
     "large_change": "medium",
     "cross_cutting": "medium",
@@ -126,6 +127,7 @@ def flag_risks(
             if check_approvals:
                 flags.extend(_approval_flags(pr, review))
         flags.extend(_path_flags(pr, pr_modules, config, diffs))
+        flags.extend(_disabled_test_flags(pr, config))
         flags.extend(_gap_flags(pr, review, comments.get(pr.number, [])))
     flags.sort(key=lambda f: (RISK_ORDER.index(f.risk), f.number))
     return flags
@@ -182,6 +184,57 @@ def _breaking_flags(pr: PullRequest) -> list[RiskFlag]:
         if not _NO_BREAKING.search(declared.group("what")[:160]):
             return [_flag(pr, "breaking_change", "the description declares a breaking change")]
     return []
+
+
+# A title that says the PR skips or disables tests, CI jobs or test cases: the verb opens the
+# title or a clause of it, and its object ends in such a word or a test file before anything
+# else is said (`temporarily skip graph mode precision e2e test`, `Skip test_x.py::test_y to
+# make CI pass`, `... and disable nightly test`). Skipping other things a test or CI does is
+# not (`Skip e2e log summary when ...`, `disable pip cache for ci`, `Disable early exit to
+# complete all tests`), nor is undoing a skip (`Re-enable ...`, `fix skipped ut`).
+_DISABLES = re.compile(
+    r"(?:^|[,;:]\s*|\band\s+)(?:temporar(?:il)?y\s+)?"
+    r"(?:skip(?:s|ping)?|disabl(?:e|es|ing)|comment(?:s|ing)?\s+out|turn(?:s|ing)?\s+off|xfail)"
+    r"\s+(?P<what>.+?)\s*(?=\b(?:to|for|when|if|because|due|as|so|since|until|on|in|with|from"
+    r"|temporar(?:il)?y|and|but)\b|[,;:]|$)",
+    re.IGNORECASE,
+)
+_DISABLED_THING = re.compile(
+    r"(?:\b(?:tests?|testcases?|cases?|uts?|e2e|ci|nightly|jobs?|workflows?|benchmarks?)"
+    r"|\btest_\w+(?:\.py)?|\w+_test(?:\.py)?)`?[.!]?$",
+    re.IGNORECASE,
+)
+
+
+def disables_tests(title: str) -> bool:
+    """Whether the title says the PR skips or disables tests (see `_DISABLES`)."""
+    info = parse_title(title)
+    if info.type == "revert":
+        return False
+    return any(
+        _DISABLED_THING.search(match.group("what")) for match in _DISABLES.finditer(info.subject)
+    )
+
+
+def _disabled_test_flags(pr: PullRequest, config: ScoringConfig) -> list[RiskFlag]:
+    """Tests the PR switches off, by its title's own words, where it edits tests or CI: what
+    the test suite no longer checks until someone switches it back on."""
+    if not disables_tests(pr.title):
+        return []
+    patterns = [*config.test_paths, *CI_FILES]
+    touched = [f for f in pr.files if matches_any(f.path, patterns)]
+    if not touched:
+        return []
+    paths = _top_paths(touched)
+    subject = parse_title(pr.title).subject
+    return [
+        _flag(
+            pr,
+            "tests_disabled",
+            f'disables tests: "{subject}" ({_listed(paths, len(touched))})',
+            paths=paths,
+        )
+    ]
 
 
 def _gap_flags(pr: PullRequest, review: PrReview, comments: Sequence[PrComment]) -> list[RiskFlag]:

@@ -936,6 +936,7 @@ _ZH_RISK_HEADINGS: dict[RiskKind, str] = {
     "breaking_change": "不兼容变更",
     "unresolved_review": "合并时仍有未解决的评审意见",
     "core_without_tests": "核心路径变更未附测试",
+    "tests_disabled": "跳过或停用的测试",
     "no_approval": "未经批准即合并",
     "large_change": "超大变更",
     "cross_cutting": "跨模块变更",
@@ -1138,6 +1139,11 @@ ZH = Wording(
             "#{number}（{lines} 行，{path}）",
             "。",
         ),
+        "tests_disabled": RiskText(
+            "{n} 个 PR 跳过或停用了测试：",
+            "#{number} {subject}（{paths}）",
+            "。重新启用之前，这些测试原本覆盖的内容无人检查。",
+        ),
         "no_approval": RiskText("{refs} 合并时没有任何批准（APPROVED）评审。", "", ""),
         "large_change": RiskText(
             "", "#{number} 改动 {lines} 行（不含文档与数据文件）", "，评审与回归验证的难度更高。"
@@ -1209,6 +1215,9 @@ ZH = Wording(
         "revert": "确认 #{number} 回退 #{target} 的原因，并决定是否重新提交修正后的版本。",
         "unresolved_review": "逐条确认 {refs} 合并时未解决的评审意见，需要时提交后续 PR。",
         "core_without_tests": "为以下 PR 的核心路径改动补充测试：{refs}。",
+        "tests_disabled": (
+            "问题修复后重新启用 {refs} 跳过或停用的测试，并用 issue 跟踪，以免长期缺少覆盖。"
+        ),
         "large_change": "对 {refs} 这类大改动安排合并后的回归观察。",
         "breaking_change": "在发布说明中列出 {refs} 的不兼容变更并给出迁移说明。",
         "config_default_change": "确认 {refs} 对配置默认值的改动，并在发布说明中注明。",
@@ -1233,6 +1242,7 @@ _EN_RISK_HEADINGS: dict[RiskKind, str] = {
     "breaking_change": "Breaking changes",
     "unresolved_review": "Review threads unresolved at merge",
     "core_without_tests": "Core-path changes without tests",
+    "tests_disabled": "Tests skipped or disabled",
     "no_approval": "Merged without an approving review",
     "large_change": "Very large changes",
     "cross_cutting": "Cross-cutting changes",
@@ -1501,6 +1511,11 @@ EN = Wording(
             "#{number} ({lines} lines, {path})",
             ".",
         ),
+        "tests_disabled": RiskText(
+            ("{n} PR skipped or disabled tests: ", "{n} PRs skipped or disabled tests: "),
+            "#{number} {subject} ({paths})",
+            ". Until they are switched back on, nothing checks what they covered.",
+        ),
         "no_approval": RiskText("{refs} merged without any APPROVED review.", "", ""),
         "large_change": RiskText(
             "",
@@ -1564,6 +1579,10 @@ EN = Wording(
         "unresolved_review": "Go through the review threads left unresolved on {refs}"
         " and open follow-up PRs where needed.",
         "core_without_tests": "Add tests for the core-path changes in {refs}.",
+        "tests_disabled": (
+            "Re-enable the tests {refs} skipped or disabled once their cause is fixed, and"
+            " track them in an issue so that the gap in coverage does not last."
+        ),
         "large_change": "Watch for regressions after large changes such as {refs}.",
         "breaking_change": "List the breaking changes of {refs}"
         " in the release notes with migration steps.",
