@@ -206,32 +206,25 @@ _DISABLED_THING = re.compile(
 )
 
 
-def disables_tests(title: str) -> bool:
-    """Whether the title says the PR skips or disables tests (see `_DISABLES`)."""
-    info = parse_title(title)
-    if info.type == "revert":
-        return False
-    return any(
-        _DISABLED_THING.search(match.group("what")) for match in _DISABLES.finditer(info.subject)
-    )
-
-
 def _disabled_test_flags(pr: PullRequest, config: ScoringConfig) -> list[RiskFlag]:
-    """Tests the PR switches off, by its title's own words, where it edits tests or CI: what
-    the test suite no longer checks until someone switches it back on."""
-    if not disables_tests(pr.title):
+    """Tests the PR switches off, by its title's own words (see `_DISABLES`), where it changes
+    tests or CI: what the suite no longer checks until someone switches it back on. A revert
+    of such a PR switches them back on."""
+    title = parse_title(pr.title)
+    if title.type == "revert" or not any(
+        _DISABLED_THING.search(m.group("what")) for m in _DISABLES.finditer(title.subject)
+    ):
         return []
     patterns = [*config.test_paths, *CI_FILES]
     touched = [f for f in pr.files if matches_any(f.path, patterns)]
     if not touched:
         return []
     paths = _top_paths(touched)
-    subject = parse_title(pr.title).subject
     return [
         _flag(
             pr,
             "tests_disabled",
-            f'disables tests: "{subject}" ({_listed(paths, len(touched))})',
+            f'disables tests: "{title.subject}" ({_listed(paths, len(touched))})',
             paths=paths,
         )
     ]
