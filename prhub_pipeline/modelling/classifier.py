@@ -110,7 +110,11 @@ FIELDS = (
     # Character n-grams within words: inflections, identifiers and version strings
     # (`kernels`, `tma_copy`, `qwen2.5`) share pieces with the words the training titles used.
     # On repositories with few tagged PRs and short titles this is worth 0.03-0.04 micro-F1.
-    FieldSpec("title_chars", "title", 1.0, analyzer="char_wb", ngram_range=(2, 5), min_df=2),
+    # Lengths 3-4 only: they scored as 2-5 did (mean of sixteen time splits over five
+    # repositories 0.663 / 0.523 against 0.662 / 0.524) with 45% fewer stored terms, and
+    # these n-grams are most of a PR's nonzeros: the label fits on 8,116 tagged PRs take
+    # 4.4 s, not 6.1.
+    FieldSpec("title_chars", "title", 1.0, analyzer="char_wb", ngram_range=(3, 4), min_df=2),
     FieldSpec("path_tokens", "path_tokens", 1.0),
     FieldSpec("path_prefixes", "path_prefixes", 1.0, token_pattern=r"\S+"),
     FieldSpec("description", "description", 0.5, min_df=2, max_df=0.5),
