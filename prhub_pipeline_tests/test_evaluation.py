@@ -127,6 +127,30 @@ def test_json_record_becomes_a_pull_request() -> None:
     assert pr.files[0].additions is None
 
 
+@pytest.mark.parametrize(
+    "labels",
+    [
+        ["area/rollout", "bug"],
+        [{"id": 7, "name": "area/rollout", "color": "ededed"}, {"name": "bug"}],
+        {"nodes": [{"name": "area/rollout"}, {"name": "bug"}]},
+    ],
+)
+def test_labels_may_be_names_or_githubs_label_objects(labels: object) -> None:
+    record = json.loads(_line(synthetic_history(1)[0]))
+    record["labels"] = labels
+    pr = pr_from_json(record)
+    assert pr is not None and pr.labels == ["area/rollout", "bug"]
+
+
+def test_a_label_without_a_name_is_an_error_naming_it(tmp_path: Path) -> None:
+    record = json.loads(_line(synthetic_history(1)[0]))
+    record["labels"] = [{"id": 7}]
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    with pytest.raises(PrRecordError, match=r"bad\.jsonl:1: invalid PR record: labels\.0"):
+        read_pr_records(path)
+
+
 def test_written_records_read_back_equal(tmp_path: Path) -> None:
     prs = synthetic_history(6)
     renamed = prs[0].model_copy(

@@ -2,8 +2,9 @@
 
 One object a line: repo, number (null for direct commits), title, body, author, co_authors,
 merged_at (UTC `...Z`), merge_commit_sha, additions, deletions, changed_files and files
-[{path, additions, deletions, status, previous_path}]; `labels` and `created_at` when a source
-has them. Keys the record type does not know (merged_at_local) are ignored.
+[{path, additions, deletions, status, previous_path}]; `labels` (names, or GitHub's label
+objects) and `created_at` when a source has them. Keys the record type does not know
+(merged_at_local) are ignored.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ def pr_from_json(record: dict[str, Any]) -> PullRequest | None:
     if record.get("number") is None:
         return None
     fields = {key: record[key] for key in _PR_KEYS if record.get(key) is not None}
+    if "labels" in fields:
+        fields["labels"] = _label_names(fields["labels"])
     files = record.get("files") or []
     if not isinstance(files, list):
         raise TypeError("files: expected a list")
@@ -52,6 +55,20 @@ def pr_from_json(record: dict[str, Any]) -> PullRequest | None:
         FileChange(**{key: f[key] for key in _FILE_KEYS if f.get(key) is not None}) for f in files
     ]
     return PullRequest.model_validate(fields)
+
+
+def _label_names(labels: Any) -> Any:
+    """Label names from the shapes GitHub writes them in: names, REST's label objects
+    (`[{"name": "bug", ...}]`) or GraphQL's connection (`{"nodes": [{"name": "bug"}]}`).
+    Anything else is left for validation to name."""
+    if isinstance(labels, dict) and isinstance(labels.get("nodes"), list):
+        labels = labels["nodes"]
+    if not isinstance(labels, list):
+        return labels
+    return [
+        label["name"] if isinstance(label, dict) and isinstance(label.get("name"), str) else label
+        for label in labels
+    ]
 
 
 def pr_to_json(pr: PullRequest) -> dict[str, Any]:
