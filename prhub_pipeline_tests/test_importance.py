@@ -545,6 +545,37 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         ("t", "Reviewed-by: A <a@example.com>\n\nTidy the loop.", "Tidy the loop."),
         # verl's `As per title.`; vllm-ascend's RFC pointer on the line above the summary.
         ("t", "As per title.", "T"),
+        # A template's user-facing-change question answered no (vllm-ascend #680, #13367).
+        (
+            "[Doc] fix pip install cmd",
+            "### What this PR does / why we need it?\nFix pip install cmd\n\n"
+            "### Does this PR introduce _any_ user-facing change?\nNo, doc only\n\n"
+            "### How was this patch tested?\nPreview",
+            "Fix pip install cmd",
+        ),
+        ("t", "No. This is a documentation-only update.", "T"),
+        ("t", "Not involved", "T"),
+        # ... nor where a bold line under the test heading heads the figures (vllm-ascend #2474).
+        (
+            "[main] convert the format of gmm to nz",
+            "### What this PR does / why we need it?\nconvert the format of gmm to nz\n\n"
+            "### How was this patch tested?\nut: test_fused_ops.py\n\n**performance**:\n"
+            "(qwen3 30B, 2k->20k)\n\nbase:\nTotal Token throughput (tok/s): 719.93",
+            "Convert the format of gmm to nz",
+        ),
+        # A caption over results shown below it is no summary (verl #7188), in either language.
+        (
+            "[trainer] feat: support decouple ppo",
+            "### What does this PR do?\n\nas the title\n\n"
+            'test result （mimo 7b， dapo dataset）\n\n<img alt="image" src="https://x/a.png" />',
+            "Support decouple ppo",
+        ),
+        ("t", "测试结果（Qwen3-8B，gsm8k）：\n\n![](https://x/a.png)", "T"),
+        (
+            "t",
+            "Results are identical to the previous implementation.",
+            "Results are identical to the previous implementation.",
+        ),
         # A numbered list on one line is its items (vllm-ascend #1186, #4993); a version is no
         # item number.
         (

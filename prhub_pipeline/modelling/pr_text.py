@@ -663,7 +663,10 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
                 current[0] = _item_title(current[0], bold.group("text"))
             else:
                 current.clear()
-                section = bold.group("text").strip()
+                # A bold line under a test heading heads part of the testing (`**performance**:`
+                # under "How was this patch tested?", vllm-ascend #2474).
+                if not _SKIP_SECTIONS.match(section):
+                    section = bold.group("text").strip()
                 after_image = False
         current.append(line)
     flush()
@@ -778,7 +781,16 @@ _CREDIT = re.compile(
 # A template section answered with nothing (`No API change.`, `No change for the design.`), or
 # a field of verl's "Additional Info." filled in (`Training: FSDP`, `Issue Number: #1313`).
 _NOTHING_HERE = re.compile(
-    r"^(?:no\b[^.,;:]{0,25}\bchanges?\b[^.,;:]{0,20}|not\s+(?:related|applicable|needed)|none)$"
+    r"^(?:no\b[^.,;:]{0,25}\bchanges?\b[^.,;:]{0,20}|not\s+(?:related|applicable|needed|involved)"
+    r"|none)$"
+    # A template question answered no (vllm-ascend's "Does this PR introduce any user-facing
+    # change?": `No, doc only`, `No. This is a documentation-only update.`).
+    r"|^(?:no|none|n/a)\s*[,.;:，。；：]"
+    # A caption over the results shown below it (`test result （mimo 7b， dapo dataset）`, verl
+    # #7188, over three screenshots).
+    r"|^(?:(?:test(?:ing)?|experiment(?:al)?|training|benchmark|e2e|accuracy|precision"
+    r"|performance|eval(?:uation)?)\s+)?results?\s*(?:[(（][^)）]{0,80}[)）])?\s*[:：]?$"
+    r"|^(?:测试|实验|训练|精度|性能)?结果\s*(?:[(（][^)）]{0,80}[)）])?\s*[:：]?$"
     # `As per title.` (six of verl's), `Same as title`, `See title`: nothing beyond the title.
     r"|^(?:as(?:\s+per)?|same\s+as|see)\s+(?:the\s+)?(?:pr\s+)?title$"
     r"|^(?:issue number|training|inference)\s*:"
