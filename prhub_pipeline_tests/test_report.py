@@ -1279,8 +1279,9 @@ def test_the_busiest_labels_leave_out_a_tie_the_limit_would_cut() -> None:
     )
     summary = facts.summary(Period.of(WINDOW), [], {}, counts, [], [], True, {})
     assert summary.top_modules == [("doc", 12), ("fsdp", 11)]
-    assert summary.top_themes == [("NPU/Ascend", 17), ("Docs", 13)]
-    counts = counts.model_copy(update={"themes": {"NPU/Ascend": 17, "Docs": 4, "Docker": 4}})
+    # Docs repeats the doc module; Multimodal and Docker tie for the place left.
+    assert summary.top_themes == [("NPU/Ascend", 17)]
+    counts = counts.model_copy(update={"themes": {"NPU/Ascend": 17, "Async": 4, "Docker": 4}})
     assert facts.summary(Period.of(WINDOW), [], {}, counts, [], [], True, {}).top_themes == [
         ("NPU/Ascend", 17)
     ]

@@ -192,10 +192,10 @@ def test_a_chinese_report_names_the_built_in_themes_in_chinese() -> None:
         make_pr(1, "feat: video inputs for the VLM rollout", files=[("verl/vl/a.py", 400, 20)]),
         make_pr(2, "fix: audio batches on multimodal data", files=[("verl/vl/b.py", 300, 20)]),
         make_pr(3, "feat: image processor for vision models", files=[("verl/vl/c.py", 200, 9)]),
-        make_pr(4, "[doc] chore: install guide", files=[("docs/install.md", 90, 3)]),
-        make_pr(5, "[doc] chore: faq", files=[("docs/faq.md", 40, 3)]),
+        make_pr(4, "[misc] chore: install guide", files=[("docs/install.md", 90, 3)]),
+        make_pr(5, "chore: faq", files=[("docs/faq.md", 40, 3)]),
     ]
-    modules = {1: [], 2: [], 3: [], 4: ["doc"], 5: ["doc"]}
+    modules = {1: [], 2: [], 3: [], 4: ["misc"], 5: []}
     themes = {1: ["Multimodal"], 2: ["Multimodal"], 3: ["Multimodal"], 4: ["Docs"], 5: ["Docs"]}
     context = context_for(prs, "zh", modules, themes)
     text = "\n".join(
@@ -206,6 +206,45 @@ def test_a_chinese_report_names_the_built_in_themes_in_chinese() -> None:
     assert "Multimodal" not in text and "Docs" not in text
     english = context_for(prs, "en", modules, themes)
     assert "Multimodal" in [g.heading for g in english.groups]
+
+
+@pytest.mark.parametrize(
+    ("first", "themes", "busiest"),
+    [
+        # The Docs theme beside the doc module: one name, said once (verl's 2026-05-11).
+        (
+            "doc",
+            {1: ["Docs"], 2: ["Docs"], 3: ["Docs", "MoE"], 4: ["Docs"], 5: ["MoE"]},
+            "The busiest modules were doc (3) and FSDP (2); among themes, MoE (2 PRs).",
+        ),
+        # CI/infrastructure beside CI (verl's 2026-08-10: "CI (9) ... CI/infrastructure (9 PRs)").
+        (
+            "ci",
+            {1: ["CI/infrastructure"], 2: ["CI/infrastructure"], 3: ["MoE"], 4: ["MoE"]},
+            "The busiest modules were CI (3) and FSDP (2); among themes, MoE (2 PRs).",
+        ),
+        # ... unless it holds half again as many PRs, three or more beyond the module's.
+        (
+            "ci",
+            {n: ["CI/infrastructure"] for n in (1, 2, 3, 6, 7, 8)},
+            "The busiest modules were CI (3) and FSDP (2); among themes, CI/infrastructure"
+            " (6 PRs).",
+        ),
+        # A theme with a name of its own stays, whatever PRs it holds.
+        (
+            "misc",
+            {1: ["Dependencies"], 2: ["Dependencies"], 3: ["Dependencies"]},
+            "The busiest modules were misc (3) and FSDP (2); among themes, Dependencies (3 PRs).",
+        ),
+    ],
+)
+def test_a_theme_that_repeats_a_busiest_module_is_not_named_again(
+    first: str, themes: dict[int, list[str]], busiest: str
+) -> None:
+    prs = [make_pr(n, f"chore: change {n}") for n in range(1, 9)]
+    modules = {1: [first], 2: [first], 3: [first], 4: ["fsdp"], 5: ["fsdp"]}
+    summary = context_for(prs, "en", modules, themes).summary
+    assert busiest in summary
 
 
 def test_counted_types_read_as_english() -> None:
@@ -276,8 +315,9 @@ def test_themes_alone_make_a_sentence_with_a_verb() -> None:
     prs = [make_pr(1, "Update the install guide", files=[("docs/install.md", 40, 2)])]
     summary = context_for(prs, "en", {1: []}, {1: ["Docs"]}).summary
     assert "The busiest theme was Docs (1 PR)." in summary
-    both = context_for(prs, "en", {1: ["doc"]}, {1: ["Docs"]}).summary
-    assert any("among themes, Docs (1 PR)" in line for line in both)
+    two = [*prs, make_pr(2, "Pin the tokenizer", files=[("requirements.txt", 1, 1)])]
+    both = context_for(two, "en", {1: ["doc"], 2: []}, {1: ["Docs"], 2: ["Dependencies"]})
+    assert "The busiest module was doc (1); among themes, Dependencies (1 PR)." in both.summary
 
 
 def test_a_label_with_one_pr_of_a_busy_week_is_none_of_the_busiest() -> None:

@@ -206,6 +206,8 @@ def ranked(counts: Mapping[str, int]) -> Ranked:
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
+# The words of a theme's name (`CI/infrastructure`, `Agent/tools`, `Docker image`).
+_THEME_WORD_SPLIT = re.compile(r"[\s/&,+-]+")
 # From this many PRs in a week, a label with one PR is none of the busiest: tilelang's
 # 2026-07-13 (29 PRs) named "among themes, CI/infrastructure (1 PR) and Dependencies (1 PR)".
 BUSY_WEEK_PRS = 10
@@ -418,15 +420,17 @@ def summary(
     for ref in fixes:
         by_impact[score_of[ref.number].fix_impacts[0]].append(ref.number)
     tally = Counter(f.risk for f in risks if f.risk not in ("revert", "reverted"))
+    top_modules = leaders(
+        busiest({m: n for m, n in counts.modules.items() if areas_of([m])}, len(ordered)), 3
+    )
+    themes = {t: n for t, n in counts.themes.items() if not _repeats_a_module(t, n, top_modules)}
     return Summary(
         period=period,
         pr_count=len(ordered),
         key_count=len(key),
         types=type_counts(ordered),
-        top_modules=leaders(
-            busiest({m: n for m, n in counts.modules.items() if areas_of([m])}, len(ordered)), 3
-        ),
-        top_themes=leaders(busiest(counts.themes, len(ordered)), 2),
+        top_modules=top_modules,
+        top_themes=leaders(busiest(themes, len(ordered)), 2),
         top=(key or list(ordered))[:3],
         fix_count=len(fixes),
         fixes_by_impact=list(by_impact.items()),
@@ -437,6 +441,18 @@ def summary(
         reverts=reverts,
         risk_tally=sorted(tally.items(), key=lambda kv: RISK_ORDER.index(kv[0])),
         review_available=review_available,
+    )
+
+
+def _repeats_a_module(theme: str, count: int, modules: Ranked) -> bool:
+    """Whether a theme with `count` PRs names one of the busiest `modules` again, whole or as
+    one of its words, and holds about as many PRs: the Docs theme beside the doc module
+    (verl's 2026-05-11 read "doc (12), FSDP (11); among themes, NPU/Ascend (17 PRs) and Docs
+    (13 PRs)"), CI/infrastructure beside CI. A theme half again as large, by three PRs or more,
+    tells of more than the module does (vllm-ascend's 2025-12-29: CI 6, CI/infrastructure 11)."""
+    keys = {name_key(theme), *(name_key(word) for word in _THEME_WORD_SPLIT.split(theme) if word)}
+    return any(
+        name_key(module) in keys and (count < 1.5 * n or count - n < 3) for module, n in modules
     )
 
 
