@@ -142,6 +142,14 @@ def test_labels_may_be_names_or_githubs_label_objects(labels: object) -> None:
     assert pr is not None and pr.labels == ["area/rollout", "bug"]
 
 
+def test_people_may_be_githubs_user_objects() -> None:
+    record = json.loads(_line(synthetic_history(1)[0]))
+    record["author"] = {"login": "octocat", "id": 1}
+    record["co_authors"] = [{"name": "Mona Lisa", "email": "<email>"}, "Hubot"]
+    pr = pr_from_json(record)
+    assert pr is not None and pr.author == "octocat" and pr.co_authors == ["Mona Lisa", "Hubot"]
+
+
 def test_a_label_without_a_name_is_an_error_naming_it(tmp_path: Path) -> None:
     record = json.loads(_line(synthetic_history(1)[0]))
     record["labels"] = [{"id": 7}]

@@ -2,9 +2,9 @@
 
 One object a line: repo, number (null for direct commits), title, body, author, co_authors,
 merged_at (UTC `...Z`), merge_commit_sha, additions, deletions, changed_files and files
-[{path, additions, deletions, status, previous_path}]; `labels` (names, or GitHub's label
-objects) and `created_at` when a source has them. Keys the record type does not know
-(merged_at_local) are ignored.
+[{path, additions, deletions, status, previous_path}]; `labels` and `created_at` when a source
+has them. Labels and people may also be GitHub's objects (`{"name": "bug"}`, `{"login": ...}`).
+Keys the record type does not know (merged_at_local) are ignored.
 """
 
 from __future__ import annotations
@@ -48,6 +48,10 @@ def pr_from_json(record: dict[str, Any]) -> PullRequest | None:
     fields = {key: record[key] for key in _PR_KEYS if record.get(key) is not None}
     if "labels" in fields:
         fields["labels"] = _label_names(fields["labels"])
+    if "author" in fields:
+        fields["author"] = _person(fields["author"])
+    if isinstance(fields.get("co_authors"), list):
+        fields["co_authors"] = [_person(person) for person in fields["co_authors"]]
     files = record.get("files") or []
     if not isinstance(files, list):
         raise TypeError("files: expected a list")
@@ -69,6 +73,16 @@ def _label_names(labels: Any) -> Any:
         label["name"] if isinstance(label, dict) and isinstance(label.get("name"), str) else label
         for label in labels
     ]
+
+
+def _person(person: Any) -> Any:
+    """A person's name as GitHub's objects give it (`{"login": "octocat"}`, or a commit
+    author's `{"name": ...}`); anything else is left for validation to name."""
+    if isinstance(person, dict):
+        for key in ("login", "name"):
+            if isinstance(person.get(key), str):
+                return person[key]
+    return person
 
 
 def pr_to_json(pr: PullRequest) -> dict[str, Any]:
