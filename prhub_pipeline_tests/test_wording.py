@@ -81,6 +81,17 @@ def test_a_subject_that_ends_its_sentence_gets_no_second_stop(lang: Lang) -> Non
     assert not re.search(r"training\.[.。]", summary)
 
 
+def test_a_subject_a_little_over_its_limit_is_not_cut() -> None:
+    """verl's 2026-05-11 named "#6076 (feature, 9.7) reuse trainer worker group for hybrid
+    rollout to do…": two characters over the 60 a summary gives a subject."""
+    title = "[fully_async] feat: reuse trainer worker group for hybrid rollout to do validation"
+    longer = "[fsdp] feat: " + "shard the optimizer state across every rank of the group " * 2
+    summary = context_for([make_pr(1, title), make_pr(2, longer)], "en", {1: [], 2: []}).summary
+    [top] = [p for p in summary if p.startswith("The most important")]
+    assert "reuse trainer worker group for hybrid rollout to do validation" in top
+    assert "shard the optimizer state across every rank of the group…" in top
+
+
 @pytest.mark.parametrize(
     ("title", "ending"),
     [
