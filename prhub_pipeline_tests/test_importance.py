@@ -744,7 +744,7 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             " the vLLM releases we test against.",
             "This PR safely bumps the minimum python version of the package to 3.10 for two"
             " reasons: `removeprefix` came in 3.9; Python 3.9 is no longer supported by the vLLM"
-            " releases we test…",
+            " releases we test against.",
         ),
         # A quote elsewhere is someone else's words (an issue, a log), not the summary.
         (
@@ -1074,6 +1074,13 @@ def test_a_summary_says_what_the_pr_does_rather_than_a_list_item(body: str, expe
 def test_shorten_cuts_between_words_and_outside_code(text: str, limit: int, shortened: str) -> None:
     assert shorten(text, limit) == shortened
     assert len(shortened) <= limit
+
+
+def test_a_text_within_the_slack_is_kept_whole() -> None:
+    text = "reuse trainer worker group for hybrid rollout to do validation"  # 62 characters
+    assert shorten(text, 60, 1.25) == text
+    assert shorten(text, 48, 1.25) == "reuse trainer worker group for hybrid rollout…"
+    assert shorten(text, 60) == "reuse trainer worker group for hybrid rollout to do…"
 
 
 def test_closing_references() -> None:

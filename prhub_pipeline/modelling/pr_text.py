@@ -731,7 +731,9 @@ def _first_sentences(text: str, limit: int) -> str:
         summary = candidate
         if len(summary) >= limit * 0.5:
             break
-    return shorten(summary, limit)
+    # A first sentence a little over the limit stays whole (451 of 11,738 summaries over five
+    # repositories ended in `…` within a quarter of the limit).
+    return shorten(summary, limit, SLACK)
 
 
 # Where a line can be cut: at a space, or next to a Chinese or Japanese character (no spaces).
@@ -749,12 +751,19 @@ def _cut(line: str, room: int) -> str:
     return line[:end].rstrip(_BEFORE_ELLIPSIS)
 
 
-def shorten(text: str, limit: int) -> str:
+# How far over its limit a text may run rather than be cut: cutting a word or two saves little
+# and loses how the sentence ends ("reuse trainer worker group for hybrid rollout to do…",
+# verl #6076's subject, 62 characters against 60).
+SLACK = 1.25
+
+
+def shorten(text: str, limit: int, slack: float = 1.0) -> str:
     """`text` on one line in at most `limit` characters, marked `…` where cut: between words,
     mid-word only in one enormous token, and never inside a `code span` (cut before it, or
-    close it when it is most of what is left)."""
+    close it when it is most of what is left). A text at most `slack` times `limit` long is
+    kept whole."""
     line = " ".join(text.split())
-    if len(line) <= limit:
+    if len(line) <= limit * slack:
         return line
     cut = _cut(line, limit - 1)  # one character for the `…`
     if cut.count("`") % 2:

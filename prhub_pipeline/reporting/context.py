@@ -43,7 +43,7 @@ from prhub_pipeline.reporting.wording import WORDINGS, Wording
 from prhub_pipeline.weeks import WeekWindow
 
 TITLE_DISPLAY_LIMIT = 120
-SUMMARY_LIMIT = 200  # characters of a description's summary
+SUMMARY_LIMIT = 230  # characters of a description's summary (`summarize` keeps it to 225)
 OUTLINE_LIMIT = 260  # of an outline of changed files, which is never cut: it names fewer places
 MAX_QUICK_VIEW = 12
 # Below this confidence a predicted module is more likely wrong than right (slime's guesses

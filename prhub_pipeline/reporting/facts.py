@@ -19,7 +19,13 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import FileKind, file_kind
 from prhub_pipeline.modelling.known_gaps import followed_up_by
-from prhub_pipeline.modelling.pr_text import own_references, parse_title, shorten, summarize
+from prhub_pipeline.modelling.pr_text import (
+    SLACK,
+    own_references,
+    parse_title,
+    shorten,
+    summarize,
+)
 from prhub_pipeline.modelling.risks import RISK_ORDER
 from prhub_pipeline.modelling.tags import areas_of, normalise_tag, spelling_key
 from prhub_pipeline.paths import matches_any
@@ -54,7 +60,6 @@ FIX_FOCUS_MIN_PRS = 3
 FIX_FOCUS_MIN_SHARE = 0.4
 
 T = TypeVar("T")
-SUBJECT_SLACK = 1.25  # how far over its limit a subject may run rather than be cut
 Ranked = list[tuple[str, int]]  # (name, count), most first
 # A follow-up per risk kind; a revert's is "refix" when the reverted PR had fixed issues.
 FollowUpKind = RiskKind | Literal["refix"]
@@ -63,15 +68,9 @@ FOLLOW_UP_KINDS: tuple[FollowUpKind, ...] = ("refix", *(k for k in RISK_ORDER if
 
 def title_subject(title: str, limit: int) -> str:
     """A title without bracket tags and type prefix, shortened, without a closing stop: the
-    sentence it goes in has its own (verl #7362 read "support. (importance 8.1).").
-
-    A subject at most a quarter over `limit` is kept whole: cutting it would save a word or
-    two and lose what the change is for ("reuse trainer worker group for hybrid rollout to
-    do…", verl #6076, 62 characters against 60).
-    """
-    text = parse_title(title).subject or title
-    room = limit if len(" ".join(text.split())) > SUBJECT_SLACK * limit else len(text)
-    return shorten(text, room).rstrip(" .。")
+    sentence it goes in has its own (verl #7362 read "support. (importance 8.1)."). A subject
+    a little over `limit` is kept whole (`pr_text.SLACK`)."""
+    return shorten(parse_title(title).subject or title, limit, SLACK).rstrip(" .。")
 
 
 def subject(ref: PrRef, limit: int = 60) -> str:
