@@ -7,7 +7,7 @@ import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from prhub_pipeline.config import ModulesConfig
-from prhub_pipeline.modelling import classifier
+from prhub_pipeline.modelling import parallel
 from prhub_pipeline.modelling.classifier import (
     FIELDS,
     FieldCounts,
@@ -65,13 +65,14 @@ def test_fits_in_forked_processes_equal_fits_in_one(monkeypatch: pytest.MonkeyPa
     history = synthetic_history(120)
     models = {}
     for forked in (True, False):
-        monkeypatch.setattr(classifier, "_can_fork", lambda forked=forked: forked)
+        monkeypatch.setattr(parallel, "can_fork", lambda forked=forked: forked)
         models[forked] = train_module_classifier(history, MODULES).model
-    parallel, sequential = models[True], models[False]
-    assert parallel is not None and sequential is not None
-    assert np.array_equal(parallel.coef, sequential.coef)
-    assert np.array_equal(parallel.intercept, sequential.intercept)
-    assert parallel.version.rsplit("-", 1)[1] == sequential.version.rsplit("-", 1)[1]
+    forked_model, sequential = models[True], models[False]
+    assert forked_model is not None and sequential is not None
+    assert np.array_equal(forked_model.coef, sequential.coef)
+    assert np.array_equal(forked_model.intercept, sequential.intercept)
+    assert [f.vocabulary for f in forked_model.fields] == [f.vocabulary for f in sequential.fields]
+    assert forked_model.version.rsplit("-", 1)[1] == sequential.version.rsplit("-", 1)[1]
 
 
 def test_too_few_tagged_prs_is_a_status_not_an_error() -> None:

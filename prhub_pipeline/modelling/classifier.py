@@ -21,17 +21,13 @@ coefficients, thresholds, memory counts), so it can be stored without pickle; se
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
-import os
 import re
-import sys
-import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from multiprocessing.connection import Connection
+from functools import partial
 from typing import Any, Literal, get_args
 
 import numpy as np
@@ -44,6 +40,7 @@ from sklearn.svm import LinearSVC
 
 from prhub_pipeline.config import ModulesConfig
 from prhub_pipeline.modelling.features import PrFeatures, pr_features
+from prhub_pipeline.modelling.parallel import map_in_halves, run_calls
 from prhub_pipeline.modelling.tags import areas_of, ground_truth, learn_modules_config
 from prhub_pipeline.records import ModuleLabel, PullRequest, UnknownTag
 
@@ -470,48 +467,31 @@ FitJob = tuple[sp.csr_matrix, np.ndarray, float, np.ndarray | None]  # _fit_line
 
 
 def _fit_jobs(jobs: Sequence[FitJob]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """`_fit_linear` of each job, the jobs after the first in forked processes alongside it.
+    """`_fit_linear` of each job, side by side where a second core allows (`run_calls`).
 
-    The results are the same either way (every fit is seeded, and each process has its own
-    liblinear random generator); the processes only save time on a machine with a second
-    core. Forking is used only where it is safe: on Linux, from a process with no other
-    threads (the CLI, `prhub materialize`'s in-process runs included); a process with other
-    threads fits one job after another.
+    The results are the same either way: every fit is seeded, and each process has its own
+    liblinear random generator.
     """
-    if len(jobs) < 2 or not _can_fork():
-        return [_fit_linear(*job) for job in jobs]
-    context = multiprocessing.get_context("fork")
-    children = []
-    for job in jobs[1:]:
-        receiver, sender = context.Pipe(duplex=False)
-        process = context.Process(target=_fit_and_send, args=(sender, job), daemon=True)
-        process.start()
-        sender.close()
-        children.append((process, receiver, job))
-    results = [_fit_linear(*jobs[0])]
-    for process, receiver, job in children:
-        try:
-            results.append(receiver.recv())
-        except EOFError:  # the child died (e.g. out of memory): fit here instead
-            results.append(_fit_linear(*job))
-        finally:
-            receiver.close()
-            process.join()
-    return results
+    return run_calls([partial(_fit_linear, *job) for job in jobs])
 
 
-def _can_fork() -> bool:
-    return (
-        sys.platform == "linux"
-        and (os.cpu_count() or 1) > 1
-        and threading.active_count() == 1
-        and not multiprocessing.current_process().daemon  # a daemon may not have children
-    )
+def _features(prs: Sequence[PullRequest], config: ModulesConfig) -> list[PrFeatures]:
+    return [pr_features(pr, config) for pr in prs]
 
 
-def _fit_and_send(sender: Connection, job: FitJob) -> None:
-    sender.send(_fit_linear(*job))
-    sender.close()
+def _count_fields(features: Sequence[PrFeatures]) -> list[FieldCounts]:
+    """Every field's counts, in FIELDS order: the two costliest (the title's character n-grams
+    and the description) beside the rest."""
+
+    def count(specs: Sequence[FieldSpec]) -> list[FieldCounts]:
+        return [FieldCounts.count(s, [getattr(f, s.source) for f in features]) for s in specs]
+
+    costly = {"title_chars", "description"}
+    parts = [[s for s in FIELDS if s.name in costly], [s for s in FIELDS if s.name not in costly]]
+    counted = {
+        c.spec.name: c for part in run_calls([partial(count, p) for p in parts]) for c in part
+    }
+    return [counted[spec.name] for spec in FIELDS]
 
 
 def _recency_weights(dates: Sequence[datetime], half_life: float | None) -> np.ndarray | None:
@@ -631,15 +611,13 @@ def train_module_classifier(
             started,
         )
     index = {label: j for j, label in enumerate(labels)}
-    features = [pr_features(pr, config) for pr, _ in examples]
+    features = map_in_halves(partial(_features, config=config), [pr for pr, _ in examples])
     dates = [pr.merged_at for pr, _ in examples]
     y = np.zeros((len(examples), len(labels)), dtype=np.int8)
     for row, (_, modules) in enumerate(examples):
         y[row, [index[m] for m in modules]] = 1
 
-    counted = [
-        FieldCounts.count(spec, [getattr(f, spec.source) for f in features]) for spec in FIELDS
-    ]
+    counted = _count_fields(features)
     fit_rows, validate_rows = time_ordered_split(len(examples))
     fitting, validating = slice(fit_rows.start, fit_rows.stop), slice(validate_rows.start, None)
     fit_features = [features[i] for i in fit_rows]
