@@ -1,13 +1,14 @@
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from prhub_pipeline.config import ModulesConfig
-from prhub_pipeline.modelling import parallel
+from prhub_pipeline.modelling import classifier, parallel
 from prhub_pipeline.modelling.classifier import (
     FIELDS,
     FieldCounts,
@@ -73,6 +74,35 @@ def test_fits_in_forked_processes_equal_fits_in_one(monkeypatch: pytest.MonkeyPa
     assert np.array_equal(forked_model.intercept, sequential.intercept)
     assert [f.vocabulary for f in forked_model.fields] == [f.vocabulary for f in sequential.fields]
     assert forked_model.version.rsplit("-", 1)[1] == sequential.version.rsplit("-", 1)[1]
+
+
+def test_the_linear_models_read_the_latest_prs_and_the_memory_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past the window, older PRs are remembered by their paths and authors, not read."""
+    monkeypatch.setattr(classifier, "LINEAR_WINDOW", 100)
+    old = [
+        make_pr(
+            1000 + n,
+            "[doc] fix: legacy sphinx pages",
+            paths=(f"legacy/site/page{n}.rst",),
+            merged_at=datetime(2025, 1, 1, tzinfo=UTC) + timedelta(days=n),
+        )
+        for n in range(40)
+    ]
+    result = train_module_classifier([*old, *synthetic_history(120)], MODULES)
+    assert result.model is not None
+    metrics = result.metrics
+    assert (metrics.training_size, metrics.linear_training_size) == (160, 100)
+    assert metrics.validation_size == 20
+    assert "the linear models on the latest 100" in result.message
+    title_terms = {
+        term for f in result.model.fields if f.spec.source == "title" for term in f.vocabulary
+    }
+    assert "sphinx" not in title_terms and "improve" in title_terms
+    touching_legacy = pr_features(make_pr(900, "fix: x", paths=("legacy/site/new.rst",)), MODULES)
+    lift = result.model.memory.log_lift([touching_legacy])[0]
+    assert result.model.labels[int(lift.argmax())] == "doc" and lift.max() > 0
 
 
 def test_too_few_tagged_prs_is_a_status_not_an_error() -> None:

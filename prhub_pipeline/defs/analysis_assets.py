@@ -40,6 +40,8 @@ def _classifier_metadata(summary: ClassifierSummary) -> dict[str, dg.MetadataVal
         metadata["validation_micro_f1"] = dg.MetadataValue.float(metrics.validation_micro_f1)
     if metrics.validation_macro_f1 is not None:
         metadata["validation_macro_f1"] = dg.MetadataValue.float(metrics.validation_macro_f1)
+    if metrics.linear_training_size is not None:  # the latest PRs, which the linear models fit
+        metadata["linear_training_size"] = dg.MetadataValue.int(metrics.linear_training_size)
     if metrics.chosen_params:  # what validation chose: regularisation, recency, memory weights
         metadata["chosen_params"] = dg.MetadataValue.json(metrics.chosen_params)
     return metadata
