@@ -555,6 +555,42 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         ),
         ("t", "No. This is a documentation-only update.", "T"),
         ("t", "Not involved", "T"),
+        # A greeting opens the description (24 of apache/tvm's summaries were 'Hi Committers.'),
+        # and a request for comments closes it.
+        (
+            "[Relax][ONNX] Normalize negative indices",
+            "Hi Committers,\n\nONNX `Gather` allows negative indices. Any suggestions would be"
+            " appreciated if you are available.",
+            "ONNX `Gather` allows negative indices.",
+        ),
+        (
+            "t",
+            "Hi @mshr-h @tlopex,\n\nFix the escape sequence warning.",
+            "Fix the escape sequence warning.",
+        ),
+        (
+            "t",
+            "Dear reviewers,\nThe old batch_norm mixed up the two modes.",
+            "The old batch_norm mixed up the two modes.",
+        ),
+        (
+            "t",
+            "Hey team! Fixed errors in the megatron workers. Thanks!",
+            "Fixed errors in the megatron workers.",
+        ),
+        (
+            "t",
+            "Hi there, when both are set the error is not raised.",
+            "When both are set the error is not raised.",
+        ),
+        ("t", "Hi Committers,\n\nThanks in advance!", "T"),
+        # Greeting words that start a sentence are kept.
+        ("t", "Hello world example prints the version.", "Hello world example prints the version."),
+        (
+            "t",
+            "Thanks to the new cache, the warmup is gone.",
+            "Thanks to the new cache, the warmup is gone.",
+        ),
         # ... nor where a bold line under the test heading heads the figures (vllm-ascend #2474).
         (
             "[main] convert the format of gmm to nz",

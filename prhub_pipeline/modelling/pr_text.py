@@ -568,6 +568,29 @@ _BOLD_LINE = re.compile(r"\*\*(?P<text>[^*\n]+)\*\*\s*[:：]?")
 _TITLE_END = (".", ":", ";", "!", "?", "。", "：", "；", "！", "？")
 
 
+# A greeting that opens a description (`Hi Committers,`, `Hi @mshr-h @tlopex,`, `Hey team!`,
+# `Dear reviewers,`): 24 of apache/tvm's summaries read 'Hi Committers.' and nothing else.
+_SALUTATION = re.compile(
+    r"^(?:hi|hello|hey|dear|greetings)\b"
+    r"(?:\s+(?:all|there|team|folks|everyone|everybody|guys|devs|developers|friends"
+    r"|comm?itt?ers?|reviewers?|maintainers?|tvm|community|@[\w-]+|[A-Z][\w-]*)){0,4}"
+    r"\s*(?:[,!:;，！：；]+|\.(?=\s|$)|$)\s*",
+    re.IGNORECASE,
+)
+
+
+# A request or thanks that closes a paragraph (`Any suggestions would be appreciated if you are
+# available.`, closing 16 of apache/tvm's descriptions; `Please review.`, `Thanks!`).
+_PLEASANTRY = re.compile(
+    r"^(?:any (?:suggestions?|comments?|feedback|advice|help|reviews?)\b"
+    r"|(?:please|pls|kindly)\s+(?:review|take a look|have a look|help|let me know)\b"
+    r"|let me know\b|looking forward\b|ptal\b"
+    r"|(?:many\s+)?(?:thanks?|thank you)(?:\s+(?:in advance|a lot|so much|for (?:your|the)"
+    r" (?:reviews?|time|help)))*\s*[!.]*$)",
+    re.IGNORECASE,
+)
+
+
 class _Paragraph(NamedTuple):
     section: str  # the heading it is under
     text: str
@@ -592,6 +615,16 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
         nonlocal after_image
         if current:
             text = " ".join(current)
+            if not result:  # a greeting opens the description, not a sentence of it
+                text = _SALUTATION.sub("", text, count=1)
+            told = sentences(text)
+            if told and _PLEASANTRY.match(told[-1]):
+                while told and _PLEASANTRY.match(told[-1]):
+                    told.pop()
+                text = " ".join(told)
+            if not text:
+                current.clear()
+                return
             result.append(_Paragraph(section, text, in_item, after_image))
             introduced = len(result) > 1 and result[-2].text.rstrip().endswith((":", "："))
             after_image = introduced and _IMAGE.search(text) is not None and not _plain(text)
