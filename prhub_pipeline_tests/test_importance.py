@@ -222,6 +222,10 @@ def history(count: int = 120) -> list[PullRequest]:
         ("Fuse amax computation into activation kernel", "perf", False, []),
         ("[JAX] Fused layers argument default values changed", "other", False, ["jax"]),
         ("Temporarily remove comm_gemm tests", "refactor", False, []),
+        # apache/tvm's past tenses and gerunds.
+        ("[TIR] Improved error message in InjectSoftwarePipeline", "feat", False, ["tir"]),
+        ("[MetaSchedule] Introducing MemHammer", "feat", False, ["metaschedule"]),
+        ("[CI] Updated cibw to 4.1.0", "chore", False, ["ci"]),
         # ms-swift's type with its scope in one bracket
         ("[Bugfix (rlhf)] skip model reload", "fix", False, ["bugfix", "rlhf"]),
         ("[WIP (draft)] skip model reload", "other", False, ["wip (draft)"]),

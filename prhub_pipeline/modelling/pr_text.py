@@ -76,6 +76,10 @@ _FIRST_WORD_TYPES: dict[str, PrType] = {
     ),
     **dict.fromkeys(["provide", "provides", "create", "creates", "new", "expose"], "feat"),
     **dict.fromkeys(["improve", "improves", "enhance", "enhances"], "feat"),
+    # apache/tvm's past tenses and gerunds (`[TIR] Improved error message in ...`).
+    **dict.fromkeys(["improved", "improving", "implemented", "implements", "implementing"], "feat"),
+    **dict.fromkeys(["introduced", "introducing"], "feat"),
+    **dict.fromkeys(["updated", "updates", "updating"], "chore"),  # as `update` is
     **dict.fromkeys(["fixup", "fixbug", "fixing", "correct", "resolve", "resolves"], "fix"),
     **dict.fromkeys(["prevent", "prevents", "avoid", "avoids"], "fix"),
     **dict.fromkeys(["remove", "removes", "delete", "deletes", "rename", "renames"], "refactor"),
