@@ -97,7 +97,7 @@ def test_the_linear_models_read_the_latest_prs_and_the_memory_all(
     assert metrics.validation_size == 20
     assert "the linear models on the latest 100" in result.message
     title_terms = {
-        term for f in result.model.fields if f.spec.source == "title" for term in f.vocabulary
+        term for f in result.model.fields if f.spec.name == "title" for term in f.vocabulary
     }
     assert "sphinx" not in title_terms and "improve" in title_terms
     touching_legacy = pr_features(make_pr(900, "fix: x", paths=("legacy/site/new.rst",)), MODULES)

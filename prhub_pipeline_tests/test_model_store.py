@@ -85,8 +85,25 @@ def test_a_model_stored_before_the_author_memory_predicts_without_it(
     unweighted = ModuleModel(**{**model.__dict__, "author_weight": 0.0})
     assert np.allclose(loaded.predict_proba(features), unweighted.predict_proba(features))
     payload = _payload(arrays, header | {"format": 3})
-    with pytest.raises(ModelStoreError, match="format 3; this version reads formats 4, 5"):
+    with pytest.raises(ModelStoreError, match="format 3; this version reads formats 4, 5, 6"):
         model_from_bytes(payload, payload_sha256(payload))
+
+
+def test_a_model_stored_before_the_title_type_reads_the_title_alone(
+    trained: tuple[ModuleModel, object],
+) -> None:
+    """A format-5 model's title field read the title's words only, and still does."""
+    model = trained[0]
+    arrays = _arrays(model)
+    header = json.loads(str(arrays["header"]))
+    assert header["fields"][0]["source"] == "title_and_type"
+    header["fields"][0]["source"] = "title"
+    payload = _payload(arrays, header | {"format": 5})
+    loaded = model_from_bytes(payload, payload_sha256(payload))
+    assert loaded.fields[0].spec.source == "title"
+    features = [pr_features(pr, MODULES) for pr in synthetic_history(40, seed=3)]
+    untyped = [f.model_copy(update={"title_type": ""}) for f in features]
+    assert np.allclose(loaded.predict_proba(features), model.predict_proba(untyped), atol=1e-6)
 
 
 def _arrays(model: ModuleModel) -> dict[str, np.ndarray]:

@@ -284,6 +284,21 @@ def test_no_tag_reaches_the_model_inputs() -> None:
     assert "model" not in text_without_tags('[model] fix: Revert "[model] feat: add x"', MODULES)
 
 
+def test_the_title_type_comes_from_its_words_never_its_tags_or_type() -> None:
+    """The model reads the kind of change the title's words say, as one more title word; a
+    type tag (`[BugFix]`, a label where a repository learns its labels) or a conventional
+    type (`fix:`) is the prefix and never reaches it."""
+    config = MODULES.model_copy(update={"allowed": [*(MODULES.allowed or []), "bugfix"]})
+    for title in ("[BugFix][rollout] Add a sampler seed", "[rollout] fix: add a sampler seed"):
+        features = pr_features(make_pr(1, title), config)
+        assert (features.title_type, features.title_and_type) == (
+            "feat",
+            f"{features.title} __feat__",
+        )
+        assert "fix" not in features.title_and_type.lower()
+    assert pr_features(make_pr(2, "[rollout] Seeds for the sampler"), config).title_type == "other"
+
+
 def test_description_boilerplate_is_removed() -> None:
     body = """### What does this PR do?
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from prhub_pipeline.config import ModulesConfig
-from prhub_pipeline.modelling.pr_text import URL, prose
+from prhub_pipeline.modelling.pr_text import URL, parse_title, prose
 from prhub_pipeline.modelling.tags import text_without_tags
 from prhub_pipeline.records import FileChange, PullRequest
 
@@ -32,11 +32,19 @@ class PrFeatures(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     title: str
+    # The kind of change the title's words say (`fix`, `feat`, `refactor`, ... `other`), as
+    # `pr_text.parse_title` reads a title without its tags and type.
+    title_type: str = ""
     path_tokens: str
     path_prefixes: str
     description: str
     paths: str = ""  # the changed paths, lowercased, one a line (for the path label memory)
     author: str = ""  # the author's name, lowercased (for the author label memory)
+
+    @property
+    def title_and_type(self) -> str:
+        """The title's words and, as one word more, the kind of change they say (`__fix__`)."""
+        return f"{self.title} __{self.title_type}__" if self.title_type else self.title
 
 
 def model_description(body: str) -> str:
@@ -92,8 +100,10 @@ def path_prefixes(files: Sequence[FileChange], depths: Sequence[int] = PREFIX_DE
 
 
 def pr_features(pr: PullRequest, config: ModulesConfig) -> PrFeatures:
+    title = text_without_tags(pr.title, config)
     return PrFeatures(
-        title=text_without_tags(pr.title, config),
+        title=title,
+        title_type=parse_title(title).type,
         path_tokens=path_tokens(pr.files),
         path_prefixes=path_prefixes(pr.files),
         description=model_description(pr.body),

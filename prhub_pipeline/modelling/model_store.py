@@ -35,9 +35,10 @@ from prhub_pipeline.modelling.classifier import (
 )
 from prhub_pipeline.records import StoredModelPayload
 
-# Formats this version loads: a model stored before the author memory predicts without one.
+# Formats this version loads: a model stored before the author memory predicts without one; a
+# format-5 model's title field reads the title alone, as its spec says.
 AUTHOR_MEMORY_FORMAT = 5
-READABLE_FORMATS = (4, MODEL_FORMAT)
+READABLE_FORMATS = (4, 5, MODEL_FORMAT)
 
 
 class ModelStoreError(Exception):
