@@ -226,6 +226,10 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[TIR] Improved error message in InjectSoftwarePipeline", "feat", False, ["tir"]),
         ("[MetaSchedule] Introducing MemHammer", "feat", False, ["metaschedule"]),
         ("[CI] Updated cibw to 4.1.0", "chore", False, ["ci"]),
+        ("[TIRx] Phase out flat device-intrinsic op aliases", "refactor", False, ["tirx"]),
+        ("[TIR] Reject non-floating inputs for trig unary ops", "fix", False, ["tir"]),
+        ("[SVE] Check for SVE target in VectorizeLoop", "fix", False, ["sve"]),
+        ("[Unity][Frontend] Translate StableHLO to Relax", "other", False, ["unity", "frontend"]),
         # ms-swift's type with its scope in one bracket
         ("[Bugfix (rlhf)] skip model reload", "fix", False, ["bugfix", "rlhf"]),
         ("[WIP (draft)] skip model reload", "other", False, ["wip (draft)"]),
