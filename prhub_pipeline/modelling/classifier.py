@@ -650,8 +650,7 @@ def train_module_classifier(
     fitting, validating = slice(0, window_fit.stop), slice(window_validate.start, None)
     fit_rows = range(start, start + window_fit.stop)
     validate_rows = range(start + window_validate.start, len(examples))
-    remembered_rows = range(validate_rows.start)  # every PR before the validation PRs
-    remembered_features = [features[i] for i in remembered_rows]
+    remembered = slice(validate_rows.start)  # every PR before the validation PRs
     validate_features = [features[i] for i in validate_rows]
     fit_fields = [field_counts.fit(fitting) for field_counts in counted]
     x_fit = sp.hstack([m for _, _, m in fit_fields], format="csr")
@@ -668,12 +667,11 @@ def train_module_classifier(
     macro_columns = _macro_columns(y_fit, y_validate)
     # The validation PRs' memory holds only the earlier PRs, as a new PR's would.
     fit_dates = [dates[i] for i in fit_rows]
-    remembered_y = y[: remembered_rows.stop]
-    remembered_weights = _recency_weights(dates[: remembered_rows.stop], MEMORY_HALF_LIFE_DAYS)
-    fit_memory = LabelMemory.fit(remembered_features, remembered_y, remembered_weights)
+    remembered_weights = _recency_weights(dates[remembered], MEMORY_HALF_LIFE_DAYS)
+    fit_memory = LabelMemory.fit(features[remembered], y[remembered], remembered_weights)
     memory_scores = MEMORY_WEIGHT * fit_memory.log_lift(validate_features)
     fit_authors = LabelMemory.fit(
-        remembered_features, remembered_y, remembered_weights, source="author"
+        features[remembered], y[remembered], remembered_weights, source="author"
     )
     author_scores = fit_authors.log_lift(validate_features)
 

@@ -107,18 +107,18 @@ def pr_features(pr: PullRequest, config: ModulesConfig) -> PrFeatures:
         path_tokens=path_tokens(pr.files),
         path_prefixes=path_prefixes(pr.files),
         description=model_description(pr.body),
-        **memory_features(pr).model_dump(include={"paths", "author"}),
+        **_remembered(pr),
     )
 
 
 def memory_features(pr: PullRequest) -> PrFeatures:
     """The fields the label memories read (paths, author), the text fields empty: a PR older
     than the linear models' window is remembered, not read (see `classifier.LINEAR_WINDOW`)."""
-    return PrFeatures(
-        title="",
-        path_tokens="",
-        path_prefixes="",
-        description="",
-        paths="\n".join(path.lower() for path in _paths(pr.files)),
-        author=(pr.author or "").strip().lower(),
-    )
+    return PrFeatures(title="", path_tokens="", path_prefixes="", description="", **_remembered(pr))
+
+
+def _remembered(pr: PullRequest) -> dict[str, str]:
+    return {
+        "paths": "\n".join(path.lower() for path in _paths(pr.files)),
+        "author": (pr.author or "").strip().lower(),
+    }

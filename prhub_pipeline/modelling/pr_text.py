@@ -583,7 +583,7 @@ _TITLE_END = (".", ":", ";", "!", "?", "。", "：", "；", "！", "？")
 _SALUTATION = re.compile(
     r"^(?:hi|hello|hey|dear|greetings)\b"
     r"(?:\s+(?:all|there|team|folks|everyone|everybody|guys|devs|developers|friends"
-    r"|comm?itt?ers?|reviewers?|maintainers?|tvm|community|@[\w-]+|[A-Z][\w-]*)){0,4}"
+    r"|comm?itt?ers?|reviewers?|maintainers?|community|@[\w-]+|(?-i:[A-Z][\w-]*))){0,4}"
     r"\s*(?:[,!:;，！：；]+|\.(?=\s|$)|$)\s*",
     re.IGNORECASE,
 )
