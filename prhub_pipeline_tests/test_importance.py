@@ -594,6 +594,7 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         ("t", "Hi Committers,\n\nThanks in advance!", "T"),
         # Greeting words that start a sentence are kept.
         ("t", "Hello world example prints the version.", "Hello world example prints the version."),
+        ("t", "Hey this is broken. Fix the cache.", "Hey this is broken. Fix the cache."),
         (
             "t",
             "Thanks to the new cache, the warmup is gone.",
