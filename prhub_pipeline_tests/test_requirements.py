@@ -264,7 +264,7 @@ def test_a_requirement_moved_to_another_manifest_is_one_change() -> None:
     )
     assert by_number[6354].detail == (
         "changes requirements: moves transferqueue from setup.py (transferqueue) to"
-        " requirements.txt, requirements-npu.txt (==0.1.6 → ==0.1.7)"
+        " requirements.txt and requirements-npu.txt (==0.1.6 → ==0.1.7)"
     )
     assert by_number[1385].detail == (
         "changes requirements: x: sglang[all] ==0.4.5.post3 → x: sglang[openai,srt] ==0.4.6.post1"
@@ -273,11 +273,11 @@ def test_a_requirement_moved_to_another_manifest_is_one_change() -> None:
         "dependency_change", [6354], [_flagged(by_number[6354])], unlisted=0, reverts=[]
     )
     assert EN.risk_text(group).endswith(
-        " (moves transferqueue from setup.py (transferqueue) to requirements.txt,"
+        " (moves transferqueue from setup.py (transferqueue) to requirements.txt and"
         " requirements-npu.txt (==0.1.6 → ==0.1.7))."
     )
     assert ZH.risk_text(group).endswith(
-        "（将 transferqueue 从 setup.py（transferqueue） 移至 requirements.txt、"
+        "（将 transferqueue 从 setup.py（transferqueue） 移至 requirements.txt 和 "
         "requirements-npu.txt，==0.1.6 → ==0.1.7）。"
     )
     # Within one file, from one group to another (verl #36).
@@ -304,6 +304,35 @@ def test_a_requirement_moved_to_another_manifest_is_one_change() -> None:
     # (vllm-omni #97 read "pyproject.toml (moves gradio in pyproject.toml from dev to ...)").
     assert EN.risk_text(group).endswith("#36: setup.py (moves pytest from the main list to test).")
     assert ZH.risk_text(group).endswith("#36：setup.py（将 pytest 从 主依赖列表 移至 test）。")
+    # A move to several extras beside other edits reads as one of them (apache/tvm #19723 read
+    # "moves psutil from the main list to all, popen-pool, rpc, adds all: tornado").
+    extras = config_file_diffs(
+        REPO,
+        [
+            FileVersions(
+                pr_number=19723,
+                path="pyproject.toml",
+                before='[project]\ndependencies = ["numpy", "psutil"]\n'
+                '[project.optional-dependencies]\nall = ["xgboost"]\n',
+                after='[project]\ndependencies = ["numpy"]\n[project.optional-dependencies]\n'
+                'all = ["xgboost", "psutil", "tornado"]\npopen-pool = ["psutil"]\n'
+                'rpc = ["tornado", "psutil"]\n',
+            )
+        ],
+    )
+    regrouped = make_pr(19723, files=[("pyproject.toml", 3, 2)])
+    [flag] = flag_risks(
+        [regrouped], {}, ReviewData(available=False), config, {}, config_diffs=extras
+    )
+    group = RiskGroup("dependency_change", [19723], [_flagged(flag)], unlisted=0, reverts=[])
+    assert EN.risk_text(group).endswith(
+        "#19723: pyproject.toml (moves psutil from the main list to all, popen-pool and rpc;"
+        " adds all: tornado)."
+    )
+    assert ZH.risk_text(group).endswith(
+        "#19723：pyproject.toml（将 psutil 从 主依赖列表 移至 all、popen-pool 和 rpc；"
+        "新增 all: tornado）。"
+    )
     # One line split into two for other environments, in its file and group (VeOmni #901).
     split = config_file_diffs(
         REPO,
@@ -363,7 +392,7 @@ def test_a_pyproject_that_hands_its_requirements_to_the_build_backend_removes_no
     group = RiskGroup("dependency_change", [769], [_flagged(flag)], unlisted=0, reverts=[])
     assert (
         "(makes the dependencies of pyproject.toml dynamic (the build backend reads them),"
-        " no longer listing 2 requirements there, moves ray" in EN.risk_text(group)
+        " no longer listing 2 requirements there; moves ray" in EN.risk_text(group)
     )
     assert (
         "将 pyproject.toml 的 dependencies 改为动态声明（由构建后端读取），不再在其中列出 2 个依赖"
@@ -494,7 +523,7 @@ def test_a_lock_file_with_many_changed_packages_is_one_relock() -> None:
         for f in (new_lock, relock)
     ]
     assert EN.risk_text(groups[0]) == (
-        "#3: pyproject.toml, uv.lock (adds pkg0 >=2, uv.lock: adds 6 packages"
+        "#3: pyproject.toml, uv.lock (adds pkg0 >=2; uv.lock: adds 6 packages"
         " (pkg0 ==1.0, pkg1 ==1.1, …))."
     )
     assert EN.risk_text(groups[1]) == (

@@ -237,6 +237,7 @@ class RequirementPhrases:
     static: str  # fields path, field, n
     any_version: str  # an unpinned requirement's version
     list_sep: str
+    last_sep: str  # before a list's last item: `to requirements.txt and requirements-npu.txt`
     # A lock file's many packages: its path and its parts, each kind of change counted.
     relock: str  # fields path, parts
     relock_repinned: tuple[str, str]  # field n; one package, several
@@ -264,6 +265,7 @@ ENGLISH = RequirementPhrases(
     static="lists {n} requirements as the {field} of {path} itself, no longer dynamic",
     any_version="any version",
     list_sep=", ",
+    last_sep=" and ",
     relock="{path}: {parts}",
     relock_repinned=("re-pins {n} package", "re-pins {n} packages"),
     relock_added=("adds {n} package", "adds {n} packages"),
@@ -332,8 +334,9 @@ def _describe_move(move: RequirementMove, phrases: RequirementPhrases, *, name_p
         versions = phrases.moved_versions.format(before=before, after=after)
     if move.path is not None:
         source, targets = (
-            phrases.list_sep.join(
-                dict.fromkeys(requirement_place(c)[1] or phrases.main_list for c in side)
+            _joined(
+                list(dict.fromkeys(requirement_place(c)[1] or phrases.main_list for c in side)),
+                phrases,
             )
             for side in (move.removed, move.added)
         )
@@ -342,12 +345,20 @@ def _describe_move(move: RequirementMove, phrases: RequirementPhrases, *, name_p
             project=move.project, path=move.path, source=source, targets=targets, versions=versions
         )
     source, targets = (
-        phrases.list_sep.join(dict.fromkeys(place(c) for c in side))
+        _joined(list(dict.fromkeys(place(c) for c in side)), phrases)
         for side in (move.removed, move.added)
     )
     return phrases.moved.format(
         project=move.project, source=source, targets=targets, versions=versions
     )
+
+
+def _joined(items: list[str], phrases: RequirementPhrases) -> str:
+    """`a, b and c`: a move's places read as one list inside a list of edits (apache/tvm #19723
+    read 'moves psutil from the main list to all, popen-pool, rpc, adds all: tornado')."""
+    if len(items) < 2:
+        return "".join(items)
+    return phrases.list_sep.join(items[:-1]) + phrases.last_sep + items[-1]
 
 
 def _describe_relock(relock: Relock, phrases: RequirementPhrases, *, name_path: bool) -> str:

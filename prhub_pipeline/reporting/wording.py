@@ -281,6 +281,9 @@ class Wording:
     settings_and: str  # between those clauses
     # A dependency change: the requirements a PR added, removed or re-pinned.
     requirement_changes: str  # fields list
+    # Between a PR's requirement edits once one holds a list of its own (a move's places, a
+    # re-lock's packages); plain edits keep `list_sep`.
+    requirement_sep: str
     requirements: RequirementPhrases  # how a requirement edit is told
     # A requirement several of the week's PRs changed in turn, taken together.
     requirement_chain: str  # fields key, path, net, steps
@@ -811,7 +814,10 @@ class Wording:
         shown = [
             describe(edit, self.requirements, named_path=named) for edit in edits[:MAX_SETTINGS]
         ]
-        listed = self.list_sep.join(shown) + self._more(len(edits), MAX_SETTINGS)
+        separator = (
+            self.requirement_sep if any(self.list_sep in text for text in shown) else self.list_sep
+        )
+        listed = separator.join(shown) + self._more(len(edits), MAX_SETTINGS)
         return self.requirement_changes.format(list=listed)
 
     def _settings(self, pr: FlaggedPr) -> str:
@@ -1167,6 +1173,7 @@ ZH = Wording(
     settings_deleted_files="删除了配置文件 {paths}",
     settings_and="，并",
     requirement_changes="（{list}）",
+    requirement_sep="；",
     requirements=RequirementPhrases(
         value="{key} {before} → {after}",
         added="新增 {key}{after}",
@@ -1182,6 +1189,7 @@ ZH = Wording(
         static="{path} 改为直接列出 {n} 个依赖作为 {field}，不再动态声明",
         any_version="任意版本",
         list_sep="、",
+        last_sep=" 和 ",
         relock="{path}：{parts}",
         relock_repinned=("更新 {n} 个包的锁定版本", "更新 {n} 个包的锁定版本"),
         relock_added=("新增 {n} 个包", "新增 {n} 个包"),
@@ -1544,6 +1552,7 @@ EN = Wording(
     ),
     settings_and=", and ",
     requirement_changes=" ({list})",
+    requirement_sep="; ",
     requirements=REQUIREMENTS_EN,
     requirement_chain="Taken together, {key} in {path} {net} ({steps}).",
     chain_changed="went from {before} to {after}",
