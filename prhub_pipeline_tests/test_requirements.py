@@ -126,6 +126,21 @@ def test_package_json_and_setup_cfg() -> None:
     assert requirement_settings("setup.cfg", cfg) == {"requests": ">=2", "tqdm": ""}
 
 
+def _dependency_flag(number: int, path: str, before: str, after: str) -> RiskFlag:
+    """The dependency flag of a PR that changed one manifest from `before` to `after`."""
+    diffs = config_file_diffs(
+        REPO, [FileVersions(pr_number=number, path=path, before=before, after=after)]
+    )
+    pr = make_pr(number, files=[(path, 2, 1)])
+    config = ScoringConfig(core_paths=["verl/**/*.py"])
+    [flag] = flag_risks([pr], {}, ReviewData(available=False), config, {}, config_diffs=diffs)
+    return flag
+
+
+def _dependency_group(flag: RiskFlag) -> RiskGroup:
+    return RiskGroup("dependency_change", [flag.number], [_flagged(flag)], unlisted=0, reverts=[])
+
+
 def _flagged(flag: RiskFlag) -> FlaggedPr:
     return FlaggedPr(
         number=flag.number,
@@ -281,50 +296,33 @@ def test_a_requirement_moved_to_another_manifest_is_one_change() -> None:
         "requirements-npu.txt，==0.1.6 → ==0.1.7）。"
     )
     # Within one file, from one group to another (verl #36).
-    into_extra = make_pr(36, files=[("setup.py", 2, 1)])
-    grouped = config_file_diffs(
-        REPO,
-        [
-            FileVersions(
-                pr_number=36,
-                path="setup.py",
-                before='setup(install_requires=["pytest", "ray"])\n',
-                after='setup(install_requires=["ray"], extras_require={"test": ["pytest"]})\n',
-            )
-        ],
-    )
-    [flag] = flag_risks(
-        [into_extra], {}, ReviewData(available=False), config, {}, config_diffs=grouped
+    flag = _dependency_flag(
+        36,
+        "setup.py",
+        'setup(install_requires=["pytest", "ray"])\n',
+        'setup(install_requires=["ray"], extras_require={"test": ["pytest"]})\n',
     )
     assert (
         flag.detail == "changes requirements: moves pytest in setup.py from the main list to test"
     )
-    group = RiskGroup("dependency_change", [36], [_flagged(flag)], unlisted=0, reverts=[])
+    group = _dependency_group(flag)
     # The risk's own sentence names the one file, so the move does not name it again
     # (vllm-omni #97 read "pyproject.toml (moves gradio in pyproject.toml from dev to ...)").
     assert EN.risk_text(group).endswith("#36: setup.py (moves pytest from the main list to test).")
     assert ZH.risk_text(group).endswith("#36：setup.py（将 pytest 从 主依赖列表 移至 test）。")
     # A move to several extras beside other edits reads as one of them (apache/tvm #19723 read
     # "moves psutil from the main list to all, popen-pool, rpc, adds all: tornado").
-    extras = config_file_diffs(
-        REPO,
-        [
-            FileVersions(
-                pr_number=19723,
-                path="pyproject.toml",
-                before='[project]\ndependencies = ["numpy", "psutil"]\n'
-                '[project.optional-dependencies]\nall = ["xgboost"]\n',
-                after='[project]\ndependencies = ["numpy"]\n[project.optional-dependencies]\n'
-                'all = ["xgboost", "psutil", "tornado"]\npopen-pool = ["psutil"]\n'
-                'rpc = ["tornado", "psutil"]\n',
-            )
-        ],
+    group = _dependency_group(
+        _dependency_flag(
+            19723,
+            "pyproject.toml",
+            '[project]\ndependencies = ["numpy", "psutil"]\n'
+            '[project.optional-dependencies]\nall = ["xgboost"]\n',
+            '[project]\ndependencies = ["numpy"]\n[project.optional-dependencies]\n'
+            'all = ["xgboost", "psutil", "tornado"]\npopen-pool = ["psutil"]\n'
+            'rpc = ["tornado", "psutil"]\n',
+        )
     )
-    regrouped = make_pr(19723, files=[("pyproject.toml", 3, 2)])
-    [flag] = flag_risks(
-        [regrouped], {}, ReviewData(available=False), config, {}, config_diffs=extras
-    )
-    group = RiskGroup("dependency_change", [19723], [_flagged(flag)], unlisted=0, reverts=[])
     assert EN.risk_text(group).endswith(
         "#19723: pyproject.toml (moves psutil from the main list to all, popen-pool and rpc;"
         " adds all: tornado)."
@@ -334,35 +332,22 @@ def test_a_requirement_moved_to_another_manifest_is_one_change() -> None:
         "新增 all: tornado）。"
     )
     # One line split into two for other environments, in its file and group (VeOmni #901).
-    split = config_file_diffs(
-        REPO,
-        [
-            FileVersions(
-                pr_number=901,
-                path="pyproject.toml",
-                before='[project.optional-dependencies]\ngpu = ["av>=14.3; python_version'
-                " == '3.11'\"]\n",
-                after='[project.optional-dependencies]\ngpu = ["av>=14.2; platform_machine =='
-                " 'aarch64'\", \"av>=14.3; platform_machine == 'x86_64'\"]\n",
-            )
-        ],
+    flag = _dependency_flag(
+        901,
+        "pyproject.toml",
+        "[project.optional-dependencies]\ngpu = [\"av>=14.3; python_version == '3.11'\"]\n",
+        '[project.optional-dependencies]\ngpu = ["av>=14.2; platform_machine =='
+        " 'aarch64'\", \"av>=14.3; platform_machine == 'x86_64'\"]\n",
     )
-    machines = make_pr(901, files=[("pyproject.toml", 2, 1)])
-    [flag] = flag_risks([machines], {}, ReviewData(available=False), config, {}, config_diffs=split)
     assert flag.detail == (
         "changes requirements: re-declares av in pyproject.toml (gpu) for other environments or"
         " extras (1 → 2 declarations)"
     )
-    group = RiskGroup("dependency_change", [901], [_flagged(flag)], unlisted=0, reverts=[])
-    assert ZH.risk_text(group).endswith(
+    assert ZH.risk_text(_dependency_group(flag)).endswith(
         "（在 pyproject.toml（gpu） 中按其他环境或 extras 重新声明 av（1 → 2 条））。"
     )
     # A project removed from a manifest and another one added stay two changes.
-    other = make_pr(9, files=[("requirements.txt", 1, 1)])
-    swapped = config_file_diffs(
-        REPO, [FileVersions(pr_number=9, path="requirements.txt", before="a\n", after="b\n")]
-    )
-    [flag] = flag_risks([other], {}, ReviewData(available=False), config, {}, config_diffs=swapped)
+    flag = _dependency_flag(9, "requirements.txt", "a\n", "b\n")
     assert flag.detail == "changes requirements: removes a; adds b"
 
 
