@@ -230,6 +230,15 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[TIR] Reject non-floating inputs for trig unary ops", "fix", False, ["tir"]),
         ("[SVE] Check for SVE target in VectorizeLoop", "fix", False, ["sve"]),
         ("[Unity][Frontend] Translate StableHLO to Relax", "other", False, ["unity", "frontend"]),
+        # hpcaitech/ColossalAI's past tenses, style passes and bot
+        ("[fp16] refactored fp16 optimizer", "refactor", False, ["fp16"]),
+        ("[model] supported ERNIE4.5 Text Models", "feat", False, ["model"]),
+        ("[fx] patched torch.full for huggingface opt", "fix", False, ["fx"]),
+        ("[autoparallel] handled illegal sharding strategy", "fix", False, ["autoparallel"]),
+        ("[NFC] polish colossalai/amp/naive_amp/_utils.py code style", "chore", False, ["nfc"]),
+        ("Automated submodule synchronization", "chore", False, []),
+        ("[CLI] refactored the launch CLI and fixed bugs", "refactor", False, ["cli"]),
+        ("[workflow] patched the release to fix the wheel name", "fix", False, ["workflow"]),
         # ms-swift's type with its scope in one bracket
         ("[Bugfix (rlhf)] skip model reload", "fix", False, ["bugfix", "rlhf"]),
         ("[WIP (draft)] skip model reload", "other", False, ["wip (draft)"]),

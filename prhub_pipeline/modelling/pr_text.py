@@ -97,6 +97,13 @@ _FIRST_WORD_TYPES: dict[str, PrType] = {
     # ms-swift's `compat transformers 4.52` (57 titles): made to work with a new version.
     **dict.fromkeys(["compat", "compatible", "compatibility"], "fix"),
     **dict.fromkeys(["autoupdate", "nominate"], "chore"),
+    # hpcaitech/ColossalAI's and apache/tvm's past tenses (`[fp16] refactored fp16 optimizer`,
+    # `[model] supported ERNIE4.5 Text Models`), typed as the verbs above are.
+    **dict.fromkeys(["supported", "enhanced"], "feat"),
+    **dict.fromkeys(["refactored", "renamed", "replaced", "simplified", "unified"], "refactor"),
+    **dict.fromkeys(["moved", "moving", "removing", "cleaned"], "refactor"),
+    **dict.fromkeys(["optimized", "optimised"], "perf"),
+    **dict.fromkeys(["bumped", "upgraded"], "chore"),
 }
 # First words that say a type less surely than a fix named later in the title (`Adding slice
 # to fix failure ...`, `Install wget to fix image build`). TransformerEngine writes most titles
@@ -114,6 +121,13 @@ _WEAK_FIRST_WORD_TYPES: dict[str, PrType] = {
     **dict.fromkeys(["speedup", "optimizations"], "perf"),
     **dict.fromkeys(["cherrypick", "cherry", "install", "installs"], "chore"),
     **dict.fromkeys(["document", "documents"], "doc"),
+    # Past tenses as weak as their verbs above (`[autoparallel] handled illegal strategy`).
+    **dict.fromkeys(["integrated"], "feat"),
+    **dict.fromkeys(["handled", "adapted"], "fix"),
+    # `[fx] patched torch.full for huggingface opt`: 11 of 12 titles typed otherwise say fix.
+    **dict.fromkeys(["patch", "patches", "patched"], "fix"),
+    # A bot's (`Automated submodule synchronization`, 68 of ColossalAI's titles).
+    **dict.fromkeys(["automated"], "chore"),
 }
 # A fix named anywhere in a title that says no type up front (`nccl bucket size fix`).
 _FIX_WORD = re.compile(
@@ -126,6 +140,8 @@ _FIX_WORD = re.compile(
 _SUPPORT = re.compile(r"(?<!\bto )(?<!\bfully )\bsupports?\b", re.IGNORECASE)
 _TESTS = re.compile(r"\btests?\b", re.IGNORECASE)
 _TEST_SWITCHES = frozenset({"skip", "disable", "reenable", "relax", "tighten"})
+# A style-only change, however its verb reads (ColossalAI's 231 `[NFC] polish <file> code style`).
+_CODE_STYLE = re.compile(r"\bcode ?style\b|\bcode formatting\b", re.IGNORECASE)
 
 
 def _type_named_anywhere(title: str, first_word: str) -> PrType:
@@ -135,6 +151,8 @@ def _type_named_anywhere(title: str, first_word: str) -> PrType:
         return _WEAK_FIRST_WORD_TYPES[first_word]
     if first_word in _TEST_SWITCHES and _TESTS.search(title):
         return "test"
+    if _CODE_STYLE.search(title):
+        return "chore"
     return "feat" if _SUPPORT.search(title) else "other"
 
 
