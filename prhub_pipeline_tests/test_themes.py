@@ -322,13 +322,18 @@ def test_titles_name_themes_through_model_and_library_names() -> None:
         # The notes beside the images are documentation (verl #2569, slime #1682).
         ("[release] bump to v0.2.3", ["docker/README.md", "setup.py"], "Docker", False),
         ("[misc] chore: tidy", ["docker/README.md", "docker/Dockerfile.vllm"], "Docker", True),
+        # A talk's recording and the GPU's memory are no video models (ColossalAI #2619).
+        ("[tutorial] add video link", ["README.md"], "Multimodal", False),
+        ("[EPLB][Bugfix]Reduce unnecessary video memory usage", [], "Multimodal", False),
+        ("[data] support glm4.1v video training", [], "Multimodal", True),
     ],
 )
-def test_async_and_tools_themes_mean_training_and_agent_tools(
+def test_a_theme_means_its_subject_not_a_word_it_shares(
     title: str, paths: list[str], theme: str, expected: bool
 ) -> None:
     """tilelang's `cp.async` pipelines, VeOmni's async checkpoint saves and tilelang's tools/
-    folder of debugging scripts are neither asynchronous training nor agent tools."""
+    folder of debugging scripts are neither asynchronous training nor agent tools; a docker
+    folder's notes are no image, a talk's video no video model."""
     (rule,) = [r for r in DEFAULT_THEME_RULES if r.name == theme]
     assert rule_matches(rule, title, "", paths, []) is expected
 

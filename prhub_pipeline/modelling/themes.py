@@ -92,7 +92,8 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
             r"\bmllms?\b",
             r"(?:[-_ ]|[a-z\d])vl\b",
             r"\bvision(?![a-z])",
-            r"\bvideos?\b",
+            # Not a talk's recording or the GPU's memory (`add video link`, `video memory usage`).
+            r"\bvideos?\b(?!\s+(?:links?|memory|recordings?)\b)",
             r"\baudio\b",
             r"\bdiffusion\b",
         ],
