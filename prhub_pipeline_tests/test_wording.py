@@ -559,7 +559,7 @@ def test_an_outline_of_a_partial_file_list_says_the_folders_are_a_floor() -> Non
     assert facts.change_outline(partial.model_copy(update={"files": []}), CONFIG) is None
 
 
-def test_an_outline_of_one_folder_gives_its_counts_once_and_names_the_top_folder() -> None:
+def test_an_outline_of_one_folder_gives_its_counts_once_and_names_the_repository_root() -> None:
     engine = make_pr(3, "Adding slice", files=[("te/jax/a.py", 20, 0), ("te/jax/b.py", 4, 0)])
     outline = facts.change_outline(engine, CONFIG)
     assert outline is not None
@@ -569,7 +569,7 @@ def test_an_outline_of_one_folder_gives_its_counts_once_and_names_the_top_folder
     readmes = make_pr(4, "Add ci badge", files=[("README.md", 1, 0), ("README_zh.md", 1, 1)])
     outline = facts.change_outline(readmes, CONFIG)
     assert outline is not None
-    assert EN.change_outline(outline, 300).endswith("(3 lines) in the top folder.")
+    assert EN.change_outline(outline, 300).endswith("(3 lines) in the repository root.")
     assert ZH.change_outline(outline, 300) == "描述未超出标题；改动 2 个文件（3 行），在根目录。"
 
 

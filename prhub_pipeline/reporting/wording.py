@@ -1381,7 +1381,7 @@ EN = Wording(
         "removed": "{path} (removed, {lines})",
     },
     line_count=("{n} line", "{n} lines"),
-    top_folder="the top folder",
+    top_folder="the repository root",
     no_prs="No pull requests were merged this week ({span}).",
     overview=(
         "{n} pull request was merged this week ({span}); {key}. By type: {types}.",
