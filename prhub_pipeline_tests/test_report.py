@@ -19,6 +19,7 @@ from prhub_pipeline.modelling.risks import flag_risks
 from prhub_pipeline.records import (
     ModuleLabel,
     PrScore,
+    PrType,
     PullRequest,
     RenderedReport,
     ReviewData,
@@ -705,7 +706,7 @@ def test_a_pr_without_description_is_outlined_not_summarised_by_its_own_title() 
     finally:
         del MODULES[6600], MODULES[6601]
     items = {item.pr.number: item.text for group in context.groups for item in group.items}
-    assert items[6600].count("support megatron-bridge training") == 1
+    assert items[6600].lower().count("support megatron-bridge training") == 1
     assert items[6600].endswith(").")
     assert items[6601].endswith("Splits optimizer state across ranks.")
     quick = {item.pr.number: item.summary + item.risks for item in context.quick_view}
@@ -1473,6 +1474,32 @@ def test_a_gathered_prs_label_is_left_out_when_it_only_names_its_type() -> None:
             assert words.labelled_item_text(label, tuned, score).startswith(
                 words.display_name(label) + " · "
             )
+
+
+@pytest.mark.parametrize(
+    ("title", "pr_type", "type_name", "en", "zh"),
+    [
+        # ColossalAI #3238 read "fix: Fix pre-commit workflow".
+        ("[CI] Fix pre-commit workflow", "fix", "fix", "Fix pre-commit", "修复：Fix pre-commit"),
+        ("[cli] refactored the launch CLI", "refactor", "refactor", "Refactored the", "重构："),
+        ("[fsdp] fix: hotfix the seed", "fix", "fix", "Hotfix the seed", "修复：hotfix"),
+        # The first word says another type, or none: the type stays.
+        ("[doc] fix typo in README", "doc", "docs", "docs: fix typo", "文档：fix typo"),
+        ("[fsdp] feat: shard the optimizer", "feat", "feature", "feature: shard", "功能：shard"),
+        # A verb that only suggests the type (ColossalAI #3261).
+        ("[autoparallel] adapt to the analyzer", "fix", "fix", "fix: adapt", "修复：adapt"),
+    ],
+)
+def test_an_item_leaves_out_its_type_when_its_subject_says_it(
+    title: str, pr_type: PrType, type_name: str, en: str, zh: str
+) -> None:
+    score = PrScore(number=1, importance=8.0, raw_score=8.0, parts={}, is_key=True, pr_type=pr_type)
+    ref = _key_ref(1, "fsdp", 8.0).model_copy(
+        update={"title": title, "pr_type": pr_type, "type_name": type_name}
+    )
+    assert WORDINGS["en"].item_text(ref, score).startswith(en)
+    zh_ref = ref.model_copy(update={"type_name": zh.partition("：")[0]})
+    assert WORDINGS["zh"].item_text(zh_ref, score).startswith(zh)
 
 
 @pytest.mark.parametrize(("lang", "names"), [("zh", {"doc": "文档"}), ("en", {"doc": "Docs"})])

@@ -305,6 +305,20 @@ def change_kind(title: str, body: str) -> ChangeKind:
     return ChangeKind(type=pr_type, breaking=info.breaking or ticked_breaking)
 
 
+def first_word_type(text: str) -> PrType | None:
+    """The type a text's first word says outright (`Fix ...`, `added ...`, `Supported ...`),
+    if any; a word that only suggests one (`Adapt ...`, `Handle ...`) says none."""
+    first = _FIRST_WORD.match(text)
+    if first is None:
+        return None
+    word = first.group("word").lower()
+    words = (word.replace("-", ""), word.partition("-")[0])
+    return next(
+        (t for w in words for known in (TYPE_ALIASES, _FIRST_WORD_TYPES) if (t := known.get(w))),
+        None,
+    )
+
+
 def tag_type(tag: str) -> PrType | None:
     """The type a bracket tag names (`[bugfix]`, `[Bug fix]`, `[Performance]`, vllm-ascend's
     `[Feat.]`), if any; `[ci]` and `[misc]` name a place, not a type."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple, get_args
 
 from prhub_pipeline.config import normalise_tag
 from prhub_pipeline.modelling.importance import FileKind
-from prhub_pipeline.modelling.pr_text import tag_type
+from prhub_pipeline.modelling.pr_text import first_word_type, tag_type
 from prhub_pipeline.modelling.requirement_edits import ENGLISH as REQUIREMENTS_EN
 from prhub_pipeline.modelling.requirement_edits import (
     RequirementPhrases,
@@ -245,6 +245,8 @@ class Wording:
     more_heading: str  # the closing section of modules and themes grouping one or two PRs
     more_lead: str
     item_label: str
+    # An item whose subject's first word already says its type (`Fix ...`); None: always `item`.
+    item_typed_by_subject: str | None
     group_intro: Counted
     group_intro_unlabelled: Counted
     group_intro_place: str  # fields n, place, types, key
@@ -647,9 +649,13 @@ class Wording:
             notes += self.item_impacts.format(impacts=impacts)
         if score.breaking:
             notes += self.item_breaking
-        return self.item.format(
+        text, template = subject(ref, 90), self.item
+        if self.item_typed_by_subject is not None and first_word_type(text) == ref.pr_type:
+            # "Fix pre-commit workflow", not "fix: Fix pre-commit workflow".
+            text, template = text[:1].upper() + text[1:], self.item_typed_by_subject
+        return template.format(
             type=ref.type_name,
-            subject=subject(ref, 90),
+            subject=text,
             importance=_fmt(ref.importance),
             notes=notes,
             summary=ref.summary,
@@ -1113,6 +1119,8 @@ ZH = Wording(
     group_see_also="另见：{list}。",
     appendix="附录",
     item="{type}：{subject}（重要性 {importance}{notes}）。{summary}",
+    # The type word stays: it reads the English subject in Chinese.
+    item_typed_by_subject=None,
     item_impacts="，涉及{impacts}",
     item_breaking="，不兼容变更",
     others="另有 {n} 个 PR（{types}）：{listed}{more}。",
@@ -1459,6 +1467,7 @@ EN = Wording(
     group_see_also=" See also {list}.",
     appendix="the appendix",
     item="{type}: {subject} (importance {importance}{notes}). {summary}",
+    item_typed_by_subject="{subject} (importance {importance}{notes}). {summary}",
     item_impacts="; addresses {impacts}",
     item_breaking="; breaking",
     others=(
