@@ -245,15 +245,8 @@ def parse_title(title: str) -> TitleInfo:
         subject = conventional.group("rest").strip() or rest
         return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=subject)
     # `rollout: Fix ...`, `megatron：Update ...`: a scope where the type would be.
-    first = _FIRST_WORD.match(conventional.group("rest") if conventional else rest)
-    word = first.group("word").lower() if first else ""
-    # A hyphenated word says its type whole (`Auto-update ...`, `Bug-fix ...`) or by its
-    # first part (`Fix-up ...`).
-    words = (word.replace("-", ""), word.partition("-")[0])
-    pr_type = next(
-        (t for w in words for t in (TYPE_ALIASES.get(w), _FIRST_WORD_TYPES.get(w)) if t),
-        _type_named_anywhere(rest, words[0]),
-    )
+    lead = conventional.group("rest") if conventional else rest
+    pr_type = first_word_type(lead) or _type_named_anywhere(rest, _first_words(lead)[0])
     # verl's early `[doc] ...`, `[bugfix] ...` titles: a tag that names a type wins over the
     # first word, which is often a plain verb ("update", "add"). `[Bug fix]` is `[bugfix]`.
     tag_types = {t for t in map(tag_type, tags) if t is not None}
@@ -308,15 +301,23 @@ def change_kind(title: str, body: str) -> ChangeKind:
 def first_word_type(text: str) -> PrType | None:
     """The type a text's first word says outright (`Fix ...`, `added ...`, `Supported ...`),
     if any; a word that only suggests one (`Adapt ...`, `Handle ...`) says none."""
-    first = _FIRST_WORD.match(text)
-    if first is None:
-        return None
-    word = first.group("word").lower()
-    words = (word.replace("-", ""), word.partition("-")[0])
     return next(
-        (t for w in words for known in (TYPE_ALIASES, _FIRST_WORD_TYPES) if (t := known.get(w))),
+        (
+            t
+            for w in _first_words(text)
+            for known in (TYPE_ALIASES, _FIRST_WORD_TYPES)
+            if (t := known.get(w))
+        ),
         None,
     )
+
+
+def _first_words(text: str) -> tuple[str, str]:
+    """A text's first word, lowercased, as its type is read: a hyphenated word says its type
+    whole (`Auto-update ...`, `Bug-fix ...`) or by its first part (`Fix-up ...`)."""
+    first = _FIRST_WORD.match(text)
+    word = first.group("word").lower() if first else ""
+    return word.replace("-", ""), word.partition("-")[0]
 
 
 def tag_type(tag: str) -> PrType | None:
