@@ -921,6 +921,25 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "To reduce the e2e running time, the e2e test cases related to quantization are"
             " deleted.",
         ),
+        # A dunder name is no bold text (verl #2172 read `RayPRIMETrainer.init()`); bold
+        # words between double underscores are.
+        (
+            "[recipe] fix: parameter order in RayPRIMETrainer super().__init__() call",
+            "Fixes the parameter order in `RayPRIMETrainer.__init__()` when calling"
+            " `super().__init__()` from __main__.py, __really__.",
+            "Fixes the parameter order in `RayPRIMETrainer.__init__()` when calling"
+            " `super().__init__()` from __main__.py, __really__.",
+        ),
+        (
+            "[NFC] polish colossalai/amp/__init__.py code style",
+            "",
+            "Polish colossalai/amp/__init__.py code style",
+        ),
+        (
+            "t",
+            "Note: __this changes the default__ for all models.",
+            "Note: this changes the default for all models.",
+        ),
     ],
 )
 def test_summary_is_the_first_author_sentences(title: str, body: str, expected: str) -> None:

@@ -590,7 +590,12 @@ _BARE_REFERENCES = re.compile(rf"^\s*{_ONE_REFERENCE}(?:[\s,;]+{_ONE_REFERENCE})
 # elsewhere; a link whose text says the change (pre-commit.ci's `[mirrors-clang-format: v21.1.8
 # → v22.1.0](...)`) is kept.
 _BARE_LINK = re.compile(r"^\s*\[\s*(?:\S+\s+){0,2}\S+\s*\]\([^)]+\)\s*[.,;:]?\s*$")
-_EMPHASIS = re.compile(r"(\*\*|__)(?P<text>.+?)\1")
+_EMPHASIS = re.compile(r"\*\*(?P<text>.+?)\*\*")
+# `__bold text__`, but not a dunder name (`__init__.py`, ColossalAI #3327's summary read
+# `random/init.py`): a word between underscores is code far more often than bold.
+_UNDERSCORE_EMPHASIS = re.compile(
+    r"(?<![\w/.])__(?P<text>[^_\s][^_\n]*?\s[^_\n]*?[^_\s])__(?![\w.])"
+)
 # `*every*`, but not `bs*seq_len*vocab`, `a * b * c` or a `*` inside a code span.
 _SINGLE_EMPHASIS = re.compile(r"(?<![\w*`])\*(?=[^\s*])(?P<text>[^*`\n]+?)(?<=[^\s*])\*(?![\w*])")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|(?P<number>\d+)[.)])\s+")
@@ -784,8 +789,8 @@ def _plain(text: str) -> str:
     text = _IMAGE.sub("", text)
     text = _HTML_CODE.sub(lambda m: f"`{m.group('code')}`", text)
     text = _LINK.sub(lambda m: m.group("text"), text)
-    text = _EMPHASIS.sub(lambda m: m.group("text"), text)
-    text = _SINGLE_EMPHASIS.sub(lambda m: m.group("text"), text)
+    for emphasis in (_EMPHASIS, _UNDERSCORE_EMPHASIS, _SINGLE_EMPHASIS):
+        text = emphasis.sub(lambda m: m.group("text"), text)
     # Lines join with a space, which Chinese does not write after its full-width punctuation
     # (English written with a full-width comma keeps it).
     return _SPACE_AFTER_CJK_PUNCTUATION.sub(
