@@ -940,6 +940,12 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "Note: __this changes the default__ for all models.",
             "Note: this changes the default for all models.",
         ),
+        # No emphasis in code or keyword arguments; bold italics and Chinese bold are emphasis.
+        (
+            "t",
+            "Pass `**kwargs` to `model(**inputs)` and f(**a, **b), ***not*** 这是**重要**的.",
+            "Pass `**kwargs` to `model(**inputs)` and f(**a, **b), not 这是重要的.",
+        ),
     ],
 )
 def test_summary_is_the_first_author_sentences(title: str, body: str, expected: str) -> None:

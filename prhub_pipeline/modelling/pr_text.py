@@ -590,7 +590,12 @@ _BARE_REFERENCES = re.compile(rf"^\s*{_ONE_REFERENCE}(?:[\s,;]+{_ONE_REFERENCE})
 # elsewhere; a link whose text says the change (pre-commit.ci's `[mirrors-clang-format: v21.1.8
 # → v22.1.0](...)`) is kept.
 _BARE_LINK = re.compile(r"^\s*\[\s*(?:\S+\s+){0,2}\S+\s*\]\([^)]+\)\s*[.,;:]?\s*$")
-_EMPHASIS = re.compile(r"\*\*(?P<text>.+?)\*\*")
+# `**bold**` and `***bold italics***`, but not `f(**kwargs)` or `g(**a, **b)`: a closing `**`
+# follows no space or opening bracket. Chinese bolds within a sentence (`这是**重要**的`).
+_EMPHASIS = re.compile(
+    r"(?<![A-Za-z0-9_*])(?P<stars>\*\*\*?)(?=[^\s*])(?P<text>(?:(?!\*\*).)+?)(?<=[^\s*(\[])(?P=stars)"
+    r"(?![A-Za-z0-9_*])"
+)
 # `__bold text__`, but not a dunder name (`__init__.py`, ColossalAI #3327's summary read
 # `random/init.py`): a word between underscores is code far more often than bold.
 _UNDERSCORE_EMPHASIS = re.compile(
@@ -789,8 +794,17 @@ def _plain(text: str) -> str:
     text = _IMAGE.sub("", text)
     text = _HTML_CODE.sub(lambda m: f"`{m.group('code')}`", text)
     text = _LINK.sub(lambda m: m.group("text"), text)
+    # No emphasis inside a code span (`model(**inputs, **extra)`): each is set aside meanwhile.
+    spans: list[str] = []
+
+    def set_aside(match: re.Match[str]) -> str:
+        spans.append(match.group())
+        return f"\x00{len(spans) - 1}\x00"
+
+    text = _CODE_SPAN.sub(set_aside, text)
     for emphasis in (_EMPHASIS, _UNDERSCORE_EMPHASIS, _SINGLE_EMPHASIS):
         text = emphasis.sub(lambda m: m.group("text"), text)
+    text = re.sub("\x00(\\d+)\x00", lambda m: spans[int(m.group(1))], text)
     # Lines join with a space, which Chinese does not write after its full-width punctuation
     # (English written with a full-width comma keeps it).
     return _SPACE_AFTER_CJK_PUNCTUATION.sub(
