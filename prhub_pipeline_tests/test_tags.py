@@ -116,6 +116,10 @@ def test_a_release_or_branch_marker_is_no_module(marker: str) -> None:
 def test_type_only_tags_say_no_area() -> None:
     """tilelang's `[Cleanup]` and `[Typo]` say what kind of change, like `[BugFix]`."""
     assert areas_of(["cleanup", "typo", "bugfix", "cuda", "refactor"]) == ["cuda"]
+    # However the words are spaced (ColossalAI's `[FIX BUG]` headed a trends row "FIX BUG").
+    assert areas_of(["FIX BUG", "fix_bug", "Hot Fix", "bug fixes", "Do Not Merge", "fsdp"]) == [
+        "fsdp"
+    ]
     tags = parse_title_tags("[Cleanup][doc] tidy", ModulesConfig(allowed=["doc"]))
     assert (tags.modules, tags.unknown) == (["doc"], [])
 

@@ -36,9 +36,11 @@ TYPE_ONLY_TAGS = frozenset(
         "fix",
         "fixes",
         "bugfix",
+        "bugfixes",
         "bug_fix",
         "bug",
         "hotfix",
+        "hotfixes",
         "refactor",
         "refact",
         "refactoring",
@@ -271,7 +273,15 @@ def text_without_tags(title: str, config: ModulesConfig) -> str:
 def areas_of(modules: Sequence[str]) -> list[str]:
     """The modules that say where a change happened: without type-only tags (`bugfix`) and
     status tags (`wip`)."""
-    return [m for m in modules if normalise_tag(m) not in TYPE_ONLY_TAGS | STATUS_TAGS]
+    return [m for m in modules if _spelling_free(m) not in _NO_AREA_KEYS]
+
+
+def _spelling_free(tag: str) -> str:
+    """A tag without its word separators: `[FIX BUG]`, `[Hot Fix]` and `[fixbug]` are one."""
+    return normalise_tag(tag).replace("_", "")
+
+
+_NO_AREA_KEYS = frozenset(map(_spelling_free, TYPE_ONLY_TAGS | STATUS_TAGS))
 
 
 def modules_from_labels(labels: Iterable[str], config: ModulesConfig) -> list[str]:
