@@ -521,6 +521,15 @@ def test_an_outline_of_every_code_place_counts_the_other_files_apart() -> None:
         "描述未超出标题；改动 verl/single_controller/base/worker.py（15 行），"
         "另有测试、文档、CI 4 个文件（76 行）。"
     )
+    # Latin after Chinese keeps its space (ColossalAI #5893 read "另有CI 3 个文件").
+    ci_only = make_pr(
+        5893,
+        "support torch2.3",
+        files=[("verl/worker.py", 2, 0), (".github/workflows/build.yml", 9, 1)],
+    )
+    ci_outline = facts.change_outline(ci_only, CONFIG)
+    assert ci_outline is not None
+    assert ZH.change_outline(ci_outline, 300).endswith("另有 CI 1 个文件（10 行）。")
 
 
 def test_an_outline_of_one_file_says_if_it_is_new_and_counts_lines_right() -> None:

@@ -1043,8 +1043,8 @@ ZH = Wording(
     outline_in="在 {places}",
     outline_among="分布在 {n} 个目录，包括 {places}",
     outline_among_listed="分布在至少 {n} 个目录，包括 {places}",
-    outline_besides="，另有{kinds} 改动",
-    outline_places_and_support="描述未超出标题；改动 {places}，另有{kinds} {files}（{lines}）。",
+    outline_besides="，另有 {kinds} 改动",
+    outline_places_and_support="描述未超出标题；改动 {places}，另有 {kinds} {files}（{lines}）。",
     file_count="{n} 个文件",
     outline_kinds={
         "test": "测试",
