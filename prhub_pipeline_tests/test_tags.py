@@ -124,6 +124,18 @@ def test_type_only_tags_say_no_area() -> None:
     assert (tags.modules, tags.unknown) == (["doc"], [])
 
 
+def test_a_tag_joining_a_kind_of_change_and_an_area_is_both() -> None:
+    """ColossalAI's `[Fix/Example]` made a module "Fix/Example" beside `example`."""
+    learned = ModulesConfig()
+    assert parse_title_tags("[Fix/Example] Fix Llama", learned).modules == ["fix", "example"]
+    assert parse_title_tags("[hotfix/hybridengine] x", learned).modules == [
+        "hotfix",
+        "hybridengine",
+    ]
+    # Areas alone stay one tag without a module list: `[CI/CD]` may be one thing.
+    assert parse_title_tags("[CI/CD] x", learned).modules == ["ci/cd"]
+
+
 def test_status_tags_say_no_area_and_stay_tags() -> None:
     """slime's `[NFC] Add observability subfolder` headed a report section "nfc"."""
     assert areas_of(["nfc", "WIP", "draft", "minor", "rollout"]) == ["rollout"]

@@ -177,12 +177,16 @@ def _classify_tag(
         return [], None, False, []
     if tag in BRANCH_MARKERS and (vocabulary.allowed is None or vocabulary.resolve(tag) is None):
         return [], None, False, []
+    parts = composite_parts(tag)
+    if vocabulary.allowed is None and len(parts) > 1 and areas_of(parts) != parts:
+        # `[Fix/Example]`, `[hotfix/hybridengine]`: a kind of change and an area, as
+        # `[Fix][Example]` would be (ColossalAI's reports had a module "Fix/Example").
+        return [m for p in parts if (m := vocabulary.resolve(p))], None, False, []
     module = vocabulary.resolve(tag)
     if module is not None:
         return [module], None, False, []
     if vocabulary.allowed is not None:
         # `[ci/cd]`, `[doc&ci]`: several modules in one tag, when every part is one.
-        parts = composite_parts(tag)
         resolved = [vocabulary.resolve(p) for p in parts]
         if len(parts) > 1 and all(r is not None for r in resolved):
             return [r for r in resolved if r is not None], None, False, []
