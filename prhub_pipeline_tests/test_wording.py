@@ -547,6 +547,25 @@ def test_an_outline_of_one_file_says_if_it_is_new_and_counts_lines_right() -> No
     assert outline is not None and "README.md (new, 40 lines)" in EN.change_outline(outline, 300)
 
 
+def test_an_outline_counts_no_lines_for_files_without_them() -> None:
+    # ColossalAI #3286 read "applications/Chat/assets/ (11 files, 0 lines)": images.
+    images = make_pr(
+        3286,
+        "[chat] add example",
+        files=[("chat/assets/a.png", 0, 0), ("chat/assets/b.png", 0, 0), ("chat/x.py", 70, 0)],
+    )
+    outline = facts.change_outline(images, CONFIG)
+    assert outline is not None
+    assert "chat/assets/ (2 files)" in EN.change_outline(outline, 300)
+    assert "chat/assets/（2 个文件）" in ZH.change_outline(outline, 300)
+    logo = make_pr(3287, "[doc] add logo", files=[("chat/assets/a.png", 0, 0)])
+    added = logo.files[0].model_copy(update={"status": "added"})
+    outline = facts.change_outline(logo.model_copy(update={"files": [added]}), CONFIG)
+    assert outline is not None
+    assert EN.change_outline(outline, 300).endswith("it changes chat/assets/a.png (new).")
+    assert ZH.change_outline(outline, 300).endswith("改动 chat/assets/a.png（新增）。")
+
+
 def test_an_outline_without_code_places_the_supporting_files_themselves() -> None:
     docs = make_pr(2, "[doc] feat: npu docs", files=[("docs/a.md", 30, 0), ("docs/b.md", 20, 0)])
     outline = facts.change_outline(docs, CONFIG)

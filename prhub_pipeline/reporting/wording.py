@@ -146,6 +146,10 @@ class RiskText(NamedTuple):
     end: Counted
 
 
+# How a place's one file changed, as `_place` names it: ChangePlace.status, or an edit.
+PLACE_STATUSES = ("modified", "added", "removed")
+
+
 @dataclass(frozen=True, kw_only=True)
 class Wording:
     """One language's words, and the one way each fact becomes a sentence.
@@ -205,6 +209,10 @@ class Wording:
     outline_kinds: dict[FileKind, str]
     place_folder: str  # fields path, files, lines
     place_file: dict[str, str]  # by status ("modified" for an edit); fields path, lines
+    # Places whose files count no lines (images, renames): "assets/ (11 files, 0 lines)" read
+    # as if nothing changed.
+    place_folder_unsized: str  # fields path, files
+    place_file_unsized: dict[str, str]  # by status; fields path
     line_count: Counted  # fields n
     top_folder: str  # the repository's top level, as a place
     # Summary.
@@ -325,6 +333,8 @@ class Wording:
             ("risk_names", RISK_ORDER),
             ("risk_texts", tuple(k for k in RISK_ORDER if k not in ("revert", "reverted"))),
             ("follow_ups", FOLLOW_UP_KINDS),
+            ("place_file", PLACE_STATUSES),
+            ("place_file_unsized", PLACE_STATUSES),
         ):
             if set(getattr(self, attribute)) != set(expected):
                 raise ValueError(f"{self.lang} wording: {attribute} must cover {sorted(expected)}")
@@ -444,9 +454,14 @@ class Wording:
 
     def _place(self, place: ChangePlace) -> str:
         lines = self._lines(place.lines)
+        status = place.status or "modified"
         if place.files == 1:
-            return self.place_file[place.status or "modified"].format(path=place.path, lines=lines)
+            if not place.lines:
+                return self.place_file_unsized[status].format(path=place.path)
+            return self.place_file[status].format(path=place.path, lines=lines)
         path = place.path or self.top_folder
+        if not place.lines:
+            return self.place_folder_unsized.format(path=path, files=place.files)
         return self.place_folder.format(path=path, files=place.files, lines=lines)
 
     def _lines(self, n: int) -> str:
@@ -1059,6 +1074,12 @@ ZH = Wording(
         "added": "{path}（新增，{lines}）",
         "removed": "{path}（删除，{lines}）",
     },
+    place_folder_unsized="{path}（{files} 个文件）",
+    place_file_unsized={
+        "modified": "{path}",
+        "added": "{path}（新增）",
+        "removed": "{path}（删除）",
+    },
     line_count="{n} 行",
     top_folder="根目录",
     no_prs="本周（{span}）没有合并的 PR。",
@@ -1387,6 +1408,12 @@ EN = Wording(
         "modified": "{path} ({lines})",
         "added": "{path} (new, {lines})",
         "removed": "{path} (removed, {lines})",
+    },
+    place_folder_unsized="{path} ({files} files)",
+    place_file_unsized={
+        "modified": "{path}",
+        "added": "{path} (new)",
+        "removed": "{path} (removed)",
     },
     line_count=("{n} line", "{n} lines"),
     top_folder="the repository root",
