@@ -96,6 +96,24 @@ def test_requirements_files_keep_options_and_unreadable_lines_whole() -> None:
     assert not is_read_manifest("Pipfile.lock") and not is_read_manifest("requirements/README.md")
 
 
+def test_a_requirement_line_is_read_apart_from_its_options_and_continuations() -> None:
+    # ColossalAI #3940 listed "nvidia-dali-cuda110>=1.8.0 --extra-index-url https://..." as
+    # one unreadable line; pip-compile's hashed pins came out as their hash lines.
+    text = (
+        "nvidia-dali-cuda110>=1.8.0 --extra-index-url https://developer.download.nvidia.com\n"
+        "torch==2.1.0 \\\n"
+        "    --hash=sha256:0a1b \\\n"
+        "    --hash=sha256:2c3d\n"
+        'numpy>=1.26 ; python_version >= "3.10" --hash=sha256:4e5f\n'
+    )
+    assert requirement_settings("requirements.txt", text) == {
+        "nvidia-dali-cuda110": ">=1.8.0",
+        "--extra-index-url https://developer.download.nvidia.com": "listed",
+        "torch": "==2.1.0",
+        'numpy; python_version >= "3.10"': ">=1.26",
+    }
+
+
 def test_setup_py_reads_literal_requirements_and_leaves_computed_ones_out() -> None:
     # verl's setup.py lists its extras by module-level name; vllm-ascend's computes
     # install_requires from requirements.txt, which is compared itself.

@@ -104,14 +104,36 @@ def requirement_settings(path: str, text: str) -> dict[str, str] | None:
     return _requirement_lines(text.splitlines(), "")
 
 
+# Options after a requirement on its line (`dali>=1.8 --extra-index-url URL`, pip-compile's
+# `torch==2.1.0 --hash=sha256:...`): the requirement is what comes before them.
+_TRAILING_OPTIONS = re.compile(r"\s+(?=--?[A-Za-z])")
+# A pinned file's checksum: it changes with every version and says nothing of its own.
+_HASH_OPTION = re.compile(r"^--hash\b")
+
+
 def _requirement_lines(lines: Iterable[str], group: str) -> dict[str, str]:
     settings: dict[str, str] = {}
-    for raw in lines:
+    for raw in _joined_lines(lines):
         line = raw.split(" #", 1)[0].strip()
         if not line or line.startswith("#"):
             continue
-        _add(settings, group, line)
+        for part in _TRAILING_OPTIONS.split(line):
+            if not _HASH_OPTION.match(part):
+                _add(settings, group, part)
     return settings
+
+
+def _joined_lines(lines: Iterable[str]) -> Iterable[str]:
+    """Lines as pip reads them: one ending in a backslash goes on in the next."""
+    pending = ""
+    for line in lines:
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        yield pending + line
+        pending = ""
+    if pending:
+        yield pending
 
 
 def _add(settings: dict[str, str], group: str, line: str) -> None:
