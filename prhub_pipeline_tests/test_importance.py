@@ -1595,12 +1595,22 @@ def test_score_week_finds_a_revert_target_in_history() -> None:
         ("Add regressions for atomic target reads.", set()),
         ("Provides regression testing for future changes.", set()),
         ("This PR fixes a startup regression for Ascend hybrid attention.", {"regression"}),
+        # Precision as a number format is no wrong result (verl #6644, tilelang #1602).
+        ("Pass the mixed precision config to veomni.", set()),
+        ("Mangle Single Precision math functions; keep low-precision dtypes.", set()),
+        ("Fix the precision issue in GQA decode when block_N exceeds seqlen.", {"wrong_result"}),
     ],
 )
 def test_compiler_words_and_added_tests_are_no_impacts(body: str, impacts: set[str]) -> None:
     """tilelang: a pass's "injection" is no security hole, an added regression test no
     regression."""
     assert set(fix_impacts("[BugFix] Fix reduce lowering", body)) == impacts
+
+
+def test_a_fix_that_changes_no_behaviour_has_no_impact() -> None:
+    """ColossalAI #4253 `[NFC] Fix format for mixed precision` was scored as a precision fix."""
+    assert fix_impacts("[NFC] Fix format for the precision check", "It crashed the linter.") == {}
+    assert fix_impacts("[zero] Fix the precision check", "") == {"wrong_result": 1.0}
 
 
 def test_a_squashed_list_of_commits_is_no_description() -> None:

@@ -141,6 +141,13 @@ _NOT_A_RESULT = (
 # NaN as a symptom (`loss becomes NaN`), not as the value a fix now returns in place of a crash
 # (verl #5899 `return NaN for empty tensors`, `a warning + NaN return`, `NaN fallback`).
 _NAN_SYMPTOM = r"(?<!\breturn )(?<!\breturns )(?<!\breturning )\bNaN\b(?!\s+(?:return|fallback))"
+# Precision as a number format (`mixed precision`, `low-precision`, `Single Precision math
+# functions`), not as accuracy (`fix precision issue in GQA decode`).
+_PRECISION_FORMAT = "".join(
+    f"(?<!{kind}{sep})"
+    for kind in ("mixed", "mix", "low", "half", "single", "double", "full", "reduced")
+    for sep in (" ", "-")
+)
 _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
     "crash": re.compile(
         r"\bcrash(?:es|ed|ing)?\b|\bsegfault|segmentation fault|core dump|\btraceback\b"
@@ -158,7 +165,8 @@ _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
     "wrong_result": re.compile(
-        rf"\b(?:wrong|incorrect(?:ly)?)\b(?!{_NOT_A_RESULT})|\binaccura|\baccuracy\b|\bprecision\b|\bmismatch"
+        rf"\b(?:wrong|incorrect(?:ly)?)\b(?!{_NOT_A_RESULT})|\binaccura|\baccuracy\b|\bmismatch"
+        rf"|{_PRECISION_FORMAT}\bprecision\b"
         rf"|\binconsistent|{_SILENT_RESULT}|{_NAN_SYMPTOM}|\bnumerical(?:ly)?\b|\babnormal(?:ly)?\b"
         r"|\bdivergen|错误结果|结果错误|精度|不一致|不正确|数值"
         rf"|{_NOT_AFTER_STORED_NOUN}\bcorrupt(?:s|ed|ion|ing)?\b(?!{_STORED_OBJECT})",
@@ -242,6 +250,11 @@ def _affirms(pattern: re.Pattern[str], text: str) -> bool:
     return False
 
 
+# The tag of a change that declares no behaviour changed (LLVM's convention, ColossalAI's and
+# slime's): whatever it fixes, no user saw the bug.
+_NO_FUNCTIONAL_CHANGE = "nfc"
+
+
 def fix_impacts(title: str, body: str) -> dict[FixImpact, float]:
     """Impacts a fix names: 1.0 when the title says it, 0.75 when only the description does.
 
@@ -249,6 +262,8 @@ def fix_impacts(title: str, body: str) -> dict[FixImpact, float]:
     also tells what did not happen (`the rollout does not crash`), which names nothing.
     """
     found: dict[FixImpact, float] = {}
+    if _NO_FUNCTIONAL_CHANGE in parse_title(title).prefix_tags:
+        return found  # `[NFC] Fix format for mixed precision` (ColossalAI #4253) says so itself
     text = prose(body)
     for impact, pattern in _FIX_IMPACT_PATTERNS.items():
         said, told = title, text
