@@ -1447,6 +1447,22 @@ def test_a_module_and_a_theme_of_one_name_that_fell_alike_are_one_change() -> No
     ]
 
 
+def test_a_title_is_shown_without_its_closing_stop() -> None:
+    """mmengine #609's quick view read "... the deprecated function.**: importance 9.5"."""
+    pr = make_pr(6801, "[fsdp] feat: mark deprecated functions.", files=[("verl/a.py", 500, 0)])
+    dotted = make_pr(6802, "[fsdp] feat: and so on...", files=[("verl/b.py", 500, 0)])
+    MODULES.update({6801: ["fsdp"], 6802: ["fsdp"]})
+    try:
+        context = context_for([pr, dotted], "en")
+    finally:
+        del MODULES[6801], MODULES[6802]
+    titles = {item.pr.number: item.pr.title for item in context.quick_view}
+    assert titles == {
+        6801: "[fsdp] feat: mark deprecated functions",
+        6802: "[fsdp] feat: and so on...",
+    }
+
+
 def test_the_appendix_lists_modules_not_type_tags() -> None:
     """tilelang's appendix said "#2725 | feature | feature" beside "24 PRs without a module"."""
     pr = make_pr(6800, "[Feature] Add lower-trace support", files=[("tools/t.py", 30, 1)])

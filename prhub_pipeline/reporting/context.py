@@ -11,6 +11,7 @@ is chosen in `facts.py` (the key-change sections in `sections.py`), once for bot
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
@@ -407,7 +408,8 @@ def _pr_ref(
     return PrRef(
         number=pr.number,
         url=f"https://github.com/{repo}/pull/{pr.number}",
-        title=shorten(pr.title, TITLE_DISPLAY_LIMIT),
+        # Without a closing stop, as the subject: "function.**: importance 9.5" (mmengine #609).
+        title=re.sub(r"(?<!\.)\.$", "", shorten(pr.title, TITLE_DISPLAY_LIMIT)),
         # Without a closing stop: sentences and lists put their own after it ("worker.; #5423").
         subject=facts.title_subject(pr.title, 80),
         pr_type=score.pr_type,
