@@ -238,6 +238,8 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[NFC] polish colossalai/amp/naive_amp/_utils.py code style", "chore", False, ["nfc"]),
         ("Automated submodule synchronization", "chore", False, []),
         ("[FIX BUG] convert env param to int", "fix", False, ["fix bug"]),
+        # open-mmlab/mmengine's type-only tags
+        ("[Enhance] Change the default backend", "feat", False, ["enhance"]),
         ("[CLI] refactored the launch CLI and fixed bugs", "refactor", False, ["cli"]),
         ("[workflow] patched the release to fix the wheel name", "fix", False, ["workflow"]),
         # ms-swift's type with its scope in one bracket

@@ -120,6 +120,7 @@ def test_type_only_tags_say_no_area() -> None:
     assert areas_of(["FIX BUG", "fix_bug", "Hot Fix", "bug fixes", "Do Not Merge", "fsdp"]) == [
         "fsdp"
     ]
+    assert areas_of(["Enhance", "Enhancements", "Improvements", "docs"]) == ["docs"]  # mmengine
     tags = parse_title_tags("[Cleanup][doc] tidy", ModulesConfig(allowed=["doc"]))
     assert (tags.modules, tags.unknown) == (["doc"], [])
 

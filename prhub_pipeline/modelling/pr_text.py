@@ -24,7 +24,9 @@ TYPE_ALIASES: dict[str, PrType] = {
     "feat": "feat",
     "feature": "feat",
     "features": "feat",
+    "enhance": "feat",
     "enhancement": "feat",
+    "enhancements": "feat",
     "improvement": "feat",
     "add": "feat",
     "support": "feat",
@@ -78,7 +80,7 @@ _FIRST_WORD_TYPES: dict[str, PrType] = {
         "feat",
     ),
     **dict.fromkeys(["provide", "provides", "create", "creates", "new", "expose"], "feat"),
-    **dict.fromkeys(["improve", "improves", "enhance", "enhances"], "feat"),
+    **dict.fromkeys(["improve", "improves", "enhances"], "feat"),
     # apache/tvm's past tenses and gerunds (`[TIR] Improved error message in ...`).
     **dict.fromkeys(["improved", "improving", "implemented", "implements", "implementing"], "feat"),
     **dict.fromkeys(["introduced", "introducing"], "feat"),
