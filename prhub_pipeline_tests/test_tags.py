@@ -256,6 +256,37 @@ def test_learned_labels_fold_a_rare_misspelling_into_the_tag_it_misses() -> None
     assert ground_truth(make_pr(92, "[qwen2vl] x"), learned).unknown == ["qwen2vl"]
 
 
+def test_a_misspelling_never_names_the_label_however_recent() -> None:
+    """torch-mlir tagged 67 PRs `[Torch Dialect]` in 2023-2024 and one `[TorchDialicet]` in
+    2025, the only spelling among its latest PRs: the label is still `torch_dialect`."""
+    start = datetime(2024, 1, 1, tzinfo=UTC)
+    titles = ["[Torch Dialect] a"] * 30 + ["[onnx] b"] * 8 + ["[TorchDialicet] c"]
+    prs = [
+        make_pr(number, title, merged_at=start + timedelta(days=number))
+        for number, title in enumerate(titles, start=1)
+    ]
+    learned = learn_modules_config(prs, ModulesConfig())
+    assert learned.allowed == ["onnx", "torch_dialect"]
+    assert learned.aliases == {"torchdialicet": "torch_dialect"}
+
+
+def test_a_tag_naming_the_repository_is_no_label() -> None:
+    """torch-mlir's `[torch-mlir][sparse] ...`: the project's own name says nowhere in it."""
+    titles = ["[torch-mlir][sparse] a"] * 6 + ["[TORCH-MLIR] b"] * 3 + ["[Torch_MLIR] c"]
+    prs = [
+        make_pr(number, title, repo="llvm/torch-mlir")
+        for number, title in enumerate(titles, start=1)
+    ]
+    learned = learn_modules_config(prs, ModulesConfig())
+    assert learned.allowed == ["sparse"]
+    truth = ground_truth(make_pr(90, "[torch-mlir][sparse] x", repo="llvm/torch-mlir"), learned)
+    assert truth.modules == ["sparse"]
+    assert truth.unknown == ["torch_mlir"]
+    # Another repository's name is a tag like any other.
+    other = [make_pr(n, "[torch-mlir] x", repo="org/compiler") for n in range(1, 6)]
+    assert learn_modules_config(other, ModulesConfig()).allowed == ["torch_mlir"]
+
+
 def test_learned_labels_fold_a_word_and_its_short_form() -> None:
     titles = (
         ["[Performance] feat: a"] * 3
