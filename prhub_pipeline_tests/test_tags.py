@@ -282,6 +282,12 @@ def test_a_tag_naming_the_repository_is_no_label() -> None:
     truth = ground_truth(make_pr(90, "[torch-mlir][sparse] x", repo="llvm/torch-mlir"), learned)
     assert truth.modules == ["sparse"]
     assert truth.unknown == ["torch_mlir"]
+    # Without any module list (the weekly labelling), it is no module either: the PR is
+    # untagged, for the model to fill in, and the tag is kept as unknown.
+    alone = ground_truth(
+        make_pr(91, "[TORCH-MLIR] Add op", repo="llvm/torch-mlir"), ModulesConfig()
+    )
+    assert (alone.modules, alone.origin, alone.unknown) == ([], None, ["torch_mlir"])
     # Another repository's name is a tag like any other.
     other = [make_pr(n, "[torch-mlir] x", repo="org/compiler") for n in range(1, 6)]
     assert learn_modules_config(other, ModulesConfig()).allowed == ["torch_mlir"]

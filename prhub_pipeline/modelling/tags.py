@@ -303,14 +303,31 @@ def modules_from_labels(labels: Iterable[str], config: ModulesConfig) -> list[st
 
 
 def ground_truth(pr: PullRequest, config: ModulesConfig) -> GroundTruth:
-    """The title's valid module tags when it has any, else the modules its labels map to."""
+    """The title's valid module tags when it has any, else the modules its labels map to.
+
+    Without a module list, a tag naming the repository itself (torch-mlir's 52
+    `[torch-mlir][sparse] ...`, apache/tvm's 28 `[TVM] ...`, an LLVM habit) says nowhere in
+    it: an unknown tag, not a module. A module list may still name it.
+    """
     tags = parse_title_tags(pr.title, config)
-    if tags.modules:
-        return GroundTruth(modules=tags.modules, origin="title", unknown=tags.unknown)
+    modules, unknown = tags.modules, tags.unknown
+    if config.allowed is None:
+        project = _project_key(pr.repo)
+        if any(spelling_key(m) == project for m in modules):
+            unknown = [*unknown, *(m for m in modules if spelling_key(m) == project)]
+            modules = [m for m in modules if spelling_key(m) != project]
+    if modules:
+        return GroundTruth(modules=modules, origin="title", unknown=unknown)
     from_labels = modules_from_labels(pr.labels, config)
     if from_labels:
-        return GroundTruth(modules=from_labels, origin="label", unknown=tags.unknown)
-    return GroundTruth(unknown=tags.unknown)
+        return GroundTruth(modules=from_labels, origin="label", unknown=unknown)
+    return GroundTruth(unknown=unknown)
+
+
+@lru_cache(maxsize=64)
+def _project_key(repo: str) -> str:
+    """The spelling key of a repository's name without its owner (`llvm/torch-mlir`)."""
+    return spelling_key(normalise_tag(repo.rpartition("/")[2]))
 
 
 def spelling_key(tag: str) -> str:
@@ -391,8 +408,8 @@ def learn_modules_config(
     tagged PRs spell it (then as most of all do), and the other spellings become aliases of
     it: spellings drift (vllm-ascend wrote `[Feat]` 81 times and `[Feature]` 68 before
     2026-03, but `[Feature]` twice as often in the months before and four times as often
-    after). A rare slip of a common tag folds into it, and a tag naming the repository
-    itself is no label. A config that already lists its modules is returned unchanged.
+    after). A rare slip of a common tag folds into it. A config that already lists its
+    modules is returned unchanged.
     """
     if config.allowed is not None:
         return config
@@ -408,11 +425,9 @@ def learn_modules_config(
     for _, _, modules in sorted(tagged)[len(tagged) - round(len(tagged) * RECENT_SHARE) :]:
         recent.update(modules)
     _split_composites(counts, recent)
-    repository = _repository_keys(prs)
     spellings: dict[str, list[str]] = {}
     for tag in sorted(counts):
-        if spelling_key(tag) not in repository:
-            spellings.setdefault(spelling_key(tag), []).append(tag)
+        spellings.setdefault(spelling_key(tag), []).append(tag)
     totals = {key: sum(counts[tag] for tag in tags) for key, tags in spellings.items()}
     misspellings: set[str] = set()
     for key in sorted(totals, key=lambda k: totals[k]):
@@ -433,13 +448,6 @@ def learn_modules_config(
         if sum(counts[tag] for tag in tags) >= threshold:
             allowed.append(label)
     return config.model_copy(update={"allowed": sorted(allowed), "aliases": aliases})
-
-
-def _repository_keys(prs: Sequence[PullRequest]) -> set[str]:
-    """The spelling keys of the repositories' own names: a tag naming the project itself
-    (torch-mlir's 52 `[torch-mlir][sparse] ...`, tvm's 28 `[TVM] ...`, the LLVM habit) says
-    nowhere in it, so it is no label; with a module list it is an unknown tag like any other."""
-    return {spelling_key(normalise_tag(pr.repo.rpartition("/")[2])) for pr in prs}
 
 
 def _split_composites(counts: Counter[str], recent: Counter[str]) -> None:
