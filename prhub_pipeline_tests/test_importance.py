@@ -242,6 +242,13 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[Enhance] Change the default backend", "feat", False, ["enhance"]),
         ("[CLI] refactored the launch CLI and fixed bugs", "refactor", False, ["cli"]),
         ("[workflow] patched the release to fix the wheel name", "fix", False, ["workflow"]),
+        # llvm/torch-mlir's dependency moves and code owners, whatever the verb
+        ("Integrate LLVM at 10dbfc4863c9aea2fb237022c3f47fc24c02265e", "chore", False, []),
+        ("Integrate llvm-project at dabdec1001dc", "chore", False, []),
+        ("Integrate at top of tree to support decode", "feat", False, []),
+        ("[TOSA] Add code owner", "chore", False, ["tosa"]),
+        ("Adding my name to TorchToLinalg maintainership", "chore", False, []),
+        ("Remove CODEOWNERS", "chore", False, []),
         # ms-swift's type with its scope in one bracket
         ("[Bugfix (rlhf)] skip model reload", "fix", False, ["bugfix", "rlhf"]),
         ("[WIP (draft)] skip model reload", "other", False, ["wip (draft)"]),

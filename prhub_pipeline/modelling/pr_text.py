@@ -149,9 +149,19 @@ _TEST_SWITCHES = frozenset({"skip", "disable", "reenable", "relax", "tighten"})
 _CODE_STYLE = re.compile(r"\bcode ?style\b|\bcode formatting\b", re.IGNORECASE)
 
 
+# A dependency moved to a commit, however the verb reads (llvm/torch-mlir's weekly
+# `Integrate LLVM at 10dbfc4863c9...`, 24 of them): a chore, not a feature.
+_TO_A_COMMIT = re.compile(r"\b(?:at|to)\s+(?:[\w.-]+/[\w.-]+@)?(?=[a-f]*\d)[0-9a-f]{7,40}\b")
+# Who owns or maintains the code (`Add @name to code owners`, `Change codeowners`): upkeep of
+# the project, whatever the verb.
+_CODE_OWNERS = re.compile(r"\bcode[ _-]?owner(?:s|ship)?\b|\bmaintainership\b", re.IGNORECASE)
+
+
 def _type_named_anywhere(title: str, first_word: str) -> PrType:
     if _FIX_WORD.search(title):
         return "fix"
+    if _TO_A_COMMIT.search(title):
+        return "chore"
     if first_word in _WEAK_FIRST_WORD_TYPES:
         return _WEAK_FIRST_WORD_TYPES[first_word]
     if first_word in _TEST_SWITCHES and _TESTS.search(title):
@@ -252,6 +262,8 @@ def parse_title(title: str) -> TitleInfo:
     # `rollout: Fix ...`, `megatron：Update ...`: a scope where the type would be.
     lead = conventional.group("rest") if conventional else rest
     pr_type = first_word_type(lead) or _type_named_anywhere(rest, _first_words(lead)[0])
+    if _CODE_OWNERS.search(rest):
+        pr_type = "chore"
     # verl's early `[doc] ...`, `[bugfix] ...` titles: a tag that names a type wins over the
     # first word, which is often a plain verb ("update", "add"). `[Bug fix]` is `[bugfix]`.
     tag_types = {t for t in map(tag_type, tags) if t is not None}
