@@ -570,6 +570,17 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         # LLaMA-Factory #6896 says nothing but its migrated commit's trailer: the title stands.
         ("t", "Former-commit-id: f78d5a3eca947ed965ca2f6c87d60441b1a59867", "T"),
         ("t", "Reviewed-by: A <a@example.com>\n\nTidy the loop.", "Tidy the loop."),
+        # torch-mlir's trailers written with spaces, and references to another repository.
+        ("t", "Signed-Off By: A <a@example.com>", "T"),
+        ("t", "Co-authored by: a@example.com\n\nTidy the loop.", "Tidy the loop."),
+        ("t", "Closes nod-ai/SHARK-Turbine#290", "T"),
+        ("t", "Closes nod-ai/SHARK-Turbine/issues/689", "T"),
+        ("t", "Reverts vllm-project/vllm-ascend#12515", "T"),
+        (
+            "t",
+            "Reverts vllm-project/vllm-ascend#4194 as it broke CI in https://example.com/run/1",
+            "Reverts vllm-project/vllm-ascend#4194 as it broke CI in https://example.com/run/1",
+        ),
         # verl's `As per title.`; vllm-ascend's RFC pointer on the line above the summary.
         ("t", "As per title.", "T"),
         # A template's user-facing-change question answered no (vllm-ascend #680, #13367).

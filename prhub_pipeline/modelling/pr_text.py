@@ -591,6 +591,14 @@ _PARAGRAPH_LEAD = re.compile(
 )
 URL = re.compile(r"https?://\S+")
 _ISSUE_NUMBER = re.compile(r"#\d+")
+# A paragraph that only points at other issues or PRs, as another repository's
+# (`Closes nod-ai/SHARK-Turbine#290`, `Closes nod-ai/SHARK-Turbine/issues/689`, 10 of
+# torch-mlir's summaries; GitHub's own `Reverts owner/name#6350`).
+_ONLY_REFERENCES = re.compile(
+    r"^(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|reverts?|refs?|see)\s*:?\s*)?"
+    r"(?:(?:[\w.-]+/[\w.-]+)?(?:#|/issues/|/pull/)\d+[\s,.;]*(?:and\s+)?)+$",
+    re.IGNORECASE,
+)
 _CODE_SPAN = re.compile(r"`[^`]*`")
 # HTML's code span, as bots write file lists (vllm-ascend's translation PRs: `<code>path</code>`).
 _HTML_CODE = re.compile(r"<code>(?P<code>[^<`]*)</code>", re.IGNORECASE)
@@ -920,8 +928,9 @@ _NOTHING_HERE = re.compile(
     r"|^[\w .-]{1,24}:\s*(?:release/)?v?\d[\w.+-]*$|^vllm\s+(?:version|main)\b"
     # Trailers git and cherry-picks add to a message (vllm-ascend keeps them in the body;
     # LLaMA-Factory's migrated history ends 383 messages with `Former-commit-id: <sha>`).
-    r"|^(?:(?:signed-off|co-authored|reviewed|acked|tested|reported|suggested|assisted)-by"
-    r"|former-commit-id|change-id)\s*:|^\(cherry picked from commit\b",
+    # Hyphens or spaces alike: torch-mlir's `Signed-Off By: name <email>` (11 summaries).
+    r"|^(?:(?:signed[- ]off|co[- ]authored|reviewed|acked|tested|reported|suggested|assisted)"
+    r"[- ]by|former-commit-id|change-id)\s*:|^\(cherry picked from commit\b",
     re.IGNORECASE,
 )
 
@@ -934,6 +943,8 @@ def _says_something(paragraph: str) -> bool:
     """Not a link, reference or code span with a few words around it (`Address the first issue
     in https://...`, `Follow #2815.`, a file's path), and not the rest of a title GitHub cut
     short (`…ion when`), nor a greeting of reviewers (`cc @name`) or a template's field."""
+    if _ONLY_REFERENCES.match(paragraph.strip()):
+        return False
     words = _CODE_SPAN.sub("", _ISSUE_NUMBER.sub("", URL.sub("", paragraph)))
     words = _CREDIT.sub("", words).strip(" ,;.")
     enough = 40 if URL.search(paragraph) else 12
