@@ -121,6 +121,7 @@ def test_type_only_tags_say_no_area() -> None:
         "fsdp"
     ]
     assert areas_of(["Enhance", "Enhancements", "Improvements", "docs"]) == ["docs"]  # mmengine
+    assert areas_of(["Improve", "rl"]) == ["rl"]  # InternLM/xtuner's 32 `[Improve] ...` PRs
     tags = parse_title_tags("[Cleanup][doc] tidy", ModulesConfig(allowed=["doc"]))
     assert (tags.modules, tags.unknown) == (["doc"], [])
 

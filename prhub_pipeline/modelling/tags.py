@@ -34,6 +34,7 @@ TYPE_ONLY_TAGS = frozenset(
         "enhance",
         "enhancement",
         "enhancements",
+        "improve",
         "improvement",
         "improvements",
         "fix",
