@@ -13,6 +13,7 @@ from prhub_pipeline.modelling.importance import (
     TYPE_WEIGHTS,
     PrReview,
     ScoreCalibration,
+    change_shape,
     fit_calibration,
     fix_impacts,
     resolve_revert,
@@ -1352,6 +1353,20 @@ def test_datasets_weigh_like_documentation_in_size() -> None:
     code = make_pr(3, "[data] feat: demo sets", files=[("src/kto.py", 5398, 0)])
     sizes = [score_parts(pr, [], CONFIG)["size"] for pr in (data, docs, code)]
     assert sizes[0] == sizes[1] < sizes[2]
+
+
+def test_lock_files_weigh_like_data_in_size() -> None:
+    """AReaL #1056 'megatron bridge adaptation': 2,245 of its 2,681 lines were uv.lock."""
+    relock = [("pyproject.toml", 10, 6), ("uv.lock", 2000, 245), ("nested/app/Cargo.lock", 9, 9)]
+    locked = make_pr(1, "feat: bridge", files=[("areal/engine.py", 142, 0), *relock])
+    plain = make_pr(2, "feat: bridge", files=[("areal/engine.py", 142, 0), relock[0]])
+    data = make_pr(
+        3, "feat: bridge", files=[("areal/engine.py", 142, 0), relock[0], ("a.jsonl", 2254, 9)]
+    )
+    shape = change_shape(locked, CONFIG)
+    assert (shape.data_lines, shape.code_lines) == (2263, 158)
+    sizes = [score_parts(pr, [], CONFIG)["size"] for pr in (locked, data, plain)]
+    assert sizes[0] == sizes[1] > sizes[2]
 
 
 def test_breaking_marker_and_breadth_raise_the_score() -> None:

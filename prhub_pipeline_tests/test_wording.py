@@ -530,6 +530,20 @@ def test_an_outline_of_every_code_place_counts_the_other_files_apart() -> None:
     ci_outline = facts.change_outline(ci_only, CONFIG)
     assert ci_outline is not None
     assert ZH.change_outline(ci_outline, 300).endswith("另有 CI 1 个文件（10 行）。")
+    # A re-lock is no place of the code (AReaL #1056 read "including the repository root (2
+    # files, 2261 lines)": pyproject.toml and uv.lock).
+    relocked = make_pr(
+        1056,
+        "feat: megatron bridge adaptation",
+        files=[("areal/engine/megatron_engine.py", 142, 0), ("uv.lock", 2000, 245)],
+    )
+    lock_outline = facts.change_outline(relocked, CONFIG)
+    assert lock_outline is not None
+    assert EN.change_outline(lock_outline, 300).endswith(
+        "it changes areal/engine/megatron_engine.py (142 lines), and 1 file of lock files"
+        " (2245 lines)."
+    )
+    assert ZH.change_outline(lock_outline, 300).endswith("另有依赖锁文件 1 个文件（2245 行）。")
 
 
 def test_an_outline_of_one_file_says_if_it_is_new_and_counts_lines_right() -> None:

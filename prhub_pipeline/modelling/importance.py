@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.pr_text import change_kind, parse_title, prose
 from prhub_pipeline.modelling.tags import areas_of
-from prhub_pipeline.paths import CI_FILES, DOCKERFILES, matches_any
+from prhub_pipeline.paths import CI_FILES, DOCKERFILES, LOCK_FILES, matches_any
 from prhub_pipeline.records import (
     FixImpact,
     PrScore,
@@ -318,7 +318,7 @@ PART_NAMES = (
 )
 
 
-FileKind = Literal["doc", "test", "data", "ci", "docker"]
+FileKind = Literal["doc", "test", "data", "lock", "ci", "docker"]
 
 
 def file_kind(path: str, config: ScoringConfig) -> FileKind | None:
@@ -327,6 +327,7 @@ def file_kind(path: str, config: ScoringConfig) -> FileKind | None:
         ("doc", config.doc_paths),
         ("test", config.test_paths),
         ("data", config.data_paths),
+        ("lock", LOCK_FILES),
         ("ci", CI_FILES),
         ("docker", DOCKERFILES),
     )
@@ -335,8 +336,8 @@ def file_kind(path: str, config: ScoringConfig) -> FileKind | None:
 
 @dataclass(frozen=True)
 class ChangeShape:
-    """Where a PR's changed lines are: each file counts as documentation, test, data, core or
-    other, in that order of precedence."""
+    """Where a PR's changed lines are: each file counts as documentation, test, data (lock
+    files too), core or other, in that order of precedence."""
 
     total_lines: int
     doc_lines: int
@@ -371,7 +372,7 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
             doc += change.lines
         elif kind == "test":
             test += change.lines
-        elif kind == "data":
+        elif kind in ("data", "lock"):  # generated, like data: no measure of the work
             data += change.lines
         elif matches_any(change.path, config.core_paths):
             core += change.lines
