@@ -313,10 +313,10 @@ def ground_truth(pr: PullRequest, config: ModulesConfig) -> GroundTruth:
     tags = parse_title_tags(pr.title, config)
     modules, unknown = tags.modules, tags.unknown
     if config.allowed is None:
-        project = _project_key(pr.repo)
-        if any(spelling_key(m) == project for m in modules):
-            unknown = [*unknown, *(m for m in modules if spelling_key(m) == project)]
-            modules = [m for m in modules if spelling_key(m) != project]
+        named = [m for m in modules if spelling_key(m) == _project_key(pr.repo)]
+        if named:
+            modules = [m for m in modules if m not in named]
+            unknown = [*unknown, *named]
     if modules:
         return GroundTruth(modules=modules, origin="title", unknown=unknown)
     from_labels = modules_from_labels(pr.labels, config)
