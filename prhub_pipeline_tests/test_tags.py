@@ -122,6 +122,15 @@ def test_type_only_tags_say_no_area() -> None:
     ]
     assert areas_of(["Enhance", "Enhancements", "Improvements", "docs"]) == ["docs"]  # mmengine
     assert areas_of(["Improve", "rl"]) == ["rl"]  # InternLM/xtuner's 32 `[Improve] ...` PRs
+    # Slips of them too (vllm-omni's report had a section "Refractor"), but not areas one
+    # letter from a type word that start otherwise, nor short tags (`core` is no `chore`).
+    slips = ["Refractor", "bugifx", "enchance", "imporve", "refact.", "feaure", "RFC"]
+    assert areas_of([*slips, "textures", "fixtures", "core", "stable"]) == [
+        "textures",
+        "fixtures",
+        "core",
+        "stable",
+    ]
     tags = parse_title_tags("[Cleanup][doc] tidy", ModulesConfig(allowed=["doc"]))
     assert (tags.modules, tags.unknown) == (["doc"], [])
 

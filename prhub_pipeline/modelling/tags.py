@@ -60,8 +60,11 @@ TYPE_ONLY_TAGS = frozenset(
     }
 )
 # Tags that say how far along or how big a PR is, or that it changes no behaviour (slime's
-# `[NFC] Add observability subfolder`, `[WIP]`, `[Minor]`): no area either, though kept as tags.
-STATUS_TAGS = frozenset({"nfc", "wip", "draft", "minor", "nit", "trivial", "dnm", "do_not_merge"})
+# `[NFC] Add observability subfolder`, `[WIP]`, `[Minor]`, torch-mlir's `[RFC]`): no area
+# either, though kept as tags.
+STATUS_TAGS = frozenset(
+    {"nfc", "wip", "draft", "minor", "nit", "trivial", "dnm", "do_not_merge", "rfc"}
+)
 # Words that say what kind of change a PR is, not where: `[misc] fix: ...`, `[fix][ci] ...`.
 # Beside the type-only tags, ones that name an area in some repositories (verl's `[ci]`).
 CHANGE_TYPES = TYPE_ONLY_TAGS | {"test", "perf", "docs", "doc", "build", "ci"}
@@ -280,8 +283,22 @@ def text_without_tags(title: str, config: ModulesConfig) -> str:
 
 def areas_of(modules: Sequence[str]) -> list[str]:
     """The modules that say where a change happened: without type-only tags (`bugfix`) and
-    status tags (`wip`)."""
-    return [m for m in modules if _spelling_free(m) not in _NO_AREA_KEYS]
+    status tags (`wip`), nor slips of them."""
+    return [m for m in modules if not _says_no_area(_spelling_free(m))]
+
+
+@lru_cache(maxsize=4096)
+def _says_no_area(key: str) -> bool:
+    """Whether a tag is a type-only or status tag, or one typing slip away from one with the
+    same first letter (`[Refractor]`, `[bugifx]`, `[enchance]`, `[imporve]`: 21 PRs over
+    twelve repositories, one of vllm-omni's report sections "Refractor"). Short tags are
+    never slips (`core` is not `chore`)."""
+    if key in _NO_AREA_KEYS:
+        return True
+    return len(key) >= 5 and any(
+        word[0] == key[0] and len(word) >= 5 and _edit_distance(key, word, 1) <= 1
+        for word in _NO_AREA_KEYS
+    )
 
 
 def _spelling_free(tag: str) -> str:
