@@ -39,8 +39,11 @@ class StrictModel(BaseModel):
 
 
 def normalise_tag(tag: str) -> str:
-    """`Fully Async` -> `fully_async`, ` CI ` -> `ci`: case-, space- and dash-insensitive."""
-    return re.sub(r"[\s\-]+", "_", tag.strip().lower()).strip("_")
+    """`Fully Async` -> `fully_async`, ` CI ` -> `ci`: case-, space- and dash-insensitive.
+    Code marks go (huggingface/trl's `[`DPOTrainer`]`), and so does the space around a joint
+    (`[`core` / tests]` is `core/tests`, `[CI / CD]` is `ci/cd`)."""
+    words = re.sub(r"[\s\-]+", "_", tag.replace("`", "").strip().lower())
+    return re.sub(r"_*([/&+])_*", r"\1", words).strip("_")
 
 
 class ModulesConfig(StrictModel):

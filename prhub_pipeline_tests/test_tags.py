@@ -227,6 +227,10 @@ def test_a_learned_tag_that_joins_learned_tags_counts_as_them() -> None:
     # Neither `docs` nor `cd` is a tag on its own: kept whole, as tags the labels lack.
     assert ground_truth(make_pr(92, "[Docs&CI] x"), learned).unknown == ["docs&ci"]
     assert ground_truth(make_pr(93, "[CI/CD] x"), learned).unknown == ["ci/cd"]
+    # However spaced or marked as code (huggingface/trl's `[`core` / `Docker`] ...`).
+    assert ground_truth(make_pr(94, "[`CI` / UT] x"), learned).modules == ["ci", "ut"]
+    assert ground_truth(make_pr(95, "[CI / CD] x"), learned).unknown == ["ci/cd"]
+    assert ground_truth(make_pr(96, "[`P/D`] x"), learned).modules == ["p/d"]
 
 
 def test_a_learned_label_is_named_as_the_latest_prs_spell_it() -> None:
@@ -264,6 +268,25 @@ def test_learned_labels_fold_a_rare_misspelling_into_the_tag_it_misses() -> None
     # A change type is no slip of a module, nor a model of another version.
     assert "core" not in ground_truth(make_pr(91, "[chore] x"), learned).modules
     assert ground_truth(make_pr(92, "[qwen2vl] x"), learned).unknown == ["qwen2vl"]
+
+
+def test_a_tag_ending_in_a_kind_of_change_is_an_area_and_that_kind() -> None:
+    """huggingface/trl's 23 `[DistillationTrainer refactor] ...` PRs made a module of that
+    name; they are DistillationTrainer PRs of the kind refactor."""
+    assert ground_truth(make_pr(1, "[DistillationTrainer refactor] Drop x"), ModulesConfig()) == (
+        ground_truth(make_pr(1, "[DistillationTrainer][refactor] Drop x"), ModulesConfig())
+    )
+    truth = ground_truth(make_pr(2, "[MoE refactor] Drop x"), ModulesConfig())
+    assert (truth.modules, areas_of(truth.modules)) == (["moe", "refactor"], ["moe"])
+    # Words that together say a kind stay one tag.
+    assert ground_truth(make_pr(3, "[Bug fix] x"), ModulesConfig()).modules == ["bug_fix"]
+    assert ground_truth(make_pr(4, "[fix bug] x"), ModulesConfig()).modules == ["fix_bug"]
+    # With a module list, the area is the module and the kind the title's tag type.
+    tags = parse_title_tags("[MoE refactor] x", ModulesConfig(allowed=["moe"]))
+    assert (tags.modules, tags.type, tags.unknown) == (["moe"], "refactor", [])
+    assert parse_title_tags("[dense refactor] x", ModulesConfig(allowed=["moe"])).unknown == [
+        "dense_refactor"
+    ]
 
 
 def test_a_misspelling_never_names_the_label_however_recent() -> None:

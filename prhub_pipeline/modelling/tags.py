@@ -185,6 +185,10 @@ def _classify_tag(
     if tag in BRANCH_MARKERS and (vocabulary.allowed is None or vocabulary.resolve(tag) is None):
         return [], None, False, []
     parts = composite_parts(tag)
+    kind_after_area = False
+    if len(parts) == 1:  # `[MoE refactor]`: an area, then the kind of change
+        parts = _area_and_kind(tag)
+        kind_after_area = len(parts) == 2
     if vocabulary.allowed is None and len(parts) > 1 and areas_of(parts) != parts:
         # `[Fix/Example]`, `[hotfix/hybridengine]`: a kind of change and an area, as
         # `[Fix][Example]` would be (ColossalAI's reports had a module "Fix/Example").
@@ -197,9 +201,22 @@ def _classify_tag(
         resolved = [vocabulary.resolve(p) for p in parts]
         if len(parts) > 1 and all(r is not None for r in resolved):
             return [r for r in resolved if r is not None], None, False, []
+        if kind_after_area and resolved[0] is not None:
+            return [resolved[0]], parts[1], False, []
         if tag in CHANGE_TYPES:
             return [], tag, False, []
     return [], None, False, [tag]
+
+
+def _area_and_kind(tag: str) -> list[str]:
+    """A tag whose last word says the kind of change after an area, as its two tags:
+    huggingface/trl's 23 `[DistillationTrainer refactor]` PRs, vllm-ascend's `[MoE refactor]`,
+    slime's `[doc typo]`. A tag whose words together say a kind (`bug_fix`, `fix_bug`) stays
+    whole, as does every other tag."""
+    area, _, kind = tag.rpartition("_")
+    if area and kind in TYPE_ONLY_TAGS and not _says_no_area(_spelling_free(tag)):
+        return [area, kind]
+    return [tag]
 
 
 _COMPOSITE_SEPARATORS = re.compile(r"[/&+]")
