@@ -1504,6 +1504,9 @@ def test_a_gathered_prs_label_is_left_out_when_it_only_names_its_type() -> None:
         ("[fsdp] feat: shard the optimizer", "feat", "feature", "feature: shard", "功能：shard"),
         # A verb that only suggests the type (ColossalAI #3261).
         ("[autoparallel] adapt to the analyzer", "fix", "fix", "fix: adapt", "修复：adapt"),
+        # No known type says nothing, in either language (trl #6349 read "other: Environment-
+        # owned dataset: ...", torch-mlir's "emit ..." titles "其他：emit ...").
+        ("[fsdp] emit aten.celu", "other", "other", "emit aten.celu (", "emit aten.celu（"),
     ],
 )
 def test_an_item_leaves_out_its_type_when_its_subject_says_it(

@@ -253,8 +253,10 @@ class Wording:
     more_heading: str  # the closing section of modules and themes grouping one or two PRs
     more_lead: str
     item_label: str
-    # An item whose subject's first word already says its type (`Fix ...`); None: always `item`.
-    item_typed_by_subject: str | None
+    # An item without its type: one of no known type ("other" says nothing), or, where
+    # `subject_says_type`, one whose subject's first word already says it (`Fix ...`).
+    item_untyped: str
+    subject_says_type: bool
     group_intro: Counted
     group_intro_unlabelled: Counted
     group_intro_place: str  # fields n, place, types, key
@@ -665,9 +667,11 @@ class Wording:
         if score.breaking:
             notes += self.item_breaking
         text, template = subject(ref, 90), self.item
-        if self.item_typed_by_subject is not None and first_word_type(text) == ref.pr_type:
+        if ref.pr_type == "other":
+            template = self.item_untyped
+        elif self.subject_says_type and first_word_type(text) == ref.pr_type:
             # "Fix pre-commit workflow", not "fix: Fix pre-commit workflow".
-            text, template = text[:1].upper() + text[1:], self.item_typed_by_subject
+            text, template = text[:1].upper() + text[1:], self.item_untyped
         return template.format(
             type=ref.type_name,
             subject=text,
@@ -1141,8 +1145,9 @@ ZH = Wording(
     group_see_also="另见：{list}。",
     appendix="附录",
     item="{type}：{subject}（重要性 {importance}{notes}）。{summary}",
-    # The type word stays: it reads the English subject in Chinese.
-    item_typed_by_subject=None,
+    item_untyped="{subject}（重要性 {importance}{notes}）。{summary}",
+    # The type word stays beside a subject that says it: it reads the English in Chinese.
+    subject_says_type=False,
     item_impacts="，涉及{impacts}",
     item_breaking="，不兼容变更",
     others="另有 {n} 个 PR（{types}）：{listed}{more}。",
@@ -1496,7 +1501,8 @@ EN = Wording(
     group_see_also=" See also {list}.",
     appendix="the appendix",
     item="{type}: {subject} (importance {importance}{notes}). {summary}",
-    item_typed_by_subject="{subject} (importance {importance}{notes}). {summary}",
+    item_untyped="{subject} (importance {importance}{notes}). {summary}",
+    subject_says_type=True,
     item_impacts="; addresses {impacts}",
     item_breaking="; breaking",
     others=(
