@@ -454,3 +454,13 @@ def test_a_module_is_spelt_as_the_repositorys_tags_most_often_write_it() -> None
     # With a module list, its aliases fold the tags, and tags outside it are not modules.
     listed = ModulesConfig(allowed=["perf", "fsdp"], aliases={"performance": "perf"})
     assert tag_spellings(prs, listed) == {"perf": "Performance", "fsdp": "fsdp"}
+    # A tag of several writes each (huggingface/trl's `[DistillationTrainer refactor]` named
+    # its module "distillationtrainer"); code marks are no part of a name.
+    joined = ["[DistillationTrainer refactor] a", "[`core` / `Docker`] b", "[`DPOTrainer`] c"]
+    prs = [make_pr(number, title) for number, title in enumerate(joined, start=1)]
+    assert tag_spellings(prs, ModulesConfig()) == {
+        "distillationtrainer": "DistillationTrainer",
+        "refactor": "refactor",
+        "core/docker": "core / Docker",  # joined areas stay one tag without a module list
+        "dpotrainer": "DPOTrainer",
+    }

@@ -516,6 +516,19 @@ def tag_spellings(prs: Sequence[PullRequest], config: ModulesConfig) -> dict[str
         for group in _split_prefix(pr.title)[0]:
             for raw in bracket_tags(group, _TAG_SEPARATORS):
                 found, _, _, _ = _classify_tag(normalise_tag(raw), vocabulary)
-                if len(found) == 1:
-                    written.setdefault(found[0], Counter())[" ".join(raw.split())] += 1
+                # A tag of several (`[CI/UT]`, `[DistillationTrainer refactor]`) writes each.
+                for part in _written_parts(raw) if len(found) > 1 else [raw]:
+                    one, _, _, _ = _classify_tag(normalise_tag(part), vocabulary)
+                    if len(one) == 1:
+                        spelling = " ".join(part.replace("`", "").split())
+                        written.setdefault(one[0], Counter())[spelling] += 1
     return {module: counts.most_common(1)[0][0] for module, counts in written.items()}
+
+
+_LAST_WORD = re.compile(r"[\s_-]+(?=[^\s_-]+$)")
+
+
+def _written_parts(raw: str) -> list[str]:
+    """The parts of a tag as written: joined by `/`, `&` or `+`, else its area and last word."""
+    parts = [part.strip() for part in _COMPOSITE_SEPARATORS.split(raw) if part.strip()]
+    return parts if len(parts) > 1 else _LAST_WORD.split(raw.strip())
