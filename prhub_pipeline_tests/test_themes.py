@@ -10,7 +10,7 @@ from prhub_pipeline.modelling.themes import (
     subject_themes,
     tag_themes,
 )
-from prhub_pipeline.records import FileChange, ModuleLabel, ThemeTag
+from prhub_pipeline.records import ConfigFileDiff, FileChange, ModuleLabel, SettingChange, ThemeTag
 from prhub_pipeline_tests.module_fixtures import MODULES, REPO, make_pr
 
 TEMPLATE = """### What does this PR do?
@@ -306,6 +306,37 @@ def test_titles_name_themes_through_model_and_library_names() -> None:
     assert "NPU/Ascend" in found[6]
     assert 7 not in found
     assert "Dependencies" in found[8]
+
+
+def test_a_manifest_whose_requirements_did_not_change_is_no_dependency_work() -> None:
+    """huggingface/trl filters pytest warnings in pyproject.toml: 'Filter triton AnnAssign
+    warnings' was a Dependencies PR."""
+    prs = [
+        make_pr(1, "Filter triton AnnAssign warnings", paths=("pyproject.toml",)),
+        make_pr(2, "Support vLLM 0.25", paths=("pyproject.toml", "trl/import_utils.py")),
+        make_pr(3, "Tidy setup", paths=("setup.py",)),
+    ]
+    diffs = [
+        ConfigFileDiff(repo=REPO, pr_number=1, path="pyproject.toml", comparable=True),
+        ConfigFileDiff(
+            repo=REPO,
+            pr_number=2,
+            path="pyproject.toml",
+            comparable=True,
+            changes=[SettingChange(key="vllm", before="<=0.24", after="<=0.25.1")],
+        ),
+        # Not comparable: nothing is known, so the edit still counts.
+        ConfigFileDiff(repo=REPO, pr_number=3, path="setup.py", comparable=False),
+    ]
+    assert {t.number for t in tag_themes(prs, None, [], MODULES) if t.theme == "Dependencies"} == {
+        1,
+        2,
+        3,
+    }
+    found = {
+        t.number for t in tag_themes(prs, None, [], MODULES, diffs) if t.theme == "Dependencies"
+    }
+    assert found == {2, 3}
 
 
 @pytest.mark.parametrize(

@@ -26,8 +26,14 @@ from functools import lru_cache
 from prhub_pipeline.config import ModulesConfig, ThemeRule
 from prhub_pipeline.modelling.pr_text import clean_description
 from prhub_pipeline.modelling.tags import normalise_tag, text_without_tags
-from prhub_pipeline.paths import CI_FILES, glob_regex, matches_any, without_rendered_copies
-from prhub_pipeline.records import ModuleLabel, PullRequest, ThemeTag
+from prhub_pipeline.paths import (
+    CI_FILES,
+    DEPENDENCY_FILES,
+    glob_regex,
+    matches_any,
+    without_rendered_copies,
+)
+from prhub_pipeline.records import ConfigFileDiff, ModuleLabel, PullRequest, ThemeTag
 
 DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ThemeRule(
@@ -286,9 +292,20 @@ def tag_themes(
     rules: Sequence[ThemeRule] | None,
     labels: Sequence[ModuleLabel],
     config: ModulesConfig | None = None,
+    config_diffs: Sequence[ConfigFileDiff] = (),
 ) -> list[ThemeTag]:
-    """Every (PR, theme) pair the rules find; `rules=None` means the built-in rules."""
+    """Every (PR, theme) pair the rules find; `rules=None` means the built-in rules.
+
+    A dependency manifest whose requirements `config_diffs` show unchanged is no evidence:
+    huggingface/trl's `pyproject.toml` holds its pytest warning filters, and 7 of its week of
+    2026-07-20's 10 Dependencies PRs only filtered warnings (the risk rules already saw no
+    dependency change in them)."""
     active = DEFAULT_THEME_RULES if rules is None else tuple(rules)
+    same_requirements = {
+        (diff.pr_number, diff.path)
+        for diff in config_diffs
+        if diff.comparable and not diff.changes and matches_any(diff.path, DEPENDENCY_FILES)
+    }
     modules_config = config or ModulesConfig()
     modules: dict[tuple[str, int], list[str]] = {}
     # A guess of the classifier's is no evidence of a theme: in slime, whose PRs are mostly
@@ -304,6 +321,7 @@ def tag_themes(
         # What the PR leaves changed (a removed Dockerfile made verl #4795, which moved recipes
         # out, a Docker PR); a PR that only removes files is about what it removed.
         kept = [f for f in pr.files if f.edits_content] or pr.files
+        kept = [f for f in kept if (pr.number, f.path) not in same_requirements]
         paths = without_rendered_copies(
             [f.path for f in kept] + [f.previous_path for f in kept if f.previous_path]
         )

@@ -23,7 +23,7 @@ from prhub_pipeline.warehouse.modules import (
     read_model_payload,
     save_model_payload,
 )
-from prhub_pipeline.warehouse.prs import read_prs
+from prhub_pipeline.warehouse.prs import read_config_diffs, read_prs
 from prhub_pipeline.weeks import WeekWindow
 
 
@@ -98,7 +98,8 @@ def label_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
         for window in windows_for(settings, weeks):
             prs = read_prs(con, repo.name, window.week_start)
             labelled = label_week(prs, model, repo.modules)
-            themes = tag_themes(prs, repo.themes, labelled.labels, repo.modules)
+            diffs = read_config_diffs(con, repo.name, window.week_start)
+            themes = tag_themes(prs, repo.themes, labelled.labels, repo.modules, diffs)
             replace_partition(
                 con,
                 repo.name,
