@@ -297,7 +297,7 @@ def tag_themes(
     """Every (PR, theme) pair the rules find; `rules=None` means the built-in rules.
 
     A dependency manifest whose requirements `config_diffs` show unchanged is no evidence:
-    huggingface/trl's `pyproject.toml` holds its pytest warning filters, and 7 of its week of
+    huggingface/trl's `pyproject.toml` holds its pytest warning filters, and 3 of its week of
     2026-07-20's 10 Dependencies PRs only filtered warnings (the risk rules already saw no
     dependency change in them)."""
     active = DEFAULT_THEME_RULES if rules is None else tuple(rules)
