@@ -151,6 +151,19 @@ def test_fixes_do_not_concentrate_on_a_module_the_classifier_is_unsure_of() -> N
     assert "CI (4, all of them the classifier's guesses)" in summary
 
 
+def test_a_modules_key_changes_leave_out_the_classifiers_unsure_guesses() -> None:
+    """huggingface/trl's trends row "CI" named "Add DiffusionGemma block-diffusion SFT example"
+    among its key changes, a guess of `ci` at 0.34: counted in the row, named nowhere as CI's."""
+    large = [("verl/workers/a.py", 2000, 0), ("verl/b/c.py", 900, 0)]
+    prs = [make_pr(n, f"Add a large example {n}", files=large) for n in (1, 2)]
+    modules = {1: ["ci"], 2: ["ci"]}
+    for confidence, named in ((0.3, []), (0.7, [1, 2])):
+        context = context_for(prs, "en", modules, guessed=[1, 2], confidence=confidence)
+        row = next(r for r in context.trends if r.name == "ci")
+        assert row.count == 2 and all(r.is_key for r in context.prs)
+        assert [r.number for r in row.key_changes] == named
+
+
 def test_one_busiest_module_and_one_top_change_read_in_the_singular() -> None:
     """ "The busiest modules were CI (1)" in verl's first weeks."""
     summary = context_for([make_pr(1, "[ci] fix: retry downloads")], "en", {1: ["ci"]}).summary
