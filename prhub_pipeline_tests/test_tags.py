@@ -113,6 +113,22 @@ def test_a_release_or_branch_marker_is_no_module(marker: str) -> None:
     assert parse_title_tags("[main][BugFix] x", listed).modules == ["main", "bugfix"]
 
 
+@pytest.mark.parametrize(
+    "directive", ["[skip ci]", "[skip-ci]", "[ci skip]", "[no ci]", "[skip actions]"]
+)
+def test_a_ci_directive_is_no_module(directive: str) -> None:
+    """apache/tvm writes `[skip ci][microTVM] ...` in 61 titles: an instruction to the CI
+    runner, never a module or an unknown tag, unless a module list names it."""
+    tags = parse_title_tags(f"{directive}[microTVM] Update the box version", ModulesConfig())
+    assert (tags.modules, tags.unknown) == (["microtvm"], [])
+    listed = ModulesConfig(allowed=["microtvm"])
+    assert parse_title_tags(f"{directive}[microTVM] x", listed).unknown == []
+    assert parse_title_tags("[skip ci] x", ModulesConfig(allowed=["skip_ci"])).modules == [
+        "skip_ci"
+    ]
+    assert parse_title_tags("[ci] skip flaky test", ModulesConfig()).modules == ["ci"]
+
+
 def test_type_only_tags_say_no_area() -> None:
     """tilelang's `[Cleanup]` and `[Typo]` say what kind of change, like `[BugFix]`."""
     assert areas_of(["cleanup", "typo", "bugfix", "cuda", "refactor"]) == ["cuda"]
@@ -122,6 +138,10 @@ def test_type_only_tags_say_no_area() -> None:
     ]
     assert areas_of(["Enhance", "Enhancements", "Improvements", "docs"]) == ["docs"]  # mmengine
     assert areas_of(["Improve", "rl"]) == ["rl"]  # InternLM/xtuner's 32 `[Improve] ...` PRs
+    # Status said in a phrase (tpu-inference's report had a module "not ready to review yet").
+    status = ["not ready to review yet", "Ready for review", "Don't merge yet", "dont_review"]
+    assert areas_of([*status, "almost ready", "ready", "kernel"]) == ["kernel"]
+    assert areas_of(["readyz", "review", "merge"]) == ["readyz", "review", "merge"]
     # Slips of them too (vllm-omni's report had a section "Refractor"), but not areas one
     # letter from a type word that start otherwise, nor short tags (`core` is no `chore`).
     slips = ["Refractor", "bugifx", "enchance", "imporve", "refact.", "feaure", "RFC"]

@@ -73,6 +73,10 @@ BREAKING_MARKERS = frozenset({"breaking", "breaking_change"})
 # (vllm-ascend tags 119 PRs `[main]` beside their real tags; `[dev]` is tooling work in verl and
 # tilelang). A module list may still name one.
 BRANCH_MARKERS = frozenset({"main", "master", "cherry_pick", "cherrypick"})
+# `[skip ci]`, `[ci skip]`, `[no ci]`, `[skip actions]`: an instruction to the CI runner,
+# which GitHub reads from the title, not where a change happened (apache/tvm tags 61 PRs so,
+# vllm-project/tpu-inference's bot 8). A module list may still name one.
+_CI_DIRECTIVE = re.compile(r"^(?:(?:skip|no)_?(?:ci|actions|checks)|(?:ci|actions)_?skip)$")
 # `[1/N]`, `[2/5]`, `[part 3]`: a PR's place in a series, not a module.
 _PART_MARKER = re.compile(r"^(?:part_?)?\d+(?:_?/_?(?:\d+|n))?$")
 # `[v0.9.1-dev]`, `[0.10.1]`, `[Release v0.9.0]`: the branch or release a PR targets.
@@ -182,7 +186,9 @@ def _classify_tag(
         return [], None, True, []
     if not tag or _PART_MARKER.match(tag) or _VERSION_MARKER.match(tag):
         return [], None, False, []
-    if tag in BRANCH_MARKERS and (vocabulary.allowed is None or vocabulary.resolve(tag) is None):
+    if (tag in BRANCH_MARKERS or _CI_DIRECTIVE.match(tag)) and (
+        vocabulary.allowed is None or vocabulary.resolve(tag) is None
+    ):
         return [], None, False, []
     parts = composite_parts(tag)
     kind_after_area = False
@@ -310,7 +316,7 @@ def _says_no_area(key: str) -> bool:
     same first letter (`[Refractor]`, `[bugifx]`, `[enchance]`, `[imporve]`: 24 PRs over six
     of twelve repositories, one of vllm-omni's report sections "Refractor"). Short tags are
     never slips (`core` is not `chore`)."""
-    if key in _NO_AREA_KEYS:
+    if key in _NO_AREA_KEYS or _NOT_READY.match(key):
         return True
     return len(key) >= 5 and any(
         word[0] == key[0] and len(word) >= 5 and _edit_distance(key, word, 1) <= 1
@@ -324,6 +330,12 @@ def _spelling_free(tag: str) -> str:
 
 
 _NO_AREA_KEYS = frozenset(map(_spelling_free, TYPE_ONLY_TAGS | STATUS_TAGS))
+# Status written as a phrase, spelling-free: `[not ready to review yet]`, `[Ready for review]`,
+# `[Don't merge yet]`, `[do not review]` (tpu-inference's report had a module "not ready to
+# review yet"; one or two such tags in each of four repositories).
+_NOT_READY = re.compile(
+    r"^(?:(?:not|almost)?ready(?:(?:to|for)(?:review|merge))?|(?:donot|don'?t)(?:review|merge))(?:yet)?$"
+)
 
 
 def modules_from_labels(labels: Iterable[str], config: ModulesConfig) -> list[str]:
