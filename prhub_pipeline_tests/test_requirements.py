@@ -7,7 +7,11 @@ from datetime import UTC, datetime, timedelta
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.config_diff import compare_config, compared_files, config_file_diffs
 from prhub_pipeline.modelling.requirement_edits import ENGLISH, describe, requirement_edits
-from prhub_pipeline.modelling.requirements import is_read_manifest, requirement_settings
+from prhub_pipeline.modelling.requirements import (
+    is_read_manifest,
+    requirement_settings,
+    shown_version,
+)
 from prhub_pipeline.modelling.risks import flag_risks
 from prhub_pipeline.records import FileVersions, ReviewData, RiskFlag, SettingChange
 from prhub_pipeline.reporting import facts
@@ -94,6 +98,18 @@ def test_requirements_files_keep_options_and_unreadable_lines_whole() -> None:
     }
     assert is_read_manifest("requirements/npu.txt") and is_read_manifest("docs/requirements.txt")
     assert not is_read_manifest("Pipfile.lock") and not is_read_manifest("requirements/README.md")
+
+
+def test_a_pinned_commit_shows_its_first_twelve_digits() -> None:
+    """tpu-inference's risk wrote tokamax's 40-digit pin four times in one sentence."""
+    sha = "5802a3d225c661be603cefbea9843c7e928f6dd0"
+    text = f"tokamax @ git+https://github.com/openxla/tokamax.git@{sha}\n"
+    pinned = requirement_settings("requirements.txt", text)
+    assert pinned == {"tokamax": f"@ git+https://github.com/openxla/tokamax.git@{sha}"}
+    shown = "@ git+https://github.com/openxla/tokamax.git@5802a3d225c6"
+    assert shown_version(pinned["tokamax"]) == shown
+    assert shown_version("@ https://host/x.git@v1.2") == "@ https://host/x.git@v1.2"
+    assert shown_version("==1.0") == "==1.0" and shown_version("listed") == ""
 
 
 def test_a_requirement_line_is_read_apart_from_its_options_and_continuations() -> None:

@@ -43,10 +43,17 @@ DYNAMIC = "dynamic"
 DYNAMIC_FIELDS = ("dependencies", "optional-dependencies")
 
 
+# A direct reference pinned to a full commit id: `@ git+https://...tokamax.git@5802a3d2...`.
+_PINNED_COMMIT = re.compile(r"@([0-9a-f]{12})[0-9a-f]{28}\b")
+
+
 def shown_version(spec: str | None) -> str:
     """A requirement's version as a sentence shows it: nothing for an unpinned requirement or
-    for a line kept whole (`-r base.txt`)."""
-    return "" if spec is None or spec == LISTED else spec
+    for a line kept whole (`-r base.txt`), and a pinned commit by its first 12 digits, as
+    GitHub shows one (tpu-inference's tokamax pin wrote 40 digits four times in one risk)."""
+    if spec is None or spec == LISTED:
+        return ""
+    return _PINNED_COMMIT.sub(r"@\1", spec)
 
 
 # A requirement's key as `_add` writes it: `group: name[extras]; marker`.
