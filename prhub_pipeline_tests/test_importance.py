@@ -248,6 +248,16 @@ def history(count: int = 120) -> list[PullRequest]:
         ("Integrate llvm-project at dabdec1001dc", "chore", False, []),
         ("Integrate at top of tree to support decode", "feat", False, []),
         ("[TOSA] Add code owner", "chore", False, ["tosa"]),
+        # a pin set back is a dependency moved (tpu-inference, FastVideo), not a PR undone
+        (
+            "Revert vLLM LKG to fa4321de3d (vllm #47070 breaks set_forward_context)",
+            "chore",
+            False,
+            [],
+        ),
+        ("[bugfix] revert fastvideo kernel version to 0.2.6", "chore", False, ["bugfix"]),
+        ('Revert "Bump torch to 2.5"', "revert", False, []),
+        ("Revert the cache change to fix CI", "revert", False, []),
         ("Adding my name to TorchToLinalg maintainership", "chore", False, []),
         ("Remove CODEOWNERS", "chore", False, []),
         # ms-swift's type with its scope in one bracket

@@ -152,6 +152,12 @@ _CODE_STYLE = re.compile(r"\bcode ?style\b|\bcode formatting\b", re.IGNORECASE)
 # A dependency moved to a commit, however the verb reads (llvm/torch-mlir's weekly
 # `Integrate LLVM at 10dbfc4863c9...`, 24 of them): a chore, not a feature.
 _TO_A_COMMIT = re.compile(r"\b(?:at|to)\s+(?:[\w.-]+/[\w.-]+@)?(?=[a-f]*\d)[0-9a-f]{7,40}\b")
+# A pin set back to an earlier version or commit (`Revert vLLM LKG to fa4321de3d`, `revert
+# fastvideo kernel version to 0.2.6`): a dependency moved, like a bump, not a PR undone.
+_PIN_SET_BACK = re.compile(
+    r"^revert\s+(?!\")\S.*?\bto\s+(?:v?\d+(?:\.\d+)*\b|(?=[a-f]*\d)[0-9a-f]{7,40}\b)",
+    re.IGNORECASE,
+)
 # Who owns or maintains the code (`Add @name to code owners`, `Change codeowners`): upkeep of
 # the project, whatever the verb.
 _CODE_OWNERS = re.compile(r"\bcode[ _-]?owner(?:s|ship)?\b|\bmaintainership\b", re.IGNORECASE)
@@ -247,7 +253,8 @@ def parse_title(title: str) -> TitleInfo:
         # slime's `(fix):not have encoder_only attr ...`: the type in the scope's place.
         scope_type = TYPE_ALIASES.get(scope.group("scope").strip().lower())
     if REVERT_TITLE.match(rest) or rest.lower().startswith("revert "):
-        return TitleInfo(type="revert", breaking=breaking, prefix_tags=tags, subject=rest)
+        pr_type: PrType = "chore" if _PIN_SET_BACK.match(rest) else "revert"
+        return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=rest)
     # `BREAKING: move ...`, `breaking change: ...`: the marker is no part of the subject.
     marker = _BREAKING_LEAD.match(rest)
     if marker:
