@@ -230,6 +230,12 @@ def test_a_chinese_report_names_the_built_in_themes_in_chinese() -> None:
     assert "Multimodal" not in text and "Docs" not in text
     english = context_for(prs, "en", modules, themes)
     assert "Multimodal" in [g.heading for g in english.groups]
+    # A theme named like a module of the week says "related" once (tpu-inference's MoE).
+    moe_themes = {**themes, 1: ["MoE"], 2: ["MoE"], 3: ["MoE"]}
+    busy = {1: ["fsdp", "vllm"], 2: ["fsdp", "vllm"], 3: ["rollout"], 4: ["rollout"], 5: ["moe"]}
+    told_apart = context_for(prs, "zh", busy, moe_themes)
+    assert "主题上 MoE 相关 PR 3 个、文档相关 PR 2 个。" in "\n".join(told_apart.summary)
+    assert "MoE 相关" in [g.heading for g in told_apart.groups]
 
 
 @pytest.mark.parametrize(

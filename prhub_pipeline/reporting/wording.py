@@ -346,6 +346,19 @@ class Wording:
         built-in theme in this language, else the module's usual spelling (`fsdp` -> `FSDP`)."""
         return self.module_names.get(name) or self.theme_names.get(name) or display_name(name)
 
+    def _theme_in_count(self, theme: str, n: int) -> str:
+        """A theme's name for a count that already says "related" ("文档相关 PR 2 个"): a theme
+        told apart from a module ("MoE 相关") does not say it twice ("MoE 相关相关 PR 5 个")."""
+        name = self.display_name(theme)
+        relation = self.theme_told_apart.format(name="")
+        if (
+            relation.strip()
+            and relation in _counted(self.theme_count, n)
+            and name.endswith(relation)
+        ):
+            return name.removesuffix(relation)
+        return name
+
     # Lists and counts.
     def join(self, items: Sequence[str]) -> str:
         if len(items) <= 2:
@@ -502,7 +515,7 @@ class Wording:
             focus.append(busiest.format(list=listed))
         if s.top_themes:
             themes = [
-                _counted(self.theme_count, n).format(name=self.display_name(t), n=n)
+                _counted(self.theme_count, n).format(name=self._theme_in_count(t, n), n=n)
                 for t, n in s.top_themes
             ]
             alone = _counted(self.busiest_themes_alone, len(themes))
