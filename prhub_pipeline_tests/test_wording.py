@@ -516,6 +516,30 @@ def test_an_outline_names_the_largest_core_place_first_then_the_largest_other() 
     assert "examples/grpo_trainer/" not in short and short.endswith("besides tests, docs, and CI.")
 
 
+def test_an_outline_naming_every_place_gives_no_totals_before_them() -> None:
+    # tpu-inference #2313 read "it changes 2 files (28 lines) in vllm_model_wrapper.py (16
+    # lines) and compilation_manager.py (12 lines)": two files "in" two files.
+    pr = make_pr(
+        2313,
+        "Fix multimodal in torchax path",
+        files=[("verl/models/wrapper.py", 10, 6), ("verl/runner/compile.py", 8, 4)],
+    )
+    outline = facts.change_outline(pr, CONFIG)
+    assert outline is not None and outline.place_count == 2
+    assert EN.change_outline(outline, 300) == (
+        "No description beyond the title; it changes verl/models/wrapper.py (16 lines) and "
+        "verl/runner/compile.py (12 lines)."
+    )
+    assert ZH.change_outline(outline, 300) == (
+        "描述未超出标题；改动 verl/models/wrapper.py（16 行）、verl/runner/compile.py（12 行）。"
+    )
+    # Past the limit, the totals come back with the one place there is room for.
+    assert EN.change_outline(outline, 100) == (
+        "No description beyond the title; it changes 2 files (28 lines) in 2 folders, "
+        "including verl/models/wrapper.py (16 lines)."
+    )
+
+
 def test_an_outline_of_every_code_place_counts_the_other_files_apart() -> None:
     # verl #1372: one code file beside tests, docs and CI read "it changes 4 files (91 lines)
     # in verl/single_controller/base/worker.py (15 lines)", four files in one.

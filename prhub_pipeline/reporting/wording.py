@@ -451,6 +451,13 @@ class Wording:
                 if len(text) <= limit:
                     break
                 continue
+            if outline.complete and outline.place_count == shown and not outline.support:
+                # Every place is named with its counts: totals before them would repeat them
+                # ("2 files (28 lines) in a.py (16 lines) and b.py (12 lines)").
+                text = self.outline_one.format(place=places)
+                if len(text) <= limit:
+                    break
+                continue
             where = self.outline_in.format(places=places)
             if outline.place_count > shown or not outline.complete:
                 among = self.outline_among if outline.complete else self.outline_among_listed
