@@ -258,6 +258,14 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[bugfix] revert fastvideo kernel version to 0.2.6", "chore", False, ["bugfix"]),
         ('Revert "Bump torch to 2.5"', "revert", False, []),
         ("Revert the cache change to fix CI", "revert", False, []),
+        # a title whose object is tests is a test change (tpu-inference's #252 led its week as
+        # a feature of 540 test lines)
+        ("Add test for pallas_torchax.py", "test", False, []),
+        ("[CI] Add qwen2.5-vl test", "test", False, ["ci"]),
+        ("Adds unit tests for core_tpu.py", "test", False, []),
+        ("Add FP8 support and tests", "feat", False, []),
+        ("Add test-time scaling to the rollout", "feat", False, []),
+        ("feat: add tests for the sampler", "feat", False, []),
         ("Adding my name to TorchToLinalg maintainership", "chore", False, []),
         ("Remove CODEOWNERS", "chore", False, []),
         # ms-swift's type with its scope in one bracket
@@ -1342,11 +1350,14 @@ def test_a_pr_of_only_tests_ci_or_images_weighs_like_a_test_change() -> None:
     support = [(".github/workflows/nightly.yaml", 40, 2), ("tests/e2e/test_kimi.py", 900, 0)]
     suite = make_pr(1, "[CI] Add weekly accuracy tests for Kimi-K2", files=support)
     image = make_pr(2, "[ci] fix: docker build OOM", files=[("docker/Dockerfile.npu", 30, 3)])
-    coded = make_pr(3, "[CI] Add weekly tests", files=[*support, ("verl/a.py", 20, 0)])
+    coded = make_pr(3, "[CI] feat: weekly runs", files=[*support, ("verl/a.py", 20, 0)])
     revert = make_pr(4, 'Revert "[CI] Add weekly tests"', files=support, is_revert=True)
     assert score_parts(suite, ["ci"], CONFIG)["type"] == TYPE_WEIGHTS["test"]
     assert score_parts(image, ["ci"], CONFIG)["type"] == TYPE_WEIGHTS["test"]
     assert score_parts(coded, ["ci"], CONFIG)["type"] == TYPE_WEIGHTS["feat"]
+    # A title that adds tests says a test change, whatever else it touches.
+    tested = coded.model_copy(update={"title": "[CI] Add weekly tests"})
+    assert score_parts(tested, ["ci"], CONFIG)["type"] == TYPE_WEIGHTS["test"]
     reverted = score_parts(revert, ["ci"], CONFIG)
     assert (reverted["type"], reverted["revert"]) == (TYPE_WEIGHTS["test"], REVERT_WEIGHT)
     # What goes into an image is code: slime patches SGLang in `docker/patch/`.

@@ -158,6 +158,14 @@ _PIN_SET_BACK = re.compile(
     r"^revert\s+(?!\")\S.*?\bto\s+(?:v?\d+(?:\.\d+)*\b|(?=[a-f]*\d)[0-9a-f]{7,40}\b)",
     re.IGNORECASE,
 )
+# A title whose object is tests (`Add test for pallas_torchax.py`, `[CI] Add qwen2.5-vl test`,
+# `Add e2e test related to weight updates`): a test change, though "add" reads as a feature.
+# Not a feature with its tests (`Add FP8 support and tests`) or `test-time` anything.
+_ADDS_TESTS = re.compile(
+    r"^(?:add(?:s|ed|ing)?|implement(?:s|ed|ing)?|introduc(?:e|es|ed|ing)|creat(?:e|es|ed|ing)"
+    r"|write)\s+(?:(?!(?:and|with|support|for)\b)[\w.()/-]+\s+){0,3}?tests?(?:\s?cases?)?\b(?![-_])",
+    re.IGNORECASE,
+)
 # Who owns or maintains the code (`Add @name to code owners`, `Change codeowners`): upkeep of
 # the project, whatever the verb.
 _CODE_OWNERS = re.compile(r"\bcode[ _-]?owner(?:s|ship)?\b|\bmaintainership\b", re.IGNORECASE)
@@ -271,6 +279,8 @@ def parse_title(title: str) -> TitleInfo:
     pr_type = first_word_type(lead) or _type_named_anywhere(rest, _first_words(lead)[0])
     if _CODE_OWNERS.search(rest):
         pr_type = "chore"
+    elif pr_type == "feat" and _ADDS_TESTS.match(lead):
+        pr_type = "test"
     # verl's early `[doc] ...`, `[bugfix] ...` titles: a tag that names a type wins over the
     # first word, which is often a plain verb ("update", "add"). `[Bug fix]` is `[bugfix]`.
     tag_types = {t for t in map(tag_type, tags) if t is not None}
