@@ -29,6 +29,14 @@ REVERT_TITLE = re.compile(
     r'^(?:\s*[\[【][^\]】]*[\]】])*\s*Revert\s*:?\s*"(?P<quoted>.*)"(?P<number>\s*\(#\d+\))?\s*$',
     re.DOTALL | re.IGNORECASE,
 )
+# The same with the quoted title cut short, as GitHub cuts a long one:
+# `Revert "Update multihost disagg sh to prepare integrate with buildkit…` (tpu-inference #1297).
+CUT_REVERT_TITLE = re.compile(
+    r'^(?:\s*[\[【][^\]】]*[\]】])*\s*Revert\s*:?\s*"(?P<quoted>[^"]*?(?:…|\.\.\.))\s*$',
+    re.DOTALL | re.IGNORECASE,
+)
+# A cut title names a PR only when this much of it is left and one title starts so.
+MIN_CUT_TITLE = 20
 REVERTS_PR_BODY = re.compile(
     r"^\s*(?:Reverts|Revert of PR)\s+(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)\b",
     re.MULTILINE | re.IGNORECASE,
@@ -67,7 +75,7 @@ def read_revert(title: str, body: str) -> RevertText | None:
     as `git revert` writes it. Elsewhere it is a squash body's list of the branch's commits,
     one of which reverted another commit of the branch: not a revert of anything merged.
     """
-    quoted = REVERT_TITLE.match(title)
+    quoted = REVERT_TITLE.match(title) or CUT_REVERT_TITLE.match(title)
     by_body = REVERTS_PR_BODY.search(body)
     by_commit = REVERTS_COMMIT.search(body)
     if by_commit and not (REVERT_WORD_TITLE.match(title) or REVERTS_COMMIT.match(body.lstrip())):
@@ -76,7 +84,7 @@ def read_revert(title: str, body: str) -> RevertText | None:
         return None
     # A number after the quote names the reverted PR as a squash commit's `(#N)` would.
     quoted_title = (
-        f"{quoted.group('quoted').strip()}{quoted.group('number') or ''}".strip()
+        f"{quoted.group('quoted').strip()}{quoted.groupdict().get('number') or ''}".strip()
         if quoted
         else None
     )
@@ -89,9 +97,16 @@ def read_revert(title: str, body: str) -> RevertText | None:
 
 def match_quoted_title(quoted: str, titles: Mapping[str, int]) -> int | None:
     """The PR whose title the revert quotes: the title as quoted, or (for a reverted squash
-    commit's subject `title (#N)`) the title without that suffix when PR N has it."""
+    commit's subject `title (#N)`) the title without that suffix when PR N has it, or (for a
+    title cut short with an ellipsis) the one title that starts as it does."""
     if quoted in titles:
         return titles[quoted]
+    if quoted.endswith(("…", "...")):
+        start = quoted.rstrip(".…").rstrip()
+        if len(start) < MIN_CUT_TITLE:
+            return None
+        numbers = {number for title, number in titles.items() if title.startswith(start)}
+        return numbers.pop() if len(numbers) == 1 else None
     suffix = TRAILING_PR_NUMBER.search(quoted)
     if suffix:
         number = titles.get(quoted[: suffix.start()].strip())

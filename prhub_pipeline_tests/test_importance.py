@@ -1245,6 +1245,26 @@ def test_a_revert_names_the_pr_merged_before_it_by_title_or_by_commit() -> None:
     assert resolve_revert(by_commit, known).reverted_number == 3
 
 
+def test_a_revert_quoting_a_title_cut_short_names_the_one_pr_it_starts() -> None:
+    """tpu-inference #1297 `Revert "Update multihost disagg sh to prepare integrate with
+    buildkit…` (GitHub cut the title; the git source has no `Reverts #N` body)."""
+    day = timedelta(days=1)
+    title = "Update multihost disagg sh to prepare integrate with buildkite"
+    first = make_pr(1295, title, merged_at=MERGED - day)
+    other = make_pr(1290, "Update multihost docs", merged_at=MERGED - 2 * day)
+    known = {pr.number: pr for pr in (first, other)}
+    cut = make_pr(1297, f'Revert "{title[:-2]}…', merged_at=MERGED)
+    assert resolve_revert(cut, known).reverted_number == 1295
+    dots = make_pr(1298, f'Revert "{title[:40]}...', merged_at=MERGED)
+    assert resolve_revert(dots, known).reverted_number == 1295
+    # Too little left, or two titles that start so, name none.
+    short = resolve_revert(make_pr(9, 'Revert "Update multihost…', merged_at=MERGED), known)
+    assert short.is_revert and short.reverted_number is None
+    twin = make_pr(1296, f"{title} v2", merged_at=MERGED - day)
+    both = {**known, 1296: twin}
+    assert resolve_revert(cut, both).reverted_number is None
+
+
 def test_a_hand_written_revert_names_its_target_in_its_own_words() -> None:
     """vllm-ascend's reverts by hand: no quotes, a number in the title or body, a link, shas."""
     day = timedelta(days=1)
