@@ -81,6 +81,15 @@ def test_a_subject_that_ends_its_sentence_gets_no_second_stop(lang: Lang) -> Non
     assert not re.search(r"training\.[.。]", summary)
 
 
+def test_an_ellipsis_the_author_wrote_stays_in_the_subject() -> None:
+    """tpu-inference #1158 "Support sub-channel quantization: FP4, FP8, INT8, ..." read
+    "FP4, FP8, INT8, (importance 9.4)"."""
+    prs = [make_pr(1158, "[FusedMoE] Support sub-channel quantization: FP4, FP8, INT8, ...")]
+    summary = " ".join(context_for(prs, "en", {1158: ["fusedmoe"]}).summary)
+    assert "Support sub-channel quantization: FP4, FP8, INT8, …" in summary
+    assert facts.title_subject("fix: the retry...", 60) == "the retry…"
+
+
 def test_a_subject_a_little_over_its_limit_is_not_cut() -> None:
     """verl's 2026-05-11 named "#6076 (feature, 9.7) reuse trainer worker group for hybrid
     rollout to do…": two characters over the 60 a summary gives a subject."""

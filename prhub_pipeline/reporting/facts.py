@@ -69,8 +69,12 @@ FOLLOW_UP_KINDS: tuple[FollowUpKind, ...] = ("refix", *(k for k in RISK_ORDER if
 def title_subject(title: str, limit: int) -> str:
     """A title without bracket tags and type prefix, shortened, without a closing stop: the
     sentence it goes in has its own (verl #7362 read "support. (importance 8.1)."). A subject
-    a little over `limit` is kept whole (`pr_text.SLACK`)."""
-    return shorten(parse_title(title).subject or title, limit, SLACK).rstrip(" .。")
+    a little over `limit` is kept whole (`pr_text.SLACK`). An ellipsis the author wrote stays,
+    as `…` (tpu-inference #1158 "FP4, FP8, INT8, ..." read "FP4, FP8, INT8, (importance 9.4)")."""
+    text = shorten(parse_title(title).subject or title, limit, SLACK)
+    if text.endswith("..."):
+        return text[:-3] + "…"
+    return text.rstrip(" .。")
 
 
 def subject(ref: PrRef, limit: int = 60) -> str:
