@@ -173,6 +173,16 @@ def test_a_model_without_a_module_list_labels_weeks_with_its_learned_spellings()
     week = label_week([make_pr(900, "[doc] fix: typo")], model, config)
     assert [(x.module, x.origin) for x in week.labels] == [("docs", "title")]
     assert train_module_classifier(history, MODULES).model.aliases == {}  # type: ignore[union-attr]
+    # A tag joining two labels is those two (tpu-inference's report had "Llama4/Test");
+    # one joining a label and a new word stays as written.
+    joined = label_week(
+        [make_pr(901, "[Docs/CI] fix: links"), make_pr(902, "[ci/UT] x")], model, config
+    )
+    assert [(x.number, x.module) for x in joined.labels] == [
+        (901, "docs"),
+        (901, "ci"),
+        (902, "ci/ut"),
+    ]
 
 
 def test_labels_instead_of_prefixes_train_a_model() -> None:

@@ -43,7 +43,12 @@ from sklearn.svm import LinearSVC
 from prhub_pipeline.config import ModulesConfig
 from prhub_pipeline.modelling.features import PrFeatures, memory_features, pr_features
 from prhub_pipeline.modelling.parallel import map_in_halves, run_calls
-from prhub_pipeline.modelling.tags import areas_of, ground_truth, learn_modules_config
+from prhub_pipeline.modelling.tags import (
+    areas_of,
+    ground_truth,
+    learn_modules_config,
+    split_joined_labels,
+)
 from prhub_pipeline.records import ModuleLabel, PullRequest, UnknownTag
 
 # 3: adds the path label memory; 4: fields named apart from their source; 5: the author memory;
@@ -799,13 +804,16 @@ def label_week(
         if truth.origin is None:
             untagged.append(pr)
             continue
+        modules = truth.modules
+        if model is not None and config.allowed is None:
+            modules = split_joined_labels(modules, model.labels, config.aliases)
         labels.extend(
             ModuleLabel(
                 repo=pr.repo, number=pr.number, module=m, origin=truth.origin, confidence=1.0
             )
-            for m in truth.modules
+            for m in modules
         )
-        if not areas_of(truth.modules):
+        if not areas_of(modules):
             type_tagged.append(pr)
     if model is None:
         return WeekLabels(labels=labels, unknown=unknown, unlabelled=[p.number for p in untagged])

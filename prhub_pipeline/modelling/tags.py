@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -231,6 +231,20 @@ _COMPOSITE_SEPARATORS = re.compile(r"[/&+]")
 def composite_parts(tag: str) -> list[str]:
     """The normalised parts of a tag that may name several modules (`ci/ut`, `doc&ci`)."""
     return [normalise_tag(part) for part in _COMPOSITE_SEPARATORS.split(tag) if part.strip()]
+
+
+def split_joined_labels(
+    modules: Sequence[str], labels: Collection[str], aliases: Mapping[str, str]
+) -> list[str]:
+    """Modules with a tag that joins learned labels (`[Llama4/Test]`) as those labels, as
+    learning counted it: a repository without a module list takes every tag as written, and
+    tpu-inference's report had a module "Llama4/Test" beside Llama4 and Test."""
+    split: list[str] = []
+    for module in modules:
+        parts = [aliases.get(part, part) for part in composite_parts(module)]
+        found = parts if len(parts) > 1 and all(part in labels for part in parts) else [module]
+        split.extend(m for m in found if m not in split)
+    return split
 
 
 def _split_prefix(title: str) -> tuple[list[str], str]:
@@ -500,7 +514,8 @@ def learn_modules_config(
 def _split_composites(counts: Counter[str], recent: Counter[str]) -> None:
     """Count a tag that joins tags the history also uses on their own as those tags:
     vllm-ascend's 11 `[CI/UT]` PRs are CI and UT PRs, not a label beside both (`module_labels`
-    splits such a tag once `allowed` holds its parts). `[P/D]` stays: neither part is a tag."""
+    splits such a tag once `allowed`, or the model's labels, hold its parts). `[P/D]` stays:
+    neither part is a tag."""
     totals: Counter[str] = Counter()
     for tag, count in counts.items():
         if len(composite_parts(tag)) == 1:
