@@ -992,6 +992,33 @@ def test_summary_is_the_first_author_sentences(title: str, body: str, expected: 
     assert summarize(title, body) == expected
 
 
+def test_section_names_on_lines_of_their_own_head_a_template_description() -> None:
+    """llm-compressor's template writes `SUMMARY:` and `TEST PLAN:` as plain lines: #2934's
+    summary read "SUMMARY: Fix the AutoRound ...", #2844's the test plan's instruction."""
+    filled = (
+        "SUMMARY:\nFix the AutoRound DDP rank-local placement regression from #2844.\n\n"
+        "TEST PLAN:\n- pytest tests/autoround/test_base.py"
+    )
+    assert summarize("t", filled) == (
+        "Fix the AutoRound DDP rank-local placement regression from #2844."
+    )
+    left_as_is = (
+        'SUMMARY:\n"please provide a brief summary"\n\n'
+        'TEST PLAN:\n"please outline how the changes were tested"'
+    )
+    assert summarize("Add Qwen MoE Example", left_as_is) == "Add Qwen MoE Example"
+    # A quote under such a line is quoted, not the author's words (#1806).
+    quoting = "SUMMARY:\n> Key to efficiency is the block size\n\nThis exposes a new field."
+    assert summarize("t", quoting) == "This exposes a new field."
+    # Further down a description that opens with prose, `Summary:` may head test output
+    # (torch-mlir #2887).
+    results = (
+        "This adds passes that lower sparse tensors to loops.\n\nTest results:\n\n"
+        "Summary:\n    Passed: 1144\n    Expectedly Failed: 8"
+    )
+    assert summarize("t", results) == "This adds passes that lower sparse tensors to loops."
+
+
 def test_a_long_summary_is_shortened_to_its_limit() -> None:
     long_body = "This PR " + "does a lot of things " * 40 + "."
     assert len(summarize("t", long_body, limit=100)) <= 100

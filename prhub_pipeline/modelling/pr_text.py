@@ -569,6 +569,9 @@ _SUMMARY_SECTIONS = re.compile(
     r"|background|概述|描述)",
     re.IGNORECASE,
 )
+# A section's name as a line of its own, no heading mark: llm-compressor's template writes
+# `SUMMARY:` and `TEST PLAN:` so (#2934's summary read "SUMMARY: Fix the AutoRound ...").
+_LABEL_LINE = re.compile(r"^(?P<text>[^\W\d_][\w /-]{0,30}?)\s*[:：]\s*$")
 _SKIP_SECTIONS = re.compile(
     r"^(test|testing|validation|test plan|api|usage|result"
     r"|how (?:was|were|is) this\b[^?]*\btested)",
@@ -700,6 +703,10 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
     template quotes its instructions there, and authors write over them (verl #5556)."""
     result: list[_Paragraph] = []
     section = ""
+    headed = False  # the section has a heading, not a line such as `SUMMARY:` (see `_LABEL_LINE`)
+    # Such lines name sections only in a description that opens with one, as a template does;
+    # elsewhere `Summary:` may head test output (torch-mlir #2887's "Passed: 1144").
+    labelled = False
     current: list[str] = []
     in_item = False
     numbered = False  # a numbered list is under way (its items may hold other lists)
@@ -726,7 +733,7 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
             current.clear()
 
     for kind, lines in _split_blocks(cleaned.split("\n")):
-        if kind == "quote" and _SUMMARY_SECTIONS.search(section):
+        if kind == "quote" and headed and _SUMMARY_SECTIONS.search(section):
             flush()
             quoted = " ".join(line.lstrip().lstrip(">").strip() for line in lines).strip()
             if quoted:
@@ -747,7 +754,19 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
         heading = _HEADING.match(line)
         if heading:
             flush()
-            section = heading.group("text")
+            section, headed = heading.group("text"), True
+            after_image = False
+            continue
+        label = _LABEL_LINE.match(line)
+        if (
+            label
+            and not current
+            and (labelled or not result)
+            and (
+                _SUMMARY_SECTIONS.search(name := label.group("text")) or _SKIP_SECTIONS.match(name)
+            )
+        ):
+            section, headed, labelled = name, False, True
             after_image = False
             continue
         mark = _LIST_MARK.match(line)
@@ -794,7 +813,7 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
                 # A bold line under a test heading heads part of the testing (`**performance**:`
                 # under "How was this patch tested?", vllm-ascend #2474).
                 if not _SKIP_SECTIONS.match(section):
-                    section = bold.group("text").strip()
+                    section, headed = bold.group("text").strip(), True
                 after_image = False
         current.append(line)
     flush()
@@ -940,6 +959,9 @@ _NOTHING_HERE = re.compile(
     # `As per title.` (six of verl's), `Same as title`, `See title`: nothing beyond the title.
     r"|^(?:as(?:\s+per)?|same\s+as|see)\s+(?:the\s+)?(?:pr\s+)?title$"
     r"|^(?:issue number|training|inference)\s*:"
+    # A template's instruction left in place (llm-compressor's `"please outline how the
+    # changes were tested"`).
+    r"|^[\"“]please\b[^\"”]*[\"”]$"
     # A bot's metadata line: vllm-ascend's `vLLM version: v0.11.2` (or `: main`,
     # `: release/v0.13.0`) ends every description.
     r"|^[\w .-]{1,24}:\s*(?:release/)?v?\d[\w.+-]*$|^vllm\s+(?:version|main)\b"
