@@ -265,6 +265,17 @@ def test_not_a_clone_is_a_clear_error(tmp_path: Path) -> None:
         read_week(tmp_path)
 
 
+def test_a_clone_missing_objects_is_a_clear_error(git_repo: GitRepo) -> None:
+    """A mirror without its largest files (vllm-project/aibrix's) failed with git's bare
+    "fatal: unable to read 7f36b11..."."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.commit("feat: weights (#7)", "2026-05-12T10:00:00+08:00", {"w.bin": "large\n"})
+    blob = git_repo.git("rev-parse", "HEAD:w.bin")
+    (git_repo.path / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    with pytest.raises(GitSourceError, match=rf"unable to read {blob}.*lacks objects"):
+        read_week(git_repo.path)
+
+
 def test_a_range_of_weeks_costs_as_many_git_calls_as_one_week(
     git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -80,10 +80,20 @@ def _git(
         raise GitSourceError("git is not installed or not on PATH") from exc
 
 
+# What git says when the clone lacks an object it needs (a partial clone without its remote,
+# a damaged one): the fix is in the clone, not in prhub's settings.
+_MISSING_OBJECT = re.compile(r"unable to read|missing blob|bad object|could not read", re.I)
+
+
 def _run_git(git_path: Path, args: list[str], stdin: str | None = None) -> str:
     completed = _git(["git", f"--git-dir={_git_dir(git_path)}", *args], stdin=stdin)
     if completed.returncode != 0:
         message = completed.stderr.decode("utf-8", "replace").strip()
+        if _MISSING_OBJECT.search(message):
+            message += (
+                " (the clone lacks objects git needs to diff its commits: a partial clone"
+                " whose remote is out of reach, or a damaged one; clone the repository in full)"
+            )
         raise GitSourceError(f"git {' '.join(args[:2])} failed in {git_path}: {message}")
     return completed.stdout.decode("utf-8", "replace")
 
