@@ -107,7 +107,9 @@ def test_a_failing_week_keeps_what_was_stored(
         monkeypatch.setenv("PRHUB_TEST_TOKEN", "ghp_wrongToken")  # GitHub answers 401
         assert main(args) == 1
     err_and_out = "".join(capsys.readouterr())
-    assert "ingest failed" in err_and_out
+    # The last line names the step and GitHub's answer, not Dagster's wrapper around it.
+    failed = next(line for line in err_and_out.splitlines() if "ingest failed" in line)
+    assert failed.startswith("  ingest failed: raw_prs: GitHubAuthError: ") and "401" in failed
     assert "ghp_wrongToken" not in err_and_out and TOKEN not in err_and_out
     assert stored(config, COUNTS) == before
 

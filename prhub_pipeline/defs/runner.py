@@ -1,6 +1,7 @@
 """Materialize weeks in this process, through the same definitions the UI uses."""
 
 import os
+import re
 from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
@@ -43,10 +44,21 @@ def _instance() -> dg.DagsterInstance:
 
 
 def _failure(result: dg.ExecuteInProcessResult) -> str:
+    """The step that failed and the error that failed it: the innermost cause, not Dagster's
+    wrapper ("Error occurred while executing op "raw_prs":" said nothing of a clone missing
+    objects)."""
     for event in result.all_events:
         if event.is_step_failure and event.step_failure_data.error:
-            return event.step_failure_data.error.message.strip().splitlines()[0]
+            error = event.step_failure_data.error
+            while error.cause is not None:
+                error = error.cause
+            message = _QUALIFIED_ERROR.sub("", error.message.strip().splitlines()[0])
+            return f"{event.step_key}: {message}"
     return "the run failed"
+
+
+# `prhub_pipeline.sources.git.GitSourceError: ...` -> `GitSourceError: ...`
+_QUALIFIED_ERROR = re.compile(r"^(?:[A-Za-z_][\w]*\.)+(?=[A-Za-z_]\w*: )")
 
 
 def _summaries(result: dg.ExecuteInProcessResult) -> dict[str, str]:
