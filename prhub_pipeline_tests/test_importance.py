@@ -1017,6 +1017,15 @@ def test_section_names_on_lines_of_their_own_head_a_template_description() -> No
         "Summary:\n    Passed: 1144\n    Expectedly Failed: 8"
     )
     assert summarize("t", results) == "This adds passes that lower sparse tensors to loops."
+    # The same names before the text on one line (verl #7207's "Summary: when a partial
+    # rollout ...", llm-compressor's inline `SUMMARY: "please provide a brief summary"`).
+    inline = "Summary: when a partial rollout is resumed, the token count can overflow."
+    assert (
+        summarize("t", inline) == "When a partial rollout is resumed, the token count can overflow."
+    )
+    assert summarize("Pin auto-round", 'SUMMARY: "please provide a brief summary"') == (
+        "Pin auto-round"
+    )
 
 
 def test_a_long_summary_is_shortened_to_its_limit() -> None:

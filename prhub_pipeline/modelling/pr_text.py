@@ -961,7 +961,7 @@ _NOTHING_HERE = re.compile(
     r"|^(?:issue number|training|inference)\s*:"
     # A template's instruction left in place (llm-compressor's `"please outline how the
     # changes were tested"`).
-    r"|^[\"“]please\b[^\"”]*[\"”]$"
+    r"|^(?:[a-z ]{3,20}:\s*)?[\"“]please\b[^\"”]*[\"”]$"
     # A bot's metadata line: vllm-ascend's `vLLM version: v0.11.2` (or `: main`,
     # `: release/v0.13.0`) ends every description.
     r"|^[\w .-]{1,24}:\s*(?:release/)?v?\d[\w.+-]*$|^vllm\s+(?:version|main)\b"
@@ -1142,7 +1142,8 @@ def _without_leading_symbols(text: str) -> str:
 
 
 _FIELD_LABEL = re.compile(
-    r"^(?:reason|motivation|background|purpose)\s*[:：]\s*(?=\S)", re.IGNORECASE
+    r"^(?:reason|motivation|background|purpose|summary|description|overview|概述|描述)\s*[:：]\s*(?=\S)",
+    re.IGNORECASE,
 )
 # `1.`, `1、`, `1)`, `(1)` before an item, but not a version (`1.5B`).
 _ITEM_NUMBER = re.compile(r"(?:^|(?<=\s))\(?(?P<n>\d{1,2})[.、)）](?!\d)\s*")
