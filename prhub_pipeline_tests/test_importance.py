@@ -1026,6 +1026,20 @@ def test_section_names_on_lines_of_their_own_head_a_template_description() -> No
     assert summarize("Pin auto-round", 'SUMMARY: "please provide a brief summary"') == (
         "Pin auto-round"
     )
+    # A template's own name in capitals opens it (llm-compressor's stacked PRs read
+    # "<- current PR"); a sentence ending in a colon does not (tvm #10084).
+    stacked = (
+        "ORDER OF REVIEWS:\n1. https://github.com/o/n/pull/1108 <- current PR\n"
+        "2. https://github.com/o/n/pull/1103\n\nSUMMARY:\nRefactor the entrypoint dataclass."
+    )
+    assert summarize("t", stacked) == "Refactor the entrypoint dataclass."
+    versions = "Upgrade the pinned versions:\nkeras moves from 2.4.3 to 2.6 and h5py to 3.1.0."
+    assert summarize("t", versions) == (
+        "Upgrade the pinned versions: keras moves from 2.4.3 to 2.6 and h5py to 3.1.0."
+    )
+    assert summarize("t", "Rationale: Sometimes the host compiler is too new for NVCC.") == (
+        "Sometimes the host compiler is too new for NVCC."
+    )
 
 
 def test_a_long_summary_is_shortened_to_its_limit() -> None:

@@ -697,6 +697,20 @@ class _Paragraph(NamedTuple):
     after_image: bool = False
 
 
+def _names_a_section(name: str, labelled: bool, opening: bool) -> bool:
+    """Whether a line such as `SUMMARY:` heads a section: the line a description opens with
+    (`SUMMARY:`, `ORDER OF REVIEWS:` over llm-compressor's stacked PRs), and after it the
+    summary's and the tests' names. Elsewhere `Summary:` may head test output (torch-mlir
+    #2887's "Passed: 1144") and `For the fusedmoe:` a paragraph under the template's heading
+    (vllm-ascend #8060)."""
+    known = bool(_SUMMARY_SECTIONS.search(name) or _SKIP_SECTIONS.match(name))
+    if not labelled:
+        # A sentence can end in a colon too (`Upgrade the following versions:`); a template's
+        # own name is known or written in capitals.
+        return opening and (known or name.isupper())
+    return known
+
+
 def _paragraphs(cleaned: str) -> list[_Paragraph]:
     """The paragraphs and list items in order, without code blocks, tables or quotes; except
     that a quote under the "What does this PR do?" heading is the author's text: verl's
@@ -704,9 +718,7 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
     result: list[_Paragraph] = []
     section = ""
     headed = False  # the section has a heading, not a line such as `SUMMARY:` (see `_LABEL_LINE`)
-    # Such lines name sections only in a description that opens with one, as a template does;
-    # elsewhere `Summary:` may head test output (torch-mlir #2887's "Passed: 1144").
-    labelled = False
+    labelled = False  # the description opens with such a line
     current: list[str] = []
     in_item = False
     numbered = False  # a numbered list is under way (its items may hold other lists)
@@ -758,15 +770,9 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
             after_image = False
             continue
         label = _LABEL_LINE.match(line)
-        if (
-            label
-            and not current
-            and (labelled or not result)
-            and (
-                _SUMMARY_SECTIONS.search(name := label.group("text")) or _SKIP_SECTIONS.match(name)
-            )
-        ):
-            section, headed, labelled = name, False, True
+        opening = not result and not section  # no text and no heading yet
+        if label and not current and _names_a_section(label.group("text"), labelled, opening):
+            section, headed, labelled = label.group("text"), False, True
             after_image = False
             continue
         mark = _LIST_MARK.match(line)
@@ -1142,7 +1148,8 @@ def _without_leading_symbols(text: str) -> str:
 
 
 _FIELD_LABEL = re.compile(
-    r"^(?:reason|motivation|background|purpose|summary|description|overview|概述|描述)\s*[:：]\s*(?=\S)",
+    r"^(?:reason|rationale|motivation|background|purpose|problem|symptom|summary|description"
+    r"|overview|概述|描述)\s*[:：]\s*(?=\S)",
     re.IGNORECASE,
 )
 # `1.`, `1、`, `1)`, `(1)` before an item, but not a version (`1.5B`).
