@@ -789,6 +789,27 @@ def test_only_the_repositorys_own_numbers_become_links() -> None:
     assert md_refs("see #48203", RefScope("verl-project/verl", None)).startswith("see [#48203](")
 
 
+def test_code_spans_of_descriptions_stay_code_in_both_formats() -> None:
+    """verl #7297's summary names `PackedSeqParams`: the Markdown report showed the backticks
+    escaped (literal) while the HTML report set them as code."""
+    scope = RefScope("verl-project/verl", highest=7400)
+    text = "`PackedSeqParams` now carries `cp_partition_mode`, after #7001 and `#7002`"
+    assert md_refs(text, scope) == (
+        "`PackedSeqParams` now carries `cp_partition_mode`, after"
+        " [#7001](https://github.com/verl-project/verl/pull/7001) and `#7002`"
+    )
+    assert html_refs(text, scope) == (
+        "<code>PackedSeqParams</code> now carries <code>cp_partition_mode</code>, after"
+        ' <a href="https://github.com/verl-project/verl/pull/7001">#7001</a> and <code>#7002</code>'
+    )
+    # A span's text is code, not markup; a lone backtick (a cut summary) stays literal text.
+    assert md_refs("set `a|b <x>` and *c*", scope) == "set `a|b <x>` and \\*c\\*"
+    assert html_refs("set `a <x>`", scope) == "set <code>a &lt;x&gt;</code>"
+    assert md_refs("consulting `hf_to_vllm_mapper and…", scope) == (
+        "consulting \\`hf_to_vllm_mapper and…"
+    )
+
+
 def test_breaking_changes_are_counted_and_listed_in_both_languages() -> None:
     breaking = [
         make_pr(6401, "[BREAKING][fsdp] feat: drop the v0 engine", files=[("docs/a.md", 5, 0)]),

@@ -207,19 +207,44 @@ def _md_link(text: str, url: str) -> MdSafe:
     return MdSafe(f"[{label}](<{url.replace('>', '%3E').replace(' ', '%20')}>)")
 
 
+# A `code` span from a description or title: one line, no backtick inside. A lone backtick
+# stays literal text.
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def _code_spans(text: str) -> list[tuple[str, bool]]:
+    """The text on one line, cut into (part, is_code) pieces at its balanced `code` spans."""
+    pieces: list[tuple[str, bool]] = []
+    at = 0
+    line = re.sub(r"\s+", " ", text)
+    for span in _CODE_SPAN.finditer(line):
+        pieces.append((line[at : span.start()], False))
+        pieces.append((span.group(1), True))
+        at = span.end()
+    pieces.append((line[at:], False))
+    return [piece for piece in pieces if piece[0]]
+
+
 def md_refs(text: str, scope: RefScope) -> MdSafe:
-    """Escaped text with the repository's own `#N` turned into links to its PRs."""
-    escaped = md_escape(text)
+    """Escaped text with the repository's own `#N` turned into links to its PRs, and its
+    `code` spans kept as code (their text is literal in Markdown, so it needs no escaping)."""
     return MdSafe(
-        re.sub(
-            r"(?<![\w&])\\?#(\d+)\b",
-            lambda m: (
-                f"[#{m.group(1)}](https://github.com/{scope.repo}/pull/{m.group(1)})"
-                if scope.owns(m)
-                else m.group(0)
-            ),
-            escaped,
+        "".join(
+            f"`{part}`" if is_code else _md_link_refs(md_escape(part), scope)
+            for part, is_code in _code_spans(text)
         )
+    )
+
+
+def _md_link_refs(escaped: str, scope: RefScope) -> str:
+    return re.sub(
+        r"(?<![\w&])\\?#(\d+)\b",
+        lambda m: (
+            f"[#{m.group(1)}](https://github.com/{scope.repo}/pull/{m.group(1)})"
+            if scope.owns(m)
+            else m.group(0)
+        ),
+        escaped,
     )
 
 
@@ -228,11 +253,19 @@ def md_refs(text: str, scope: RefScope) -> MdSafe:
 
 
 def html_refs(text: str, scope: RefScope) -> Markup:
-    """Escaped text with the repository's own `#N` turned into links (entities such as `&#39;`
-    are left alone)."""
-    escaped = str(escape(text))
+    """Escaped text with the repository's own `#N` turned into links and its `code` spans
+    into `<code>` (entities such as `&#39;` are left alone)."""
+    return Markup(
+        "".join(
+            f"<code>{escape(part)}</code>" if is_code else _html_link_refs(str(escape(part)), scope)
+            for part, is_code in _code_spans(text)
+        )
+    )
+
+
+def _html_link_refs(escaped: str, scope: RefScope) -> str:
     repo_path = str(escape(scope.repo))
-    linked = re.sub(
+    return re.sub(
         r"(?<![&\w])#(\d+)\b",
         lambda m: (
             f'<a href="https://github.com/{repo_path}/pull/{m.group(1)}">#{m.group(1)}</a>'
@@ -241,8 +274,6 @@ def html_refs(text: str, scope: RefScope) -> Markup:
         ),
         escaped,
     )
-    # `code` spans from descriptions: already escaped, so only the backticks become markup.
-    return Markup(re.sub(r"`([^`<>]+)`", r"<code>\1</code>", linked))
 
 
 def _chart(context: ReportContext) -> Markup:
