@@ -172,6 +172,12 @@ def test_status_tags_say_no_area_and_stay_tags() -> None:
     assert areas_of(["nfc", "WIP", "draft", "minor", "rollout"]) == ["rollout"]
     assert parse_title_tags("[NFC] Add observability subfolder", ModulesConfig()).modules == ["nfc"]
     assert parse_title_tags("[WIP][fsdp] x", ModulesConfig(allowed=["fsdp"])).unknown == ["wip"]
+    # pytorch/torchtitan's sections "Reland" and "BE": how a change came about, not where.
+    assert areas_of(["Reland", "BE", "ez", "easy", "graph_trainer"]) == ["graph_trainer"]
+    assert parse_title_tags("[GraphTrainer][Reland] x", ModulesConfig()).modules == [
+        "graphtrainer",
+        "reland",
+    ]
 
 
 def test_labels_instead_of_prefixes() -> None:
