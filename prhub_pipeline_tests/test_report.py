@@ -1484,6 +1484,24 @@ def test_a_title_is_shown_without_its_closing_stop() -> None:
     }
 
 
+def test_a_title_is_shown_without_its_own_number() -> None:
+    """pytorch/torchtitan #4106 landed as "Add Muse Glimmer (30B) model and integration tests
+    (#4106) (#4106)": its title read "... tests (#4106)" beside its own link. Another
+    number at the end stays: it names what the PR fixes."""
+    own = make_pr(6803, "[fsdp] feat: add a model (#6803)", files=[("verl/a.py", 500, 0)])
+    other = make_pr(6804, "[fsdp] fix: the crash (#6790)", files=[("verl/b.py", 500, 0)])
+    MODULES.update({6803: ["fsdp"], 6804: ["fsdp"]})
+    try:
+        context = context_for([own, other], "en")
+    finally:
+        del MODULES[6803], MODULES[6804]
+    shown = {item.pr.number: (item.pr.title, item.pr.subject) for item in context.quick_view}
+    assert shown == {
+        6803: ("[fsdp] feat: add a model", "add a model"),
+        6804: ("[fsdp] fix: the crash (#6790)", "the crash (#6790)"),
+    }
+
+
 def test_the_appendix_lists_modules_not_type_tags() -> None:
     """tilelang's appendix said "#2725 | feature | feature" beside "24 PRs without a module"."""
     pr = make_pr(6800, "[Feature] Add lower-trace support", files=[("tools/t.py", 30, 1)])

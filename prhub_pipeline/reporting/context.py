@@ -41,6 +41,7 @@ from prhub_pipeline.records import (
 )
 from prhub_pipeline.reporting import facts, sections
 from prhub_pipeline.reporting.wording import WORDINGS, Wording
+from prhub_pipeline.reverts import TRAILING_PR_NUMBER
 from prhub_pipeline.weeks import WeekWindow
 
 TITLE_DISPLAY_LIMIT = 120
@@ -405,13 +406,19 @@ def _pr_ref(
             title = shorten(original.title, 90) if original else None
             summary = words.revert_summary(target, title, facts.revert_reason(pr, original))
             outline = None
+    own_number = TRAILING_PR_NUMBER.search(pr.title)
+    # A title that ends in its own number says nothing by it: pytorch/torchtitan #4106, merged
+    # as "... integration tests (#4106) (#4106)", read "... tests (#4106)" beside its link.
+    shown_title = pr.title
+    if own_number and own_number["number"] == str(pr.number):
+        shown_title = pr.title[: own_number.start()]
     return PrRef(
         number=pr.number,
         url=f"https://github.com/{repo}/pull/{pr.number}",
         # Without a closing stop, as the subject: "function.**: importance 9.5" (mmengine #609).
-        title=re.sub(r"(?<!\.)\.$", "", shorten(pr.title, TITLE_DISPLAY_LIMIT)),
+        title=re.sub(r"(?<!\.)\.$", "", shorten(shown_title, TITLE_DISPLAY_LIMIT)),
         # Without a closing stop: sentences and lists put their own after it ("worker.; #5423").
-        subject=facts.title_subject(pr.title, 80),
+        subject=facts.title_subject(shown_title, 80),
         pr_type=score.pr_type,
         type_name=words.type_names[score.pr_type],
         modules=modules,
