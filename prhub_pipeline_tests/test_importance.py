@@ -1108,11 +1108,40 @@ def test_a_title_and_what_only_goes_with_it_make_no_summary(title: str, body: st
             "The trainer already supports multi-trajectory rollouts. However, batches still need"
             " padding to a multiple of dp_size.",
         ),
-        # A lead-in that cannot end as a sentence is no summary, however long.
+        # A lead-in that says what the PR does goes on with the short list it introduces
+        # (torchtitan #3970 read "... and separates."), without a colon where its words
+        # run on into the items.
         (
             "### What does this PR do?\n\nThe vectorized path floored the variance at epsilon.\n\n"
             "This PR makes the vectorized path match canonical GRPO by:\n\n- centering the sums",
-            "The vectorized path floored the variance at epsilon.",
+            "This PR makes the vectorized path match canonical GRPO by centering the sums.",
+        ),
+        (
+            "## Summary\n\nThis PR unifies the dispatch API and separates:\n\n1. The maximum"
+            " token capacity.\n2. The current token capacity.\n\nBuffers no longer grow.",
+            "This PR unifies the dispatch API and separates: the maximum token capacity; the"
+            " current token capacity.",
+        ),
+        # As many whole items as fit, and `…` for the rest (the author's `- ...` too).
+        (
+            "Pass all dataset fields to the agent loop, including:\n- raw_prompt\n- tools_kwargs"
+            "\n- ...",
+            "Pass all dataset fields to the agent loop, including: raw_prompt; tools_kwargs; …",
+        ),
+        (
+            "This PR supports:\n\n- " + "meta device init " * 6 + "\n- " + "weight init " * 9,
+            "This PR supports: " + ("meta device init " * 6).strip() + "; …",
+        ),
+        # Links are no items to read (verl #6335), and a label is no lead-in (`Changes:`).
+        (
+            "Refactor to use the new helper APIs:\n- https://github.com/o/r/pull/3813\n"
+            "- https://github.com/o/r/pull/3866",
+            "Refactor to use the new helper APIs.",
+        ),
+        (
+            "Changes:\n\n- Replace direct dict access with `.get(key, {})` for tool kwargs\n"
+            "- Validate the prompts",
+            "Replace direct dict access with `.get(key, {})` for tool kwargs",
         ),
         # A later sentence that introduces a list stays out of the summary.
         (

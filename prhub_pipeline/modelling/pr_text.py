@@ -1074,6 +1074,75 @@ def _is_bare_lead_in(paragraph: str) -> bool:
     return not says_the_change or _dangles(paragraph)
 
 
+_EXAMPLES_LEAD_END = re.compile(r"\b(?:such\s+as|including)\s*[:：]\s*$")
+# A list item short enough to go into its lead-in's sentence.
+_ITEM_MAX_CHARS = 120
+# An item's first word that is no name, so lower-cased inside the sentence (`The maximum ...`).
+_PLAIN_CAPITALISED = re.compile(r"^[A-Z][a-z]+\b(?![-_.(])")
+
+
+def _lead_ins_with_their_items(paragraphs: list[_Paragraph], limit: int) -> list[_Paragraph]:
+    """A sentence that says what the PR does and introduces a short list, with the list's
+    items: "This PR unifies the token-dispatch API ... and separates:" over two items read
+    "... and separates." (pytorch/torchtitan #3970), and "This PR separates:" gave way to its
+    first item alone. Items go in whole, as many as fit the summary, `…` for the rest; a
+    lead-in that is itself most of a summary takes all or none."""
+    joined = list(paragraphs)
+    for at, lead in enumerate(paragraphs):
+        if lead.list_item or not _introduces_items(lead.text):
+            continue
+        items: list[str] = []
+        for following in paragraphs[at + 1 :]:
+            if not following.list_item or following.section != lead.section:
+                break
+            items.append(_without_leading_symbols(following.text).rstrip(" .;,。；，…"))
+        if not items or any(
+            len(item) > _ITEM_MAX_CHARS
+            or len(sentences(item)) > 1
+            or _LIST_LEAD_END.search(item)
+            or _ONLY_REFERENCES.match(item)
+            or len(URL.sub("", item).strip()) < len(item) // 2  # links, not words (verl #6335)
+            for item in items
+        ):
+            continue
+        text = lead.text.rstrip()
+        written = 0
+        for entry in items:
+            if not entry:  # `- ...`: the author's own "and so on"
+                break
+            if _PLAIN_CAPITALISED.match(entry):
+                entry = entry[0].lower() + entry[1:]
+            longer = f"{text}{'; ' if written else ' '}{entry}"
+            if len(longer) > limit * SLACK:
+                break
+            text, written = longer, written + 1
+        if _dangles(lead.text):  # `... match canonical GRPO by centering the sums.`
+            text = _LIST_LEAD_END.sub("", lead.text.rstrip()) + text[len(lead.text.rstrip()) :]
+        if written == len(items):
+            joined[at] = lead._replace(text=text + ".")
+        elif written and len(lead.text) < limit // 2:
+            joined[at] = lead._replace(text=text + "; …")
+    return joined
+
+
+def _introduces_items(lead: str) -> bool:
+    """One sentence that ends in a colon and says what the PR does (`This PR supports:`, `Add
+    missing NVIDIA GPU entries:`), not a label (`Changes:`, `Changes on:`) nor a count of what
+    follows (`This PR does three things:`). A sentence that says the change and then points
+    at examples (`... in edge cases such as:`, verl #5899) stands without them."""
+    examples = _EXAMPLES_LEAD_END.search(lead) is not None
+    return (
+        _LIST_LEAD_END.search(lead) is not None
+        and not (examples and not _is_bare_lead_in(lead))
+        and len(sentences(lead)) == 1
+        and not _ANNOUNCES_A_LIST.match(lead)
+        and (
+            _STATES_THE_CHANGE.match(lead) is not None
+            or (_AUTHOR_LEAD.match(lead) is not None and len(lead.split()) >= 3)
+        )
+    )
+
+
 def _dangles(lead_in: str) -> bool:
     """Whether a sentence that introduces a list cannot end as a sentence (`... GRPO by:`)."""
     lead_end = _LIST_LEAD_END.search(lead_in)
@@ -1214,11 +1283,14 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     # Text under a screenshot a lead-in announced says what it shows (`When discrete=False, the
     # results fused to ...json` between two profiler views, verl #7408), not what the PR does;
     # text under one nothing announced is the author's (verl #4674's fix below the error).
-    read = [
-        p
-        for p in _paragraphs(clean_description(body))
-        if not _SKIP_SECTIONS.match(p.section) and not p.after_image
-    ]
+    read = _lead_ins_with_their_items(
+        [
+            p
+            for p in _paragraphs(clean_description(body))
+            if not _SKIP_SECTIONS.match(p.section) and not p.after_image
+        ],
+        limit,
+    )
 
     def informative(title_words: set[str]) -> list[tuple[str, str]]:
         paragraphs = _beyond_the_title(read, title_words)
