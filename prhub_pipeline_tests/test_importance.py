@@ -1768,6 +1768,23 @@ def test_a_fix_that_changes_no_behaviour_has_no_impact() -> None:
     assert fix_impacts("[zero] Fix the precision check", "") == {"wrong_result": 1.0}
 
 
+def test_a_description_that_says_no_behaviour_changed_names_no_impact() -> None:
+    """torchtitan #3733 (a warning's missing f-prefix) was a key "wrong results" fix by the
+    "resharding mismatch" its warning helps to debug, though its author wrote "no
+    behavioral/numerical impact"."""
+    body = (
+        "The warning helps when debugging a resume / resharding mismatch.\n\n"
+        "Logging-only change; no behavioral/numerical impact."
+    )
+    assert fix_impacts("Fix missing f-prefix in dataloader resume warning", body) == {}
+    assert fix_impacts("Fix the NaN loss", body) == {"wrong_result": 1.0}  # the title still says
+    # A denial with slashes denies each word; "no behavior change for X" leaves the rest.
+    assert fix_impacts("Fix x", "There is no crash/hang either way.") == {}
+    assert fix_impacts(
+        "Fix x", "It returned a wrong shape. No behavior change for the default path."
+    ) == {"wrong_result": 0.75}
+
+
 def test_a_squashed_list_of_commits_is_no_description() -> None:
     """tilelang #682's body is its branch's commits; the first is another PR's subject."""
     body = (

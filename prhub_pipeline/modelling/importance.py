@@ -219,7 +219,7 @@ _CLAUSE_END = re.compile(r"[.!?](?=\s)|[;:\n—。；！？：]")
 _NEGATED = re.compile(
     r"(?:\b(?:not|no|never|without|nor|neither)\s+|n['’]t\s+)"
     r"(?!longer\b)(?!(?:the\s+|this\s+|that\s+)?(?:fix|patch|change|pr)\b)"
-    r"(?:\S+\s+){0,3}[^\s\w]*$"
+    r"(?:\S+\s+){0,3}(?:[\w-]+\s*[/&]\s*)*[^\s\w]*$"  # `no behavioral/numerical impact`
     r"|(?:不会|没有|没|未|无)$",
     re.IGNORECASE,
 )
@@ -253,6 +253,17 @@ def _affirms(pattern: re.Pattern[str], text: str) -> bool:
 # The tag of a change that declares no behaviour changed (LLVM's convention, ColossalAI's and
 # slime's): whatever it fixes, no user saw the bug.
 _NO_FUNCTIONAL_CHANGE = "nfc"
+# A description that says so in words: "Logging-only change; no behavioral/numerical impact."
+# (torchtitan #3733, a warning's missing f-prefix, was a key "wrong results" fix by its
+# "resharding mismatch" the warning helps to debug). Not "no behavior change for the default
+# path", which leaves other paths changed.
+_NO_BEHAVIOUR_CHANGED = re.compile(
+    r"\b(?:no|without)\s+(?:(?:any|other)\s+)?(?:[\w-]+\s*[/,]\s*|[\w-]+\s+(?:or|and)\s+)*"
+    r"(?:functional|functionality|behaviou?ral|behaviou?r|numerical|numeric|semantic|logic)\s+"
+    r"(?:changes?|impact|differences?|effects?)(?=\s*(?:[.;,)]|$))"
+    r"|\b(?:logging|log|message|comment|docstring|typo|cosmetic)[- ]only\b",
+    re.IGNORECASE,
+)
 
 
 def fix_impacts(title: str, body: str) -> dict[FixImpact, float]:
@@ -265,6 +276,8 @@ def fix_impacts(title: str, body: str) -> dict[FixImpact, float]:
     if _NO_FUNCTIONAL_CHANGE in parse_title(title).prefix_tags:
         return found  # `[NFC] Fix format for mixed precision` (ColossalAI #4253) says so itself
     text = prose(body)
+    if _NO_BEHAVIOUR_CHANGED.search(text):
+        text = ""  # what the description tells is no impact any user saw; the title's still is
     for impact, pattern in _FIX_IMPACT_PATTERNS.items():
         said, told = title, text
         if impact == "regression":
