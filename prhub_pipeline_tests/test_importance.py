@@ -1081,6 +1081,21 @@ def test_a_summary_is_what_the_author_wrote_beyond_the_title() -> None:
         ("[x] feat: add worker", "Add worker.\n\nCollaborated with @alice"),
         ("[x] feat: add worker", "### Additional Info.\n\n- **Training**: FSDP and Megatron"),
         ("[x] feat: add worker", "### Design & Code Changes\n\nNo change for the design."),
+        # pytorch/torchtitan: ghstack's stack list (#1768 read "Stacked PRs.", 31 others "Stack
+        # from ghstack (oldest at bottom)."), a closing request alone (#966), a placeholder
+        # (#1555's `[TBA] description + figure`), the order to review the files in (#3642).
+        (
+            "config compile backend",
+            "Stacked PRs:\n * __->__#1768\n\n\n--- --- ---\n\n### config compile backend",
+        ),
+        (
+            "Add docs to explain COMM_MODE",
+            "Stack from [ghstack](https://github.com/ezyang/ghstack/tree/0.12.0)\n"
+            "(oldest at bottom):\n* #2163\n* __->__ #2162\n\nAs title",
+        ),
+        ("contributing guidelines for the experiments folder", "Comments are welcome."),
+        ("[EP] add support for ETP=1", "### PR summary\n[TBA] description + figure"),
+        ("[rl] Async RL loop", "## How to review\n\n1. Read trainer.py\n2. Read batcher.py"),
     ],
 )
 def test_a_title_and_what_only_goes_with_it_make_no_summary(title: str, body: str) -> None:
@@ -1121,6 +1136,23 @@ def test_a_title_and_what_only_goes_with_it_make_no_summary(title: str, body: st
             " token capacity.\n2. The current token capacity.\n\nBuffers no longer grow.",
             "This PR unifies the dispatch API and separates: the maximum token capacity; the"
             " current token capacity.",
+        ),
+        # Words that run on into the list without a colon go with it when they say the change
+        # (torchtitan #1540's summary was "This pr adds"), else they go (#1064's "At the same
+        # time"); a sentence without its stop stays one (verl #3763).
+        (
+            "This pr adds \n- an example script for checkpoint conversion\n- a `conversion.md`",
+            "This pr adds an example script for checkpoint conversion; a `conversion.md`.",
+        ),
+        (
+            "As titled.\n\nAt the same time\n- renaming `llama` to `llama3`\n- moving the"
+            " multimodal model to experiments",
+            "Renaming `llama` to `llama3`",
+        ),
+        (
+            "support training qwen3vl with megatron\n\n1. add an image with vllm0.11 and nemo's"
+            " megatron\n2. add a script of training qwen3vl-30b with megatron",
+            "Support training qwen3vl with megatron",
         ),
         # As many whole items as fit, and `…` for the rest (the author's `- ...` too).
         (
@@ -1219,9 +1251,16 @@ def test_a_title_and_what_only_goes_with_it_make_no_summary(title: str, body: st
             "This PR fixes it and adds a nightly test case for it.",
             "This PR fixes it and adds a nightly test case for it.",
         ),
-        # verl #4795: a list item that goes on in the next ends as a sentence, not on a comma.
+        # verl #4795: items that go on in the next one (`... \`verl-recipe\`,`) end as one
+        # sentence with their lead-in, not on a comma.
         (
             "This PR\n\n1. migrates most recipes to the dedicated repo `verl-recipe`,\n"
+            "2. adds `verl-recipe` as a submodule,",
+            "This PR migrates most recipes to the dedicated repo `verl-recipe`; adds `verl-recipe`"
+            " as a submodule.",
+        ),
+        (
+            "1. migrates most recipes to the dedicated repo `verl-recipe`,\n"
             "2. adds `verl-recipe` as a submodule,",
             "Migrates most recipes to the dedicated repo `verl-recipe`.",
         ),

@@ -437,7 +437,13 @@ _TEMPLATE_PHRASES = re.compile(
     r"\[note which backend this pr will affect:[^\]]*\]|fixes issue # or discussion # if any\.?"
     # A template's quoted instruction kept in brackets (verl #6630 `[> Add **concise** overview
     # ... review.]`), and the end of a comment whose start the author deleted (vllm-ascend #9165).
-    r"|\[>[^\]]*\]|^[ \t]*-->",
+    r"|\[>[^\]]*\]|^[ \t]*-->"
+    # ghstack's list of the stack a PR is in (`Stacked PRs:` / `Stack from [ghstack] ...:`,
+    # then `* __->__#1768` items and its `--- --- ---` rule): pytorch/torchtitan #1768's
+    # summary read "Stacked PRs."
+    r"|^(?:Stacked PRs|Stack from \[ghstack\](?:\([^)\s]*\))?\s*(?:\(oldest at bottom\))?)"
+    r"[ \t]*:?[ \t]*\n(?:[ \t]*[*-][^\n]*\n?)*"
+    r"(?:\s*^[ \t]*--- --- ---[ \t]*$)?",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -574,7 +580,10 @@ _SUMMARY_SECTIONS = re.compile(
 _LABEL_LINE = re.compile(r"^(?P<text>[^\W\d_][\w /-]{0,30}?)\s*[:：]\s*$")
 _SKIP_SECTIONS = re.compile(
     r"^(test|testing|validation|test plan|api|usage|result"
-    r"|how (?:was|were|is) this\b[^?]*\btested)",
+    r"|how (?:was|were|is) this\b[^?]*\btested"
+    # The order to read the files in (torchtitan #3642's summary read "Read trainer.py").
+    r"|how to review|review(?:ing)? (?:guide|order|notes|tips)|notes? (?:for|to) reviewers?"
+    r"|reviewer(?:'s|s'?)? (?:guide|notes))",
     re.IGNORECASE,
 )
 # Words that say where a PR comes from: `Split from #6118`, `Follow-up work for #4639`.
@@ -683,6 +692,9 @@ _PLEASANTRY = re.compile(
     r"^(?:any (?:suggestions?|comments?|feedback|advice|help|reviews?)\b"
     r"|(?:please|pls|kindly)\s+(?:review|take a look|have a look|help|let me know)\b"
     r"|let me know\b|looking forward\b|ptal\b"
+    # `Comments are welcome.` (torchtitan #966's whole description), `Feedback appreciated!`
+    r"|(?:all\s+|any\s+)?(?:comments?|feedback|suggestions?|reviews?|thoughts|inputs?)\s+"
+    r"(?:(?:is|are)\s+)?(?:very\s+|much\s+|most\s+|always\s+)?(?:welcome|appreciated)\b"
     r"|(?:many\s+)?(?:thanks?|thank you)(?:\s+(?:in advance|a lot|so much|for (?:your|the)"
     r" (?:reviews?|time|help)))*\s*[!.]*$)",
     re.IGNORECASE,
@@ -965,6 +977,8 @@ _NOTHING_HERE = re.compile(
     # `As per title.` (six of verl's), `Same as title`, `See title`: nothing beyond the title.
     r"|^(?:as(?:\s+per)?|same\s+as|see)\s+(?:the\s+)?(?:pr\s+)?title$"
     r"|^(?:issue number|training|inference)\s*:"
+    # A placeholder the author never filled in (torchtitan #1555's `[TBA] description + figure`).
+    r"|^\[?(?:tba|tbd|to be added|coming soon)\b"
     # A template's instruction left in place (llm-compressor's `"please outline how the
     # changes were tested"`).
     r"|^(?:[a-z ]{3,20}:\s*)?[\"“]please\b[^\"”]*[\"”]$"
@@ -1074,6 +1088,15 @@ def _is_bare_lead_in(paragraph: str) -> bool:
     return not says_the_change or _dangles(paragraph)
 
 
+# A few words that run on into the list below them, without a colon: `This pr adds` (torchtitan
+# #1540, whose summary was just that), `This PR also`, `At the same time`, `which includes`,
+# `I observed that`. Not a sentence without its stop (`support training qwen3vl with megatron`).
+_OPEN_LEAD = re.compile(
+    r"^(?:(?:\S+\s+){0,3}[\w`]+"
+    r"|(?:\S+\s+){0,5}(?:also|adds?|includes?|including|contains?|does|following|below|that"
+    r"|by|with|to|for|of|in|on|from|as|via|like|is|are|the|a|an|and|or))$",
+    re.IGNORECASE,
+)
 _EXAMPLES_LEAD_END = re.compile(r"\b(?:such\s+as|including)\s*[:：]\s*$")
 # A list item short enough to go into its lead-in's sentence.
 _ITEM_MAX_CHARS = 120
@@ -1086,29 +1109,27 @@ def _lead_ins_with_their_items(paragraphs: list[_Paragraph], limit: int) -> list
     items: "This PR unifies the token-dispatch API ... and separates:" over two items read
     "... and separates." (pytorch/torchtitan #3970), and "This PR separates:" gave way to its
     first item alone. Items go in whole, as many as fit the summary, `…` for the rest; a
-    lead-in that is itself most of a summary takes all or none."""
-    joined = list(paragraphs)
+    lead-in that is itself most of a summary takes all or none. A few words that run on into
+    the list without a colon go with it when they say the change, else they go."""
+    joined: list[_Paragraph | None] = list(paragraphs)
     for at, lead in enumerate(paragraphs):
-        if lead.list_item or not _introduces_items(lead.text):
+        if lead.list_item:
             continue
         items: list[str] = []
         for following in paragraphs[at + 1 :]:
             if not following.list_item or following.section != lead.section:
                 break
             items.append(_without_leading_symbols(following.text).rstrip(" .;,。；，…"))
-        if not items or any(
-            len(item) > _ITEM_MAX_CHARS
-            or len(sentences(item)) > 1
-            or _LIST_LEAD_END.search(item)
-            or _ONLY_REFERENCES.match(item)
-            or len(URL.sub("", item).strip()) < len(item) // 2  # links, not words (verl #6335)
-            for item in items
-        ):
+        open_lead = bool(items) and _OPEN_LEAD.match(lead.text) is not None
+        if open_lead and not _STATES_THE_CHANGE.match(lead.text):
+            joined[at] = None  # `At the same time` over a list (torchtitan #1064): no sentence
+            continue
+        if not (open_lead or _introduces_items(lead.text)):
             continue
         text = lead.text.rstrip()
         written = 0
         for entry in items:
-            if not entry:  # `- ...`: the author's own "and so on"
+            if not entry or not _fits_a_sentence(entry):  # `- ...`: the author's "and so on"
                 break
             if _PLAIN_CAPITALISED.match(entry):
                 entry = entry[0].lower() + entry[1:]
@@ -1118,11 +1139,25 @@ def _lead_ins_with_their_items(paragraphs: list[_Paragraph], limit: int) -> list
             text, written = longer, written + 1
         if _dangles(lead.text):  # `... match canonical GRPO by centering the sums.`
             text = _LIST_LEAD_END.sub("", lead.text.rstrip()) + text[len(lead.text.rstrip()) :]
-        if written == len(items):
+        if written and written == len(items):
             joined[at] = lead._replace(text=text + ".")
         elif written and len(lead.text) < limit // 2:
             joined[at] = lead._replace(text=text + "; …")
-    return joined
+        elif open_lead:
+            joined[at] = None
+    return [paragraph for paragraph in joined if paragraph is not None]
+
+
+def _fits_a_sentence(item: str) -> bool:
+    """A list item that can go into its lead-in's sentence: short, one sentence, words rather
+    than links (verl #6335's two URLs), and no lead-in of a list of its own."""
+    return (
+        len(item) <= _ITEM_MAX_CHARS
+        and len(sentences(item)) == 1
+        and not _LIST_LEAD_END.search(item)
+        and not _ONLY_REFERENCES.match(item)
+        and len(URL.sub("", item).strip()) >= len(item) // 2
+    )
 
 
 def _introduces_items(lead: str) -> bool:
