@@ -478,7 +478,7 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         (
             "t",
             "Bugs when hsdp is on:\n- **Incorrect division in batch sizes**",
-            "Incorrect division in batch sizes",
+            "Bugs when hsdp is on: incorrect division in batch sizes.",
         ),
         # Emphasis is dropped; a product's stars and a code span's are not emphasis.
         (
@@ -702,12 +702,13 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         ("t", "1、修复缓存加载失败 2、更新文档", "修复缓存加载失败；更新文档"),
         # A Markdown list item that holds the whole list.
         ("t", "1. support deepspeed on ui 2. add tools", "Support deepspeed on ui; add tools"),
-        # A list's first item alone is no summary (vllm-ascend #11463): its lead-in is; nor is a
-        # bot's version line (`version: release/v0.13.0`). A Chinese sentence has no spaces.
+        # A list's first item alone is no summary (vllm-ascend #11463): its lead-in with the
+        # list is; nor is a bot's version line (`version: release/v0.13.0`). A Chinese sentence
+        # has no spaces.
         (
             "t",
             "Standardize three docs:\n\n- **MiniMax-M2.md**\n- **Qwen3-30B.md**",
-            "Standardize three docs.",
+            "Standardize three docs: MiniMax-M2.md; Qwen3-30B.md.",
         ),
         ("t", "1. Cache cos/sin in mla\n\nversion: release/v0.13.0", "Cache cos/sin in mla"),
         ("t", "cp=2时position_ids错了一位", "cp=2时position_ids错了一位"),
@@ -829,7 +830,8 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "t",
             "Revise the KV Pool user guide:\n4. Revise parameters for Memcache for clarity.\n"
             "5. Modify the condition for the warmup.",
-            "Revise parameters for Memcache for clarity.",
+            "Revise the KV Pool user guide: revise parameters for Memcache for clarity; modify the"
+            " condition for the warmup.",
         ),
         (
             "t",
@@ -1154,6 +1156,21 @@ def test_a_title_and_what_only_goes_with_it_make_no_summary(title: str, body: st
             " megatron\n2. add a script of training qwen3vl-30b with megatron",
             "Support training qwen3vl with megatron",
         ),
+        # A lead-in more than a label goes with its items too (torchtitan #3561 read "Only for
+        # full recompute"); its colon stays unless its last word runs on (`by:`, `with:`).
+        (
+            "Minimal set up for dropless-enough cudagraphable moe:\n1. only for full recompute\n"
+            "2. no cpu-sync ep dispatch/combine",
+            "Minimal set up for dropless-enough cudagraphable moe: only for full recompute; no"
+            " cpu-sync ep dispatch/combine.",
+        ),
+        (
+            "The main modifications are as follows:\n- Added a quick start case\n- Fixed a typo",
+            "The main modifications are as follows: added a quick start case; fixed a typo.",
+        ),
+        # `**Testing**` heads a section as `## Testing` does (torchtitan #2084's summary was its
+        # screenshot's caption, "performance and loss on par").
+        ("As title\n\n**Testing**\n\nperformance and loss on par", "T"),
         # As many whole items as fit, and `…` for the rest (the author's `- ...` too).
         (
             "Pass all dataset fields to the agent loop, including:\n- raw_prompt\n- tools_kwargs"

@@ -441,7 +441,7 @@ _TEMPLATE_PHRASES = re.compile(
     # ghstack's list of the stack a PR is in (`Stacked PRs:` / `Stack from [ghstack] ...:`,
     # then `* __->__#1768` items and its `--- --- ---` rule): pytorch/torchtitan #1768's
     # summary read "Stacked PRs."
-    r"|^(?:Stacked PRs|Stack from \[ghstack\](?:\([^)\s]*\))?\s*(?:\(oldest at bottom\))?)"
+    r"|^(?:Stacked PRs|Stack from \[ghstack\](?:\([^)\s]*\))?\s*(?:\(oldest\s+at\s+bottom\))?)"
     r"[ \t]*:?[ \t]*\n(?:[ \t]*[*-][^\n]*\n?)*"
     r"(?:\s*^[ \t]*--- --- ---[ \t]*$)?",
     re.IGNORECASE | re.MULTILINE,
@@ -578,6 +578,8 @@ _SUMMARY_SECTIONS = re.compile(
 # A section's name as a line of its own, no heading mark: llm-compressor's template writes
 # `SUMMARY:` and `TEST PLAN:` so (#2934's summary read "SUMMARY: Fix the AutoRound ...").
 _LABEL_LINE = re.compile(r"^(?P<text>[^\W\d_][\w /-]{0,30}?)\s*[:：]\s*$")
+# A line in bold alone, `**Testing**` or `**Summary:**`: a heading when it names a known section.
+_BOLD_HEADING = re.compile(r"^\*\*(?P<text>[^*]{1,40}?)\s*[:：]?\s*\*\*\s*[:：]?$")
 _SKIP_SECTIONS = re.compile(
     r"^(test|testing|validation|test plan|api|usage|result"
     r"|how (?:was|were|is) this\b[^?]*\btested"
@@ -709,13 +711,17 @@ class _Paragraph(NamedTuple):
     after_image: bool = False
 
 
+def _known_section(name: str) -> bool:
+    return bool(_SUMMARY_SECTIONS.search(name) or _SKIP_SECTIONS.match(name))
+
+
 def _names_a_section(name: str, labelled: bool, opening: bool) -> bool:
     """Whether a line such as `SUMMARY:` heads a section: the line a description opens with
     (`SUMMARY:`, `ORDER OF REVIEWS:` over llm-compressor's stacked PRs), and after it the
     summary's and the tests' names. Elsewhere `Summary:` may head test output (torch-mlir
     #2887's "Passed: 1144") and `For the fusedmoe:` a paragraph under the template's heading
     (vllm-ascend #8060)."""
-    known = bool(_SUMMARY_SECTIONS.search(name) or _SKIP_SECTIONS.match(name))
+    known = _known_section(name)
     if not labelled:
         # A sentence can end in a colon too (`Upgrade the following versions:`); a template's
         # own name is known or written in capitals.
@@ -779,6 +785,12 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
         if heading:
             flush()
             section, headed = heading.group("text"), True
+            after_image = False
+            continue
+        bold = _BOLD_HEADING.match(line)
+        if bold and not current and _known_section(bold.group("text")):
+            flush()  # `**Testing**` over a screenshot's caption (torchtitan #2084)
+            section, headed = bold.group("text"), True
             after_image = False
             continue
         label = _LABEL_LINE.match(line)
@@ -1097,6 +1109,8 @@ _OPEN_LEAD = re.compile(
     r"|by|with|to|for|of|in|on|from|as|via|like|is|are|the|a|an|and|or))$",
     re.IGNORECASE,
 )
+# A lead-in whose last word runs on into its items without the colon: `... GRPO by:`.
+_RUNS_ON = re.compile(r"\b(?:by|with|via|like|to|for|of)\s*[:：]\s*$", re.IGNORECASE)
 _EXAMPLES_LEAD_END = re.compile(r"\b(?:such\s+as|including)\s*[:：]\s*$")
 # A list item short enough to go into its lead-in's sentence.
 _ITEM_MAX_CHARS = 120
@@ -1131,13 +1145,14 @@ def _lead_ins_with_their_items(paragraphs: list[_Paragraph], limit: int) -> list
         for entry in items:
             if not entry or not _fits_a_sentence(entry):  # `- ...`: the author's "and so on"
                 break
-            if _PLAIN_CAPITALISED.match(entry):
-                entry = entry[0].lower() + entry[1:]
+            marks = len(entry) - len(entry.lstrip("*_"))  # `**Incorrect division ...**`
+            if _PLAIN_CAPITALISED.match(entry[marks:]):
+                entry = entry[:marks] + entry[marks].lower() + entry[marks + 1 :]
             longer = f"{text}{'; ' if written else ' '}{entry}"
             if len(longer) > limit * SLACK:
                 break
             text, written = longer, written + 1
-        if _dangles(lead.text):  # `... match canonical GRPO by centering the sums.`
+        if _RUNS_ON.search(lead.text):  # `... match canonical GRPO by centering the sums.`
             text = _LIST_LEAD_END.sub("", lead.text.rstrip()) + text[len(lead.text.rstrip()) :]
         if written and written == len(items):
             joined[at] = lead._replace(text=text + ".")
@@ -1161,9 +1176,10 @@ def _fits_a_sentence(item: str) -> bool:
 
 
 def _introduces_items(lead: str) -> bool:
-    """One sentence that ends in a colon and says what the PR does (`This PR supports:`, `Add
-    missing NVIDIA GPU entries:`), not a label (`Changes:`, `Changes on:`) nor a count of what
-    follows (`This PR does three things:`). A sentence that says the change and then points
+    """One sentence that ends in a colon, says what the PR does (`This PR supports:`) or is more
+    than a label (`Add missing NVIDIA GPU entries:`, `Minimal set up for dropless-enough
+    cudagraphable moe:`; not `Changes:`, `Changes on:`), and does not count what follows
+    (`This PR does three things:`). A sentence that says the change and then points
     at examples (`... in edge cases such as:`, verl #5899) stands without them."""
     examples = _EXAMPLES_LEAD_END.search(lead) is not None
     return (
@@ -1171,10 +1187,7 @@ def _introduces_items(lead: str) -> bool:
         and not (examples and not _is_bare_lead_in(lead))
         and len(sentences(lead)) == 1
         and not _ANNOUNCES_A_LIST.match(lead)
-        and (
-            _STATES_THE_CHANGE.match(lead) is not None
-            or (_AUTHOR_LEAD.match(lead) is not None and len(lead.split()) >= 3)
-        )
+        and (_STATES_THE_CHANGE.match(lead) is not None or len(lead.split()) >= 3)
     )
 
 
