@@ -1168,6 +1168,18 @@ def test_a_title_and_what_only_goes_with_it_make_no_summary(title: str, body: st
             "The main modifications are as follows:\n- Added a quick start case\n- Fixed a typo",
             "The main modifications are as follows: added a quick start case; fixed a typo.",
         ),
+        # A heading over nothing but a list leads it (torchtitan #1373's summary was its second
+        # item), unless a template names it or its items are a template's fields; an item's
+        # first word goes lower-case unless it starts a name (`Tensor Parallel`).
+        (
+            "## Supported Features\n- FSDP, HSDP\n- Activation checkpointing\n- Tensor Parallel"
+            " (TP)\n\n## To be added\n- Context Parallel support",
+            "Supported Features: FSDP, HSDP; activation checkpointing; Tensor Parallel (TP).",
+        ),
+        (
+            "### Additional Info.\n- **Training**: FSDP and Megatron\n- **Inference**: vLLM",
+            "T",
+        ),
         # `**Testing**` heads a section as `## Testing` does (torchtitan #2084's summary was its
         # screenshot's caption, "performance and loss on par").
         ("As title\n\n**Testing**\n\nperformance and loss on par", "T"),

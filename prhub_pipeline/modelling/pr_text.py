@@ -1114,8 +1114,17 @@ _RUNS_ON = re.compile(r"\b(?:by|with|via|like|to|for|of)\s*[:：]\s*$", re.IGNOR
 _EXAMPLES_LEAD_END = re.compile(r"\b(?:such\s+as|including)\s*[:：]\s*$")
 # A list item short enough to go into its lead-in's sentence.
 _ITEM_MAX_CHARS = 120
-# An item's first word that is no name, so lower-cased inside the sentence (`The maximum ...`).
-_PLAIN_CAPITALISED = re.compile(r"^[A-Z][a-z]+\b(?![-_.(])")
+# An item's first word that is no name, so lower-cased inside the sentence: a verb or a
+# function word (`The maximum ...`, `Add ...`), or a word before a lower-case one; not `Tensor
+# Parallel (TP)` or `Incorrect Division in Batch Sizes`.
+_PLAIN_CAPITALISED = re.compile(
+    rf"^(?-i:(?=[A-Z]))(?:{_VERBS}\w*|the|an?|this|that|these|those|each|all|any|some|its|their|our"
+    r"|new|in|on|for|with|when|if)\b(?![-_.(])"
+    r"|^(?-i:[A-Z][a-z]+)\b(?![-_.(])(?!\s+(?-i:[A-Z]))",
+    re.IGNORECASE,
+)
+# A template's field as a list item: `**Training**: FSDP`, `Modified File : x.yaml`.
+_FIELD_ITEM = re.compile(r"^\W*[A-Za-z][\w ]{0,24}?\W*\s*[:：]\s*\S")
 
 
 def _lead_ins_with_their_items(paragraphs: list[_Paragraph], limit: int) -> list[_Paragraph]:
@@ -1124,22 +1133,32 @@ def _lead_ins_with_their_items(paragraphs: list[_Paragraph], limit: int) -> list
     "... and separates." (pytorch/torchtitan #3970), and "This PR separates:" gave way to its
     first item alone. Items go in whole, as many as fit the summary, `…` for the rest; a
     lead-in that is itself most of a summary takes all or none. A few words that run on into
-    the list without a colon go with it when they say the change, else they go."""
+    the list without a colon go with it when they say the change, else they go. A heading
+    over nothing but a list (`## Supported Features`) leads it, unless a template names it
+    (`## Summary`): torchtitan #1373's summary was its second item, "Activation checkpointing"."""
     joined: list[_Paragraph | None] = list(paragraphs)
-    for at, lead in enumerate(paragraphs):
-        if lead.list_item:
+    for at, paragraph in enumerate(paragraphs):
+        if not paragraph.list_item:
+            lead, first_item = paragraph, at + 1
+        elif _opens_a_listed_section(paragraphs, at):
+            heading = paragraph.section.rstrip(" :：?？")
+            lead, first_item = paragraph._replace(text=f"{heading}:"), at
+        else:
             continue
         items: list[str] = []
-        for following in paragraphs[at + 1 :]:
+        for following in paragraphs[first_item:]:
             if not following.list_item or following.section != lead.section:
                 break
             items.append(_without_leading_symbols(following.text).rstrip(" .;,。；，…"))
-        open_lead = bool(items) and _OPEN_LEAD.match(lead.text) is not None
+        open_lead = bool(items) and not lead.list_item and _OPEN_LEAD.match(lead.text) is not None
         if open_lead and not _STATES_THE_CHANGE.match(lead.text):
             joined[at] = None  # `At the same time` over a list (torchtitan #1064): no sentence
             continue
-        if not (open_lead or _introduces_items(lead.text)):
+        named_by_heading = paragraph.list_item
+        if not (open_lead or _introduces_items(lead.text, 2 if named_by_heading else 3)):
             continue
+        if named_by_heading and all(_FIELD_ITEM.match(item) for item in items):
+            continue  # a template's fields (verl's `### Additional Info.`: `Training: FSDP`)
         text = lead.text.rstrip()
         written = 0
         for entry in items:
@@ -1163,6 +1182,20 @@ def _lead_ins_with_their_items(paragraphs: list[_Paragraph], limit: int) -> list
     return [paragraph for paragraph in joined if paragraph is not None]
 
 
+def _opens_a_listed_section(paragraphs: list[_Paragraph], at: int) -> bool:
+    """Whether a list item opens a section of its own heading that holds only the list."""
+    item = paragraphs[at]
+    before = paragraphs[at - 1] if at else None
+    rest = [p for p in paragraphs[at:] if p.section == item.section]
+    return (
+        bool(item.section)
+        and not item.section[0].isdigit()  # `### 1. Fix Config Reference` numbers a change
+        and (before is None or before.section != item.section)
+        and all(p.list_item for p in rest)
+        and not _known_section(item.section)
+    )
+
+
 def _fits_a_sentence(item: str) -> bool:
     """A list item that can go into its lead-in's sentence: short, one sentence, words rather
     than links (verl #6335's two URLs), and no lead-in of a list of its own."""
@@ -1175,7 +1208,7 @@ def _fits_a_sentence(item: str) -> bool:
     )
 
 
-def _introduces_items(lead: str) -> bool:
+def _introduces_items(lead: str, min_words: int) -> bool:
     """One sentence that ends in a colon, says what the PR does (`This PR supports:`) or is more
     than a label (`Add missing NVIDIA GPU entries:`, `Minimal set up for dropless-enough
     cudagraphable moe:`; not `Changes:`, `Changes on:`), and does not count what follows
@@ -1187,7 +1220,7 @@ def _introduces_items(lead: str) -> bool:
         and not (examples and not _is_bare_lead_in(lead))
         and len(sentences(lead)) == 1
         and not _ANNOUNCES_A_LIST.match(lead)
-        and (_STATES_THE_CHANGE.match(lead) is not None or len(lead.split()) >= 3)
+        and (_STATES_THE_CHANGE.match(lead) is not None or len(lead.split()) >= min_words)
     )
 
 
