@@ -264,6 +264,24 @@ def test_a_requirement_repinned_for_the_build_and_the_runtime_alike_is_one_chang
     ]
 
 
+def test_a_requirement_for_some_environments_names_them_after_its_version() -> None:
+    """torchtitan #1009 read "adds tomli; python_version < "3.11" >=1.1.0 and 2 more": the
+    `;` between name and version read as the end of an item."""
+    marker = 'tomli; python_version < "3.11"'
+    edits = requirement_edits(
+        [
+            SettingChange(key=marker, before=None, after=">=1.1.0", path="requirements.txt"),
+            SettingChange(key=f"dev: {marker}", before=">=1.0", after=">=1.1.0", path="r.txt"),
+            SettingChange(key="colorama; os_name == 'nt'", before="", after=None, path="r.txt"),
+        ]
+    )
+    assert [describe(edit, ENGLISH) for edit in edits] == [
+        'adds tomli >=1.1.0 (python_version < "3.11")',
+        'dev: tomli (python_version < "3.11") >=1.0 → >=1.1.0',
+        "removes colorama (os_name == 'nt')",
+    ]
+
+
 def test_a_requirement_moved_to_another_manifest_is_one_change() -> None:
     """verl #3616 moved flash-attn to requirements-cuda.txt; #6354 moved transferqueue from a
     setup.py extra to two requirements files, re-pinned; #1385 swapped sglang's extras."""

@@ -292,14 +292,20 @@ def describe(
         return _describe_move(edit, phrases, name_path=edit.path != named_path)
     if isinstance(edit, Relock):
         return _describe_relock(edit, phrases, name_path=edit.path != named_path)
+    # A marker goes after the version (`adds tomli >=1.1.0 (python_version < "3.11")`), not
+    # between name and version behind a `;` that reads as the end of the item (torchtitan #1009).
+    name, _, marker = edit.key.partition("; ")
+    condition = f" ({marker})" if marker else ""
     if edit.before is None:
         version = shown_version(edit.after)
-        return phrases.added.format(key=edit.key, after=f" {version}" if version else "")
+        after = f" {version}" if version else ""
+        return phrases.added.format(key=name, after=after + condition)
     if edit.after is None:
         version = shown_version(edit.before)
-        return phrases.removed.format(key=edit.key, before=f" {version}" if version else "")
+        before = f" {version}" if version else ""
+        return phrases.removed.format(key=name, before=before + condition)
     return phrases.value.format(
-        key=edit.key,
+        key=name + condition,
         before=edit.before or phrases.any_version,
         after=edit.after or phrases.any_version,
     )
