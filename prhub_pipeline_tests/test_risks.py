@@ -410,6 +410,36 @@ def test_a_pr_that_only_syncs_a_generated_config_changes_no_default() -> None:
     assert flag.detail == "removes settings: reward_model.num_workers"
 
 
+def test_a_setting_renamed_in_its_section_is_told_as_renamed() -> None:
+    """torchtitan #1607 renamed `Checkpoint.enable_checkpoint` to `Checkpoint.enable`: the flag
+    read "removes settings: Checkpoint.enable_checkpoint". A setting of another name, section
+    or default is no rename."""
+    job = "torchtitan/config/job_config.py"
+    pr = make_pr(1607, files=[(job, 4, 4)])
+    diffs = [
+        compared(
+            1607,
+            job,
+            ("Checkpoint.enable_checkpoint", "False", None),
+            ("Checkpoint.enable", None, "False"),
+            ("Validation.enabled", "False", None),
+            ("Validation.enable", None, "True"),
+            ("Training.compile", "False", None),
+            ("Compile.enable", None, "False"),
+            ("Checkpoint.folder", None, "False"),
+        ),
+    ]
+    [flag] = [
+        f
+        for f in flag_risks([pr], {}, NO_REVIEWS, CONFIG, {}, diffs)
+        if f.risk == "config_default_change"
+    ]
+    assert flag.detail == (
+        "renames settings: Checkpoint.enable_checkpoint to Checkpoint.enable;"
+        " removes settings: Training.compile, Validation.enabled"
+    )
+
+
 def test_a_setting_repeated_in_generated_copies_is_one_change() -> None:
     changes = [
         SettingChange(key="use_mbridge", before="false", after="true"),

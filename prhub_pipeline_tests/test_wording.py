@@ -435,6 +435,20 @@ def test_config_default_changes_name_their_settings_and_values() -> None:
         ["verl/trainer/config/ppo_trainer.yaml", "verl/trainer/config/legacy.yaml"],
         uncompared=["verl/trainer/config/legacy.yaml"],
     )
+    renamed = flagged(
+        1607,
+        [
+            SettingChange(key="Checkpoint.enable_checkpoint", before="False", after=None),
+            SettingChange(key="Checkpoint.enable", before=None, after="False"),
+        ],
+        ["torchtitan/config/job_config.py"],
+    )
+    assert EN.risk_text(config_group(renamed)) == (
+        "#1607 renames the setting Checkpoint.enable_checkpoint to Checkpoint.enable."
+    )
+    assert ZH.risk_text(config_group(renamed)) == (
+        "#1607 重命名了配置项 Checkpoint.enable_checkpoint → Checkpoint.enable。"
+    )
     unknown = flagged(7, [], ["conf/a.yaml", "conf/b.yaml"])
     sft = "verl/trainer/config/sft_trainer.yaml"
     assert EN.risk_text(config_group(flagged(5382, [], [sft], deleted=[sft]))) == (

@@ -498,14 +498,21 @@ def _config_flags(
     if all(_GENERATED_CONFIG.search(path) for path in touched):  # none at all, too
         return []
     settings = distinct_settings(changed)
+    kept = {c.key for c in settings}
+    renames = [(old, new) for old, new in renamed_settings([*changed, *added]) if old.key in kept]
+    settings = [*settings, *(new for _, new in renames)]
     paths = list(dict.fromkeys(touched))
     paths = paths[:_MAX_PATHS]
     parts = []
-    values = [c for c in settings if c.after is not None]
-    removed = [c for c in settings if c.after is None]
+    values = [c for c in settings if c.before is not None and c.after is not None]
+    renamed = {old.key for old, _ in renames}
+    removed = [c for c in settings if c.after is None and c.key not in renamed]
     if values:
         shown = "; ".join(describe_setting(c) for c in values[:MAX_SETTINGS])
         parts.append(f"changes defaults: {shown}{_more(len(values), MAX_SETTINGS)}")
+    if renames:
+        shown = ", ".join(f"{old.key} to {new.key}" for old, new in renames[:MAX_SETTINGS])
+        parts.append(f"renames settings: {shown}{_more(len(renames), MAX_SETTINGS)}")
     if removed:
         shown = ", ".join(c.key for c in removed[:MAX_SETTINGS])
         parts.append(f"removes settings: {shown}{_more(len(removed), MAX_SETTINGS)}")
@@ -527,6 +534,44 @@ def _config_flags(
             deleted_paths=deleted,
         )
     ]
+
+
+def renamed_settings(
+    changes: Sequence[tuple[str | None, SettingChange]],
+) -> list[tuple[SettingChange, SettingChange]]:
+    """(removed, added) pairs among `changes` that are one setting renamed: in one file (where
+    known) and one section, with the same default, and names that share a word (torchtitan
+    #1607: `Checkpoint.enable_checkpoint` became `Checkpoint.enable`, which read as removing
+    the setting; a config that sets the old name breaks all the same, so it stays flagged)."""
+    pairs: list[tuple[SettingChange, SettingChange]] = []
+    taken: set[str] = set()
+    for path, old in changes:
+        if old.after is not None or old.before is None:
+            continue
+        section, _, name = old.key.rpartition(".")
+        for new_path, new in changes:
+            new_section, _, new_name = new.key.rpartition(".")
+            if (
+                new.before is None
+                and new.after == old.before
+                and new.key not in taken
+                and (path is None or new_path is None or path == new_path)
+                and new_section == section
+                and _share_a_word(name, new_name)
+            ):
+                pairs.append((old, new))
+                taken.add(new.key)
+                break
+    return pairs
+
+
+def _share_a_word(name: str, other: str) -> bool:
+    words = set(name.lower().split("_")) & set(other.lower().split("_"))
+    return (
+        bool(words)
+        or name.lower().startswith(other.lower())
+        or other.lower().startswith(name.lower())
+    )
 
 
 def _includes_more(change: SettingChange) -> bool:

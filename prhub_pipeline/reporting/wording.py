@@ -22,7 +22,7 @@ from prhub_pipeline.modelling.requirement_edits import (
     requirement_edits,
 )
 from prhub_pipeline.modelling.requirements import shown_version
-from prhub_pipeline.modelling.risks import MAX_SETTINGS, RISK_ORDER, shown_values
+from prhub_pipeline.modelling.risks import MAX_SETTINGS, RISK_ORDER, renamed_settings, shown_values
 from prhub_pipeline.records import FixImpact, Lang, PrScore, PrType, ReviewAsk, RiskKind, WeekCounts
 from prhub_pipeline.reporting.facts import (
     FOLLOW_UP_KINDS,
@@ -288,6 +288,8 @@ class Wording:
     settings_changed: str  # fields list
     setting_value: str  # fields key, before, after
     settings_removed: Counted  # fields list
+    settings_renamed: Counted  # fields list
+    setting_renamed: str  # fields before, after
     settings_unknown: str  # fields paths
     settings_deleted_files: Counted  # fields paths
     settings_and: str  # between those clauses
@@ -868,8 +870,10 @@ class Wording:
     def _settings(self, pr: FlaggedPr) -> str:
         """What a PR did to configuration defaults: the values it changed and the settings it
         removed, and which files it edited that could not be compared."""
-        values = [c for c in pr.settings if c.after is not None]
-        removed = [c.key for c in pr.settings if c.after is None]
+        renames = renamed_settings([(None, c) for c in pr.settings])
+        renamed = {c.key for pair in renames for c in pair}
+        values = [c for c in pr.settings if c.after is not None and c.key not in renamed]
+        removed = [c.key for c in pr.settings if c.after is None and c.key not in renamed]
         clauses = []
         if values:
             shown = [
@@ -879,6 +883,13 @@ class Wording:
             ]
             listed = self.list_sep.join(shown) + self._more(len(values), MAX_SETTINGS)
             clauses.append(self.settings_changed.format(list=listed))
+        if renames:
+            shown = [
+                self.setting_renamed.format(before=old.key, after=new.key)
+                for old, new in renames[:MAX_SETTINGS]
+            ]
+            listed = self.list_sep.join(shown) + self._more(len(renames), MAX_SETTINGS)
+            clauses.append(_counted(self.settings_renamed, len(renames)).format(list=listed))
         if removed:
             listed = self.list_sep.join(removed[:MAX_SETTINGS])
             clauses.append(
@@ -1224,6 +1235,8 @@ ZH = Wording(
     settings_changed="改变了默认值：{list}",
     setting_value="{key}（{before} → {after}）",
     settings_removed="删除了配置项 {list}",
+    settings_renamed="重命名了配置项 {list}",
+    setting_renamed="{before} → {after}",
     settings_unknown="修改了 {paths} 的已有内容，默认配置可能随之改变",
     settings_deleted_files="删除了配置文件 {paths}",
     settings_and="，并",
@@ -1609,6 +1622,8 @@ EN = Wording(
     settings_changed="changes the defaults of {list}",
     setting_value="{key} ({before} → {after})",
     settings_removed=("removes the setting {list}", "removes the settings {list}"),
+    settings_renamed=("renames the setting {list}", "renames the settings {list}"),
+    setting_renamed="{before} to {after}",
     settings_unknown="edits existing lines of {paths}, so defaults may have changed",
     settings_deleted_files=(
         "deletes the configuration file {paths}",
