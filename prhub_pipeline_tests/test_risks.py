@@ -427,6 +427,9 @@ def test_a_setting_renamed_in_its_section_is_told_as_renamed() -> None:
             ("Training.compile", "False", None),
             ("Compile.enable", None, "False"),
             ("Checkpoint.folder", None, "False"),
+            # verl #6316 and #1701: a shared word is no rename.
+            ("Engine.llm_kwargs", "{}", None),
+            ("Engine.fsdp_kwargs", None, "{}"),
         ),
     ]
     [flag] = [
@@ -436,7 +439,7 @@ def test_a_setting_renamed_in_its_section_is_told_as_renamed() -> None:
     ]
     assert flag.detail == (
         "renames settings: Checkpoint.enable_checkpoint to Checkpoint.enable;"
-        " removes settings: Training.compile, Validation.enabled"
+        " removes settings: Engine.llm_kwargs, Training.compile, Validation.enabled"
     )
 
 

@@ -540,13 +540,14 @@ def renamed_settings(
     changes: Sequence[tuple[str | None, SettingChange]],
 ) -> list[tuple[SettingChange, SettingChange]]:
     """(removed, added) pairs among `changes` that are one setting renamed: in one file (where
-    known) and one section, with the same default, and names that share a word (torchtitan
-    #1607: `Checkpoint.enable_checkpoint` became `Checkpoint.enable`, which read as removing
-    the setting; a config that sets the old name breaks all the same, so it stays flagged)."""
+    known) and one section, with the same default, and one name's words within the other's
+    (torchtitan #1607: `Checkpoint.enable_checkpoint` became `Checkpoint.enable`, which read as
+    removing the setting; a config that sets the old name breaks all the same, so it stays
+    flagged). Each setting is in one pair at most."""
     pairs: list[tuple[SettingChange, SettingChange]] = []
     taken: set[str] = set()
     for path, old in changes:
-        if old.after is not None or old.before is None:
+        if old.after is not None or old.before is None or old.key in taken:
             continue
         section, _, name = old.key.rpartition(".")
         for new_path, new in changes:
@@ -557,21 +558,24 @@ def renamed_settings(
                 and new.key not in taken
                 and (path is None or new_path is None or path == new_path)
                 and new_section == section
-                and _share_a_word(name, new_name)
+                and _one_name_holds_the_other(name, new_name)
             ):
                 pairs.append((old, new))
-                taken.add(new.key)
+                taken.update((old.key, new.key))
                 break
     return pairs
 
 
-def _share_a_word(name: str, other: str) -> bool:
-    words = set(name.lower().split("_")) & set(other.lower().split("_"))
-    return (
-        bool(words)
-        or name.lower().startswith(other.lower())
-        or other.lower().startswith(name.lower())
-    )
+def _one_name_holds_the_other(name: str, other: str) -> bool:
+    """`enable_checkpoint` and `enable`, `resume_path` and `resume_from_path`, `enabled` and
+    `enable`: one name's words are all in the other's. Not `llm_kwargs` and `fsdp_kwargs`, nor
+    `min_lr_ratio` and `lr_decay_steps` (verl #6316 and #1701 read as renames by a shared word)."""
+
+    def words(text: str) -> set[str]:
+        return {w[:-1] if len(w) > 3 and w[-1] in "sd" else w for w in text.lower().split("_")}
+
+    mine, theirs = words(name), words(other)
+    return mine <= theirs or theirs <= mine
 
 
 def _includes_more(change: SettingChange) -> bool:
