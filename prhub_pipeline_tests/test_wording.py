@@ -449,6 +449,17 @@ def test_config_default_changes_name_their_settings_and_values() -> None:
     assert ZH.risk_text(config_group(renamed)) == (
         "#1607 重命名了配置项 Checkpoint.enable_checkpoint → Checkpoint.enable。"
     )
+    # verl #1668 removed `format` with `chatml` from the trainer configs and `qwen` from the
+    # examples: "removes the settings ...multi_turn.format, ...multi_turn.format".
+    twice = flagged(
+        1668,
+        [
+            SettingChange(key="multi_turn.format", before="chatml", after=None),
+            SettingChange(key="multi_turn.format", before="qwen", after=None),
+        ],
+        ["verl/trainer/config/ppo_trainer.yaml"],
+    )
+    assert EN.risk_text(config_group(twice)) == "#1668 removes the setting multi_turn.format."
     unknown = flagged(7, [], ["conf/a.yaml", "conf/b.yaml"])
     sft = "verl/trainer/config/sft_trainer.yaml"
     assert EN.risk_text(config_group(flagged(5382, [], [sft], deleted=[sft]))) == (

@@ -506,7 +506,11 @@ def _config_flags(
     parts = []
     values = [c for c in settings if c.before is not None and c.after is not None]
     renamed = {old.key for old, _ in renames}
-    removed = [c for c in settings if c.after is None and c.key not in renamed]
+    # One key removed with other values from several files (verl #1668's `format`: `chatml` in
+    # the trainer configs, `qwen` in the examples) is one setting removed.
+    removed = list(
+        {c.key: c for c in settings if c.after is None and c.key not in renamed}.values()
+    )
     if values:
         shown = "; ".join(describe_setting(c) for c in values[:MAX_SETTINGS])
         parts.append(f"changes defaults: {shown}{_more(len(values), MAX_SETTINGS)}")

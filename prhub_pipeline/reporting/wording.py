@@ -873,7 +873,9 @@ class Wording:
         renames = renamed_settings([(None, c) for c in pr.settings])
         renamed = {c.key for pair in renames for c in pair}
         values = [c for c in pr.settings if c.after is not None and c.key not in renamed]
-        removed = [c.key for c in pr.settings if c.after is None and c.key not in renamed]
+        removed = list(
+            dict.fromkeys(c.key for c in pr.settings if c.after is None and c.key not in renamed)
+        )
         clauses = []
         if values:
             shown = [
