@@ -145,7 +145,9 @@ def main() -> None:
     for path in (args.prs, args.test):
         if path is not None and not path.is_file():
             sys.exit(f"no PR records at {path}")
-    lines = [line for line in args.prs.read_text(encoding="utf-8").splitlines() if line.strip()]
+    # Lines end at "\n" alone: JSON strings may hold U+2028 raw, where `splitlines()` splits.
+    text = args.prs.read_text(encoding="utf-8")
+    lines = [line for line in text.split("\n") if line.strip()]
     configs: dict[str, ModulesConfig | None] = {"learned": None}
     if not args.learned_only:
         configs = {"repo-config": load_modules_config(args.repo_config), **configs}

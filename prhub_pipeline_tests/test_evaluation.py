@@ -177,6 +177,16 @@ def test_written_records_read_back_equal(tmp_path: Path) -> None:
     assert '"merged_at": "' in (tmp_path / "prs.jsonl").read_text(encoding="utf-8")
 
 
+def test_a_description_with_unicode_line_breaks_is_one_record(tmp_path: Path) -> None:
+    """JSON strings may hold U+2028, U+0085 and other breaks raw (a pytorch/ao description
+    does); a JSON-lines file ends its lines at "\n" alone."""
+    pr = synthetic_history(1)[0].model_copy(update={"body": "one\u2028two\x85three\x0cfour"})
+    path = tmp_path / "prs.jsonl"
+    assert write_pr_records(path, [pr]) == 1
+    assert "\u2028" in path.read_text(encoding="utf-8")  # written raw
+    assert read_pr_records(path).prs == [pr]
+
+
 def test_repo_config_file(tmp_path: Path) -> None:
     path = tmp_path / "modules.yaml"
     path.write_text("allowed: [fsdp, doc]\naliases: {docs: doc}\n", encoding="utf-8")

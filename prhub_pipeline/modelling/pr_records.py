@@ -104,7 +104,9 @@ def write_pr_records(path: Path, prs: Iterable[PullRequest]) -> int:
 def read_pr_records(path: Path) -> PrRecords:
     """Every PR of a JSON-lines file, in file order. Blank lines are allowed."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        # JSON lines end at "\n" alone: `splitlines()` also splits at U+2028, U+0085 and form
+        # feeds, which JSON strings may hold raw (a pytorch/ao description does).
+        lines = path.read_text(encoding="utf-8").split("\n")
     except OSError as exc:
         raise PrRecordError(f"{path}: cannot read PR records: {exc}") from exc
     prs: list[PullRequest] = []
