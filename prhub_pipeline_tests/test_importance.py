@@ -1156,6 +1156,7 @@ def test_a_title_and_what_only_goes_with_it_make_no_summary(title: str, body: st
             " megatron\n2. add a script of training qwen3vl-30b with megatron",
             "Support training qwen3vl with megatron",
         ),
+        ("修复了NPU上的精度问题\n- 修改了a\n- 修改了b", "修复了NPU上的精度问题"),
         # A lead-in more than a label goes with its items too (torchtitan #3561 read "Only for
         # full recompute"); its colon stays unless its last word runs on (`by:`, `with:`).
         (

@@ -1150,7 +1150,12 @@ def _lead_ins_with_their_items(paragraphs: list[_Paragraph], limit: int) -> list
             if not following.list_item or following.section != lead.section:
                 break
             items.append(_without_leading_symbols(following.text).rstrip(" .;,。；，…"))
-        open_lead = bool(items) and not lead.list_item and _OPEN_LEAD.match(lead.text) is not None
+        open_lead = (
+            bool(items)
+            and not lead.list_item
+            and _OPEN_LEAD.match(lead.text) is not None
+            and not _CJK_CHARACTER.search(lead.text)  # Chinese writes a sentence without spaces
+        )
         if open_lead and not _STATES_THE_CHANGE.match(lead.text):
             joined[at] = None  # `At the same time` over a list (torchtitan #1064): no sentence
             continue
