@@ -88,13 +88,16 @@ def test_requirements_files_keep_options_and_unreadable_lines_whole() -> None:
         "pytest-mock\n"
         "pytest-mock\n"
         "git+https://github.com/org/repo.git#egg=thing\n"
+        # pytorch/ao #136 read "adds -e git+https://...pytorch_sphinx_theme.git#egg=...".
+        "-e git+https://github.com/pytorch/pytorch_sphinx_theme.git#egg=pytorch_sphinx_theme\n"
     )
     assert requirement_settings("requirements-dev.txt", text) == {
         "-r requirements-lint.txt": "listed",
         "--extra-index-url https://download.pytorch.org/whl/cpu": "listed",
         "torch-npu": "==2.5.1.post1",
         "pytest-mock": "",
-        "git+https://github.com/org/repo.git#egg=thing": "listed",
+        "thing": "@ git+https://github.com/org/repo.git",
+        "pytorch-sphinx-theme": "@ git+https://github.com/pytorch/pytorch_sphinx_theme.git",
     }
     assert is_read_manifest("requirements/npu.txt") and is_read_manifest("docs/requirements.txt")
     assert not is_read_manifest("Pipfile.lock") and not is_read_manifest("requirements/README.md")

@@ -116,6 +116,12 @@ def requirement_settings(path: str, text: str) -> dict[str, str] | None:
 _TRAILING_OPTIONS = re.compile(r"\s+(?=--?[A-Za-z])")
 # A pinned file's checksum: it changes with every version and says nothing of its own.
 _HASH_OPTION = re.compile(r"^--hash\b")
+# A project installed from a version control or file URL that names it (pip's `#egg=` form),
+# editable or not: pytorch/ao #136 read "adds -e git+https://...git#egg=pytorch_sphinx_theme".
+_EGG_REFERENCE = re.compile(
+    r"^(?:(?:-e|--editable)\s+)?(?P<url>(?:git|hg|svn|bzr)\+\S+|https?://\S+|file:\S+)"
+    r"[^#\s]*?#(?:\S*&)?egg=(?P<name>[A-Za-z0-9][\w.-]*)"
+)
 
 
 def _requirement_lines(lines: Iterable[str], group: str) -> dict[str, str]:
@@ -146,6 +152,11 @@ def _joined_lines(lines: Iterable[str]) -> Iterable[str]:
 def _add(settings: dict[str, str], group: str, line: str) -> None:
     """One requirement line; an option or a line `packaging` cannot read is kept whole."""
     prefix = f"{group}: " if group else ""
+    egg = _EGG_REFERENCE.match(line)
+    if egg:  # `-e git+https://...git#egg=name`: the project `name` from that reference
+        url = egg.group("url").split("#", 1)[0]
+        settings[prefix + str(canonicalize_name(egg.group("name")))] = f"@ {url}"
+        return
     if _OPTION.match(line):
         settings[prefix + " ".join(line.split())] = LISTED
         return
