@@ -9,7 +9,7 @@ that would start markup or break a table row. Templates opt out only for values 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
@@ -237,15 +237,21 @@ def md_refs(text: str, scope: RefScope) -> MdSafe:
 
 
 def _md_link_refs(escaped: str, scope: RefScope) -> str:
-    return re.sub(
-        r"(?<![\w&])\\?#(\d+)\b",
-        lambda m: (
-            f"[#{m.group(1)}](https://github.com/{scope.repo}/pull/{m.group(1)})"
-            if scope.owns(m)
-            else m.group(0)
-        ),
-        escaped,
+    return _linked_refs(
+        _MD_REF, escaped, scope, lambda n: f"[#{n}](https://github.com/{scope.repo}/pull/{n})"
     )
+
+
+# `#N` not inside a word or an entity (`&#39;`); in Markdown, escaped or not.
+_MD_REF = re.compile(r"(?<![\w&])\\?#(\d+)\b")
+_HTML_REF = re.compile(r"(?<![&\w])#(\d+)\b")
+
+
+def _linked_refs(
+    pattern: re.Pattern[str], escaped: str, scope: RefScope, link: Callable[[str], str]
+) -> str:
+    """`escaped` with each `#N` the repository owns replaced by `link(N)`."""
+    return pattern.sub(lambda m: link(m.group(1)) if scope.owns(m) else m.group(0), escaped)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -265,14 +271,11 @@ def html_refs(text: str, scope: RefScope) -> Markup:
 
 def _html_link_refs(escaped: str, scope: RefScope) -> str:
     repo_path = str(escape(scope.repo))
-    return re.sub(
-        r"(?<![&\w])#(\d+)\b",
-        lambda m: (
-            f'<a href="https://github.com/{repo_path}/pull/{m.group(1)}">#{m.group(1)}</a>'
-            if scope.owns(m)
-            else m.group(0)
-        ),
+    return _linked_refs(
+        _HTML_REF,
         escaped,
+        scope,
+        lambda n: f'<a href="https://github.com/{repo_path}/pull/{n}">#{n}</a>',
     )
 
 
