@@ -119,8 +119,8 @@ _HASH_OPTION = re.compile(r"^--hash\b")
 # A project installed from a version control or file URL that names it (pip's `#egg=` form),
 # editable or not: pytorch/ao #136 read "adds -e git+https://...git#egg=pytorch_sphinx_theme".
 _EGG_REFERENCE = re.compile(
-    r"^(?:(?:-e|--editable)\s+)?(?P<url>(?:git|hg|svn|bzr)\+\S+|https?://\S+|file:\S+)"
-    r"[^#\s]*?#(?:\S*&)?egg=(?P<name>[A-Za-z0-9][\w.-]*)"
+    r"^(?:(?:-e|--editable)\s+)?(?P<url>(?:(?:git|hg|svn|bzr)\+|https?://|file:)[^#\s]+)"
+    r"#(?:\S*&)?egg=(?P<name>[A-Za-z0-9][\w.-]*)"
 )
 
 
@@ -154,8 +154,7 @@ def _add(settings: dict[str, str], group: str, line: str) -> None:
     prefix = f"{group}: " if group else ""
     egg = _EGG_REFERENCE.match(line)
     if egg:  # `-e git+https://...git#egg=name`: the project `name` from that reference
-        url = egg.group("url").split("#", 1)[0]
-        settings[prefix + str(canonicalize_name(egg.group("name")))] = f"@ {url}"
+        settings[prefix + str(canonicalize_name(egg.group("name")))] = f"@ {egg.group('url')}"
         return
     if _OPTION.match(line):
         settings[prefix + " ".join(line.split())] = LISTED

@@ -868,7 +868,8 @@ class Wording:
         return self.requirement_changes.format(list=listed)
 
     def _settings(self, pr: FlaggedPr) -> str:
-        """What a PR did to configuration defaults: the values it changed and the settings it
+        """What a PR did to configuration defaults: the values it changed, the settings it
+        renamed (paired again from the flag's settings, as `renamed_settings` paired them) and
         removed, and which files it edited that could not be compared."""
         renames = renamed_settings([(None, c) for c in pr.settings])
         renamed = {c.key for pair in renames for c in pair}
