@@ -233,6 +233,32 @@ def test_learned_labels_fold_spellings_of_one_tag_into_the_most_used() -> None:
     ]
 
 
+def test_learned_labels_fold_the_words_for_one_kind_of_change() -> None:
+    """aibrix tags bug fixes `[Bug]`, `[Fix]` and `[Bugfix]` by whoever writes the title: one
+    label, named as most PRs write it. A feature stays apart from an enhancement."""
+    titles = (
+        ["[Bug] a"] * 4
+        + ["[Fix] b"] * 2
+        + ["[BugFix] c", "[Hotfix] d", "[bug fix] e"]
+        + ["[Feature] f"] * 3
+        + ["[Feat] g"] * 3
+        + ["[Enhancement] h"] * 3
+        + ["[Improvement] i"] * 2
+    )
+    prs = [make_pr(number, title) for number, title in enumerate(titles, start=1)]
+    learned = learn_modules_config(prs, ModulesConfig())
+    assert learned.allowed == ["bug", "enhancement", "feat"]
+    assert learned.aliases == {
+        "bug_fix": "bug",
+        "bugfix": "bug",
+        "fix": "bug",
+        "hotfix": "bug",
+        "feature": "feat",
+        "improvement": "enhancement",
+    }
+    assert ground_truth(make_pr(90, "[Fix] x"), learned).modules == ["bug"]
+
+
 def test_a_learned_tag_that_joins_learned_tags_counts_as_them() -> None:
     """vllm-ascend's `[CI/UT]` (11 PRs) beside `[CI]` and `[UT]`: CI and UT PRs, no third
     label. `[P/D]` joins no tags used on their own and stays one label."""

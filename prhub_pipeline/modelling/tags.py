@@ -94,8 +94,11 @@ _TYPE_WITH_SCOPE = re.compile(
 _ANY_BRACKET_GROUP = re.compile(r"[\[【][^\]】]{0,60}[\]】]")
 _SPELLING_SEPARATORS = re.compile(r"[_\-./\s]")
 # A word and its usual short form are one spelling of a tag: vllm-ascend tags 65 PRs
-# `[Performance]` and 51 `[Perf]`, 21 `[Quantization]` and 11 `[Quant]`. Written as words;
-# looked up as `spelling_key` leaves them (no separators, no plural `s`).
+# `[Performance]` and 51 `[Perf]`, 21 `[Quantization]` and 11 `[Quant]`. So are the words for
+# one kind of change: aibrix tags 73 bug fixes `[Bug]`, 24 `[Fix]` and 4 `[Bugfix]`, lmdeploy 38
+# `[Fix]`, 5 `[Bugfix]`, 2 `[Bug]` and 2 `[Hotfix]`; which word a PR's author picked says
+# nothing of the change. Written as words; looked up as `spelling_key` leaves them (no
+# separators, no plural `s`).
 _SHORT_FORMS_WRITTEN = {
     "performance": "perf",
     "quantization": "quant",
@@ -125,6 +128,17 @@ _SHORT_FORMS_WRITTEN = {
     "deployment": "deploy",
     "communication": "comm",
     "hardware": "hw",
+    "bug": "fix",
+    "bugfix": "fix",
+    "bugfixes": "fix",
+    "fixes": "fix",
+    "fixbug": "fix",
+    "hotfix": "fix",
+    "hotfixes": "fix",
+    "quickfix": "fix",
+    "enhancement": "enhance",
+    "improve": "enhance",
+    "improvement": "enhance",
 }
 
 
@@ -397,22 +411,25 @@ def _project_key(repo: str) -> str:
 def spelling_key(tag: str) -> str:
     """What a normalised tag is once spelling is set aside: separators and a plural `s` go, and
     a word becomes its usual short form, so `docs`, `doc` and `doc.`, or `kv_pool` and
-    `kvpool`, or `p/d` and `pd`, or `performance` and `perf` share a key.
+    `kvpool`, or `p/d` and `pd`, or `performance` and `perf` share a key; so do the words for
+    one kind of change (`bug`, `bugfix`, `hotfix` and `fix`).
 
     Only spelling: `eagle` and `eagle3`, `model` and `model_runner_v2` stay apart.
     """
-    singular = _singular(_SPELLING_SEPARATORS.sub("", tag))
-    return _SHORT_FORMS.get(singular, singular)
+    compact = _compact(tag)
+    return _SHORT_FORMS.get(compact, compact)
+
+
+def _compact(tag: str) -> str:
+    """A tag as written, without separators or a plural `s`."""
+    return _singular(_SPELLING_SEPARATORS.sub("", tag))
 
 
 def _singular(compact: str) -> str:
     return compact[:-1] if len(compact) > 3 and compact.endswith("s") else compact
 
 
-_SHORT_FORMS = {
-    _singular(_SPELLING_SEPARATORS.sub("", word)): _singular(_SPELLING_SEPARATORS.sub("", short))
-    for word, short in _SHORT_FORMS_WRITTEN.items()
-}
+_SHORT_FORMS = {_compact(word): _compact(short) for word, short in _SHORT_FORMS_WRITTEN.items()}
 
 
 # A learned label is named as this latest share of the tagged PRs spell it.
@@ -425,22 +442,26 @@ MISSPELLING_MIN_COMMON = 20
 MISSPELLING_RATIO = 10
 
 
-def _misspelt(key: str, totals: dict[str, int]) -> str | None:
-    """The spelling key `key` is a slip of, if any: one edit away (two from eight letters on),
-    with the same digits (`qwen2vl` is no slip of `qwen3vl`); a change type is never one
-    (`chore` is not `core`)."""
-    if totals.get(key, 0) > MISSPELLING_MAX_USES or len(key) < 5 or key in CHANGE_TYPES:
+def _misspelt(key: str, spellings: dict[str, list[str]], totals: dict[str, int]) -> str | None:
+    """The spelling key `key` is a slip of, if any: a tag written one edit away from a tag of
+    the other key (two from eight letters on), with the same digits (`qwen2vl` is no slip of
+    `qwen3vl`); a change type is never one (`chore` is not `core`). Tags are compared as
+    written, not as their short forms: `[bugifx]` is a slip of `[bugfix]`, whose key is `fix`."""
+    if totals.get(key, 0) > MISSPELLING_MAX_USES or key in CHANGE_TYPES:
         return None
-    digits = sorted(c for c in key if c.isdigit())
-    reach = 1 if len(key) < 8 else 2
+    written = [form for form in map(_compact, spellings[key]) if len(form) >= 5]
     for other, total in sorted(totals.items(), key=lambda kv: -kv[1]):
-        if (
-            other != key
-            and total >= max(MISSPELLING_MIN_COMMON, MISSPELLING_RATIO * totals[key])
-            and sorted(c for c in other if c.isdigit()) == digits
-            and _edit_distance(key, other, reach) <= reach
-        ):
-            return other
+        if other == key or total < max(MISSPELLING_MIN_COMMON, MISSPELLING_RATIO * totals[key]):
+            continue
+        for form in written:
+            reach = 1 if len(form) < 8 else 2
+            digits = sorted(c for c in form if c.isdigit())
+            if any(
+                sorted(c for c in common if c.isdigit()) == digits
+                and _edit_distance(form, common, reach) <= reach
+                for common in map(_compact, spellings[other])
+            ):
+                return other
     return None
 
 
@@ -495,7 +516,7 @@ def learn_modules_config(
     totals = {key: sum(counts[tag] for tag in tags) for key, tags in spellings.items()}
     misspellings: set[str] = set()
     for key in sorted(totals, key=lambda k: totals[k]):
-        common = _misspelt(key, totals)
+        common = _misspelt(key, spellings, totals)
         if common is not None:
             misspellings.update(spellings[key])
             spellings[common].extend(spellings.pop(key))
