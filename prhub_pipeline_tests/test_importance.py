@@ -1866,3 +1866,15 @@ def test_a_squashed_list_of_commits_is_no_description() -> None:
     # A description that merely uses a list is still one.
     written = "This PR moves the pass earlier.\n\n* faster\n* simpler"
     assert summarize(title, written) == "This PR moves the pass earlier."
+    # aibrix #2273: the commits a line each, the first from the PR its branch grew from.
+    one_a_line = (
+        "* Add brixbench benchmark module\n"
+        "* Add Qwen3-8B 4P4D PD routing benchmark scenarios\n"
+        "* Update Qwen3-8B routing benchmark YAMLs\n\n"
+        "Signed-off-by: A <a@example.com>"
+    )
+    title = "[Misc] Add Qwen3-8B 4P4D PD routing benchmark scenarios"
+    assert summarize(title, one_a_line) == summarize(title, "")
+    # A list the author wrote a line an item, which does not name the title, describes.
+    listed = "* Add a retry to the provisioner\n* Log each failed attempt"
+    assert summarize(title, listed).startswith("Add a retry to the provisioner")

@@ -1278,12 +1278,33 @@ def _beyond_the_title(paragraphs: list[_Paragraph], title_words: set[str]) -> li
 _COMMIT_ITEM = re.compile(r"^\* [^\s*`]", re.MULTILINE)
 
 
-def _is_squashed_commit_list(body: str) -> bool:
+def _is_squashed_commit_list(body: str, title: str) -> bool:
     """A body that lists the branch's commits rather than describing the PR (tilelang #682
-    opened with `* Refactor buffer index handling ... (#668)`, another PR's subject)."""
+    opened with `* Refactor buffer index handling ... (#668)`, another PR's subject).
+
+    Some squashes list the commits a line each, with no blank lines between: such a list names
+    the PR's own title among its commits (aibrix #2273: `* Add brixbench benchmark module`, the
+    commit of the PR its branch grew from, then `* Add Qwen3-8B 4P4D PD routing benchmark
+    scenarios`, the title), which a list the author wrote does not.
+    """
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", body.strip()) if p.strip()]
-    items = [p for p in paragraphs if _COMMIT_ITEM.match(p)]
-    return bool(paragraphs) and _COMMIT_ITEM.match(paragraphs[0]) is not None and len(items) >= 2
+    if not paragraphs or _COMMIT_ITEM.match(paragraphs[0]) is None:
+        return False
+    if len([p for p in paragraphs if _COMMIT_ITEM.match(p)]) >= 2:
+        return True
+    lines = paragraphs[0].splitlines()
+    subject = _commit_subject(title)
+    return (
+        len(lines) >= 2
+        and all(_COMMIT_ITEM.match(line) for line in lines)
+        and any(_commit_subject(line[2:]) == subject for line in lines)
+    )
+
+
+def _commit_subject(text: str) -> str:
+    """A title or commit subject without its tags, PR number and closing stop, lower-cased."""
+    without_tags = _LEADING_TAGS.sub("", text.strip())
+    return re.sub(r"\s*\(#\d+\)$", "", without_tags).rstrip(". ").lower()
 
 
 _LEADING_TAGS = re.compile(r"^(?:\[[^\[\]\n]{1,30}\]\s*)+(?=\w)")
@@ -1364,7 +1385,7 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     only say the title again, reference-only lines ("Fixes #12"), images and code, and falls
     back to the title's subject.
     """
-    if _is_squashed_commit_list(body):
+    if _is_squashed_commit_list(body, title):
         body = ""
     # Text under a screenshot a lead-in announced says what it shows (`When discrete=False, the
     # results fused to ...json` between two profiler views, verl #7408), not what the PR does;
