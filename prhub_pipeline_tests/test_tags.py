@@ -174,6 +174,9 @@ def test_status_tags_say_no_area_and_stay_tags() -> None:
     assert parse_title_tags("[WIP][fsdp] x", ModulesConfig(allowed=["fsdp"])).unknown == ["wip"]
     # pytorch/torchtitan's sections "Reland" and "BE": how a change came about, not where.
     assert areas_of(["Reland", "BE", "ez", "easy", "graph_trainer"]) == ["graph_trainer"]
+    # aibrix's 106 `[Misc]` PRs headed its key changes with a section "Misc": they fit nowhere.
+    assert areas_of(["Misc", "miscellaneous", "gateway"]) == ["gateway"]
+    assert parse_title_tags("[Misc] Bump ruff", ModulesConfig()).modules == ["misc"]
     assert parse_title_tags("[GraphTrainer][Reland] x", ModulesConfig()).modules == [
         "graphtrainer",
         "reland",

@@ -225,10 +225,10 @@ def test_a_chinese_report_names_the_built_in_themes_in_chinese() -> None:
         make_pr(1, "feat: video inputs for the VLM rollout", files=[("verl/vl/a.py", 400, 20)]),
         make_pr(2, "fix: audio batches on multimodal data", files=[("verl/vl/b.py", 300, 20)]),
         make_pr(3, "feat: image processor for vision models", files=[("verl/vl/c.py", 200, 9)]),
-        make_pr(4, "[misc] chore: install guide", files=[("docs/install.md", 90, 3)]),
+        make_pr(4, "[trainer] chore: install guide", files=[("docs/install.md", 90, 3)]),
         make_pr(5, "chore: faq", files=[("docs/faq.md", 40, 3)]),
     ]
-    modules = {1: [], 2: [], 3: [], 4: ["misc"], 5: []}
+    modules = {1: [], 2: [], 3: [], 4: ["trainer"], 5: []}
     themes = {1: ["Multimodal"], 2: ["Multimodal"], 3: ["Multimodal"], 4: ["Docs"], 5: ["Docs"]}
     context = context_for(prs, "zh", modules, themes)
     text = "\n".join(
@@ -271,9 +271,9 @@ def test_a_chinese_report_names_the_built_in_themes_in_chinese() -> None:
         ),
         # A theme with a name of its own stays, whatever PRs it holds.
         (
-            "misc",
+            "ray",
             {1: ["Dependencies"], 2: ["Dependencies"], 3: ["Dependencies"]},
-            "The busiest modules were misc (3) and FSDP (2); among themes, Dependencies (3 PRs).",
+            "The busiest modules were Ray (3) and FSDP (2); among themes, Dependencies (3 PRs).",
         ),
     ],
 )

@@ -62,11 +62,12 @@ TYPE_ONLY_TAGS = frozenset(
 # Tags that say how far along or how big a PR is, or that it changes no behaviour (slime's
 # `[NFC] Add observability subfolder`, `[WIP]`, `[Minor]`, torch-mlir's `[RFC]`), or how it came
 # about (the PyTorch projects' `[Reland]`, `[BE]` for "better engineering" and `[ez]`, 43 of
-# pytorch/torchtitan's PRs, whose report had sections "Reland" and "BE"): no area either,
-# though kept as tags.
+# pytorch/torchtitan's PRs, whose report had sections "Reland" and "BE"), or that it fits
+# nowhere (`[Misc]`: aibrix's busiest tag, 106 PRs, headed its reports' key changes with a
+# section "Misc"): no area either, though kept as tags.
 STATUS_TAGS = frozenset(
     {"nfc", "wip", "draft", "minor", "nit", "trivial", "dnm", "do_not_merge", "rfc"}
-    | {"reland", "be", "ez", "easy"}
+    | {"reland", "be", "ez", "easy", "misc", "miscellaneous"}
 )
 # Words that say what kind of change a PR is, not where: `[misc] fix: ...`, `[fix][ci] ...`.
 # Beside the type-only tags, ones that name an area in some repositories (verl's `[ci]`).

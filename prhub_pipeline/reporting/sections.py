@@ -32,9 +32,6 @@ SMALL_GROUP_PRS = 2
 # DOMINANT_THEME_MIN_PRS PRs): in vllm-ascend every PR is NPU work.
 DOMINANT_THEME_SHARE = 0.5
 DOMINANT_THEME_MIN_PRS = 10
-# Modules that name no place: beside one, a housekeeping tag still says what a PR is about
-# (vllm-ascend's `[Doc][Misc] Refactor skill documentation`).
-CATCH_ALL_MODULES = frozenset({"misc"})
 GroupKind = Literal["revert", "label", "place", "other", "more"]
 
 
@@ -338,7 +335,7 @@ def _group_of(
     own = [t for t in theirs if t not in dominant]
     modules = {normalise_tag(m) for m in sure}
     areas = areas_of(sure)
-    product = [m for m in areas if normalise_tag(m) not in chore_modules | CATCH_ALL_MODULES]
+    product = [m for m in areas if normalise_tag(m) not in chore_modules]
     tagged = [
         t
         for t in own
