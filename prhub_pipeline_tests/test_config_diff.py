@@ -145,6 +145,44 @@ tools:
     assert compare_config("x.yaml", unnamed, unnamed.replace("size: 2", "size: 3")) == [
         change("items[1].size", "2", "3")
     ]
+    # Unnamed entries are matched by content: aibrix #2312 added a route in the middle of
+    # envoy.yaml's routes, and every route after it read as changed.
+    routes = "routes:\n" + "".join(
+        f"  - match: {{prefix: /{name}}}\n    route: {{cluster: {cluster}, timeout: 10s}}\n"
+        for name, cluster in (("v1/models", "gateway"), ("metrics", "metrics"), ("v1", "vllm"))
+    )
+    inserted = routes.replace(
+        "  - match: {prefix: /v1}\n",
+        "  - match: {prefix: /v1/responses}\n    route: {cluster: gateway, timeout: 120s}\n"
+        "  - match: {prefix: /v1}\n",
+    )
+    assert compare_config("envoy.yaml", routes, inserted) == [
+        change("routes[2].match.prefix", None, "/v1/responses"),
+        change("routes[2].route.cluster", None, "gateway"),
+        change("routes[2].route.timeout", None, "120s"),
+    ]
+    # So are those of a list inside a named entry (envoy's routes are a virtual host's).
+    hosts = "hosts:\n  - name: api\n    " + routes.replace("\n", "\n    ").rstrip() + "\n"
+    nested = "hosts:\n  - name: api\n    " + inserted.replace("\n", "\n    ").rstrip() + "\n"
+    assert [c.key for c in compare_config("envoy.yaml", hosts, nested) or []] == [
+        "hosts[api].routes[2].match.prefix",
+        "hosts[api].routes[2].route.cluster",
+        "hosts[api].routes[2].route.timeout",
+    ]
+    # ... a changed entry among shifted ones is that entry's change, by its new position ...
+    changed = inserted.replace("{cluster: vllm, timeout: 10s}", "{cluster: vllm, timeout: 60s}")
+    assert compare_config("envoy.yaml", routes, changed)[-1] == change(
+        "routes[3].route.timeout", "10s", "60s"
+    )
+    # ... and one removed from the middle is named by where it was.
+    removed = routes.replace("  - match: {prefix: /metrics}\n", "").replace(
+        "    route: {cluster: metrics, timeout: 10s}\n", ""
+    )
+    assert compare_config("envoy.yaml", routes, removed) == [
+        change("routes[was 1].match.prefix", "/metrics", None),
+        change("routes[was 1].route.cluster", "metrics", None),
+        change("routes[was 1].route.timeout", "10s", None),
+    ]
     # A defaults entry may select several options of its group (verl #5680).
     assert compare_config(
         YAML_PATH,

@@ -7,14 +7,16 @@ settings went away, and says nothing when none did.
 
 YAML files are compared key by key after parsing: nested keys dotted, a Hydra `defaults` list
 entry by entry, a list of mappings entry by entry (by the field that names its entries, else by
-position), other lists and empty mappings as one value. Python config files (dataclasses,
-settings classes, module constants) are compared by the default each field or name is given: a
-rewritten type hint or docstring is no change.
+position, its entries matched by content across the two versions), other lists and empty
+mappings as one value. Python config files (dataclasses, settings classes, module constants)
+are compared by the default each field or name is given: a rewritten type hint or docstring is
+no change.
 """
 
 from __future__ import annotations
 
 import ast
+import difflib
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -136,14 +138,14 @@ class _SettingsReader:
     old one, and parsing large YAML files is most of the cost."""
 
     def __init__(self) -> None:
-        self._parsed: dict[tuple[str, str], dict[str, str] | None] = {}
+        self._parsed: dict[tuple[str, str], _Parsed | None] = {}
 
     def compare(
         self, path: str, before: str | None, after: str | None
     ) -> list[SettingChange] | None:
         if before is None or after is None:
             return None
-        old, new = self._settings(path, before), self._settings(path, after)
+        old, new = self._settings(path, before, after)
         if old is None or new is None:
             return None
         # A value that became a mapping (`extra_configs: {}` gaining keys, `qat: null` becoming
@@ -158,7 +160,21 @@ class _SettingsReader:
             and not (key not in new and key in parents)
         ]
 
-    def _settings(self, path: str, text: str) -> dict[str, str] | None:
+    def _settings(
+        self, path: str, before: str, after: str
+    ) -> tuple[dict[str, str] | None, dict[str, str] | None]:
+        """Both versions' settings; YAML lists of unnamed mappings with their entries matched
+        across the versions (`_matched_entries`)."""
+        old, new = self._parse(path, before), self._parse(path, after)
+        if isinstance(old, _YamlDocuments) and isinstance(new, _YamlDocuments):
+            old_documents, new_documents = _matched_documents(old.documents, new.documents)
+            return _yaml_settings(old_documents), _yaml_settings(new_documents)
+        return (
+            old if isinstance(old, dict) else None,
+            new if isinstance(new, dict) else None,
+        )
+
+    def _parse(self, path: str, text: str) -> _Parsed | None:
         name = path.lower()
         if is_read_manifest(path):
             kind = "requirements"
@@ -170,7 +186,7 @@ class _SettingsReader:
             return None
         key = (kind, text)
         if key not in self._parsed:
-            self._parsed[key] = _parse_settings(kind, path, text)
+            self._parsed[key] = _parse(kind, path, text)
         return self._parsed[key]
 
 
@@ -222,29 +238,177 @@ def _number(value: str) -> float:
     return truth if truth is not None else float(value)
 
 
-def _parse_settings(kind: str, path: str, text: str) -> dict[str, str] | None:
+class _YamlDocuments:
+    """A YAML file's parsed documents, flattened only once compared with the other version."""
+
+    def __init__(self, documents: list[Any]) -> None:
+        self.documents = documents
+
+
+_Parsed = dict[str, str] | _YamlDocuments
+
+
+def _parse(kind: str, path: str, text: str) -> _Parsed | None:
     if len(text.encode("utf-8", "replace")) > MAX_CONFIG_BYTES:
         return None
     if kind == "requirements":
         return requirement_settings(path, text)
-    return _python_settings(text) if kind == "python" else _yaml_settings(text)
+    if kind == "python":
+        return _python_settings(text)
+    documents = _yaml_documents(text)
+    return None if documents is None else _YamlDocuments(documents)
 
 
 # --- YAML ------------------------------------------------------------------------------------
 
 
-def _yaml_settings(text: str) -> dict[str, str] | None:
+def _yaml_documents(text: str) -> list[Any] | None:
     try:
         documents = [d for d in yaml.load_all(text, Loader=_YAML_LOADER) if d is not None]
     except (yaml.YAMLError, RecursionError):
         return None
-    if not _within_node_limit(documents):
-        return None
+    return documents if _within_node_limit(documents) else None
+
+
+def _yaml_settings(documents: Sequence[Any]) -> dict[str, str]:
     settings: dict[str, str] = {}
     for index, document in enumerate(documents):
         # Several documents in one file are told apart by their position.
         _flatten(document, f"[{index}]" if len(documents) > 1 else "", settings)
     return settings
+
+
+class _Entries(dict[str, Any]):
+    """A list of unnamed mappings as its entries by label (`_matched_entries`)."""
+
+
+def _matched_documents(before: list[Any], after: list[Any]) -> tuple[list[Any], list[Any]]:
+    pairs = [_matched(old, new) for old, new in zip(before, after, strict=False)]
+    n = len(pairs)
+    return [old for old, _ in pairs] + before[n:], [new for _, new in pairs] + after[n:]
+
+
+def _matched(before: Any, after: Any, key: str = "") -> tuple[Any, Any]:
+    """The two versions of a value with the entries of each list of unnamed mappings in them
+    labelled alike where they match (`_matched_entries`)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        pairs = {k: _matched(before[k], after[k], str(k)) for k in before.keys() & after.keys()}
+        return (
+            {k: pairs[k][0] if k in pairs else value for k, value in before.items()},
+            {k: pairs[k][1] if k in pairs else value for k, value in after.items()},
+        )
+    if _list_of_mappings(before, key) and _list_of_mappings(after, key):
+        named = (_entry_names(before) is not None, _entry_names(after) is not None)
+        if named == (False, False):
+            return _matched_entries(before, after)
+        if named == (True, True):
+            return _matched_names(before, after)
+    return before, after
+
+
+def _list_of_mappings(value: Any, key: str) -> bool:
+    """A list of mappings, flattened entry by entry (Hydra's defaults list is not one)."""
+    return (
+        not _is_defaults_list(value, key)
+        and isinstance(value, list)
+        and bool(value)
+        and all(isinstance(item, dict) for item in value)
+    )
+
+
+def _matched_names(before: list[Any], after: list[Any]) -> tuple[_Entries, _Entries]:
+    """Both versions of a list of named mappings by name, the entries of one name matched
+    within (envoy's routes inside its named virtual hosts)."""
+    old = dict(zip(_entry_names(before) or [], before, strict=True))
+    new = dict(zip(_entry_names(after) or [], after, strict=True))
+    for name in old.keys() & new.keys():
+        old[name], new[name] = _matched(old[name], new[name])
+    return _Entries(old), _Entries(new)
+
+
+def _matched_entries(before: list[Any], after: list[Any]) -> tuple[_Entries, _Entries]:
+    """Both versions of a list of mappings without names, each entry labelled by its position
+    in the new version where it is there, an entry only the old version has by its old one
+    (`was 3` where the new version uses that number). Entries are matched by content, so one
+    inserted or removed in the middle is that entry alone, not a change to every entry after
+    it: aibrix #2312 added a route to envoy.yaml's routes and read as changing the defaults of
+    the next twenty settings."""
+    matcher = difflib.SequenceMatcher(
+        None, [_canonical(e) for e in before], [_canonical(e) for e in after], autojunk=False
+    )
+    old: dict[str, Any] = {}
+    new: dict[str, Any] = {str(j): entry for j, entry in enumerate(after)}
+    removed: list[int] = []
+    for _, i1, i2, j1, j2 in matcher.get_opcodes():
+        pairs = (
+            list(zip(range(i1, i2), range(j1, j2), strict=True))
+            if i2 - i1 == j2 - j1  # kept, or edited in place
+            else _most_alike(before, range(i1, i2), after, range(j1, j2))
+        )
+        for i, j in pairs:
+            old[str(j)], new[str(j)] = _matched(before[i], after[j])
+        paired = {i for i, _ in pairs}
+        removed.extend(i for i in range(i1, i2) if i not in paired)
+    for i in removed:
+        old[str(i) if str(i) not in new else f"was {i}"] = before[i]
+    return _Entries(old), _Entries(new)
+
+
+# Entries that share at least this share of their settings are one entry changed; below it, one
+# entry removed and another added. Blocks of more entries than this pair by position.
+SAME_ENTRY_SHARE = 0.5
+MAX_ENTRIES_PAIRED_BY_LIKENESS = 50
+
+
+def _most_alike(
+    before: list[Any], old: range, after: list[Any], new: range
+) -> list[tuple[int, int]]:
+    """Old and new entries of a stretch that gained or lost entries, paired in order: the
+    pairing that keeps the most settings the same, each pair sharing SAME_ENTRY_SHARE of them
+    (an entry changed beside one inserted is that entry changed, not the inserted one)."""
+    if max(len(old), len(new)) > MAX_ENTRIES_PAIRED_BY_LIKENESS:
+        return list(zip(old, new, strict=False))
+    flat_old = [_flat(before[i]) for i in old]
+    flat_new = [_flat(after[j]) for j in new]
+    share = [[_shared(a, b) for b in flat_new] for a in flat_old]
+    # best[a][b]: the most shared settings pairing the first a old and first b new entries.
+    best = [[0.0] * (len(new) + 1) for _ in range(len(old) + 1)]
+    for a in range(1, len(old) + 1):
+        for b in range(1, len(new) + 1):
+            paired = share[a - 1][b - 1]
+            best[a][b] = max(
+                best[a - 1][b],
+                best[a][b - 1],
+                best[a - 1][b - 1] + paired if paired >= SAME_ENTRY_SHARE else 0.0,
+            )
+    pairs: list[tuple[int, int]] = []
+    a, b = len(old), len(new)
+    while a and b:
+        paired = share[a - 1][b - 1]
+        if paired >= SAME_ENTRY_SHARE and best[a][b] == best[a - 1][b - 1] + paired:
+            pairs.append((old[a - 1], new[b - 1]))
+            a, b = a - 1, b - 1
+        elif best[a][b] == best[a - 1][b]:
+            a -= 1
+        else:
+            b -= 1
+    return pairs[::-1]
+
+
+def _flat(entry: Any) -> dict[str, str]:
+    settings: dict[str, str] = {}
+    _flatten(entry, "", settings)
+    return settings
+
+
+def _shared(a: dict[str, str], b: dict[str, str]) -> float:
+    """The share of two entries' settings that are the same setting with the same value."""
+    total = len(a.keys() | b.keys())
+    return sum(1 for key, value in a.items() if b.get(key) == value) / total if total else 1.0
+
+
+def _canonical(entry: Any) -> str:
+    return json.dumps(entry, sort_keys=True, default=str)
 
 
 def _within_node_limit(value: Any, limit: int = MAX_CONFIG_NODES) -> bool:
@@ -267,7 +431,10 @@ def _within_node_limit(value: Any, limit: int = MAX_CONFIG_NODES) -> bool:
 
 
 def _flatten(value: Any, key: str, settings: dict[str, str]) -> None:
-    if isinstance(value, dict) and value:
+    if isinstance(value, _Entries):
+        for label, item in value.items():
+            _flatten(item, f"{key}[{label}]", settings)
+    elif isinstance(value, dict) and value:
         for name, item in value.items():
             _flatten(item, f"{key}.{name}" if key else str(name), settings)
     elif _is_defaults_list(value, key):
