@@ -749,12 +749,15 @@ def test_a_report_names_modules_as_configured_else_built_in_else_as_the_reposito
         "kv_pool": "KVPool",
         "pre_commit.ci": "pre-commit.ci",  # tilelang's bot PRs
         "examples": "example",  # another spelling the label folds in, not the label's own
+        "ci/cd": "CI/CD",  # production-stack's trend table read `CI/cd`
+        "pytorch/jax": "Pytorch/JAX",
     }
     names = module_display_names({"kv_pool": "KV pool"}, spellings)
     assert names == {
         "new_model": "New Model",
         "pre_commit.ci": "pre-commit.ci",
         "kv_pool": "KV pool",
+        "ci/cd": "CI/CD",
     }
     words = replace(EN, module_names=names)
     shown = [words.display_name(m) for m in ("new_model", "fsdp", "misc", "kv_pool")]

@@ -128,13 +128,24 @@ def module_display_names(
     """The names a report gives modules: the repository's configured names; else, for a name
     without a built-in spelling (`fsdp` -> `FSDP`), the repository's own, when its tags write
     capitals or the separators the label lost (`tag_spellings`: vllm-ascend's `specdecode` is
-    `SpecDecode`, tilelang's `pre_commit.ci` is `pre-commit.ci`; verl's `misc` stays)."""
-    names = {
-        module: spelling
-        for module, spelling in spellings.items()
-        if (spelling != spelling.lower() or normalise_tag(spelling) == module != spelling)
-        and display_name(module) == module
-    }
+    `SpecDecode`, tilelang's `pre_commit.ci` is `pre-commit.ci`; verl's `misc` stays). A tag
+    joining names takes each part's built-in spelling, else the repository's: production-stack's
+    `[CI/CD]` is `CI/CD`, not `CI/cd`."""
+    names: dict[str, str] = {}
+    for module, spelling in spellings.items():
+        if spelling == spelling.lower() and not normalise_tag(spelling) == module != spelling:
+            continue
+        if display_name(module) == module:
+            names[module] = spelling
+            continue
+        parts, written = module.split("/"), spelling.split("/")
+        if len(parts) > 1 and len(parts) == len(written):
+            joined = "/".join(
+                NAME_DISPLAY.get(part.lower(), own)
+                for part, own in zip(parts, written, strict=True)
+            )
+            if joined != display_name(module):
+                names[module] = joined
     return names | dict(configured)
 
 
