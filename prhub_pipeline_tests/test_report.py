@@ -726,6 +726,34 @@ def test_a_pr_without_description_is_outlined_not_summarised_by_its_own_title() 
     assert "Risks:" not in bare_line
 
 
+def test_a_description_that_is_another_prs_title_is_outlined() -> None:
+    """aibrix #2298's squash message opened with the commit its branch took from #2165, whose
+    title it is: its summary read "Add brixbench benchmark module"."""
+    base = make_pr(6602, "[fsdp] feat: add brixbench benchmark module", files=[("b/a.go", 900, 0)])
+    stacked = make_pr(
+        6603,
+        "[fsdp] feat: improve brixbench runner cleanup",
+        body="* Add brixbench benchmark module\n* Address review feedback",
+        files=[("b/runner.go", 700, 0)],
+    )
+    MODULES.update({6602: ["fsdp"], 6603: ["fsdp"]})
+    try:
+        context = context_for([base, stacked], "en")
+    finally:
+        del MODULES[6602], MODULES[6603]
+    quick = {item.pr.number: item.summary for item in context.quick_view}
+    assert quick[6603] == "No description beyond the title; it changes b/runner.go (700 lines)."
+    # Prose saying what another PR's title says still describes (verl #165).
+    said = stacked.model_copy(update={"body": "Add brixbench benchmark module"})
+    MODULES.update({6602: ["fsdp"], 6603: ["fsdp"]})
+    try:
+        context = context_for([base, said], "en")
+    finally:
+        del MODULES[6602], MODULES[6603]
+    quick = {item.pr.number: item.summary for item in context.quick_view}
+    assert quick[6603].startswith("Add brixbench benchmark module")
+
+
 def test_a_description_that_only_restates_part_of_the_title_adds_nothing() -> None:
     # tilelang #2665's body is its title with one tag fewer; verl #1602's names part of it.
     title = "[TIR][Transform] Fix flat Bind modeling in parallel race checks"

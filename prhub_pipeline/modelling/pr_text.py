@@ -1293,15 +1293,20 @@ def _is_squashed_commit_list(body: str, title: str) -> bool:
     if len([p for p in paragraphs if _COMMIT_ITEM.match(p)]) >= 2:
         return True
     lines = paragraphs[0].splitlines()
-    subject = _commit_subject(title)
+    subject = commit_subject(title)
     return (
         len(lines) >= 2
         and all(_COMMIT_ITEM.match(line) for line in lines)
-        and any(_commit_subject(line[2:]) == subject for line in lines)
+        and any(commit_subject(line[2:]) == subject for line in lines)
     )
 
 
-def _commit_subject(text: str) -> str:
+def opens_with_commit_item(body: str) -> bool:
+    """Whether a description opens as GitHub's squash message does, with a `* subject` line."""
+    return _COMMIT_ITEM.match(body.lstrip()) is not None
+
+
+def commit_subject(text: str) -> str:
     """A title or commit subject without its tags, PR number and closing stop, lower-cased."""
     without_tags = _LEADING_TAGS.sub("", text.strip())
     return re.sub(r"\s*\(#\d+\)$", "", without_tags).rstrip(". ").lower()

@@ -21,7 +21,14 @@ from pydantic import BaseModel, ConfigDict
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import ScoreCalibration, reverted_target
-from prhub_pipeline.modelling.pr_text import own_references, shorten, summarize
+from prhub_pipeline.modelling.pr_text import (
+    commit_subject,
+    opens_with_commit_item,
+    own_references,
+    parse_title,
+    shorten,
+    summarize,
+)
 from prhub_pipeline.modelling.risks import SEVERITY
 from prhub_pipeline.modelling.tags import areas_of
 from prhub_pipeline.modelling.themes import housekeeping_themes
@@ -261,6 +268,12 @@ def build_report_context(
     scoring = scoring or ScoringConfig()
     known = dict(history_by_number or {})
     known.update(by_number)
+    # Each known PR's title, with and without its type (`feat: add x` and `add x`).
+    title_owners = {
+        commit_subject(title): other.number
+        for other in known.values()
+        for title in (other.title, parse_title(other.title).subject)
+    }
     refs = {
         pr.number: _pr_ref(
             repo,
@@ -269,6 +282,7 @@ def build_report_context(
             module_names[pr.number],
             words,
             known,
+            title_owners,
             scoring,
             predicted=pr.number in predicted,
             unsure=unsure.get(pr.number, []),
@@ -388,6 +402,7 @@ def _pr_ref(
     modules: list[str],
     words: Wording,
     known: Mapping[int, PullRequest],
+    title_owners: Mapping[str, int],
     scoring: ScoringConfig,
     *,
     predicted: bool,
@@ -395,7 +410,15 @@ def _pr_ref(
 ) -> PrRef:
     summary = own_references(summarize(pr.title, pr.body), repo)
     outline = None
-    if not facts.adds_to_title(summary, pr.title):
+    # A squash message that opens with another PR's title lists that PR's commits, which a
+    # stacked branch carries: aibrix #2298's summary read "Add brixbench benchmark module", the
+    # title of #2165, merged the same week. (Prose that says what another PR's title says
+    # still describes: verl #165 "Update README.md" says "Add contribution guide".)
+    elsewhere = (
+        opens_with_commit_item(pr.body)
+        and title_owners.get(commit_subject(summary), pr.number) != pr.number
+    )
+    if elsewhere or not facts.adds_to_title(summary, pr.title):
         # The title already says all the description does: say where the change is instead.
         outline = facts.change_outline(pr, scoring)
         summary = words.change_outline(outline, OUTLINE_LIMIT) if outline else ""
