@@ -284,6 +284,28 @@ def test_config_defaults_name_the_settings_that_changed() -> None:
     assert flag.paths == [ROLLOUT, GENERATED, PPO]
 
 
+def test_one_key_changed_two_ways_in_two_files_names_each_file() -> None:
+    # lmdeploy #4806 trimmed the quantization lists of several models' test configs: the same
+    # key changed two ways read as one setting changed twice. The same way twice is one change.
+    intern, glm = "configs/internlm/Intern-S1.yml", "configs/zai-org/glm-4v-9b.yml"
+    qwen, qwen_moe = "configs/Qwen/Qwen3-8B.yml", "configs/Qwen/Qwen3.5-35B.yml"
+    key = "a100[0].quantization.pytorch"
+    pr = make_pr(4806, files=[(path, 2, 2) for path in (intern, glm, qwen, qwen_moe)])
+    diffs = [
+        compared(4806, intern, (key, '["kvint4", "kvint8"]', '["kvint8"]')),
+        compared(4806, glm, (key, '["awq", "kvint4", "kvint8"]', '["kvint4", "kvint8"]')),
+        compared(4806, qwen, ("a100[0].engine_config.tp", "1", "2")),
+        compared(4806, qwen_moe, ("a100[0].engine_config.tp", "1", "2")),
+    ]
+    [flag] = flag_risks([pr], {}, NO_REVIEWS, CONFIG, {}, diffs)
+    assert flag.detail == (
+        "changes defaults: a100[0].engine_config.tp 1 → 2;"
+        f' {key} in {intern} ["kvint4", "kvint8"] → ["kvint8"];'
+        f' {key} in {glm} ["awq", "kvint4", "kvint8"] → ["kvint4", "kvint8"]'
+    )
+    assert [c.path for c in flag.settings] == [qwen, intern, glm]
+
+
 def test_config_edits_that_change_no_setting_are_no_risk() -> None:
     # verl #890 reworded a comment; #5356 only added options.
     comment = make_pr(890, files=[(PPO, 1, 1)])

@@ -460,6 +460,24 @@ def test_config_default_changes_name_their_settings_and_values() -> None:
         ["verl/trainer/config/ppo_trainer.yaml"],
     )
     assert EN.risk_text(config_group(twice)) == "#1668 removes the setting multi_turn.format."
+    # lmdeploy #4806: one key changed two ways in two files says which file is which.
+    intern, glm = "configs/Intern-S1.yml", "configs/glm-4v.yml"
+    two_ways = flagged(
+        4806,
+        [
+            SettingChange(key="quant", before="[a, b]", after="[b]", path=intern),
+            SettingChange(key="quant", before="[a, b, c]", after="[b, c]", path=glm),
+            SettingChange(key="tp", before="1", after="2", path=intern),
+        ],
+        [intern, glm],
+    )
+    assert EN.risk_text(config_group(two_ways)) == (
+        f"#4806 changes the defaults of quant in {intern} ([a, b] → [b]),"
+        f" quant in {glm} ([a, b, c] → [b, c]), tp (1 → 2)."
+    )
+    assert ZH.risk_text(config_group(two_ways)).startswith(
+        f"#4806 改变了默认值：{intern} 中的 quant（[a, b] → [b]）"
+    )
     unknown = flagged(7, [], ["conf/a.yaml", "conf/b.yaml"])
     sft = "verl/trainer/config/sft_trainer.yaml"
     assert EN.risk_text(config_group(flagged(5382, [], [sft], deleted=[sft]))) == (

@@ -512,7 +512,11 @@ def _config_flags(
         {c.key: c for c in settings if c.after is None and c.key not in renamed}.values()
     )
     if values:
-        shown = "; ".join(describe_setting(c) for c in values[:MAX_SETTINGS])
+        files = setting_files(values)
+        shown = "; ".join(
+            describe_setting(c, path)
+            for c, path in zip(values[:MAX_SETTINGS], files[:MAX_SETTINGS], strict=True)
+        )
         parts.append(f"changes defaults: {shown}{_more(len(values), MAX_SETTINGS)}")
     if renames:
         shown = ", ".join(f"{old.key} to {new.key}" for old, new in renames[:MAX_SETTINGS])
@@ -617,7 +621,8 @@ def distinct_settings(changes: Sequence[tuple[str, SettingChange]]) -> list[Sett
     rollout.yaml), a dataclass mirroring a YAML file under `Class.field`. Two keys are one
     setting when they change the same way and one key ends the other, or one of them is a
     Python field of the same name; the longest key (what a command-line override uses) is
-    shown. `actor.optim.lr` and `critic.optim.lr` stay two settings.
+    shown. `actor.optim.lr` and `critic.optim.lr` stay two settings. Each keeps its file
+    (`path`), which names it where one key changed two ways (see `setting_label`).
     """
     chosen: list[tuple[str, SettingChange]] = []
     for path, change in changes:
@@ -628,7 +633,8 @@ def distinct_settings(changes: Sequence[tuple[str, SettingChange]]) -> list[Sett
             chosen.append((path, change))
         elif len(change.key) > len(chosen[same][1].key):
             chosen[same] = (path, change)
-    return sorted((c for _, c in chosen), key=lambda c: (c.after is None, c.key))
+    located = (c.model_copy(update={"path": path}) for path, c in chosen)
+    return sorted(located, key=lambda c: (c.after is None, c.key, c.path or ""))
 
 
 def _same_setting(path: str, change: SettingChange, other_path: str, other: SettingChange) -> bool:
@@ -673,10 +679,23 @@ def shown_values(change: SettingChange) -> tuple[str, str]:
     return trimmed(before), trimmed(after)
 
 
-def describe_setting(change: SettingChange) -> str:
-    """`key before → after`, long values cut to where they differ."""
+def setting_files(changes: Sequence[SettingChange]) -> list[str | None]:
+    """The file to name beside each change's key: its own, where the same key changed another
+    way in another file (lmdeploy #4806 set `a100[0].quantization.pytorch` to `["kvint8"]` in
+    one model's test config and to `["kvint4", "kvint8"]` in another's, which read as one
+    setting changed twice), else None."""
+    ways: dict[str, set[tuple[str | None, str | None]]] = defaultdict(set)
+    for change in changes:
+        ways[change.key].add((change.before, change.after))
+    return [c.path if len(ways[c.key]) > 1 else None for c in changes]
+
+
+def describe_setting(change: SettingChange, path: str | None = None) -> str:
+    """`key before → after` (`key in path ...` given its file), long values cut to where they
+    differ."""
     before, after = shown_values(change)
-    return f"{change.key} {before} → {after}"
+    key = f"{change.key} in {path}" if path else change.key
+    return f"{key} {before} → {after}"
 
 
 def _counted(n: int, noun: str) -> str:

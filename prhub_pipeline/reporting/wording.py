@@ -22,7 +22,13 @@ from prhub_pipeline.modelling.requirement_edits import (
     requirement_edits,
 )
 from prhub_pipeline.modelling.requirements import shown_version
-from prhub_pipeline.modelling.risks import MAX_SETTINGS, RISK_ORDER, renamed_settings, shown_values
+from prhub_pipeline.modelling.risks import (
+    MAX_SETTINGS,
+    RISK_ORDER,
+    renamed_settings,
+    setting_files,
+    shown_values,
+)
 from prhub_pipeline.records import FixImpact, Lang, PrScore, PrType, ReviewAsk, RiskKind, WeekCounts
 from prhub_pipeline.reporting.facts import (
     FOLLOW_UP_KINDS,
@@ -298,6 +304,7 @@ class Wording:
     # A config default change: the settings compared, or only the files when not comparable.
     settings_changed: str  # fields list
     setting_value: str  # fields key, before, after
+    setting_in_file: str  # fields key, path: one key changed two ways, in this file
     settings_removed: Counted  # fields list
     settings_renamed: Counted  # fields list
     setting_renamed: str  # fields before, after
@@ -890,9 +897,14 @@ class Wording:
         )
         clauses = []
         if values:
+            located = list(zip(values, setting_files(values), strict=True))[:MAX_SETTINGS]
             shown = [
-                self.setting_value.format(key=c.key, before=before, after=after)
-                for c in values[:MAX_SETTINGS]
+                self.setting_value.format(
+                    key=self.setting_in_file.format(key=c.key, path=path) if path else c.key,
+                    before=before,
+                    after=after,
+                )
+                for c, path in located
                 for before, after in [shown_values(c)]
             ]
             listed = self.list_sep.join(shown) + self._more(len(values), MAX_SETTINGS)
@@ -1248,6 +1260,7 @@ ZH = Wording(
     ask_where=" 在 {where}",
     settings_changed="改变了默认值：{list}",
     setting_value="{key}（{before} → {after}）",
+    setting_in_file="{path} 中的 {key}",
     settings_removed="删除了配置项 {list}",
     settings_renamed="重命名了配置项 {list}",
     setting_renamed="{before} → {after}",
@@ -1635,6 +1648,7 @@ EN = Wording(
     ask_where=" on {where}",
     settings_changed="changes the defaults of {list}",
     setting_value="{key} ({before} → {after})",
+    setting_in_file="{key} in {path}",
     settings_removed=("removes the setting {list}", "removes the settings {list}"),
     settings_renamed=("renames the setting {list}", "renames the settings {list}"),
     setting_renamed="{before} to {after}",
