@@ -1878,3 +1878,28 @@ def test_a_squashed_list_of_commits_is_no_description() -> None:
     # A list the author wrote a line an item, which does not name the title, describes.
     listed = "* Add a retry to the provisioner\n* Log each failed attempt"
     assert summarize(title, listed).startswith("Add a retry to the provisioner")
+
+
+def test_a_squash_whose_first_commit_is_the_pr_says_what_that_commit_says() -> None:
+    """lmdeploy #4838: the branch's first commit is the PR's own change, its message the only
+    description the PR has; the fixups after it say nothing."""
+    title = "fix(turbomind): dispatch cuMemcpyBatchAsync by CUDA runtime version"
+    body = (
+        "* fix(turbomind): dispatch cuMemcpyBatchAsync by CUDA runtime version\n\n"
+        "CUDA 13 removed failIdx from batched memcpy APIs, so calling the v12080 entry point"
+        " segfaults during Engine setup on cu13 builds.\n\n"
+        "* fix lint\n\n"
+        "* resolve comment"
+    )
+    assert summarize(title, body).startswith("CUDA 13 removed failIdx from batched memcpy APIs")
+    # The message may follow the subject without a blank line.
+    tight = body.replace("version\n\nCUDA", "version\nCUDA")
+    assert summarize(title, tight) == summarize(title, body)
+    # Under another subject, the first commit describes only itself (tilelang #583).
+    other = "[Enhancement] align shared memory allocations"
+    assert summarize(other, body) == summarize(other, "")
+    # A first commit that names its PR came from that PR.
+    taken = body.replace("runtime version\n", "runtime version (#4801)\n", 1)
+    assert summarize(title, taken) == summarize(title, "")
+    # lmdeploy #4812's title names the number too: a backport of #4804, its own change.
+    assert summarize(f"{title} (#4801)", taken) == summarize(title, body)

@@ -1301,6 +1301,29 @@ def _is_squashed_commit_list(body: str, title: str) -> bool:
     )
 
 
+def _own_commit_message(body: str, title: str) -> str:
+    """What a squash message says under its first commit, when that commit is the PR's own
+    change (its subject is the PR's title): the branch's later commits are fixups, and the
+    first one's message is the description the PR has (lmdeploy #4838: `* fix(turbomind):
+    dispatch cuMemcpyBatchAsync ...`, then why CUDA 13 segfaulted). A first commit under
+    another subject describes only itself (tilelang #583: `Enhanced pythonic_expr ...` under
+    "align shared memory allocations"), and one naming a PR number the title does not came
+    from that PR."""
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", body.strip()) if p.strip()]
+    subject, *rest = paragraphs[0].splitlines()
+    taken = re.search(r"\(#\d+\)$", subject.rstrip())
+    if commit_subject(subject[2:]) != commit_subject(title) or (
+        taken and taken.group() not in title
+    ):
+        return ""
+    message = ["\n".join(rest)] if rest and not _COMMIT_ITEM.match(rest[0]) else []
+    for paragraph in paragraphs[1:]:
+        if _COMMIT_ITEM.match(paragraph):
+            break
+        message.append(paragraph)
+    return "\n\n".join(message)
+
+
 def opens_with_commit_item(body: str) -> bool:
     """Whether a description opens as GitHub's squash message does, with a `* subject` line."""
     return _COMMIT_ITEM.match(body.lstrip()) is not None
@@ -1391,7 +1414,7 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     back to the title's subject.
     """
     if _is_squashed_commit_list(body, title):
-        body = ""
+        body = _own_commit_message(body, title)
     # Text under a screenshot a lead-in announced says what it shows (`When discrete=False, the
     # results fused to ...json` between two profiler views, verl #7408), not what the PR does;
     # text under one nothing announced is the author's (verl #4674's fix below the error).
