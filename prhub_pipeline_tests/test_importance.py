@@ -1823,6 +1823,15 @@ def test_score_week_finds_a_revert_target_in_history() -> None:
         ("Pass the mixed precision config to veomni.", set()),
         ("Mangle Single Precision math functions; keep low-precision dtypes.", set()),
         ("Fix the precision issue in GQA decode when block_N exceeds seqlen.", {"wrong_result"}),
+        # Numerics a test checks are no wrong result; a compile failure is an error (tilelang
+        # #2894); numerics as a symptom still count.
+        (
+            "The kernels failed to compile with 'identifier htan is undefined'. The test asserts"
+            " that numerical results match torch.tan; the change is numerically neutral.",
+            {"crash"},
+        ),
+        ("Fix a numerical error in the online softmax.", {"wrong_result"}),
+        ("Loss curves were numerically unstable at bf16.", {"wrong_result"}),
     ],
 )
 def test_compiler_words_and_added_tests_are_no_impacts(body: str, impacts: set[str]) -> None:

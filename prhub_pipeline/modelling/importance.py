@@ -141,6 +141,12 @@ _NOT_A_RESULT = (
 # NaN as a symptom (`loss becomes NaN`), not as the value a fix now returns in place of a crash
 # (verl #5899 `return NaN for empty tensors`, `a warning + NaN return`, `NaN fallback`).
 _NAN_SYMPTOM = r"(?<!\breturn )(?<!\breturns )(?<!\breturning )\bNaN\b(?!\s+(?:return|fallback))"
+# Numerics as a symptom (`numerical error`, `numerically unstable`), not as what a test checks or
+# a change keeps (`numerical results match torch.tan`, `numerically equivalent`, tilelang #2894).
+_NUMERICAL_SYMPTOM = (
+    r"\bnumerical(?:ly)?\s+(?:[\w-]+\s+)?(?:errors?|issues?|instabilit\w*|unstable|problems?"
+    r"|bugs?|differen\w*|discrepanc\w*|mismatch\w*|drift\w*|wrong|incorrect\w*|overflow\w*)\b"
+)
 # Precision as a number format (`mixed precision`, `low-precision`, `Single Precision math
 # functions`), not as accuracy (`fix precision issue in GQA decode`).
 _PRECISION_FORMAT = "".join(
@@ -151,8 +157,8 @@ _PRECISION_FORMAT = "".join(
 _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
     "crash": re.compile(
         r"\bcrash(?:es|ed|ing)?\b|\bsegfault|segmentation fault|core dump|\btraceback\b"
-        r"|\b[A-Z][a-zA-Z]*(?:Error|Exception)\b|\bfails? to"
-        r" (?:start|launch|load|import|run|save|initiali[sz]e)"
+        r"|\b[A-Z][a-zA-Z]*(?:Error|Exception)\b|\bfail(?:s|ed)? to"
+        r" (?:start|launch|load|import|run|save|initiali[sz]e|compile|build)"
         r"|\bcannot (?:start|load|import)\b|崩溃|报错|异常退出",
     ),
     "oom": re.compile(
@@ -167,7 +173,7 @@ _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
     "wrong_result": re.compile(
         rf"\b(?:wrong|incorrect(?:ly)?)\b(?!{_NOT_A_RESULT})|\binaccura|\baccuracy\b|\bmismatch"
         rf"|{_PRECISION_FORMAT}\bprecision\b"
-        rf"|\binconsistent|{_SILENT_RESULT}|{_NAN_SYMPTOM}|\bnumerical(?:ly)?\b|\babnormal(?:ly)?\b"
+        rf"|\binconsistent|{_SILENT_RESULT}|{_NAN_SYMPTOM}|{_NUMERICAL_SYMPTOM}|\babnormal(?:ly)?\b"
         r"|\bdivergen|错误结果|结果错误|精度|不一致|不正确|数值"
         rf"|{_NOT_AFTER_STORED_NOUN}\bcorrupt(?:s|ed|ion|ing)?\b(?!{_STORED_OBJECT})",
         re.IGNORECASE,
