@@ -756,6 +756,14 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             " dynamic speculative decoding logic.",
             "This PR unifies the dynamic speculative decoding logic.",
         ),
+        # torchtitan #4045: "inheriting from <url>" over the lead-in of its list.
+        (
+            "t",
+            "## Summary\ninheriting from https://github.com/o/n/pull/3869\n  Fix async TP setup"
+            " by:\n\n  - enabling symmetric memory on the TP group\n  - adding a mesh helper",
+            "Fix async TP setup by enabling symmetric memory on the TP group; adding a mesh"
+            " helper.",
+        ),
         (
             "t",
             "### What this PR does / why we need it?\nthis pr accomplish two things\n1. change"

@@ -588,10 +588,11 @@ _SKIP_SECTIONS = re.compile(
     r"|reviewer(?:'s|s'?)? (?:guide|notes))",
     re.IGNORECASE,
 )
-# Words that say where a PR comes from: `Split from #6118`, `Follow-up work for #4639`.
+# Words that say where a PR comes from: `Split from #6118`, `Follow-up work for #4639`,
+# `inheriting from <url>` (torchtitan #4045), `Reland of <url>`.
 _PROVENANCE_WORD = (
-    r"(?:part of|comes? from|split (?:out )?from|continuation of"
-    r"|follow[- ]?up(?: work)?(?: to| of| for)?)"
+    r"(?:part of|comes? from|split (?:out )?from|continuation of|inherit(?:s|ed|ing)? from"
+    r"|re-?land(?:s|ed)?(?: of)?|follow[- ]?up(?: work)?(?: to| of| for)?)"
 )
 # Words that point at another issue or PR: `Fixes #12`, `Related to https://...`, `Follow-up of`.
 _REFERENCE_WORD = (
