@@ -756,6 +756,13 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             " dynamic speculative decoding logic.",
             "This PR unifies the dynamic speculative decoding logic.",
         ),
+        # What the PR does not do is no summary (torchtitan #3559).
+        (
+            "t",
+            "#### Known limitations\n- Pipeline parallelism needs a different capture boundary."
+            "\n\n#### No warmup needed\nNumerics already match without a warmup iteration.",
+            "Numerics already match without a warmup iteration.",
+        ),
         # torchtitan #4045: "inheriting from <url>" over the lead-in of its list.
         (
             "t",

@@ -585,7 +585,10 @@ _SKIP_SECTIONS = re.compile(
     r"|how (?:was|were|is) this\b[^?]*\btested"
     # The order to read the files in (torchtitan #3642's summary read "Read trainer.py").
     r"|how to review|review(?:ing)? (?:guide|order|notes|tips)|notes? (?:for|to) reviewers?"
-    r"|reviewer(?:'s|s'?)? (?:guide|notes))",
+    r"|reviewer(?:'s|s'?)? (?:guide|notes)"
+    # What the PR does not do (torchtitan #3559's summary was its first known limitation).
+    r"|(?:known )?(?:limitations?|caveats?)|known issues|todos?|future work|next steps"
+    r"|follow[- ]?ups?(?: work)?|out of scope|not (?:yet )?supported)",
     re.IGNORECASE,
 )
 # Words that say where a PR comes from: `Split from #6118`, `Follow-up work for #4639`,
