@@ -285,6 +285,24 @@ def test_a_requirement_for_some_environments_names_them_after_its_version() -> N
     ]
 
 
+def test_an_extra_named_after_its_package_is_named_once() -> None:
+    """torchtitan #4123 read "adds torch-checkpointing: torch-checkpointing >=0.1.0"."""
+    edits = requirement_edits(
+        [
+            SettingChange(
+                key="torch-checkpointing: torch-checkpointing", after=">=0.1.0", path="p.toml"
+            ),
+            SettingChange(key="Torch_Remat: torch-remat", after=">=0.2", path="p.toml"),
+            SettingChange(key="dev: pytest", after=">=8", path="p.toml"),
+        ]
+    )
+    assert [describe(edit, ENGLISH) for edit in edits] == [
+        "adds torch-checkpointing >=0.1.0",
+        "adds torch-remat >=0.2",
+        "adds dev: pytest >=8",
+    ]
+
+
 def test_a_requirement_moved_to_another_manifest_is_one_change() -> None:
     """verl #3616 moved flash-attn to requirements-cuda.txt; #6354 moved transferqueue from a
     setup.py extra to two requirements files, re-pinned; #1385 swapped sglang's extras."""

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from packaging.utils import canonicalize_name
+
 from prhub_pipeline.modelling.requirements import (
     DYNAMIC,
     DYNAMIC_FIELDS,
@@ -295,6 +297,11 @@ def describe(
     # A marker goes after the version (`adds tomli >=1.1.0 (python_version < "3.11")`), not
     # between name and version behind a `;` that reads as the end of the item (torchtitan #1009).
     name, _, marker = edit.key.partition("; ")
+    key = requirement_key(name)
+    if key is not None and key.group and canonicalize_name(key.group) == key.project:
+        # An extra named after the package it installs (torchtitan #4123's `torch-checkpointing`
+        # read "adds torch-checkpointing: torch-checkpointing >=0.1.0").
+        name = name.removeprefix(f"{key.group}: ")
     condition = f" ({marker})" if marker else ""
     if edit.before is None:
         version = shown_version(edit.after)
