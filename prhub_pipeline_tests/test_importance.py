@@ -1902,6 +1902,13 @@ def test_a_squashed_list_of_commits_is_no_description() -> None:
     # A list the author wrote a line an item, which does not name the title, describes.
     listed = "* Add a retry to the provisioner\n* Log each failed attempt"
     assert summarize(title, listed).startswith("Add a retry to the provisioner")
+    # aibrix #2564: every line a conventional commit subject, none of them the title.
+    conventional = (
+        "* chore(batch): log result persistence failures\n"
+        "* fix(batch): expose actionable processing errors\n"
+        "* fix(batch): reject stale job refresh updates"
+    )
+    assert summarize(title, conventional) == summarize(title, "")
 
 
 def test_a_squash_whose_first_commit_is_the_pr_says_what_that_commit_says() -> None:

@@ -1282,6 +1282,10 @@ def _beyond_the_title(paragraphs: list[_Paragraph], title_words: set[str]) -> li
 _COMMIT_ITEM = re.compile(r"^\* [^\s*`]", re.MULTILINE)
 
 
+# A commit subject in the conventional form, as a squash lists it: `* fix(batch): restore ...`.
+_CONVENTIONAL_COMMIT_ITEM = re.compile(r"^\* [a-z]+(?:\([^)\n]*\))?!?: \S", re.IGNORECASE)
+
+
 def _is_squashed_commit_list(body: str, title: str) -> bool:
     """A body that lists the branch's commits rather than describing the PR (tilelang #682
     opened with `* Refactor buffer index handling ... (#668)`, another PR's subject).
@@ -1289,7 +1293,9 @@ def _is_squashed_commit_list(body: str, title: str) -> bool:
     Some squashes list the commits a line each, with no blank lines between: such a list names
     the PR's own title among its commits (aibrix #2273: `* Add brixbench benchmark module`, the
     commit of the PR its branch grew from, then `* Add Qwen3-8B 4P4D PD routing benchmark
-    scenarios`, the title), which a list the author wrote does not.
+    scenarios`, the title), which a list the author wrote does not; or whose every line is a
+    conventional commit subject (aibrix #2564: `* chore(batch): log result persistence
+    failures`, then three `* fix(batch): ...`), as an author's list is not written.
     """
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", body.strip()) if p.strip()]
     if not paragraphs or _COMMIT_ITEM.match(paragraphs[0]) is None:
@@ -1301,7 +1307,10 @@ def _is_squashed_commit_list(body: str, title: str) -> bool:
     return (
         len(lines) >= 2
         and all(_COMMIT_ITEM.match(line) for line in lines)
-        and any(commit_subject(line[2:]) == subject for line in lines)
+        and (
+            any(commit_subject(line[2:]) == subject for line in lines)
+            or all(_CONVENTIONAL_COMMIT_ITEM.match(line) for line in lines)
+        )
     )
 
 
