@@ -271,6 +271,11 @@ def history(count: int = 120) -> list[PullRequest]:
         # ms-swift's type with its scope in one bracket
         ("[Bugfix (rlhf)] skip model reload", "fix", False, ["bugfix", "rlhf"]),
         ("[WIP (draft)] skip model reload", "other", False, ["wip (draft)"]),
+        # a list of changes led by a feature is that feature (lmdeploy #4835)
+        ("Intern-S2 meta-MoE support, MoE gate v2, CP attention fixes", "feat", False, []),
+        ("Hy3 support and bug fixes", "feat", False, []),
+        ("Qwen3 support fixes", "fix", False, []),
+        ("CP attention fixes, Qwen3 support", "fix", False, []),
     ],
 )
 def test_parse_title(title: str, pr_type: str, breaking: bool, tags: list[str]) -> None:

@@ -171,9 +171,17 @@ _ADDS_TESTS = re.compile(
 _CODE_OWNERS = re.compile(r"\bcode[ _-]?owner(?:s|ship)?\b|\bmaintainership\b", re.IGNORECASE)
 
 
+# The items of a title that lists several changes: `X support, MoE gate v2, CP attention fixes`.
+_TITLE_ITEMS = re.compile(r"\s*(?:[,;+&]|\band\b)\s*", re.IGNORECASE)
+
+
 def _type_named_anywhere(title: str, first_word: str) -> PrType:
     if _FIX_WORD.search(title):
-        return "fix"
+        # Fixes listed after the support a title leads with go with that feature (lmdeploy
+        # #4835, "Intern-S2-Mobius meta-MoE support, MoE gate v2, CP attention fixes").
+        items = [item for item in _TITLE_ITEMS.split(title) if item]
+        leading = items[0] if len(items) >= 2 else ""
+        return "feat" if _SUPPORT.search(leading) and not _FIX_WORD.search(leading) else "fix"
     if _TO_A_COMMIT.search(title):
         return "chore"
     if first_word in _WEAK_FIRST_WORD_TYPES:
