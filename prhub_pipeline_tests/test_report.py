@@ -736,21 +736,16 @@ def test_a_description_that_is_another_prs_title_is_outlined() -> None:
         body="* Add brixbench benchmark module\n* Address review feedback",
         files=[("b/runner.go", 700, 0)],
     )
-    MODULES.update({6602: ["fsdp"], 6603: ["fsdp"]})
-    try:
-        context = context_for([base, stacked], "en")
-    finally:
-        del MODULES[6602], MODULES[6603]
-    quick = {item.pr.number: item.summary for item in context.quick_view}
-    assert quick[6603] == "No description beyond the title; it changes b/runner.go (700 lines)."
     # Prose saying what another PR's title says still describes (verl #165).
     said = stacked.model_copy(update={"body": "Add brixbench benchmark module"})
     MODULES.update({6602: ["fsdp"], 6603: ["fsdp"]})
     try:
-        context = context_for([base, said], "en")
+        squashed, prose = (context_for([base, pr], "en") for pr in (stacked, said))
     finally:
         del MODULES[6602], MODULES[6603]
-    quick = {item.pr.number: item.summary for item in context.quick_view}
+    quick = {item.pr.number: item.summary for item in squashed.quick_view}
+    assert quick[6603] == "No description beyond the title; it changes b/runner.go (700 lines)."
+    quick = {item.pr.number: item.summary for item in prose.quick_view}
     assert quick[6603].startswith("Add brixbench benchmark module")
 
 

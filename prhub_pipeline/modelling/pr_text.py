@@ -1294,6 +1294,11 @@ _COMMIT_ITEM = re.compile(r"^\* [^\s*`]", re.MULTILINE)
 _CONVENTIONAL_COMMIT_ITEM = re.compile(r"^\* [a-z]+(?:\([^)\n]*\))?!?: \S", re.IGNORECASE)
 
 
+def _blank_line_paragraphs(body: str) -> list[str]:
+    """The body's blocks between blank lines, as a squash message separates its commits."""
+    return [p.strip() for p in re.split(r"\n\s*\n", body.strip()) if p.strip()]
+
+
 def _is_squashed_commit_list(body: str, title: str) -> bool:
     """A body that lists the branch's commits rather than describing the PR (tilelang #682
     opened with `* Refactor buffer index handling ... (#668)`, another PR's subject).
@@ -1305,7 +1310,7 @@ def _is_squashed_commit_list(body: str, title: str) -> bool:
     conventional commit subject (aibrix #2564: `* chore(batch): log result persistence
     failures`, then three `* fix(batch): ...`), as an author's list is not written.
     """
-    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", body.strip()) if p.strip()]
+    paragraphs = _blank_line_paragraphs(body)
     if not paragraphs or _COMMIT_ITEM.match(paragraphs[0]) is None:
         return False
     if len([p for p in paragraphs if _COMMIT_ITEM.match(p)]) >= 2:
@@ -1330,7 +1335,7 @@ def _own_commit_message(body: str, title: str) -> str:
     another subject describes only itself (tilelang #583: `Enhanced pythonic_expr ...` under
     "align shared memory allocations"), and one naming a PR number the title does not came
     from that PR."""
-    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", body.strip()) if p.strip()]
+    paragraphs = _blank_line_paragraphs(body)
     subject, *rest = paragraphs[0].splitlines()
     taken = re.search(r"\(#\d+\)$", subject.rstrip())
     if commit_subject(subject[2:]) != commit_subject(title) or (

@@ -622,7 +622,7 @@ def distinct_settings(changes: Sequence[tuple[str, SettingChange]]) -> list[Sett
     setting when they change the same way and one key ends the other, or one of them is a
     Python field of the same name; the longest key (what a command-line override uses) is
     shown. `actor.optim.lr` and `critic.optim.lr` stay two settings. Each keeps its file
-    (`path`), which names it where one key changed two ways (see `setting_label`).
+    (`path`), which names it where one key changed two ways (see `setting_files`).
     """
     chosen: list[tuple[str, SettingChange]] = []
     for path, change in changes:
