@@ -347,6 +347,69 @@ def test_a_reland_is_told_by_its_title_its_revert_or_its_files() -> None:
     assert relanding(101, 100, known(wider)) is None  # mostly other files: a new change
 
 
+def test_a_pr_under_an_earlier_prs_title_names_it() -> None:
+    """aibrix #2549 repeated #2538's title and files two days later; a revert between them, a
+    backport to another branch and the parts of a series are told apart, and titles that
+    repeat as a matter of course (a bot's bumps) or share no file are no repeat."""
+    day = timedelta(days=1)
+    files = [("pkg/controller/roleset/rolesyncer.go", 8, 5), ("pkg/roleset/sync_test.go", 63, 8)]
+    title = "fix(zed): scale down should not get stuck when not-ready pod exists"
+    first = make_pr(2538, f"{title} (#2538)", files=files, merged_at=MERGED, base_branch="main")
+    again = make_pr(2549, title, files=files, merged_at=MERGED + 2 * day, base_branch="main")
+
+    def known(*prs: PullRequest) -> dict[int, PullRequest]:
+        return {pr.number: pr for pr in (first, *prs)}
+
+    assert facts.repeat_of(again, "fix", known(again)) == facts.Repeat(
+        number=2538, days=2, shared_files=2, same_files=True, reverted_by=None, branch=None
+    )
+    assert facts.repeat_of(first, "fix", known(again)) is None  # the earlier one names none
+    revert = make_pr(
+        2540,
+        f'Revert "{title}"',
+        files=files,
+        merged_at=MERGED + day,
+        is_revert=True,
+        reverted_number=2538,
+    )
+    reverted = facts.repeat_of(again, "fix", known(revert, again))
+    assert reverted is not None and reverted.reverted_by == 2540
+    backport = again.model_copy(update={"base_branch": "release-0.5", "files": again.files[:1]})
+    ported = facts.repeat_of(backport, "fix", known(backport))
+    assert ported is not None and ported.branch == "release-0.5"
+    assert (ported.shared_files, ported.same_files) == (1, False)
+
+    assert facts.repeat_of(again, "chore", known(again)) is None
+    late = again.model_copy(update={"merged_at": MERGED + 31 * day})
+    assert facts.repeat_of(late, "fix", known(late)) is None
+    elsewhere = again.model_copy(update={"files": make_pr(1, files=[("docs/a.md", 1, 0)]).files})
+    assert facts.repeat_of(elsewhere, "fix", known(elsewhere)) is None
+    part_one = make_pr(2204, "[1/N][Refactor] torchair model runner refactor", files=files)
+    part_two = part_one.model_copy(
+        update={"number": 2207, "title": "[2/N][Refactor] torchair model runner refactor"}
+    )
+    assert facts.repeat_of(part_two, "refactor", known(part_one, part_two)) is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Same title as #6268, merged the same day, which changed the same files."),
+        ("zh", "与 #6268 标题相同（同日合入，改动了相同的文件）。"),
+    ],
+)
+def test_the_report_says_which_earlier_pr_had_a_prs_title(lang: str, said: str) -> None:
+    prs = week_prs()
+    fused = next(pr for pr in prs if pr.number == 6268)
+    again = fused.model_copy(update={"number": 6290, "merged_at": MERGED + timedelta(hours=2)})
+    context = context_for([*prs, again], lang)
+    item = next(i for g in context.groups for i in g.items if i.pr.number == 6290)
+    assert item.pr.summary.endswith(said)
+    assert said in item.text
+    first = next(i for g in context.groups for i in g.items if i.pr.number == 6268)
+    assert "#6290" not in first.text and "6268" not in first.pr.summary
+
+
 def test_work_left_for_later_is_quoted_until_a_later_pr_takes_it_up(tmp_path: Path) -> None:
     """verl #6091 left peak memory "to a future PR"; once a stored later PR says it follows
     #6091 up, the report says so and stops asking for someone to take it up."""

@@ -429,6 +429,14 @@ def _pr_ref(
             title = shorten(original.title, 90) if original else None
             summary = words.revert_summary(target, title, facts.revert_reason(pr, original))
             outline = None
+    shown_summary = summary if outline else shorten(summary, SUMMARY_LIMIT)
+    repeat = facts.repeat_of(pr, score.pr_type, known)
+    if repeat is not None:
+        # Two PRs under one title read as a duplicate line unless the later says it came again.
+        note = words.repeat_note(repeat)
+        # An English description's closing stop wants a space even before a Chinese sentence.
+        sep = " " if shown_summary[-1:].isascii() else words.sentence_sep
+        shown_summary = f"{shown_summary}{sep}{note}" if shown_summary else note
     own_number = TRAILING_PR_NUMBER.search(pr.title)
     # A title that ends in its own number says nothing by it: pytorch/torchtitan #4106, merged
     # as "... integration tests (#4106) (#4106)", read "... tests (#4106)" beside its link.
@@ -447,7 +455,7 @@ def _pr_ref(
         modules=modules,
         importance=score.importance,
         is_key=score.is_key,
-        summary=summary if outline else shorten(summary, SUMMARY_LIMIT),
+        summary=shown_summary,
         author=pr.author,
         predicted=predicted,
         unsure=unsure,

@@ -40,6 +40,7 @@ from prhub_pipeline.reporting.facts import (
     FollowUp,
     FollowUpKind,
     Period,
+    Repeat,
     RequirementChain,
     RevertChain,
     RiskGroup,
@@ -212,6 +213,14 @@ class Wording:
     reverts_pr_which: str
     reverted_titled: str
     revert_reason: str
+    # An earlier PR under the same title (facts.Repeat).
+    repeat: str
+    repeat_when: Counted  # {n} days before; n = 0 has its own
+    repeat_same_day: str
+    repeat_same_files: str
+    repeat_some_files: Counted
+    repeat_reverted: str
+    repeat_branch: str
     # A PR's changed files, when its description adds nothing to its title (ChangeOutline).
     outline_one: str  # fields place
     outline_many: str  # fields files, lines, where, besides
@@ -436,6 +445,31 @@ class Wording:
         if original_title is None:
             return self.reverts_pr.format(target=target)
         return self.reverts_pr_titled.format(target=target, title=original_title)
+
+    def repeat_note(self, repeat: Repeat) -> str:
+        """The earlier PR that had a PR's title: when it merged, the files they share, whether
+        it was reverted, and the branch this one went to where the two differ."""
+        when = (
+            _counted(self.repeat_when, repeat.days).format(n=repeat.days)
+            if repeat.days
+            else self.repeat_same_day
+        )
+        files = (
+            self.repeat_same_files
+            if repeat.same_files
+            else _counted(self.repeat_some_files, repeat.shared_files).format(n=repeat.shared_files)
+        )
+        return self.repeat.format(
+            number=repeat.number,
+            when=when,
+            files=files,
+            reverted=(
+                self.repeat_reverted.format(number=repeat.reverted_by)
+                if repeat.reverted_by is not None
+                else ""
+            ),
+            branch=self.repeat_branch.format(branch=repeat.branch) if repeat.branch else "",
+        )
 
     def change_outline(self, outline: ChangeOutline, limit: int) -> str:
         """The outline as one sentence, naming fewer places when all would pass `limit`."""
@@ -1113,6 +1147,13 @@ ZH = Wording(
     reverts_pr_because="回退 {undone}：{reason}",
     reverts_pr_which="回退 {undone}：{reason}",
     reverted_titled="#{target}（{title}）",
+    repeat="与 #{number} 标题相同（{when}合入，{files}{reverted}）{branch}。",
+    repeat_when="{n} 天前",
+    repeat_same_day="同日",
+    repeat_same_files="改动了相同的文件",
+    repeat_some_files="改动了其中 {n} 个文件",
+    repeat_reverted="，后被 #{number} 回退",
+    repeat_branch="；本 PR 合入 {branch} 分支",
     revert_reason="；回退说明：“{reason}”",
     outline_one="描述未超出标题；改动 {place}。",
     outline_many=("描述未超出标题；改动 {files} 个文件（{lines}），{where}{besides}。"),
@@ -1449,6 +1490,13 @@ EN = Wording(
     reverts_pr_because="Reverts {undone}: {reason}",
     reverts_pr_which="Reverts {undone}, {reason}",
     reverted_titled="#{target} ({title})",
+    repeat="Same title as #{number}, merged {when}, which changed {files}{reverted}{branch}.",
+    repeat_when=("a day earlier", "{n} days earlier"),
+    repeat_same_day="the same day",
+    repeat_same_files="the same files",
+    repeat_some_files=("one of these files", "{n} of these files"),
+    repeat_reverted="; #{number} reverted it",
+    repeat_branch="; this one is for {branch}",
     revert_reason="; its description says: “{reason}”",
     outline_one="No description beyond the title; it changes {place}.",
     outline_many=(
