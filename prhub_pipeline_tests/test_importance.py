@@ -912,6 +912,32 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "Fix a bug introduced in #3285. Currently the initialization steps are:",
             "Fix a bug introduced in #3285.",
         ),
+        # A sentence that only says where to read more is no summary (torchtitan #3950,
+        # #3832, verl #6790), unless it also says what is done (vllm-ascend #7446).
+        (
+            "[rl] Patch readline-import issue which causes VLLMGenerator hang",
+            "The reason is explained in the in-line comments. This issue seems to be caused by"
+            " a recent change in vllm, which introduces a tilelang import.",
+            "This issue seems to be caused by a recent change in vllm, which introduces a"
+            " tilelang import.",
+        ),
+        (
+            "Pin MONARCH_ACTOR_QUEUE_DISPATCH to 0",
+            "See the inline comments for rationale.",
+            "Pin MONARCH_ACTOR_QUEUE_DISPATCH to 0",  # the title: nothing beyond it
+        ),
+        (
+            "t",
+            "See above. Currently the colocated group never switches to the rollouter.",
+            "Currently the colocated group never switches to the rollouter.",
+        ),
+        (
+            "[CI] Add pre-commit check for patch logger",
+            "See https://github.com/o/n/pull/7402, pre-commit hook will forbid init_logger"
+            " in patch modules",
+            "See https://github.com/o/n/pull/7402, pre-commit hook will forbid init_logger in"
+            " patch modules",
+        ),
         # Emoji and gitmoji that decorate the start go; a leading code span stays.
         ("t", "📝 Add docstrings to `mxfp4`", "Add docstrings to `mxfp4`"),
         ("t", ":pencil2: fix typo in the guide", "Fix typo in the guide"),

@@ -987,6 +987,23 @@ _CREDIT = re.compile(
 )
 # A template section answered with nothing (`No API change.`, `No change for the design.`), or
 # a field of verl's "Additional Info." filled in (`Training: FSDP`, `Issue Number: #1313`).
+# `See ...`, `Please refer to ...`: a pointer, unless what follows it says what is done.
+_POINTER_LEAD = re.compile(r"^(?:please\s+)?(?:see|refer\s+to)\b", re.IGNORECASE)
+POINTER_MAX_WORDS = 10
+# What a pointer points at: a place to read, not a subject (`See #7402, pre-commit hook will
+# forbid ...` says what the hook does).
+_POINTED_AT = re.compile(
+    r"\b(?:above|below|(?:in-?line\s+|code\s+)?comments?|implementation|discussion|conversation"
+    r"|link|issue|docs?|documentation|details?|description|design|rfc|thread)\b",
+    re.IGNORECASE,
+)
+# `The reason is explained in ...`: where the why is, not the why.
+_EXPLAINED_ELSEWHERE = re.compile(
+    r"^(?:the\s+)?(?:reasons?|rationale|motivation|details?|context|background|root\s+cause"
+    r"|explanation)\s+(?:is|are)\s+(?:explained|described|documented|detailed|given|discussed)"
+    r"\s+(?:in|at|on|below|above|here)\b[^.]{0,50}$",
+    re.IGNORECASE,
+)
 _NOTHING_HERE = re.compile(
     r"^(?:no\b[^.,;:]{0,25}\bchanges?\b[^.,;:]{0,20}|not\s+(?:related|applicable|needed|involved)"
     r"|none)$"
@@ -1022,6 +1039,24 @@ _NOTHING_HERE = re.compile(
 _CJK_CHARACTER = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
 
 
+def _points_elsewhere(sentence: str) -> bool:
+    """A sentence that only says where the explanation is (`See the inline comments for
+    rationale.`, `The reason is explained in the in-line comments.`, `Refer to the
+    implementation of #1026.`), not what the PR does (`See #2687: we skip the flaky tests`)."""
+    words = _ISSUE_NUMBER.sub("", URL.sub("", sentence)).strip(" ,;:.。")
+    if _EXPLAINED_ELSEWHERE.match(words):
+        return True
+    lead = _POINTER_LEAD.match(words)
+    if lead is None:
+        return False
+    rest = words[lead.end() :]
+    return (
+        len(rest.split()) <= POINTER_MAX_WORDS
+        and (not rest or _POINTED_AT.search(rest) is not None)
+        and not _CHANGE_WORDS.search(rest)
+    )
+
+
 def _says_something(paragraph: str) -> bool:
     """Not a link, reference or code span with a few words around it (`Address the first issue
     in https://...`, `Follow #2815.`, a file's path), and not the rest of a title GitHub cut
@@ -1038,6 +1073,7 @@ def _says_something(paragraph: str) -> bool:
         and (len(words.split()) > 1 or _CJK_CHARACTER.search(words) is not None)
         and not paragraph.startswith(("…", "..."))
         and not _NOTHING_HERE.match(words)
+        and not _points_elsewhere(paragraph)
     )
 
 
@@ -1051,6 +1087,10 @@ _VERBS = (
     r"|deprecate|rewrite|rework|reorganize|speed|accelerate|validate|sync|increase|decrease"
     r"|limit)"
     r"(?:s|es|ed|d)?\b"
+)
+# Words by which a sentence says what is done, beside where to look (`See #2687, we skip ...`).
+_CHANGE_WORDS = re.compile(
+    rf"\b{_VERBS}|\bthis (?:pr|pull request|change|patch)\b|\bwe\b", re.IGNORECASE
 )
 # A paragraph that says what the PR does ("This PR adds ...", "In this PR, we ...", "We add
 # ..."), not one that only points back at the background ("This PR fixes the above issue.").
@@ -1506,9 +1546,10 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     if not chosen:
         chosen = parse_title(title).subject or title
     chosen = _without_leading_symbols(_plain(chosen))
-    # "Split from #6118. This PR adds ...": where it came from opens it; what it does follows.
+    # "Split from #6118. This PR adds ...": where it came from opens it; what it does follows
+    # (so too after "The reason is explained in the in-line comments.").
     opening = sentences(chosen)
-    if len(opening) > 1 and _PROVENANCE.match(opening[0]):
+    if len(opening) > 1 and (_PROVENANCE.match(opening[0]) or _points_elsewhere(opening[0])):
         chosen = " ".join(opening[1:])
     # A field's label before the sentence (vllm-ascend's `Reason： The functions ...`) goes, and
     # a list written on one line reads as its items.
