@@ -519,6 +519,23 @@ def test_a_revert_says_why_when_its_description_does() -> None:
     assert zh[6366].summary.endswith(
         "）：#6350 causes an hccl error when weights are updated on NPU"
     )
+    # A revert that pastes the reverted PR's description under its pointer gives no reason
+    # (vllm-ascend #11994 quoted #10824's "This PR unifies ...").
+    unified = make_pr(
+        6369,
+        "[fsdp] fix: padded sequence lengths",
+        body="### What does this PR do?\n\nThis PR unifies how sequence lengths are computed"
+        " across eager, capture and replay.",
+    )
+    pasted = again.model_copy(
+        update={
+            "body": "Revert of PR #6369 (merged onto `main`).\n\nOriginal PR: #6369\n\n---\n"
+            + unified.body,
+            "reverted_number": 6369,
+        }
+    )
+    assert facts.revert_reason(pasted, unified) is None
+    assert facts.revert_reason(pasted, None) is not None
     # The risk observation quotes it; the summary's revert sentences do not.
     context = context_for([*prs, reason], "en")
     observation = next(o for o in context.risks if o.risk == "revert")

@@ -127,8 +127,13 @@ def revert_reason(revert: PullRequest, reverted: PullRequest | None) -> str | No
     """What a revert's description says beyond pointing at the reverted PR, which is most often
     why (verl #7488: "#7205 will cause hccl error when update weights for npu"; vllm-ascend
     #7237: "Reverts #7050, which breaks kimi-k2.5 and qwen-omin."); None when it only points
-    (`Reverts verl-project/verl#6350`) or says the reverted title again."""
+    (`Reverts verl-project/verl#6350`) or says the reverted title again, or quotes the reverted
+    PR's own description (vllm-ascend #11994 pasted #10824's under its pointer)."""
     summary = own_references(summarize(revert.title, revert.body), revert.repo)
+    if reverted is not None and summary == own_references(
+        summarize(reverted.title, reverted.body), reverted.repo
+    ):
+        return None
     said = set(re.findall(r"\w+", _REVERT_POINTER.sub(" ", summary).lower()))
     said -= set(re.findall(r"\w+", (reverted.title if reverted else "").lower()))
     if len(said) < MIN_REASON_WORDS:
