@@ -410,6 +410,29 @@ def test_the_report_says_which_earlier_pr_had_a_prs_title(lang: str, said: str) 
     assert "#6290" not in first.text and "6268" not in first.pr.summary
 
 
+@pytest.mark.parametrize(
+    ("body", "shown"),
+    [
+        # tilelang #2545's description is one line without a stop.
+        (
+            "Preserve lexical scope for decoupled casts",
+            "Preserve lexical scope for decoupled casts.",
+        ),
+        (
+            "Remove `T.reads` annotations for `T.tma_gather4`",
+            "Remove `T.reads` annotations for `T.tma_gather4`.",
+        ),
+        ("修复 310P 上的精度问题", "修复 310P 上的精度问题。"),
+        ("Will `num_cpus=1` limit the scheduler?", "Will `num_cpus=1` limit the scheduler?"),
+        ("Adds lexical scopes for casts.", "Adds lexical scopes for casts."),
+    ],
+)
+def test_a_summary_ends_as_a_sentence(body: str, shown: str) -> None:
+    pr = make_pr(6402, "[fsdp] fix: decoupled cast buffer scope", body=body)
+    ref = next(r for r in context_for([*week_prs(), pr], "en").prs if r.number == 6402)
+    assert ref.summary == shown
+
+
 def test_work_left_for_later_is_quoted_until_a_later_pr_takes_it_up(tmp_path: Path) -> None:
     """verl #6091 left peak memory "to a future PR"; once a stored later PR says it follows
     #6091 up, the report says so and stops asking for someone to take it up."""
@@ -508,16 +531,16 @@ def test_a_revert_says_why_when_its_description_does() -> None:
         6368, "[fsdp] feat: add a trainer option", files=[("verl/trainer/a.py", 30, 0)]
     )
     refs = {ref.number: ref for ref in context_for([*prs, reason, again, original], "en").prs}
-    assert refs[6367].summary == "Reverts #6368: [fsdp] feat: add a trainer option"
+    assert refs[6367].summary == "Reverts #6368: [fsdp] feat: add a trainer option."
     assert refs[6366].summary == (
         "Reverts #6350 ([fsdp] fix: emit distillation outputs in use_remove_padding=False path"
-        " (#6293)): #6350 causes an hccl error when weights are updated on NPU"
+        " (#6293)): #6350 causes an hccl error when weights are updated on NPU."
     )
     assert refs[6360].summary.startswith("Reverts #6350: [fsdp] fix: emit distillation")
     zh = {ref.number: ref for ref in context_for([*prs, reason], "zh").prs}
     assert zh[6366].summary.startswith("回退 #6350（[fsdp] fix: emit distillation")
     assert zh[6366].summary.endswith(
-        "）：#6350 causes an hccl error when weights are updated on NPU"
+        "）：#6350 causes an hccl error when weights are updated on NPU."
     )
     # A revert that pastes the reverted PR's description under its pointer gives no reason
     # (vllm-ascend #11994 quoted #10824's "This PR unifies ...").

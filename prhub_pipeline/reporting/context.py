@@ -429,7 +429,7 @@ def _pr_ref(
             title = shorten(original.title, 90) if original else None
             summary = words.revert_summary(target, title, facts.revert_reason(pr, original))
             outline = None
-    shown_summary = summary if outline else shorten(summary, SUMMARY_LIMIT)
+    shown_summary = _with_stop(summary if outline else shorten(summary, SUMMARY_LIMIT))
     repeat = facts.repeat_of(pr, score.pr_type, known)
     if repeat is not None:
         # Two PRs under one title read as a duplicate line unless the later says it came again.
@@ -462,6 +462,20 @@ def _pr_ref(
         places=sections.code_places(pr, scoring),
         code_leads=sections.code_leads(pr, scoring),
     )
+
+
+# How a summary may end that closes no sentence: a word, a code span, a bracket, a quote.
+_OPEN_ENDING = re.compile(r"[\w`)\]}'\"%]$")
+_CHINESE_ENDING = re.compile(r"[\u4e00-\u9fff]$")
+
+
+def _with_stop(summary: str) -> str:
+    """A summary ending as a sentence does: a quarter of them are a title-like line without a
+    stop ("Preserve lexical scope for decoupled casts"), which the next sentence of the item
+    (or a note after it) would run on from."""
+    if _CHINESE_ENDING.search(summary):
+        return summary + "。"
+    return summary + "." if _OPEN_ENDING.search(summary) else summary
 
 
 def _faded_labels(
