@@ -392,13 +392,23 @@ def test_a_pr_under_an_earlier_prs_title_names_it() -> None:
 
 
 @pytest.mark.parametrize(
-    ("lang", "said"),
+    ("lang", "said", "listed"),
     [
-        ("en", "Same title as #6268, merged the same day, which changed the same files."),
-        ("zh", "与 #6268 标题相同（同日合入，改动了相同的文件）。"),
+        (
+            "en",
+            "Same title as #6268, merged the same day, which changed the same files.",
+            "in fused kernels (and #6290 under the same title); #",
+        ),
+        (
+            "zh",
+            "与 #6268 标题相同（同日合入，改动了相同的文件）。",
+            "in fused kernels（另有同名的 #6290）；#",
+        ),
     ],
 )
-def test_the_report_says_which_earlier_pr_had_a_prs_title(lang: str, said: str) -> None:
+def test_the_report_says_which_earlier_pr_had_a_prs_title(
+    lang: str, said: str, listed: str
+) -> None:
     prs = week_prs()
     fused = next(pr for pr in prs if pr.number == 6268)
     again = fused.model_copy(update={"number": 6290, "merged_at": MERGED + timedelta(hours=2)})
@@ -408,6 +418,13 @@ def test_the_report_says_which_earlier_pr_had_a_prs_title(lang: str, said: str) 
     assert said in item.text
     first = next(i for g in context.groups for i in g.items if i.pr.number == 6268)
     assert "#6290" not in first.text and "6268" not in first.pr.summary
+    # The summary's most important changes name the two as one, and two more changes beside.
+    top = next(line for line in context.summary if "#6268" in line and "#6290" in line)
+    assert (
+        listed in top
+        and top.count("#6290") == 1
+        and top.count("；#" if lang == "zh" else "; #") == 2
+    )
 
 
 @pytest.mark.parametrize(

@@ -81,6 +81,7 @@ class PrRef(Model):
     author: str | None = None
     # Its modules are the classifier's predictions: neither its title nor its labels name one.
     predicted: bool = False
+    repeat_of: int | None = None  # the earlier PR under its title (facts.repeat_of)
     # Predicted modules the classifier gives less than even odds: counted and listed like the
     # rest, but they do not decide the report section the PR is shown in.
     unsure: list[str] = []
@@ -458,6 +459,7 @@ def _pr_ref(
         summary=shown_summary,
         author=pr.author,
         predicted=predicted,
+        repeat_of=repeat.number if repeat is not None else None,
         unsure=unsure,
         places=sections.code_places(pr, scoring),
         code_leads=sections.code_leads(pr, scoring),

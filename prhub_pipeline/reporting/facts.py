@@ -484,6 +484,29 @@ class Summary:
     # Of the PRs (the fixes) each module counts, how many have it as the classifier's guess.
     module_guesses: dict[str, int] = field(default_factory=dict)
     fix_guesses: dict[str, int] = field(default_factory=dict)
+    # The week's other PRs under the title of a top change, which the list does not repeat.
+    same_title: dict[int, list[int]] = field(default_factory=dict)
+
+
+TOP_CHANGES = 3
+
+
+def top_changes(ranked: Sequence[PrRef]) -> tuple[list[PrRef], dict[int, list[int]]]:
+    """The first TOP_CHANGES of `ranked` with one entry per title: a PR under the title of one
+    already listed (aibrix #2538 and #2549, two tries at one fix) is named beside it."""
+    top: list[PrRef] = []
+    same_title: dict[int, list[int]] = defaultdict(list)
+    for ref in ranked:
+        twin = next(
+            (t for t in top if ref.repeat_of == t.number or t.repeat_of == ref.number), None
+        )
+        if twin is not None:
+            same_title[twin.number].append(ref.number)
+        elif len(top) < TOP_CHANGES:
+            top.append(ref)
+        else:
+            break
+    return top, dict(same_title)
 
 
 def summary(
@@ -509,6 +532,7 @@ def summary(
         busiest({m: n for m, n in counts.modules.items() if areas_of([m])}, len(ordered)), 3
     )
     themes = {t: n for t, n in counts.themes.items() if not _repeats_a_module(t, n, top_modules)}
+    top, same_title = top_changes(key or list(ordered))
     return Summary(
         period=period,
         pr_count=len(ordered),
@@ -516,7 +540,8 @@ def summary(
         types=type_counts(ordered),
         top_modules=top_modules,
         top_themes=leaders(busiest(themes, len(ordered)), 2),
-        top=(key or list(ordered))[:3],
+        top=top,
+        same_title=same_title,
         fix_count=len(fixes),
         fixes_by_impact=list(by_impact.items()),
         fix_total=len(all_fixes),

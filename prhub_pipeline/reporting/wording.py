@@ -256,6 +256,7 @@ class Wording:
     busiest_themes_alone: Counted
     theme_count: Counted
     top_changes: Counted
+    top_change_same_title: str
     top_change: str
     fix_impacts: Counted
     fix_impact: str
@@ -588,6 +589,11 @@ class Wording:
         top = [
             self.top_change.format(
                 number=r.number, type=r.type_name, importance=_fmt(r.importance), subject=subject(r)
+            )
+            + (
+                self.top_change_same_title.format(refs=self.refs(s.same_title[r.number]))
+                if r.number in s.same_title
+                else ""
             )
             for r in s.top
         ]
@@ -1207,6 +1213,7 @@ ZH = Wording(
     theme_count="{name} 相关 PR {n} 个",
     top_changes="最重要的变更：{list}。",
     top_change="#{number}（{type}，{importance}）{subject}",
+    top_change_same_title="（另有同名的 {refs}）",
     fix_impacts="{n} 个修复在标题或描述中提到了问题的后果（按关键词识别）：{list}。",
     fix_impact="{impact} {refs}",
     fix_focus="本周 {total} 个修复中，{list}。",
@@ -1557,6 +1564,7 @@ EN = Wording(
     theme_count=("{name} ({n} PR)", "{name} ({n} PRs)"),
     top_changes=("The most important change: {list}.", "The most important changes: {list}."),
     top_change="#{number} ({type}, {importance}) {subject}",
+    top_change_same_title=" (and {refs} under the same title)",
     fix_impacts=(
         "{n} fix mentions what the bug caused (by keywords in title or description): {list}.",
         "{n} fixes mention what the bug caused (by keywords in title or description): {list}.",
