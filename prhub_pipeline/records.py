@@ -290,6 +290,7 @@ class RiskFlag(Record):
     paths: list[str] = Field(default_factory=list)
     asks: list[ReviewAsk] = Field(default_factory=list)
     lines: int | None = None
+    test_lines: int | None = None  # of `lines`, those in test files (very large changes)
     modules: list[str] = Field(default_factory=list)
     settings: list[SettingChange] = Field(default_factory=list)  # config default changes
     uncompared_paths: list[str] = Field(default_factory=list)  # config files not compared

@@ -609,6 +609,30 @@ def test_very_large_changes_are_listed_largest_first() -> None:
     assert "changes 2500 lines" in item and "changes 1400 lines" in item
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "changes 2822 lines outside documentation and data files, 2398 of them in tests"),
+        ("zh", "改动 2822 行（不含文档与数据文件，其中测试 2398 行）"),
+    ],
+)
+def test_a_change_very_large_with_its_tests_is_told_so_and_needs_no_watch(
+    lang: str, said: str
+) -> None:
+    """lmdeploy #4594's 2822 lines were 2398 of tests: the observation says so, and the
+    follow-up to watch for regressions names only changes large in their code."""
+    tested = make_pr(
+        6403,
+        "[ci] test: update the endpoint tests",
+        files=[("verl/utils/client.py", 400, 24), ("tests/test_endpoint.py", 2398, 0)],
+    )
+    context = context_for([*week_prs(), tested], lang)
+    observation = next(o for o in context.risks if o.risk == "large_change")
+    assert said in observation.text
+    watch = next(s for s in context.suggestions if "#6076" in s)
+    assert "#6403" not in watch
+
+
 def test_risk_names_inside_an_english_sentence_keep_proper_names() -> None:
     images = make_pr(
         6401,

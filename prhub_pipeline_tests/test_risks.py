@@ -188,6 +188,20 @@ def test_revert_chain_names_what_it_reopens() -> None:
     ]
 
 
+def test_a_very_large_change_says_how_much_of_it_is_tests() -> None:
+    """lmdeploy #4594 "update anthropic endpoint test": 2822 lines, 2398 of them tests."""
+    tested = make_pr(
+        1, files=[("autotest/utils/client.py", 400, 24), ("tests/test_anthropic.py", 2398, 0)]
+    )
+    barely = make_pr(2, files=[("verl/a.py", 1000, 0), ("tests/test_a.py", 100, 0)])
+    flags = {f.number: f for f in risks_of([tested, barely]) if f.risk == "large_change"}
+    assert flags[1].detail == (
+        "+2798/-24 lines in 2 files (2822 outside documentation and data, 2398 in tests)"
+    )
+    assert (flags[1].lines, flags[1].test_lines) == (2822, 2398)
+    assert "in tests" not in flags[2].detail and flags[2].test_lines == 100
+
+
 def test_large_and_cross_cutting_changes() -> None:
     large = make_pr(1, files=[("verl/a.py", 900, 200)])
     docs = make_pr(2, files=[("docs/a.md", 5000, 0), ("assets/logo.svg", 1300, 0)])
@@ -204,6 +218,9 @@ def test_large_and_cross_cutting_changes() -> None:
         },
     )
     assert [(f.number, f.lines) for f in flags if f.risk == "large_change"] == [(1, 1100)]
+    assert next(f for f in flags if f.risk == "large_change").detail == (
+        "+900/-200 lines in 1 file (1100 outside documentation and data)"
+    )
     cross = [f for f in flags if f.risk == "cross_cutting"]
     assert [(f.number, f.modules) for f in cross] == [(3, ["fsdp", "megatron", "ckpt", "ray"])]
     assert cross[0].detail == "spans 4 modules: fsdp, megatron, ckpt, ray"

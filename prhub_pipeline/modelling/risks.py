@@ -334,6 +334,18 @@ def _removes_code(core_files: list[FileChange]) -> bool:
     return deleted > 0 and added * REMOVAL_DELETIONS_PER_ADDITION <= deleted
 
 
+# A very large change says how much of it is tests when they are at least this share of its
+# lines: lmdeploy #4594 "update anthropic endpoint test" changed 2822 lines, 2398 in tests.
+TEST_SHARE_NOTED = 0.25
+
+
+def tests_noted(test_lines: int | None, lines: int | None) -> bool:
+    """Whether a change's size is told with how much of it is tests."""
+    if not test_lines or not lines:
+        return False
+    return test_lines >= TEST_SHARE_NOTED * lines
+
+
 def _path_flags(
     pr: PullRequest,
     modules: list[str],
@@ -377,14 +389,20 @@ def _path_flags(
         )
     if shape.code_lines >= config.large_change_lines:
         not_counted = f", not counting {_counted(len(removed), 'removed file')}" if removed else ""
+        in_tests = (
+            f", {shape.test_lines} in tests"
+            if tests_noted(shape.test_lines, shape.code_lines)
+            else ""
+        )
         flags.append(
             _flag(
                 pr,
                 "large_change",
                 f"+{pr.additions}/-{pr.deletions} lines in"
                 f" {_counted(pr.changed_files or len(pr.files), 'file')}"
-                f" ({shape.code_lines} outside documentation and data{not_counted})",
+                f" ({shape.code_lines} outside documentation and data{in_tests}{not_counted})",
                 lines=shape.code_lines,
+                test_lines=shape.test_lines,
                 paths=_top_paths(edited),
             )
         )

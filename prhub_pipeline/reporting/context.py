@@ -388,7 +388,8 @@ def build_report_context(
         quick_view_lead=words.quick_view_lead(len(key_refs), len(quick_view), key_threshold),
         quick_view=quick_view,
         suggestions=words.suggestions(
-            facts.follow_ups(risks, refs, chains, taken_up), review_data.available
+            facts.follow_ups(risks, refs, chains, taken_up, scoring.large_change_lines),
+            review_data.available,
         ),
         prs=ordered,
         counts=counts,

@@ -26,7 +26,7 @@ from prhub_pipeline.modelling.pr_text import (
     shorten,
     summarize,
 )
-from prhub_pipeline.modelling.risks import RISK_ORDER
+from prhub_pipeline.modelling.risks import RISK_ORDER, tests_noted
 from prhub_pipeline.modelling.tags import areas_of, normalise_tag, spelling_key
 from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import (
@@ -685,6 +685,7 @@ class FlaggedPr:
     deleted_paths: list[str]
     quotes: list[str] = field(default_factory=list)  # the author's words on work left open
     taken_up_by: int | None = None  # a later PR that says it follows this one up
+    test_lines: int | None = None  # of `lines`, those in tests, where worth saying
 
 
 @dataclass(frozen=True)
@@ -803,6 +804,7 @@ def _flagged(flag: RiskFlag, refs: Mapping[int, PrRef], taken_up_by: int | None)
         deleted_paths=flag.deleted_paths,
         quotes=flag.quotes,
         taken_up_by=taken_up_by,
+        test_lines=flag.test_lines if tests_noted(flag.test_lines, flag.lines) else None,
     )
 
 
@@ -826,14 +828,27 @@ def follow_ups(
     refs: Mapping[int, PrRef],
     chains: Mapping[int, RevertChain],
     taken_up: Mapping[int, int] | None = None,
+    large_change_lines: int = 0,
 ) -> list[FollowUp]:
     """One follow-up per risk kind (per revert), most serious first; a revert whose target
-    is unknown, a reverted PR (its revert carries the follow-up) and work left for later that
-    a later PR has taken up have none."""
+    is unknown, a reverted PR (its revert carries the follow-up), work left for later that
+    a later PR has taken up and a change very large only with its tests (a noted share of
+    them, and under `large_change_lines` without them) have none."""
     found = []
     for kind, flags in by_kind(risks):
         if kind == "known_gap":
             flags = [f for f in flags if f.number not in (taken_up or {})]
+            if not flags:
+                continue
+        if kind == "large_change":
+            # Regressions come from the code a change touches, not from its tests: lmdeploy
+            # #4594's 2822 lines, 2398 of them tests, needs no watch after merging.
+            flags = [
+                f
+                for f in flags
+                if not tests_noted(f.test_lines, f.lines)
+                or (f.lines or 0) - (f.test_lines or 0) >= large_change_lines
+            ]
             if not flags:
                 continue
         if kind == "revert":

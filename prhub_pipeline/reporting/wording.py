@@ -344,6 +344,7 @@ class Wording:
     quote: str  # fields text
     gap_answers: str  # fields asks
     gap_taken_up: str  # fields number
+    large_in_tests: str  # fields n: of a very large change's lines, those in tests
     note_without_reviews: str
     note_without_core_paths: str  # the repository configures no `scoring.core_paths`
     note_no_risks: str
@@ -908,6 +909,7 @@ class Wording:
             if pr.asks
             else "",
             taken_up=self.gap_taken_up.format(number=pr.taken_up_by) if pr.taken_up_by else "",
+            tests=self.large_in_tests.format(n=pr.test_lines) if pr.test_lines else "",
         )
 
     def _requirements(self, pr: FlaggedPr) -> str:
@@ -1292,7 +1294,9 @@ ZH = Wording(
         ),
         "no_approval": RiskText("{refs} 合并时没有任何批准（APPROVED）评审。", "", ""),
         "large_change": RiskText(
-            "", "#{number} 改动 {lines} 行（不含文档与数据文件）", "，评审与回归验证的难度更高。"
+            "",
+            "#{number} 改动 {lines} 行（不含文档与数据文件{tests}）",
+            "，评审与回归验证的难度更高。",
         ),
         "cross_cutting": RiskText("", "#{number} 横跨 {module_count} 个模块（{modules}）", "。"),
         "config_default_change": RiskText("", "#{number} {settings}", "。"),
@@ -1354,6 +1358,7 @@ ZH = Wording(
     quote="“{text}”",
     gap_answers="（回应 {asks}）",
     gap_taken_up="（#{number} 随后跟进）",
+    large_in_tests="，其中测试 {n} 行",
     note_without_reviews="评审数据不可用（数据源不提供评审），未检查未解决的评审意见与批准情况。",
     note_without_core_paths="本仓库未配置核心路径（scoring.core_paths），未检查核心代码变更是否附带测试。",
     note_no_risks="本周数据没有触发任何风险规则。",
@@ -1687,7 +1692,7 @@ EN = Wording(
         "no_approval": RiskText("{refs} merged without any APPROVED review.", "", ""),
         "large_change": RiskText(
             "",
-            "#{number} changes {lines} lines outside documentation and data files",
+            "#{number} changes {lines} lines outside documentation and data files{tests}",
             ", which makes review and regression checks harder.",
         ),
         "cross_cutting": RiskText("", "#{number} spans {module_count} modules ({modules})", "."),
@@ -1731,6 +1736,7 @@ EN = Wording(
     quote="“{text}”",
     gap_answers=" (answering {asks})",
     gap_taken_up=" (#{number} has since followed it up)",
+    large_in_tests=", {n} of them in tests",
     note_without_reviews="Review data is not available (the source provides none):"
     " unresolved threads and approvals were not checked.",
     note_without_core_paths="No core paths are configured for this repository"

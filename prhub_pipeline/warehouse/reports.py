@@ -95,6 +95,7 @@ def risk_tables(repo: str, week_start: date, risks: Sequence[RiskFlag]) -> list[
                         "paths",
                         "asks",
                         "lines",
+                        "test_lines",
                         "modules",
                         "settings",
                         "uncompared_paths",
