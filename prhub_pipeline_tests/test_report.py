@@ -1027,6 +1027,8 @@ def test_an_empty_week() -> None:
         html = render_report(context, lang, "html")  # type: ignore[arg-type]
         assert ("没有合并的 PR" if lang == "zh" else "No pull requests were merged") in markdown
         assert '<section id="risks">' in html
+        # No PRs, no reviews to regenerate the week for: nothing calls for a follow-up.
+        assert context.suggestions == [WORDINGS[lang].no_follow_up]
 
 
 def test_a_docs_only_week() -> None:

@@ -390,6 +390,7 @@ def build_report_context(
         suggestions=words.suggestions(
             facts.follow_ups(risks, refs, chains, taken_up, scoring.large_change_lines),
             review_data.available,
+            len(prs),
         ),
         prs=ordered,
         counts=counts,

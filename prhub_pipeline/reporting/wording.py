@@ -1014,9 +1014,13 @@ class Wording:
         return " · ".join(f"{self.part_labels.get(k, k)} {v:.1f}" for v, k in parts)
 
     # Follow-ups.
-    def suggestions(self, follow_ups: Sequence[FollowUp], review_available: bool) -> list[str]:
+    def suggestions(
+        self, follow_ups: Sequence[FollowUp], review_available: bool, pr_count: int
+    ) -> list[str]:
+        """The follow-ups, and (where the week has PRs whose reviews the source did not give)
+        the hint to regenerate it from a source that gives them."""
         items = [self._follow_up(f) for f in follow_ups]
-        if not review_available:
+        if not review_available and pr_count:
             items.append(self.follow_up_without_reviews)
         return items or [self.no_follow_up]
 
