@@ -15,6 +15,7 @@ import pytest
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import fit_calibration, score_week
 from prhub_pipeline.modelling.pr_text import shorten
+from prhub_pipeline.modelling.repeats import Repeat, repeat_of
 from prhub_pipeline.modelling.risks import flag_risks
 from prhub_pipeline.records import (
     ModuleLabel,
@@ -360,10 +361,10 @@ def test_a_pr_under_an_earlier_prs_title_names_it() -> None:
     def known(*prs: PullRequest) -> dict[int, PullRequest]:
         return {pr.number: pr for pr in (first, *prs)}
 
-    assert facts.repeat_of(again, "fix", known(again)) == facts.Repeat(
+    assert repeat_of(again, "fix", known(again)) == Repeat(
         number=2538, days=2, shared_files=2, same_files=True, reverted_by=None, branch=None
     )
-    assert facts.repeat_of(first, "fix", known(again)) is None  # the earlier one names none
+    assert repeat_of(first, "fix", known(again)) is None  # the earlier one names none
     revert = make_pr(
         2540,
         f'Revert "{title}"',
@@ -372,23 +373,23 @@ def test_a_pr_under_an_earlier_prs_title_names_it() -> None:
         is_revert=True,
         reverted_number=2538,
     )
-    reverted = facts.repeat_of(again, "fix", known(revert, again))
+    reverted = repeat_of(again, "fix", known(revert, again))
     assert reverted is not None and reverted.reverted_by == 2540
     backport = again.model_copy(update={"base_branch": "release-0.5", "files": again.files[:1]})
-    ported = facts.repeat_of(backport, "fix", known(backport))
+    ported = repeat_of(backport, "fix", known(backport))
     assert ported is not None and ported.branch == "release-0.5"
     assert (ported.shared_files, ported.same_files) == (1, False)
 
-    assert facts.repeat_of(again, "chore", known(again)) is None
+    assert repeat_of(again, "chore", known(again)) is None
     late = again.model_copy(update={"merged_at": MERGED + 31 * day})
-    assert facts.repeat_of(late, "fix", known(late)) is None
+    assert repeat_of(late, "fix", known(late)) is None
     elsewhere = again.model_copy(update={"files": make_pr(1, files=[("docs/a.md", 1, 0)]).files})
-    assert facts.repeat_of(elsewhere, "fix", known(elsewhere)) is None
+    assert repeat_of(elsewhere, "fix", known(elsewhere)) is None
     part_one = make_pr(2204, "[1/N][Refactor] torchair model runner refactor", files=files)
     part_two = part_one.model_copy(
         update={"number": 2207, "title": "[2/N][Refactor] torchair model runner refactor"}
     )
-    assert facts.repeat_of(part_two, "refactor", known(part_one, part_two)) is None
+    assert repeat_of(part_two, "refactor", known(part_one, part_two)) is None
 
 
 @pytest.mark.parametrize(

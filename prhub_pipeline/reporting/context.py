@@ -29,6 +29,7 @@ from prhub_pipeline.modelling.pr_text import (
     shorten,
     summarize,
 )
+from prhub_pipeline.modelling.repeats import repeat_of
 from prhub_pipeline.modelling.risks import SEVERITY
 from prhub_pipeline.modelling.tags import areas_of
 from prhub_pipeline.modelling.themes import housekeeping_themes
@@ -433,7 +434,7 @@ def _pr_ref(
             summary = words.revert_summary(target, title, facts.revert_reason(pr, original))
             outline = None
     shown_summary = _with_stop(summary if outline else shorten(summary, SUMMARY_LIMIT))
-    repeat = facts.repeat_of(pr, score.pr_type, known)
+    repeat = repeat_of(pr, score.pr_type, known)
     if repeat is not None:
         # Two PRs under one title read as a duplicate line unless the later says it came again.
         note = words.repeat_note(repeat)

@@ -17,7 +17,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.importance import FileKind, file_kind, reverted_target
+from prhub_pipeline.modelling.importance import FileKind, file_kind
 from prhub_pipeline.modelling.known_gaps import followed_up_by
 from prhub_pipeline.modelling.pr_text import (
     SLACK,
@@ -26,6 +26,7 @@ from prhub_pipeline.modelling.pr_text import (
     shorten,
     summarize,
 )
+from prhub_pipeline.modelling.repeats import title_words
 from prhub_pipeline.modelling.risks import RISK_ORDER, tests_noted
 from prhub_pipeline.modelling.tags import areas_of, normalise_tag, spelling_key
 from prhub_pipeline.paths import matches_any
@@ -315,14 +316,6 @@ def taken_up(risks: Sequence[RiskFlag], known: Mapping[int, PullRequest]) -> dic
     return found
 
 
-# Words a re-land's title may word differently without naming another change.
-_FILLER_WORD = re.compile(
-    r"a|an|the|for|on|in|of|to|and|with|by|from|at|as|via|into|correctly|properly"
-)
-# `Reapply "X"`, `Reland: X`: the words that say a change comes back, and quotes around it.
-_RELAND_LEAD = re.compile(
-    r"^\W*(?:re-?apply|re-?land|recover|redo|re-?submit|bring back)\b\W*", re.IGNORECASE
-)
 # A title at least this similar (shared words over all words) that touches at least half the
 # reverted PR's files lands the same change again.
 RELAND_TITLE_SIMILARITY = 0.6
@@ -353,7 +346,7 @@ def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int
         key=lambda pr: (pr.merged_at, pr.number),
     )
     title = reverted.title.strip().casefold()
-    words, files = _title_words(reverted.title), {f.path for f in reverted.files}
+    words, files = title_words(reverted.title), {f.path for f in reverted.files}
 
     def shares(pr: PullRequest) -> tuple[float, float]:
         """The share of the reverted PR's files it touches, and of its own files in them."""
@@ -362,7 +355,7 @@ def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int
         return (common / len(files) if files else 0.0, common / len(own) if own else 0.0)
 
     def similar(pr: PullRequest) -> bool:
-        other = _title_words(pr.title)
+        other = title_words(pr.title)
         similarity = len(words & other) / len(words | other) if words | other else 0.0
         return similarity >= RELAND_TITLE_SIMILARITY and shares(pr)[0] >= 0.5
 
@@ -375,7 +368,7 @@ def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int
 
     for evidence in (
         lambda pr: (
-            pr.title.strip().casefold() == title or (words and _title_words(pr.title) == words)
+            pr.title.strip().casefold() == title or (words and title_words(pr.title) == words)
         ),
         lambda pr: pr.is_revert and pr.reverted_number == revert,
         lambda pr: not pr.is_revert and similar(pr),
@@ -385,84 +378,6 @@ def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int
         if found is not None:
             return found.number
     return None
-
-
-# A PR of these types whose title an earlier PR had, within REPEAT_WITHIN and on some of the
-# same files, is another go at that change (aibrix #2549 after #2538, two days apart; verl
-# #5945 after #5904). Housekeeping titles repeat as a matter of course ("Bump actions/checkout
-# from 4 to 6", "Update README.md"), and a title of fewer words than this names no one change.
-REPEAT_TYPES: frozenset[PrType] = frozenset({"feat", "fix", "perf", "refactor"})
-REPEAT_WITHIN = timedelta(days=30)
-REPEAT_MIN_WORDS = 3
-# "[2/N]", "(3/4)": a part of a series, whose parts share a title on purpose.
-_SERIES_PART = re.compile(r"[\[(]\s*(\d+)\s*/\s*(?:\d+|n)\s*[\])]", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Repeat:
-    """The latest earlier PR under a PR's title: how many days before it merged, how many of
-    the PR's files it changed too (all: `same_files`), the PR that reverted it if one did, and
-    the PR's own branch where it differs from the earlier one's (a backport)."""
-
-    number: int
-    days: int
-    shared_files: int
-    same_files: bool
-    reverted_by: int | None
-    branch: str | None
-
-
-def repeat_of(pr: PullRequest, pr_type: PrType, known: Mapping[int, PullRequest]) -> Repeat | None:
-    if pr_type not in REPEAT_TYPES:
-        return None
-    words = _title_words(pr.title)
-    if len(words) < REPEAT_MIN_WORDS:
-        return None
-    files = {f.path for f in pr.files}
-    recent = [
-        other
-        for other in known.values()
-        if other.number != pr.number
-        and timedelta(0) <= pr.merged_at - other.merged_at <= REPEAT_WITHIN
-    ]
-    earlier = [
-        other
-        for other in recent
-        if other.merged_at < pr.merged_at or other.number < pr.number
-        if files & {f.path for f in other.files} and _title_words(other.title) == words
-        if _SERIES_PART.findall(other.title) == _SERIES_PART.findall(pr.title)
-    ]
-    if not earlier:
-        return None
-    first = max(earlier, key=lambda other: (other.merged_at, other.number))
-    theirs = {f.path for f in first.files}
-    reverted_by = next(
-        (
-            other.number
-            for other in sorted(recent, key=lambda other: (other.merged_at, other.number))
-            if other.merged_at >= first.merged_at
-            and reverted_target(other, known)[0] == first.number
-        ),
-        None,
-    )
-    branch = pr.base_branch if first.base_branch and pr.base_branch != first.base_branch else None
-    return Repeat(
-        number=first.number,
-        days=(pr.merged_at.date() - first.merged_at.date()).days,
-        shared_files=len(files & theirs),
-        same_files=files == theirs,
-        reverted_by=reverted_by,
-        branch=branch,
-    )
-
-
-def _title_words(title: str) -> set[str]:
-    """A title's subject as a set of words: tags, type, `Reapply` and quotes, PR and issue
-    numbers and filler words left out."""
-    subject = parse_title(_RELAND_LEAD.sub("", title.strip())).subject
-    subject = re.sub(r"\(?#\d+\)?", " ", subject).casefold()
-    words = (w.strip("-.+_") for w in re.findall(r"[\w.+-]+", subject))
-    return {w for w in words if w and not _FILLER_WORD.fullmatch(w)}
 
 
 @dataclass(frozen=True)
