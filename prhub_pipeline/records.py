@@ -257,6 +257,7 @@ RiskKind = Literal[
     "cross_cutting",
     "config_default_change",
     "dependency_change",
+    "repeated_fix",
     "known_gap",
     "docker_change",
     "ci_change",

@@ -419,6 +419,11 @@ def test_the_report_says_which_earlier_pr_had_a_prs_title(
     assert said in item.text
     first = next(i for g in context.groups for i in g.items if i.pr.number == 6268)
     assert "#6290" not in first.text and "6268" not in first.pr.summary
+    # A fix under a recent fix's title is a risk, with a follow-up.
+    observation = next(o for o in context.risks if o.risk == "repeated_fix")
+    assert observation.numbers == [6290]
+    assert ("#6290 after #6268" if lang == "en" else "#6290（此前为 #6268）") in observation.text
+    assert any("#6290" in line for line in context.suggestions)
     # The summary's most important changes name the two as one, and two more changes beside.
     top = next(line for line in context.summary if "#6268" in line and "#6290" in line)
     assert (

@@ -667,3 +667,37 @@ def test_a_skip_named_in_the_title_needs_a_test_or_ci_change() -> None:
     assert [f.paths for f in risks_of([removed]) if f.risk == "tests_disabled"] == [
         ["tests/e2e/test_xlite.py"]
     ]
+
+
+def test_a_fix_under_a_recent_fixs_title_is_a_repeated_fix() -> None:
+    """aibrix #2549 came two days after #2538 under its title, on its two files. A fix landed
+    again after a revert is the revert chain's to tell, a backport to another branch is no
+    second try, and a feature under a fix's title is a new change."""
+    day = timedelta(days=1)
+    files = [("pkg/controller/roleset/rolesyncer.go", 8, 5), ("pkg/roleset/sync_test.go", 63, 8)]
+    title = "fix(zed): scale down should not get stuck when not-ready pod exists"
+    first = make_pr(2538, title, files=files, merged_at=MERGED - 2 * day, base_branch="main")
+    again = make_pr(2549, title, files=files[:1], merged_at=MERGED, base_branch="main")
+    [flag] = [f for f in risks_of([again], history={2538: first}) if f.risk == "repeated_fix"]
+    assert (flag.number, flag.related, flag.severity) == (2549, [2538], "medium")
+    assert flag.paths == ["pkg/controller/roleset/rolesyncer.go"]
+    assert flag.detail == (
+        f"repeats the title of the fix #2538 (merged {(MERGED - 2 * day).date().isoformat()})"
+        " and changes 1 of its files"
+    )
+
+    revert = make_pr(
+        2540,
+        f'Revert "{title}"',
+        files=files,
+        merged_at=MERGED - day,
+        is_revert=True,
+        reverted_number=2538,
+    )
+    relanded = risks_of([again], history={2538: first, 2540: revert})
+    assert "repeated_fix" not in kinds(relanded)
+    backport = again.model_copy(update={"base_branch": "release-0.5"})
+    assert "repeated_fix" not in kinds(risks_of([backport], history={2538: first}))
+    feature = first.model_copy(update={"title": "feat(zed): scale down when not-ready pod exists"})
+    renamed = again.model_copy(update={"title": "fix(zed): scale down when not-ready pod exists"})
+    assert "repeated_fix" not in kinds(risks_of([renamed], history={2538: feature}))

@@ -601,6 +601,7 @@ class FlaggedPr:
     quotes: list[str] = field(default_factory=list)  # the author's words on work left open
     taken_up_by: int | None = None  # a later PR that says it follows this one up
     test_lines: int | None = None  # of `lines`, those in tests, where worth saying
+    related: list[int] = field(default_factory=list)  # e.g. the earlier fix a fix repeats
 
 
 @dataclass(frozen=True)
@@ -720,6 +721,7 @@ def _flagged(flag: RiskFlag, refs: Mapping[int, PrRef], taken_up_by: int | None)
         quotes=flag.quotes,
         taken_up_by=taken_up_by,
         test_lines=flag.test_lines if tests_noted(flag.test_lines, flag.lines) else None,
+        related=flag.related,
     )
 
 

@@ -910,6 +910,7 @@ class Wording:
             else "",
             taken_up=self.gap_taken_up.format(number=pr.taken_up_by) if pr.taken_up_by else "",
             tests=self.large_in_tests.format(n=pr.test_lines) if pr.test_lines else "",
+            earlier=pr.related[0] if pr.related else "",
         )
 
     def _requirements(self, pr: FlaggedPr) -> str:
@@ -1076,6 +1077,7 @@ _ZH_RISK_HEADINGS: dict[RiskKind, str] = {
     "cross_cutting": "跨模块变更",
     "config_default_change": "配置默认值变化",
     "dependency_change": "依赖变更",
+    "repeated_fix": "再次修复",
     "known_gap": "留待后续的工作",
     "docker_change": "Docker 镜像变更",
     "ci_change": "CI 流程变更",
@@ -1297,6 +1299,11 @@ ZH = Wording(
             "。重新启用之前，这些测试原本覆盖的内容无人检查。",
         ),
         "no_approval": RiskText("{refs} 合并时没有任何批准（APPROVED）评审。", "", ""),
+        "repeated_fix": RiskText(
+            "{n} 个修复沿用了近期一个修复的标题并改动其文件：",
+            "#{number}（此前为 #{earlier}）",
+            "。前一次修复可能没有彻底解决问题。",
+        ),
         "large_change": RiskText(
             "",
             "#{number} 改动 {lines} 行（不含文档与数据文件{tests}）",
@@ -1383,6 +1390,7 @@ ZH = Wording(
         "config_default_change": "确认 {refs} 对配置默认值的改动，并在发布说明中注明。",
         "dependency_change": "确认依赖" + _ZH_WORKS,
         "known_gap": "跟踪 {refs} 留待后续 PR 的工作，确认有人接手。",
+        "repeated_fix": "为 {refs} 再次修复的问题补充回归测试，确认这次已彻底解决。",
         "docker_change": "确认镜像" + _ZH_WORKS,
         "ci_change": "确认 CI " + _ZH_WORKS,
         "no_approval": "请维护者补充审阅 {refs}。",
@@ -1408,6 +1416,7 @@ _EN_RISK_HEADINGS: dict[RiskKind, str] = {
     "cross_cutting": "Cross-cutting changes",
     "config_default_change": "Configuration default changes",
     "dependency_change": "Dependency changes",
+    "repeated_fix": "Fixes made again",
     "known_gap": "Work left for later",
     "docker_change": "Docker image changes",
     "ci_change": "CI workflow changes",
@@ -1694,6 +1703,14 @@ EN = Wording(
             ". Until they are switched back on, nothing checks what they covered.",
         ),
         "no_approval": RiskText("{refs} merged without any APPROVED review.", "", ""),
+        "repeated_fix": RiskText(
+            (
+                "{n} fix came under the title of a recent fix, changing its files: ",
+                "{n} fixes came under the titles of recent fixes, changing their files: ",
+            ),
+            "#{number} after #{earlier}",
+            ". The first fix may not have held.",
+        ),
         "large_change": RiskText(
             "",
             "#{number} changes {lines} lines outside documentation and data files{tests}",
@@ -1772,6 +1789,7 @@ EN = Wording(
         " and note them in the release notes.",
         "dependency_change": "Confirm that the dependency" + _EN_WORKS,
         "known_gap": "Track the work {refs} left for later PRs and make sure someone takes it up.",
+        "repeated_fix": "Make sure what {refs} fixed a second time has a regression test.",
         "docker_change": "Confirm that the image" + _EN_WORKS,
         "ci_change": "Confirm that the CI" + _EN_WORKS,
         "no_approval": "Ask maintainers for a post-merge review of {refs}.",
