@@ -15,7 +15,7 @@ import pytest
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import fit_calibration, score_week
 from prhub_pipeline.modelling.pr_text import shorten
-from prhub_pipeline.modelling.repeats import Repeat, repeat_of
+from prhub_pipeline.modelling.repeats import Repeat, repeats
 from prhub_pipeline.modelling.risks import flag_risks
 from prhub_pipeline.records import (
     ModuleLabel,
@@ -361,8 +361,14 @@ def test_a_pr_under_an_earlier_prs_title_names_it() -> None:
     def known(*prs: PullRequest) -> dict[int, PullRequest]:
         return {pr.number: pr for pr in (first, *prs)}
 
+    def repeat_of(
+        pr: PullRequest, pr_type: PrType, history: dict[int, PullRequest]
+    ) -> Repeat | None:
+        return repeats([pr], {pr.number: pr_type}, history).get(pr.number)
+
+    shared = tuple(path for path, _, _ in files)
     assert repeat_of(again, "fix", known(again)) == Repeat(
-        number=2538, days=2, shared_files=2, same_files=True, reverted_by=None, branch=None
+        number=2538, days=2, shared_paths=shared, same_files=True, reverted_by=None, branch=None
     )
     assert repeat_of(first, "fix", known(again)) is None  # the earlier one names none
     revert = make_pr(
@@ -378,7 +384,7 @@ def test_a_pr_under_an_earlier_prs_title_names_it() -> None:
     backport = again.model_copy(update={"base_branch": "release-0.5", "files": again.files[:1]})
     ported = repeat_of(backport, "fix", known(backport))
     assert ported is not None and ported.branch == "release-0.5"
-    assert (ported.shared_files, ported.same_files) == (1, False)
+    assert (ported.shared_paths, ported.same_files) == (shared[:1], False)
 
     assert repeat_of(again, "chore", known(again)) is None
     late = again.model_copy(update={"merged_at": MERGED + 31 * day})
@@ -390,6 +396,13 @@ def test_a_pr_under_an_earlier_prs_title_names_it() -> None:
         update={"number": 2207, "title": "[2/N][Refactor] torchair model runner refactor"}
     )
     assert repeat_of(part_two, "refactor", known(part_one, part_two)) is None
+    # The week's PRs at once, each against the history and the week.
+    week = repeats(
+        [first, again, part_two],
+        {2538: "fix", 2549: "fix", 2207: "refactor"},
+        known(again, part_one, part_two),
+    )
+    assert list(week) == [2549]
 
 
 @pytest.mark.parametrize(

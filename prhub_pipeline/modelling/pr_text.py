@@ -985,8 +985,6 @@ _CREDIT = re.compile(
     r"\b[\s:,]*(?:@[\w-]+[\s,]*(?:and\s+)?)+$",
     re.IGNORECASE,
 )
-# A template section answered with nothing (`No API change.`, `No change for the design.`), or
-# a field of verl's "Additional Info." filled in (`Training: FSDP`, `Issue Number: #1313`).
 # `See ...`, `Please refer to ...`: a pointer, unless what follows it says what is done.
 _POINTER_LEAD = re.compile(r"^(?:please\s+)?(?:see|refer\s+to)\b", re.IGNORECASE)
 POINTER_MAX_WORDS = 10
@@ -1004,6 +1002,8 @@ _EXPLAINED_ELSEWHERE = re.compile(
     r"\s+(?:in|at|on|below|above|here)\b[^.]{0,50}$",
     re.IGNORECASE,
 )
+# A template section answered with nothing (`No API change.`, `No change for the design.`), or
+# a field of verl's "Additional Info." filled in (`Training: FSDP`, `Issue Number: #1313`).
 _NOTHING_HERE = re.compile(
     r"^(?:no\b[^.,;:]{0,25}\bchanges?\b[^.,;:]{0,20}|not\s+(?:related|applicable|needed|involved)"
     r"|none)$"

@@ -31,7 +31,7 @@ from prhub_pipeline.modelling.pr_text import (
     parse_title,
     shorten,
 )
-from prhub_pipeline.modelling.repeats import repeat_of
+from prhub_pipeline.modelling.repeats import Repeat, repeats
 from prhub_pipeline.modelling.requirement_edits import ENGLISH, describe, requirement_edits
 from prhub_pipeline.modelling.tags import areas_of
 from prhub_pipeline.paths import CI_FILES, DEPENDENCY_FILES, DOCKER_FILES, matches_any
@@ -118,6 +118,8 @@ def flag_risks(
     for comment in review_data.comments:
         comments[comment.pr_number].append(comment)
     diffs = {(d.pr_number, d.path): d for d in config_diffs}
+    pr_types = {pr.number: change_kind(pr.title, pr.body).type for pr in prepared}
+    repeated = repeats([pr for pr in prepared if pr_types[pr.number] == "fix"], pr_types, known)
     flags: list[RiskFlag] = []
     for pr in prepared:
         pr_modules = list(dict.fromkeys(areas_of(modules.get(pr.number, ()))))
@@ -131,7 +133,7 @@ def flag_risks(
         flags.extend(_path_flags(pr, pr_modules, config, diffs))
         flags.extend(_disabled_test_flags(pr, config))
         flags.extend(_gap_flags(pr, review, comments.get(pr.number, [])))
-        flags.extend(_repeated_fix_flags(pr, known))
+        flags.extend(_repeated_fix_flags(pr, repeated.get(pr.number), known))
     flags.sort(key=lambda f: (RISK_ORDER.index(f.risk), f.number))
     return flags
 
@@ -233,20 +235,19 @@ def _disabled_test_flags(pr: PullRequest, config: ScoringConfig) -> list[RiskFla
     ]
 
 
-def _repeated_fix_flags(pr: PullRequest, known: Mapping[int, PullRequest]) -> list[RiskFlag]:
+def _repeated_fix_flags(
+    pr: PullRequest, repeat: Repeat | None, known: Mapping[int, PullRequest]
+) -> list[RiskFlag]:
     """A fix under the title of a fix merged shortly before it, on some of its files (aibrix
-    #2549 two days after #2538): the first one may not have held. A fix landed again after its
-    revert is the revert chain's to tell, and one for another branch is a backport."""
-    if change_kind(pr.title, pr.body).type != "fix":
-        return []
-    repeat = repeat_of(pr, "fix", known)
+    #2549 two days after #2538; `repeat`, found for the week's fixes): the first one may not
+    have held. A fix landed again after its revert is the revert chain's to tell, and one for
+    another branch is a backport."""
     if repeat is None or repeat.reverted_by is not None or repeat.branch is not None:
         return []
     earlier = known[repeat.number]
     if change_kind(earlier.title, earlier.body).type != "fix":
         return []
-    files = "the same files" if repeat.same_files else f"{repeat.shared_files} of its files"
-    shared = [f.path for f in pr.files if f.path in {e.path for e in earlier.files}]
+    files = "the same files" if repeat.same_files else f"{len(repeat.shared_paths)} of its files"
     return [
         _flag(
             pr,
@@ -254,7 +255,7 @@ def _repeated_fix_flags(pr: PullRequest, known: Mapping[int, PullRequest]) -> li
             f"repeats the title of the fix #{earlier.number}"
             f" (merged {earlier.merged_at.date().isoformat()}) and changes {files}",
             related=[earlier.number],
-            paths=shared[:_MAX_PATHS],
+            paths=list(repeat.shared_paths[:_MAX_PATHS]),
         )
     ]
 

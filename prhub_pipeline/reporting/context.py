@@ -29,7 +29,7 @@ from prhub_pipeline.modelling.pr_text import (
     shorten,
     summarize,
 )
-from prhub_pipeline.modelling.repeats import repeat_of
+from prhub_pipeline.modelling.repeats import Repeat, repeats
 from prhub_pipeline.modelling.risks import SEVERITY
 from prhub_pipeline.modelling.tags import areas_of
 from prhub_pipeline.modelling.themes import housekeeping_themes
@@ -82,7 +82,7 @@ class PrRef(Model):
     author: str | None = None
     # Its modules are the classifier's predictions: neither its title nor its labels name one.
     predicted: bool = False
-    repeat_of: int | None = None  # the earlier PR under its title (facts.repeat_of)
+    repeat_of: int | None = None  # the earlier PR under its title (repeats.Repeat)
     # Predicted modules the classifier gives less than even odds: counted and listed like the
     # rest, but they do not decide the report section the PR is shown in.
     unsure: list[str] = []
@@ -276,6 +276,7 @@ def build_report_context(
         for other in known.values()
         for title in (other.title, parse_title(other.title).subject)
     }
+    repeated = repeats(prs, {s.number: s.pr_type for s in scores}, known)
     refs = {
         pr.number: _pr_ref(
             repo,
@@ -288,6 +289,7 @@ def build_report_context(
             scoring,
             predicted=pr.number in predicted,
             unsure=unsure.get(pr.number, []),
+            repeat=repeated.get(pr.number),
         )
         for pr in prs
     }
@@ -411,6 +413,7 @@ def _pr_ref(
     *,
     predicted: bool,
     unsure: list[str],
+    repeat: Repeat | None,
 ) -> PrRef:
     summary = own_references(summarize(pr.title, pr.body), repo)
     outline = None
@@ -434,7 +437,6 @@ def _pr_ref(
             summary = words.revert_summary(target, title, facts.revert_reason(pr, original))
             outline = None
     shown_summary = _with_stop(summary if outline else shorten(summary, SUMMARY_LIMIT))
-    repeat = repeat_of(pr, score.pr_type, known)
     if repeat is not None:
         # Two PRs under one title read as a duplicate line unless the later says it came again.
         note = words.repeat_note(repeat)

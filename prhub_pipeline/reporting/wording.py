@@ -459,7 +459,9 @@ class Wording:
         files = (
             self.repeat_same_files
             if repeat.same_files
-            else _counted(self.repeat_some_files, repeat.shared_files).format(n=repeat.shared_files)
+            else _counted(self.repeat_some_files, len(repeat.shared_paths)).format(
+                n=len(repeat.shared_paths)
+            )
         )
         return self.repeat.format(
             number=repeat.number,
