@@ -162,10 +162,6 @@ class SettingChange(Record):
     after: str | None = None
     path: str | None = None
 
-    def same_change(self, other: SettingChange) -> bool:
-        """The same setting and values, in whichever file."""
-        return (self.key, self.before, self.after) == (other.key, other.before, other.after)
-
 
 class ConfigFileDiff(Record):
     """The settings one PR changed in one configuration file.
@@ -205,13 +201,6 @@ class ThemeTag(Record):
     repo: str
     number: int
     theme: str
-
-
-class WeekKey(Record):
-    """One partition: a repository and the Monday its week starts on."""
-
-    repo: str
-    week_start: date
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1382,6 +1382,16 @@ def test_a_summary_says_what_the_pr_does_rather_than_a_list_item(body: str, expe
         ),
         # Chinese has no spaces: any character boundary will do, and its punctuation goes too.
         ("修复了一个问题，导致训练时崩溃", 8, "修复了一个问题…"),
+        # Not inside an aside: the clause before it ends the line (verl #7272), unless that
+        # would leave less than half of the room.
+        (
+            "every packed micro-batch has a different token count, so shape-specialized kernels"
+            " (torch.compile, Triton/DeepGEMM) recompile",
+            110,
+            "every packed micro-batch has a different token count, so shape-specialized kernels…",
+        ),
+        ("Fix it (see the long discussion in the issue)", 30, "Fix it (see the long…"),
+        ("修复训练时的崩溃问题（由于缓存未清空导致）", 16, "修复训练时的崩溃问题…"),
     ],
 )
 def test_shorten_cuts_between_words_and_outside_code(text: str, limit: int, shortened: str) -> None:

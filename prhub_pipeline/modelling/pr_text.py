@@ -968,7 +968,28 @@ def shorten(text: str, limit: int, slack: float = 1.0) -> str:
         before = cut[: cut.rfind("`")].rstrip(_BEFORE_ELLIPSIS)
         # The `…` goes outside the span, so its closing backtick needs a character too.
         cut = before if len(before) >= limit // 4 else _cut(line, limit - 2) + "`"
+    opened = _unclosed_bracket(cut)
+    if opened is not None:
+        # An aside cut short reads as a fragment ("kernels (torch.compile, Triton/DeepGEMM…");
+        # the clause before it ends the line cleanly, when that keeps half the room.
+        before = cut[:opened].rstrip(_BEFORE_ELLIPSIS)
+        if len(before) >= limit // 2:
+            cut = before
     return (cut or line[: limit - 1]) + "…"
+
+
+_CLOSING = {"(": ")", "（": "）", "[": "]", "【": "】"}
+
+
+def _unclosed_bracket(text: str) -> int | None:
+    """Where the outermost bracket still open at the end of `text` opens, if one is."""
+    stack: list[tuple[int, str]] = []
+    for at, char in enumerate(text):
+        if char in _CLOSING:
+            stack.append((at, _CLOSING[char]))
+        elif stack and char == stack[-1][1]:
+            stack.pop()
+    return stack[0][0] if stack else None
 
 
 def own_references(text: str, repo: str) -> str:
