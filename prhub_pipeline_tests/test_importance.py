@@ -931,6 +931,26 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "See above. Currently the colocated group never switches to the rollouter.",
             "Currently the colocated group never switches to the rollouter.",
         ),
+        # A cited source is no summary either (torchtitan #3927, #2389), unless what follows
+        # the citation says what changes (vllm-ascend's `Reference #2167 and o_proj TP supports
+        # ACL graph.`).
+        (
+            "[rl] add window FIFO scheduling",
+            "**reference: minimax paper section 6.2.4 of\nhttps://arxiv.org/pdf/2605.26494**\n\n"
+            "Windowed FIFO relaxes strict ordering only within a bounded look-ahead window.",
+            "Windowed FIFO relaxes strict ordering only within a bounded look-ahead window.",
+        ),
+        (
+            "Execute moe.gate in float32",
+            "Original discussion #2225.\n\nPer comments this PR now changes the gate to happen"
+            " in f32.",
+            "Per comments this PR now changes the gate to happen in f32.",
+        ),
+        (
+            "t",
+            "Reference #2167 and o_proj TP supports ACL graph.",
+            "Reference #2167 and o_proj TP supports ACL graph.",
+        ),
         (
             "[CI] Add pre-commit check for patch logger",
             "See https://github.com/o/n/pull/7402, pre-commit hook will forbid init_logger"

@@ -1016,6 +1016,13 @@ _POINTED_AT = re.compile(
     r"|link|issue|docs?|documentation|details?|description|design|rfc|thread)\b",
     re.IGNORECASE,
 )
+# `Reference: minimax paper section 6.2.4 of <url>`, `Original discussion #2225.`: a source
+# cited, not the change.
+_CITATION_LEAD = re.compile(
+    r"^(?:references?|refs?\s*[:：]|original\s+(?:discussion|issue|pr)|related\s+(?:issues?|prs?"
+    r"|discussions?))\b\s*[:：]?",
+    re.IGNORECASE,
+)
 # `The reason is explained in ...`: where the why is, not the why.
 _EXPLAINED_ELSEWHERE = re.compile(
     r"^(?:the\s+)?(?:reasons?|rationale|motivation|details?|context|background|root\s+cause"
@@ -1063,10 +1070,15 @@ _CJK_CHARACTER = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
 def _points_elsewhere(sentence: str) -> bool:
     """A sentence that only says where the explanation is (`See the inline comments for
     rationale.`, `The reason is explained in the in-line comments.`, `Refer to the
-    implementation of #1026.`), not what the PR does (`See #2687: we skip the flaky tests`)."""
+    implementation of #1026.`) or cites a source (`Reference: minimax paper section 6.2.4`),
+    not what the PR does (`See #2687: we skip the flaky tests`)."""
     words = _ISSUE_NUMBER.sub("", URL.sub("", sentence)).strip(" ,;:.。")
     if _EXPLAINED_ELSEWHERE.match(words):
         return True
+    cited = _CITATION_LEAD.match(words)
+    if cited is not None:
+        rest = words[cited.end() :]
+        return len(rest.split()) <= POINTER_MAX_WORDS and not _CHANGE_WORDS.search(rest)
     lead = _POINTER_LEAD.match(words)
     if lead is None:
         return False
