@@ -335,7 +335,8 @@ def _resolve_paths(settings: Settings, base: Path) -> Settings:
             problem = (
                 f"{git_path} is not a directory"
                 if git_path.exists()
-                else f"no such directory {git_path}"
+                else f"no such directory {git_path} (clone the repository there first: git clone"
+                f" --bare https://github.com/{repo.name} {git_path})"
             )
             raise ConfigError(f"repos.{index}.git_path: {problem}")
         repos.append(repo.model_copy(update={"git_path": git_path}))

@@ -54,7 +54,12 @@ def test_valid_config_resolves_paths_relative_to_the_file(tmp_path: Path) -> Non
     [
         ("language: zh", "language: zh\ncolour: blue", r"colour: unknown key"),
         ("timezone: Asia/Shanghai", "timezone: Mars/Olympus", r"timezone: unknown time zone"),
-        ("git_path: clone", "git_path: missing", r"repos\.0\.git_path: no such directory"),
+        (
+            "git_path: clone",
+            "git_path: missing",
+            r"repos\.0\.git_path: no such directory .*\(clone the repository there first: git"
+            r" clone --bare https://github\.com/",
+        ),
         ("git_path: clone", "git_path: afile", r"repos\.0\.git_path: .*afile is not a directory"),
         (
             "git_path: clone",
