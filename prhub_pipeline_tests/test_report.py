@@ -930,6 +930,15 @@ def test_a_description_that_only_restates_part_of_the_title_adds_nothing() -> No
         "Removed redundant `data.to()` codes.", "Remove redundant data.to() code"
     )
     assert facts.adds_to_title("Bumps actions/setup-python from 6 to 8.", bump)
+    # The title again as a conventional commit (tilelang #2752, aibrix #2508).
+    assert not facts.adds_to_title(
+        "fix(transform): preserve explicit loop steps",
+        "[BugFix] Preserve explicit loop steps when transforms rebuild For nodes",
+    )
+    assert not facts.adds_to_title(
+        "fix(console): refresh batch job progress", "[Bug] Refresh batch job progress"
+    )
+    assert facts.adds_to_title("fix(console): refresh progress every 5s", "[Bug] Refresh progress")
 
 
 def test_links_to_the_repositorys_own_prs_read_as_numbers() -> None:
@@ -1430,11 +1439,10 @@ def test_the_closing_section_does_not_claim_its_labels_have_one_or_two_prs() -> 
     "Other key changes" held two of them, so the lead must not say reward has one or two."""
     more = sections.Group(kind="more", name="more", members=[], shown=[], rest=[])
     assert WORDINGS["en"].group_lead(more, []) == (
-        "The other modules, themes and folders, each with one or two PRs to show here: 0 PRs,"
-        " 0 key."
+        "0 PRs from smaller modules, themes and folders (one or two each here), none of them key."
     )
     assert WORDINGS["zh"].group_lead(more, []) == (
-        "其余模块、主题与目录各有一两个 PR 在此展示，合为一节：共 0 个 PR，其中重点 0 个。"
+        "其余模块、主题与目录的 0 个 PR（此处各一两个），均非重点。"
     )
 
 

@@ -100,12 +100,16 @@ def adds_to_title(summary: str, title: str) -> bool:
     part of it (tilelang #2665's body is its title with one tag fewer, verl #1602's says "Fix
     sglang megatron support" under "Fix megatron support in sglang and add ..."). A PR number
     is no word: tilelang #2856's body is its title and `(#2722)`, the PR it ports; nor is a
-    word's ending: Dependabot's "Bumps X from 4 to 5." is its title "Bump X from 4 to 5"."""
+    word's ending: Dependabot's "Bumps X from 4 to 5." is its title "Bump X from 4 to 5"; nor
+    a conventional commit's type (`fix(transform): ...`)."""
 
     def words(text: str) -> set[str]:
         return {_stem(word) for word in re.findall(r"\w+", re.sub(r"#\d+", " ", text.lower()))}
 
-    return not words(summary) <= words(title)
+    # A description that is the title again as a conventional commit (tilelang #2752's
+    # `fix(transform): preserve explicit loop steps` under `[BugFix] Preserve explicit loop
+    # steps when ...`) is compared without its type and scope.
+    return not words(parse_title(summary).subject) <= words(title)
 
 
 # What a revert's description says only to point at what it reverts: `This reverts commit

@@ -707,16 +707,15 @@ class Wording:
     def group_lead(self, group: Group, reverts: Sequence[RevertChain]) -> str:
         if group.kind == "revert":
             return self.sentence_sep.join(self.revert_sentences(reverts))
-        if group.kind == "more":
-            return self.more_lead.format(n=len(group.members), key=group.key_count)
         n, key = len(group.members), group.key_count
         none, single, several, every = self.group_key
+        key_phrase = none if not key else single if n == 1 else every if key == n else several
+        if group.kind == "more":
+            return self.more_lead.format(n=n, key=key_phrase.format(key=key))
         counts = {
             "n": n,
             "types": self.count_phrase(type_counts(group.members)),
-            "key": (
-                none if not key else single if n == 1 else every if key == n else several
-            ).format(key=key),
+            "key": key_phrase.format(key=key),
         }
         if group.kind == "other":
             return _counted(self.group_intro_unlabelled, n).format(**counts)
@@ -1246,9 +1245,7 @@ ZH = Wording(
     unlabelled="未归类变更",
     place_heading="{place} 下的未归类变更",
     more_heading="其他重点变更",
-    more_lead=(
-        "其余模块、主题与目录各有一两个 PR 在此展示，合为一节：共 {n} 个 PR，其中重点 {key} 个。"
-    ),
+    more_lead="其余模块、主题与目录的 {n} 个 PR（此处各一两个），{key}。",
     item_label="{label} · ",
     group_intro="本周 {name} 共 {n} 个 PR（{types}），{key}。",
     group_intro_unlabelled="本周未归入模块或主题的 PR {n} 个（{types}），{key}。",
@@ -1617,8 +1614,7 @@ EN = Wording(
     unlabelled="Unlabelled changes",
     place_heading="Unlabelled changes in {place}",
     more_heading="Other key changes",
-    more_lead="The other modules, themes and folders, each with one or two PRs to show here:"
-    " {n} PRs, {key} key.",
+    more_lead="{n} PRs from smaller modules, themes and folders (one or two each here), {key}.",
     item_label="{label} · ",
     group_intro=(
         "{n} {name} PR this week ({types}), {key}.",
