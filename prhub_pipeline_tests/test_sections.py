@@ -65,7 +65,8 @@ def test_a_busy_week_gathers_its_smallest_sections_into_one() -> None:
     assert more.label_of[200] == "area0"
     words = WORDINGS["en"]
     assert words.group_heading(more) == "Other key changes"
-    assert words.group_lead(more, []).endswith(f"{len(more.members)} PRs, {len(more.members)} key.")
+    assert words.group_lead(more, []).startswith(f"{len(more.members)} PRs from smaller modules")
+    assert words.group_lead(more, []).endswith("all of them key.")
 
 
 def test_a_busy_week_gives_key_prs_sections_before_groups_kept_for_their_size() -> None:
