@@ -139,19 +139,27 @@ def _report(args: argparse.Namespace, settings: Settings) -> int:
     from prhub_pipeline.warehouse.reports import read_report
 
     if args.repo:
-        repo = settings.repo(args.repo).name
+        configured = settings.repo(args.repo)
     elif len(settings.repos) == 1:
-        repo = settings.repos[0].name
+        configured = settings.repos[0]
     else:
         raise UsageError("several repositories are configured: name one with --repo")
+    repo = configured.name
     lang = args.lang or settings.language
     with connect(settings.database, read_only=True) as con:
         stored = read_report(con, repo, args.week, lang)
     if stored is None:
-        raise UsageError(
-            f"no {lang} report is stored for {repo} week {args.week};"
-            f" run: prhub materialize --repo {repo} --week {args.week}"
-        )
+        missing = f"no {lang} report is stored for {repo} week {args.week}"
+        newest = last_complete_week_now(settings)
+        # Point at the command that makes it only where that command would.
+        if args.week < configured.start:
+            raise UsageError(f"{missing}: its history starts {configured.start} (repos[].start)")
+        if args.week > newest:
+            raise UsageError(
+                f"{missing}: the week has not ended yet in {settings.timezone}; the newest"
+                f" complete week is {newest}"
+            )
+        raise UsageError(f"{missing}; run: prhub materialize --repo {repo} --week {args.week}")
     text = stored.markdown if args.format == "md" else stored.html
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

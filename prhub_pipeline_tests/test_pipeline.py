@@ -103,7 +103,13 @@ def test_every_stage_lands_and_reports_are_readable(
     assert main([*args, "--out", str(out)]) == 0
     assert out.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
     assert main(["report", "--config", str(config), "--week", "2026-06-01"]) == 2
-    assert "no zh report is stored" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "no zh report is stored" in error and "run: prhub materialize" in error
+    # Where materialize would make nothing, the error says why rather than suggesting it.
+    assert main(["report", "--config", str(config), "--week", "2020-01-06"]) == 2
+    assert "its history starts" in capsys.readouterr().err
+    assert main(["report", "--config", str(config), "--week", "2999-01-07"]) == 2
+    assert "the week has not ended yet" in capsys.readouterr().err
 
 
 def test_each_report_links_to_itself_where_the_reports_are_published(
