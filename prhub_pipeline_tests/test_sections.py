@@ -69,6 +69,19 @@ def test_a_busy_week_gathers_its_smallest_sections_into_one() -> None:
     assert words.group_lead(more, []).endswith("all of them key.")
 
 
+def test_a_small_module_with_the_weeks_most_important_pr_keeps_its_section() -> None:
+    """The least important small groups are gathered, whatever their size: a module's one PR
+    of 10.0 heads a section, while modules with two PRs of 8 share "Other key changes"."""
+    pairs = [_key_ref(200 + n, f"area{n // 2}", 8.0 + n / 100) for n in range(22)]
+    top = _key_ref(100, "kernel", 10.0)
+    found = sections.groups([top, *pairs], {}, [], {})
+    assert len(found) == sections.MAX_SECTIONS
+    assert (found[0].kind, found[0].name) == ("label", "kernel")
+    more = found[-1]
+    assert more.kind == "more" and top not in more.members
+    assert {more.label_of[r.number] for r in more.members} == {"area0", "area1", "area2"}
+
+
 def test_a_busy_week_gives_key_prs_sections_before_groups_kept_for_their_size() -> None:
     """verl's 2026-01-05 showed six docs PRs scoring under 2 in a section of their own while
     PRs of 9.6 were gathered at the end."""

@@ -246,11 +246,13 @@ def _without_keyless(found: list[Group]) -> list[Group]:
 
 
 def _gather_small(found: list[Group], group_of: dict[int, tuple[GroupKind, str]]) -> list[Group]:
-    """At most MAX_SECTIONS groups: past it, the smallest module, theme and folder groups (one
-    or two PRs, least important first) become one "more" group; `group_of` follows them."""
+    """At most MAX_SECTIONS groups: past it, the small module, theme and folder groups (one
+    or two PRs), least important first, become one "more" group; `group_of` follows them.
+    By importance before size: a module whose one PR is the week's most important keeps its
+    section (vllm-ascend's 2026-07-27 gathered its 10.0 kernel PR into "Other key changes")."""
     small = sorted(
         (g for g in found if g.kind in ("label", "place") and len(g.members) <= SMALL_GROUP_PRS),
-        key=lambda g: (len(g.members), max(r.importance for r in g.members)),
+        key=lambda g: (max(r.importance for r in g.members), len(g.members)),
     )
     # A quiet week keeps every section: `small[:negative]` would still gather its first groups.
     excess = len(found) - (MAX_SECTIONS - 1)
