@@ -931,6 +931,14 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "See above. Currently the colocated group never switches to the rollouter.",
             "Currently the colocated group never switches to the rollouter.",
         ),
+        # What the author folded away is no summary, nor does its HTML run on from the
+        # sentence before it (Dependabot's release notes, verl #646).
+        (
+            "chore(deps): bump sglang from 0.4.3 to 0.4.4",
+            "Bumps sglang from\n0.4.3 to 0.4.4.\n<details>\n<summary>Release notes</summary>\n"
+            "<p>The SGLang team is excited to announce the release.</p>\n</details>",
+            "Bumps sglang from 0.4.3 to 0.4.4.",
+        ),
         # A cited source is no summary either (torchtitan #3927, #2389), unless what follows
         # the citation says what changes (vllm-ascend's `Reference #2167 and o_proj TP supports
         # ACL graph.`).
@@ -1412,6 +1420,17 @@ def test_a_summary_says_what_the_pr_does_rather_than_a_list_item(body: str, expe
         ),
         ("Fix it (see the long discussion in the issue)", 30, "Fix it (see the long…"),
         ("修复训练时的崩溃问题（由于缓存未清空导致）", 16, "修复训练时的崩溃问题…"),
+        # Not on a word that leads into what was cut (verl #4986's "..., leading to…").
+        (
+            "duplicate indices can cause a short routing map, leading to dropped tokens",
+            60,
+            "duplicate indices can cause a short routing map, leading…",
+        ),
+        (
+            "uses a unified configuration under the profiler key",
+            45,
+            "uses a unified configuration…",
+        ),
     ],
 )
 def test_shorten_cuts_between_words_and_outside_code(text: str, limit: int, shortened: str) -> None:
