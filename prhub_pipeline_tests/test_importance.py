@@ -931,6 +931,28 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "See above. Currently the colocated group never switches to the rollouter.",
             "Currently the colocated group never switches to the rollouter.",
         ),
+        # `--` marks an item like `-` (vllm-ascend #8959); a flag left unformatted is a
+        # command, not a sentence (#6442); a pasted table (its delimiter row) and the timings
+        # under "Benchmarking" say what was measured (torchtitan #1804).
+        (
+            "[P/D][BugFix] Fix for transmit kv cache failure",
+            "-- When kv cache transmit failed, blocks with load errors are marked invalid.\n"
+            "-- For the layerwise connector, add a FAILED_SENDING_MSG signal.",
+            "When kv cache transmit failed, blocks with load errors are marked invalid.",
+        ),
+        (
+            "[Refactor] MLP weight prefetch",
+            "Refactor MLP weight prefetch to match the MoE prefetching.\n"
+            "The environment variables are removed, usage as following:\n\n"
+            '--additional-config \'{"weight_prefetch_config": {"enabled": true}}\'',
+            "Refactor MLP weight prefetch to match the MoE prefetching.",
+        ),
+        (
+            "[DSV3] Offload dequantization process to DCP QuantizedHFReader",
+            "## Benchmarking\nThe whole load took 193.87 seconds on 32 nodes.\n\n"
+            "Step | time | log\n-- | -- | --\nto_hf() | 0.11s | converted 189 keys",
+            "Offload dequantization process to DCP QuantizedHFReader",
+        ),
         # What the author folded away is no summary, nor does its HTML run on from the
         # sentence before it (Dependabot's release notes, verl #646).
         (

@@ -590,6 +590,9 @@ _LABEL_LINE = re.compile(r"^(?P<text>[^\W\d_][\w /-]{0,30}?)\s*[:：]\s*$")
 _BOLD_HEADING = re.compile(r"^\*\*(?P<text>[^*]{1,40}?)\s*[:：]?\s*\*\*\s*[:：]?$")
 _SKIP_SECTIONS = re.compile(
     r"^(test|testing|validation|test plan|api|usage|result"
+    # What was measured, not what changed (torchtitan #1804's timings under "Benchmarking").
+    r"|(?:benchmark(?:s|ing)?|end[- ]to[- ]end (?:verification|tests?)|accuracy|experiments?"
+    r"|evaluation)\b"
     r"|how (?:was|were|is) this\b[^?]*\btested"
     # The order to read the files in (torchtitan #3642's summary read "Read trainer.py").
     r"|how to review|review(?:ing)? (?:guide|order|notes|tips)|notes? (?:for|to) reviewers?"
@@ -671,7 +674,8 @@ _UNDERSCORE_EMPHASIS = re.compile(
 )
 # `*every*`, but not `bs*seq_len*vocab`, `a * b * c` or a `*` inside a code span.
 _SINGLE_EMPHASIS = re.compile(r"(?<![\w*`])\*(?=[^\s*])(?P<text>[^*`\n]+?)(?<=[^\s*])\*(?![\w*])")
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]|(?P<number>\d+)[.)])\s+")
+# `--` and `•` mark items too (vllm-ascend #8959's "-- When kv cache transmit failed, ...").
+_LIST_MARK = re.compile(r"^\s*(?:--?(?!\s*\|)|[*+•]|(?P<number>\d+)[.)])\s+")
 # A sentence ends at `.`, `!` or `?` before a capital, or at Chinese end punctuation; and before
 # the next of a numbered list run into one paragraph (`... training. 2. Add: ...`), whose
 # numbers (`2.` after a sentence's end, not `on GPU 0.`) end nothing.
@@ -1105,11 +1109,23 @@ def _points_elsewhere(sentence: str) -> bool:
     )
 
 
+# A command line left unformatted: a flag and its value (`--additional-config '{...}'`, the
+# usage under vllm-ascend #6442's lead-in) or a shell prompt.
+_COMMAND_LINE = re.compile(r"^(?:--[A-Za-z]|\$\s+\S)")
+# A table pasted without its leading pipes (`Step | time | log` over `-- | -- | --`,
+# torchtitan #1804): its delimiter row gives it away.
+_TABLE_DELIMITER = re.compile(r"(?:^|\s)\|?\s*:?-{2,}:?\s*\|\s*:?-{2,}:?")
+
+
 def _says_something(paragraph: str) -> bool:
     """Not a link, reference or code span with a few words around it (`Address the first issue
     in https://...`, `Follow #2815.`, a file's path), and not the rest of a title GitHub cut
     short (`…ion when`), nor a greeting of reviewers (`cc @name`) or a template's field."""
-    if _ONLY_REFERENCES.match(paragraph.strip()):
+    if (
+        _ONLY_REFERENCES.match(paragraph.strip())
+        or _COMMAND_LINE.match(paragraph.strip())
+        or _TABLE_DELIMITER.search(paragraph)
+    ):
         return False
     words = _CODE_SPAN.sub("", _ISSUE_NUMBER.sub("", URL.sub("", paragraph)))
     words = _CREDIT.sub("", words).strip(" ,;.")
