@@ -953,6 +953,12 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "Step | time | log\n-- | -- | --\nto_hf() | 0.11s | converted 189 keys",
             "Offload dequantization process to DCP QuantizedHFReader",
         ),
+        # A sentence that went on from the title's words stands alone (verl #2390).
+        (
+            "[Hardware] feat: Support AMD (ROCm Kernel) - Update Dockerfile/Docker Image",
+            "Support AMD (ROCm Kernel) - Update Dockerfile/Docker Image\n\nAlso allow VLM training",
+            "Allow VLM training",
+        ),
         # What the author folded away is no summary, nor does its HTML run on from the
         # sentence before it (Dependabot's release notes, verl #646).
         (

@@ -1165,6 +1165,8 @@ _STATES_THE_CHANGE = re.compile(
     re.IGNORECASE,
 )
 # "This PR also fixes two adjacent bugs ...": a change beside the main one, not the main one.
+# A sentence that opens by going on from the one before it.
+_CONTINUES = re.compile(r"^(?:also|and)\s*,?\s+(?=[a-z`])", re.IGNORECASE)
 _ALSO = re.compile(
     r"^(?:this (?:pr|pull request|change|patch|commit)|we|it)\s+also\b", re.IGNORECASE
 )
@@ -1637,6 +1639,9 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     ):
         chosen = parse_title(chosen).subject
     summary = _first_sentences(chosen, limit)
+    # "Also allow VLM training" goes on from a sentence the summary left out (the title again,
+    # verl #2390): on its own, the line says what is done.
+    summary = _CONTINUES.sub("", summary, count=1)
     # "move `hf_transfer` into ..." (after "As title, ") starts its sentence with a capital;
     # an identifier ("vllm_ascend ...", "torch.compile ...") keeps its case.
     if re.match(r"[a-z]+(?=[\s,;:]|$)", summary):
