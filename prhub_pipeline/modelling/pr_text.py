@@ -1164,9 +1164,9 @@ _STATES_THE_CHANGE = re.compile(
     r"(?![^.]{0,40}\b(?:above|the issue|this issue|the problem|this problem)\b[^.]{0,20}(?:\.|$))",
     re.IGNORECASE,
 )
-# "This PR also fixes two adjacent bugs ...": a change beside the main one, not the main one.
 # A sentence that opens by going on from the one before it.
 _CONTINUES = re.compile(r"^(?:also|and)\s*,?\s+(?=[a-z`])", re.IGNORECASE)
+# "This PR also fixes two adjacent bugs ...": a change beside the main one, not the main one.
 _ALSO = re.compile(
     r"^(?:this (?:pr|pull request|change|patch|commit)|we|it)\s+also\b", re.IGNORECASE
 )
