@@ -537,6 +537,11 @@ def test_the_revert_chain_and_review_asks_reach_the_report() -> None:
     )
     en = render_report(context_for(week_prs(), "en"), "en", "md")
     assert "so [#6293](https://github.com/verl-project/verl/pull/6293) is no longer fixed" in en
+    # The summary and the risk name the reverted title; the chain's section, whose items give
+    # both titles right below, does not repeat it.
+    section = en.split("## Revert chain", 1)[1].split("\n- ", 1)[0]
+    assert "reverted [#6350]" in section and "distillation" not in section
+    assert en.count("emit distillation outputs") > 3
 
 
 def test_a_revert_says_why_when_its_description_does() -> None:

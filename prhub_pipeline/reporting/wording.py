@@ -663,12 +663,17 @@ class Wording:
         return (all_ if guessed == n else some).format(guessed=guessed)
 
     def revert_sentences(
-        self, chains: Sequence[RevertChain], *, with_reasons: bool = False
+        self,
+        chains: Sequence[RevertChain],
+        *,
+        with_reasons: bool = False,
+        with_titles: bool = True,
     ) -> list[str]:
         """One sentence per identified revert, then one for all whose target is unknown;
-        `with_reasons` quotes what each revert's description says of it (most often why)."""
+        `with_reasons` quotes what each revert's description says of it (most often why),
+        `with_titles` the reverted PR's title (left out where the PRs are listed below)."""
         sentences = [
-            self._revert_sentence(chain, chain.target, with_reasons)
+            self._revert_sentence(chain, chain.target, with_reasons, with_titles)
             for chain in chains
             if chain.target is not None
         ]
@@ -678,9 +683,11 @@ class Wording:
             sentences.append(template.format(refs=self.join(unknown)))
         return sentences
 
-    def _revert_sentence(self, chain: RevertChain, target: int, with_reason: bool) -> str:
+    def _revert_sentence(
+        self, chain: RevertChain, target: int, with_reason: bool, with_title: bool
+    ) -> str:
         text = self.revert.format(number=chain.number, target=target)
-        if chain.title:
+        if with_title and chain.title:
             text += self.revert_title.format(title=chain.title)
         if with_reason and chain.reason:
             text += self.revert_reason.format(reason=chain.reason)
@@ -706,7 +713,8 @@ class Wording:
 
     def group_lead(self, group: Group, reverts: Sequence[RevertChain]) -> str:
         if group.kind == "revert":
-            return self.sentence_sep.join(self.revert_sentences(reverts))
+            # The group's items, right below, give both PRs' titles.
+            return self.sentence_sep.join(self.revert_sentences(reverts, with_titles=False))
         n, key = len(group.members), group.key_count
         none, single, several, every = self.group_key
         key_phrase = none if not key else single if n == 1 else every if key == n else several
