@@ -878,6 +878,19 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "This PR adds two verified vLLM refs.",
         ),
         ("t", "\u200b the aim is to add a triton op.", "The aim is to add a triton op."),
+        # Paragraph breaks written escaped (vllm-ascend #12605) part sentences; in quoted model
+        # output before a heading (#6940) or in code they are the text's own.
+        (
+            "t",
+            "Restore the causal mask for FIA decode paths.\\n\\nThe decode mask optimization"
+            " introduced by #11266 causes an accuracy regression.",
+            "Restore the causal mask for FIA decode paths.",
+        ),
+        (
+            "t",
+            'Join the parts with `"\\n\\n".join(parts)`.\\n\\n## Output',
+            'Join the parts with `"\\n\\n".join(parts)`.\\n\\n## Output',
+        ),
         # A bot's file list in HTML code spans and a link of two words say nothing; the
         # sentence that counts the files does (vllm-ascend's translation PRs).
         (

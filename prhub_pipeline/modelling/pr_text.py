@@ -494,6 +494,7 @@ def _split_blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
 def _normalised(body: str) -> str:
     """The description with `\n` line ends, without HTML comments or invisible characters."""
     text = _HTML_COMMENT.sub("", body.replace("\r\n", "\n").replace("\r", "\n"))
+    text = _ESCAPED_PARAGRAPH_BREAK.sub("\n\n", text)
     return _INVISIBLE.sub("", text)
 
 
@@ -651,6 +652,10 @@ _HTML_CODE = re.compile(r"<code>(?P<code>[^<`]*)</code>", re.IGNORECASE)
 # A byte-order mark or zero-width space before the text hides the heading it opens (vllm-ascend
 # #9801 "\ufeff### What this PR does / why we need it?").
 _INVISIBLE = re.compile("[\ufeff\u200b\u200c\u200d\u2060]")
+# A paragraph break a tool wrote escaped, as the two characters `\n` twice between sentences
+# (vllm-ascend #12605 "...and graph replay.\n\nThe decode mask..."). Code (`"\n\n".join`)
+# and quoted model output (vllm-ascend #6940's JSON, "course.\n\n## Tuesday") keep theirs.
+_ESCAPED_PARAGRAPH_BREAK = re.compile(r"(?<=\w[.!?])(?:\\n){2,}(?=\n?[A-Z][a-z])")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>", re.IGNORECASE)
 _LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<url>[^)]+)\)")
 # A line of references and nothing else (`#11548` over `#12226` over the summary, vllm-ascend
