@@ -572,14 +572,16 @@ def test_a_revert_says_why_when_its_description_does() -> None:
         6368, "[fsdp] feat: add a trainer option", files=[("verl/trainer/a.py", 30, 0)]
     )
     refs = {ref.number: ref for ref in context_for([*prs, reason, again, original], "en").prs}
-    assert refs[6367].summary == "Reverts #6368: [fsdp] feat: add a trainer option."
+    # A title that quotes the reverted one gives it; the line does not repeat it.
+    assert refs[6367].summary == "Reverts #6368."
     assert refs[6366].summary == (
         "Reverts #6350 ([fsdp] fix: emit distillation outputs in use_remove_padding=False path"
         " (#6293)): #6350 causes an hccl error when weights are updated on NPU."
     )
-    assert refs[6360].summary.startswith("Reverts #6350: [fsdp] fix: emit distillation")
+    assert refs[6360].summary == "Reverts #6350."
     zh = {ref.number: ref for ref in context_for([*prs, reason], "zh").prs}
     assert zh[6366].summary.startswith("回退 #6350（[fsdp] fix: emit distillation")
+    assert zh[6360].summary == "回退 #6350。"
     assert zh[6366].summary.endswith(
         "）：#6350 causes an hccl error when weights are updated on NPU."
     )

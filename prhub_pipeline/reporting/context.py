@@ -433,7 +433,9 @@ def _pr_ref(
         target, _ = reverted_target(pr, known)
         if target is not None:
             original = known.get(target)
-            title = shorten(original.title, 90) if original else None
+            # 'Revert "<title>"' quotes it already: verl #6360's line gave #6350's title twice.
+            quoted = original is not None and original.title.casefold() in pr.title.casefold()
+            title = shorten(original.title, 90) if original and not quoted else None
             summary = words.revert_summary(target, title, facts.revert_reason(pr, original))
             outline = None
     shown_summary = _with_stop(summary if outline else shorten(summary, SUMMARY_LIMIT))
