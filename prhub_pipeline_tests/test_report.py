@@ -1526,6 +1526,15 @@ def test_the_busiest_labels_leave_out_a_tie_the_limit_would_cut() -> None:
     assert themes[0].isupper()
 
 
+def test_the_busiest_labels_are_a_share_of_the_week() -> None:
+    """vllm-ascend's 2026-08-03 (111 PRs) named Multimodal's 2 PRs among the busiest themes;
+    a week of a few PRs names its single ones."""
+    themes = {"MoE": 11, "Multimodal": 2, "Docker": 1}
+    assert facts.busiest(themes, 111) == [("MoE", 11)]
+    assert facts.busiest(themes, 43) == [("MoE", 11), ("Multimodal", 2)]
+    assert facts.busiest(themes, 6) == [("MoE", 11), ("Multimodal", 2), ("Docker", 1)]
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_section_of_an_empty_week_says_there_is_nothing(lang: str) -> None:
     context = context_for([], lang, ReviewData(available=False))

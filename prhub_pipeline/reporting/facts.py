@@ -232,11 +232,16 @@ _THEME_WORD_SPLIT = re.compile(r"[\s/&,+-]+")
 # From this many PRs in a week, a label with one PR is none of the busiest: tilelang's
 # 2026-07-13 (29 PRs) named "among themes, CI/infrastructure (1 PR) and Dependencies (1 PR)".
 BUSY_WEEK_PRS = 10
+# Nor, in a larger week, one with fewer than one PR in this many: vllm-ascend's 2026-08-03
+# (111 PRs) named "among themes, MoE-related (11 PRs) and Multimodal (2 PRs)".
+BUSY_SHARE_OF_PRS = 20
 
 
 def busiest(counts: Mapping[str, int], week_prs: int) -> Ranked:
-    """`counts` ranked, less the labels with a single PR once the week has BUSY_WEEK_PRS."""
-    return ranked({k: n for k, n in counts.items() if n > 1 or week_prs < BUSY_WEEK_PRS})
+    """`counts` ranked, less the labels too small to be among a week's busiest: none with
+    one PR once the week has BUSY_WEEK_PRS, and none under one in BUSY_SHARE_OF_PRS."""
+    least = 1 if week_prs < BUSY_WEEK_PRS else max(2, week_prs // BUSY_SHARE_OF_PRS)
+    return ranked({k: n for k, n in counts.items() if n >= least})
 
 
 def name_key(name: str) -> str:
