@@ -19,6 +19,7 @@ from prhub_pipeline.defs.analysis_assets import _classifier_metadata
 from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.classifier import TrainingMetrics
 from prhub_pipeline.stages.modules import ClassifierSummary
+from prhub_pipeline.warehouse.query import format_table
 from prhub_pipeline_tests.conftest import write_config
 from prhub_pipeline_tests.gitrepo import GitRepo
 
@@ -246,6 +247,17 @@ def test_sql_prints_a_table(
     assert "104" in out and "106" in out and "(3 rows)" in out
     assert main(["sql", "--config", str(config), "SELECT * FROM nope"]) == 2
     assert "query failed" in capsys.readouterr().err
+
+
+def test_sql_table_lines_end_where_their_text_does() -> None:
+    table = format_table(["module", "change"], [("fully_async", 2), ("ci", None)])
+    assert table.splitlines() == [
+        "module      | change",
+        "------------+-------",
+        "fully_async | 2",
+        "ci          |",
+        "(2 rows)",
+    ]
 
 
 def test_the_classifier_summary_says_where_validation_stands() -> None:

@@ -37,10 +37,12 @@ def format_table(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
     widths = [
         max([len(column), *(len(row[i]) for row in cells)]) for i, column in enumerate(columns)
     ]
-    lines = [
-        " | ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)),
-        "-+-".join("-" * w for w in widths),
-    ]
-    lines.extend(" | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in cells)
+
+    def line(values: list[str]) -> str:
+        # The last column is not padded: lines end where their text does, as psql's do.
+        return " | ".join(c.ljust(w) for c, w in zip(values, widths, strict=True)).rstrip()
+
+    lines = [line(columns), "-+-".join("-" * w for w in widths)]
+    lines.extend(line(row) for row in cells)
     lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
     return "\n".join(lines)
