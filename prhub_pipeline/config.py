@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Annotated, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -226,7 +226,11 @@ class RepoConfig(StrictModel):
     @classmethod
     def _monday(cls, start: date) -> date:
         if start.weekday() != 0:
-            raise ValueError(f"{start.isoformat()} is a {start:%A}; weeks start on a Monday")
+            monday = start - timedelta(days=start.weekday())
+            raise ValueError(
+                f"{start.isoformat()} is a {start:%A}; weeks start on a Monday"
+                f" (that week's: {monday.isoformat()})"
+            )
         return start
 
     @model_validator(mode="after")

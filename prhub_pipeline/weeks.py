@@ -59,7 +59,10 @@ def parse_week(text: str) -> date:
     except ValueError:
         raise ValueError(f"week {text!r} is not a date of the form YYYY-MM-DD") from None
     if day.weekday() != 0:
-        raise ValueError(f"week {text!r} is a {day:%A}; a week is named by its Monday")
+        monday = day - timedelta(days=day.weekday())
+        raise ValueError(
+            f"week {text!r} is a {day:%A}; a week is named by its Monday ({monday.isoformat()})"
+        )
     return day
 
 

@@ -13,7 +13,7 @@ from prhub_pipeline.cli import main
         (
             ["materialize", "--week", "2026-05-12"],
             "prhub materialize: argument --week: week '2026-05-12' is a Tuesday;"
-            " a week is named by its Monday",
+            " a week is named by its Monday (2026-05-11)",
         ),
         (
             ["report", "--week", "2026-05-11", "--lang", "fr"],

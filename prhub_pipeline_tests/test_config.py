@@ -73,7 +73,11 @@ def test_valid_config_resolves_paths_relative_to_the_file(tmp_path: Path) -> Non
             r"repos\.0\.github\.api_url: 'api\.github\.com/graphql' is not an http",
         ),
         ("name: verl-project/verl", "name: verl", r"repos\.0\.name: 'verl' is not a repository"),
-        ("start: 2024-10-28", "start: 2024-10-29", r"repos\.0\.start: 2024-10-29 is a Tuesday"),
+        (
+            "start: 2024-10-28",
+            "start: 2024-10-29",
+            r"repos\.0\.start: 2024-10-29 is a Tuesday; .* \(that week's: 2024-10-28\)",
+        ),
         ("source: git", "source: svn", r"repos\.0\.source"),
         ("    git_path: clone\n", "", r"repos\.0: git_path is required when source is git"),
         ("language: zh", "language: fr", r"language"),
