@@ -621,7 +621,7 @@ def test_a_revert_is_one_risk_observation(lang: str) -> None:
     observations = markdown.split("# " + SECTIONS[lang][3])[1].split("\n# ")[0]
     items = [line for line in observations.splitlines() if re.match(r"\d+\. ", line)]
     assert len([item for item in items if "[#6350]" in item]) == 1
-    reverted = {"zh": "被回退的变更", "en": "reverted changes"}[lang]
+    reverted = {"zh": "被回退的变更", "en": "(risks: reverted change)"}[lang]
     quick_view = markdown.split("# " + SECTIONS[lang][4])[1].split("\n# ")[0]
     line_6350 = next(line for line in quick_view.splitlines() if line.startswith("- **[#6350]"))
     assert reverted in line_6350
@@ -883,7 +883,7 @@ def test_a_pr_without_description_is_outlined_not_summarised_by_its_own_title() 
     assert "support megatron-bridge" not in quick[6600]
     assert quick[6600] == (
         "No description beyond the title; it changes verl/a.py (900 lines)."
-        " (risks: core-path changes without tests)"
+        " (risks: core-path change without tests)"
     )
     assert quick[6601].startswith("Splits optimizer state across ranks. (risks: ")
     # Every entry reads "importance N", then the summary if any, the risks and the parts.
@@ -891,7 +891,7 @@ def test_a_pr_without_description_is_outlined_not_summarised_by_its_own_title() 
     (bare_line,) = [line for line in lines if line.startswith("- **[#6600]")]
     assert (
         ": importance " in bare_line
-        and "(900 lines). (risks: core-path changes without tests) (score" in bare_line
+        and "(900 lines). (risks: core-path change without tests) (score" in bare_line
     )
     assert "Risks:" not in bare_line
 

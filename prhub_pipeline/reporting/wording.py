@@ -191,6 +191,7 @@ class Wording:
     impact_names: dict[FixImpact, str]
     risk_headings: dict[RiskKind, str]
     risk_names: dict[RiskKind, str]  # inside a sentence
+    pr_risk_names: dict[RiskKind, str]  # one PR's: `(risks: very large change)`
     part_labels: dict[str, str]
     # The built-in themes' names in this language (a theme not listed keeps its own name).
     theme_names: dict[str, str]
@@ -364,6 +365,7 @@ class Wording:
             ("impact_names", get_args(FixImpact)),
             ("risk_headings", RISK_ORDER),
             ("risk_names", RISK_ORDER),
+            ("pr_risk_names", RISK_ORDER),
             ("risk_texts", tuple(k for k in RISK_ORDER if k not in ("revert", "reverted"))),
             ("follow_ups", FOLLOW_UP_KINDS),
             ("place_file", PLACE_STATUSES),
@@ -1013,10 +1015,11 @@ class Wording:
         return self.quick_view_top.format(key=key, shown=shown)
 
     def quick_risk_note(self, kinds: Sequence[RiskKind]) -> str:
-        """` (risks: very large changes)` after a quick-view entry; empty without risks."""
+        """` (risks: very large change)` after a quick-view entry; empty without risks."""
         if not kinds:
             return ""
-        return self.quick_risks.format(list=self.list_sep.join(self.risk_names[k] for k in kinds))
+        names = (self.pr_risk_names[k] for k in kinds)
+        return self.quick_risks.format(list=self.list_sep.join(names))
 
     def basis(self, score: PrScore) -> str:
         """The score's largest parts, e.g. "规模 2.7 · 核心路径 2.5 · 修复后果 1.6"."""
@@ -1145,6 +1148,7 @@ ZH = Wording(
     },
     risk_headings=_ZH_RISK_HEADINGS,
     risk_names=_ZH_RISK_HEADINGS,
+    pr_risk_names=_ZH_RISK_HEADINGS,
     part_labels={
         "type": "类型",
         "breaking": "不兼容",
@@ -1494,6 +1498,25 @@ EN = Wording(
     },
     risk_headings=_EN_RISK_HEADINGS,
     risk_names={kind: _inside_sentence(heading) for kind, heading in _EN_RISK_HEADINGS.items()},
+    # The headings count several PRs; one PR has one change of each kind ("(risks: very large
+    # changes)" read as if it had several).
+    pr_risk_names={
+        "revert": "revert",
+        "reverted": "reverted change",
+        "breaking_change": "breaking change",
+        "unresolved_review": "review threads unresolved at merge",
+        "core_without_tests": "core-path change without tests",
+        "tests_disabled": "tests skipped or disabled",
+        "no_approval": "merged without an approving review",
+        "large_change": "very large change",
+        "cross_cutting": "cross-cutting change",
+        "config_default_change": "configuration default change",
+        "dependency_change": "dependency change",
+        "repeated_fix": "fix made again",
+        "known_gap": "work left for later",
+        "docker_change": "Docker image change",
+        "ci_change": "CI workflow change",
+    },
     part_labels={
         "type": "type",
         "breaking": "breaking",
