@@ -189,17 +189,26 @@ def test_revert_chain_names_what_it_reopens() -> None:
 
 
 def test_a_very_large_change_says_how_much_of_it_is_tests() -> None:
-    """lmdeploy #4594 "update anthropic endpoint test": 2822 lines, 2398 of them tests."""
-    tested = make_pr(
-        1, files=[("autotest/utils/client.py", 400, 24), ("tests/test_anthropic.py", 2398, 0)]
-    )
+    """verl #6076-like: 1432 lines, a third of them tests, is told with its tests; vllm-ascend
+    #13370 "update GLM5.1-w8a8c8 weekly cases" (3394 lines, 3346 in tests) and lmdeploy #4594
+    "update anthropic endpoint test" (2822, 2398 in tests) are test changes, not very large
+    ones, unless their other lines alone are."""
+    tested = make_pr(1, files=[("verl/a.py", 900, 32), ("tests/test_a.py", 500, 0)])
     barely = make_pr(2, files=[("verl/a.py", 1000, 0), ("tests/test_a.py", 100, 0)])
-    flags = {f.number: f for f in risks_of([tested, barely]) if f.risk == "large_change"}
-    assert flags[1].detail == (
-        "+2798/-24 lines in 2 files (2822 outside documentation and data, 2398 in tests)"
+    cases = make_pr(3, files=[("tests/e2e/cases.yaml", 3346, 0), ("ci/config.yaml", 48, 0)])
+    endpoint = make_pr(
+        4, files=[("autotest/utils/client.py", 400, 24), ("tests/test_anthropic.py", 2398, 0)]
     )
-    assert (flags[1].lines, flags[1].test_lines) == (2822, 2398)
+    suite = make_pr(5, files=[("verl/a.py", 1200, 0), ("tests/test_a.py", 9000, 0)])
+    prs = [tested, barely, cases, endpoint, suite]
+    flags = {f.number: f for f in risks_of(prs) if f.risk == "large_change"}
+    assert flags[1].detail == (
+        "+1400/-32 lines in 2 files (1432 outside documentation and data, 500 in tests)"
+    )
+    assert (flags[1].lines, flags[1].test_lines) == (1432, 500)
     assert "in tests" not in flags[2].detail and flags[2].test_lines == 100
+    assert 3 not in flags and 4 not in flags
+    assert flags[5].detail.endswith("(10200 outside documentation and data, 9000 in tests)")
 
 
 def test_large_and_cross_cutting_changes() -> None:
