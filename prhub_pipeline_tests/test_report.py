@@ -25,6 +25,7 @@ from prhub_pipeline.records import (
     RenderedReport,
     ReviewData,
     ReviewThread,
+    RiskFlag,
     ThemeTag,
     ThreadComment,
     WeekCounts,
@@ -658,6 +659,42 @@ def test_a_change_very_large_with_its_tests_is_told_so_and_needs_no_watch(
     assert said in observation.text
     watch = next(s for s in context.suggestions if "#6076" in s)
     assert "#6403" not in watch
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Several of them changed the same files: .github/workflows/tests.yaml (8 PRs)."),
+        ("zh", "其中多个 PR 改动了同一文件：.github/workflows/tests.yaml（8 个 PR）。"),
+    ],
+)
+def test_many_ci_changes_name_the_files_they_share(lang: str, said: str) -> None:
+    """vllm-ascend's 2026-08-03 listed 6 of its 28 CI workflow changes; 9 of the 28 edited its
+    list of tests. The count takes every CI file of a PR, not the few its flag names."""
+    registry = ".github/workflows/tests.yaml"
+    many = [
+        make_pr(6500 + i, "[ci] test: register a test", files=[(registry, 2, 0)]) for i in range(7)
+    ]
+    others = [(f".github/workflows/e2e_{i}.yml", 1, 0) for i in range(3)]
+    wide = make_pr(6510, "[ci] chore: bump runners", files=[*others, (registry, 1, 1)])
+    context = context_for([*week_prs(), *many, wide], lang)
+    observation = next(o for o in context.risks if o.risk == "ci_change")
+    assert observation.text.endswith(said)
+    # While every PR is listed, its files are there to read.
+    few = context_for([*week_prs(), *many[:2]], lang)
+    assert said[:8] not in next(o for o in few.risks if o.risk == "ci_change").text
+
+
+def test_shared_files_are_those_two_flags_or_more_name() -> None:
+    flags = [
+        RiskFlag(number=n, risk="ci_change", severity="low", detail="", paths=paths)
+        for n, paths in ((1, ["a.yml", "b.yml"]), (2, ["a.yml"]), (3, ["c.yml"]))
+    ]
+    assert facts.shared_files(flags, {}) == [("a.yml", 2)]
+    assert facts.shared_files(flags, {("ci_change", 3): ["c.yml", "b.yml"]}) == [
+        ("a.yml", 2),
+        ("b.yml", 2),
+    ]
 
 
 def test_risk_names_inside_an_english_sentence_keep_proper_names() -> None:

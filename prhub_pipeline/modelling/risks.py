@@ -462,23 +462,38 @@ def _path_flags(
         )
     flags.extend(_config_flags(pr, config, config_diffs))
     flags.extend(_dependency_flags(pr, edited, config_diffs))
-    for risk, patterns, what in (
-        ("docker_change", DOCKER_FILES, "Docker files"),
-        ("ci_change", CI_FILES, "CI workflows"),
-    ):
-        # An image's or workflow's notes (docker/docker-npu/OVERVIEW.md, LLaMA-Factory
-        # #10729) build and run nothing.
-        matched = [
-            f.path
-            for f in edited
-            if matches_any(f.path, patterns) and not matches_any(f.path, config.doc_paths)
-        ]
+    file_risks: tuple[tuple[RiskKind, str], ...] = (
+        ("docker_change", "Docker files"),
+        ("ci_change", "CI workflows"),
+    )
+    for risk, what in file_risks:
+        matched = risk_files(pr, risk, config)
         if matched:
             paths = matched[:_MAX_PATHS]
             flags.append(
-                _flag(pr, risk, f"changes {what}: {_listed(paths, len(matched))}", paths=paths)  # type: ignore[arg-type]
+                _flag(pr, risk, f"changes {what}: {_listed(paths, len(matched))}", paths=paths)
             )
     return flags
+
+
+_RISK_FILES: dict[RiskKind, tuple[str, ...]] = {
+    "docker_change": DOCKER_FILES,
+    "ci_change": CI_FILES,
+}
+
+
+def risk_files(pr: PullRequest, kind: RiskKind, config: ScoringConfig) -> list[str]:
+    """Every file of `pr` a file risk (`docker_change`, `ci_change`) is about: the files it
+    edits of that kind, less their notes (docker/docker-npu/OVERVIEW.md, LLaMA-Factory
+    #10729), which build and run nothing. A flag keeps the first few; this is all of them."""
+    patterns = _RISK_FILES[kind]
+    return [
+        f.path
+        for f in pr.files
+        if f.edits_content
+        and matches_any(f.path, patterns)
+        and not matches_any(f.path, config.doc_paths)
+    ]
 
 
 def _dependency_flags(

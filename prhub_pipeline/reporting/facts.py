@@ -650,6 +650,8 @@ class RiskGroup:
     reverts: list[RevertChain]  # the revert kind's chains
     # The dependency kind's requirements that several PRs changed in turn.
     requirement_chains: list[RequirementChain] = field(default_factory=list)
+    # The CI and image kinds' files that several PRs changed, with how many (`shared_files`).
+    shared_files: list[tuple[str, int]] = field(default_factory=list)
 
 
 def requirement_chains(
@@ -678,16 +680,36 @@ def requirement_chains(
     return chains[:MAX_REQUIREMENT_CHAINS]
 
 
+# Files several of a CI or image risk's PRs changed, named when the list of PRs is cut short:
+# vllm-ascend's 2026-08-03 listed 6 of 28 CI workflow changes, and did not say that 9 of the
+# 28 edited one file, its list of tests to run.
+MAX_SHARED_FILES = 3
+
+
+def shared_files(
+    flags: Sequence[RiskFlag], files: Mapping[tuple[str, int], Sequence[str]]
+) -> list[tuple[str, int]]:
+    """The files two or more of `flags` are about, with how many, most often changed first;
+    `files` has every file of a flag (`risks.risk_files`) where the flag keeps only a few."""
+    counts = Counter(
+        path for flag in flags for path in set(files.get((flag.risk, flag.number), flag.paths))
+    )
+    shared = sorted(((p, n) for p, n in counts.items() if n >= 2), key=lambda pn: (-pn[1], pn[0]))
+    return shared[:MAX_SHARED_FILES]
+
+
 def risk_groups(
     risks: Sequence[RiskFlag],
     refs: Mapping[int, PrRef],
     chains: Mapping[int, RevertChain],
     taken_up: Mapping[int, int] | None = None,
     merged_at: Mapping[int, datetime] | None = None,
+    files: Mapping[tuple[str, int], Sequence[str]] | None = None,
 ) -> list[RiskGroup]:
     """The week's risks by kind; `chains` are the week's revert chains by revert number,
-    `taken_up` the later PR that followed up each PR with work left for later, where known, and
-    `merged_at` when each PR merged (for requirements several PRs changed in turn)."""
+    `taken_up` the later PR that followed up each PR with work left for later, where known,
+    `merged_at` when each PR merged (for requirements several PRs changed in turn), and `files`
+    every file of each image and CI flag, by (risk, PR number)."""
     found = []
     for kind, flags in by_kind(risks):
         if kind == "reverted":
@@ -710,6 +732,9 @@ def risk_groups(
                 reverts=[chains[f.number] for f in flags] if kind == "revert" else [],
                 requirement_chains=requirement_chains(flags, merged_at or {})
                 if kind == "dependency_change"
+                else [],
+                shared_files=shared_files(flags, files or {})
+                if kind in ("ci_change", "docker_change") and len(flags) > len(listed)
                 else [],
             )
         )

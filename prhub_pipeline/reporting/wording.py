@@ -330,6 +330,8 @@ class Wording:
     requirements: RequirementPhrases  # how a requirement edit is told
     # A requirement several of the week's PRs changed in turn, taken together.
     requirement_chain: str  # fields key, path, net, steps
+    shared_files: str  # fields files: the files several of a risk's PRs changed
+    shared_file: str  # fields path, n
     chain_changed: str  # fields before, after
     chain_added: str  # fields after
     chain_removed: str  # fields before
@@ -861,7 +863,11 @@ class Wording:
         more = self._more(len(group.listed) + group.unlisted, len(group.listed))
         lead = _counted(lead, n).format(n=n, refs=self.refs(group.numbers))
         chains = [self._requirement_chain(chain) for chain in group.requirement_chains]
-        return self.sentence_sep.join([_closed(lead + items + more + _counted(end, n)), *chains])
+        sentences = [_closed(lead + items + more + _counted(end, n)), *chains]
+        if group.shared_files:
+            files = (self.shared_file.format(path=p, n=count) for p, count in group.shared_files)
+            sentences.append(self.shared_files.format(files=self.list_sep.join(files)))
+        return self.sentence_sep.join(sentences)
 
     def _version(self, spec: str | None) -> str:
         return shown_version(spec) or self.requirements.any_version
@@ -1367,6 +1373,8 @@ ZH = Wording(
         part_sep="，",
     ),
     requirement_chain="合起来看，{path} 中的 {key} {net}（{steps}）。",
+    shared_files="其中多个 PR 改动了同一文件：{files}。",
+    shared_file="{path}（{n} 个 PR）",
     chain_changed="从 {before} 变为 {after}",
     chain_added="从未列出变为 {after}",
     chain_removed="从 {before} 变为不再列出",
@@ -1773,6 +1781,8 @@ EN = Wording(
     requirement_sep="; ",
     requirements=REQUIREMENTS_EN,
     requirement_chain="Taken together, {key} in {path} {net} ({steps}).",
+    shared_files="Several of them changed the same files: {files}.",
+    shared_file="{path} ({n} PRs)",
     chain_changed="went from {before} to {after}",
     chain_added="went from not listed to {after}",
     chain_removed="went from {before} to not listed",
