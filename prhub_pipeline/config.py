@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -18,6 +18,8 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+
+from prhub_pipeline.weeks import monday_of
 
 CONFIG_ENV_VAR = "PRHUB_CONFIG"
 DEFAULT_CONFIG_NAME = "prhub.yaml"
@@ -226,10 +228,9 @@ class RepoConfig(StrictModel):
     @classmethod
     def _monday(cls, start: date) -> date:
         if start.weekday() != 0:
-            monday = start - timedelta(days=start.weekday())
             raise ValueError(
                 f"{start.isoformat()} is a {start:%A}; weeks start on a Monday"
-                f" (that week's: {monday.isoformat()})"
+                f" (that week's: {monday_of(start).isoformat()})"
             )
         return start
 

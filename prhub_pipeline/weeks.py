@@ -52,6 +52,11 @@ class WeekWindow(BaseModel):
         return f"{self.week_start.isoformat()} .. {last_day.isoformat()} ({self.timezone})"
 
 
+def monday_of(day: date) -> date:
+    """The Monday of `day`'s week."""
+    return day - timedelta(days=day.weekday())
+
+
 def parse_week(text: str) -> date:
     """A partition key `YYYY-MM-DD` that must be a Monday."""
     try:
@@ -59,17 +64,16 @@ def parse_week(text: str) -> date:
     except ValueError:
         raise ValueError(f"week {text!r} is not a date of the form YYYY-MM-DD") from None
     if day.weekday() != 0:
-        monday = day - timedelta(days=day.weekday())
         raise ValueError(
-            f"week {text!r} is a {day:%A}; a week is named by its Monday ({monday.isoformat()})"
+            f"week {text!r} is a {day:%A}; a week is named by its Monday"
+            f" ({monday_of(day).isoformat()})"
         )
     return day
 
 
 def week_of(moment: datetime, timezone: str) -> date:
     """The Monday of the week, in `timezone`, that contains `moment`."""
-    local = moment.astimezone(ZoneInfo(timezone)).date()
-    return local - timedelta(days=local.weekday())
+    return monday_of(moment.astimezone(ZoneInfo(timezone)).date())
 
 
 def iter_weeks(first: date, last: date) -> Iterator[date]:

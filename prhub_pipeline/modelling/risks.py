@@ -462,11 +462,7 @@ def _path_flags(
         )
     flags.extend(_config_flags(pr, config, config_diffs))
     flags.extend(_dependency_flags(pr, edited, config_diffs))
-    file_risks: tuple[tuple[RiskKind, str], ...] = (
-        ("docker_change", "Docker files"),
-        ("ci_change", "CI workflows"),
-    )
-    for risk, what in file_risks:
+    for risk, (_, what) in _FILE_RISKS.items():
         matched = risk_files(pr, risk, config)
         if matched:
             paths = matched[:_MAX_PATHS]
@@ -476,9 +472,10 @@ def _path_flags(
     return flags
 
 
-_RISK_FILES: dict[RiskKind, tuple[str, ...]] = {
-    "docker_change": DOCKER_FILES,
-    "ci_change": CI_FILES,
+# The risks a kind of file carries: the files' globs and their name in the flag's detail.
+_FILE_RISKS: dict[RiskKind, tuple[tuple[str, ...], str]] = {
+    "docker_change": (DOCKER_FILES, "Docker files"),
+    "ci_change": (CI_FILES, "CI workflows"),
 }
 
 
@@ -486,7 +483,7 @@ def risk_files(pr: PullRequest, kind: RiskKind, config: ScoringConfig) -> list[s
     """Every file of `pr` a file risk (`docker_change`, `ci_change`) is about: the files it
     edits of that kind, less their notes (docker/docker-npu/OVERVIEW.md, LLaMA-Factory
     #10729), which build and run nothing. A flag keeps the first few; this is all of them."""
-    patterns = _RISK_FILES[kind]
+    patterns, _ = _FILE_RISKS[kind]
     return [
         f.path
         for f in pr.files
