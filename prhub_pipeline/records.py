@@ -168,6 +168,9 @@ class ConfigFileDiff(Record):
 
     `comparable` is False when either version could not be read or parsed (binary, too large,
     invalid YAML or Python): then `changes` is empty and nothing is known about the values.
+    `keeps_existing` is True when the PR left every setting the file had as it was, adding at
+    most whole new entries of lists of mappings, CI jobs or steps after a job's last (a test
+    registered in a workflow's matrix), or the file is new.
     """
 
     repo: str
@@ -175,6 +178,7 @@ class ConfigFileDiff(Record):
     path: str
     comparable: bool
     changes: list[SettingChange] = Field(default_factory=list)
+    keeps_existing: bool = False
 
 
 class ReviewData(Record):
@@ -278,6 +282,7 @@ class RiskFlag(Record):
     detail: str  # English, one line: what the data shows
     related: list[int] = Field(default_factory=list)  # PRs/issues in the chain (reverts)
     paths: list[str] = Field(default_factory=list)
+    files: list[str] = Field(default_factory=list)  # a file risk's every file; `paths` the first
     asks: list[ReviewAsk] = Field(default_factory=list)
     lines: int | None = None
     test_lines: int | None = None  # of `lines`, those in test files (very large changes)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.config_diff import (
     compare_config,
+    compared_files,
     config_file_diffs,
     config_files,
     deleted_config_files,
@@ -502,4 +503,105 @@ class WeightPrefetchConfig:
     after = before.replace('"gate_up": 1,', '"gate_up": 1.0,').replace('"qkv": 1.0', '"qkv": 0.5')
     assert compare_config("vllm_ascend/ascend_config.py", before, after) == [
         change("WeightPrefetchConfig.prefetch_ratio[attn][qkv]", "1.0", "0.5")
+    ]
+
+
+WORKFLOW = ".github/workflows/pr-test.yml"
+PR_TEST = """\
+name: PR Test
+on:
+  pull_request:
+    branches: [main]
+jobs:
+  cpu-unittest:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        info: [{"num_gpus": 0, "test_file": "test_dp_schedule.py"},
+               {"num_gpus": 0, "test_file": "test_rm_f1.py"}]
+    steps:
+      - uses: actions/checkout@v4
+      - name: Run the test
+        run: pytest tests/${{ matrix.info.test_file }}
+"""
+
+
+def keeps_existing(before: str, after: str) -> bool:
+    (diff,) = config_file_diffs(
+        "acme/widgets", [FileVersions(pr_number=1, path=WORKFLOW, before=before, after=after)]
+    )
+    assert diff.comparable
+    return diff.keeps_existing
+
+
+def test_a_workflow_that_only_gains_jobs_and_entries_keeps_what_it_had() -> None:
+    # slime #2067 registered its new test in the matrix, between two that were there.
+    registered = PR_TEST.replace(
+        '{"num_gpus": 0, "test_file": "test_rm_f1.py"}',
+        '{"num_gpus": 0, "test_file": "test_cispo_loss.py"},\n'
+        '               {"num_gpus": 0, "test_file": "test_rm_f1.py"}',
+    )
+    assert compare_config(WORKFLOW, PR_TEST, registered) == [
+        change("jobs.cpu-unittest.strategy.matrix.info[1].num_gpus", None, "0"),
+        change("jobs.cpu-unittest.strategy.matrix.info[1].test_file", None, "test_cispo_loss.py"),
+    ]
+    assert keeps_existing(PR_TEST, registered)
+    new_step = PR_TEST + "      - name: Run the new test\n        run: pytest tests/new.py\n"
+    assert keeps_existing(PR_TEST, new_step)
+    new_job = PR_TEST + "  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ruff .\n"
+    assert keeps_existing(PR_TEST, new_job)
+    commented = PR_TEST.replace("jobs:\n", "# One job per kind of runner.\njobs:\n")
+    assert commented != PR_TEST and keeps_existing(PR_TEST, commented)  # no setting changed
+    (new_file,) = config_file_diffs(
+        "acme/widgets", [FileVersions(pr_number=1, path=WORKFLOW, status="added", after=PR_TEST)]
+    )
+    assert new_file.keeps_existing
+
+
+def test_a_workflow_whose_jobs_run_differently_changed_what_it_had() -> None:
+    # A step given a condition, a job its environment, a trigger its branches, a test dropped.
+    guarded = PR_TEST.replace(
+        "        run: pytest", "        if: github.event_name == 'push'\n        run: pytest"
+    )
+    with_env = PR_TEST.replace(
+        "    runs-on: ubuntu-latest\n", "    runs-on: ubuntu-latest\n    env:\n      X: '1'\n"
+    )
+    branches = PR_TEST.replace("branches: [main]", "branches: [main, release]")
+    dropped = PR_TEST.replace(',\n               {"num_gpus": 0, "test_file": "test_rm_f1.py"}', "")
+    runner = PR_TEST.replace("runs-on: ubuntu-latest", "runs-on: self-hosted")
+    concurrency = PR_TEST + "concurrency: {group: pr, cancel-in-progress: true}\n"
+    # verl #2831 prepared a dataset before the tests ran: a step before the job's last.
+    prepared = PR_TEST.replace(
+        "      - name: Run the test\n",
+        "      - name: Prepare gsm8k\n        run: python prepare.py\n      - name: Run the test\n",
+    )
+    for after in (guarded, with_env, branches, dropped, runner, concurrency, prepared):
+        assert not keeps_existing(PR_TEST, after), after
+    # Read as GitHub reads it: `on` names the triggers (YAML 1.1 reads it as true).
+    assert compare_config(WORKFLOW, PR_TEST, branches) == [
+        change("on.pull_request.branches", '["main"]', '["main", "release"]')
+    ]
+    assert compare_config(YAML_PATH, "on: yes\n", "on: no\n") == [change("True", "true", "false")]
+    # A comparison that failed says nothing either way.
+    (unread,) = config_file_diffs(
+        "acme/widgets", [FileVersions(pr_number=1, path=WORKFLOW, before=None, after=PR_TEST)]
+    )
+    assert not unread.comparable and not unread.keeps_existing
+
+
+def test_ci_workflows_are_compared_beside_configs_and_manifests() -> None:
+    pr = make_pr(
+        7,
+        files=[
+            (WORKFLOW, 1, 0),
+            (".github/workflows/pr-test.yml.j2", 1, 0),
+            (".github/workflows/scripts/test_config.yaml", 2, 0),
+            (".github/workflows/README.md", 1, 0),
+            ("requirements.txt", 1, 1),
+        ],
+    )
+    assert [f.path for f in compared_files(pr, ScoringConfig())] == [
+        "requirements.txt",
+        WORKFLOW,
+        ".github/workflows/scripts/test_config.yaml",
     ]

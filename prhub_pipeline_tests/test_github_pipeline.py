@@ -148,6 +148,8 @@ def test_a_github_week_stores_the_settings_a_pr_changed_and_the_report_names_the
         assert main(["materialize", "--config", str(config), "--week", "2026-05-11"]) == 0
     assert fake.invalid == []
     assert stored(config, "SELECT number, path, comparable FROM pr_config_files ORDER BY path") == [
+        # The fixture's workflow has no text to read: it stays to the line-count rules.
+        (6401, ".github/workflows/cpu_unit_tests.yml", False),
         (6420, config_path, True),
         (6420, "verl/trainer/config/rollout/rollout.yaml", True),
     ]
@@ -188,7 +190,11 @@ def test_config_files_github_cannot_answer_for_leave_the_week_stored(
         config = write_github_config(tmp_path, f"{url}/graphql")
         assert main(["materialize", "--config", str(config), "--week", "2026-05-11"]) == 0
     assert stored(config, "SELECT count(*) FROM prs")[0][0] == WEEK_PRS + 1
-    assert stored(config, "SELECT number, comparable FROM pr_config_files") == [(6420, False)]
+    # The fixture week's workflow edit is compared too.
+    assert stored(config, "SELECT number, comparable FROM pr_config_files ORDER BY number") == [
+        (6401, False),
+        (6420, False),
+    ]
     flags = stored(config, "SELECT detail FROM pr_risks WHERE risk = 'config_default_change'")
     assert flags == [
         (
@@ -197,6 +203,6 @@ def test_config_files_github_cannot_answer_for_leave_the_week_stored(
         )
     ]
     assert (
-        "week 2026-05-11: settings of 1 config file(s) not compared:"
+        "week 2026-05-11: settings of 2 config file(s) not compared:"
         " GitHub answered FileVersions without alias e1" in capsys.readouterr().out
     )

@@ -690,11 +690,10 @@ def test_shared_files_are_those_two_flags_or_more_name() -> None:
         RiskFlag(number=n, risk="ci_change", severity="low", detail="", paths=paths)
         for n, paths in ((1, ["a.yml", "b.yml"]), (2, ["a.yml"]), (3, ["c.yml"]))
     ]
-    assert facts.shared_files(flags, {}) == [("a.yml", 2)]
-    assert facts.shared_files(flags, {("ci_change", 3): ["c.yml", "b.yml"]}) == [
-        ("a.yml", 2),
-        ("b.yml", 2),
-    ]
+    assert facts.shared_files(flags) == [("a.yml", 2)]
+    # Every file of a flag counts where it has them, not only the few it names.
+    flags[2] = flags[2].model_copy(update={"files": ["c.yml", "b.yml"]})
+    assert facts.shared_files(flags) == [("a.yml", 2), ("b.yml", 2)]
 
 
 def test_risk_names_inside_an_english_sentence_keep_proper_names() -> None:

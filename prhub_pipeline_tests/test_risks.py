@@ -267,6 +267,38 @@ def test_dependency_docker_ci_and_config_changes() -> None:
     assert by_kind["config_default_change"].paths == ["verl/trainer/config/ppo_trainer.yaml"]
 
 
+def test_ci_files_that_only_gain_jobs_or_entries_are_no_ci_change() -> None:
+    # slime #2067 registered its test in pr-test.yml and the template it is rendered from;
+    # #2005 also changed how an existing job runs.
+    workflow, template = ".github/workflows/pr-test.yml", ".github/workflows/pr-test.yml.j2"
+    nightly = ".github/workflows/nightly.yml"
+    registered = make_pr(2067, files=[(workflow, 1, 1), (template, 1, 0), ("tests/t.py", 9, 0)])
+    reworked = make_pr(2005, files=[(workflow, 3, 1), (template, 3, 1), (nightly, 40, 0)])
+    unread = make_pr(2100, files=[(workflow, 1, 1)])
+    diffs = [
+        ConfigFileDiff(
+            repo=REPO,
+            pr_number=2067,
+            path=workflow,
+            comparable=True,
+            changes=[SettingChange(key="jobs.unit.strategy.matrix.info[7].test_file", after="t")],
+            keeps_existing=True,
+        ),
+        compared(2005, workflow, ("jobs.unit.timeout-minutes", "30", "60")),
+        ConfigFileDiff(
+            repo=REPO, pr_number=2005, path=nightly, comparable=True, keeps_existing=True
+        ),
+    ]
+    flags = flag_risks([registered, reworked, unread], {}, NO_REVIEWS, CONFIG, {}, diffs)
+    ci = {f.number: f for f in flags if f.risk == "ci_change"}
+    assert sorted(ci) == [2005, 2100]
+    # The template goes with its rendered file; the new workflow changes nothing there was.
+    assert ci[2005].files == [workflow, template]
+    assert ci[2005].detail == f"changes CI workflows: {workflow}, {template}"
+    # Not compared (stored before workflows were): judged by being edited.
+    assert ci[2100].files == [workflow]
+
+
 PPO = "verl/trainer/config/ppo_trainer.yaml"
 GENERATED = "verl/trainer/config/_generated_ppo_trainer.yaml"
 ROLLOUT = "verl/trainer/config/rollout/rollout.yaml"

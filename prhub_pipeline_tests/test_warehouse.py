@@ -6,10 +6,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from prhub_pipeline.records import FileChange, PullRequest
+from prhub_pipeline.records import ConfigFileDiff, FileChange, PullRequest
 from prhub_pipeline.warehouse import WarehouseError, connect, replace_partition
 from prhub_pipeline.warehouse.connection import _migration_files, schema_version
-from prhub_pipeline.warehouse.prs import pr_tables, read_prs
+from prhub_pipeline.warehouse.prs import config_diff_tables, pr_tables, read_config_diffs, read_prs
 from prhub_pipeline.warehouse.quality import check_raw_prs
 
 WEEK = date(2026, 5, 11)
@@ -44,6 +44,33 @@ def test_schema_is_created_and_versioned(tmp_path: Path) -> None:
         assert schema_version(con) == version
         applied = con.execute("SELECT version FROM schema_migrations ORDER BY 1").fetchall()
         assert [row[0] for row in applied] == [v for v, _, _ in _migration_files()]
+
+
+def test_config_files_stored_before_keeps_existing_read_as_changed(tmp_path: Path) -> None:
+    # A warehouse at schema 5 (before `keeps_existing`) with one compared workflow.
+    path = tmp_path / "w.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute(
+            "CREATE TABLE schema_migrations ("
+            "version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)"
+        )
+        for version, name, script in _migration_files():
+            if version <= 5:
+                con.execute(script)
+                con.execute("INSERT INTO schema_migrations VALUES (?, ?, now())", [version, name])
+        con.execute(
+            "INSERT INTO pr_config_files VALUES ('acme/widgets', 1, ?, '.github/workflows/a.yml',"
+            " true)",
+            [WEEK],
+        )
+    diff = ConfigFileDiff(
+        repo="acme/widgets", pr_number=2, path="ci.yml", comparable=True, keeps_existing=True
+    )
+    with connect(path) as con:
+        (old,) = read_config_diffs(con, "acme/widgets", WEEK)
+        assert (old.comparable, old.keeps_existing) == (True, False)
+        replace_partition(con, "acme/widgets", WEEK, config_diff_tables(WEEK, [diff]))
+        assert read_config_diffs(con, "acme/widgets", WEEK) == [diff]
 
 
 def test_rewriting_a_partition_never_duplicates(tmp_path: Path) -> None:

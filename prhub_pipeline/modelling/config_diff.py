@@ -19,7 +19,9 @@ import ast
 import difflib
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -37,6 +39,20 @@ from prhub_pipeline.records import (
 
 # libyaml's loader when PyYAML was built with it: ten times faster on large Hydra configs.
 _YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _WorkflowLoader(_YAML_LOADER):  # type: ignore[misc,valid-type]
+    """YAML as CI services read it (1.2's booleans): GitHub Actions' `on:` is the key of a
+    workflow's triggers, where YAML 1.1 reads the boolean true (`True.pull_request`)."""
+
+
+_WorkflowLoader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in _YAML_LOADER.yaml_implicit_resolvers.items()
+}
+_WorkflowLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
 # Larger files are generated data, not settings someone edits by hand.
 MAX_CONFIG_BYTES = 2_000_000
 MAX_CONFIG_NODES = 200_000
@@ -80,10 +96,25 @@ def manifest_files(pr: PullRequest) -> list[FileChange]:
     ]
 
 
+def ci_workflow_files(pr: PullRequest) -> list[FileChange]:
+    """The PR's CI files that are YAML (GitHub Actions workflows and the lists they read),
+    edited or new: whether an edit changed what was there or only added jobs and entries."""
+    return [
+        f
+        for f in pr.files
+        if f.status in ("modified", "renamed", "added")
+        and f.edits_content
+        and matches_any(f.path, CI_FILES)
+        and f.path.lower().endswith(_YAML_SUFFIXES)
+    ]
+
+
 def compared_files(pr: PullRequest, config: ScoringConfig) -> list[FileChange]:
-    """The files ingest reads before and after the PR: configuration files and manifests."""
+    """The files ingest reads before and after the PR: configuration files, manifests and CI
+    workflows."""
     manifests = [f for f in manifest_files(pr) if not is_user_config(f.path, config)]
-    return [*config_files(pr, config), *manifests]
+    files = [*config_files(pr, config), *manifests, *ci_workflow_files(pr)]
+    return list({f.path: f for f in files}.values())  # a file of two kinds is read once
 
 
 def deleted_config_files(pr: PullRequest, config: ScoringConfig) -> list[str]:
@@ -110,7 +141,8 @@ def is_user_config(path: str, config: ScoringConfig) -> bool:
 def compare_config(path: str, before: str | None, after: str | None) -> list[SettingChange] | None:
     """The settings that differ between two versions of one file, by key; None when either
     version is missing or cannot be parsed as the file's kind (YAML, or Python for `.py`)."""
-    return _SettingsReader().compare(path, before, after)
+    comparison = _SettingsReader().compare(path, before, after)
+    return None if comparison is None else comparison.changes
 
 
 def config_file_diffs(repo: str, versions: Iterable[FileVersions]) -> list[ConfigFileDiff]:
@@ -120,17 +152,24 @@ def config_file_diffs(repo: str, versions: Iterable[FileVersions]) -> list[Confi
     for version in versions:
         # A new file is compared with an empty one: all its settings are added.
         before = "" if version.status == "added" and version.before is None else version.before
-        changes = reader.compare(version.path, before, version.after)
+        comparison = reader.compare(version.path, before, version.after)
         diffs.append(
             ConfigFileDiff(
                 repo=repo,
                 pr_number=version.pr_number,
                 path=version.path,
-                comparable=changes is not None,
-                changes=changes or [],
+                comparable=comparison is not None,
+                changes=comparison.changes if comparison else [],
+                keeps_existing=comparison is not None and comparison.keeps_existing,
             )
         )
     return diffs
+
+
+@dataclass(frozen=True)
+class _Comparison:
+    changes: list[SettingChange]
+    keeps_existing: bool  # see ConfigFileDiff.keeps_existing
 
 
 class _SettingsReader:
@@ -140,9 +179,7 @@ class _SettingsReader:
     def __init__(self) -> None:
         self._parsed: dict[tuple[str, str], _Parsed | None] = {}
 
-    def compare(
-        self, path: str, before: str | None, after: str | None
-    ) -> list[SettingChange] | None:
+    def compare(self, path: str, before: str | None, after: str | None) -> _Comparison | None:
         if before is None or after is None:
             return None
         old, new = self._settings(path, before, after)
@@ -150,8 +187,8 @@ class _SettingsReader:
             return None
         # A value that became a mapping (`extra_configs: {}` gaining keys, `qat: null` becoming
         # a section) is not a removed setting: its new keys say what it holds now.
-        parents = {key[:at] for key in new for at, char in enumerate(key) if char in ".["}
-        return [
+        parents = _key_prefixes(new)
+        changes = [
             SettingChange(key=key, before=old.get(key), after=new.get(key))
             for key in sorted(old.keys() | new.keys())
             if not _same_value(old.get(key), new.get(key))
@@ -159,6 +196,7 @@ class _SettingsReader:
             and not _same_value(_resolved(old, key), _resolved(new, key))
             and not (key not in new and key in parents)
         ]
+        return _Comparison(changes, _keeps_existing(changes, old))
 
     def _settings(
         self, path: str, before: str, after: str
@@ -181,13 +219,67 @@ class _SettingsReader:
         elif name.endswith(".py"):
             kind = "python"
         elif name.endswith(_YAML_SUFFIXES):
-            kind = "yaml"
+            kind = "workflow" if matches_any(path, CI_FILES) else "yaml"
         else:
             return None
         key = (kind, text)
         if key not in self._parsed:
             self._parsed[key] = _parse(kind, path, text)
         return self._parsed[key]
+
+
+def _key_prefixes(settings: Iterable[str]) -> set[str]:
+    """Every key's parents: its text up to each `.` or `[` in it (`jobs.test.steps`)."""
+    return {key[:at] for key in settings for at, char in enumerate(key) if char in ".["}
+
+
+# A GitHub Actions job (`jobs.<id>`, ids have no dots): a workflow's jobs run apart, so a new
+# one leaves the others as they were.
+_NEW_JOB = re.compile(r"(?:\[\d+\]\.)?jobs\.[^.\[]+")
+
+
+def _keeps_existing(changes: Sequence[SettingChange], old: Collection[str]) -> bool:
+    """Whether `changes` leave every setting the file had as it was: each one is part of a
+    whole new entry of a list of mappings (a test in a workflow's matrix) or a new job under
+    `jobs`, or the file had no settings. A key added to an entry that was there already
+    changes it: a step given `if:` or `continue-on-error:` runs differently. So does a step
+    put before a job's last one (verl #2831 prepared a dataset before the tests ran, #4560
+    pointed apt at a cache); one after them all, such as a new test, leaves them as they ran."""
+    if not old:
+        return True
+    existing = _key_prefixes(old) | set(old)
+    labels: dict[str, set[str]] = defaultdict(set)  # the entries each list had, by label
+    for prefix in existing:
+        if prefix.endswith("]") and "[" in prefix:
+            listed, label = prefix[:-1].rsplit("[", 1)
+            labels[listed].add(label)
+    for change in changes:
+        if change.before is not None:
+            return False
+        key = change.key
+        job = _NEW_JOB.match(key)
+        parts = [
+            *([job.group()] if job else []),
+            *(key[: at + 1] for at, c in enumerate(key) if c == "]"),
+        ]
+        if not any(_new_part(part, existing, labels) for part in parts):
+            return False
+    return True
+
+
+def _new_part(part: str, existing: Collection[str], labels: Mapping[str, set[str]]) -> bool:
+    """Whether `part` (a job, or an entry of a list) is new and leaves the rest as it was; a
+    job's steps run in turn, so a new one must come after every step the job had (steps told
+    apart by name keep no order: one of those is a change)."""
+    if part in existing:
+        return False
+    if not part.endswith("]"):
+        return True  # a new job
+    listed, label = part[:-1].rsplit("[", 1)
+    if not listed.endswith(".steps"):
+        return True
+    before = labels.get(listed, set())
+    return label.isdigit() and all(b.isdigit() and int(b) < int(label) for b in before)
 
 
 def _resolved(settings: dict[str, str], key: str) -> str | None:
@@ -255,16 +347,16 @@ def _parse(kind: str, path: str, text: str) -> _Parsed | None:
         return requirement_settings(path, text)
     if kind == "python":
         return _python_settings(text)
-    documents = _yaml_documents(text)
+    documents = _yaml_documents(text, _WorkflowLoader if kind == "workflow" else _YAML_LOADER)
     return None if documents is None else _YamlDocuments(documents)
 
 
 # --- YAML ------------------------------------------------------------------------------------
 
 
-def _yaml_documents(text: str) -> list[Any] | None:
+def _yaml_documents(text: str, loader: type[yaml.SafeLoader]) -> list[Any] | None:
     try:
-        documents = [d for d in yaml.load_all(text, Loader=_YAML_LOADER) if d is not None]
+        documents = [d for d in yaml.load_all(text, Loader=loader) if d is not None]
     except (yaml.YAMLError, RecursionError):
         return None
     return documents if _within_node_limit(documents) else None

@@ -34,7 +34,13 @@ from prhub_pipeline.modelling.pr_text import (
 from prhub_pipeline.modelling.repeats import Repeat, repeats
 from prhub_pipeline.modelling.requirement_edits import ENGLISH, describe, requirement_edits
 from prhub_pipeline.modelling.tags import areas_of
-from prhub_pipeline.paths import CI_FILES, DEPENDENCY_FILES, DOCKER_FILES, matches_any
+from prhub_pipeline.paths import (
+    CI_FILES,
+    DEPENDENCY_FILES,
+    DOCKER_FILES,
+    TEMPLATE_SUFFIXES,
+    matches_any,
+)
 from prhub_pipeline.records import (
     ConfigFileDiff,
     FileChange,
@@ -463,11 +469,17 @@ def _path_flags(
     flags.extend(_config_flags(pr, config, config_diffs))
     flags.extend(_dependency_flags(pr, edited, config_diffs))
     for risk, (_, what) in _FILE_RISKS.items():
-        matched = risk_files(pr, risk, config)
+        matched = risk_files(pr, risk, config, config_diffs)
         if matched:
             paths = matched[:_MAX_PATHS]
             flags.append(
-                _flag(pr, risk, f"changes {what}: {_listed(paths, len(matched))}", paths=paths)
+                _flag(
+                    pr,
+                    risk,
+                    f"changes {what}: {_listed(paths, len(matched))}",
+                    paths=paths,
+                    files=matched,
+                )
             )
     return flags
 
@@ -479,17 +491,51 @@ _FILE_RISKS: dict[RiskKind, tuple[tuple[str, ...], str]] = {
 }
 
 
-def risk_files(pr: PullRequest, kind: RiskKind, config: ScoringConfig) -> list[str]:
+def risk_files(
+    pr: PullRequest,
+    kind: RiskKind,
+    config: ScoringConfig,
+    config_diffs: Mapping[tuple[int, str], ConfigFileDiff] | None = None,
+) -> list[str]:
     """Every file of `pr` a file risk (`docker_change`, `ci_change`) is about: the files it
     edits of that kind, less their notes (docker/docker-npu/OVERVIEW.md, LLaMA-Factory
-    #10729), which build and run nothing. A flag keeps the first few; this is all of them."""
+    #10729), which build and run nothing, and less the CI files whose compared settings
+    (`config_diffs`) it left as they were, adding at most jobs, list entries or steps after a
+    job's last (`ConfigFileDiff.keeps_existing`): slime's fixes register their test in the
+    workflow's matrix, and a new nightly job leaves the pipelines there were running as before
+    (47 of slime's 84 CI flags and 84 of verl's 516 were no more), unless the PR removes CI
+    files (slime #441 replaced its workflow with a new one). A template goes with the file
+    rendered from it (slime's `pr-test.yml.j2`). A flag keeps the first few files; this is all
+    of them."""
     patterns, _ = _FILE_RISKS[kind]
-    return [
+    diffs = config_diffs or {}
+
+    def kept_as_was(path: str) -> bool:
+        diff = diffs.get((pr.number, path))
+        return diff is not None and diff.comparable and diff.keeps_existing
+
+    files = [
         f.path
         for f in pr.files
         if f.edits_content
         and matches_any(f.path, patterns)
         and not matches_any(f.path, config.doc_paths)
+    ]
+    # A PR that removes CI files replaces what they ran: its new ones are no additions.
+    removes_ci = any(f.status == "removed" and matches_any(f.path, patterns) for f in pr.files)
+    if kind != "ci_change" or removes_ci:
+        return files
+    present = set(files)
+    return [
+        path
+        for path in files
+        if not kept_as_was(path)
+        and not any(
+            path.endswith(suffix)
+            and path[: -len(suffix)] in present
+            and kept_as_was(path[: -len(suffix)])
+            for suffix in TEMPLATE_SUFFIXES
+        )
     ]
 
 

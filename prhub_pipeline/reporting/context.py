@@ -30,7 +30,7 @@ from prhub_pipeline.modelling.pr_text import (
     summarize,
 )
 from prhub_pipeline.modelling.repeats import Repeat, repeats
-from prhub_pipeline.modelling.risks import SEVERITY, risk_files
+from prhub_pipeline.modelling.risks import SEVERITY
 from prhub_pipeline.modelling.tags import areas_of
 from prhub_pipeline.modelling.themes import housekeeping_themes
 from prhub_pipeline.records import (
@@ -359,11 +359,6 @@ def build_report_context(
             chains,
             taken_up,
             {pr.number: pr.merged_at for pr in prs},
-            {
-                (flag.risk, flag.number): risk_files(by_number[flag.number], flag.risk, scoring)
-                for flag in risks
-                if flag.risk in ("ci_change", "docker_change") and flag.number in by_number
-            },
         )
     ]
     faded = _faded_labels(counts, previous_week_counts, prs_of)

@@ -686,14 +686,10 @@ def requirement_chains(
 MAX_SHARED_FILES = 3
 
 
-def shared_files(
-    flags: Sequence[RiskFlag], files: Mapping[tuple[str, int], Sequence[str]]
-) -> list[tuple[str, int]]:
-    """The files two or more of `flags` are about, with how many, most often changed first;
-    `files` has every file of a flag (`risks.risk_files`) where the flag keeps only a few."""
-    counts = Counter(
-        path for flag in flags for path in set(files.get((flag.risk, flag.number), flag.paths))
-    )
+def shared_files(flags: Sequence[RiskFlag]) -> list[tuple[str, int]]:
+    """The files two or more of `flags` are about, with how many, most often changed first
+    (every file of a flag, where it has them: one stored before it did keeps a few)."""
+    counts = Counter(path for flag in flags for path in set(flag.files or flag.paths))
     shared = sorted(((p, n) for p, n in counts.items() if n >= 2), key=lambda pn: (-pn[1], pn[0]))
     return shared[:MAX_SHARED_FILES]
 
@@ -704,12 +700,10 @@ def risk_groups(
     chains: Mapping[int, RevertChain],
     taken_up: Mapping[int, int] | None = None,
     merged_at: Mapping[int, datetime] | None = None,
-    files: Mapping[tuple[str, int], Sequence[str]] | None = None,
 ) -> list[RiskGroup]:
     """The week's risks by kind; `chains` are the week's revert chains by revert number,
     `taken_up` the later PR that followed up each PR with work left for later, where known,
-    `merged_at` when each PR merged (for requirements several PRs changed in turn), and `files`
-    every file of each image and CI flag, by (risk, PR number)."""
+    and `merged_at` when each PR merged (for requirements several PRs changed in turn)."""
     found = []
     for kind, flags in by_kind(risks):
         if kind == "reverted":
@@ -733,7 +727,7 @@ def risk_groups(
                 requirement_chains=requirement_chains(flags, merged_at or {})
                 if kind == "dependency_change"
                 else [],
-                shared_files=shared_files(flags, files or {})
+                shared_files=shared_files(flags)
                 if kind in ("ci_change", "docker_change") and len(flags) > len(listed)
                 else [],
             )

@@ -93,13 +93,15 @@ def pr_tables(week_start: date, prs: Sequence[PullRequest]) -> list[TableRows]:
     return [TableRows("prs", PR_COLUMNS, pr_rows), TableRows("pr_files", FILE_COLUMNS, file_rows)]
 
 
-CONFIG_FILE_COLUMNS = ("repo", "number", "week_start", "path", "comparable")
+CONFIG_FILE_COLUMNS = ("repo", "number", "week_start", "path", "comparable", "keeps_existing")
 SETTING_COLUMNS = ("repo", "number", "week_start", "path", "key", "before", "after")
 
 
 def config_diff_tables(week_start: date, diffs: Sequence[ConfigFileDiff]) -> list[TableRows]:
     """The `pr_config_files` and `pr_setting_changes` rows of one partition."""
-    file_rows = [(d.repo, d.pr_number, week_start, d.path, d.comparable) for d in diffs]
+    file_rows = [
+        (d.repo, d.pr_number, week_start, d.path, d.comparable, d.keeps_existing) for d in diffs
+    ]
     setting_rows = [
         (d.repo, d.pr_number, week_start, d.path, c.key, c.before, c.after)
         for d in diffs
@@ -127,8 +129,9 @@ def read_config_diffs(
             path=path,
             comparable=comparable,
             changes=changes.get((number, path), []),
+            keeps_existing=bool(keeps_existing),
         )
-        for number, path, comparable in con.execute(
+        for number, path, comparable, keeps_existing in con.execute(
             read_sql("select_config_files.sql"), [repo, week_start]
         ).fetchall()
     ]
