@@ -582,11 +582,57 @@ def test_a_workflow_whose_jobs_run_differently_changed_what_it_had() -> None:
         change("on.pull_request.branches", '["main"]', '["main", "release"]')
     ]
     assert compare_config(YAML_PATH, "on: yes\n", "on: no\n") == [change("True", "true", "false")]
+    # Steps that all have names are matched by name, and their order still counts: tilelang
+    # #1456 moved clang-tidy after the install, which changes no setting.
+    checkout = "      - name: Check out\n        uses: actions/checkout@v4\n"
+    run = "      - name: Run the test\n        run: pytest tests/${{ matrix.info.test_file }}\n"
+    named = PR_TEST.replace("      - uses: actions/checkout@v4\n", checkout)
+    moved = named.replace(checkout + run, run + checkout)
+    assert moved != named and compare_config(WORKFLOW, named, moved) == []
+    assert not keeps_existing(named, moved)
+    assert keeps_existing(
+        named, named + "      - name: Run the new test\n        run: pytest new.py\n"
+    )
     # A comparison that failed says nothing either way.
     (unread,) = config_file_diffs(
         "acme/widgets", [FileVersions(pr_number=1, path=WORKFLOW, before=None, after=PR_TEST)]
     )
     assert not unread.comparable and not unread.keeps_existing
+
+
+TEST_CONFIG = """\
+- name: eplb
+  source_file_dependencies: [vllm_ascend/eplb]
+  tests: [tests/ut/eplb, tests/e2e/test_qwen3_eplb.py]
+---
+estimated_times:
+  tests/e2e/test_qwen3_eplb.py: 1200
+"""
+
+
+def test_ci_data_that_only_gains_keys_and_items_keeps_what_it_had() -> None:
+    # vllm-ascend's list of test groups, the sources that trigger each, and their run times:
+    # #12804 added a test to a group, its source and its time.
+    path = ".github/workflows/scripts/test_config.yaml"
+
+    def kept(after: str) -> bool:
+        versions = FileVersions(pr_number=1, path=path, before=TEST_CONFIG, after=after)
+        (diff,) = config_file_diffs("acme/widgets", [versions])
+        return diff.comparable and diff.keeps_existing
+
+    registered = (
+        TEST_CONFIG.replace("[vllm_ascend/eplb]", "[vllm_ascend/eplb, vllm_ascend/comm.py]")
+        .replace("test_qwen3_eplb.py]", "test_qwen3_eplb.py, tests/ut/test_comm.py]")
+        .replace("1200\n", "1200\n  tests/ut/test_comm.py: 60\n")
+    )
+    assert kept(registered)
+    assert not kept(TEST_CONFIG.replace("1200", "1500"))  # a time changed
+    assert not kept(TEST_CONFIG.replace("tests/ut/eplb, ", ""))  # a test dropped
+    reordered = TEST_CONFIG.replace(
+        "[tests/ut/eplb, tests/e2e/test_qwen3_eplb.py]",
+        "[tests/e2e/test_qwen3_eplb.py, tests/ut/eplb]",
+    )
+    assert not kept(reordered)
 
 
 def test_ci_workflows_are_compared_beside_configs_and_manifests() -> None:

@@ -196,7 +196,7 @@ class _SettingsReader:
             and not _same_value(_resolved(old, key), _resolved(new, key))
             and not (key not in new and key in parents)
         ]
-        return _Comparison(changes, _keeps_existing(changes, old))
+        return _Comparison(changes, _keeps_existing(changes, old, new))
 
     def _settings(
         self, path: str, before: str, after: str
@@ -238,39 +238,85 @@ def _key_prefixes(settings: Iterable[str]) -> set[str]:
 _NEW_JOB = re.compile(r"(?:\[\d+\]\.)?jobs\.[^.\[]+")
 
 
-def _keeps_existing(changes: Sequence[SettingChange], old: Collection[str]) -> bool:
+def _keeps_existing(
+    changes: Sequence[SettingChange], old: Mapping[str, str], new: Mapping[str, str]
+) -> bool:
     """Whether `changes` leave every setting the file had as it was: each one is part of a
     whole new entry of a list of mappings (a test in a workflow's matrix) or a new job under
-    `jobs`, or the file had no settings. A key added to an entry that was there already
-    changes it: a step given `if:` or `continue-on-error:` runs differently. So does a step
-    put before a job's last one (verl #2831 prepared a dataset before the tests ran, #4560
-    pointed apt at a cache); one after them all, such as a new test, leaves them as they ran."""
+    `jobs`, or the file had no settings; in a file that runs nothing (`_RUNS`), new keys and
+    items appended to lists too. A key added to an entry that was there already
+    changes it: a step given `if:` or `continue-on-error:` runs differently. So do entries put
+    in another order (tilelang #1456 moved clang-tidy after the install), and a step put before
+    a job's last one (verl #2831 prepared a dataset before the tests ran, #4560 pointed apt at
+    a cache); one after them all, such as a new test, leaves them as they ran."""
     if not old:
         return True
     existing = _key_prefixes(old) | set(old)
-    labels: dict[str, set[str]] = defaultdict(set)  # the entries each list had, by label
-    for prefix in existing:
-        if prefix.endswith("]") and "[" in prefix:
-            listed, label = prefix[:-1].rsplit("[", 1)
-            labels[listed].add(label)
+    old_orders, new_orders = _entry_orders(old), _entry_orders(new)
+    for listed, labels in old_orders.items():
+        kept = set(labels)
+        if [label for label in new_orders.get(listed, []) if label in kept] != labels:
+            return False
+    if not any(_RUNS.search(key) for key in old):
+        # CI data, such as vllm-ascend's lists of tests and the sources that trigger them: a
+        # new key or a longer list adds to it.
+        return all(_adds_to(change.before, change.after) for change in changes)
     for change in changes:
         if change.before is not None:
             return False
         key = change.key
         job = _NEW_JOB.match(key)
-        parts = [
-            *([job.group()] if job else []),
-            *(key[: at + 1] for at, c in enumerate(key) if c == "]"),
-        ]
-        if not any(_new_part(part, existing, labels) for part in parts):
+        entries = (key[: at + 1] for at, char in enumerate(key) if char == "]")
+        parts = [*([job.group()] if job else []), *entries]
+        if not any(_new_part(part, existing, old_orders, new_orders) for part in parts):
             return False
     return True
 
 
-def _new_part(part: str, existing: Collection[str], labels: Mapping[str, set[str]]) -> bool:
+# A setting of a file that runs something: a workflow's jobs and triggers, a step, a script.
+_RUNS = re.compile(r"(?:^|[.\]])(?:on|jobs|steps|script|run)(?:[.\[]|$)")
+
+
+def _adds_to(before: str | None, after: str | None) -> bool:
+    """Whether a setting is new, or a list that kept every item it had, in order, and gained
+    more (`tests: [a]` -> `[a, b]`)."""
+    if before is None:
+        return True
+    if after is None:
+        return False
+    try:
+        old, new = json.loads(before), json.loads(after)
+    except ValueError:
+        return False
+    if not isinstance(old, list) or not isinstance(new, list):
+        return False
+    remaining = iter(new)
+    return all(any(item == candidate for candidate in remaining) for item in old)
+
+
+def _entry_orders(settings: Iterable[str]) -> dict[str, list[str]]:
+    """The labels of each list's entries (`steps` -> `0`, `1`, `Run tests`), in the order the
+    flattened settings hold them, which is the file's."""
+    orders: dict[str, list[str]] = defaultdict(list)
+    seen: set[tuple[str, str]] = set()
+    for key in settings:
+        for at, char in enumerate(key):
+            if char == "]" and "[" in key[:at]:
+                listed, label = key[:at].rsplit("[", 1)
+                if (listed, label) not in seen:
+                    seen.add((listed, label))
+                    orders[listed].append(label)
+    return orders
+
+
+def _new_part(
+    part: str,
+    existing: Collection[str],
+    old_orders: Mapping[str, list[str]],
+    new_orders: Mapping[str, list[str]],
+) -> bool:
     """Whether `part` (a job, or an entry of a list) is new and leaves the rest as it was; a
-    job's steps run in turn, so a new one must come after every step the job had (steps told
-    apart by name keep no order: one of those is a change)."""
+    job's steps run in turn, so a new one must come after every step the job had."""
     if part in existing:
         return False
     if not part.endswith("]"):
@@ -278,8 +324,9 @@ def _new_part(part: str, existing: Collection[str], labels: Mapping[str, set[str
     listed, label = part[:-1].rsplit("[", 1)
     if not listed.endswith(".steps"):
         return True
-    before = labels.get(listed, set())
-    return label.isdigit() and all(b.isdigit() and int(b) < int(label) for b in before)
+    had = set(old_orders.get(listed, []))
+    order = new_orders.get(listed, [])
+    return label in order and not any(step in had for step in order[order.index(label) :])
 
 
 def _resolved(settings: dict[str, str], key: str) -> str | None:
