@@ -91,11 +91,16 @@ def matches_any(path: str, patterns: Iterable[str]) -> bool:
 TEMPLATE_SUFFIXES = (".j2", ".jinja", ".jinja2", ".tmpl", ".template", ".in")
 
 
+def rendered_path(path: str) -> str | None:
+    """The file a template is rendered to (`pr-test.yml.j2` -> `pr-test.yml`); None for a
+    file that is no template."""
+    suffix = next((s for s in TEMPLATE_SUFFIXES if path.endswith(s)), None)
+    return path[: -len(suffix)] if suffix and len(path) > len(suffix) else None
+
+
 def without_rendered_copies(paths: Sequence[str]) -> list[str]:
     """The paths without a file whose template is among them too: the two are one change, and
     counted twice they outweigh the rest (slime's fixes that register their test in CI change
     `pr-test.yml` and `pr-test.yml.j2`, two of four files)."""
-    present = set(paths)
-    return [
-        path for path in paths if not any(path + suffix in present for suffix in TEMPLATE_SUFFIXES)
-    ]
+    rendered = {rendered_path(path) for path in paths}
+    return [path for path in paths if path not in rendered]

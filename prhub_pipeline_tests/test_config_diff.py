@@ -526,9 +526,9 @@ jobs:
 """
 
 
-def keeps_existing(before: str, after: str) -> bool:
+def keeps_existing(before: str, after: str, path: str = WORKFLOW) -> bool:
     (diff,) = config_file_diffs(
-        "acme/widgets", [FileVersions(pr_number=1, path=WORKFLOW, before=before, after=after)]
+        "acme/widgets", [FileVersions(pr_number=1, path=path, before=before, after=after)]
     )
     assert diff.comparable
     return diff.keeps_existing
@@ -616,9 +616,7 @@ def test_ci_data_that_only_gains_keys_and_items_keeps_what_it_had() -> None:
     path = ".github/workflows/scripts/test_config.yaml"
 
     def kept(after: str) -> bool:
-        versions = FileVersions(pr_number=1, path=path, before=TEST_CONFIG, after=after)
-        (diff,) = config_file_diffs("acme/widgets", [versions])
-        return diff.comparable and diff.keeps_existing
+        return keeps_existing(TEST_CONFIG, after, path)
 
     registered = (
         TEST_CONFIG.replace("[vllm_ascend/eplb]", "[vllm_ascend/eplb, vllm_ascend/comm.py]")

@@ -38,8 +38,8 @@ from prhub_pipeline.paths import (
     CI_FILES,
     DEPENDENCY_FILES,
     DOCKER_FILES,
-    TEMPLATE_SUFFIXES,
     matches_any,
+    rendered_path,
 )
 from prhub_pipeline.records import (
     ConfigFileDiff,
@@ -526,17 +526,12 @@ def risk_files(
     if kind != "ci_change" or removes_ci:
         return files
     present = set(files)
-    return [
-        path
-        for path in files
-        if not kept_as_was(path)
-        and not any(
-            path.endswith(suffix)
-            and path[: -len(suffix)] in present
-            and kept_as_was(path[: -len(suffix)])
-            for suffix in TEMPLATE_SUFFIXES
-        )
-    ]
+
+    def goes_with_its_rendered_file(path: str) -> bool:
+        rendered = rendered_path(path)
+        return rendered is not None and rendered in present and kept_as_was(rendered)
+
+    return [p for p in files if not kept_as_was(p) and not goes_with_its_rendered_file(p)]
 
 
 def _dependency_flags(
