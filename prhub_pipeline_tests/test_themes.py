@@ -90,6 +90,31 @@ def test_a_prs_own_tags_give_themes_and_the_classifiers_guesses_do_not() -> None
     assert "CI/infrastructure" not in themes_of([pr], labels=[guessed]).get(2, set())
 
 
+def test_an_own_tag_that_reads_as_a_themes_title_gives_the_theme() -> None:
+    # tilelang #2855 "[CUDA][ROCm][Metal] Split backend-specific builtin ops": its tag says
+    # ROCm, though its title (tags removed) and its one ROCm file among 45 do not.
+    def label(number: int, module: str, origin: str = "title") -> ModuleLabel:
+        return ModuleLabel(repo=REPO, number=number, module=module, origin=origin, confidence=1)
+
+    prs = [
+        make_pr(1, "Split backend-specific builtin ops", paths=("src/op/a.cc",)),
+        make_pr(2, "Support float8 matrix core", paths=("src/op/b.cc",)),
+        make_pr(3, "Tidy the kernels", paths=("src/op/c.cc",)),
+        make_pr(4, "Tidy the runner", paths=("src/op/d.cc",)),
+    ]
+    labels = [
+        label(1, "rocm"),
+        label(2, "amd"),
+        label(3, "perf_moe"),  # read as words: `perf moe`
+        label(4, "rocm", origin="model"),  # a guess says nothing
+    ]
+    found = themes_of(prs, labels=labels)
+    assert found[1] == {"AMD/ROCm"}
+    assert found[2] == {"AMD/ROCm"}
+    assert found[3] == {"Performance", "MoE"}
+    assert 4 not in found
+
+
 def test_configured_rules_replace_the_defaults() -> None:
     rules = [ThemeRule(name="Kernels", title=[r"\bkernel"], paths=["csrc/**"])]
     prs = [

@@ -5,7 +5,7 @@ its path globs match a changed path (or, with `min_path_share`, that share of th
 their changed lines), its body patterns match two sentences of the description (template
 removed, so the checklist's mention of `docs` or `CI` does not count) or one sentence while a
 changed path matches its globs, or the PR's own tags (its title's or labels', not the
-classifier's guesses) name one of its modules. A CI workflow file
+classifier's guesses) name one of its modules or match its title patterns. A CI workflow file
 (`.github/workflows/npu_unit_tests.yml`) counts only for globs rooted at its directory, such
 as the CI theme's `.github/**`. Patterns are case-insensitive regular expressions; globs use
 `**` for any number of directories. A repository's configured rules replace the built-in
@@ -284,7 +284,17 @@ def rule_matches(
         if sentences >= _MIN_BODY_SENTENCES or (sentences and matched):
             return True
     wanted = {normalise_tag(m) for m in rule.modules}
-    return any(normalise_tag(m) in wanted for m in modules)
+    if any(normalise_tag(m) in wanted for m in modules):
+        return True
+    # A tag that reads as the title patterns would (tilelang's `[ROCm]`, `[MoE]`) is the
+    # repository saying the theme itself: its PRs are AMD work though the rest of the title
+    # names none (`[CUDA][ROCm][Metal] Split backend-specific builtin ops`).
+    return any(_text_regex(p).search(_tag_words(m)) for p in rule.title for m in modules)
+
+
+def _tag_words(module: str) -> str:
+    """A module tag as title words: `fully_async` -> `fully async`, `npu-graph` -> `npu graph`."""
+    return re.sub(r"[_\-]+", " ", module)
 
 
 def tag_themes(
