@@ -685,6 +685,47 @@ def test_many_ci_changes_name_the_files_they_share(lang: str, said: str) -> None
     assert said[:8] not in next(o for o in few.risks if o.risk == "ci_change").text
 
 
+@pytest.mark.parametrize(
+    ("lang", "asked"),
+    [
+        (
+            "en",
+            "Confirm that the dependency, image, and CI changes work across environments and"
+            " pipelines: dependency changes in #6501; image changes in #6501; CI changes in"
+            " #6501, #6502.",
+        ),
+        (
+            "zh",
+            "确认依赖、镜像、CI 变更在各环境与流水线中正常工作："
+            "依赖 #6501；镜像 #6501；CI #6501、#6502。",
+        ),
+    ],
+)
+def test_changes_to_check_everywhere_are_one_follow_up(lang: str, asked: str) -> None:
+    """verl's 2026-08-17 asked three times that #7127's changes work everywhere: for its
+    dependencies, its image and its CI files."""
+    uv = make_pr(
+        6501,
+        "[misc] feat: uv integration",
+        files=[
+            ("requirements.txt", 5, 2),
+            ("docker/Dockerfile.uv", 40, 0),
+            (".github/workflows/cpu_unit_tests.yml", 3, 3),
+        ],
+    )
+    image = make_pr(
+        6502, "[ci] chore: update ci image", files=[(".github/workflows/e2e.yml", 1, 1)]
+    )
+    context = context_for([*week_prs(), uv, image], lang)
+    plain = [re.sub(r"\[(#\d+)\]\([^)]*\)", r"\1", s) for s in context.suggestions]
+    assert asked in plain
+    assert sum("#6502" in s for s in plain) == 1
+    # One such change alone keeps its own wording.
+    alone = context_for([*week_prs(), image], lang)
+    assert not any("#6501" in s for s in alone.suggestions)
+    assert sum("#6502" in s for s in alone.suggestions) == 1
+
+
 def test_shared_files_are_those_two_flags_or_more_name() -> None:
     flags = [
         RiskFlag(number=n, risk="ci_change", severity="low", detail="", paths=paths)

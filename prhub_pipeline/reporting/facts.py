@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from itertools import pairwise
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import FileKind, file_kind
@@ -63,8 +63,16 @@ FIX_FOCUS_MIN_SHARE = 0.4
 T = TypeVar("T")
 Ranked = list[tuple[str, int]]  # (name, count), most first
 # A follow-up per risk kind; a revert's is "refix" when the reverted PR had fixed issues.
-FollowUpKind = RiskKind | Literal["refix"]
-FOLLOW_UP_KINDS: tuple[FollowUpKind, ...] = ("refix", *(k for k in RISK_ORDER if k != "reverted"))
+FollowUpKind = RiskKind | Literal["refix", "works_everywhere"]
+FOLLOW_UP_KINDS: tuple[FollowUpKind, ...] = (
+    "refix",
+    *(k for k in RISK_ORDER if k != "reverted"),
+    "works_everywhere",
+)
+# The risks whose follow-up is the same check, that the changes work in every environment
+# and pipeline: a week with several of them asks it once, naming each kind's PRs (verl's
+# 2026-08-17 asked it three times, for #7127's dependencies, its image and the CI).
+WORKS_EVERYWHERE: tuple[RiskKind, ...] = ("dependency_change", "docker_change", "ci_change")
 
 
 def title_subject(title: str, limit: int) -> str:
@@ -766,6 +774,8 @@ class FollowUp:
     numbers: list[int]  # the PRs to follow up, most important first
     limit: int  # how many of them to name
     revert: RevertChain | None = None
+    # `works_everywhere`: each risk kind it joins, with its PRs (most important first).
+    parts: tuple[tuple[RiskKind, tuple[int, ...]], ...] = ()
 
 
 def follow_ups(
@@ -810,4 +820,20 @@ def follow_ups(
                 dict.fromkeys(f.number for f in flags), key=lambda n: (-refs[n].importance, n)
             )
             found.append(FollowUp(kind, numbers, FOLLOW_UP_LIMITS.get(kind, MAX_LISTED)))
-    return found
+    return _checks_joined(found)
+
+
+def _checks_joined(found: list[FollowUp]) -> list[FollowUp]:
+    """The follow-ups with those of WORKS_EVERYWHERE as one, where the first of them was."""
+    checks = [f for f in found if f.kind in WORKS_EVERYWHERE]
+    if len(checks) < 2:
+        return found
+    joined = FollowUp(
+        "works_everywhere",
+        list(dict.fromkeys(n for f in checks for n in f.numbers)),
+        MAX_LISTED,
+        parts=tuple((cast(RiskKind, f.kind), tuple(f.numbers)) for f in checks),
+    )
+    position = found.index(checks[0])
+    rest = [f for f in found if f.kind not in WORKS_EVERYWHERE]
+    return [*rest[:position], joined, *rest[position:]]

@@ -35,6 +35,7 @@ from prhub_pipeline.reporting.facts import (
     FOLLOW_UP_KINDS,
     MAX_LISTED,
     MAX_LISTED_PER_IMPACT,
+    WORKS_EVERYWHERE,
     ChangeOutline,
     ChangePlace,
     FlaggedPr,
@@ -355,6 +356,10 @@ class Wording:
     quick_view_top: str
     quick_view_no_key: Counted
     follow_ups: dict[FollowUpKind, str]
+    # The `works_everywhere` follow-up: what each risk kind it joins checks, and how one
+    # kind's PRs read in it (fields name, refs).
+    check_names: dict[RiskKind, str]
+    check_part: str
     follow_up_without_reviews: str
     no_follow_up: str
 
@@ -370,6 +375,7 @@ class Wording:
             ("pr_risk_names", RISK_ORDER),
             ("risk_texts", tuple(k for k in RISK_ORDER if k not in ("revert", "reverted"))),
             ("follow_ups", FOLLOW_UP_KINDS),
+            ("check_names", WORKS_EVERYWHERE),
             ("place_file", PLACE_STATUSES),
             ("place_file_unsized", PLACE_STATUSES),
         ):
@@ -1047,6 +1053,11 @@ class Wording:
         chain = follow_up.revert
         return self.follow_ups[follow_up.kind].format(
             refs=self.refs(follow_up.numbers, follow_up.limit),
+            names=self.join([self.check_names[kind] for kind, _ in follow_up.parts]),
+            parts=self.clause_sep.join(
+                self.check_part.format(name=self.check_names[kind], refs=self.refs(numbers))
+                for kind, numbers in follow_up.parts
+            ),
             number=chain.number if chain else None,
             target=chain.target if chain else None,
             reopened=self.refs(chain.reopened) if chain else "",
@@ -1414,7 +1425,10 @@ ZH = Wording(
         "ci_change": "确认 CI " + _ZH_WORKS,
         "no_approval": "请维护者补充审阅 {refs}。",
         "cross_cutting": "请相关模块负责人共同复查跨模块变更 {refs}。",
+        "works_everywhere": "确认{names} 变更在各环境与流水线中正常工作：{parts}。",
     },
+    check_names={"dependency_change": "依赖", "docker_change": "镜像", "ci_change": "CI"},
+    check_part="{name} {refs}",
     follow_up_without_reviews="如需评审相关的风险（未解决意见、未批准合并），"
     "请使用 github 数据源重新生成本周报告。",
     no_follow_up="本周数据未提示需要专门跟进的事项。",
@@ -1834,7 +1848,11 @@ EN = Wording(
         "no_approval": "Ask maintainers for a post-merge review of {refs}.",
         "cross_cutting": "Have the owners of the affected modules review"
         " the cross-cutting changes {refs}.",
+        "works_everywhere": "Confirm that the {names} changes work across environments"
+        " and pipelines: {parts}.",
     },
+    check_names={"dependency_change": "dependency", "docker_change": "image", "ci_change": "CI"},
+    check_part="{name} changes in {refs}",
     follow_up_without_reviews="For review-based risks (unresolved threads, unapproved"
     " merges), regenerate this week from the github source.",
     no_follow_up="Nothing in this week's data calls for a specific follow-up.",
