@@ -10,6 +10,7 @@ from prhub_pipeline.sources.git import (
     GitSourceError,
     read_file_versions,
     read_merged_prs,
+    read_window,
     update_clone,
 )
 from prhub_pipeline.weeks import WeekWindow, week_of
@@ -99,11 +100,27 @@ def test_a_squash_subject_without_a_space_before_the_number(git_repo: GitRepo) -
     assert prs[672].reverted_number == 671
 
 
-def test_commits_that_are_not_prs_are_skipped(git_repo: GitRepo) -> None:
+def test_commits_that_are_not_prs_are_skipped_and_counted(git_repo: GitRepo) -> None:
+    git_repo.commit("feat: an earlier PR (#1)", "2026-05-04T10:00:00+08:00", {"b": "1"})
     git_repo.commit("init", "2026-05-12T10:00:00+08:00", {"README.md": "hello\n"})
     git_repo.commit("fix typo directly on main", "2026-05-12T11:00:00+08:00", {"a": "1"})
     git_repo.commit("mention (#12) in the middle of a line", "2026-05-12T12:00:00+08:00")
+    git_repo.commit("feat: a later PR (#2)", "2026-05-18T10:00:00+08:00", {"c": "1"})
     assert read_week(git_repo.path) == {}
+    window = read_window(git_repo.path, "acme/widgets", WEEK.start, WEEK.end)
+    assert window.prs == []
+    assert [d.hour for d in window.direct_commits] == [10, 11, 12]
+
+
+def test_a_history_without_any_pr_is_an_error_that_names_the_source(git_repo: GitRepo) -> None:
+    # A mirror of an internal repository: `fix(scheduler): ...`, never `(#N)`.
+    git_repo.commit("fix(scheduler): defensive allocation", "2026-05-12T10:00:00+08:00")
+    git_repo.commit("docs: update the Ascend guide", "2026-05-13T10:00:00+08:00")
+    with pytest.raises(GitSourceError) as raised:
+        read_week(git_repo.path)
+    message = str(raised.value)
+    assert message.startswith("acme/widgets: none of the 2 commits of HEAD at ")
+    assert "use `source: github`" in message
 
 
 def test_reverts_resolve_the_reverted_pr(git_repo: GitRepo) -> None:

@@ -131,18 +131,34 @@ def test_a_run_sees_what_was_merged_since_the_bare_clone_was_made(
     bare = tmp_path / "widgets.git"
     subprocess.run(["git", "clone", "-q", "--bare", str(history.path), str(bare)], check=True)
     history.commit("[core] fix: late (#200)", "2026-06-02T09:00:00+08:00", {"src/late.py": "1\n"})
+    history.commit("hotfix straight on main", "2026-06-03T09:00:00+08:00", {"src/hot.py": "1\n"})
     config = write_config(tmp_path, bare)
     assert main(["materialize", "--config", str(config), "--week", "2026-06-01"]) == 0
     assert stored(config, "SELECT number FROM prs") == [(200,)]
     out = capsys.readouterr().out
     assert "raw_prs: 1 PR in 1 week(s); main fetched from origin: " in out
+    assert "; 1 commit pushed without a PR, which no report covers\n" in out
+    assert "  module_labels: 1 PR: 1 by title, 0 without a module\n" in out
     assert "week 2026-06-01: 1 PR, 0 key, " in out
 
 
-def test_an_empty_week_is_a_valid_partition(history: GitRepo, tmp_path: Path) -> None:
+def test_a_history_without_prs_fails_the_ingest_and_says_why(
+    git_repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    git_repo.commit("fix(scheduler): defensive allocation", "2026-05-12T10:00:00+08:00")
+    config = write_config(tmp_path, git_repo.path)
+    assert main(["materialize", "--config", str(config), "--week", "2026-05-11"]) == 1
+    out = capsys.readouterr().out
+    assert "ingest failed: raw_prs: GitSourceError: acme/widgets: none of the 1 commits" in out
+
+
+def test_an_empty_week_is_a_valid_partition(
+    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     config = write_config(tmp_path, history.path)
     assert main(["materialize", "--config", str(config), "--week", "2026-06-01"]) == 0
     assert stored(config, "SELECT count(*) FROM prs") == [(0,)]
+    assert "  module_labels: 0 PRs: 0 without a module\n" in capsys.readouterr().out
 
 
 def test_definitions_load_and_checks_pass(history: GitRepo, tmp_path: Path) -> None:
@@ -157,6 +173,7 @@ def test_definitions_load_and_checks_pass(history: GitRepo, tmp_path: Path) -> N
     assert all(e.passed for e in evaluations)
     materialization = result.asset_materializations_for_node("raw_prs")[0]
     assert materialization.metadata["pr_count"].value == 3
+    assert materialization.metadata["direct_commits"].value == 0
     assert "2026-05-11T00:00:00+08:00" in str(materialization.metadata["window_local"].value)
     assert "2026-05-10T16:00:00+00:00" in str(materialization.metadata["window_utc"].value)
 

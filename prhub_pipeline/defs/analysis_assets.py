@@ -69,11 +69,12 @@ def _modules_metadata(results: Sequence[WeekModules]) -> dict[str, dg.MetadataVa
     completed = (
         f" ({areas_from_model} type-only tagged, areas by model)" if areas_from_model else ""
     )
+    by_origin = ", ".join(f"{count} by {origin}" for origin, count in sorted(origins.items()))
+    # A week whose PRs nothing labelled has no origins to list ("3 PRs: 3 without a module").
+    described = [part for part in (by_origin + completed, f"{unlabelled} without a module") if part]
     return {
         "summary": dg.MetadataValue.text(
-            f"{counted(sum(r.pr_count for r in results), 'PR')}: "
-            + ", ".join(f"{count} by {origin}" for origin, count in sorted(origins.items()))
-            + f"{completed}, {unlabelled} without a module"
+            f"{counted(sum(r.pr_count for r in results), 'PR')}: " + ", ".join(described)
         ),
         "modules": _counts_table(modules),
         "themes": _counts_table(themes),

@@ -76,6 +76,11 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
     clone = next((r.clone for r in results if r.clone is not None), None)
     notes = [clone.message] if clone else []
     notes += [f"week {r.window.key}: {r.unread_config}" for r in results if r.unread_config]
+    counts = [r.direct_commits for r in results if r.direct_commits is not None]
+    direct = sum(counts)
+    if direct:
+        # Commits pushed straight to the branch are in no report: say how many there were.
+        notes.append(f"{counted(direct, 'commit')} pushed without a PR, which no report covers")
     summary = "; ".join([f"{counted(total, 'PR')} in {len(results)} week(s)", *notes])
     metadata: dict[str, dg.MetadataValue] = {
         "summary": dg.MetadataValue.text(summary),
@@ -93,6 +98,8 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
         )
     if clone is not None:
         metadata["clone_update"] = dg.MetadataValue.text(clone.status)
+    if counts:
+        metadata["direct_commits"] = dg.MetadataValue.int(direct)
     if len(results) == 1:
         window = results[0].window
         metadata["window_local"] = dg.MetadataValue.text(
@@ -133,6 +140,11 @@ def build_ingest_assets(
             context.log.info(
                 f"{result.repo} week {result.window.key}: {counted(result.pr_count, 'PR')}"
             )
+            if result.direct_commits:
+                context.log.warning(
+                    f"{result.repo} week {result.window.key}:"
+                    f" {counted(result.direct_commits, 'commit')} pushed without a PR"
+                )
             if result.unread_config:
                 context.log.warning(
                     f"{result.repo} week {result.window.key}: {result.unread_config}"

@@ -318,6 +318,16 @@ def _to_pull_request(
         ) from None
 
 
+class GitWindow(BaseModel):
+    """What a range of a branch's history holds: its merged PRs, and when the commits that
+    name no PR (pushed straight to the branch) landed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    prs: list[PullRequest]
+    direct_commits: list[datetime]
+
+
 def read_merged_prs(
     git_path: Path,
     repo: str,
@@ -326,7 +336,21 @@ def read_merged_prs(
     *,
     branch: str | None = None,
 ) -> list[PullRequest]:
-    """PRs merged into the branch's first-parent history in [start, end), oldest first.
+    """PRs merged into the branch's first-parent history in [start, end), oldest first (see
+    `read_window`)."""
+    return read_window(git_path, repo, start, end, branch=branch).prs
+
+
+def read_window(
+    git_path: Path,
+    repo: str,
+    start: datetime,
+    end: datetime,
+    *,
+    branch: str | None = None,
+) -> GitWindow:
+    """PRs merged into the branch's first-parent history in [start, end), oldest first, and
+    the window's commits that name no PR.
 
     Three `git log` calls cover the whole window, however many weeks it spans: the branch's
     first-parent messages (whole history: a few MB even for busy repositories), then the files
@@ -339,6 +363,10 @@ def read_merged_prs(
     - A number landed twice (a direct push or cherry-pick quoting `(#N)`) belongs to its first
       landing, so a later week never claims a PR stored under an earlier one.
     - The window holds a commit by its committer date, which is when it landed on the branch.
+
+    Raises GitSourceError when no commit of the branch names a PR: such a history (a mirror of
+    an internal repository, whose commits say `fix(scheduler): ...`) holds no PR this source
+    can read, and its weeks would all read as empty.
     """
     if start.tzinfo is None or end.tzinfo is None:
         raise ValueError("start and end must carry a time zone")
@@ -353,7 +381,15 @@ def read_merged_prs(
             branch or "HEAD",
         ],
     )
-    landings = [landing for c in reversed(_parse_log(output)) if (landing := _landing(c))]
+    history = list(reversed(_parse_log(output)))
+    landings = [landing for c in history if (landing := _landing(c))]
+    if history and not landings:
+        raise GitSourceError(
+            f"{repo}: none of the {len(history)} commits of {branch or 'HEAD'} at {git_path}"
+            " names a pull request (a squash subject ending in `(#N)`, or `Merge pull request"
+            " #N from ...`), so the git source finds no PRs in it; use `source: github`"
+        )
+    landed = {landing.commit.sha for landing in landings}
     first_landings: dict[int, _Landing] = {}
     for landing in landings:
         first_landings.setdefault(landing.number, landing)
@@ -383,7 +419,12 @@ def read_merged_prs(
                 )
             )
         titles[landing.title] = landing.number
-    return sorted(prs, key=lambda pr: (pr.merged_at, pr.number))
+    return GitWindow(
+        prs=sorted(prs, key=lambda pr: (pr.merged_at, pr.number)),
+        direct_commits=[
+            c.committed_at for c in history if c.sha not in landed and start <= c.committed_at < end
+        ],
+    )
 
 
 def read_file_versions(

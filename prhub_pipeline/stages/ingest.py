@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from datetime import date
 
@@ -20,7 +20,7 @@ from prhub_pipeline.records import (
 from prhub_pipeline.sources.git import (
     CloneUpdate,
     read_file_versions,
-    read_merged_prs,
+    read_window,
     update_clone,
 )
 from prhub_pipeline.sources.github import (
@@ -58,6 +58,9 @@ class WeekIngest(BaseModel):
     preview: list[PullRequest]
     github: RequestStats | None = None  # what the GitHub API calls cost, for that source
     clone: CloneUpdate | None = None  # what updating the git clone did, for that source
+    # The week's commits that name no PR (pushed straight to the branch), which no report
+    # covers; None where the source cannot tell (GitHub lists PRs, not pushes).
+    direct_commits: int | None = None
 
 
 class WeekReviews(BaseModel):
@@ -85,6 +88,7 @@ def _summary(
     stats: RequestStats | None = None,
     clone: CloneUpdate | None = None,
     unread_config: str | None = None,
+    direct_commits: int | None = None,
 ) -> WeekIngest:
     return WeekIngest(
         repo=repo.name,
@@ -99,6 +103,7 @@ def _summary(
         preview=prs[:20],
         github=stats,
         clone=clone,
+        direct_commits=direct_commits,
     )
 
 
@@ -108,12 +113,14 @@ def _ingest_git(
     """One `git log` for the whole range, then each week replaced in its own transaction."""
     assert repo.git_path is not None  # the config requires it for the git source
     clone = update_clone(repo.git_path, repo.branch) if repo.git_fetch else None
-    prs = read_merged_prs(
+    history = read_window(
         repo.git_path, repo.name, windows[0].start, windows[-1].end, branch=repo.branch
     )
+    prs = history.prs
     by_week: dict[date, list[PullRequest]] = defaultdict(list)
     for pr in prs:
         by_week[week_of(pr.merged_at, settings.timezone)].append(pr)
+    direct = Counter(week_of(landed, settings.timezone) for landed in history.direct_commits)
     versions = read_file_versions(repo.git_path, _compared_files(repo, prs))
     diffs_by_pr: dict[int, list[ConfigFileDiff]] = defaultdict(list)
     for diff in config_file_diffs(repo.name, versions):
@@ -130,7 +137,16 @@ def _ingest_git(
                 *landing_tables(window.week_start, []),
             ]
             replace_partition(con, repo.name, window.week_start, tables)
-            results.append(_summary(repo, window, week_prs, diffs, clone=clone))
+            results.append(
+                _summary(
+                    repo,
+                    window,
+                    week_prs,
+                    diffs,
+                    clone=clone,
+                    direct_commits=direct[window.week_start],
+                )
+            )
     return results
 
 
