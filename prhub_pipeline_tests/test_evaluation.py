@@ -65,7 +65,9 @@ def test_evaluate_learns_labels_and_writes_predictions(tmp_path: Path) -> None:
     assert report.labels == ["ci", "doc", "megatron", "rollout"]
     assert report.micro_f1 is not None and report.micro_f1 > 0.8
     assert report.macro_f1 is not None and set(report.macro_labels) == set(report.labels)
-    assert report.exact_match is not None and report.samples_f1 is not None
+    # The synthetic PRs say their module in their paths: most are matched exactly.
+    assert report.exact_match is not None and report.exact_match > 0.7
+    assert report.samples_f1 is not None and report.samples_f1 > 0.8
     assert report.per_label["ci"].train_examples >= 10
     assert report.train_seconds > 0
     lines = [json.loads(x) for x in out.read_text().splitlines()]

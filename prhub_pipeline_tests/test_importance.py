@@ -1161,7 +1161,10 @@ def test_section_names_on_lines_of_their_own_head_a_template_description() -> No
 
 def test_a_long_summary_is_shortened_to_its_limit() -> None:
     long_body = "This PR " + "does a lot of things " * 40 + "."
-    assert len(summarize("t", long_body, limit=100)) <= 100
+    shortened = summarize("t", long_body, limit=100)
+    assert len(shortened) <= 100
+    assert shortened.startswith("This PR does a lot of things does a lot")
+    assert shortened.endswith(" does…")  # cut between words
 
 
 def test_a_summary_is_what_the_author_wrote_beyond_the_title() -> None:
@@ -1900,6 +1903,7 @@ def test_the_same_pr_scores_the_same_in_any_week() -> None:
 def test_a_bigger_core_change_never_scores_lower(title: str, other_lines: int) -> None:
     calibration = fit_calibration(history(), {}, CONFIG)
     previous_raw = previous_importance = -1.0
+    raw_scores = []
     for core_lines in [0, 1, 3, 9, 10, 30, 99, 100, 101, 500, 5000, 50000]:
         files = [
             ("verl/core.py", core_lines, 0),
@@ -1911,6 +1915,9 @@ def test_a_bigger_core_change_never_scores_lower(title: str, other_lines: int) -
         assert score.raw_score >= previous_raw
         assert score.importance >= previous_importance
         previous_raw, previous_importance = score.raw_score, score.importance
+        raw_scores.append(score.raw_score)
+    # Never lower, and not flat either: core lines count.
+    assert raw_scores[-1] > raw_scores[0]
 
 
 def test_core_share_is_not_diluted_by_tests() -> None:

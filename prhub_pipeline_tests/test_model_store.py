@@ -136,7 +136,9 @@ def test_tampered_payload_is_refused(trained: tuple[ModuleModel, object]) -> Non
         model_from_bytes(bytes(tampered), digest)
 
 
-def test_a_pickle_is_never_loaded_even_with_a_matching_digest() -> None:
+def test_a_pickle_is_never_loaded_even_with_a_matching_digest(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     class Boom:
         def __reduce__(self) -> tuple[object, tuple[str]]:
             return (print, ("pickle executed",))
@@ -146,9 +148,10 @@ def test_a_pickle_is_never_loaded_even_with_a_matching_digest() -> None:
     payload = buffer.getvalue()
     with pytest.raises(ModelStoreError, match="not a readable model archive"):
         model_from_bytes(payload, payload_sha256(payload))
-    with pytest.raises(ModelStoreError):
+    with pytest.raises(ModelStoreError, match="not a readable model archive"):
         data = pickle.dumps({"x": 1})
         model_from_bytes(data, payload_sha256(data))
+    assert "pickle executed" not in capsys.readouterr().out
 
 
 def test_warehouse_keeps_history_and_loads_the_newest(

@@ -128,6 +128,8 @@ def test_unresolved_review_threads_say_who_asked_what() -> None:
 def test_no_review_rules_without_review_data() -> None:
     pr = make_pr(7)
     assert not kinds(risks_of([pr])) & {"unresolved_review", "no_approval"}
+    # The same PR with review data that holds no approval is flagged.
+    assert "no_approval" in kinds(risks_of([pr], ReviewData(available=True, reviews=[])))
 
 
 def test_merged_without_approval() -> None:
