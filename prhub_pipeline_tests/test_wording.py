@@ -213,6 +213,7 @@ def test_every_built_in_theme_has_a_chinese_name() -> None:
     assert ZH.display_name("Speculative decoding") == "Speculative decoding"
     assert ZH.display_name("fsdp") == "FSDP" and ZH.display_name("doc") == "doc"
     assert EN.display_name("pytorch") == "PyTorch" and EN.display_name("webui") == "WebUI"
+    assert EN.display_name("rl") == "RL"  # torchtitan's `[rl]`
     assert (
         EN.display_name("c/pytorch") == "c/PyTorch"
         and EN.display_name("NPU/Ascend") == "NPU/Ascend"

@@ -102,6 +102,7 @@ NAME_DISPLAY = {
     "lora": "LoRA",
     "vlm": "VLM",
     "llm": "LLM",
+    "rl": "RL",
     "rlhf": "RLHF",
     "sft": "SFT",
     "dpo": "DPO",
