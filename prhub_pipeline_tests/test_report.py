@@ -1026,6 +1026,39 @@ def test_a_description_that_only_restates_part_of_the_title_adds_nothing() -> No
     assert facts.adds_to_title("fix(console): refresh progress every 5s", "[Bug] Refresh progress")
 
 
+def test_a_description_that_adds_only_words_saying_nothing_restates_the_title() -> None:
+    # vllm-ascend #3224, #5395, #7298 and #13044, tilelang #2233, verl #1771.
+    assert not facts.adds_to_title(
+        "Add release note for v0.11.0rc0", "[Doc] Release note for v0.11.0rc0"
+    )
+    assert not facts.adds_to_title("Add Qwen3Next CI", "[CI] Add qwen3 next ci")
+    assert not facts.adds_to_title(
+        "Bumps actions/setup-pythonfrom 5 to 6.", "[CI] Bump actions/setup-python from 5 to 6"
+    )
+    assert not facts.adds_to_title(
+        "We modify weekly cases: dsv4, GLM5.yaml", "[CI] modify weekly cases:dsv4,GLM5.yaml"
+    )
+    assert not facts.adds_to_title(
+        "Fix WS prelude liveness ordering", "[Transform] Preserve WS prelude liveness ordering"
+    )
+    assert not facts.adds_to_title(
+        "Add an example for DeepSeek 671B GRPO", "Add DeepSeek 671B GRPO example"
+    )
+    assert not facts.adds_to_title(  # a misspelt title word, and a commit hash
+        "Add UT for weight prefetch (8be6432bdaf6275664d857b1e5e9bf8ed1ce299e)",
+        "[Test] Spplement UT for weight prefetch",
+    )
+    # A word that says something stays: what is added, a version, or that a change of no
+    # stated kind is a fix.
+    assert facts.adds_to_title(
+        "Add qwen3_vl_embedding & reranker user guide", "[Doc] add qwen3_vl_embedding user guide"
+    )
+    assert facts.adds_to_title("Support DeepSeekV3", "[Model] Support DeepSeekV2")
+    assert facts.adds_to_title(
+        "Fix CUDA RNG state scope", "[CUDA][Codegen] Keep RNG state in kernel scope"
+    )
+
+
 def test_links_to_the_repositorys_own_prs_read_as_numbers() -> None:
     linked = make_pr(
         6602,

@@ -10,8 +10,10 @@ checklists); `clean_description` keeps what the author wrote.
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
+from collections.abc import Sequence
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -1360,6 +1362,73 @@ def _dangles(lead_in: str) -> bool:
 
 def _words(text: str) -> set[str]:
     return set(re.findall(r"\w+", text.lower()))
+
+
+_STEM_ENDINGS = ("ing", "ed", "es", "s", "e")
+# Words a sentence adds to its title without saying more: function words, and those that say a
+# change is made rather than what it is (vllm-ascend's "Add release note for v0.11.0rc0" under
+# "[Doc] Release note for v0.11.0rc0"; tilelang's "Fix WS prelude liveness ordering" under
+# "[Transform] Preserve WS prelude liveness ordering").
+_FUNCTION_WORDS = _words(
+    "a an the this that these those it its is are was be we i our to of in on for and or with"
+    " by as at from into"
+)
+_MAKING_WORDS = _words(
+    "add fix updat support enabl implement introduc remov refactor optimiz improv"
+)
+_PR_NUMBER = re.compile(r"#\d+")
+_COMMIT_HASH = re.compile(r"[0-9a-f]{12,40}")
+# A word this close to a title word, with the same digits, is that word misspelt (`uesless`).
+MISSPELT_RATIO = 0.85
+MISSPELT_MIN_LENGTH = 6
+
+
+def stem(word: str) -> str:
+    """A word without the ending that inflects it (`bumps`, `fixed`, `removes` -> `bump`,
+    `fix`, `remov`), applied alike to both texts compared; short words stay whole."""
+    for ending in _STEM_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[: -len(ending)]
+    return word
+
+
+def _misspelt(word: str, title_words: Sequence[str]) -> bool:
+    if len(word) < MISSPELT_MIN_LENGTH:
+        return False
+    digits = re.sub(r"\D", "", word)
+    return any(
+        len(other) >= MISSPELT_MIN_LENGTH
+        and re.sub(r"\D", "", other) == digits
+        and difflib.SequenceMatcher(None, word, other).ratio() >= MISSPELT_RATIO
+        for other in title_words
+    )
+
+
+def words_beyond(text: str, title: str) -> set[str]:
+    """The words of `text` that say more than `title` does, stemmed. Not a PR number, nor a
+    word's ending (Dependabot's "Bumps X from 4 to 5." under its title "Bump X from 4 to 5"),
+    a function word, two title words run together (`Qwen3Next`, `from3`), a title word
+    misspelt, or a commit hash; nor a word that only says a change is made (`add`, `fix`)
+    under a title that says what kind of change it is: under tilelang's "[CUDA][Codegen] Keep
+    RNG state in kernel scope", "Fix CUDA RNG state scope" says it is a fix."""
+    title_words = re.findall(r"\w+", _PR_NUMBER.sub(" ", title.lower()))
+    known = {stem(word) for word in title_words}
+    making = _MAKING_WORDS if parse_title(title).type != "other" else frozenset()
+    joined = {first + second for first, second in pairwise(title_words)}
+    beyond = set()
+    for word in re.findall(r"\w+", _PR_NUMBER.sub(" ", text.lower())):
+        stemmed = stem(word)
+        if (
+            stemmed in known
+            or stemmed in _FUNCTION_WORDS
+            or stemmed in making
+            or word in joined
+            or _COMMIT_HASH.fullmatch(word)
+            or _misspelt(word, title_words)
+        ):
+            continue
+        beyond.add(stemmed)
+    return beyond
 
 
 def _only_the_title(sentence: str, title_words: set[str]) -> bool:

@@ -25,6 +25,7 @@ from prhub_pipeline.modelling.pr_text import (
     parse_title,
     shorten,
     summarize,
+    words_beyond,
 )
 from prhub_pipeline.modelling.repeats import title_words
 from prhub_pipeline.modelling.risks import RISK_ORDER, tests_noted
@@ -91,33 +92,18 @@ def subject(ref: PrRef, limit: int = 60) -> str:
     return title_subject(ref.title, limit)
 
 
-_ENDINGS = ("ing", "ed", "es", "s", "e")
-
-
-def _stem(word: str) -> str:
-    """A word without the ending that inflects it (`bumps`, `fixed`, `removes` -> `bump`,
-    `fix`, `remov`), applied alike to both texts compared; short words stay whole."""
-    for ending in _ENDINGS:
-        if word.endswith(ending) and len(word) - len(ending) >= 3:
-            return word[: -len(ending)]
-    return word
-
-
 def adds_to_title(summary: str, title: str) -> bool:
-    """False when a summary has no word the title lacks: the title again, its subject, or a
-    part of it (tilelang #2665's body is its title with one tag fewer, verl #1602's says "Fix
-    sglang megatron support" under "Fix megatron support in sglang and add ..."). A PR number
-    is no word: tilelang #2856's body is its title and `(#2722)`, the PR it ports; nor is a
-    word's ending: Dependabot's "Bumps X from 4 to 5." is its title "Bump X from 4 to 5"; nor
-    a conventional commit's type (`fix(transform): ...`)."""
-
-    def words(text: str) -> set[str]:
-        return {_stem(word) for word in re.findall(r"\w+", re.sub(r"#\d+", " ", text.lower()))}
-
+    """False when a summary says nothing the title does not (`pr_text.words_beyond`): the
+    title again, its subject, or a part of it (tilelang #2665's body is its title with one tag
+    fewer, verl #1602's says "Fix sglang megatron support" under "Fix megatron support in
+    sglang and add ..."), also with a PR number (tilelang #2856's body is its title and
+    `(#2722)`, the PR it ports), a word's other ending, or words that only say a change is
+    made (vllm-ascend #3224's "Add release note for v0.11.0rc0" under "[Doc] Release note for
+    v0.11.0rc0")."""
     # A description that is the title again as a conventional commit (tilelang #2752's
     # `fix(transform): preserve explicit loop steps` under `[BugFix] Preserve explicit loop
     # steps when ...`) is compared without its type and scope.
-    return not words(parse_title(summary).subject) <= words(title)
+    return bool(words_beyond(parse_title(summary).subject, title))
 
 
 # What a revert's description says only to point at what it reverts: `This reverts commit
