@@ -31,6 +31,19 @@ def _require_utc(value: datetime | None) -> datetime | None:
     return value.astimezone(UTC)
 
 
+class PushedCommit(Record):
+    """A commit that landed on the branch without naming a PR (pushed straight to it): no
+    report covers it, so the reports say how many there were and SQL lists them."""
+
+    repo: str
+    sha: str
+    committed_at: datetime
+    author: str | None = None
+    subject: str
+
+    _utc = field_validator("committed_at")(_require_utc)
+
+
 class FileChange(Record):
     """One file touched by a pull request. Counts are None for binary files."""
 

@@ -109,7 +109,12 @@ def test_commits_that_are_not_prs_are_skipped_and_counted(git_repo: GitRepo) -> 
     assert read_week(git_repo.path) == {}
     window = read_window(git_repo.path, "acme/widgets", WEEK.start, WEEK.end)
     assert window.prs == []
-    assert [d.hour for d in window.direct_commits] == [10, 11, 12]
+    assert [(c.subject, c.committed_at.hour, c.author) for c in window.pushed] == [
+        ("init", 2, "Test Author"),  # 10:00 in Shanghai, stored in UTC
+        ("fix typo directly on main", 3, "Test Author"),
+        ("mention (#12) in the middle of a line", 4, "Test Author"),
+    ]
+    assert all(len(c.sha) == 40 and c.repo == "acme/widgets" for c in window.pushed)
 
 
 def test_a_history_without_any_pr_is_an_error_that_names_the_source(git_repo: GitRepo) -> None:

@@ -127,7 +127,8 @@ def build_ingest_assets(
         description=(
             "Merged pull requests of a repository and week with their files, read from the"
             " configured source (git clone or GitHub), and the settings each PR changed in its"
-            " configuration files. Tables: prs, pr_files, pr_config_files, pr_setting_changes."
+            " configuration files, and (git source) the commits pushed without a PR. Tables:"
+            " prs, pr_files, pr_config_files, pr_setting_changes, pushed_commits."
         ),
     )
     def raw_prs(context: dg.AssetExecutionContext, prhub: PrhubSettings) -> dg.MaterializeResult:

@@ -209,6 +209,7 @@ def build_report_context(
     subject_themes: Mapping[str, float] | None = None,
     history_size: int = 0,
     display_names: Mapping[str, str] | None = None,
+    pushed: int = 0,
 ) -> ReportContext:
     """The report for one repository and week, in `lang`.
 
@@ -220,7 +221,8 @@ def build_report_context(
     of its `history_size` stored PRs; `themes.subject_themes`): left out, and said so once.
     `scoring` tells test, doc and data files apart where a PR's outline of changed files is
     told (the defaults when None). `display_names` are the repository's names for its modules
-    in `lang` (`ModulesConfig.display_names_in`).
+    in `lang` (`ModulesConfig.display_names_in`). `pushed` counts the week's commits pushed
+    without a PR, which the header says the report does not cover.
     """
     if lang not in LANGS:
         raise ValueError(f"unknown report language {lang!r}; expected one of {', '.join(LANGS)}")
@@ -315,7 +317,7 @@ def build_report_context(
         key_pr_count=sum(1 for s in scores if s.number in by_number and s.is_key),
         key_threshold=key_threshold,
         generated=words.how_generated(
-            source or (prs[0].source if prs else None), calibration, review_data.available
+            source or (prs[0].source if prs else None), calibration, review_data.available, pushed
         ),
         report_url=report_url,
     )

@@ -210,6 +210,7 @@ class Wording:
     uncalibrated: Counted
     with_reviews: str
     without_reviews: str
+    pushed_not_covered: Counted  # field n: commits pushed without a PR, which no report covers
     reverts_pr: str
     reverts_pr_titled: str
     reverts_pr_because: str
@@ -427,7 +428,11 @@ class Wording:
         return self.title.format(repo=repo, **vars(period))
 
     def how_generated(
-        self, source: str | None, calibration: ScoreCalibration | None, review_available: bool
+        self,
+        source: str | None,
+        calibration: ScoreCalibration | None,
+        review_available: bool,
+        pushed: int = 0,
     ) -> str:
         parts = [self.generated]
         if source:
@@ -438,6 +443,8 @@ class Wording:
             n = calibration.history_size
             parts.append(_counted(template, n).format(n=n))
         parts.append(self.with_reviews if review_available else self.without_reviews)
+        if pushed:
+            parts.append(_counted(self.pushed_not_covered, pushed).format(n=pushed))
         return self.clause_sep.join(parts)
 
     def revert_summary(self, target: int, original_title: str | None, reason: str | None) -> str:
@@ -1187,6 +1194,7 @@ ZH = Wording(
     uncalibrated="本仓库仅入库 {n} 个 PR，重要性未按历史校准",
     with_reviews="含评审数据",
     without_reviews="无评审数据",
+    pushed_not_covered="另有 {n} 个未经 PR 直接推送的提交，未计入本报告",
     reverts_pr="回退 #{target}。",  # its own stop: a number ends it, which reads as English
     reverts_pr_titled="回退 #{target}：{title}",
     reverts_pr_because="回退 {undone}：{reason}",
@@ -1563,6 +1571,10 @@ EN = Wording(
     ),
     with_reviews="with review data",
     without_reviews="no review data",
+    pushed_not_covered=(
+        "{n} commit pushed without a PR is not covered",
+        "{n} commits pushed without a PR are not covered",
+    ),
     reverts_pr="Reverts #{target}",
     reverts_pr_titled="Reverts #{target}: {title}",
     reverts_pr_because="Reverts {undone}: {reason}",

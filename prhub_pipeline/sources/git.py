@@ -20,7 +20,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from prhub_pipeline.records import FileChange, FileStatus, FileVersions, PullRequest
+from prhub_pipeline.records import (
+    FileChange,
+    FileStatus,
+    FileVersions,
+    PullRequest,
+    PushedCommit,
+)
 from prhub_pipeline.reverts import RevertText, read_revert, reverted_number
 
 # `title (#N)`, also without the space (tilelang: `... MI300 series(#671)`).
@@ -319,13 +325,13 @@ def _to_pull_request(
 
 
 class GitWindow(BaseModel):
-    """What a range of a branch's history holds: its merged PRs, and when the commits that
-    name no PR (pushed straight to the branch) landed."""
+    """What a range of a branch's history holds: its merged PRs, and the commits that name no
+    PR (pushed straight to the branch)."""
 
     model_config = ConfigDict(frozen=True)
 
     prs: list[PullRequest]
-    direct_commits: list[datetime]
+    pushed: list[PushedCommit]
 
 
 def read_merged_prs(
@@ -421,8 +427,16 @@ def read_window(
         titles[landing.title] = landing.number
     return GitWindow(
         prs=sorted(prs, key=lambda pr: (pr.merged_at, pr.number)),
-        direct_commits=[
-            c.committed_at for c in history if c.sha not in landed and start <= c.committed_at < end
+        pushed=[
+            PushedCommit(
+                repo=repo,
+                sha=c.sha,
+                committed_at=c.committed_at,
+                author=c.author or None,
+                subject=c.message.strip().partition("\n")[0],
+            )
+            for c in history
+            if c.sha not in landed and start <= c.committed_at < end
         ],
     )
 

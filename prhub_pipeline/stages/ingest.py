@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from datetime import date
 
@@ -15,6 +15,7 @@ from prhub_pipeline.records import (
     FileChange,
     FileVersions,
     PullRequest,
+    PushedCommit,
     ReviewData,
 )
 from prhub_pipeline.sources.git import (
@@ -39,7 +40,7 @@ from prhub_pipeline.warehouse.github import (
     read_landing_pages,
     review_tables,
 )
-from prhub_pipeline.warehouse.prs import config_diff_tables, pr_tables
+from prhub_pipeline.warehouse.prs import config_diff_tables, pr_tables, pushed_commit_tables
 from prhub_pipeline.weeks import WeekWindow, week_of
 
 
@@ -120,7 +121,9 @@ def _ingest_git(
     by_week: dict[date, list[PullRequest]] = defaultdict(list)
     for pr in prs:
         by_week[week_of(pr.merged_at, settings.timezone)].append(pr)
-    direct = Counter(week_of(landed, settings.timezone) for landed in history.direct_commits)
+    pushed: dict[date, list[PushedCommit]] = defaultdict(list)
+    for commit in history.pushed:
+        pushed[week_of(commit.committed_at, settings.timezone)].append(commit)
     versions = read_file_versions(repo.git_path, _compared_files(repo, prs))
     diffs_by_pr: dict[int, list[ConfigFileDiff]] = defaultdict(list)
     for diff in config_file_diffs(repo.name, versions):
@@ -135,6 +138,7 @@ def _ingest_git(
                 *pr_tables(window.week_start, week_prs),
                 *config_diff_tables(window.week_start, diffs),
                 *landing_tables(window.week_start, []),
+                *pushed_commit_tables(window.week_start, pushed.get(window.week_start, [])),
             ]
             replace_partition(con, repo.name, window.week_start, tables)
             results.append(
@@ -144,7 +148,7 @@ def _ingest_git(
                     week_prs,
                     diffs,
                     clone=clone,
-                    direct_commits=direct[window.week_start],
+                    direct_commits=len(pushed.get(window.week_start, [])),
                 )
             )
     return results
@@ -185,6 +189,8 @@ def _ingest_github(
                 *pr_tables(window.week_start, week.prs),
                 *config_diff_tables(window.week_start, diffs),
                 *github_tables(window.week_start, week),
+                # GitHub lists PRs, not pushes; a repository may have moved from git to github.
+                *pushed_commit_tables(window.week_start, []),
             ]
             with connect(settings.database) as con:
                 replace_partition(con, repo.name, window.week_start, tables)

@@ -10,7 +10,13 @@ from typing import Any
 import duckdb
 from pydantic import ValidationError
 
-from prhub_pipeline.records import ConfigFileDiff, FileChange, PullRequest, SettingChange
+from prhub_pipeline.records import (
+    ConfigFileDiff,
+    FileChange,
+    PullRequest,
+    PushedCommit,
+    SettingChange,
+)
 from prhub_pipeline.warehouse.connection import WarehouseError, read_sql
 from prhub_pipeline.warehouse.partitions import TableRows
 
@@ -95,6 +101,30 @@ def pr_tables(week_start: date, prs: Sequence[PullRequest]) -> list[TableRows]:
 
 CONFIG_FILE_COLUMNS = ("repo", "number", "week_start", "path", "comparable", "keeps_existing")
 SETTING_COLUMNS = ("repo", "number", "week_start", "path", "key", "before", "after")
+
+
+PUSHED_COLUMNS = ("repo", "week_start", "sha", "committed_at", "author", "subject")
+
+
+def pushed_commit_tables(week_start: date, commits: Sequence[PushedCommit]) -> list[TableRows]:
+    """The `pushed_commits` rows of one partition (none: the partition's are emptied)."""
+    rows = [(c.repo, week_start, c.sha, c.committed_at, c.author, c.subject) for c in commits]
+    return [TableRows("pushed_commits", PUSHED_COLUMNS, rows)]
+
+
+def read_pushed_commits(
+    con: duckdb.DuckDBPyConnection, repo: str, week_start: date
+) -> list[PushedCommit]:
+    """One week's commits pushed without a PR, oldest first."""
+    rows = con.execute(
+        "SELECT sha, committed_at, author, subject FROM pushed_commits"
+        " WHERE repo = ? AND week_start = ? ORDER BY committed_at, sha",
+        [repo, week_start],
+    ).fetchall()
+    return [
+        PushedCommit(repo=repo, sha=sha, committed_at=at, author=author, subject=subject)
+        for sha, at, author, subject in rows
+    ]
 
 
 def config_diff_tables(week_start: date, diffs: Sequence[ConfigFileDiff]) -> list[TableRows]:
