@@ -1,10 +1,11 @@
 """The git source: merged PRs from the first-parent history of a local clone.
 
 Offline and fast. It recognises squash merges (`title (#N)`) and GitHub merge commits
-(`Merge pull request #N from owner/branch`); other commits are not PRs and are skipped. It has no
-review data. A whole range of weeks is read with three `git log` calls. Before reading, a bare
-clone's branch can be updated from its `origin` remote (`update_clone`), so a scheduled run sees
-the week's merges without anyone fetching by hand.
+(`Merge pull request #N from owner/branch`); other commits were pushed without a PR, and are
+returned apart from the PRs (`GitWindow.pushed`). It has no review data. A whole range of
+weeks is read with three `git log` calls. Before reading, a bare clone's branch can be updated
+from its `origin` remote (`update_clone`), so a scheduled run sees the week's merges without
+anyone fetching by hand.
 """
 
 from __future__ import annotations
