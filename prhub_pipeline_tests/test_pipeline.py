@@ -180,7 +180,7 @@ def test_definitions_load_and_checks_pass(history: GitRepo, tmp_path: Path) -> N
     assert all(e.passed for e in evaluations)
     materialization = result.asset_materializations_for_node("raw_prs")[0]
     assert materialization.metadata["pr_count"].value == 3
-    assert materialization.metadata["direct_commits"].value == 0
+    assert materialization.metadata["pushed_commits"].value == 0
     assert "2026-05-11T00:00:00+08:00" in str(materialization.metadata["window_local"].value)
     assert "2026-05-10T16:00:00+00:00" in str(materialization.metadata["window_utc"].value)
 

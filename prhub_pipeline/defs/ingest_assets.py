@@ -76,7 +76,7 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
     clone = next((r.clone for r in results if r.clone is not None), None)
     notes = [clone.message] if clone else []
     notes += [f"week {r.window.key}: {r.unread_config}" for r in results if r.unread_config]
-    counts = [r.direct_commits for r in results if r.direct_commits is not None]
+    counts = [r.pushed_commits for r in results if r.pushed_commits is not None]
     direct = sum(counts)
     if direct:
         # Commits pushed straight to the branch are in no report: say how many there were.
@@ -99,7 +99,7 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
     if clone is not None:
         metadata["clone_update"] = dg.MetadataValue.text(clone.status)
     if counts:
-        metadata["direct_commits"] = dg.MetadataValue.int(direct)
+        metadata["pushed_commits"] = dg.MetadataValue.int(direct)
     if len(results) == 1:
         window = results[0].window
         metadata["window_local"] = dg.MetadataValue.text(
@@ -141,10 +141,10 @@ def build_ingest_assets(
             context.log.info(
                 f"{result.repo} week {result.window.key}: {counted(result.pr_count, 'PR')}"
             )
-            if result.direct_commits:  # the run's summary gives the total
+            if result.pushed_commits:  # the run's summary gives the total
                 context.log.info(
                     f"{result.repo} week {result.window.key}:"
-                    f" {counted(result.direct_commits, 'commit')} pushed without a PR"
+                    f" {counted(result.pushed_commits, 'commit')} pushed without a PR"
                 )
             if result.unread_config:
                 context.log.warning(

@@ -1383,7 +1383,7 @@ MISSPELT_RATIO = 0.85
 MISSPELT_MIN_LENGTH = 6
 
 
-def stem(word: str) -> str:
+def _stem(word: str) -> str:
     """A word without the ending that inflects it (`bumps`, `fixed`, `removes` -> `bump`,
     `fix`, `remov`), applied alike to both texts compared; short words stay whole."""
     for ending in _STEM_ENDINGS:
@@ -1412,12 +1412,12 @@ def words_beyond(text: str, title: str) -> set[str]:
     under a title that says what kind of change it is: under tilelang's "[CUDA][Codegen] Keep
     RNG state in kernel scope", "Fix CUDA RNG state scope" says it is a fix."""
     title_words = re.findall(r"\w+", _PR_NUMBER.sub(" ", title.lower()))
-    known = {stem(word) for word in title_words}
+    known = {_stem(word) for word in title_words}
     making = _MAKING_WORDS if parse_title(title).type != "other" else frozenset()
     joined = {first + second for first, second in pairwise(title_words)}
     beyond = set()
     for word in re.findall(r"\w+", _PR_NUMBER.sub(" ", text.lower())):
-        stemmed = stem(word)
+        stemmed = _stem(word)
         if (
             stemmed in known
             or stemmed in _FUNCTION_WORDS

@@ -61,7 +61,7 @@ class WeekIngest(BaseModel):
     clone: CloneUpdate | None = None  # what updating the git clone did, for that source
     # The week's commits that name no PR (pushed straight to the branch), which no report
     # covers; None where the source cannot tell (GitHub lists PRs, not pushes).
-    direct_commits: int | None = None
+    pushed_commits: int | None = None
 
 
 class WeekReviews(BaseModel):
@@ -89,7 +89,7 @@ def _summary(
     stats: RequestStats | None = None,
     clone: CloneUpdate | None = None,
     unread_config: str | None = None,
-    direct_commits: int | None = None,
+    pushed_commits: int | None = None,
 ) -> WeekIngest:
     return WeekIngest(
         repo=repo.name,
@@ -104,7 +104,7 @@ def _summary(
         preview=prs[:20],
         github=stats,
         clone=clone,
-        direct_commits=direct_commits,
+        pushed_commits=pushed_commits,
     )
 
 
@@ -132,13 +132,14 @@ def _ingest_git(
     with connect(settings.database) as con:
         for window in windows:
             week_prs = by_week.get(window.week_start, [])
+            week_pushed = pushed.get(window.week_start, [])
             diffs = [d for pr in week_prs for d in diffs_by_pr.get(pr.number, [])]
             # The landing table is emptied too: a repository may have moved from github to git.
             tables = [
                 *pr_tables(window.week_start, week_prs),
                 *config_diff_tables(window.week_start, diffs),
                 *landing_tables(window.week_start, []),
-                *pushed_commit_tables(window.week_start, pushed.get(window.week_start, [])),
+                *pushed_commit_tables(window.week_start, week_pushed),
             ]
             replace_partition(con, repo.name, window.week_start, tables)
             results.append(
@@ -148,7 +149,7 @@ def _ingest_git(
                     week_prs,
                     diffs,
                     clone=clone,
-                    direct_commits=len(pushed.get(window.week_start, [])),
+                    pushed_commits=len(week_pushed),
                 )
             )
     return results

@@ -22,7 +22,7 @@ from prhub_pipeline.stages.scoring import load_history
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.github import read_review_data
 from prhub_pipeline.warehouse.modules import read_module_labels, read_themes
-from prhub_pipeline.warehouse.prs import read_prs, read_pushed_commits
+from prhub_pipeline.warehouse.prs import count_pushed_commits, read_prs
 from prhub_pipeline.warehouse.reports import (
     list_reports,
     read_risks,
@@ -57,7 +57,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
             risks = read_risks(con, repo.name, week)
             review_data = read_review_data(con, repo.name, week)
             previous = read_week_counts(con, repo.name, week - timedelta(days=7))
-            pushed = len(read_pushed_commits(con, repo.name, week))
+            pushed = count_pushed_commits(con, repo.name, week)
             rendered = []
             counts: WeekCounts | None = None
             for lang in LANGS:

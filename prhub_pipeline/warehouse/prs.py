@@ -112,19 +112,13 @@ def pushed_commit_tables(week_start: date, commits: Sequence[PushedCommit]) -> l
     return [TableRows("pushed_commits", PUSHED_COLUMNS, rows)]
 
 
-def read_pushed_commits(
-    con: duckdb.DuckDBPyConnection, repo: str, week_start: date
-) -> list[PushedCommit]:
-    """One week's commits pushed without a PR, oldest first."""
-    rows = con.execute(
-        "SELECT sha, committed_at, author, subject FROM pushed_commits"
-        " WHERE repo = ? AND week_start = ? ORDER BY committed_at, sha",
+def count_pushed_commits(con: duckdb.DuckDBPyConnection, repo: str, week_start: date) -> int:
+    """How many commits of one week were pushed without a PR."""
+    row = con.execute(
+        "SELECT count(*) FROM pushed_commits WHERE repo = ? AND week_start = ?",
         [repo, week_start],
-    ).fetchall()
-    return [
-        PushedCommit(repo=repo, sha=sha, committed_at=at, author=author, subject=subject)
-        for sha, at, author, subject in rows
-    ]
+    ).fetchone()
+    return int(row[0]) if row else 0
 
 
 def config_diff_tables(week_start: date, diffs: Sequence[ConfigFileDiff]) -> list[TableRows]:
