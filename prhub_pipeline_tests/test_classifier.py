@@ -52,6 +52,25 @@ def test_trains_and_labels_held_out_prs() -> None:
     assert all(p for p in predicted)  # always at least the top module
 
 
+def test_a_further_module_needs_half_the_best_modules_probability() -> None:
+    """Over its threshold is not enough for a runner-up the model ranks far below the PR's
+    best module; near it, it is kept. The best module is kept down to MIN_TOP_PROBABILITY."""
+    model = train_module_classifier(synthetic_history(120), MODULES).model
+    assert model is not None and len(model.labels) >= 3
+    model = classifier.ModuleModel(
+        **{**model.__dict__, "thresholds": np.full(len(model.labels), 0.3, dtype=np.float32)}
+    )
+    rows = np.zeros((4, len(model.labels)))
+    rows[0, :3] = (0.9, 0.4, 0.35)  # runners-up over the threshold, under half of 0.9
+    rows[1, :3] = (0.6, 0.35, 0.1)  # a runner-up over half of 0.6 and over the threshold
+    rows[2, :3] = (0.5, 0.26, 0.2)  # over half of 0.5, under the threshold
+    rows[3, :3] = (0.12, 0.11, 0.0)  # an unsure best module alone
+    first, second, third = model.labels[:3]
+    assert model.predict_from_proba(rows) == [[first], [first, second], [first], [first]]
+    plain = classifier.ModuleModel(**{**model.__dict__, "min_share_of_top": 0.0})
+    assert plain.predict_from_proba(rows)[0] == [first, second, third]
+
+
 def test_training_is_reproducible() -> None:
     history = synthetic_history(120)
     first = train_module_classifier(history, MODULES).model

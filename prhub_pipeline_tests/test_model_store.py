@@ -10,7 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from prhub_pipeline.modelling.classifier import ModuleModel, train_module_classifier
+from prhub_pipeline.modelling.classifier import (
+    MIN_SHARE_OF_TOP,
+    ModuleModel,
+    train_module_classifier,
+)
 from prhub_pipeline.modelling.features import pr_features
 from prhub_pipeline.modelling.model_store import (
     ModelStoreError,
@@ -85,7 +89,7 @@ def test_a_model_stored_before_the_author_memory_predicts_without_it(
     unweighted = ModuleModel(**{**model.__dict__, "author_weight": 0.0})
     assert np.allclose(loaded.predict_proba(features), unweighted.predict_proba(features))
     payload = _payload(arrays, header | {"format": 3})
-    with pytest.raises(ModelStoreError, match="format 3; this version reads formats 4, 5, 6"):
+    with pytest.raises(ModelStoreError, match="format 3; this version reads formats 4, 5, 6, 7"):
         model_from_bytes(payload, payload_sha256(payload))
 
 
@@ -104,6 +108,23 @@ def test_a_model_stored_before_the_title_type_reads_the_title_alone(
     features = [pr_features(pr, MODULES) for pr in synthetic_history(40, seed=3)]
     untyped = [f.model_copy(update={"title_type": ""}) for f in features]
     assert np.allclose(loaded.predict_proba(features), model.predict_proba(untyped), atol=1e-6)
+
+
+def test_a_model_stored_before_the_share_rule_keeps_every_module_over_its_threshold(
+    trained: tuple[ModuleModel, object],
+) -> None:
+    """A format-6 model's thresholds were tuned without the share of the best module, so it
+    keeps deciding without it; the current format stores the share it was trained with."""
+    model = trained[0]
+    assert model.min_share_of_top == MIN_SHARE_OF_TOP
+    arrays = _arrays(model)
+    header = json.loads(str(arrays["header"]))
+    assert header["min_share_of_top"] == MIN_SHARE_OF_TOP
+    stored = model_from_bytes(model_to_bytes(model), payload_sha256(model_to_bytes(model)))
+    assert stored.min_share_of_top == MIN_SHARE_OF_TOP
+    del header["min_share_of_top"]
+    payload = _payload(arrays, header | {"format": 6})
+    assert model_from_bytes(payload, payload_sha256(payload)).min_share_of_top == 0.0
 
 
 def _arrays(model: ModuleModel) -> dict[str, np.ndarray]:

@@ -36,9 +36,10 @@ from prhub_pipeline.modelling.classifier import (
 from prhub_pipeline.records import StoredModelPayload
 
 # Formats this version loads: a model stored before the author memory predicts without one; a
-# format-5 model's title field reads the title alone, as its spec says.
+# format-5 model's title field reads the title alone, as its spec says; a model stored before
+# format 7 keeps every module over its threshold, as its thresholds were tuned.
 AUTHOR_MEMORY_FORMAT = 5
-READABLE_FORMATS = (4, 5, MODEL_FORMAT)
+READABLE_FORMATS = (4, 5, 6, MODEL_FORMAT)
 
 
 class ModelStoreError(Exception):
@@ -67,6 +68,7 @@ def model_to_bytes(model: ModuleModel) -> bytes:
         "platt_slope": model.platt_slope,
         "platt_intercept": model.platt_intercept,
         "min_top_probability": model.min_top_probability,
+        "min_share_of_top": model.min_share_of_top,
         "params": model.params,
     }
     arrays: dict[str, np.ndarray] = {
@@ -223,6 +225,7 @@ def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
         platt_intercept=float(header["platt_intercept"]),
         thresholds=thresholds,
         min_top_probability=float(header["min_top_probability"]),
+        min_share_of_top=float(header.get("min_share_of_top", 0.0)),
         version=str(header["version"]),
         trained_at=datetime.fromisoformat(header["trained_at"]),
         params=dict(header["params"]),
