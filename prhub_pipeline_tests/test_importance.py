@@ -268,6 +268,11 @@ def history(count: int = 120) -> list[PullRequest]:
         ("feat: add tests for the sampler", "feat", False, []),
         ("Adding my name to TorchToLinalg maintainership", "chore", False, []),
         ("Remove CODEOWNERS", "chore", False, []),
+        # licences and their headers are upkeep too, unless the title says its type
+        ("[Misc] Remove incorrect ASF license headers from src files", "chore", False, ["misc"]),
+        ("[LICENSE] Add LICENSE for flashinfer", "chore", False, ["license"]),
+        ("Update copyright year in file headers", "chore", False, []),
+        ("[misc] fix: add license", "fix", False, ["misc"]),
         # ms-swift's type with its scope in one bracket
         ("[Bugfix (rlhf)] skip model reload", "fix", False, ["bugfix", "rlhf"]),
         ("[WIP (draft)] skip model reload", "other", False, ["wip (draft)"]),

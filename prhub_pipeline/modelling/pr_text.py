@@ -168,9 +168,15 @@ _ADDS_TESTS = re.compile(
     r"|write)\s+(?:(?!(?:and|with|support|for)\b)[\w.()/-]+\s+){0,3}?tests?(?:\s?cases?)?\b(?![-_])",
     re.IGNORECASE,
 )
-# Who owns or maintains the code (`Add @name to code owners`, `Change codeowners`): upkeep of
-# the project, whatever the verb.
-_CODE_OWNERS = re.compile(r"\bcode[ _-]?owner(?:s|ship)?\b|\bmaintainership\b", re.IGNORECASE)
+# Who owns or maintains the code (`Add @name to code owners`, `Change codeowners`) and under
+# which licence (`Remove incorrect ASF license headers from src files`, `Add LICENSE for
+# flashinfer`): upkeep of the project, whatever the verb. tilelang's #3051 was a 7.5 key PR as
+# a refactor of 21 source files whose comments it changed.
+_UPKEEP = re.compile(
+    r"\bcode[ _-]?owner(?:s|ship)?\b|\bmaintainership\b|\blicen[cs]es?\b|\bcopyrights?\b"
+    r"|\bspdx\b",
+    re.IGNORECASE,
+)
 
 
 # The items of a title that lists several changes: `X support, MoE gate v2, CP attention fixes`.
@@ -287,7 +293,7 @@ def parse_title(title: str) -> TitleInfo:
     # `rollout: Fix ...`, `megatron：Update ...`: a scope where the type would be.
     lead = conventional.group("rest") if conventional else rest
     pr_type = first_word_type(lead) or _type_named_anywhere(rest, _first_words(lead)[0])
-    if _CODE_OWNERS.search(rest):
+    if _UPKEEP.search(rest):
         pr_type = "chore"
     elif pr_type == "feat" and _ADDS_TESTS.match(lead):
         pr_type = "test"
