@@ -257,6 +257,15 @@ def history(count: int = 120) -> list[PullRequest]:
         ),
         ("[bugfix] revert fastvideo kernel version to 0.2.6", "chore", False, ["bugfix"]),
         ('Revert "Bump torch to 2.5"', "revert", False, []),
+        # a re-land quoting its change has that change's type
+        (
+            'Reapply "[MoE] [Refactor] Remove manual memory cleanup (#3365)" (#3483)',
+            "refactor",
+            False,
+            [],
+        ),
+        ('Re-land "Enable bucketing pass in precompile path" (#3107)', "feat", False, []),
+        ("[RL][BE] Reapply Compilation in RL", "other", False, ["rl", "be"]),
         ("Revert the cache change to fix CI", "revert", False, []),
         # a title whose object is tests is a test change (tpu-inference's #252 led its week as
         # a feature of 540 test lines)

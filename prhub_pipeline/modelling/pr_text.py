@@ -168,6 +168,9 @@ _ADDS_TESTS = re.compile(
     r"|write)\s+(?:(?!(?:and|with|support|for)\b)[\w.()/-]+\s+){0,3}?tests?(?:\s?cases?)?\b(?![-_])",
     re.IGNORECASE,
 )
+# `Reapply "[Refactor] Unify full-graph parameter update logic (#6041)"`: the change that comes
+# back, whose title says its type.
+_RELAND_QUOTED = re.compile(r"^re-?(?:apply|land)\b\W*?\"(?P<title>.+)\"", re.IGNORECASE)
 # Who owns or maintains the code (`Add @name to code owners`, `Change codeowners`) and under
 # which licence (`Remove incorrect ASF license headers from src files`, `Add LICENSE for
 # flashinfer`): upkeep of the project, whatever the verb. tilelang's #3051 was a 7.5 key PR as
@@ -293,6 +296,8 @@ def parse_title(title: str) -> TitleInfo:
     # `rollout: Fix ...`, `megatron：Update ...`: a scope where the type would be.
     lead = conventional.group("rest") if conventional else rest
     pr_type = first_word_type(lead) or _type_named_anywhere(rest, _first_words(lead)[0])
+    if reland := _RELAND_QUOTED.match(rest):
+        pr_type = parse_title(reland.group("title")).type
     if _UPKEEP.search(rest):
         pr_type = "chore"
     elif pr_type == "feat" and _ADDS_TESTS.match(lead):
