@@ -114,6 +114,9 @@ def test_the_authors_own_words_about_work_left_open(body: str, gaps: list[str]) 
         "Not affected by this bug; happy to file a follow-up if needed.",  # verl #6268: an offer
         "pre-commit automatically fixed part of the code format in another PR #1331",
         "This is a problem from another PR.",  # vllm-ascend #3892
+        # vllm-ascend #6587: a check that will run, not work left
+        "The correctness will be verified by `actionlint` running in CI on subsequent pull"
+        " requests.",
         "This PR fixes KV cache binding in the Qwen3 Next MTP patch.",  # a model's name
         "The following changes are included:\n\n- a\n- b",
         TEMPLATE_TAIL,  # the template's checklist is not the author's

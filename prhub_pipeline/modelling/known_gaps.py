@@ -55,6 +55,9 @@ _NOT_A_GAP = re.compile(
     r"|\b(?:was|were|has been|have been|had been|previously|earlier)\b"
     r"|\balready\s+(?:been\s+)?(?:fixed|done|handled|addressed|merged|landed|in|exists?)\b"
     r"|\bif\b|\bhappy to\b|\bfeel free\b|\bsplit (?:from|out of)\b"
+    # what happens on every later PR ("verified by actionlint in CI on subsequent PRs")
+    r"|\b(?:on|across)\s+(?:all\s+|any\s+|every\s+)?(?:future|subsequent|later|upcoming)\s+"
+    r"(?:PRs?|pull[- ]requests?)\b"
     r"|\s\|\s",  # a table row
     re.IGNORECASE,
 )
