@@ -47,6 +47,16 @@ TEMPLATE_TAIL = """
             " workflow.\n2. Update the e2e image address.\n\nTested locally.",
             ["Start the docker build workflow.", "Update the e2e image address."],
         ),
+        (  # vllm-ascend #9849: the bold label after the TODO list heads its test environment
+            "Fix the kernel.\n\n### TODO list\n1. Add testcase for this triton kernel.\n\n"
+            "**Environment**\n\n**Ascend 950 (A5)**\n- Model: Qwen3-32B\n- use triton\n",
+            ["Add testcase for this triton kernel."],
+        ),
+        (  # verl #222: a label after the TODO items heads the references
+            "**TODO:**\n- Support SFT resume in the next PR\n- Support uploader\n\n"
+            "**Relevant issue:**\n- https://github.com/volcengine/verl/issues/76\n",
+            ["Support SFT resume in the next PR", "Support uploader"],
+        ),
         (  # a bold label instead of a heading
             "Adds the converter.\n\n**Known limitations:**\n\n* MoE models are not converted.",
             ["MoE models are not converted."],

@@ -71,6 +71,8 @@ _GAP_HEADING_WORDS = (
 _GAP_HEADING = re.compile(rf"^(?:{_GAP_HEADING_WORDS})(?:\s|$)", re.IGNORECASE)
 _GAP_LABEL = re.compile(rf"^(?:{_GAP_HEADING_WORDS})\s*[:：]?$", re.IGNORECASE)
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+# A short line that is no sentence, such as a bold label the description parser kept as text.
+_OTHER_LABEL = re.compile(r"^[^.!?。！？]{1,40}?[:：]?$")
 # An item that is only a link, or one the author struck through or marked done.
 # A metadata line of a bot's ("vLLM version: v0.12.0", "vLLM main: https://...") is no item.
 _SETTLED = re.compile(
@@ -84,14 +86,27 @@ def stated_gaps(body: str) -> list[str]:
     found: list[str] = []
     listing = False  # inside the list after a gap label or a lead-in ("TODOs in next PR:")
     section = ""
+    # The gap heading's part of its section ends at a label after its items: `**Environment**`
+    # after `### TODO list` (vllm-ascend #9849), `**Relevant issue:**` after `**TODO:**` (verl
+    # #222) head what is not left open.
+    closed = False
+    found_here = 0  # how many gaps the section had before
     for paragraph in author_paragraphs(body):
         text = paragraph.text
         if paragraph.section != section:
-            section, listing = paragraph.section, False
+            section, listing, closed, found_here = paragraph.section, False, False, len(found)
         if not paragraph.list_item and _GAP_LABEL.match(text.strip()):
             listing = True
             continue
-        under_gap_heading = _is_gap_heading(section)
+        under_gap_heading = _is_gap_heading(section) and not closed
+        if (
+            under_gap_heading
+            and len(found) > found_here
+            and not paragraph.list_item
+            and _OTHER_LABEL.match(text.strip())
+        ):
+            closed = True
+            continue
         if under_gap_heading or (listing and paragraph.list_item):
             parts = sentences(text)
             # "This PR only centralizes X. The remaining migration will be completed
