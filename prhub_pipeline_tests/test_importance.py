@@ -775,6 +775,12 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             " dynamic speculative decoding logic.",
             "This PR unifies the dynamic speculative decoding logic.",
         ),
+        (  # vllm-ascend #500: the PR it backports
+            "t",
+            "### What this PR does / why we need it?\nBackport: https://github.com/o/n/pull/252"
+            "\nThis support speculative decoding in Ascend.",
+            "This support speculative decoding in Ascend.",
+        ),
         # What the PR does not do is no summary (torchtitan #3559).
         (
             "t",

@@ -620,7 +620,8 @@ _SKIP_SECTIONS = re.compile(
 # `inheriting from <url>` (torchtitan #4045), `Reland of <url>`.
 _PROVENANCE_WORD = (
     r"(?:part of|comes? from|split (?:out )?from|continuation of|inherit(?:s|ed|ing)? from"
-    r"|re-?land(?:s|ed)?(?: of)?|follow[- ]?up(?: work)?(?: to| of| for)?)"
+    r"|re-?land(?:s|ed)?(?: of)?|follow[- ]?up(?: work)?(?: to| of| for)?"
+    r"|back-?port(?:s|ed)?(?: of| from)?|cherry[- ]pick(?:s|ed)?(?: of| from)?)"
 )
 # Words that point at another issue or PR: `Fixes #12`, `Related to https://...`, `Follow-up of`.
 _REFERENCE_WORD = (
