@@ -775,6 +775,13 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             " dynamic speculative decoding logic.",
             "This PR unifies the dynamic speculative decoding logic.",
         ),
+        (  # torchtitan #4162: why it is a re-land is not what it does
+            "t",
+            "Reland of https://github.com/o/n/pull/4044 because I did\na rookie mistake of"
+            " merging ghstack opened PRs.\n\nThis makes the GEMM backend a property of the"
+            " model config.",
+            "This makes the GEMM backend a property of the model config.",
+        ),
         (  # vllm-ascend #500: the PR it backports
             "t",
             "### What this PR does / why we need it?\nBackport: https://github.com/o/n/pull/252"

@@ -635,9 +635,12 @@ _REFERENCE_LINE = re.compile(
 )
 _REFERENCE = r"(?:#\d+|https?://\S+?)"
 # A sentence that only says where the PR comes from (`Split from #6118.`, `Follow-up work for
-# #4639, #5297.`), not what it does (`Fix a bug introduced in #3285.` does).
+# #4639, #5297.`), and why (`Reland of <url> because I did a rookie mistake of merging ghstack
+# opened PRs.`, torchtitan #4162), not what it does (`Fix a bug introduced in #3285.` does).
 _PROVENANCE = re.compile(
-    rf"^\s*{_PROVENANCE_WORD}\b[^.]{{0,25}}?[:\s]*(?:{_REFERENCE}[\s.,;]*)+$", re.IGNORECASE
+    rf"^\s*{_PROVENANCE_WORD}\b[^.]{{0,25}}?[:\s]*(?:{_REFERENCE}[\s.,;]*)+"
+    r"(?:(?:because|since|as|due to)\b[^.]*[.!]?\s*)?$",
+    re.IGNORECASE,
 )
 # What can open a paragraph before the author's first sentence: the template's question
 # written as a plain line rather than a heading, bare links (`https://.../issues/287, ...`) and
@@ -1659,7 +1662,9 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
         return [
             (section, text)
             for section, text in paragraphs
-            if not _REFERENCE_LINE.match(text) and not _is_bare_lead_in(text)
+            if not _REFERENCE_LINE.match(text)
+            and not _PROVENANCE.match(text)
+            and not _is_bare_lead_in(text)
         ]
 
     # What the author wrote beyond the title, else the title in their words, else anything.
