@@ -550,6 +550,11 @@ def test_a_workflow_that_only_gains_jobs_and_entries_keeps_what_it_had() -> None
     assert keeps_existing(PR_TEST, new_step)
     new_job = PR_TEST + "  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ruff .\n"
     assert keeps_existing(PR_TEST, new_job)
+    # More branches, paths or event types to run on: every run there was still happens.
+    branches = PR_TEST.replace("branches: [main]", "branches: [main, release]")
+    assert keeps_existing(PR_TEST, branches)
+    paths = PR_TEST.replace("branches: [main]", "branches: [main]\n    paths: ['**/*.py']")
+    assert keeps_existing(paths, paths.replace("['**/*.py']", "['**/*.py', mypy.ini]"))
     commented = PR_TEST.replace("jobs:\n", "# One job per kind of runner.\njobs:\n")
     assert commented != PR_TEST and keeps_existing(PR_TEST, commented)  # no setting changed
     (new_file,) = config_file_diffs(
@@ -559,14 +564,17 @@ def test_a_workflow_that_only_gains_jobs_and_entries_keeps_what_it_had() -> None
 
 
 def test_a_workflow_whose_jobs_run_differently_changed_what_it_had() -> None:
-    # A step given a condition, a job its environment, a trigger its branches, a test dropped.
+    # A step given a condition, a job its environment, a trigger a branch less or a filter
+    # where it had none or a path it excludes, a test dropped.
     guarded = PR_TEST.replace(
         "        run: pytest", "        if: github.event_name == 'push'\n        run: pytest"
     )
     with_env = PR_TEST.replace(
         "    runs-on: ubuntu-latest\n", "    runs-on: ubuntu-latest\n    env:\n      X: '1'\n"
     )
-    branches = PR_TEST.replace("branches: [main]", "branches: [main, release]")
+    branches = PR_TEST.replace("branches: [main]", "branches: [release]")
+    filtered = PR_TEST.replace("branches: [main]", "branches: [main]\n    paths: ['**/*.py']")
+    excluded = filtered.replace("['**/*.py']", "['**/*.py', '!docs/**']")
     dropped = PR_TEST.replace(',\n               {"num_gpus": 0, "test_file": "test_rm_f1.py"}', "")
     runner = PR_TEST.replace("runs-on: ubuntu-latest", "runs-on: self-hosted")
     concurrency = PR_TEST + "concurrency: {group: pr, cancel-in-progress: true}\n"
@@ -575,11 +583,12 @@ def test_a_workflow_whose_jobs_run_differently_changed_what_it_had() -> None:
         "      - name: Run the test\n",
         "      - name: Prepare gsm8k\n        run: python prepare.py\n      - name: Run the test\n",
     )
-    for after in (guarded, with_env, branches, dropped, runner, concurrency, prepared):
+    for after in (guarded, with_env, branches, filtered, dropped, runner, concurrency, prepared):
         assert not keeps_existing(PR_TEST, after), after
+    assert not keeps_existing(filtered, excluded)
     # Read as GitHub reads it: `on` names the triggers (YAML 1.1 reads it as true).
     assert compare_config(WORKFLOW, PR_TEST, branches) == [
-        change("on.pull_request.branches", '["main"]', '["main", "release"]')
+        change("on.pull_request.branches", '["main"]', '["release"]')
     ]
     assert compare_config(YAML_PATH, "on: yes\n", "on: no\n") == [change("True", "true", "false")]
     # Steps that all have names are matched by name, and their order still counts: tilelang

@@ -243,8 +243,9 @@ def _keeps_existing(
 ) -> bool:
     """Whether `changes` leave every setting the file had as it was: each one is part of a
     whole new entry of a list of mappings (a test in a workflow's matrix) or a new job under
-    `jobs`, or the file had no settings; in a file that runs nothing (`_RUNS`), new keys and
-    items appended to lists too. A key added to an entry that was there already
+    `jobs`, or the file had no settings; a trigger that runs on more events
+    (`_widens_trigger`); in a file that runs nothing (`_RUNS`), new keys and items appended to
+    lists too. A key added to an entry that was there already
     changes it: a step given `if:` or `continue-on-error:` runs differently. So do entries put
     in another order (tilelang #1456 moved clang-tidy after the install), and a step put before
     a job's last one (verl #2831 prepared a dataset before the tests ran, #4560 pointed apt at
@@ -255,7 +256,9 @@ def _keeps_existing(
     if not all(_adds_to(change.before, change.after) for change in changes):
         return False
     runs = any(_RUNS.search(key) for key in old)
-    if runs and any(change.before is not None for change in changes):
+    if runs and any(
+        change.before is not None and not _widens_trigger(change) for change in changes
+    ):
         return False
     old_orders, new_orders = _entry_orders(old), _entry_orders(new)
     for listed, labels in old_orders.items():
@@ -268,6 +271,8 @@ def _keeps_existing(
         return True
     existing = _key_prefixes(old) | set(old)
     for change in changes:
+        if _widens_trigger(change):
+            continue
         key = change.key
         job = _NEW_JOB.match(key)
         entries = (key[: at + 1] for at, char in enumerate(key) if char == "]")
@@ -279,6 +284,23 @@ def _keeps_existing(
 
 # A setting of a file that runs something: a workflow's jobs and triggers, a step, a script.
 _RUNS = re.compile(r"(?:^|[.\]])(?:on|jobs|steps|script|run)(?:[.\[]|$)")
+# A workflow trigger's filter list: `on.push.branches`, `on.pull_request.paths`, `.types`.
+_TRIGGER_FILTER = re.compile(r"on\.[\w-]+\.(?:branches|tags|paths|types)")
+
+
+def _widens_trigger(change: SettingChange) -> bool:
+    """Whether a change only lets a workflow run on more events, every run it had kept: a
+    trigger's existing list of branches, tags, paths or event types gained items
+    (vllm-ascend #124 ran its linters on `*-dev` branches too, verl #327 its tests on
+    `v0.2.x`). A new filter narrows what ran on everything, and a `!pattern` excludes."""
+    if change.before is None or not _TRIGGER_FILTER.fullmatch(change.key):
+        return False
+    if not _adds_to(change.before, change.after) or change.after is None:
+        return False
+    old, new = json.loads(change.before), json.loads(change.after)
+    return not any(
+        isinstance(item, str) and item.startswith("!") for item in new if item not in old
+    )
 
 
 def _adds_to(before: str | None, after: str | None) -> bool:

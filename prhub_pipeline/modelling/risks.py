@@ -504,7 +504,9 @@ def risk_files(
     job's last (`ConfigFileDiff.keeps_existing`): slime's fixes register their test in the
     workflow's matrix, and a new nightly job leaves the pipelines there were running as before
     (of their CI flags, slime's were 84 and are 38, verl's 516 and 428, vllm-ascend's 1112
-    and 985: lists of tests gaining some), unless the PR removes CI files (slime #441
+    and 985: lists of tests gaining some), or whose triggers only run on more branches, paths
+    or event types (verl 428 -> 417, vllm-ascend 1011 -> 1003, slime 38 -> 36), unless the PR
+    removes CI files (slime #441
     replaced its workflow with a new one). A template goes with the file rendered from it
     (slime's `pr-test.yml.j2`). A flag keeps the first few files; this is all of them."""
     patterns, _ = _FILE_RISKS[kind]
