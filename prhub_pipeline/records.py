@@ -183,8 +183,9 @@ class ConfigFileDiff(Record):
     invalid YAML or Python): then `changes` is empty and nothing is known about the values.
     `keeps_existing` is True when the PR left every setting the file had as it was, adding at
     most whole new entries of lists of mappings, CI jobs or steps after a job's last (a test
-    registered in a workflow's matrix), in a file that runs nothing (a CI list of tests) also
-    new keys and list items, or the file is new.
+    registered in a workflow's matrix) or branches, paths or event types a trigger runs on, in
+    a file that runs nothing (a CI list of tests) also new keys and list items, or the file is
+    new.
     """
 
     repo: str

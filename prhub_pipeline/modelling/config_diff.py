@@ -243,13 +243,13 @@ def _keeps_existing(
 ) -> bool:
     """Whether `changes` leave every setting the file had as it was: each one is part of a
     whole new entry of a list of mappings (a test in a workflow's matrix) or a new job under
-    `jobs`, or the file had no settings; a trigger that runs on more events
-    (`_widens_trigger`); in a file that runs nothing (`_RUNS`), new keys and items appended to
-    lists too. A key added to an entry that was there already
-    changes it: a step given `if:` or `continue-on-error:` runs differently. So do entries put
-    in another order (tilelang #1456 moved clang-tidy after the install), and a step put before
-    a job's last one (verl #2831 prepared a dataset before the tests ran, #4560 pointed apt at
-    a cache); one after them all, such as a new test, leaves them as they ran."""
+    `jobs`, widens a trigger (`_widens_trigger`), or the file had no settings; in a file that
+    runs nothing (`_RUNS`), new keys and items appended to lists too. A key added to an entry
+    that was there already changes it: a step given `if:` or `continue-on-error:` runs
+    differently. So do entries put in another order (tilelang #1456 moved clang-tidy after the
+    install), and a step put before a job's last one (verl #2831 prepared a dataset before the
+    tests ran, #4560 pointed apt at a cache); one after them all, such as a new test, leaves
+    them as they ran."""
     if not old:
         return True
     # The cheap tests first: most edits of a config change or remove a value.
@@ -293,11 +293,12 @@ def _widens_trigger(change: SettingChange) -> bool:
     trigger's existing list of branches, tags, paths or event types gained items
     (vllm-ascend #124 ran its linters on `*-dev` branches too, verl #327 its tests on
     `v0.2.x`). A new filter narrows what ran on everything, and a `!pattern` excludes."""
-    if change.before is None or not _TRIGGER_FILTER.fullmatch(change.key):
+    before, after = change.before, change.after
+    if before is None or after is None or not _TRIGGER_FILTER.fullmatch(change.key):
         return False
-    if not _adds_to(change.before, change.after) or change.after is None:
+    if not _adds_to(before, after):
         return False
-    old, new = json.loads(change.before), json.loads(change.after)
+    old, new = json.loads(before), json.loads(after)
     return not any(
         isinstance(item, str) and item.startswith("!") for item in new if item not in old
     )

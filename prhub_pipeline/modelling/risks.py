@@ -506,9 +506,9 @@ def risk_files(
     (of their CI flags, slime's were 84 and are 38, verl's 516 and 428, vllm-ascend's 1112
     and 985: lists of tests gaining some), or whose triggers only run on more branches, paths
     or event types (verl 428 -> 417, vllm-ascend 1011 -> 1003, slime 38 -> 36), unless the PR
-    removes CI files (slime #441
-    replaced its workflow with a new one). A template goes with the file rendered from it
-    (slime's `pr-test.yml.j2`). A flag keeps the first few files; this is all of them."""
+    removes CI files (slime #441 replaced its workflow with a new one). A template goes with
+    the file rendered from it (slime's `pr-test.yml.j2`). A flag keeps the first few files;
+    this is all of them."""
     patterns, _ = _FILE_RISKS[kind]
     diffs = config_diffs or {}
 
