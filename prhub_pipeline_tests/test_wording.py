@@ -148,16 +148,25 @@ def test_a_busiest_module_made_of_guesses_says_so(lang: Lang, busiest: str, focu
 
 
 def test_fixes_do_not_concentrate_on_a_module_the_classifier_is_unsure_of() -> None:
-    """slime's 2026-08-10 said "Of the week's 20 fixes, 8 concern CI" of fixes guessed `ci` at
-    0.12-0.51 for registering their test in CI; a guess under even odds decides no section, nor
-    where the fixes concentrate. The busiest modules still count it, as the table does."""
+    """slime's 2026-08-10 said "Of the week's 20 fixes, 8 concern CI" and "The busiest modules
+    were CI (10, all of them the classifier's guesses)" of fixes guessed `ci` at 0.12-0.51 for
+    registering their test in CI; a guess under even odds decides no section, nor where the
+    fixes concentrate, nor which module was busiest. The trends table still counts it."""
     prs = [make_pr(n, f"fix: whiten advantages {n}") for n in range(1, 5)]
     prs += [make_pr(n, f"[fsdp] fix: a loader crash {n}") for n in (5, 6, 7)]
     modules = {n: ["ci"] for n in range(1, 5)} | {n: ["fsdp"] for n in (5, 6, 7)}
-    summary = " ".join(context_for(prs, "en", modules, guessed=range(1, 5), confidence=0.3).summary)
+    context = context_for(prs, "en", modules, guessed=range(1, 5), confidence=0.3)
+    summary = " ".join(context.summary)
     assert "concern CI" not in summary
     assert "Of the week's 7 fixes, 3 concern FSDP." in summary
-    assert "CI (4, all of them the classifier's guesses)" in summary
+    assert "The busiest module was FSDP (3)." in summary
+    assert "CI (" not in summary
+    assert next(r for r in context.trends if r.name == "ci").count == 4
+    # At even odds or better the guesses count, and say they are guesses.
+    sure = " ".join(context_for(prs, "en", modules, guessed=range(1, 5), confidence=0.7).summary)
+    assert (
+        "The busiest modules were CI (4, all of them the classifier's guesses) and FSDP (3)" in sure
+    )
 
 
 def test_a_modules_key_changes_leave_out_the_classifiers_unsure_guesses() -> None:

@@ -446,9 +446,7 @@ def summary(
     for ref in fixes:
         by_impact[score_of[ref.number].fix_impacts[0]].append(ref.number)
     tally = Counter(f.risk for f in risks if f.risk not in ("revert", "reverted"))
-    top_modules = leaders(
-        busiest({m: n for m, n in counts.modules.items() if areas_of([m])}, len(ordered)), 3
-    )
+    top_modules = leaders(busiest(sure_module_counts(counts, ordered), len(ordered)), 3)
     themes = {t: n for t, n in counts.themes.items() if not _repeats_a_module(t, n, top_modules)}
     top, same_title = top_changes(key or list(ordered))
     return Summary(
@@ -464,8 +462,8 @@ def summary(
         fixes_by_impact=list(by_impact.items()),
         fix_total=len(all_fixes),
         fix_focus=fix_focus(all_fixes, theme_names, dominant_themes(ordered, theme_names)),
-        module_guesses=guesses(ordered),
-        fix_guesses=guesses(all_fixes),
+        module_guesses=guesses(ordered, sure_only=True),
+        fix_guesses=guesses(all_fixes, sure_only=True),
         reverts=reverts,
         risk_tally=sorted(tally.items(), key=lambda kv: RISK_ORDER.index(kv[0])),
         review_available=review_available,
@@ -484,11 +482,30 @@ def _repeats_a_module(theme: str, count: int, modules: Ranked) -> bool:
     )
 
 
-def guesses(refs: Sequence[PrRef]) -> dict[str, int]:
-    """How many of `refs` have each module as the classifier's guess: slime's fixes that
-    register their test in CI were guessed `ci`, ten in its week of 2026-08-10, and made CI
-    the week's busiest module and the focus of its fixes."""
-    return dict(Counter(m for r in refs if r.predicted for m in areas_of(r.modules)))
+def sure_modules(ref: PrRef) -> list[str]:
+    """A PR's areas less the classifier's guesses under even odds (`PrRef.unsure`)."""
+    return [m for m in ref.areas if m not in ref.unsure]
+
+
+def sure_module_counts(counts: WeekCounts, refs: Sequence[PrRef]) -> dict[str, int]:
+    """The week's count of each area less its PRs (of `refs`) that have it only as the
+    classifier's guess under even odds: such a guess decides no section, so it does not make a
+    module the week's busiest either. slime's week of 2026-08-10 opened "The busiest modules
+    were CI (10, all of them the classifier's guesses)" for fixes guessed `ci` at 0.12-0.51
+    because they register their test in a workflow; the trends table still counts them, marked
+    as guesses."""
+    unsure = Counter(m for r in refs for m in r.areas if m in r.unsure)
+    sure = {m: n - unsure[m] for m, n in counts.modules.items() if areas_of([m])}
+    return {m: n for m, n in sure.items() if n > 0}
+
+
+def guesses(refs: Sequence[PrRef], sure_only: bool = False) -> dict[str, int]:
+    """How many of `refs` have each module as the classifier's guess (with `sure_only`, at
+    even odds or better): slime's fixes that register their test in CI were guessed `ci`, ten
+    in its week of 2026-08-10, and made CI the largest change of its trends."""
+    return dict(
+        Counter(m for r in refs if r.predicted for m in (sure_modules(r) if sure_only else r.areas))
+    )
 
 
 def fix_focus(
