@@ -1735,6 +1735,19 @@ def test_the_largest_changes_leave_out_a_tie_the_limit_would_cut() -> None:
     assert facts.biggest_changes(counts, previous, prs_of) == [("ckpt", 8, 1)]
 
 
+def test_a_move_of_one_pr_is_none_of_the_largest_changes() -> None:
+    """hiyouga/EasyR1's 2026-07-27, one PR against one, read "The largest changes: Docs-related
+    (1 → 0) and checkpoint (0 → 1)", and kept Docs-related's row of zeros for it."""
+    counts = WeekCounts(pr_count=1, modules={"checkpoint": 1})
+    previous = WeekCounts(pr_count=1, modules={"docs": 1}, themes={"Docs-related": 1})
+    prs_of = {"checkpoint": {11007}}
+    assert facts.biggest_changes(counts, previous, prs_of) == []
+    lead = WORDINGS["en"].trends_lead(counts, previous, prs_of)
+    assert lead == ["1 PR this week against 1 the week before (±0)."]
+    grown = counts.model_copy(update={"pr_count": 3, "modules": {"checkpoint": 2, "docs": 1}})
+    assert facts.biggest_changes(grown, previous, prs_of) == [("checkpoint", 2, 0)]
+
+
 def test_a_module_and_a_theme_that_hold_each_others_prs_are_one_change() -> None:
     """verl 2026-08-10 named "CI (4 → 9), CI/infrastructure (5 → 9), and Megatron (6 → 10)";
     ms-swift 2026-03-09 "Docs (11 → 17), NPU/Ascend (0 → 6), and docs (8 → 13)"."""

@@ -551,14 +551,20 @@ def _distinct(items: Sequence[T], key: Callable[[T], Hashable | None]) -> list[T
     return kept
 
 
+# A label one PR up or down has not changed enough to be named among the largest changes:
+# hiyouga/EasyR1's week of 2026-07-27 (one PR, one the week before) read "The largest changes:
+# Docs-related (1 → 0) and checkpoint (0 → 1)".
+MIN_LARGEST_CHANGE = 2
+
+
 def biggest_changes(
     counts: WeekCounts, previous: WeekCounts, prs_of: Mapping[str, Collection[int]]
 ) -> list[tuple[str, int, int]]:
-    """The three modules or themes whose PR count moved most: (name, now, before), given the
-    week's PRs of each (`prs_of`). Tags that only say what kind of change a PR is (`bugfix`)
-    are no module here, and a module and a theme that moved the same way, one holding the
-    other's PRs this week, are one change, not two (Docs and doc, 1 → 8; verl's CI 4 → 9 within
-    CI/infrastructure 5 → 9): the larger move names it."""
+    """The three modules or themes whose PR count moved most, by MIN_LARGEST_CHANGE or more:
+    (name, now, before), given the week's PRs of each (`prs_of`). Tags that only say what
+    kind of change a PR is (`bugfix`) are no module here, and a module and a theme that moved
+    the same way, one holding the other's PRs this week, are one change, not two (Docs and
+    doc, 1 → 8; verl's CI 4 → 9 within CI/infrastructure 5 → 9): the larger move names it."""
     changes = []
     modules = areas_of([*set(counts.modules) | set(previous.modules)])
     themes = set(counts.themes) | set(previous.themes)
@@ -568,7 +574,7 @@ def biggest_changes(
     ):
         for name in names:
             now, before = table.get(name, 0), prev.get(name, 0)
-            if now != before:
+            if abs(now - before) >= MIN_LARGEST_CHANGE:
                 changes.append((name, now, before))
     changes.sort(key=lambda c: (-abs(c[1] - c[2]), c[0]))
     kinds = {name: "module" for name in modules} | {name: "theme" for name in themes}
