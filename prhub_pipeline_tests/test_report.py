@@ -1639,11 +1639,12 @@ def test_the_busiest_labels_leave_out_a_tie_the_limit_would_cut() -> None:
 
 def test_the_busiest_labels_are_a_share_of_the_week() -> None:
     """vllm-ascend's 2026-08-03 (111 PRs) named Multimodal's 2 PRs among the busiest themes;
-    a week of a few PRs names its single ones."""
+    a label with one PR is none of the busiest, even in a small week."""
     themes = {"MoE": 11, "Multimodal": 2, "Docker": 1}
     assert facts.busiest(themes, 111) == [("MoE", 11)]
     assert facts.busiest(themes, 43) == [("MoE", 11), ("Multimodal", 2)]
-    assert facts.busiest(themes, 6) == [("MoE", 11), ("Multimodal", 2), ("Docker", 1)]
+    assert facts.busiest(themes, 6) == [("MoE", 11), ("Multimodal", 2)]
+    assert facts.busiest({"Docker": 1}, 1) == []
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

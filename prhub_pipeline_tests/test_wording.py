@@ -183,16 +183,16 @@ def test_a_modules_key_changes_leave_out_the_classifiers_unsure_guesses() -> Non
 
 
 def test_one_busiest_module_and_one_top_change_read_in_the_singular() -> None:
-    """ "The busiest modules were CI (1)" in verl's first weeks."""
-    summary = context_for([make_pr(1, "[ci] fix: retry downloads")], "en", {1: ["ci"]}).summary
-    assert "The busiest module was CI (1)." in summary
-    assert any(p.startswith("The most important change: #1 ") for p in summary)
-    two = context_for(
-        [make_pr(1, "[ci] fix: retry downloads"), make_pr(2, "[fsdp] fix: a loader crash")],
-        "en",
-        {1: ["ci"], 2: ["fsdp"]},
-    ).summary
-    assert "The busiest modules were CI (1) and FSDP (1)." in two
+    """ "The busiest modules were CI (2)" in verl's first weeks. A module of one PR is none of
+    the busiest: hiyouga/EasyR1's 2026-07-27, one PR, read "The busiest module was checkpoint
+    (1)"."""
+    one = context_for([make_pr(1, "[ci] fix: retry downloads")], "en", {1: ["ci"]}).summary
+    assert not any("busiest" in p for p in one)
+    assert any(p.startswith("The most important change: #1 ") for p in one)
+    prs = [make_pr(1, "[ci] fix: retry downloads"), make_pr(2, "[ci] fix: a cache key")]
+    three = [*prs, make_pr(3, "[fsdp] fix: a loader crash")]
+    two = context_for(three, "en", {1: ["ci"], 2: ["ci"], 3: ["fsdp"]}).summary
+    assert "The busiest module was CI (2)." in two
     assert any(p.startswith("The most important changes: #") for p in two)
 
 
@@ -238,7 +238,7 @@ def test_a_chinese_report_names_the_built_in_themes_in_chinese() -> None:
         make_pr(4, "[trainer] chore: install guide", files=[("docs/install.md", 90, 3)]),
         make_pr(5, "chore: faq", files=[("docs/faq.md", 40, 3)]),
     ]
-    modules = {1: [], 2: [], 3: [], 4: ["trainer"], 5: []}
+    modules = {1: [], 2: [], 3: [], 4: ["trainer"], 5: ["trainer"]}
     themes = {1: ["Multimodal"], 2: ["Multimodal"], 3: ["Multimodal"], 4: ["Docs"], 5: ["Docs"]}
     context = context_for(prs, "zh", modules, themes)
     text = "\n".join(
@@ -361,24 +361,34 @@ def test_a_section_lead_names_its_label_or_says_it_has_none() -> None:
 
 def test_themes_alone_make_a_sentence_with_a_verb() -> None:
     """tilelang's 2025-06-30 said "Among themes, Docs (1 PR)." when no module led."""
-    prs = [make_pr(1, "Update the install guide", files=[("docs/install.md", 40, 2)])]
-    summary = context_for(prs, "en", {1: []}, {1: ["Docs"]}).summary
-    assert "The busiest theme was Docs (1 PR)." in summary
-    two = [*prs, make_pr(2, "Pin the tokenizer", files=[("requirements.txt", 1, 1)])]
-    both = context_for(two, "en", {1: ["doc"], 2: []}, {1: ["Docs"], 2: ["Dependencies"]})
-    assert "The busiest module was doc (1); among themes, Dependencies (1 PR)." in both.summary
+    prs = [
+        make_pr(n, f"Update the install guide {n}", files=[("docs/install.md", 40, 2)])
+        for n in (1, 2)
+    ]
+    summary = context_for(prs, "en", {1: [], 2: []}, {1: ["Docs"], 2: ["Docs"]}).summary
+    assert "The busiest theme was Docs (2 PRs)." in summary
+    pins = [
+        make_pr(n, f"Pin the tokenizer {n}", files=[("requirements.txt", 1, 1)]) for n in (3, 4)
+    ]
+    both = context_for(
+        [*prs, *pins],
+        "en",
+        {1: ["doc"], 2: ["doc"], 3: [], 4: []},
+        {1: ["Docs"], 2: ["Docs"], 3: ["Dependencies"], 4: ["Dependencies"]},
+    )
+    assert "The busiest module was doc (2); among themes, Dependencies (2 PRs)." in both.summary
 
 
 def test_a_label_with_one_pr_of_a_busy_week_is_none_of_the_busiest() -> None:
     """tilelang's 2026-07-13, 29 PRs: "among themes, CI/infrastructure (1 PR) and Dependencies
-    (1 PR)". In a small week one PR can still lead."""
+    (1 PR)". Nor in a small week: one PR is no concentration."""
     prs = [make_pr(n, f"[fsdp] fix: case {n}") for n in range(1, 13)]
     modules = {**{n: ["fsdp"] for n in range(1, 11)}, 11: ["ci"], 12: ["doc"]}
     summary = " ".join(context_for(prs, "en", modules, {12: ["Docs"]}).summary)
     assert "The busiest module was FSDP (10)." in summary
     assert "CI (1)" not in summary and "Docs (1 PR)" not in summary
     small = " ".join(context_for(prs[:3], "en", {1: ["fsdp"]}, {2: ["Docs"]}).summary)
-    assert "FSDP (1)" in small and "Docs (1 PR)" in small
+    assert "busiest" not in small and "FSDP (1)" not in small and "Docs (1 PR)" not in small
 
 
 def test_a_section_whose_prs_are_all_key_says_so_and_subjects_carry_no_stop() -> None:

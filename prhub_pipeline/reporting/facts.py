@@ -223,9 +223,10 @@ def ranked(counts: Mapping[str, int]) -> Ranked:
 
 # The words of a theme's name (`CI/infrastructure`, `Agent/tools`, `Docker image`).
 _THEME_WORD_SPLIT = re.compile(r"[\s/&,+-]+")
-# From this many PRs in a week, a label with one PR is none of the busiest: tilelang's
-# 2026-07-13 (29 PRs) named "among themes, CI/infrastructure (1 PR) and Dependencies (1 PR)".
-BUSY_WEEK_PRS = 10
+# A label with one PR is none of a week's busiest, however small the week: hiyouga/EasyR1's
+# 2026-07-27, one PR, read "The busiest module was checkpoint (1)", and tilelang's 2026-07-13
+# (29 PRs) "among themes, CI/infrastructure (1 PR) and Dependencies (1 PR)".
+BUSY_MIN_PRS = 2
 # Nor, in a larger week, one with fewer than one PR in this many: vllm-ascend's 2026-08-03
 # (111 PRs) named "among themes, MoE-related (11 PRs) and Multimodal (2 PRs)".
 BUSY_SHARE_OF_PRS = 20
@@ -233,8 +234,8 @@ BUSY_SHARE_OF_PRS = 20
 
 def busiest(counts: Mapping[str, int], week_prs: int) -> Ranked:
     """`counts` ranked, less the labels too small to be among a week's busiest: none with
-    one PR once the week has BUSY_WEEK_PRS, and none under one in BUSY_SHARE_OF_PRS."""
-    least = 1 if week_prs < BUSY_WEEK_PRS else max(2, week_prs // BUSY_SHARE_OF_PRS)
+    fewer than BUSY_MIN_PRS, nor under one in BUSY_SHARE_OF_PRS."""
+    least = max(BUSY_MIN_PRS, week_prs // BUSY_SHARE_OF_PRS)
     return ranked({k: n for k, n in counts.items() if n >= least})
 
 
