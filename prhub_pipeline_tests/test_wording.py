@@ -167,6 +167,15 @@ def test_fixes_do_not_concentrate_on_a_module_the_classifier_is_unsure_of() -> N
     assert (
         "The busiest modules were CI (4, all of them the classifier's guesses) and FSDP (3)" in sure
     )
+    # A module busy without its unsure guesses is told with all its PRs, as the table counts.
+    tagged = [make_pr(n, f"[ci] fix: a flaky job {n}") for n in (8, 9)]
+    more = {**modules, 8: ["ci"], 9: ["ci"]}
+    both = context_for([*prs, *tagged], "en", more, guessed=range(1, 5), confidence=0.3)
+    told = " ".join(both.summary)
+    assert (
+        "The busiest modules were CI (6, 4 of them the classifier's guesses) and FSDP (3)" in told
+    )
+    assert next(r for r in both.trends if r.name == "ci").count == 6
 
 
 def test_a_modules_key_changes_leave_out_the_classifiers_unsure_guesses() -> None:

@@ -447,7 +447,9 @@ def summary(
     for ref in fixes:
         by_impact[score_of[ref.number].fix_impacts[0]].append(ref.number)
     tally = Counter(f.risk for f in risks if f.risk not in ("revert", "reverted"))
-    top_modules = leaders(busiest(sure_module_counts(counts, ordered), len(ordered)), 3)
+    # Chosen by their PRs less the unsure guesses, told with all of them, as the table counts.
+    chosen = leaders(busiest(sure_module_counts(counts, ordered), len(ordered)), 3)
+    top_modules = ranked({m: counts.modules[m] for m, _ in chosen})
     themes = {t: n for t, n in counts.themes.items() if not _repeats_a_module(t, n, top_modules)}
     top, same_title = top_changes(key or list(ordered))
     return Summary(
@@ -463,7 +465,7 @@ def summary(
         fixes_by_impact=list(by_impact.items()),
         fix_total=len(all_fixes),
         fix_focus=fix_focus(all_fixes, theme_names, dominant_themes(ordered, theme_names)),
-        module_guesses=guesses(ordered, sure_only=True),
+        module_guesses=guesses(ordered),
         fix_guesses=guesses(all_fixes, sure_only=True),
         reverts=reverts,
         risk_tally=sorted(tally.items(), key=lambda kv: RISK_ORDER.index(kv[0])),
@@ -493,8 +495,7 @@ def sure_module_counts(counts: WeekCounts, refs: Sequence[PrRef]) -> dict[str, i
     classifier's guess under even odds: such a guess decides no section, so it does not make a
     module the week's busiest either. slime's week of 2026-08-10 opened "The busiest modules
     were CI (10, all of them the classifier's guesses)" for fixes guessed `ci` at 0.12-0.51
-    because they register their test in a workflow; the trends table still counts them, marked
-    as guesses."""
+    because they register their test in a workflow."""
     unsure = Counter(m for r in refs for m in r.areas if m in r.unsure)
     sure = {m: n - unsure[m] for m, n in counts.modules.items() if areas_of([m])}
     return {m: n for m, n in sure.items() if n > 0}
@@ -502,8 +503,9 @@ def sure_module_counts(counts: WeekCounts, refs: Sequence[PrRef]) -> dict[str, i
 
 def guesses(refs: Sequence[PrRef], sure_only: bool = False) -> dict[str, int]:
     """How many of `refs` have each module as the classifier's guess (with `sure_only`, at
-    even odds or better): slime's fixes that register their test in CI were guessed `ci`, ten
-    in its week of 2026-08-10, and made CI the largest change of its trends."""
+    even odds or better, as `fix_focus` counts): slime's fixes that register their test in CI
+    were guessed `ci`, ten in its week of 2026-08-10, and made CI the largest change of its
+    trends."""
     return dict(
         Counter(m for r in refs if r.predicted for m in (sure_modules(r) if sure_only else r.areas))
     )
