@@ -1836,6 +1836,28 @@ def test_a_wrong_thing_in_the_code_is_no_wrong_result() -> None:
     assert fix_impacts("fix: wrong loss values under SP", "") == {"wrong_result": 1.0}
 
 
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[rollout] fix: qwen2_vl position_ids shape mismatch",
+        "[fsdp] fix: device mismatch between fsdp2 offload and weights transfer",
+        "[Misc] Fix type interface mismatch",
+        "[Bugfix] Fix W4A4 MXFP4 weight scale K-dim mismatch",
+        "[BugFix] Fix bug of mismatching dtype in testing",
+        "[Doc][BugFix] Fix port mismatch in Kimi-K2.6 tutorial",
+    ],
+)
+def test_a_mismatch_of_structure_is_no_wrong_result(title: str) -> None:
+    """vllm-omni #478 "Fix type interface mismatch" read "addresses wrong results or
+    precision": mismatched shapes, types or devices stop a run with an error."""
+    assert "wrong_result" not in fix_impacts(title, "")
+
+
+def test_a_mismatch_of_values_is_a_wrong_result() -> None:
+    for title in ("[rollout] fix: logprob mismatch with vLLM", "fix: rollout-training mismatch"):
+        assert fix_impacts(title, "") == {"wrong_result": 1.0}, title
+
+
 def test_something_silent_is_a_wrong_result_only_when_it_happens_to_values() -> None:
     for body in (
         "The rollout engine could silently receive base weights without the LoRA delta.",

@@ -154,6 +154,36 @@ _PRECISION_FORMAT = "".join(
     for kind in ("mixed", "mix", "low", "half", "single", "double", "full", "reduced")
     for sep in (" ", "-")
 )
+# A mismatch of structure (`position_ids shape mismatch`, `device mismatch between fsdp2
+# offload and weights`, `Fix type interface mismatch`) stops a run with an error; a mismatch of
+# values (`logprob mismatch`, `rollout-training mismatch`) is a wrong result.
+_STRUCTURE_NOUNS = (
+    "shape",
+    "dim",
+    "dimension",
+    "dtype",
+    "type",
+    "device",
+    "size",
+    "placement",
+    "interface",
+    "signature",
+    "version",
+    "port",
+    "parameter",
+    "argument",
+    "key",
+)
+_STRUCTURE_NOUN = "(?:" + "|".join(_STRUCTURE_NOUNS) + ")s?"
+_STRUCTURE_MISMATCH = (
+    "".join(
+        f"(?<!{noun}{plural}{sep})"
+        for noun in _STRUCTURE_NOUNS
+        for plural in ("", "s")
+        for sep in (" ", "-", "_")
+    )
+    + rf"\bmismatch(?!(?:ed|es|ing)?\s+{_STRUCTURE_NOUN}\b)"
+)
 _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
     "crash": re.compile(
         r"\bcrash(?:es|ed|ing)?\b|\bsegfault|segmentation fault|core dump|\btraceback\b"
@@ -171,7 +201,8 @@ _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
     "wrong_result": re.compile(
-        rf"\b(?:wrong|incorrect(?:ly)?)\b(?!{_NOT_A_RESULT})|\binaccura|\baccuracy\b|\bmismatch"
+        rf"\b(?:wrong|incorrect(?:ly)?)\b(?!{_NOT_A_RESULT})|\binaccura|\baccuracy\b"
+        rf"|{_STRUCTURE_MISMATCH}"
         rf"|{_PRECISION_FORMAT}\bprecision\b"
         rf"|\binconsistent|{_SILENT_RESULT}|{_NAN_SYMPTOM}|{_NUMERICAL_SYMPTOM}|\babnormal(?:ly)?\b"
         r"|\bdivergen|错误结果|结果错误|精度|不一致|不正确|数值"
