@@ -248,6 +248,26 @@ def history(count: int = 120) -> list[PullRequest]:
         ("Integrate llvm-project at dabdec1001dc", "chore", False, []),
         ("Integrate at top of tree to support decode", "feat", False, []),
         ("[TOSA] Add code owner", "chore", False, ["tosa"]),
+        # tidied code, however the title opens (slime, torchtitan); not a clean-up the code does
+        ("Super tiny code cleanup", "refactor", False, []),
+        ("[Misc] Code clean up", "refactor", False, ["misc"]),
+        ("[RL] Some cleanups around `hf_assets_path`", "refactor", False, ["rl"]),
+        (
+            "[compiler toolkit] Code deduplication between llama3 and deepseek_v3",
+            "refactor",
+            False,
+            ["compiler toolkit"],
+        ),
+        (
+            "[CI] terminate parent process before children in RemoteOpenAIServer cleanup",
+            "other",
+            False,
+            ["ci"],
+        ),
+        # vllm-ascend follows vLLM's main branch, as a dependency bump does
+        ("[CI] main2main vllm 0814 cdc4824", "chore", False, ["ci"]),
+        ("Main2main upgrade to vllm 0317 afternoon", "chore", False, []),
+        ("adapt to main2main for model runner v2", "fix", False, []),
         # a pin set back is a dependency moved (tpu-inference, FastVideo), not a PR undone
         (
             "Revert vLLM LKG to fa4321de3d (vllm #47070 breaks set_forward_context)",

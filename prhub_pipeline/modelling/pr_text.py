@@ -149,6 +149,18 @@ _TESTS = re.compile(r"\btests?\b", re.IGNORECASE)
 _TEST_SWITCHES = frozenset({"skip", "disable", "reenable", "relax", "tighten"})
 # A style-only change, however its verb reads (ColossalAI's 231 `[NFC] polish <file> code style`).
 _CODE_STYLE = re.compile(r"\bcode ?style\b|\bcode formatting\b", re.IGNORECASE)
+# Code tidied, however the title opens (slime's `Super tiny code cleanup`, `[Misc] Code clean
+# up`, torchtitan's `Code deduplication between llama3 and deepseek_v3`): a refactor. Not a
+# clean-up the code does (`terminate parent process before children in RemoteOpenAIServer
+# cleanup`).
+_CODE_CLEANUP = re.compile(
+    r"(?:^|\b(?:and|code|some|small|minor)\s+)clean(?:[\s-]?ups?|ing)\b"
+    r"|\bcode\s+(?:dedup\w*|deduplication)\b",
+    re.IGNORECASE,
+)
+# vllm-ascend's `main2main` PRs (`[CI] main2main vllm 0814 cdc4824`, 25 titles) keep the plugin
+# working on vLLM's latest main: following a dependency, as a version bump does.
+_FOLLOWS_UPSTREAM = re.compile(r"\bmain2main\b", re.IGNORECASE)
 
 
 # A dependency moved to a commit, however the verb reads (llvm/torch-mlir's weekly
@@ -197,10 +209,14 @@ def _type_named_anywhere(title: str, first_word: str) -> PrType:
         return "chore"
     if first_word in _WEAK_FIRST_WORD_TYPES:
         return _WEAK_FIRST_WORD_TYPES[first_word]
+    if _FOLLOWS_UPSTREAM.search(title):
+        return "chore"
     if first_word in _TEST_SWITCHES and _TESTS.search(title):
         return "test"
     if _CODE_STYLE.search(title):
         return "chore"
+    if _CODE_CLEANUP.search(title):
+        return "refactor"
     return "feat" if _SUPPORT.search(title) else "other"
 
 
