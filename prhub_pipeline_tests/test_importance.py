@@ -268,6 +268,11 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[CI] main2main vllm 0814 cdc4824", "chore", False, ["ci"]),
         ("Main2main upgrade to vllm 0317 afternoon", "chore", False, []),
         ("adapt to main2main for model runner v2", "fix", False, []),
+        # weak first words that mostly say fix
+        ("Pass the original input to all PP stages", "fix", False, []),
+        ("Only rank0 should call post_process_weights", "fix", False, []),
+        ("[CUDA] Align swizzled TMA shared buffers", "fix", False, ["cuda"]),
+        ("Add an option to pass extra args", "feat", False, []),
         # a pin set back is a dependency moved (tpu-inference, FastVideo), not a PR undone
         (
             "Revert vLLM LKG to fa4321de3d (vllm #47070 breaks set_forward_context)",
