@@ -191,7 +191,7 @@ def history(count: int = 120) -> list[PullRequest]:
         # vllm-ascend's
         ("[Performance] Change the shape of kv_cache", "perf", False, ["performance"]),
         ("[BREAKING][refact]: move actor/critic into workers", "refactor", True, ["refact"]),
-        ("[misc] breaking: pass dataset as required args", "other", True, ["misc"]),
+        ("[misc] breaking: datasets as required args", "other", True, ["misc"]),
         ("BREAKING CHANGE: move recipe.dapo.src to recipe.dapo", "refactor", True, []),
         # TransformerEngine's bare verb phrases; a fix named later says more than such a verb
         ("[PyTorch] Preserve FP8 recompute state for inner autocast", "fix", False, ["pytorch"]),
