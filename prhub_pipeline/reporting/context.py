@@ -99,6 +99,12 @@ class PrRef(Model):
         type column already says."""
         return areas_of(self.modules)
 
+    @property
+    def sure_areas(self) -> list[str]:
+        """Its areas less the classifier's guesses under even odds (`unsure`), which decide no
+        section, fix focus or busiest module."""
+        return [m for m in self.areas if m not in self.unsure]
+
 
 class Header(Model):
     repo: str

@@ -485,11 +485,6 @@ def _repeats_a_module(theme: str, count: int, modules: Ranked) -> bool:
     )
 
 
-def sure_modules(ref: PrRef) -> list[str]:
-    """A PR's areas less the classifier's guesses under even odds (`PrRef.unsure`)."""
-    return [m for m in ref.areas if m not in ref.unsure]
-
-
 def sure_module_counts(counts: WeekCounts, refs: Sequence[PrRef]) -> dict[str, int]:
     """The week's count of each area less its PRs (of `refs`) that have it only as the
     classifier's guess under even odds: such a guess decides no section, so it does not make a
@@ -507,7 +502,7 @@ def guesses(refs: Sequence[PrRef], sure_only: bool = False) -> dict[str, int]:
     were guessed `ci`, ten in its week of 2026-08-10, and made CI the largest change of its
     trends."""
     return dict(
-        Counter(m for r in refs if r.predicted for m in (sure_modules(r) if sure_only else r.areas))
+        Counter(m for r in refs if r.predicted for m in (r.sure_areas if sure_only else r.areas))
     )
 
 
@@ -526,8 +521,7 @@ def fix_focus(
     """
     fixes_of: dict[str, set[int]] = defaultdict(set)
     for r in fixes:
-        sure = [m for m in r.modules if m not in r.unsure]
-        for name in [*areas_of(sure), *theme_names.get(r.number, ())]:
+        for name in [*r.sure_areas, *theme_names.get(r.number, ())]:
             if name not in dominant:
                 fixes_of[name].add(r.number)
     focus = [
