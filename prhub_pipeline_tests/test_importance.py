@@ -260,10 +260,17 @@ def history(count: int = 120) -> list[PullRequest]:
         ),
         (
             "[CI] terminate parent process before children in RemoteOpenAIServer cleanup",
-            "other",
+            "chore",
             False,
             ["ci"],
         ),
+        # CI and the build are upkeep, where the title's words say no type (`ci:` is a chore)
+        ("[CI] Change A2 runner", "chore", False, ["ci"]),
+        ("[CI][Misc] Use domestic npm mirror", "chore", False, ["ci", "misc"]),
+        ("[Build] Prefer libs from local build dir", "chore", False, ["build"]),
+        ("[CI] Fix flaky test", "fix", False, ["ci"]),
+        ("[CI] Add Qwen3 accuracy test", "test", False, ["ci"]),
+        ("[Misc] Limit ray version", "other", False, ["misc"]),
         # vllm-ascend follows vLLM's main branch, as a dependency bump does
         ("[CI] main2main vllm 0814 cdc4824", "chore", False, ["ci"]),
         ("Main2main upgrade to vllm 0317 afternoon", "chore", False, []),
