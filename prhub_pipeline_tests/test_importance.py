@@ -306,6 +306,8 @@ def history(count: int = 120) -> list[PullRequest]:
         ("Adds unit tests for core_tpu.py", "test", False, []),
         ("Add FP8 support and tests", "feat", False, []),
         ("Add test-time scaling to the rollout", "feat", False, []),
+        # a dash before the PR it follows up is no `test-time`
+        ("[CI] add a5 nightly multi test- #14112", "test", False, ["ci"]),
         ("feat: add tests for the sampler", "feat", False, []),
         ("Adding my name to TorchToLinalg maintainership", "chore", False, []),
         ("Remove CODEOWNERS", "chore", False, []),

@@ -180,7 +180,7 @@ _PIN_SET_BACK = re.compile(
 # Not a feature with its tests (`Add FP8 support and tests`) or `test-time` anything.
 _ADDS_TESTS = re.compile(
     r"^(?:add(?:s|ed|ing)?|implement(?:s|ed|ing)?|introduc(?:e|es|ed|ing)|creat(?:e|es|ed|ing)"
-    r"|write)\s+(?:(?!(?:and|with|support|for)\b)[\w.()/-]+\s+){0,3}?tests?(?:\s?cases?)?\b(?![-_])",
+    r"|write)\s+(?:(?!(?:and|with|support|for)\b)[\w.()/-]+\s+){0,3}?tests?(?:\s?cases?)?\b(?!_|-\w)",
     re.IGNORECASE,
 )
 # `Reapply "[Refactor] Unify full-graph parameter update logic (#6041)"`: the change that comes
