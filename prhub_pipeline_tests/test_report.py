@@ -925,7 +925,7 @@ def test_a_theme_holding_the_very_prs_of_a_module_is_named_once() -> None:
 def test_a_theme_named_as_a_module_of_the_week_says_it_is_the_theme() -> None:
     """verl's reports listed a Docker module (its `docker` tag, 1 PR) and a Docker theme (4 PRs)
     by one name; in Chinese the theme is Docker 镜像, which no module is named."""
-    MODULES[6330], THEMES[6330] = ["docker"], ["Docker"]
+    MODULES[6330], THEMES[6330], THEMES[6331] = ["docker"], ["Docker"], ["Docker"]
     try:
         en = render_report(context_for(week_prs(), "en"), "en", "md")
         zh = render_report(context_for(week_prs(), "zh"), "zh", "md")
@@ -933,9 +933,32 @@ def test_a_theme_named_as_a_module_of_the_week_says_it_is_the_theme() -> None:
         alone = render_report(context_for(week_prs(), "en"), "en", "md")
     finally:
         MODULES[6330], THEMES[6330] = ["doc"], ["NPU"]
-    assert "| Docker | module | 1 |" in en and "| Docker-related | theme | 1 |" in en
-    assert "| Docker 镜像 | 主题 | 1 |" in zh and "相关 |" not in zh
-    assert "| Docker | theme | 1 |" in alone and "-related" not in alone
+        del THEMES[6331]
+    assert "| Docker | module | 1 |" in en and "| Docker-related | theme | 2 |" in en
+    assert "| Docker 镜像 | 主题 | 2 |" in zh and "相关 |" not in zh
+    assert "| Docker | theme | 2 |" in alone and "-related" not in alone
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_theme_made_of_a_module_with_the_same_prs_shares_its_trend_row(lang: str) -> None:
+    """verl's week of 2026-05-11 had a doc row and a Docs row, both 13 PRs against 4 with the
+    same composition: one row says it. A theme with other PRs, or other PRs last week, or one
+    the module's PRs are in by chance (#6330 is doc and NPU), keeps its own row."""
+    THEMES[6330] = ["NPU", "Docs"]
+    try:
+        same = context_for(week_prs(), lang, previous=WeekCounts(pr_count=3))
+        more = context_for(week_prs(), lang, previous=WeekCounts(pr_count=3, themes={"Docs": 1}))
+    finally:
+        THEMES[6330] = ["NPU"]
+    docs = {"zh": "doc（主题 文档）", "en": "doc (theme Docs)"}[lang]
+    rows = {(r.kind, r.name): r for r in same.trends}
+    assert rows[("module", "doc")].display == docs and ("theme", "Docs") not in rows
+    assert rows[("theme", "NPU")].count == 1  # NPU is made of no module
+    markdown = render_report(same, lang, "md")  # type: ignore[arg-type]
+    assert f"| {docs} | " in markdown
+    # Last week the theme had a PR the module had not: two rows, as before.
+    rows = {(r.kind, r.name): r for r in more.trends}
+    assert rows[("module", "doc")].display == "doc" and rows[("theme", "Docs")].previous == 1
 
 
 def test_a_pr_without_description_is_outlined_not_summarised_by_its_own_title() -> None:

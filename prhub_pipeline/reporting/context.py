@@ -394,7 +394,14 @@ def build_report_context(
             sum(1 for ref in refs.values() if ref.predicted and ref.areas), len(prs)
         ),
         trends=_trend_rows(
-            ordered, module_names, theme_names, counts, previous_week_counts, words, set(faded)
+            ordered,
+            module_names,
+            theme_names,
+            counts,
+            previous_week_counts,
+            words,
+            set(faded),
+            housekeeping_themes(None) if housekeeping is None else housekeeping,
         ),
         risks=observations,
         risk_notes=words.risk_notes(
@@ -532,16 +539,22 @@ def _trend_rows(
     previous: WeekCounts | None,
     words: Wording,
     faded: Collection[tuple[str, str]] = (),
+    theme_modules: Mapping[str, Collection[str]] | None = None,
 ) -> list[TrendRow]:
     """A row per module and theme of this week or, when known, the previous one (a label that
     fell to zero is a change too, unless it is one of the `faded` few), most PRs first; none
     for a week without PRs, whose section says so instead. The last column lists the label's
     key PRs only, and of a module not those the classifier gave it at under even odds
     (huggingface/trl's CI row led with "Add DiffusionGemma block-diffusion SFT example",
-    guessed `ci` at 0.34): they are counted, but named as the module's work they are not."""
+    guessed `ci` at 0.34): they are counted, but named as the module's work they are not.
+    A theme made of a module (`theme_modules`, or named as it) with the same PRs this week and
+    as many the last shares the module's row."""
     if not counts.pr_count:
         return []
-    rows = []
+    rows: list[TrendRow] = []
+    # A theme made of a module (verl's Docs theme of its doc module, 13 PRs this week and 4 the
+    # last) that counts the very same PRs shares the module's row: two rows would say it twice.
+    module_rows: dict[tuple[frozenset[int], int | None], list[int]] = defaultdict(list)
     for kind, names, table, prev_table in (
         ("module", module_names, counts.modules, previous.modules if previous else None),
         ("theme", theme_names, counts.themes, previous.themes if previous else None),
@@ -554,6 +567,19 @@ def _trend_rows(
                 continue  # `bugfix` restates the composition column
             members = [r for r in ordered if name in names.get(r.number, [])]
             prev = prev_table.get(name, 0) if prev_table is not None else None
+            same = (frozenset(r.number for r in members), prev)
+            if kind == "module" and members:
+                module_rows[same].append(len(rows))
+            elif kind == "theme":
+                made_of = [
+                    i
+                    for i in module_rows.get(same, [])
+                    if _made_of(name, rows[i].name, theme_modules)
+                ]
+                if made_of:
+                    module_rows[same].remove(made_of[0])
+                    rows[made_of[0]] = _with_theme(rows[made_of[0]], name, words)
+                    continue
             rows.append(
                 TrendRow(
                     kind=kind,  # type: ignore[arg-type]
@@ -567,3 +593,18 @@ def _trend_rows(
                 )
             )
     return rows
+
+
+def _made_of(theme: str, module: str, theme_modules: Mapping[str, Collection[str]] | None) -> bool:
+    """Whether a theme is made of a module: its rule takes the module's PRs, or they share a
+    name (slime's Docker module and theme)."""
+    return module in (theme_modules or {}).get(theme, ()) or theme.casefold() == module.casefold()
+
+
+def _with_theme(row: TrendRow, theme: str, words: Wording) -> TrendRow:
+    """A module's trend row that stands for a theme too: `doc (theme Docs)`, or the module's
+    name alone where the theme has it."""
+    if theme.casefold() == row.name.casefold():
+        return row
+    display = words.module_with_theme.format(module=row.display, theme=words.display_name(theme))
+    return row.model_copy(update={"display": display})
