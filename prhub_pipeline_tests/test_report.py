@@ -950,15 +950,18 @@ def test_a_theme_made_of_a_module_with_the_same_prs_shares_its_trend_row(lang: s
         more = context_for(week_prs(), lang, previous=WeekCounts(pr_count=3, themes={"Docs": 1}))
     finally:
         THEMES[6330] = ["NPU"]
-    docs = {"zh": "doc（主题 文档）", "en": "doc (theme Docs)"}[lang]
+    docs = {"zh": "文档", "en": "Docs"}[lang]
     rows = {(r.kind, r.name): r for r in same.trends}
-    assert rows[("module", "doc")].display == docs and ("theme", "Docs") not in rows
+    assert rows[("module", "doc")].shared_theme == docs and ("theme", "Docs") not in rows
     assert rows[("theme", "NPU")].count == 1  # NPU is made of no module
-    markdown = render_report(same, lang, "md")  # type: ignore[arg-type]
-    assert f"| {docs} | " in markdown
+    shown = {"zh": "doc（主题 文档）", "en": "doc (theme Docs)"}[lang]
+    assert f"| {shown} | " in render_report(same, lang, "md")  # type: ignore[arg-type]
+    html = render_report(same, lang, "html")  # type: ignore[arg-type]
+    chart = html[html.index("<svg") : html.index("</svg>")]
+    assert f"<td>{shown}</td>" in html and ">doc</text>" in chart  # the bar: the module's name
     # Last week the theme had a PR the module had not: two rows, as before.
     rows = {(r.kind, r.name): r for r in more.trends}
-    assert rows[("module", "doc")].display == "doc" and rows[("theme", "Docs")].previous == 1
+    assert rows[("module", "doc")].shared_theme is None and rows[("theme", "Docs")].previous == 1
 
 
 def test_a_pr_without_description_is_outlined_not_summarised_by_its_own_title() -> None:

@@ -141,6 +141,8 @@ class TrendRow(Model):
     delta: str
     composition: str
     key_changes: list[PrRef]  # the label's two most important key PRs, if it has any
+    # A module's row that stands for a theme of the same PRs too: the theme's name.
+    shared_theme: str | None = None
 
 
 class RiskObservation(Model):
@@ -602,9 +604,8 @@ def _made_of(theme: str, module: str, theme_modules: Mapping[str, Collection[str
 
 
 def _with_theme(row: TrendRow, theme: str, words: Wording) -> TrendRow:
-    """A module's trend row that stands for a theme too: `doc (theme Docs)`, or the module's
-    name alone where the theme has it."""
+    """A module's trend row that stands for a theme too (`doc (theme Docs)`); one named as the
+    module needs no second name."""
     if theme.casefold() == row.name.casefold():
         return row
-    display = words.module_with_theme.format(module=row.display, theme=words.display_name(theme))
-    return row.model_copy(update={"display": display})
+    return row.model_copy(update={"shared_theme": words.display_name(theme)})

@@ -199,8 +199,6 @@ class Wording:
     theme_names: dict[str, str]
     # A theme that shares its name with a module of the week (field name): `Docker-related`.
     theme_told_apart: str
-    # A trend row a module and a theme share, counting the same PRs: `doc (theme Docs)`.
-    module_with_theme: str
     # A repository's names for its modules in this language (`ModulesConfig.display_names`).
     module_names: Mapping[str, str] = field(default_factory=dict)
     # Header.
@@ -1188,7 +1186,6 @@ ZH = Wording(
     },
     theme_names=_ZH_THEMES,
     theme_told_apart="{name} 相关",
-    module_with_theme="{module}（主题 {theme}）",
     title="{repo} 第 {week} 周周报（{start:%m-%d} 至 {end:%m-%d}）",
     span="第 {week} 周，{start:%m-%d} 至 {end:%m-%d}",
     generated="由 prhub-pipeline 根据 PR 数据自动生成",
@@ -1563,7 +1560,6 @@ EN = Wording(
     },
     theme_names={},  # the built-in themes are named in English
     theme_told_apart="{name}-related",
-    module_with_theme="{module} (theme {theme})",
     title="{repo} weekly report, week {week} ({start:%b %d} to {end:%b %d})",
     span="week {week}, {start:%b %d} to {end:%b %d}",
     generated="automatically, by prhub-pipeline from PR data",
