@@ -404,14 +404,19 @@ def _first_words(text: str) -> tuple[str, str]:
 _UPKEEP_PLACES = frozenset({"ci", "build", "cicd"})
 
 
+def _tag_key(tag: str) -> str:
+    """A bracket tag as its type or place is looked up: `[Bug fix]`, `[CI/CD]`, `[Feat.]`."""
+    return re.sub(r"[\s_/-]+", "", tag.lower()).rstrip(".")
+
+
 def _is_upkeep_place(tag: str) -> bool:
-    return re.sub(r"[\s_/-]+", "", tag.lower()) in _UPKEEP_PLACES
+    return _tag_key(tag) in _UPKEEP_PLACES
 
 
 def tag_type(tag: str) -> PrType | None:
     """The type a bracket tag names (`[bugfix]`, `[Bug fix]`, `[Performance]`, vllm-ascend's
     `[Feat.]`), if any; `[ci]` and `[misc]` name a place, not a type."""
-    key = re.sub(r"[\s_-]+", "", tag.lower()).rstrip(".")
+    key = _tag_key(tag)
     return None if key in _VERB_ALIASES else TYPE_ALIASES.get(key)
 
 

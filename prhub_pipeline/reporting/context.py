@@ -235,6 +235,7 @@ def build_report_context(
     if lang not in LANGS:
         raise ValueError(f"unknown report language {lang!r}; expected one of {', '.join(LANGS)}")
     subjects = dict(subject_themes or {})
+    housekeeping_by_theme = housekeeping_themes(None) if housekeeping is None else housekeeping
     themes = [t for t in themes if t.theme not in subjects]
     if previous_week_counts is not None and subjects:  # stored before the theme became one
         previous_week_counts = previous_week_counts.model_copy(
@@ -352,7 +353,7 @@ def build_report_context(
             ordered,
             theme_names,
             risks,
-            housekeeping_themes(None) if housekeeping is None else housekeeping,
+            housekeeping_by_theme,
         )
     ]
     observations = [
@@ -403,7 +404,7 @@ def build_report_context(
             previous_week_counts,
             words,
             set(faded),
-            housekeeping_themes(None) if housekeeping is None else housekeeping,
+            housekeeping_by_theme,
         ),
         risks=observations,
         risk_notes=words.risk_notes(
