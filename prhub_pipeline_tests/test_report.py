@@ -1967,6 +1967,41 @@ def test_a_folders_section_names_the_folder(lang: str, heading: str, lead: str) 
 
 
 @pytest.mark.parametrize(
+    ("lang", "heading", "lead"),
+    [
+        (
+            "en",
+            "Other unlabelled changes",
+            "2 more PRs this week not filed under a module, theme or folder (2 features), 1 of"
+            " them key.",
+        ),
+        (
+            "zh",
+            "其他未归类变更",
+            "本周其余未归入模块、主题或目录的 PR 2 个（新功能 2 个），其中重点 1 个。",
+        ),
+    ],
+)
+def test_the_unlabelled_prs_beside_folders_sections_say_they_are_the_rest(
+    lang: str, heading: str, lead: str
+) -> None:
+    """vllm-ascend's 2026-08-10 read "10 PRs this week not filed under a module or theme"
+    above "Unlabelled changes in vllm_ascend/worker/" with three more."""
+    folder = "src/transform/"
+    refs = [_unlabelled_ref(n, [folder, folder]) for n in range(sections.MIN_PLACED_PRS - 2)]
+    refs += [_unlabelled_ref(10, [None, None], is_key=True), _unlabelled_ref(11, [None, None])]
+    found = {(g.kind, g.name): g for g in sections.groups(refs, {}, [], {})}
+    assert set(found) == {("place", folder), ("other", sections.BESIDE_PLACES)}
+    words = WORDINGS[lang]  # type: ignore[index]
+    rest = found["other", sections.BESIDE_PLACES]
+    assert words.group_heading(rest) == heading
+    assert words.group_lead(rest, []) == lead
+    # Without folders' sections the unlabelled are all there is.
+    alone = sections.groups(refs[-2:], {}, [], {})
+    assert [words.group_heading(g) for g in alone] == [words.unlabelled]
+
+
+@pytest.mark.parametrize(
     ("lang", "observation", "suggestion"),
     [
         (

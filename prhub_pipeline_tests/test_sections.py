@@ -220,7 +220,7 @@ def test_a_busy_weeks_unlabelled_prs_are_grouped_by_the_folder_they_change() -> 
         ("place", "src/transform/"): [10, 11, 12],
         ("place", "src/cuda/op/"): [20, 21],
         ("place", "slime/backends/"): [30, 31, 32],
-        ("other", "other"): [40, 41],
+        ("other", sections.BESIDE_PLACES): [40, 41],
     }
     # A quiet week's few unlabelled PRs stay together.
     few = sections.groups(refs[: sections.MIN_PLACED_PRS - 1], {}, [], {})

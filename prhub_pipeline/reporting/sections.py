@@ -33,6 +33,11 @@ SMALL_GROUP_PRS = 2
 DOMINANT_THEME_SHARE = 0.5
 DOMINANT_THEME_MIN_PRS = 10
 GroupKind = Literal["revert", "label", "place", "other", "more"]
+# The name of the unlabelled group beside folders' sections: the report must say that these
+# are the unlabelled PRs the folders did not take (vllm-ascend's 2026-08-10 read "10 PRs this
+# week not filed under a module or theme" above three more in "Unlabelled changes in
+# vllm_ascend/worker/").
+BESIDE_PLACES = "beside places"
 
 
 # The folders a PR's code is placed in, narrowest first: `src/transform/`, or
@@ -87,7 +92,9 @@ class Group:
     themes of a busy week together."""
 
     kind: GroupKind
-    name: str  # the theme, module or folder; the kind for the other three
+    # The theme, module or folder; the kind for the other three, but BESIDE_PLACES for the
+    # unlabelled PRs that no folder's section took.
+    name: str
     members: list[PrRef]
     shown: list[PrRef]  # the items; the rest are mentioned briefly
     rest: list[PrRef]
@@ -175,9 +182,10 @@ def _with_places(
         if ref.number in placed:
             by_folder[placed[ref.number][1]].append(ref)
     rest = [r for r in unlabelled if r.number not in placed]
+    group_of.update({r.number: ("other", BESIDE_PLACES) for r in rest})
     kept = [g for g in found if g.kind != "other"]
     if _keeps_a_section("other", rest):
-        kept.append(_group("other", "other", rest))
+        kept.append(_group("other", BESIDE_PLACES, rest))
     return kept + [_group("place", folder, refs) for folder, refs in by_folder.items()]
 
 

@@ -52,7 +52,7 @@ from prhub_pipeline.reporting.facts import (
     subject,
     type_counts,
 )
-from prhub_pipeline.reporting.sections import Group, GroupKind
+from prhub_pipeline.reporting.sections import BESIDE_PLACES, Group, GroupKind
 
 if TYPE_CHECKING:
     from prhub_pipeline.modelling.importance import ScoreCalibration
@@ -280,6 +280,7 @@ class Wording:
     # Key changes.
     revert_chain: str
     unlabelled: str
+    unlabelled_beside_places: str  # the unlabelled PRs that no folder's section took
     place_heading: str  # fields place: the folder the unlabelled PRs of a section change
     more_heading: str  # the closing section of modules and themes grouping one or two PRs
     more_lead: str
@@ -290,6 +291,7 @@ class Wording:
     subject_says_type: bool
     group_intro: Counted
     group_intro_unlabelled: Counted
+    group_intro_beside_places: Counted
     group_intro_place: str  # fields n, place, types, key
     group_intro_part: str
     group_key: tuple[str, str, str, str]  # none key; the one PR key; {key} of several; all
@@ -727,7 +729,9 @@ class Wording:
             return self.more_heading
         if kind == "place":
             return self.place_heading.format(place=name)
-        return self.unlabelled if kind == "other" else self.display_name(name)
+        if kind == "other":
+            return self.unlabelled_beside_places if name == BESIDE_PLACES else self.unlabelled
+        return self.display_name(name)
 
     def group_lead(self, group: Group, reverts: Sequence[RevertChain]) -> str:
         if group.kind == "revert":
@@ -744,7 +748,9 @@ class Wording:
             "key": key_phrase.format(key=key),
         }
         if group.kind == "other":
-            return _counted(self.group_intro_unlabelled, n).format(**counts)
+            beside_places = group.name == BESIDE_PLACES
+            intro = self.group_intro_beside_places if beside_places else self.group_intro_unlabelled
+            return _counted(intro, n).format(**counts)
         if group.kind == "place":
             return self.group_intro_place.format(place=group.name, **counts)
         if group.label_total <= len(group.members):
@@ -1281,12 +1287,14 @@ ZH = Wording(
     revert_relanded="；#{relanded} 随后重新合入了这项改动",
     revert_chain="回退链",
     unlabelled="未归类变更",
+    unlabelled_beside_places="其他未归类变更",
     place_heading="{place} 下的未归类变更",
     more_heading="其他重点变更",
     more_lead="其余模块、主题与目录的 {n} 个 PR（此处各一两个），{key}。",
     item_label="{label} · ",
     group_intro="本周 {name} 共 {n} 个 PR（{types}），{key}。",
     group_intro_unlabelled="本周未归入模块或主题的 PR {n} 个（{types}），{key}。",
+    group_intro_beside_places="本周其余未归入模块、主题或目录的 PR {n} 个（{types}），{key}。",
     group_intro_place=(
         "本周未归入模块或主题、代码改动主要在 {place} 的 PR {n} 个（{types}），{key}。"
     ),
@@ -1678,6 +1686,7 @@ EN = Wording(
     revert_relanded="; #{relanded} landed the change again",
     revert_chain="Revert chain",
     unlabelled="Unlabelled changes",
+    unlabelled_beside_places="Other unlabelled changes",
     place_heading="Unlabelled changes in {place}",
     more_heading="Other key changes",
     more_lead="{n} PRs from smaller modules, themes and folders (one or two each here), {key}.",
@@ -1689,6 +1698,10 @@ EN = Wording(
     group_intro_unlabelled=(
         "{n} PR this week not filed under a module or theme ({types}), {key}.",
         "{n} PRs this week not filed under a module or theme ({types}), {key}.",
+    ),
+    group_intro_beside_places=(
+        "{n} more PR this week not filed under a module, theme or folder ({types}), {key}.",
+        "{n} more PRs this week not filed under a module, theme or folder ({types}), {key}.",
     ),
     group_intro_place=(
         "{n} PRs this week not filed under a module or theme that change code mostly in {place}"
