@@ -227,6 +227,36 @@ def test_both_languages_and_formats_carry_every_section(lang: str) -> None:
     assert "<svg" in html and "<link" not in html and "<script" not in html
 
 
+@pytest.mark.parametrize(
+    ("lang", "in_markdown", "in_html"),
+    [
+        (
+            "en",
+            " (importance {}; addresses crashes or errors). ",
+            " (addresses crashes or errors). ",
+        ),
+        ("zh", "（重要性 {}，涉及崩溃或报错）。", "（涉及崩溃或报错）。"),
+    ],
+)
+def test_the_html_leaves_a_key_changes_importance_to_its_badge(
+    lang: str, in_markdown: str, in_html: str
+) -> None:
+    """The HTML's items read "9.6 fix: ... (importance 9.6; ...)" beside the score badge."""
+    crashing = week_prs()
+    crashing[2] = crashing[2].model_copy(update={"body": "Training crashes with a KeyError."})
+    context = context_for(crashing, lang)
+    (item,) = [i for g in context.groups for i in g.items if i.pr.number == 6268]
+    importance = f"{item.pr.importance:.1f}"
+    assert in_markdown.format(importance) in item.text
+    assert in_html in item.badged_text and importance not in item.badged_text
+    assert item.badged_text == item.text.replace(in_markdown.format(importance), in_html)
+    markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+    html = render_report(context, lang, "html")  # type: ignore[arg-type]
+    assert in_markdown.format(importance) in markdown
+    assert in_markdown.format(importance) not in html
+    assert f'<span class="score key">{importance}</span> {item.badged_text[:30]}' in html
+
+
 @pytest.mark.parametrize(("lang", "summary"), [("zh", "6 个 PR"), ("en", "6 PRs")])
 def test_the_html_appendix_counts_its_prs_in_the_reports_language(lang: str, summary: str) -> None:
     html = render_report(context_for(week_prs(), lang), lang, "html")  # type: ignore[arg-type]

@@ -122,6 +122,7 @@ class Header(Model):
 class GroupItem(Model):
     pr: PrRef
     text: str
+    badged_text: str  # without the importance, for the HTML, whose badge beside it shows it
 
 
 class ThemeGroup(Model):
@@ -341,9 +342,8 @@ def build_report_context(
             items=[
                 GroupItem(
                     pr=r,
-                    text=words.labelled_item_text(group.label_of[r.number], r, score_of[r.number])
-                    if group.kind == "more"
-                    else words.item_text(r, score_of[r.number]),
+                    text=_item_text(words, group, r, score_of[r.number], badged=False),
+                    badged_text=_item_text(words, group, r, score_of[r.number], badged=True),
                 )
                 for r in group.shown
             ],
@@ -498,6 +498,15 @@ def _pr_ref(
 # How a summary may end that closes no sentence: a word, a code span, a bracket, a quote.
 _OPEN_ENDING = re.compile(r"[\w`)\]}'\"%]$")
 _CHINESE_ENDING = re.compile(r"[\u4e00-\u9fff]$")
+
+
+def _item_text(
+    words: Wording, group: sections.Group, ref: PrRef, score: PrScore, badged: bool
+) -> str:
+    """A key change's line in its section: led by its label in the "more" section."""
+    if group.kind == "more":
+        return words.labelled_item_text(group.label_of[ref.number], ref, score, badged)
+    return words.item_text(ref, score, badged)
 
 
 def _with_stop(summary: str) -> str:

@@ -298,6 +298,12 @@ class Wording:
     group_see_also: str
     appendix: str
     item: str
+    # An item's notes, joined by `item_note_sep` into `item_notes`: its importance, except where
+    # the view shows it beside the item (the HTML's score badge), what the fix addresses, and
+    # whether it breaks compatibility.
+    item_notes: str
+    item_note_sep: str
+    item_importance: str
     item_impacts: str
     item_breaking: str
     others: Counted
@@ -766,20 +772,24 @@ class Wording:
         )
         return intro + self.group_see_also.format(list=self.join(elsewhere))
 
-    def labelled_item_text(self, label: str, ref: PrRef, score: PrScore) -> str:
+    def labelled_item_text(
+        self, label: str, ref: PrRef, score: PrScore, badged: bool = False
+    ) -> str:
         """An item of the "more" group, led by the module or theme it stands for, unless that
         only names its type again (vllm-ascend's "performance · performance: Optimized ...")."""
+        text = self.item_text(ref, score, badged)
         if tag_type(label) == ref.pr_type:
-            return self.item_text(ref, score)
-        return self.item_label.format(label=self.display_name(label)) + self.item_text(ref, score)
+            return text
+        return self.item_label.format(label=self.display_name(label)) + text
 
-    def item_text(self, ref: PrRef, score: PrScore) -> str:
-        notes = ""
+    def item_text(self, ref: PrRef, score: PrScore, badged: bool = False) -> str:
+        """A key change's line; `badged` for a view that shows its importance beside it."""
+        notes = [] if badged else [self.item_importance.format(importance=_fmt(ref.importance))]
         if score.fix_impacts:
             impacts = self.join([self.impact_names[i] for i in score.fix_impacts[:2]])
-            notes += self.item_impacts.format(impacts=impacts)
+            notes.append(self.item_impacts.format(impacts=impacts))
         if score.breaking:
-            notes += self.item_breaking
+            notes.append(self.item_breaking)
         text, template = subject(ref, 90), self.item
         if ref.pr_type == "other":
             template = self.item_untyped
@@ -789,8 +799,7 @@ class Wording:
         return template.format(
             type=ref.type_name,
             subject=text,
-            importance=_fmt(ref.importance),
-            notes=notes,
+            notes=self.item_notes.format(notes=self.item_note_sep.join(notes)) if notes else "",
             summary=ref.summary,
         ).rstrip()
 
@@ -1302,12 +1311,15 @@ ZH = Wording(
     group_key=("均非重点", "为重点 PR", "其中重点 {key} 个", "均为重点 PR"),
     group_see_also="另见：{list}。",
     appendix="附录",
-    item="{type}：{subject}（重要性 {importance}{notes}）。{summary}",
-    item_untyped="{subject}（重要性 {importance}{notes}）。{summary}",
+    item="{type}：{subject}{notes}。{summary}",
+    item_untyped="{subject}{notes}。{summary}",
     # The type word stays beside a subject that says it: it reads the English in Chinese.
     subject_says_type=False,
-    item_impacts="，涉及{impacts}",
-    item_breaking="，不兼容变更",
+    item_notes="（{notes}）",
+    item_note_sep="，",
+    item_importance="重要性 {importance}",
+    item_impacts="涉及{impacts}",
+    item_breaking="不兼容变更",
     others="另有 {n} 个 PR（{types}）：{listed}{more}。",
     no_labels="本周没有模块或主题标签。",
     no_previous="上周数据不可用，表中不给出环比变化。",
@@ -1711,11 +1723,14 @@ EN = Wording(
     group_key=("none of them key", "a key PR", "{key} of them key", "all of them key"),
     group_see_also=" See also {list}.",
     appendix="the appendix",
-    item="{type}: {subject} (importance {importance}{notes}). {summary}",
-    item_untyped="{subject} (importance {importance}{notes}). {summary}",
+    item="{type}: {subject}{notes}. {summary}",
+    item_untyped="{subject}{notes}. {summary}",
     subject_says_type=True,
-    item_impacts="; addresses {impacts}",
-    item_breaking="; breaking",
+    item_notes=" ({notes})",
+    item_note_sep="; ",
+    item_importance="importance {importance}",
+    item_impacts="addresses {impacts}",
+    item_breaking="breaking",
     others=(
         "Also {n} more PR ({types}): {listed}{more}.",
         "Also {n} more PRs ({types}): {listed}{more}.",
