@@ -7,7 +7,8 @@ Records come from `pr_records_from_git.py` (or are verl's prs.jsonl). Prints, pe
 how many the title types "other", how many a ticked "Type of change" box types, how many
 summaries say nothing beyond the title, and how many are cut at the limit. `--save` writes each
 PR's type and summary; `--compare` lists the PRs whose type or summary differs from a saved run,
-which is how a change to the rules in `pr_text` is read before it lands.
+which is how a change to the rules in `pr_titles`, `pr_descriptions` or `pr_summaries` is read
+before it lands.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from prhub_pipeline.modelling.pr_records import read_pr_records
-from prhub_pipeline.modelling.pr_text import change_kind, parse_title, summarize
+from prhub_pipeline.modelling.pr_summaries import summarize
+from prhub_pipeline.modelling.pr_titles import change_kind, parse_title
 from prhub_pipeline.reporting.facts import adds_to_title
 
 

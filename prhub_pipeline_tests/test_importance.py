@@ -20,14 +20,9 @@ from prhub_pipeline.modelling.importance import (
     score_parts,
     score_week,
 )
-from prhub_pipeline.modelling.pr_text import (
-    change_kind,
-    clean_description,
-    closing_references,
-    parse_title,
-    shorten,
-    summarize,
-)
+from prhub_pipeline.modelling.pr_descriptions import clean_description
+from prhub_pipeline.modelling.pr_summaries import shorten, summarize
+from prhub_pipeline.modelling.pr_titles import change_kind, closing_references, parse_title
 from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import (
     FileChange,

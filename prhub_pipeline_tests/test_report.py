@@ -14,7 +14,7 @@ import pytest
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import fit_calibration, score_week
-from prhub_pipeline.modelling.pr_text import shorten
+from prhub_pipeline.modelling.pr_summaries import shorten
 from prhub_pipeline.modelling.repeats import Repeat, repeats
 from prhub_pipeline.modelling.risks import flag_risks
 from prhub_pipeline.records import (

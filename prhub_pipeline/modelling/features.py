@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from prhub_pipeline.config import ModulesConfig
-from prhub_pipeline.modelling.pr_text import URL, parse_title, prose
+from prhub_pipeline.modelling.pr_summaries import URL, prose
+from prhub_pipeline.modelling.pr_titles import parse_title
 from prhub_pipeline.modelling.tags import text_without_tags
 from prhub_pipeline.records import FileChange, PullRequest
 
@@ -33,7 +34,7 @@ class PrFeatures(BaseModel):
 
     title: str
     # The kind of change the title's words say (`fix`, `feat`, `refactor`, ... `other`), as
-    # `pr_text.parse_title` reads a title without its tags and type.
+    # `pr_titles.parse_title` reads a title without its tags and type.
     title_type: str = ""
     path_tokens: str
     path_prefixes: str
@@ -48,7 +49,7 @@ class PrFeatures(BaseModel):
 
 
 def model_description(body: str) -> str:
-    """The description as the model sees it: the author's prose (`pr_text.prose`: no template,
+    """The description as the model sees it: the author's prose (`pr_summaries.prose`: no template,
     code, quotes or tables) without URLs or bracketed tags, since a description quoting its own
     title must not leak the labels."""
     return _BRACKETED_TAGS.sub(" ", URL.sub(" ", prose(body)))[:MAX_DESCRIPTION_CHARS]

@@ -24,13 +24,9 @@ from prhub_pipeline.modelling.importance import (
     reviews_by_pr,
 )
 from prhub_pipeline.modelling.known_gaps import MAX_GAPS, deferrals, stated_gaps
-from prhub_pipeline.modelling.pr_text import (
-    change_kind,
-    clean_description,
-    closing_references,
-    parse_title,
-    shorten,
-)
+from prhub_pipeline.modelling.pr_descriptions import clean_description
+from prhub_pipeline.modelling.pr_summaries import shorten
+from prhub_pipeline.modelling.pr_titles import change_kind, closing_references, parse_title
 from prhub_pipeline.modelling.repeats import Repeat, repeats
 from prhub_pipeline.modelling.requirement_edits import ENGLISH, describe, requirement_edits
 from prhub_pipeline.modelling.tags import areas_of

@@ -21,14 +21,14 @@ from pydantic import BaseModel, ConfigDict
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import ScoreCalibration, reverted_target
-from prhub_pipeline.modelling.pr_text import (
+from prhub_pipeline.modelling.pr_summaries import (
     commit_subject,
     opens_with_commit_item,
     own_references,
-    parse_title,
     shorten,
     summarize,
 )
+from prhub_pipeline.modelling.pr_titles import parse_title
 from prhub_pipeline.modelling.repeats import Repeat, repeats
 from prhub_pipeline.modelling.risks import SEVERITY
 from prhub_pipeline.modelling.tags import areas_of

@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Literal, TypeVar, cast
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.importance import FileKind, file_kind
 from prhub_pipeline.modelling.known_gaps import followed_up_by
-from prhub_pipeline.modelling.pr_text import (
+from prhub_pipeline.modelling.pr_summaries import (
     SLACK,
     own_references,
-    parse_title,
     shorten,
     summarize,
     words_beyond,
 )
+from prhub_pipeline.modelling.pr_titles import parse_title
 from prhub_pipeline.modelling.repeats import title_words
 from prhub_pipeline.modelling.risks import RISK_ORDER, tests_noted
 from prhub_pipeline.modelling.tags import areas_of, normalise_tag, spelling_key
@@ -79,7 +79,7 @@ WORKS_EVERYWHERE: tuple[RiskKind, ...] = ("dependency_change", "docker_change", 
 def title_subject(title: str, limit: int) -> str:
     """A title without bracket tags and type prefix, shortened, without a closing stop: the
     sentence it goes in has its own (verl #7362 read "support. (importance 8.1)."). A subject
-    a little over `limit` is kept whole (`pr_text.SLACK`). An ellipsis the author wrote stays,
+    a little over `limit` is kept whole (`pr_summaries.SLACK`). An ellipsis the author wrote stays,
     as `…` (tpu-inference #1158 "FP4, FP8, INT8, ..." read "FP4, FP8, INT8, (importance 9.4)")."""
     text = shorten(parse_title(title).subject or title, limit, SLACK)
     if text.endswith("..."):
@@ -93,7 +93,7 @@ def subject(ref: PrRef, limit: int = 60) -> str:
 
 
 def adds_to_title(summary: str, title: str) -> bool:
-    """False when a summary says nothing the title does not (`pr_text.words_beyond`): the
+    """False when a summary says nothing the title does not (`pr_summaries.words_beyond`): the
     title again, its subject, or a part of it (tilelang #2665's body is its title with one tag
     fewer, verl #1602's says "Fix sglang megatron support" under "Fix megatron support in
     sglang and add ..."), also with a PR number (tilelang #2856's body is its title and

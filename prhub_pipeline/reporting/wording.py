@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple, get_args
 
 from prhub_pipeline.config import normalise_tag
 from prhub_pipeline.modelling.importance import FileKind
-from prhub_pipeline.modelling.pr_text import first_word_type, tag_type
+from prhub_pipeline.modelling.pr_titles import first_word_type, tag_type
 from prhub_pipeline.modelling.repeats import Repeat
 from prhub_pipeline.modelling.requirement_edits import ENGLISH as REQUIREMENTS_EN
 from prhub_pipeline.modelling.requirement_edits import (

@@ -1,11 +1,5 @@
-"""What a PR's title and description say: its type, breaking marker, cleaned text, one-line summary.
-
-Titles follow `[BREAKING][modules] type: description` in repositories like verl; older or other
-repositories write `fix(scope): ...`, `Fix ...` or nothing at all, so the type falls back to the
-title's first word (the one after a scope, in `rollout: Fix ...`), then to a fix named anywhere
-in the title, then to what the title names (`... Support for ...`, `Skip ... tests`).
-Descriptions are mostly PR-template boilerplate (headings, instructions in blockquotes,
-checklists); `clean_description` keeps what the author wrote.
+"""What a PR's description says in a line: its one-line summary, the author's prose and
+sentences, and text shortened to fit a report's line.
 """
 
 from __future__ import annotations
@@ -17,618 +11,15 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import NamedTuple
 
-from pydantic import BaseModel, ConfigDict
-
-from prhub_pipeline.records import PrType
-from prhub_pipeline.reverts import REVERT_TITLE, TRAILING_PR_NUMBER
-
-TYPE_ALIASES: dict[str, PrType] = {
-    "feat": "feat",
-    "feature": "feat",
-    "features": "feat",
-    "enhance": "feat",
-    "enhancement": "feat",
-    "enhancements": "feat",
-    "improvement": "feat",
-    "add": "feat",
-    "support": "feat",
-    "implement": "feat",
-    "fix": "fix",
-    "fixes": "fix",
-    "fixed": "fix",
-    "bugfix": "fix",
-    "bugfixes": "fix",
-    "fixbug": "fix",
-    "bug": "fix",
-    "hotfix": "fix",
-    "hotfixes": "fix",
-    "refactor": "refactor",
-    "refactoring": "refactor",
-    "refact": "refactor",
-    "perf": "perf",
-    "performance": "perf",
-    "optimization": "perf",
-    "optimisation": "perf",
-    "chore": "chore",
-    "ci": "chore",
-    "build": "chore",
-    "style": "chore",
-    "misc": "chore",
-    "bump": "chore",
-    "update": "chore",
-    "lint": "chore",
-    "release": "chore",
-    "upgrade": "chore",
-    "pin": "chore",
-    "cleanup": "refactor",
-    "clean": "refactor",
-    "doc": "doc",
-    "docs": "doc",
-    "documentation": "doc",
-    "typo": "doc",
-    "readme": "doc",
-    "test": "test",
-    "tests": "test",
-    "testing": "test",
-    "revert": "revert",
-}
-
-# Words that name a type only as a title's first word, never as a bracket tag (`[ci]` is a module).
-_VERB_ALIASES = frozenset({"add", "support", "implement", "update", "bump", "ci", "build", "misc"})
-# Verbs that say the type only as a title's first word (`Allow users to ...`, `remove ...`).
-_FIRST_WORD_TYPES: dict[str, PrType] = {
-    **dict.fromkeys(
-        ["added", "adds", "introduce", "introduces", "allow", "allows", "enable", "enables"],
-        "feat",
-    ),
-    **dict.fromkeys(["provide", "provides", "create", "creates", "new", "expose"], "feat"),
-    **dict.fromkeys(["improve", "improves", "enhances"], "feat"),
-    # apache/tvm's past tenses and gerunds (`[TIR] Improved error message in ...`).
-    **dict.fromkeys(["improved", "improving", "implemented", "implements", "implementing"], "feat"),
-    **dict.fromkeys(["introduced", "introducing"], "feat"),
-    **dict.fromkeys(["updated", "updates", "updating"], "chore"),  # as `update` is
-    # First words whose type tagged titles agree on (apache/tvm's `Phase out ...`: 50 of 51
-    # tagged refactor; `Reject ...`: 17 of 17 fix; `Translated ...`: 31 of 31 docs).
-    **dict.fromkeys(["phase", "phaseout", "establish"], "refactor"),
-    **dict.fromkeys(["reject", "rejects"], "fix"),
-    **dict.fromkeys(["translated", "clarify", "clarifies"], "doc"),  # not `Translate X to Y`
-    **dict.fromkeys(["fixup", "fixing", "correct", "resolve", "resolves"], "fix"),
-    **dict.fromkeys(["prevent", "prevents", "avoid", "avoids"], "fix"),
-    **dict.fromkeys(["remove", "removes", "delete", "deletes", "rename", "renames"], "refactor"),
-    **dict.fromkeys(["move", "moves", "simplify", "replace", "replaces", "relocate"], "refactor"),
-    # tilelang's `[CUDA] Split backend-specific builtin ops`, vllm-ascend's `Drop ...`.
-    **dict.fromkeys(["split", "separate", "extract", "decouple", "unify", "trim"], "refactor"),
-    **dict.fromkeys(["drop", "drops", "migrate", "consolidate", "reorganize"], "refactor"),
-    **dict.fromkeys(["restore", "restores", "recover", "repair", "repairs"], "fix"),
-    **dict.fromkeys(["optimize", "optimise", "speed", "accelerate"], "perf"),
-    # ms-swift's `compat transformers 4.52` (57 titles): made to work with a new version.
-    **dict.fromkeys(["compat", "compatible", "compatibility"], "fix"),
-    **dict.fromkeys(["autoupdate", "nominate"], "chore"),
-    # hpcaitech/ColossalAI's and apache/tvm's past tenses (`[fp16] refactored fp16 optimizer`,
-    # `[model] supported ERNIE4.5 Text Models`), typed as the verbs above are.
-    **dict.fromkeys(["supported", "enhanced"], "feat"),
-    **dict.fromkeys(["refactored", "renamed", "replaced", "simplified", "unified"], "refactor"),
-    **dict.fromkeys(["moved", "moving", "removing", "cleaned"], "refactor"),
-    **dict.fromkeys(["optimized", "optimised"], "perf"),
-    **dict.fromkeys(["bumped", "upgraded"], "chore"),
-}
-# First words that say a type less surely than a fix named later in the title (`Adding slice
-# to fix failure ...`, `Install wget to fix image build`). TransformerEngine writes most titles
-# as a bare verb phrase: 716 of its 2010 said no type the words above know.
-_WEAK_FIRST_WORD_TYPES: dict[str, PrType] = {
-    **dict.fromkeys(["adding", "enabling", "integrate", "integrates", "initial"], "feat"),
-    **dict.fromkeys(["extend", "extends", "expand", "expands", "improvements"], "feat"),
-    **dict.fromkeys(["handle", "handles", "guard", "guards", "ensure", "ensures"], "fix"),
-    **dict.fromkeys(["preserve", "preserves", "catch", "stabilize", "don", "dont"], "fix"),
-    # `Harden KTransformers MoE LoRA SFT integration`, `[JAX] Adapt to Flax 0.7.1`.
-    **dict.fromkeys(["harden", "hardens", "adapt", "adapts"], "fix"),
-    **dict.fromkeys(["check", "checks", "correctly"], "fix"),  # 15 of 16 tagged fix
-    # Of the titles a conventional type names, 14 of 17 opening `pass` (`pass correct fsdp
-    # mesh`), 9 of 11 opening `only` and 7 of 9 opening `align` say fix.
-    **dict.fromkeys(["pass", "passes", "only", "align", "aligns"], "fix"),
-    **dict.fromkeys(["fuse", "fuses"], "perf"),
-    **dict.fromkeys(["removed", "rm", "deprecate", "deprecates"], "refactor"),
-    **dict.fromkeys(["speedup", "optimizations"], "perf"),
-    **dict.fromkeys(["cherrypick", "cherry", "install", "installs"], "chore"),
-    **dict.fromkeys(["document", "documents"], "doc"),
-    # Past tenses as weak as their verbs above (`[autoparallel] handled illegal strategy`).
-    **dict.fromkeys(["integrated"], "feat"),
-    **dict.fromkeys(["handled", "adapted"], "fix"),
-    # `[fx] patched torch.full for huggingface opt`: 11 of 12 titles typed otherwise say fix.
-    **dict.fromkeys(["patch", "patches", "patched"], "fix"),
-    # A bot's (`Automated submodule synchronization`, 68 of ColossalAI's titles).
-    **dict.fromkeys(["automated"], "chore"),
-}
-# A fix named anywhere in a title that says no type up front (`nccl bucket size fix`).
-_FIX_WORD = re.compile(
-    r"\b(?:fix|fixes|fixed|fixing|bugfix|bugfixes|hotfix|hotfixes)\b", re.IGNORECASE
+from prhub_pipeline.modelling.pr_descriptions import (
+    HEADING,
+    LIST_MARK,
+    clean_description,
+    normalised,
+    split_blocks,
+    wraps_item,
 )
-# What a title without a type word up front is, by what it names: `FP8 Support for MCore MoE`,
-# `[Diffusion] Qwen image support` and `qwen3_moe/qwen25 support torchair graph` are features,
-# `Skip MXFP8 MFSDP tests on hopper` a test change. Support as a change's purpose (`Use cos and
-# sin cache to support NPU`) says nothing of the change itself.
-_SUPPORT = re.compile(r"(?<!\bto )(?<!\bfully )\bsupports?\b", re.IGNORECASE)
-_TESTS = re.compile(r"\btests?\b", re.IGNORECASE)
-_TEST_SWITCHES = frozenset({"skip", "disable", "reenable", "relax", "tighten"})
-# A style-only change, however its verb reads (ColossalAI's 231 `[NFC] polish <file> code style`).
-_CODE_STYLE = re.compile(r"\bcode ?style\b|\bcode formatting\b", re.IGNORECASE)
-# Code tidied, however the title opens (slime's `Super tiny code cleanup`, `[Misc] Code clean
-# up`, torchtitan's `Code deduplication between llama3 and deepseek_v3`): a refactor. Not a
-# clean-up the code does (`terminate parent process before children in RemoteOpenAIServer
-# cleanup`).
-_CODE_CLEANUP = re.compile(
-    r"(?:^|\b(?:and|code|some|small|minor)\s+)clean(?:[\s-]?ups?|ing)\b"
-    r"|\bcode\s+(?:dedup\w*|deduplication)\b",
-    re.IGNORECASE,
-)
-# vllm-ascend's `main2main` PRs (`[CI] main2main vllm 0814 cdc4824`, 25 titles) keep the plugin
-# working on vLLM's latest main: following a dependency, as a version bump does.
-_FOLLOWS_UPSTREAM = re.compile(r"\bmain2main\b", re.IGNORECASE)
-
-
-# A dependency moved to a commit, however the verb reads (llvm/torch-mlir's weekly
-# `Integrate LLVM at 10dbfc4863c9...`, 24 of them): a chore, not a feature.
-_TO_A_COMMIT = re.compile(r"\b(?:at|to)\s+(?:[\w.-]+/[\w.-]+@)?(?=[a-f]*\d)[0-9a-f]{7,40}\b")
-# A pin set back to an earlier version or commit (`Revert vLLM LKG to fa4321de3d`, `revert
-# fastvideo kernel version to 0.2.6`): a dependency moved, like a bump, not a PR undone.
-_PIN_SET_BACK = re.compile(
-    r"^revert\s+(?!\")\S.*?\bto\s+(?:v?\d+(?:\.\d+)*\b|(?=[a-f]*\d)[0-9a-f]{7,40}\b)",
-    re.IGNORECASE,
-)
-# A title whose object is tests (`Add test for pallas_torchax.py`, `[CI] Add qwen2.5-vl test`,
-# `Add e2e test related to weight updates`): a test change, though "add" reads as a feature.
-# Not a feature with its tests (`Add FP8 support and tests`) or `test-time` anything.
-_ADDS_TESTS = re.compile(
-    r"^(?:add(?:s|ed|ing)?|implement(?:s|ed|ing)?|introduc(?:e|es|ed|ing)|creat(?:e|es|ed|ing)"
-    r"|write)\s+(?:(?!(?:and|with|support|for)\b)[\w.()/-]+\s+){0,3}?tests?(?:\s?cases?)?\b(?!_|-\w)",
-    re.IGNORECASE,
-)
-# `Reapply "[Refactor] Unify full-graph parameter update logic (#6041)"`: the change that comes
-# back, whose title says its type.
-_RELAND_QUOTED = re.compile(r"^re-?(?:apply|land)\b\W*?\"(?P<title>.+)\"", re.IGNORECASE)
-# Who owns or maintains the code (`Add @name to code owners`, `Change codeowners`) and under
-# which licence (`Remove incorrect ASF license headers from src files`, `Add LICENSE for
-# flashinfer`): upkeep of the project, whatever the verb. tilelang's #3051 was a 7.5 key PR as
-# a refactor of 21 source files whose comments it changed.
-_UPKEEP = re.compile(
-    r"\bcode[ _-]?owner(?:s|ship)?\b|\bmaintainership\b|\blicen[cs]es?\b|\bcopyrights?\b"
-    r"|\bspdx\b",
-    re.IGNORECASE,
-)
-
-
-# The items of a title that lists several changes: `X support, MoE gate v2, CP attention fixes`.
-_TITLE_ITEMS = re.compile(r"\s*(?:[,;+&]|\band\b)\s*", re.IGNORECASE)
-
-
-def _type_named_anywhere(title: str, first_word: str) -> PrType:
-    if _FIX_WORD.search(title):
-        # Fixes listed after the support a title leads with go with that feature (lmdeploy
-        # #4835, "Intern-S2-Mobius meta-MoE support, MoE gate v2, CP attention fixes").
-        items = [item for item in _TITLE_ITEMS.split(title) if item]
-        leading = items[0] if len(items) >= 2 else ""
-        return "feat" if _SUPPORT.search(leading) and not _FIX_WORD.search(leading) else "fix"
-    if _TO_A_COMMIT.search(title):
-        return "chore"
-    if first_word in _WEAK_FIRST_WORD_TYPES:
-        return _WEAK_FIRST_WORD_TYPES[first_word]
-    if _FOLLOWS_UPSTREAM.search(title):
-        return "chore"
-    if first_word in _TEST_SWITCHES and _TESTS.search(title):
-        return "test"
-    if _CODE_STYLE.search(title):
-        return "chore"
-    if _CODE_CLEANUP.search(title):
-        return "refactor"
-    return "feat" if _SUPPORT.search(title) else "other"
-
-
-_BRACKET = re.compile(r"^\s*\[(?P<inner>[^\]]*)\]\s*")
-_BREAKING = re.compile(r"^\s*breaking\s*$", re.IGNORECASE)
-_BREAKING_LEAD = re.compile(r"^BREAKING(?:[\s_-]*CHANGES?)?\s*[:：!]?\s*", re.IGNORECASE)
-_PART = re.compile(r"^\s*\d+\s*/\s*(?:\d+|n)\s*$", re.IGNORECASE)
-# A scope in parentheses after the tags, as in a conventional commit (`[bugfix](pcp) expand
-# ...`, `[Refactor](kv_pool): simplify ...`: 20 of vllm-ascend's titles); without tags, only
-# before a colon (verl's `(fix): fix values ...`), since `(WIP) add ...` is no scope.
-_SCOPE = re.compile(r"^\((?P<scope>[^()]{1,40})\)\s*(?P<colon>[:：])?\s*")
-# `type:` or `type(scope):` or `type!:` right after the bracket prefix; or a scope in the
-# type's place, which may hold digits (`MXFP8: Add ...`).
-_CONVENTIONAL = re.compile(
-    r"^(?P<type>[A-Za-z][A-Za-z0-9]*)\s*(?:\((?P<scope>[^)]*)\))?\s*(?P<bang>!)?\s*[:：]\s*"
-    r"(?P<rest>.*)$",
-    re.DOTALL,
-)
-# The first word, past what only says how small a change is (slime's `Super tiny refactor ...`,
-# 102 of its titles) or that it is meant not to last (`Temporarily remove comm_gemm tests`).
-_FIRST_WORD = re.compile(
-    r"^[\W_]*(?:(?:super|very|tiny|minor|small|quick|simple|trivial|temporarily)[\s,:-]+){0,2}"
-    r"(?P<word>[A-Za-z]+(?:-[A-Za-z]+)*)",
-    re.IGNORECASE,
-)
-
-
-class TitleInfo(BaseModel):
-    """The parts of a PR title."""
-
-    model_config = ConfigDict(frozen=True)
-
-    type: PrType
-    breaking: bool
-    prefix_tags: list[str]  # bracket tags other than [BREAKING] and [1/N], lower-cased
-    subject: str  # the title without its prefixes and type
-
-
-# A bracket tag that puts a scope beside its type, as a conventional commit would (ms-swift's
-# `[Bugfix (rlhf)]`, vllm-ascend's `[bugfix (pcp)]`): two tags, the type and the scope.
-_SCOPED_TAG = re.compile(r"^(?P<type>[A-Za-z][A-Za-z -]{0,20}?)\s*\((?P<scope>[^()]{1,30})\)$")
-
-
-def bracket_tags(inner: str, separators: re.Pattern[str] = re.compile(",")) -> list[str]:
-    """The tags one bracket group holds (`fsdp, megatron`), a scoped type split in two."""
-    tags: list[str] = []
-    for raw in separators.split(inner):
-        raw = raw.strip()
-        scoped = _SCOPED_TAG.match(raw)
-        if scoped and tag_type(scoped.group("type")) is not None:
-            tags.extend([scoped.group("type").strip(), scoped.group("scope").strip()])
-        elif raw:
-            tags.append(raw)
-    return tags
-
-
-def parse_title(title: str) -> TitleInfo:
-    """Type, `[BREAKING]` marker and bracket tags of a title.
-
-    >>> parse_title("[BREAKING][fsdp, megatron] feat: dynamic batching").type
-    'feat'
-    """
-    rest = title.strip()
-    breaking = False
-    tags: list[str] = []
-    while match := _BRACKET.match(rest):
-        inner = match.group("inner")
-        if _BREAKING.match(inner):
-            breaking = True
-        elif not _PART.match(inner):
-            tags.extend(t.lower() for t in bracket_tags(inner))
-        rest = rest[match.end() :]
-    scope = _SCOPE.match(rest)
-    scope_type: PrType | None = None
-    if scope and (tags or scope.group("colon")) and rest[scope.end() :]:
-        rest = rest[scope.end() :]
-        # slime's `(fix):not have encoder_only attr ...`: the type in the scope's place.
-        scope_type = TYPE_ALIASES.get(scope.group("scope").strip().lower())
-    if REVERT_TITLE.match(rest) or rest.lower().startswith("revert "):
-        pr_type: PrType = "chore" if _PIN_SET_BACK.match(rest) else "revert"
-        return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=rest)
-    # `BREAKING: move ...`, `breaking change: ...`: the marker is no part of the subject.
-    marker = _BREAKING_LEAD.match(rest)
-    if marker:
-        breaking = True
-        rest = rest[marker.end() :] or rest
-    conventional = _CONVENTIONAL.match(rest)
-    if conventional and conventional.group("type").lower() in TYPE_ALIASES:
-        pr_type = TYPE_ALIASES[conventional.group("type").lower()]
-        breaking = breaking or conventional.group("bang") is not None
-        subject = conventional.group("rest").strip() or rest
-        return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=subject)
-    # `rollout: Fix ...`, `megatron：Update ...`: a scope where the type would be.
-    lead = conventional.group("rest") if conventional else rest
-    pr_type = first_word_type(lead) or _type_named_anywhere(rest, _first_words(lead)[0])
-    if reland := _RELAND_QUOTED.match(rest):
-        pr_type = parse_title(reland.group("title")).type
-    if _UPKEEP.search(rest):
-        pr_type = "chore"
-    elif pr_type == "feat" and _ADDS_TESTS.match(lead):
-        pr_type = "test"
-    # verl's early `[doc] ...`, `[bugfix] ...` titles: a tag that names a type wins over the
-    # first word, which is often a plain verb ("update", "add"). `[Bug fix]` is `[bugfix]`.
-    tag_types = {t for t in map(tag_type, tags) if t is not None}
-    if len(tag_types) == 1:
-        pr_type = tag_types.pop()
-    elif scope_type is not None:
-        pr_type = scope_type
-    elif pr_type == "other" and any(_is_upkeep_place(tag) for tag in tags):
-        pr_type = "chore"
-    # `[BREAKING][refact]: move ...`: the type went in a bracket and left its colon behind.
-    subject = rest.lstrip(":：-–— ") if tags or breaking else rest
-    return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=subject or rest)
-
-
-# The boxes of a template's "Type of change" list that an author ticks (TransformerEngine's and
-# GitHub's community template: `- [x] Bug fix (non-breaking change which fixes an issue)`;
-# ms-swift's `- [x] New Feature`).
-_TICKED_BOX = re.compile(r"^\s*[-*+]\s+\[[xX]\]\s*(?P<text>[^\n]+)", re.MULTILINE)
-_TICKED_TYPES: tuple[tuple[re.Pattern[str], PrType], ...] = (
-    (re.compile(r"^bug\s*fix\b", re.IGNORECASE), "fix"),
-    (re.compile(r"^(?:new feature|more models or datasets support)\b", re.IGNORECASE), "feat"),
-    (re.compile(r"^(?:documentation change|document updates)\b", re.IGNORECASE), "doc"),
-    (re.compile(r"^code refactor(?:ing)?\b", re.IGNORECASE), "refactor"),
-    (re.compile(r"^(?:infra\s*/\s*build change|build change)\b", re.IGNORECASE), "chore"),
-    (re.compile(r"^performance (?:improvement|change)\b", re.IGNORECASE), "perf"),
-)
-_TICKED_BREAKING = re.compile(r"^breaking change\b", re.IGNORECASE)
-
-
-class ChangeKind(NamedTuple):
-    """A PR's type and whether it breaks something, from its title and description."""
-
-    type: PrType
-    breaking: bool
-
-
-def change_kind(title: str, body: str) -> ChangeKind:
-    """The title's type and breaking marker; where the title names no type, the one type the
-    author ticked in the description's "Type of change" list, and a ticked "Breaking change"
-    box marks the PR breaking as `[BREAKING]` would."""
-    info = parse_title(title)
-    ticked_types: set[PrType] = set()
-    ticked_breaking = False
-    for box in _TICKED_BOX.finditer(_normalised(body)):
-        text = box.group("text").strip()
-        ticked_breaking = ticked_breaking or bool(_TICKED_BREAKING.match(text))
-        ticked_types.update(t for pattern, t in _TICKED_TYPES if pattern.match(text))
-    pr_type = info.type
-    if pr_type == "other" and len(ticked_types) == 1:
-        pr_type = next(iter(ticked_types))
-    return ChangeKind(type=pr_type, breaking=info.breaking or ticked_breaking)
-
-
-def first_word_type(text: str) -> PrType | None:
-    """The type a text's first word says outright (`Fix ...`, `added ...`, `Supported ...`),
-    if any; a word that only suggests one (`Adapt ...`, `Handle ...`) says none."""
-    return next(
-        (
-            t
-            for w in _first_words(text)
-            for known in (TYPE_ALIASES, _FIRST_WORD_TYPES)
-            if (t := known.get(w))
-        ),
-        None,
-    )
-
-
-def _first_words(text: str) -> tuple[str, str]:
-    """A text's first word, lowercased, as its type is read: a hyphenated word says its type
-    whole (`Auto-update ...`, `Bug-fix ...`) or by its first part (`Fix-up ...`)."""
-    first = _FIRST_WORD.match(text)
-    word = first.group("word").lower() if first else ""
-    return word.replace("-", ""), word.partition("-")[0]
-
-
-# The places whose work is upkeep: `[CI] Change A2 runner` and `[Build] Prefer libs from local
-# build dir` say no type, but `ci: change A2 runner` would be a chore. Of 10,666 distinct titles
-# over five histories 161 were `other` with a `[CI]` tag; of the typed ones with it, most are
-# fixes, features or chores because their first word says so, which these titles' words
-# (`Use`, `Change`, `Modify`, `Set`, `Skip`) do not. `[Misc]` names no such place.
-_UPKEEP_PLACES = frozenset({"ci", "build", "cicd"})
-
-
-def _tag_key(tag: str) -> str:
-    """A bracket tag as its type or place is looked up: `[Bug fix]`, `[CI/CD]`, `[Feat.]`."""
-    return re.sub(r"[\s_/-]+", "", tag.lower()).rstrip(".")
-
-
-def _is_upkeep_place(tag: str) -> bool:
-    return _tag_key(tag) in _UPKEEP_PLACES
-
-
-def tag_type(tag: str) -> PrType | None:
-    """The type a bracket tag names (`[bugfix]`, `[Bug fix]`, `[Performance]`, vllm-ascend's
-    `[Feat.]`), if any; `[ci]` and `[misc]` name a place, not a type."""
-    key = _tag_key(tag)
-    return None if key in _VERB_ALIASES else TYPE_ALIASES.get(key)
-
-
-# Closing references: "Fixes #12", "Fixes: #12", "closes owner/name#12", "resolve https://github.com/o/n/issues/12".
-_CLOSING_REF = re.compile(
-    r"\b(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\b\s*:?\s*"
-    r"(?:(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)"
-    r"|https?://github\.com/[\w.-]+/[\w.-]+/(?:issues|pull)/(?P<url_number>\d+))",
-    re.IGNORECASE,
-)
-
-
-def closing_references(title: str, body: str) -> list[int]:
-    """Issue or PR numbers a PR says it fixes, closes or resolves, in order of appearance.
-
-    A fix title that ends in `(#N)` (verl's `fix: ... (#6293)`) also names what it fixes.
-    """
-    numbers: list[int] = []
-    for match in _CLOSING_REF.finditer(clean_description(body)):
-        number = int(match.group("number") or match.group("url_number"))
-        if number not in numbers:
-            numbers.append(number)
-    info = parse_title(title)
-    trailing = TRAILING_PR_NUMBER.search(title)
-    if info.type == "fix" and trailing:
-        number = int(trailing.group("number"))
-        if number not in numbers:
-            numbers.append(number)
-    return numbers
-
-
-# ---------------------------------------------------------------------------------------------
-# Description cleaning
-
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.*?)\s*#*\s*$")
-_CHECKBOX = re.compile(r"^\s*[-*+]\s+\[[ xX]\]")
-_FENCE = re.compile(r"^\s*(```|~~~|\\`\\`\\`)")
-_DROPPED_SECTIONS = re.compile(
-    r"^(checklist|before submitting|who can review|checklist before (starting|submitting))",
-    re.IGNORECASE,
-)
-_TEMPLATE_QUOTE = re.compile(
-    r"^(add \*\*concise\*\* overview|add one-line overview|for changes that can not be tested"
-    r"|demonstrate (how|the high-level)|list the specific changes|provide usage example"
-    r"|\[!important\]|please check all the following)",
-    re.IGNORECASE,
-)
-# A template's headings pasted as plain lines (vllm-ascend #2037 `What this PR does / why we
-# need it?`, verl #6715 `What does this PR do?` under a `---`): read as the headings they are.
-_PLAIN_TEMPLATE_HEADING = re.compile(
-    r"^(?:what (?:does this pr do|this pr does)(?:\s*/\s*why we need it)?"
-    r"|does this pr introduce _?any_? user[- ]facing changes?"
-    r"|how was this (?:patch|pr|change) tested"
-    r"|checklist before (?:starting|submitting)|api and usage example|design & code changes|test)"
-    r"\s*[?？:]?$",
-    re.IGNORECASE,
-)
-_THEMATIC_BREAK = re.compile(r"^(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$")
-_TEMPLATE_CODE = re.compile(r"#\s*add code snippet or script demonstrating", re.IGNORECASE)
-_PLACEHOLDER_LINES = re.compile(
-    r"^\s*(n/?a\.?|none\.?|\.\.\.|-|tbd|[-*+]\s+\*\*[^*]+(?::\*\*|\*\*\s*:))\s*$", re.IGNORECASE
-)
-# Instructions of widely copied PR templates that authors leave in: GitHub's community
-# template (`Please include a summary of the change and which issue is fixed. ...`, `Fixes #
-# (issue)`), TransformerEngine's (`Please list the changes introduced in this PR:`, `- Change
-# A`) and ms-swift's (`Write the detail information belongs to this PR.`).
-_TEMPLATE_INSTRUCTIONS = re.compile(
-    r"^\s*(?:please (?:include a (?:brief )?summary of the change|list the changes introduced"
-    r"|delete options that are not relevant|describe the tests that you ran)"
-    r"|fixes # \(issue\)\s*$|[-*+] change [ab]\s*$|write the detail information belongs to"
-    r"|paste your experiment result here)",
-    re.IGNORECASE,
-)
-# Placeholders of verl's 2025 template, left in by most authors; the first spans lines.
-_TEMPLATE_PHRASES = re.compile(
-    r"\[note which backend this pr will affect:[^\]]*\]|fixes issue # or discussion # if any\.?"
-    # A template's quoted instruction kept in brackets (verl #6630 `[> Add **concise** overview
-    # ... review.]`), and the end of a comment whose start the author deleted (vllm-ascend #9165).
-    r"|\[>[^\]]*\]|^[ \t]*-->"
-    # ghstack's list of the stack a PR is in (`Stacked PRs:` / `Stack from [ghstack] ...:`,
-    # then `* __->__#1768` items and its `--- --- ---` rule): pytorch/torchtitan #1768's
-    # summary read "Stacked PRs."
-    r"|^(?:Stacked PRs|Stack from \[ghstack\](?:\([^)\s]*\))?\s*(?:\(oldest\s+at\s+bottom\))?)"
-    r"[ \t]*:?[ \t]*\n(?:[ \t]*[*-][^\n]*\n?)*"
-    r"(?:\s*^[ \t]*--- --- ---[ \t]*$)?",
-    re.IGNORECASE | re.MULTILINE,
-)
-
-
-def _split_blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
-    """Lines grouped as ('code'|'quote'|'text', lines), keeping fenced code together."""
-    blocks: list[tuple[str, list[str]]] = []
-    in_code = False
-    for line in lines:
-        # The cheap `in` tests first: this runs on every line of every description.
-        fence = ("`" in line or "~" in line) and _FENCE.match(line) is not None
-        if in_code:
-            blocks[-1][1].append(line)
-            in_code = not fence
-            continue
-        if fence:
-            blocks.append(("code", [line]))
-            in_code = True
-            continue
-        kind = "quote" if line.lstrip().startswith(">") else "text"
-        after_quote = bool(blocks) and blocks[-1][0] == "quote"
-        lazy = (  # a blockquote paragraph goes on until a blank line ("lazy continuation")
-            after_quote
-            and kind == "text"
-            and line.strip()
-            and blocks[-1][1][-1].strip().lstrip(">").strip()
-            and not _HEADING.match(line.strip())
-        )
-        if after_quote and (kind == "quote" or lazy):
-            blocks[-1][1].append(line)
-        else:
-            blocks.append((kind, [line]))
-    if in_code:
-        # A fence that never closes: read its lines as text rather than lose the rest.
-        opened = blocks.pop()[1]
-        blocks.extend(_split_blocks(opened[1:]))
-    return blocks
-
-
-def _normalised(body: str) -> str:
-    """The description with `\n` line ends, without HTML comments or invisible characters."""
-    text = _HTML_COMMENT.sub("", body.replace("\r\n", "\n").replace("\r", "\n"))
-    text = _ESCAPED_PARAGRAPH_BREAK.sub("\n\n", text)
-    return _INVISIBLE.sub("", text)
-
-
-def clean_description(body: str) -> str:
-    """The description without template boilerplate: instructions, checklists, empty sections.
-
-    Headings stay when something the author wrote follows them.
-    """
-    text = _normalised(body)
-    text = _TEMPLATE_PHRASES.sub("", text)
-    kept: list[str] = []
-    drop_level = 0  # inside a dropped section until a heading of this level or higher
-    in_checkbox = False  # the lines after a dropped checklist item are its wrapped rest
-    for kind, lines in _split_blocks(text.split("\n")):
-        line = lines[0]
-        if kind == "text" and in_checkbox and _wraps_item(line):
-            continue
-        in_checkbox = False
-        if kind == "code":
-            if drop_level or _TEMPLATE_CODE.search("\n".join(lines)):
-                continue
-            kept.extend(lines)
-            continue
-        if kind == "quote":
-            joined = " ".join(line.lstrip().lstrip(">").strip() for line in lines).strip()
-            if drop_level or not joined or _TEMPLATE_QUOTE.match(joined):
-                continue
-            kept.extend(lines)
-            continue
-        if _THEMATIC_BREAK.match(line.strip()):
-            kept.append("")
-            continue
-        if _PLAIN_TEMPLATE_HEADING.match(line.strip()):
-            line = f"### {line.strip()}"
-        heading = _HEADING.match(line.strip())
-        if heading:
-            level = len(heading.group("hashes"))
-            if drop_level and level > drop_level:
-                continue
-            drop_level = level if _DROPPED_SECTIONS.match(heading.group("text")) else 0
-            if not drop_level:
-                kept.append(line.strip())
-            continue
-        if (
-            drop_level
-            or _CHECKBOX.match(line)
-            or _PLACEHOLDER_LINES.match(line)
-            or _TEMPLATE_INSTRUCTIONS.match(line)
-        ):
-            in_checkbox = bool(_CHECKBOX.match(line))
-            continue
-        kept.append(line.rstrip())
-    return _drop_empty_headings(kept)
-
-
-def _wraps_item(line: str) -> bool:
-    """Whether a line goes on with the list item above it: Markdown's lazy continuation, as a
-    hard-wrapped squash body has it (verl #1138: `- [x] ... replace ... to http` then
-    `call /v1/chat/completions`)."""
-    return bool(line.strip()) and not _LIST_MARK.match(line) and not _HEADING.match(line.strip())
-
-
-def _drop_empty_headings(lines: list[str]) -> str:
-    result: list[str] = []
-    for line in lines:
-        if _HEADING.match(line):
-            while result and not result[-1].strip():
-                result.pop()
-            if result and _HEADING.match(result[-1]):
-                previous = len(_HEADING.match(result[-1]).group("hashes"))  # type: ignore[union-attr]
-                if previous >= len(_HEADING.match(line).group("hashes")):  # type: ignore[union-attr]
-                    result.pop()
-            if result:
-                result.append("")
-        result.append(line)
-    while result and (not result[-1].strip() or _HEADING.match(result[-1])):
-        result.pop()
-    text = "\n".join(result).strip()
-    return re.sub(r"\n{3,}", "\n\n", text)
-
-
-# ---------------------------------------------------------------------------------------------
-# One-line summary
+from prhub_pipeline.modelling.pr_titles import CONVENTIONAL, TYPE_ALIASES, parse_title
 
 _SUMMARY_SECTIONS = re.compile(
     r"(what does this pr do|what this pr does|overview|summary|motivation|description|problem"
@@ -704,13 +95,6 @@ _ONLY_REFERENCES = re.compile(
 _CODE_SPAN = re.compile(r"`[^`]*`")
 # HTML's code span, as bots write file lists (vllm-ascend's translation PRs: `<code>path</code>`).
 _HTML_CODE = re.compile(r"<code>(?P<code>[^<`]*)</code>", re.IGNORECASE)
-# A byte-order mark or zero-width space before the text hides the heading it opens (vllm-ascend
-# #9801 "\ufeff### What this PR does / why we need it?").
-_INVISIBLE = re.compile("[\ufeff\u200b\u200c\u200d\u2060]")
-# A paragraph break a tool wrote escaped, as the two characters `\n` twice between sentences
-# (vllm-ascend #12605 "...and graph replay.\n\nThe decode mask..."). Code (`"\n\n".join`)
-# and quoted model output (vllm-ascend #6940's JSON, "course.\n\n## Tuesday") keep theirs.
-_ESCAPED_PARAGRAPH_BREAK = re.compile(r"(?<=\w[.!?])(?:\\n){2,}(?=\n?[A-Z][a-z])")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>", re.IGNORECASE)
 _LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<url>[^)]+)\)")
 # A line of references and nothing else (`#11548` over `#12226` over the summary, vllm-ascend
@@ -734,8 +118,6 @@ _UNDERSCORE_EMPHASIS = re.compile(
 )
 # `*every*`, but not `bs*seq_len*vocab`, `a * b * c` or a `*` inside a code span.
 _SINGLE_EMPHASIS = re.compile(r"(?<![\w*`])\*(?=[^\s*])(?P<text>[^*`\n]+?)(?<=[^\s*])\*(?![\w*])")
-# `--` and `•` mark items too (vllm-ascend #8959's "-- When kv cache transmit failed, ...").
-_LIST_MARK = re.compile(r"^\s*(?:--?(?!\s*\|)|[*+•]|(?P<number>\d+)[.)])\s+")
 # A sentence ends at `.`, `!` or `?` before a capital, or at Chinese end punctuation; and before
 # the next of a numbered list run into one paragraph (`... training. 2. Add: ...`), whose
 # numbers (`2.` after a sentence's end, not `on GPU 0.`) end nothing.
@@ -838,7 +220,7 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
             after_image = introduced and _IMAGE.search(text) is not None and not _plain(text)
             current.clear()
 
-    for kind, lines in _split_blocks(cleaned.split("\n")):
+    for kind, lines in split_blocks(cleaned.split("\n")):
         if kind == "quote" and headed and _SUMMARY_SECTIONS.search(section):
             flush()
             quoted = " ".join(line.lstrip().lstrip(">").strip() for line in lines).strip()
@@ -857,7 +239,7 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
             flush()
             in_row = bool(line) and not line.endswith("|")
             continue
-        heading = _HEADING.match(line)
+        heading = HEADING.match(line)
         if heading:
             flush()
             section, headed = heading.group("text"), True
@@ -875,7 +257,7 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
             section, headed, labelled = label.group("text"), False, True
             after_image = False
             continue
-        mark = _LIST_MARK.match(line)
+        mark = LIST_MARK.match(line)
         # As in CommonMark, a number other than 1 starts no list within a paragraph: it is a
         # wrapped line that begins with a number (`... dimensions >=` then `65536. When ...`,
         # vllm-ascend #9780), unless a numbered list is under way or the line before
@@ -893,7 +275,7 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
             in_item = mark is not None
             numbered = (numbered and in_item) or bool(mark and mark.group("number"))
             if in_item:  # an item is a paragraph; its wrapped lines follow
-                item = _LIST_MARK.sub("", line)
+                item = LIST_MARK.sub("", line)
                 # `1. support deepspeed on ui 2. add tools` is a list on one line, not one item:
                 # its mark stays for `_numbered_items`.
                 one_line_list = mark is not None and mark.group("number") == "1"
@@ -1760,7 +1142,7 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     # validation`, tilelang #2846) says what changed; its tags and type say it again. So does
     # a type before what is done (`Fix: handle nvidia namespace packages ...`), though not
     # before what went wrong (`Fix: pre-commit broken by #2354`), which needs the word.
-    conventional = _CONVENTIONAL.match(chosen)
+    conventional = CONVENTIONAL.match(chosen)
     if _LEADING_TAGS.match(chosen) or (
         conventional
         and conventional.group("type").lower() in TYPE_ALIASES
@@ -1826,7 +1208,7 @@ def open_checklist_items(body: str) -> list[tuple[str, str]]:
     after it (`Known issues:`, `TODO:`). `clean_description` drops most checklists, since most
     are the template's; a caller that knows which leads open the author's own to-do list reads
     those items here."""
-    text = _normalised(body)
+    text = normalised(body)
     items: list[tuple[str, str]] = []
     section = lead = ""
     current: list[str] = []
@@ -1836,20 +1218,20 @@ def open_checklist_items(body: str) -> list[tuple[str, str]]:
             items.append((lead, _plain(" ".join(current))))
             current.clear()
 
-    for kind, lines in _split_blocks(text.split("\n")):
+    for kind, lines in split_blocks(text.split("\n")):
         line = lines[0]
-        if kind == "text" and current and _wraps_item(line):
+        if kind == "text" and current and wraps_item(line):
             current.append(line.strip())
             continue
         flush()
         if kind != "text":
             continue
-        heading = _HEADING.match(line.strip())
+        heading = HEADING.match(line.strip())
         if heading:
             section = lead = heading.group("text")
         elif _OPEN_CHECKBOX.match(line):
             current.append(_OPEN_CHECKBOX.sub("", line).strip())
-        elif line.strip() and not _LIST_MARK.match(line):
+        elif line.strip() and not LIST_MARK.match(line):
             label = line.strip()
             lead = label if label.endswith((":", "：")) else section
     flush()
