@@ -6,7 +6,7 @@ assembled from counts, titles, descriptions and flags; none states what the data
 show (no review data: the report says so rather than reporting "no unresolved threads").
 Text here is unescaped; the templates escape it for Markdown or HTML. What each section says
 is chosen in `facts.py` (the key-change sections in `sections.py`), once for both languages;
-`wording.py` puts it into words.
+`wording` puts it into words.
 """
 
 from __future__ import annotations

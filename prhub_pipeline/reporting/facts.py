@@ -2,7 +2,7 @@
 
 Which PRs a section names, in what order and how they are counted, and which follow-ups come
 from which risk flags are all decided here, as small typed facts (`sections.py` sorts the PRs
-into the key-change sections). Nothing here is worded: `wording.py` turns each fact into a
+into the key-change sections). Nothing here is worded: `wording` turns each fact into a
 sentence in one language.
 """
 

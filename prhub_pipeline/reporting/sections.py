@@ -2,7 +2,7 @@
 
 A PR is listed in one section: the revert chain, the most populous of its themes or modules, a
 folder its code mostly changes (for a busy week's PRs without a module), or the unlabelled.
-Small sections of a busy week share a closing one. Nothing here is worded: `wording.py`
+Small sections of a busy week share a closing one. Nothing here is worded: `wording`
 writes each section's heading and lead.
 """
 

@@ -1,0 +1,440 @@
+"""The report in English."""
+
+from __future__ import annotations
+
+from prhub_pipeline.modelling.requirement_edits import ENGLISH as REQUIREMENTS_EN
+from prhub_pipeline.records import RiskKind
+from prhub_pipeline.reporting.wording.core import RiskText, Wording
+
+_RISK_HEADINGS: dict[RiskKind, str] = {
+    "revert": "Reverts",
+    "reverted": "Reverted changes",
+    "breaking_change": "Breaking changes",
+    "unresolved_review": "Review threads unresolved at merge",
+    "core_without_tests": "Core-path changes without tests",
+    "tests_disabled": "Tests skipped or disabled",
+    "no_approval": "Merged without an approving review",
+    "large_change": "Very large changes",
+    "cross_cutting": "Cross-cutting changes",
+    "config_default_change": "Configuration default changes",
+    "dependency_change": "Dependency changes",
+    "repeated_fix": "Fixes made again",
+    "known_gap": "Work left for later",
+    "docker_change": "Docker image changes",
+    "ci_change": "CI workflow changes",
+}
+_WORKS = " changes in {refs} work across environments and pipelines."
+
+
+def _inside_sentence(heading: str) -> str:
+    """`Very large changes` -> `very large changes`; names keep their capitals (`Docker`, `CI`)."""
+    first = heading.split(" ", 1)[0]
+    if first.isupper() or first in {"Docker"}:
+        return heading
+    return heading[:1].lower() + heading[1:]
+
+
+EN = Wording(
+    lang="en",
+    list_sep=", ",
+    pair_sep=" and ",
+    last_sep=", and ",
+    clause_sep="; ",
+    sentence_sep=" ",
+    stop=".",
+    more=" and {rest} more",
+    type_names={
+        "feat": "feature",
+        "fix": "fix",
+        "refactor": "refactor",
+        "perf": "performance",
+        "chore": "chore",
+        "doc": "docs",
+        "test": "test",
+        "revert": "revert",
+        "other": "other",
+    },
+    type_counted={
+        "feat": "feature",
+        "fix": "fix",
+        "refactor": "refactor",
+        "perf": "performance change",
+        "chore": "chore",
+        "doc": "docs change",
+        "test": "test change",
+        "revert": "revert",
+        "other": "other change",
+    },
+    type_plurals={
+        "feat": "features",
+        "fix": "fixes",
+        "refactor": "refactors",
+        "perf": "performance changes",
+        "chore": "chores",
+        "doc": "docs changes",
+        "test": "test changes",
+        "revert": "reverts",
+        "other": "other changes",
+    },
+    type_count="{n} {name}",
+    impact_names={
+        "wrong_result": "wrong results or precision",
+        "data_loss": "data loss",
+        "security": "security",
+        "oom": "out-of-memory",
+        "hang": "hangs or deadlocks",
+        "crash": "crashes or errors",
+        "regression": "regressions",
+        "ignored_setting": "settings that had no effect",
+    },
+    risk_headings=_RISK_HEADINGS,
+    risk_names={kind: _inside_sentence(heading) for kind, heading in _RISK_HEADINGS.items()},
+    # The headings count several PRs; one PR has one change of each kind ("(risks: very large
+    # changes)" read as if it had several).
+    pr_risk_names={
+        "revert": "revert",
+        "reverted": "reverted change",
+        "breaking_change": "breaking change",
+        "unresolved_review": "review threads unresolved at merge",
+        "core_without_tests": "core-path change without tests",
+        "tests_disabled": "tests skipped or disabled",
+        "no_approval": "merged without an approving review",
+        "large_change": "very large change",
+        "cross_cutting": "cross-cutting change",
+        "config_default_change": "configuration default change",
+        "dependency_change": "dependency change",
+        "repeated_fix": "fix made again",
+        "known_gap": "work left for later",
+        "docker_change": "Docker image change",
+        "ci_change": "CI workflow change",
+    },
+    part_labels={
+        "type": "type",
+        "breaking": "breaking",
+        "size": "size",
+        "core": "core paths",
+        "breadth": "breadth",
+        "fix_impact": "fix impact",
+        "review": "review",
+        "revert": "revert",
+    },
+    theme_names={},  # the built-in themes are named in English
+    theme_told_apart="{name}-related",
+    title="{repo} weekly report, week {week} ({start:%b %d} to {end:%b %d})",
+    span="week {week}, {start:%b %d} to {end:%b %d}",
+    generated="automatically, by prhub-pipeline from PR data",
+    source="source: {source}",
+    calibrated="importance calibrated on this repository's {n} stored PRs",
+    uncalibrated=(
+        "only {n} PR of this repository stored, importance not calibrated on history",
+        "only {n} PRs of this repository stored, importance not calibrated on history",
+    ),
+    with_reviews="with review data",
+    without_reviews="no review data",
+    pushed_not_covered=(
+        "{n} commit pushed without a PR is not covered",
+        "{n} commits pushed without a PR are not covered",
+    ),
+    reverts_pr="Reverts #{target}",
+    reverts_pr_titled="Reverts #{target}: {title}",
+    reverts_pr_because="Reverts {undone}: {reason}",
+    reverts_pr_which="Reverts {undone}, {reason}",
+    reverted_titled="#{target} ({title})",
+    repeat="Same title as #{number}, merged {when}, which changed {files}{reverted}{branch}.",
+    repeat_when=("a day earlier", "{n} days earlier"),
+    repeat_same_day="the same day",
+    repeat_same_files="the same files",
+    repeat_some_files=("one of these files", "{n} of these files"),
+    repeat_reverted="; #{number} reverted it",
+    repeat_branch="; this one is for {branch}",
+    revert_reason="; its description says: “{reason}”",
+    outline_one="No description beyond the title; it changes {place}.",
+    outline_many=(
+        "No description beyond the title; it changes {files} files ({lines}) {where}{besides}."
+    ),
+    outline_in="in {places}",
+    outline_among="in {n} folders, including {places}",
+    outline_among_listed="in {n} or more folders, including {places}",
+    outline_besides=", besides {kinds}",
+    outline_places_and_support=(
+        "No description beyond the title; it changes {places}, and {files} of {kinds} ({lines})."
+    ),
+    file_count=("{n} file", "{n} files"),
+    outline_kinds={
+        "test": "tests",
+        "doc": "docs",
+        "ci": "CI",
+        "docker": "Docker files",
+        "lock": "lock files",
+        "data": "data files",
+    },
+    place_folder="{path} ({files} files, {lines})",
+    place_file={
+        "modified": "{path} ({lines})",
+        "added": "{path} (new, {lines})",
+        "removed": "{path} (removed, {lines})",
+    },
+    place_folder_unsized="{path} ({files} files)",
+    place_file_unsized={
+        "modified": "{path}",
+        "added": "{path} (new)",
+        "removed": "{path} (removed)",
+    },
+    line_count=("{n} line", "{n} lines"),
+    top_folder="the repository root",
+    no_prs="No pull requests were merged this week ({span}).",
+    overview=(
+        "{n} pull request was merged this week ({span}); {key}. By type: {types}.",
+        "{n} pull requests were merged this week ({span}); {key}. By type: {types}.",
+    ),
+    overview_key=(
+        "it is not a key PR",
+        "it is a key PR",
+        "none of them is a key PR",
+        "one of them is a key PR",
+        "{key} of them are key PRs",
+    ),
+    busiest_modules=("The busiest module was {list}", "The busiest modules were {list}"),
+    module_count="{name} ({n})",
+    module_count_guessed=(
+        "{name} ({n}, {guessed} of them the classifier's guesses)",
+        "{name} ({n}, all of them the classifier's guesses)",
+        "{name} (1, the classifier's guess)",
+    ),
+    modules_all_guessed=", all of them the classifier's guesses",
+    busiest_themes="among themes, {list}",
+    busiest_themes_alone=("The busiest theme was {list}", "The busiest themes were {list}"),
+    theme_count=("{name} ({n} PR)", "{name} ({n} PRs)"),
+    top_changes=("The most important change: {list}.", "The most important changes: {list}."),
+    top_change="#{number} ({type}, {importance}) {subject}",
+    top_change_same_title=" (and {refs} under the same title)",
+    fix_impacts=(
+        "{n} fix mentions what the bug caused (by keywords in title or description): {list}.",
+        "{n} fixes mention what the bug caused (by keywords in title or description): {list}.",
+    ),
+    fix_impact="{impact} in {refs}",
+    fix_focus="Of the week's {total} fixes, {list}.",
+    fix_focus_area="{n} concern {name}{guessed}",
+    fix_focus_all="All {total} of the week's fixes concern {name}{guessed}.",
+    fix_focus_guessed=(
+        " ({guessed} of them the classifier's guesses)",
+        " (all of them the classifier's guesses)",
+    ),
+    risk_tally="Risk flags: {list} (see Risk observations).",
+    risk_tally_item="{name} ({n})",
+    risk_tally_sep="; ",
+    summary_without_reviews="This week's data comes from a source without review"
+    " information, so the review process is not assessed.",
+    revert_unknown=(
+        "{refs} is a revert, but the reverted PR could not be identified.",
+        "{refs} are reverts whose reverted PRs could not be identified.",
+    ),
+    revert="#{number} reverted #{target}",
+    revert_title=' ("{title}")',
+    revert_reopened=(
+        "; #{target} said it fixed {refs}, so {refs} is no longer fixed by that change",
+        "; #{target} said it fixed {refs}, so {refs} are no longer fixed by that change",
+    ),
+    revert_relanded="; #{relanded} landed the change again",
+    revert_chain="Revert chain",
+    unlabelled="Unlabelled changes",
+    unlabelled_beside_places="Other unlabelled changes",
+    place_heading="Unlabelled changes in {place}",
+    more_heading="Other key changes",
+    more_lead="{n} PRs from smaller modules, themes and folders (one or two each here), {key}.",
+    item_label="{label} · ",
+    group_intro=(
+        "{n} {name} PR this week ({types}), {key}.",
+        "{n} {name} PRs this week ({types}), {key}.",
+    ),
+    group_intro_unlabelled=(
+        "{n} PR this week not filed under a module or theme ({types}), {key}.",
+        "{n} PRs this week not filed under a module or theme ({types}), {key}.",
+    ),
+    group_intro_beside_places=(
+        "{n} more PR this week not filed under a module, theme or folder ({types}), {key}.",
+        "{n} more PRs this week not filed under a module, theme or folder ({types}), {key}.",
+    ),
+    group_intro_place=(
+        "{n} PRs this week not filed under a module or theme that change code mostly in {place}"
+        " ({types}), {key}."
+    ),
+    group_intro_part="{n} of the week's {total} {name} PRs ({types}), {key}.",
+    group_key=("none of them key", "a key PR", "{key} of them key", "all of them key"),
+    group_see_also=" See also {list}.",
+    appendix="the appendix",
+    item="{type}: {subject}{notes}. {summary}",
+    item_untyped="{subject}{notes}. {summary}",
+    subject_says_type=True,
+    item_notes=" ({notes})",
+    item_note_sep="; ",
+    item_importance="importance {importance}",
+    item_impacts="addresses {impacts}",
+    item_breaking="breaking",
+    others=(
+        "Also {n} more PR ({types}): {listed}{more}.",
+        "Also {n} more PRs ({types}): {listed}{more}.",
+    ),
+    no_labels="No module or theme labels this week.",
+    no_previous="The previous week's data is not available, so the table shows no change.",
+    week_on_week=(
+        "{n} PR this week against {previous} the week before ({delta}).",
+        "{n} PRs this week against {previous} the week before ({delta}).",
+    ),
+    largest_changes="The largest changes: {list}.",
+    largest_change="{name} ({before} → {now})",
+    largest_change_guessed=(
+        "{name} ({before} → {now}, {guessed} of them the classifier's guesses)",
+        "{name} ({before} → {now}, all of them the classifier's guesses)",
+        "{name} ({before} → {now}, the classifier's guess)",
+    ),
+    faded_labels="Not in the table: {names}, with one or two PRs last week and none this week.",
+    predicted=(
+        "{n} of the week's {total} PRs names no module in its title or labels: its modules are"
+        " the classifier's predictions (marked * in the appendix), counted in the table like the"
+        " rest.",
+        "{n} of the week's {total} PRs name no module in their titles or labels: their modules"
+        " are the classifier's predictions (marked * in the appendix), counted in the table like"
+        " the rest.",
+    ),
+    subject_theme=(
+        "{names} is not counted as a theme: {share} of this repository's {n} stored PRs carry"
+        " it, so it says what the repository is about, not what changed this week.",
+        "{names} are not counted as themes: each is carried by at least {share} of this"
+        " repository's {n} stored PRs, so they say what the repository is about, not what"
+        " changed this week.",
+    ),
+    risk_texts={
+        "breaking_change": RiskText(
+            (
+                "{n} PR carries a breaking-change marker: ",
+                "{n} PRs carry breaking-change markers: ",
+            ),
+            "#{number} {subject}",
+            ".",
+        ),
+        "unresolved_review": RiskText(
+            "",
+            "#{number}: {asks}",
+            (
+                ". These threads were not marked resolved when the PR merged.",
+                ". These threads were not marked resolved when the PRs merged.",
+            ),
+        ),
+        "core_without_tests": RiskText(
+            (
+                "{n} PR changed core paths without adding or changing any test file: ",
+                "{n} PRs changed core paths without adding or changing any test file: ",
+            ),
+            "#{number} ({lines} lines, {path})",
+            ".",
+        ),
+        "tests_disabled": RiskText(
+            ("{n} PR skipped or disabled tests: ", "{n} PRs skipped or disabled tests: "),
+            "#{number} {subject} ({paths})",
+            ". Until they are switched back on, nothing checks what they covered.",
+        ),
+        "no_approval": RiskText("{refs} merged without any APPROVED review.", "", ""),
+        "repeated_fix": RiskText(
+            (
+                "{n} fix came under the title of a recent fix, changing its files: ",
+                "{n} fixes came under the titles of recent fixes, changing their files: ",
+            ),
+            "#{number} after #{earlier}",
+            ". The first fix may not have held.",
+        ),
+        "large_change": RiskText(
+            "",
+            "#{number} changes {lines} lines outside documentation and data files{tests}",
+            ", which makes review and regression checks harder.",
+        ),
+        "cross_cutting": RiskText("", "#{number} spans {module_count} modules ({modules})", "."),
+        "config_default_change": RiskText("", "#{number} {settings}", "."),
+        "dependency_change": RiskText("", "#{number}: {paths}{requirements}", "."),
+        "known_gap": RiskText(
+            "", "#{number}'s author leaves for later: {quotes}{answers}{taken_up}", "."
+        ),
+        "docker_change": RiskText("", "#{number}: {paths}", "."),
+        "ci_change": RiskText("", "#{number}: {paths}", "."),
+    },
+    ask="{reviewer}{bot}{where} asked “{ask}”",
+    ask_bot=" (bot)",
+    ask_where=" on {where}",
+    settings_changed="changes the defaults of {list}",
+    setting_value="{key} ({before} → {after})",
+    setting_in_file="{key} in {path}",
+    settings_removed=("removes the setting {list}", "removes the settings {list}"),
+    settings_renamed=("renames the setting {list}", "renames the settings {list}"),
+    setting_renamed="{before} to {after}",
+    settings_unknown="edits existing lines of {paths}, so defaults may have changed",
+    settings_deleted_files=(
+        "deletes the configuration file {paths}",
+        "deletes the configuration files {paths}",
+    ),
+    settings_and=", and ",
+    requirement_changes=" ({list})",
+    requirement_sep="; ",
+    requirements=REQUIREMENTS_EN,
+    requirement_chain="Taken together, {key} in {path} {net} ({steps}).",
+    shared_files="Several of them changed the same files: {files}.",
+    shared_file="{path} ({n} PRs)",
+    chain_changed="went from {before} to {after}",
+    chain_added="went from not listed to {after}",
+    chain_removed="went from {before} to not listed",
+    chain_back="ended where it started, at {before}",
+    chain_no_net="was added and removed again, with no net change",
+    chain_step_added="#{number} adds it{after}",
+    chain_at=" at {version}",
+    chain_step_removed="#{number} removes it",
+    chain_step_changed="#{number} {before} → {after}",
+    chain_then=", then ",
+    quote="“{text}”",
+    gap_answers=" (answering {asks})",
+    gap_taken_up=" (#{number} has since followed it up)",
+    large_in_tests=", {n} of them in tests",
+    note_without_reviews="Review data is not available (the source provides none):"
+    " unresolved threads and approvals were not checked.",
+    note_without_core_paths="No core paths are configured for this repository"
+    " (scoring.core_paths): core changes without tests were not checked.",
+    note_no_risks="No risk rule fired on this week's data.",
+    quick_risks=" (risks: {list})",
+    quick_view_top="The {shown} most important of the week's {key} key PRs; the appendix lists"
+    " every PR.",
+    quick_view_no_key=(
+        "No PR reached importance {threshold} this week; this is the most important.",
+        "No PR reached importance {threshold} this week; these are the {shown} most important.",
+    ),
+    follow_ups={
+        "refix": "Follow up on {reopened}: the fix #{target} was reverted by #{number};"
+        " it needs a new fix, with a test for the reason of the revert.",
+        "revert": "Find out why #{number} reverted #{target}"
+        " and whether a corrected version should land.",
+        "unresolved_review": "Go through the review threads left unresolved on {refs}"
+        " and open follow-up PRs where needed.",
+        "core_without_tests": "Add tests for the core-path changes in {refs}.",
+        "tests_disabled": (
+            "Re-enable the tests {refs} skipped or disabled once their cause is fixed, and"
+            " track them in an issue so that the gap in coverage does not last."
+        ),
+        "large_change": "Watch for regressions after large changes such as {refs}.",
+        "breaking_change": "List the breaking changes of {refs}"
+        " in the release notes with migration steps.",
+        "config_default_change": "Confirm the configuration default changes of {refs}"
+        " and note them in the release notes.",
+        "dependency_change": "Confirm that the dependency" + _WORKS,
+        "known_gap": "Track the work {refs} left for later PRs and make sure someone takes it up.",
+        "repeated_fix": "Make sure what {refs} fixed a second time has a regression test.",
+        "docker_change": "Confirm that the image" + _WORKS,
+        "ci_change": "Confirm that the CI" + _WORKS,
+        "no_approval": "Ask maintainers for a post-merge review of {refs}.",
+        "cross_cutting": "Have the owners of the affected modules review"
+        " the cross-cutting changes {refs}.",
+        "works_everywhere": "Confirm that the {names} changes work across environments"
+        " and pipelines: {parts}.",
+    },
+    check_names={"dependency_change": "dependency", "docker_change": "image", "ci_change": "CI"},
+    check_part="{name} changes in {refs}",
+    follow_up_without_reviews="For review-based risks (unresolved threads, unapproved"
+    " merges), regenerate this week from the github source.",
+    no_follow_up="Nothing in this week's data calls for a specific follow-up.",
+)
