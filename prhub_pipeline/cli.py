@@ -55,6 +55,12 @@ def _parser() -> argparse.ArgumentParser:
     materialize.add_argument(
         "--through", type=_week_argument, help="last week, its Monday (default: --week)"
     )
+    materialize.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="also print Dagster's own log on stderr (a failed step's traceback)",
+    )
 
     ui = with_config(commands.add_parser("ui", help="start the Dagster UI (dagster dev)"))
     ui.add_argument(
@@ -113,8 +119,13 @@ def _materialize(args: argparse.Namespace, settings: Settings, config_path: Path
             print(f"{repo.name}: nothing to do, its history starts {repo.start}")
             continue
         print(f"{repo.name}: {len(weeks)} week(s) {weeks[0]} .. {weeks[-1]}", flush=True)
-        outcome = materialize_weeks(config_path, repo.name, weeks, progress=print)
-        failed = failed or not outcome.success
+        outcome = materialize_weeks(
+            config_path, repo.name, weeks, progress=print, dagster_log=args.verbose
+        )
+        if not outcome.success:
+            failed = True
+            hint = "" if args.verbose else " (--verbose shows Dagster's log and the traceback)"
+            print(f"prhub: {repo.name}: {outcome.error}{hint}", file=sys.stderr, flush=True)
     return 1 if failed else 0
 
 

@@ -154,9 +154,18 @@ def test_a_history_without_prs_fails_the_ingest_and_says_why(
 ) -> None:
     git_repo.commit("fix(scheduler): defensive allocation", "2026-05-12T10:00:00+08:00")
     config = write_config(tmp_path, git_repo.path)
-    assert main(["materialize", "--config", str(config), "--week", "2026-05-11"]) == 1
-    out = capsys.readouterr().out
-    assert "ingest failed: raw_prs: GitSourceError: acme/widgets: none of the 1 commits" in out
+    args = ["materialize", "--config", str(config), "--week", "2026-05-11"]
+    assert main(args) == 1
+    out, err = capsys.readouterr()
+    failure = "ingest failed: raw_prs: GitSourceError: acme/widgets: none of the 1 commits"
+    assert f"  {failure}" in out
+    # stderr is the error in one line, not Dagster's log repeating the traceback twice.
+    [line] = err.splitlines()
+    assert line.startswith(f"prhub: acme/widgets: {failure}")
+    assert line.endswith("(--verbose shows Dagster's log and the traceback)")
+    assert main([*args, "--verbose"]) == 1
+    err = capsys.readouterr().err
+    assert "STEP_FAILURE" in err and "Stack Trace" in err and "GitSourceError" in err
 
 
 def test_an_empty_week_is_a_valid_partition(

@@ -5,6 +5,7 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import dagster as dg
 from pydantic import BaseModel
@@ -23,7 +24,6 @@ from prhub_pipeline.warehouse.quality import week_summaries
 
 RANGE_START_TAG = "dagster/asset_partition_range_start"
 RANGE_END_TAG = "dagster/asset_partition_range_end"
-QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 INGEST_ASSETS = ("raw_prs", "review_threads")
 ANALYSIS_ASSETS = ("module_labels", "importance_scores", "weekly_report")
 
@@ -61,6 +61,14 @@ def _failure(result: dg.ExecuteInProcessResult) -> str:
 _QUALIFIED_ERROR = re.compile(r"^(?:[A-Za-z_][\w]*\.)+(?=[A-Za-z_]\w*: )")
 
 
+def _console_log(dagster_log: bool) -> dict[str, Any]:
+    """Dagster's console log, off unless asked for: a failed step's traceback fills it twice
+    over (about a hundred lines for a clone that is not one), where `_failure` says what failed
+    in a line."""
+    level = "WARNING" if dagster_log else "CRITICAL"
+    return {"loggers": {"console": {"config": {"log_level": level}}}}
+
+
 def _summaries(result: dg.ExecuteInProcessResult) -> dict[str, str]:
     summaries: dict[str, str] = {}
     for event in result.get_asset_materialization_events():
@@ -77,12 +85,14 @@ def materialize_weeks(
     weeks: Sequence[date],
     *,
     progress: Callable[[str], None] = lambda line: None,
+    dagster_log: bool = False,
 ) -> RunOutcome:
     """Every asset for a contiguous range of one repository's weeks, in stage order.
 
     Runs in this process (no subprocess per step): ingest the range in one run (the source is
     read once), retrain the module classifier on the history now stored, label, score and
-    report the range in one run, then refresh the SQL models.
+    report the range in one run, then refresh the SQL models. `dagster_log` lets Dagster's
+    own console log (warnings, a failed step's traceback) through to stderr.
     """
     definitions = build_definitions(config_path)
     first, last = partition_key(repo, min(weeks)), partition_key(repo, max(weeks))
@@ -105,7 +115,7 @@ def materialize_weeks(
                 partition_key=partition,
                 asset_selection=[dg.AssetKey(name) for name in assets] if assets else None,
                 raise_on_error=False,
-                run_config=QUIET_LOGS,
+                run_config=_console_log(dagster_log),
             )
             run_ids.append(result.run_id)
             for asset, summary in _summaries(result).items():
