@@ -36,14 +36,14 @@ from sklearn.linear_model import LogisticRegression  # noqa: E402
 from sklearn.multiclass import OneVsRestClassifier  # noqa: E402
 
 from prhub_pipeline.config import ModulesConfig  # noqa: E402
-from prhub_pipeline.modelling.evaluation import (  # noqa: E402
+from prhub_pipeline.modelling.tagging.evaluation import (  # noqa: E402
     PredictionScores,
     evaluate_files,
     load_modules_config,
     score_predictions,
 )
-from prhub_pipeline.modelling.pr_records import read_pr_records  # noqa: E402
-from prhub_pipeline.modelling.tags import (  # noqa: E402
+from prhub_pipeline.modelling.tagging.pr_records import read_pr_records  # noqa: E402
+from prhub_pipeline.modelling.tagging.tags import (  # noqa: E402
     ground_truth,
     learn_modules_config,
     text_without_tags,

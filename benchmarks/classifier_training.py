@@ -24,8 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from prhub_pipeline.config import ModulesConfig
-from prhub_pipeline.modelling.classifier import train_module_classifier
-from prhub_pipeline.modelling.pr_records import read_pr_records
+from prhub_pipeline.modelling.tagging.classifier import train_module_classifier
+from prhub_pipeline.modelling.tagging.pr_records import read_pr_records
 from prhub_pipeline.records import PullRequest
 
 

@@ -22,12 +22,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from prhub_pipeline.config import ScoringConfig, load_settings
-from prhub_pipeline.modelling.config_diff import (
+from prhub_pipeline.modelling.scoring.config_diff import (
     ci_workflow_files,
     compared_files,
     config_file_diffs,
 )
-from prhub_pipeline.modelling.risks import flag_risks
+from prhub_pipeline.modelling.scoring.risks import flag_risks
 from prhub_pipeline.records import ConfigFileDiff, ReviewData
 from prhub_pipeline.sources.git import read_file_versions, read_merged_prs
 

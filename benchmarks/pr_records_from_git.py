@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from prhub_pipeline.modelling.pr_records import write_pr_records
+from prhub_pipeline.modelling.tagging.pr_records import write_pr_records
 from prhub_pipeline.sources.git import read_merged_prs
 
 

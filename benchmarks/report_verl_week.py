@@ -25,12 +25,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.evaluation import load_modules_config
-from prhub_pipeline.modelling.importance import fit_calibration, resolve_revert, score_week
-from prhub_pipeline.modelling.pr_records import read_pr_records
-from prhub_pipeline.modelling.risks import flag_risks
-from prhub_pipeline.modelling.tags import ground_truth
-from prhub_pipeline.modelling.themes import tag_themes
+from prhub_pipeline.modelling.scoring.importance import fit_calibration, resolve_revert, score_week
+from prhub_pipeline.modelling.scoring.risks import flag_risks
+from prhub_pipeline.modelling.tagging.evaluation import load_modules_config
+from prhub_pipeline.modelling.tagging.pr_records import read_pr_records
+from prhub_pipeline.modelling.tagging.tags import ground_truth
+from prhub_pipeline.modelling.tagging.themes import tag_themes
 from prhub_pipeline.records import (
     ModuleLabel,
     PullRequest,

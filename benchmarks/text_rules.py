@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from prhub_pipeline.modelling.pr_records import read_pr_records
-from prhub_pipeline.modelling.pr_summaries import summarize
-from prhub_pipeline.modelling.pr_titles import change_kind, parse_title
+from prhub_pipeline.modelling.tagging.pr_records import read_pr_records
+from prhub_pipeline.modelling.text.pr_summaries import summarize
+from prhub_pipeline.modelling.text.pr_titles import change_kind, parse_title
 from prhub_pipeline.reporting.facts import adds_to_title
 
 

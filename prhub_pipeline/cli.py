@@ -183,12 +183,12 @@ def _report(args: argparse.Namespace, settings: Settings) -> int:
 
 def _classifier(args: argparse.Namespace) -> int:
     # Imported here: scikit-learn takes seconds to import, and only this command needs it.
-    from prhub_pipeline.modelling.evaluation import (
+    from prhub_pipeline.modelling.tagging.evaluation import (
         EvaluationError,
         evaluate_files,
         load_modules_config,
     )
-    from prhub_pipeline.modelling.pr_records import PrRecordError
+    from prhub_pipeline.modelling.tagging.pr_records import PrRecordError
 
     try:
         repo_config = load_modules_config(args.repo_config) if args.repo_config else None

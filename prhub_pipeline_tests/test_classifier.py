@@ -8,8 +8,8 @@ import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from prhub_pipeline.config import ModulesConfig
-from prhub_pipeline.modelling import classifier, parallel
-from prhub_pipeline.modelling.classifier import (
+from prhub_pipeline.modelling.tagging import classifier, parallel
+from prhub_pipeline.modelling.tagging.classifier import (
     FIELDS,
     FieldCounts,
     LabelMemory,
@@ -18,7 +18,7 @@ from prhub_pipeline.modelling.classifier import (
     time_ordered_split,
     train_module_classifier,
 )
-from prhub_pipeline.modelling.features import PrFeatures, pr_features
+from prhub_pipeline.modelling.tagging.features import PrFeatures, pr_features
 from prhub_pipeline_tests.module_fixtures import MODULES, make_pr, synthetic_history
 
 

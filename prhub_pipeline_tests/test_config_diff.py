@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.config_diff import (
+from prhub_pipeline.modelling.scoring.config_diff import (
     compare_config,
     compared_files,
     config_file_diffs,

@@ -6,13 +6,13 @@ from pathlib import Path
 import pytest
 
 from prhub_pipeline.config import ModulesConfig
-from prhub_pipeline.modelling.evaluation import (
+from prhub_pipeline.modelling.tagging.evaluation import (
     EvaluationError,
     evaluate_files,
     load_modules_config,
     score_predictions,
 )
-from prhub_pipeline.modelling.pr_records import (
+from prhub_pipeline.modelling.tagging.pr_records import (
     PrRecordError,
     pr_from_json,
     read_pr_records,

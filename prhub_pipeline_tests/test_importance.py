@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.importance import (
+from prhub_pipeline.modelling.scoring.importance import (
     CORE_WEIGHT,
     REVERT_WEIGHT,
     TYPE_WEIGHTS,
@@ -20,9 +20,9 @@ from prhub_pipeline.modelling.importance import (
     score_parts,
     score_week,
 )
-from prhub_pipeline.modelling.pr_descriptions import clean_description
-from prhub_pipeline.modelling.pr_summaries import shorten, summarize
-from prhub_pipeline.modelling.pr_titles import change_kind, closing_references, parse_title
+from prhub_pipeline.modelling.text.pr_descriptions import clean_description
+from prhub_pipeline.modelling.text.pr_summaries import shorten, summarize
+from prhub_pipeline.modelling.text.pr_titles import change_kind, closing_references, parse_title
 from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import (
     FileChange,

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from prhub_pipeline.modelling.known_gaps import deferrals, followed_up_by, stated_gaps
+from prhub_pipeline.modelling.scoring.known_gaps import deferrals, followed_up_by, stated_gaps
 from prhub_pipeline.records import PrComment, ReviewData, ReviewThread, ThreadComment
 from prhub_pipeline_tests.test_importance import MERGED, REPO, make_pr
 from prhub_pipeline_tests.test_risks import risks_of

@@ -10,13 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from prhub_pipeline.modelling.classifier import (
+from prhub_pipeline.modelling.tagging.classifier import (
     MIN_SHARE_OF_TOP,
     ModuleModel,
     train_module_classifier,
 )
-from prhub_pipeline.modelling.features import pr_features
-from prhub_pipeline.modelling.model_store import (
+from prhub_pipeline.modelling.tagging.features import pr_features
+from prhub_pipeline.modelling.tagging.model_store import (
     ModelStoreError,
     from_payload,
     model_from_bytes,

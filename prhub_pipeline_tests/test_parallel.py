@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from prhub_pipeline.modelling import parallel
-from prhub_pipeline.modelling.parallel import map_in_halves, run_calls
+from prhub_pipeline.modelling.tagging import parallel
+from prhub_pipeline.modelling.tagging.parallel import map_in_halves, run_calls
 
 
 @pytest.fixture(params=[True, False], ids=["forked", "here"])

@@ -17,7 +17,7 @@ from prhub_pipeline.config import load_settings
 from prhub_pipeline.defs import build_definitions
 from prhub_pipeline.defs.analysis_assets import _classifier_metadata
 from prhub_pipeline.defs.schedules import weekly_run_requests
-from prhub_pipeline.modelling.classifier import TrainingMetrics
+from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
 from prhub_pipeline.stages.modules import ClassifierSummary
 from prhub_pipeline.warehouse.query import format_table
 from prhub_pipeline_tests.conftest import write_config

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.importance import fit_calibration, score_week
-from prhub_pipeline.modelling.pr_summaries import shorten
-from prhub_pipeline.modelling.repeats import Repeat, repeats
-from prhub_pipeline.modelling.risks import flag_risks
+from prhub_pipeline.modelling.scoring.importance import fit_calibration, score_week
+from prhub_pipeline.modelling.scoring.repeats import Repeat, repeats
+from prhub_pipeline.modelling.scoring.risks import flag_risks
+from prhub_pipeline.modelling.text.pr_summaries import shorten
 from prhub_pipeline.records import (
     ModuleLabel,
     PrScore,

@@ -5,14 +5,18 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.config_diff import compare_config, compared_files, config_file_diffs
-from prhub_pipeline.modelling.requirement_edits import ENGLISH, describe, requirement_edits
-from prhub_pipeline.modelling.requirements import (
+from prhub_pipeline.modelling.scoring.config_diff import (
+    compare_config,
+    compared_files,
+    config_file_diffs,
+)
+from prhub_pipeline.modelling.scoring.requirement_edits import ENGLISH, describe, requirement_edits
+from prhub_pipeline.modelling.scoring.requirements import (
     is_read_manifest,
     requirement_settings,
     shown_version,
 )
-from prhub_pipeline.modelling.risks import flag_risks
+from prhub_pipeline.modelling.scoring.risks import flag_risks
 from prhub_pipeline.records import FileVersions, ReviewData, RiskFlag, SettingChange
 from prhub_pipeline.reporting import facts
 from prhub_pipeline.reporting.facts import FlaggedPr, RiskGroup, requirement_chains

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.risks import distinct_settings, flag_risks, one_line_ask
+from prhub_pipeline.modelling.scoring.risks import distinct_settings, flag_risks, one_line_ask
 from prhub_pipeline.records import (
     ConfigFileDiff,
     FileStatus,

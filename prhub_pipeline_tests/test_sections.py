@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.themes import housekeeping_themes
+from prhub_pipeline.modelling.tagging.themes import housekeeping_themes
 from prhub_pipeline.records import PrScore
 from prhub_pipeline.reporting import sections
 from prhub_pipeline.reporting.context import PrRef

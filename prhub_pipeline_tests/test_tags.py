@@ -5,8 +5,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from prhub_pipeline.config import ModulesConfig
-from prhub_pipeline.modelling.features import model_description, path_prefixes, pr_features
-from prhub_pipeline.modelling.tags import (
+from prhub_pipeline.modelling.tagging.features import model_description, path_prefixes, pr_features
+from prhub_pipeline.modelling.tagging.tags import (
     areas_of,
     ground_truth,
     learn_modules_config,

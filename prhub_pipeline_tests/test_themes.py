@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from prhub_pipeline.config import ThemeRule
-from prhub_pipeline.modelling.themes import (
+from prhub_pipeline.modelling.tagging.themes import (
     DEFAULT_THEME_RULES,
     path_matches,
     rule_matches,

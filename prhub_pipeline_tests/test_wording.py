@@ -10,9 +10,13 @@ from datetime import date
 import pytest
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.importance import ScoreCalibration, fit_calibration, score_week
-from prhub_pipeline.modelling.risks import flag_risks
-from prhub_pipeline.modelling.themes import DEFAULT_THEME_RULES
+from prhub_pipeline.modelling.scoring.importance import (
+    ScoreCalibration,
+    fit_calibration,
+    score_week,
+)
+from prhub_pipeline.modelling.scoring.risks import flag_risks
+from prhub_pipeline.modelling.tagging.themes import DEFAULT_THEME_RULES
 from prhub_pipeline.records import (
     Lang,
     ModuleLabel,

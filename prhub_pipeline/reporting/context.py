@@ -20,19 +20,19 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.importance import ScoreCalibration, reverted_target
-from prhub_pipeline.modelling.pr_summaries import (
+from prhub_pipeline.modelling.scoring.importance import ScoreCalibration, reverted_target
+from prhub_pipeline.modelling.scoring.repeats import Repeat, repeats
+from prhub_pipeline.modelling.scoring.risks import SEVERITY
+from prhub_pipeline.modelling.tagging.tags import areas_of
+from prhub_pipeline.modelling.tagging.themes import housekeeping_themes
+from prhub_pipeline.modelling.text.pr_summaries import (
     commit_subject,
     opens_with_commit_item,
     own_references,
     shorten,
     summarize,
 )
-from prhub_pipeline.modelling.pr_titles import parse_title
-from prhub_pipeline.modelling.repeats import Repeat, repeats
-from prhub_pipeline.modelling.risks import SEVERITY
-from prhub_pipeline.modelling.tags import areas_of
-from prhub_pipeline.modelling.themes import housekeeping_themes
+from prhub_pipeline.modelling.text.pr_titles import parse_title
 from prhub_pipeline.records import (
     LANGS,
     Lang,

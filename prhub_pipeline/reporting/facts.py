@@ -17,19 +17,19 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.importance import FileKind, file_kind
-from prhub_pipeline.modelling.known_gaps import followed_up_by
-from prhub_pipeline.modelling.pr_summaries import (
+from prhub_pipeline.modelling.scoring.importance import FileKind, file_kind
+from prhub_pipeline.modelling.scoring.known_gaps import followed_up_by
+from prhub_pipeline.modelling.scoring.repeats import title_words
+from prhub_pipeline.modelling.scoring.risks import RISK_ORDER, tests_noted
+from prhub_pipeline.modelling.tagging.tags import areas_of, normalise_tag, spelling_key
+from prhub_pipeline.modelling.text.pr_summaries import (
     SLACK,
     own_references,
     shorten,
     summarize,
     words_beyond,
 )
-from prhub_pipeline.modelling.pr_titles import parse_title
-from prhub_pipeline.modelling.repeats import title_words
-from prhub_pipeline.modelling.risks import RISK_ORDER, tests_noted
-from prhub_pipeline.modelling.tags import areas_of, normalise_tag, spelling_key
+from prhub_pipeline.modelling.text.pr_titles import parse_title
 from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import (
     FileChange,

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.importance import file_kind
-from prhub_pipeline.modelling.tags import areas_of, normalise_tag
+from prhub_pipeline.modelling.scoring.importance import file_kind
+from prhub_pipeline.modelling.tagging.tags import areas_of, normalise_tag
 from prhub_pipeline.paths import DEPENDENCY_FILES, DOCKER_FILES, matches_any
 from prhub_pipeline.records import PullRequest, RiskFlag
 

@@ -9,7 +9,7 @@ from datetime import date
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
-from prhub_pipeline.modelling.config_diff import compared_files, config_file_diffs
+from prhub_pipeline.modelling.scoring.config_diff import compared_files, config_file_diffs
 from prhub_pipeline.records import (
     ConfigFileDiff,
     FileChange,

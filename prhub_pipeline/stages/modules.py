@@ -9,13 +9,13 @@ from datetime import date
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
-from prhub_pipeline.modelling.classifier import (
+from prhub_pipeline.modelling.tagging.classifier import (
     TrainingMetrics,
     label_week,
     train_module_classifier,
 )
-from prhub_pipeline.modelling.model_store import from_payload, to_payload
-from prhub_pipeline.modelling.themes import tag_themes
+from prhub_pipeline.modelling.tagging.model_store import from_payload, to_payload
+from prhub_pipeline.modelling.tagging.themes import tag_themes
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.modules import (

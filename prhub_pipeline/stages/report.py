@@ -10,8 +10,8 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
-from prhub_pipeline.modelling.tags import tag_spellings
-from prhub_pipeline.modelling.themes import housekeeping_themes, subject_themes
+from prhub_pipeline.modelling.tagging.tags import tag_spellings
+from prhub_pipeline.modelling.tagging.themes import housekeeping_themes, subject_themes
 from prhub_pipeline.records import LANGS, RenderedReport, WeekCounts
 from prhub_pipeline.reporting.context import build_report_context
 from prhub_pipeline.reporting.files import published_url, write_report_files

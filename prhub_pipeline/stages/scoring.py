@@ -10,8 +10,12 @@ import duckdb
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
-from prhub_pipeline.modelling.importance import ScoreCalibration, fit_calibration, score_week
-from prhub_pipeline.modelling.risks import flag_risks
+from prhub_pipeline.modelling.scoring.importance import (
+    ScoreCalibration,
+    fit_calibration,
+    score_week,
+)
+from prhub_pipeline.modelling.scoring.risks import flag_risks
 from prhub_pipeline.records import PullRequest
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.warehouse import connect, replace_partition

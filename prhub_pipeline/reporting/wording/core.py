@@ -12,22 +12,22 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, get_args
 
 from prhub_pipeline.config import normalise_tag
-from prhub_pipeline.modelling.importance import FileKind
-from prhub_pipeline.modelling.pr_titles import first_word_type, tag_type
-from prhub_pipeline.modelling.repeats import Repeat
-from prhub_pipeline.modelling.requirement_edits import (
+from prhub_pipeline.modelling.scoring.importance import FileKind
+from prhub_pipeline.modelling.scoring.repeats import Repeat
+from prhub_pipeline.modelling.scoring.requirement_edits import (
     RequirementPhrases,
     describe,
     requirement_edits,
 )
-from prhub_pipeline.modelling.requirements import shown_version
-from prhub_pipeline.modelling.risks import (
+from prhub_pipeline.modelling.scoring.requirements import shown_version
+from prhub_pipeline.modelling.scoring.risks import (
     MAX_SETTINGS,
     RISK_ORDER,
     renamed_settings,
     setting_files,
     shown_values,
 )
+from prhub_pipeline.modelling.text.pr_titles import first_word_type, tag_type
 from prhub_pipeline.records import FixImpact, Lang, PrScore, PrType, ReviewAsk, RiskKind, WeekCounts
 from prhub_pipeline.reporting.facts import (
     FOLLOW_UP_KINDS,
@@ -53,7 +53,7 @@ from prhub_pipeline.reporting.facts import (
 from prhub_pipeline.reporting.sections import BESIDE_PLACES, Group, GroupKind
 
 if TYPE_CHECKING:
-    from prhub_pipeline.modelling.importance import ScoreCalibration
+    from prhub_pipeline.modelling.scoring.importance import ScoreCalibration
     from prhub_pipeline.reporting.context import PrRef
 
 Counted = str | tuple[str, str]  # a template, or (when the count is 1, otherwise)

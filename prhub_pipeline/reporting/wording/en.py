@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prhub_pipeline.modelling.requirement_edits import ENGLISH as REQUIREMENTS_EN
+from prhub_pipeline.modelling.scoring.requirement_edits import ENGLISH as REQUIREMENTS_EN
 from prhub_pipeline.records import RiskKind
 from prhub_pipeline.reporting.wording.core import RiskText, Wording
 

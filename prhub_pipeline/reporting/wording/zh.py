@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prhub_pipeline.modelling.requirement_edits import RequirementPhrases
+from prhub_pipeline.modelling.scoring.requirement_edits import RequirementPhrases
 from prhub_pipeline.records import PrType, RiskKind
 from prhub_pipeline.reporting.wording.core import RiskText, Wording
 
@@ -35,7 +35,8 @@ _TYPES: dict[PrType, str] = {
     "other": "其他",
 }
 _WORKS = "变更在各环境与流水线中正常工作：{refs}。"
-# Every built-in theme (modelling/themes.py), so no English heading is left in a Chinese report.
+# Every built-in theme (modelling/tagging/themes.py), so no English heading is left in a
+# Chinese report.
 _THEMES = {
     "NPU/Ascend": "NPU/昇腾",
     "AMD/ROCm": "AMD/ROCm",

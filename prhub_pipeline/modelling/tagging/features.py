@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from prhub_pipeline.config import ModulesConfig
-from prhub_pipeline.modelling.pr_summaries import URL, prose
-from prhub_pipeline.modelling.pr_titles import parse_title
-from prhub_pipeline.modelling.tags import text_without_tags
+from prhub_pipeline.modelling.tagging.tags import text_without_tags
+from prhub_pipeline.modelling.text.pr_summaries import URL, prose
+from prhub_pipeline.modelling.text.pr_titles import parse_title
 from prhub_pipeline.records import FileChange, PullRequest
 
 PREFIX_DEPTHS = (1, 2, 3, 4)

@@ -42,9 +42,9 @@ from sklearn.preprocessing import normalize
 from sklearn.svm import LinearSVC
 
 from prhub_pipeline.config import ModulesConfig
-from prhub_pipeline.modelling.features import PrFeatures, memory_features, pr_features
-from prhub_pipeline.modelling.parallel import map_in_halves, run_calls
-from prhub_pipeline.modelling.tags import (
+from prhub_pipeline.modelling.tagging.features import PrFeatures, memory_features, pr_features
+from prhub_pipeline.modelling.tagging.parallel import map_in_halves, run_calls
+from prhub_pipeline.modelling.tagging.tags import (
     areas_of,
     ground_truth,
     learn_modules_config,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from prhub_pipeline.modelling.pr_summaries import (
+from prhub_pipeline.modelling.text.pr_summaries import (
     author_paragraphs,
     open_checklist_items,
     sentences,

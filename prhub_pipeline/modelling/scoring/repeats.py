@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from prhub_pipeline.modelling.importance import reverted_target
-from prhub_pipeline.modelling.pr_titles import parse_title
+from prhub_pipeline.modelling.scoring.importance import reverted_target
+from prhub_pipeline.modelling.text.pr_titles import parse_title
 from prhub_pipeline.records import PrType, PullRequest
 
 # Words a re-land's title may word differently without naming another change.

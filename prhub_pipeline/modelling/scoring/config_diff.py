@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.requirements import is_read_manifest, requirement_settings
+from prhub_pipeline.modelling.scoring.requirements import is_read_manifest, requirement_settings
 from prhub_pipeline.paths import CI_FILES, DEPENDENCY_FILES, matches_any
 from prhub_pipeline.records import (
     ConfigFileDiff,

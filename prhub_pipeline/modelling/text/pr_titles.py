@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from prhub_pipeline.modelling.pr_descriptions import clean_description, normalised
+from prhub_pipeline.modelling.text.pr_descriptions import clean_description, normalised
 from prhub_pipeline.records import PrType
 from prhub_pipeline.reverts import REVERT_TITLE, TRAILING_PR_NUMBER
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import NamedTuple
 
-from prhub_pipeline.modelling.pr_descriptions import (
+from prhub_pipeline.modelling.text.pr_descriptions import (
     HEADING,
     LIST_MARK,
     clean_description,
@@ -19,7 +19,7 @@ from prhub_pipeline.modelling.pr_descriptions import (
     split_blocks,
     wraps_item,
 )
-from prhub_pipeline.modelling.pr_titles import CONVENTIONAL, TYPE_ALIASES, parse_title
+from prhub_pipeline.modelling.text.pr_titles import CONVENTIONAL, TYPE_ALIASES, parse_title
 
 _SUMMARY_SECTIONS = re.compile(
     r"(what does this pr do|what this pr does|overview|summary|motivation|description|problem"

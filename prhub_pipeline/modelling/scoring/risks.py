@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import get_args
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.config_diff import config_files, deleted_config_files
-from prhub_pipeline.modelling.importance import (
+from prhub_pipeline.modelling.scoring.config_diff import config_files, deleted_config_files
+from prhub_pipeline.modelling.scoring.importance import (
     ChangeShape,
     PrReview,
     change_shape,
@@ -23,13 +23,13 @@ from prhub_pipeline.modelling.importance import (
     resolve_revert,
     reviews_by_pr,
 )
-from prhub_pipeline.modelling.known_gaps import MAX_GAPS, deferrals, stated_gaps
-from prhub_pipeline.modelling.pr_descriptions import clean_description
-from prhub_pipeline.modelling.pr_summaries import shorten
-from prhub_pipeline.modelling.pr_titles import change_kind, closing_references, parse_title
-from prhub_pipeline.modelling.repeats import Repeat, repeats
-from prhub_pipeline.modelling.requirement_edits import ENGLISH, describe, requirement_edits
-from prhub_pipeline.modelling.tags import areas_of
+from prhub_pipeline.modelling.scoring.known_gaps import MAX_GAPS, deferrals, stated_gaps
+from prhub_pipeline.modelling.scoring.repeats import Repeat, repeats
+from prhub_pipeline.modelling.scoring.requirement_edits import ENGLISH, describe, requirement_edits
+from prhub_pipeline.modelling.tagging.tags import areas_of
+from prhub_pipeline.modelling.text.pr_descriptions import clean_description
+from prhub_pipeline.modelling.text.pr_summaries import shorten
+from prhub_pipeline.modelling.text.pr_titles import change_kind, closing_references, parse_title
 from prhub_pipeline.paths import (
     CI_FILES,
     DEPENDENCY_FILES,

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from packaging.utils import canonicalize_name
 
-from prhub_pipeline.modelling.requirements import (
+from prhub_pipeline.modelling.scoring.requirements import (
     DYNAMIC,
     DYNAMIC_FIELDS,
     LOCKED,

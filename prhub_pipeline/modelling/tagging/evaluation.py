@@ -19,16 +19,16 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from prhub_pipeline.config import ModulesConfig
-from prhub_pipeline.modelling.classifier import (
+from prhub_pipeline.modelling.tagging.classifier import (
     MACRO_MIN_TRAINING_EXAMPLES,
     TrainingMetrics,
     label_f1,
     micro_f1,
     train_module_classifier,
 )
-from prhub_pipeline.modelling.features import pr_features
-from prhub_pipeline.modelling.pr_records import read_pr_records
-from prhub_pipeline.modelling.tags import ground_truth, learn_modules_config
+from prhub_pipeline.modelling.tagging.features import pr_features
+from prhub_pipeline.modelling.tagging.pr_records import read_pr_records
+from prhub_pipeline.modelling.tagging.tags import ground_truth, learn_modules_config
 from prhub_pipeline.records import PullRequest
 
 

@@ -24,8 +24,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from prhub_pipeline.config import ModulesConfig, ThemeRule
-from prhub_pipeline.modelling.pr_descriptions import clean_description
-from prhub_pipeline.modelling.tags import normalise_tag, text_without_tags
+from prhub_pipeline.modelling.tagging.tags import normalise_tag, text_without_tags
+from prhub_pipeline.modelling.text.pr_descriptions import clean_description
 from prhub_pipeline.paths import (
     CI_FILES,
     DEPENDENCY_FILES,

@@ -18,7 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from prhub_pipeline.config import ModulesConfig, normalise_tag
-from prhub_pipeline.modelling.pr_titles import bracket_tags
+from prhub_pipeline.modelling.text.pr_titles import bracket_tags
 from prhub_pipeline.records import PullRequest
 from prhub_pipeline.reverts import REVERT_TITLE
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from prhub_pipeline.modelling.classifier import (
+from prhub_pipeline.modelling.tagging.classifier import (
     ANALYZERS,
     FIELD_SOURCES,
     MODEL_FORMAT,

@@ -21,9 +21,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.pr_summaries import prose
-from prhub_pipeline.modelling.pr_titles import change_kind, parse_title
-from prhub_pipeline.modelling.tags import areas_of
+from prhub_pipeline.modelling.tagging.tags import areas_of
+from prhub_pipeline.modelling.text.pr_summaries import prose
+from prhub_pipeline.modelling.text.pr_titles import change_kind, parse_title
 from prhub_pipeline.paths import CI_FILES, DOCKERFILES, LOCK_FILES, matches_any
 from prhub_pipeline.records import (
     FixImpact,
