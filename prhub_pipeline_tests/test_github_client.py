@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from prhub_pipeline.config import GitHubConfig
+from prhub_pipeline.records import GitHubWeek
 from prhub_pipeline.sources.github import (
     GitHubAuthError,
     GitHubClient,
@@ -26,7 +27,6 @@ from prhub_pipeline.sources.github import (
     GitHubRateLimitError,
     GitHubResponseError,
     GitHubUnavailableError,
-    GitHubWeek,
     PageSizes,
     fetch_week,
     parse_pages,

@@ -10,13 +10,12 @@ import pytest
 from graphql import parse, validate
 
 from prhub_pipeline.config import GitHubConfig
+from prhub_pipeline.records import GitHubWeek, SearchRange
 from prhub_pipeline.sources.github import (
     FollowUp,
     GitHubClient,
     GitHubResponseError,
-    GitHubWeek,
     PageSizes,
-    SearchRange,
     SearchStep,
     compose_query,
     fetch_week,

@@ -17,11 +17,10 @@ import pytest
 from graphql import parse, validate
 
 from prhub_pipeline.config import GitHubConfig
-from prhub_pipeline.records import FileChange, FileVersions, PullRequest
+from prhub_pipeline.records import FileChange, FileVersions, PullRequest, RequestStats
 from prhub_pipeline.sources.github import (
     GitHubClient,
     GitHubResponseError,
-    RequestStats,
     fetch_file_versions,
 )
 from prhub_pipeline_tests.github_fake import (

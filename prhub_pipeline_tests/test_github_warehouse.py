@@ -8,12 +8,10 @@ from pathlib import Path
 import pytest
 
 from prhub_pipeline.config import GitHubConfig
-from prhub_pipeline.records import ReviewData
+from prhub_pipeline.records import GitHubWeek, RequestStats, ReviewData
 from prhub_pipeline.sources.github import (
     GitHubClient,
     GitHubUnavailableError,
-    GitHubWeek,
-    RequestStats,
     fetch_week,
     parse_pages,
 )

@@ -52,11 +52,15 @@ from prhub_pipeline.records import (
     FileChange,
     FileStatus,
     FileVersions,
+    GitHubWeek,
     PrComment,
     PullRequest,
+    RawPage,
+    RequestStats,
     Review,
     ReviewData,
     ReviewThread,
+    SearchRange,
     ThreadComment,
 )
 from prhub_pipeline.reverts import merge_commits, read_revert, reverted_number, titles_before
@@ -133,69 +137,6 @@ class PageSizes(BaseModel):
     thread_comments: int = Field(default=20, ge=1, le=100)
     follow_up: int = Field(default=100, ge=1, le=100)  # page size of every follow-up page
     follow_ups_per_request: int = Field(default=50, ge=1, le=100)
-
-
-class SearchRange(BaseModel):
-    """A half-open merge-time range [start, end) searched as one GitHub query."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    start: datetime
-    end: datetime
-
-    def query(self, repo: str, zone: tzinfo) -> str:
-        # GitHub's range is inclusive: the last second before `end` keeps boundaries exclusive.
-        first = self.start.astimezone(zone).isoformat(timespec="seconds")
-        last = (self.end - timedelta(seconds=1)).astimezone(zone).isoformat(timespec="seconds")
-        return f"repo:{repo} is:pr is:merged merged:{first}..{last}"
-
-    def contains(self, moment: datetime) -> bool:
-        return self.start <= moment < self.end
-
-    def halves(self) -> tuple[SearchRange, SearchRange]:
-        middle = self.start + timedelta(seconds=(self.end - self.start).total_seconds() // 2)
-        return SearchRange(start=self.start, end=middle), SearchRange(start=middle, end=self.end)
-
-
-class RawPage(BaseModel):
-    """One successful GraphQL response, as sent and received (no token), in request order."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    seq: int = Field(ge=0)
-    query_name: str
-    variables: dict[str, Any]
-    response: dict[str, Any]
-    search_range: SearchRange | None = None  # set when the page holds a search
-
-
-class RequestStats(BaseModel):
-    """What fetching a week cost, for the run's metadata."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    requests: int = 0  # HTTP requests sent, retries included
-    pages: int = 0  # successful responses, each kept as a RawPage
-    search_pages: int = 0
-    follow_up_items: int = 0  # connection pages fetched by follow-ups
-    search_parts: int = 1  # ranges searched: more than 1 when a week held over 1,000 PRs
-    points_spent: int = 0  # sum of rateLimit.cost
-    retries: int = 0
-    rate_limit_waits: int = 0
-    rate_limit_waits_seconds: float = 0.0
-    rate_limit_remaining: int | None = None
-
-
-class GitHubWeek(BaseModel):
-    """A week as fetched: the records, the raw pages they came from, and what it cost."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    repo: str
-    prs: list[PullRequest]
-    review_data: ReviewData
-    pages: list[RawPage]
-    stats: RequestStats
 
 
 @dataclass(frozen=True)

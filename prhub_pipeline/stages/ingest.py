@@ -16,6 +16,7 @@ from prhub_pipeline.records import (
     FileVersions,
     PullRequest,
     PushedCommit,
+    RequestStats,
     ReviewData,
 )
 from prhub_pipeline.sources.git import (
@@ -27,7 +28,6 @@ from prhub_pipeline.sources.git import (
 from prhub_pipeline.sources.github import (
     GitHubClient,
     GitHubResponseError,
-    RequestStats,
     fetch_file_versions,
     fetch_week,
     parse_pages,

@@ -10,8 +10,16 @@ from typing import Any
 
 import duckdb
 
-from prhub_pipeline.records import PrComment, Review, ReviewData, ReviewThread, ThreadComment
-from prhub_pipeline.sources.github import GitHubWeek, RawPage, SearchRange
+from prhub_pipeline.records import (
+    GitHubWeek,
+    PrComment,
+    RawPage,
+    Review,
+    ReviewData,
+    ReviewThread,
+    SearchRange,
+    ThreadComment,
+)
 from prhub_pipeline.warehouse.connection import read_sql
 from prhub_pipeline.warehouse.partitions import TableRows
 
