@@ -1,0 +1,322 @@
+"""The GraphQL client: one query at a time, retrying what GitHub says to retry (5xx,
+timeouts, rate limits), with errors that name the request and never the token."""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+import httpx
+
+from prhub_pipeline.config import GitHubConfig
+from prhub_pipeline.records import RequestStats
+
+logger = logging.getLogger(__name__)
+
+RETRYABLE_STATUS = frozenset({500, 502, 503, 504})
+# GraphQL's error when a query ran out of time on GitHub's side (sent with HTTP 200): transient.
+GRAPHQL_TIMEOUT_MESSAGE = "Something went wrong while executing your query"
+BACKOFF_BASE_SECONDS = 1.0
+BACKOFF_CAP_SECONDS = 60.0
+# GitHub: without Retry-After or an exhausted budget, wait at least a minute, longer each time.
+SECONDARY_LIMIT_WAIT_SECONDS = 60.0
+
+
+class GitHubError(Exception):
+    """The GitHub source could not fetch a week. Nothing of that week was stored."""
+
+
+class GitHubAuthError(GitHubError):
+    """No token, or GitHub refused it."""
+
+
+class GitHubRateLimitError(GitHubError):
+    """A rate limit needs a longer wait than configured; `retry_at` says when to try again."""
+
+    def __init__(self, message: str, *, retry_at: datetime) -> None:
+        super().__init__(message)
+        self.retry_at = retry_at
+
+
+class _QueryTimedOut(Exception):
+    """A 200 whose only errors say the query ran out of time inside GitHub ("Something went
+    wrong while executing your query. This may be the result of a timeout ..."): retried."""
+
+
+class GitHubUnavailableError(GitHubError):
+    """GitHub kept failing (5xx, timeouts, connection errors) after every configured retry."""
+
+
+class GitHubResponseError(GitHubError):
+    """GitHub answered with errors, malformed JSON, or pages that do not add up."""
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    body: dict[str, Any]
+    requests: int
+    retries: int
+    waits: int
+    waited_seconds: float
+
+
+class GitHubClient:
+    """Sends GraphQL queries to GitHub one at a time, retrying what GitHub says to retry."""
+
+    def __init__(
+        self,
+        config: GitHubConfig,
+        *,
+        transport: httpx.BaseTransport | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        token: str | None = None,
+        clock: Callable[[], float] = time.time,
+        jitter: Callable[[], float] = random.random,
+    ) -> None:
+        token = token if token is not None else os.environ.get(config.token_env)
+        if not token or not token.strip():
+            raise GitHubAuthError(
+                f"no GitHub token: set the environment variable {config.token_env}"
+                " (a token with read access to the repository's pull requests)"
+            )
+        self.config = config
+        self._sleep = sleep
+        self._clock = clock
+        self._jitter = jitter
+        self._redact = _redactor(token.strip())
+        self._http = httpx.Client(
+            transport=transport,
+            timeout=config.timeout_seconds,
+            headers={
+                "Authorization": f"bearer {token.strip()}",
+                "Accept": "application/json",
+                "User-Agent": "prhub-pipeline",
+            },
+        )
+
+    def __repr__(self) -> str:
+        return f"GitHubClient(api_url={self.config.api_url!r})"
+
+    def __enter__(self) -> GitHubClient:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    def execute(self, query: str, variables: dict[str, Any], *, context: str) -> QueryResult:
+        """POST one query; `context` names it in errors (query, PRs, cursors)."""
+        requests = retries = waits = 0
+        waited = 0.0
+        secondary_strikes = 0
+        while True:
+            requests += 1
+            failure: str
+            try:
+                response = self._http.post(
+                    self.config.api_url, json={"query": query, "variables": variables}
+                )
+            except httpx.TimeoutException:
+                failure = f"timed out after {self.config.timeout_seconds:g}s"
+            except httpx.TransportError as exc:
+                failure = f"{type(exc).__name__}: {self._redact(str(exc))}"
+            else:
+                wait = self._rate_limit_wait(response, secondary_strikes, context)
+                if wait is not None:
+                    too_long = wait > self.config.max_rate_limit_wait_seconds
+                    if too_long or retries >= self.config.max_retries:
+                        raise self._rate_limit_error(context, wait, retries)
+                    logger.warning(
+                        "GitHub rate limit on %s; waiting %.0fs (retry %d of %d)",
+                        context,
+                        wait,
+                        retries + 1,
+                        self.config.max_retries,
+                    )
+                    self._sleep(wait)
+                    retries += 1
+                    waits += 1
+                    waited += wait
+                    if response.status_code in (403, 429):
+                        secondary_strikes += 1
+                    continue
+                if response.status_code == 200:
+                    try:
+                        body = self._body(response, context)
+                    except _QueryTimedOut:
+                        failure = "a query timeout inside GitHub"
+                    else:
+                        return QueryResult(body, requests, retries, waits, waited)
+                elif response.status_code in RETRYABLE_STATUS:
+                    failure = f"HTTP {response.status_code}"
+                else:
+                    raise self._status_error(response, context)
+            if retries >= self.config.max_retries:
+                raise GitHubUnavailableError(
+                    f"GitHub failed {context}: {failure}, still failing after"
+                    f" {retries} retries (max_retries={self.config.max_retries})"
+                )
+            delay = min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2**retries)
+            delay = delay / 2 + self._jitter() * delay / 2
+            logger.warning(
+                "GitHub %s on %s; retrying in %.1fs (retry %d of %d)",
+                failure,
+                context,
+                delay,
+                retries + 1,
+                self.config.max_retries,
+            )
+            self._sleep(delay)
+            retries += 1
+
+    def _rate_limit_wait(
+        self, response: httpx.Response, secondary_strikes: int, context: str
+    ) -> float | None:
+        """Seconds to wait when the response is a rate limit, else None.
+
+        Primary limit: GraphQL answers 200 with a RATE_LIMITED error (or 403/429) and
+        `x-ratelimit-remaining: 0`; wait until `x-ratelimit-reset`. Secondary limit (403/429):
+        `Retry-After` if given, else the reset time if the budget is spent, else at least a
+        minute, doubling each time, as GitHub documents.
+        """
+        status = response.status_code
+        exhausted = response.headers.get("x-ratelimit-remaining") == "0"
+        if status == 200:
+            if not (exhausted or b"RATE_LIMITED" in response.content):
+                return None
+            try:
+                errors = response.json().get("errors") or []
+            except (ValueError, AttributeError):
+                return None
+            limited = any(
+                isinstance(e, dict)
+                and (e.get("type") == "RATE_LIMITED" or "rate limit" in str(e.get("message")))
+                for e in errors
+            )
+            if not limited:
+                return None
+        elif status == 429:
+            pass
+        elif status == 403:
+            text = response.text.lower()
+            if not (
+                exhausted
+                or "retry-after" in response.headers
+                or "rate limit" in text
+                or "abuse" in text
+            ):
+                return None
+        else:
+            return None
+        retry_after = _retry_after_seconds(response.headers.get("retry-after"), self._clock())
+        if retry_after is not None:
+            return retry_after
+        reset = response.headers.get("x-ratelimit-reset")
+        if exhausted and reset and reset.isdigit():
+            return max(1.0, int(reset) - self._clock() + 1)
+        return SECONDARY_LIMIT_WAIT_SECONDS * 2**secondary_strikes
+
+    def _rate_limit_error(self, context: str, wait: float, retries: int) -> GitHubRateLimitError:
+        retry_at = datetime.fromtimestamp(self._clock() + wait, UTC).replace(microsecond=0)
+        if wait > self.config.max_rate_limit_wait_seconds:
+            reason = (
+                f"needs a {wait:.0f}s wait, over max_rate_limit_wait_seconds="
+                f"{self.config.max_rate_limit_wait_seconds:g}"
+            )
+        else:
+            reason = (
+                f"still limited after {retries} retries (max_retries={self.config.max_retries})"
+            )
+        return GitHubRateLimitError(
+            f"GitHub rate limit hit {context}: {reason}; retry after {retry_at.isoformat()}",
+            retry_at=retry_at,
+        )
+
+    def _status_error(self, response: httpx.Response, context: str) -> GitHubError:
+        message = self._redact(_error_message(response))
+        status = response.status_code
+        if status in (401, 403):
+            return GitHubAuthError(
+                f"GitHub refused {context} (HTTP {status}: {message}); check the token in"
+                f" {self.config.token_env} and its access to the repository"
+            )
+        return GitHubResponseError(f"GitHub answered {context} with HTTP {status}: {message}")
+
+    def _body(self, response: httpx.Response, context: str) -> dict[str, Any]:
+        try:
+            body = response.json()
+        except ValueError:
+            snippet = self._redact(response.text[:200])
+            raise GitHubResponseError(
+                f"GitHub answered {context} with malformed JSON: {snippet!r}"
+            ) from None
+        if not isinstance(body, dict):
+            raise GitHubResponseError(
+                f"GitHub answered {context} with a JSON {type(body).__name__}"
+            )
+        errors = body.get("errors")
+        if errors and all(
+            isinstance(e, dict) and GRAPHQL_TIMEOUT_MESSAGE in str(e.get("message", ""))
+            for e in errors
+        ):
+            raise _QueryTimedOut
+        if errors:
+            messages = "; ".join(
+                self._redact(str(e.get("message", e)) if isinstance(e, dict) else str(e))
+                for e in errors
+            )
+            raise GitHubResponseError(f"GitHub answered {context} with errors: {messages}")
+        if not isinstance(body.get("data"), dict):
+            raise GitHubResponseError(f"GitHub answered {context} without data")
+        return body
+
+
+def _redactor(token: str) -> Callable[[str], str]:
+    def redact(text: str) -> str:
+        return text.replace(token, "[token]")
+
+    return redact
+
+
+def _retry_after_seconds(value: str | None, now: float) -> float | None:
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return max(1.0, float(value))
+    try:
+        moment = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(1.0, moment.timestamp() - now)
+
+
+def _error_message(response: httpx.Response) -> str:
+    try:
+        body = response.json()
+    except ValueError:
+        return response.text[:200] or response.reason_phrase
+    if isinstance(body, dict) and body.get("message"):
+        return str(body["message"])
+    return response.text[:200]
+
+
+def add_cost(stats: RequestStats, result: QueryResult) -> None:
+    """Add one executed query's requests, retries, waits and points to `stats`."""
+    stats.requests += result.requests
+    stats.retries += result.retries
+    stats.rate_limit_waits += result.waits
+    stats.rate_limit_waits_seconds += result.waited_seconds
+    rate = result.body["data"].get("rateLimit") or {}
+    stats.points_spent += int(rate.get("cost") or 0)
+    if rate.get("remaining") is not None:
+        stats.rate_limit_remaining = int(rate["remaining"])

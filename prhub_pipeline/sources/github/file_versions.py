@@ -1,0 +1,112 @@
+"""Files' text before and after PRs (merge commit and its first parent), so configuration
+changes can be compared setting by setting; 1 point a request."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from prhub_pipeline.records import (
+    FileChange,
+    FileVersions,
+    PullRequest,
+    RequestStats,
+)
+from prhub_pipeline.sources.github.client import GitHubClient, GitHubResponseError, add_cost
+from prhub_pipeline.sources.github.queries import FILE_VERSIONS_QUERY_NAME
+
+logger = logging.getLogger(__name__)
+
+# Files (two blobs each) per FileVersions request. Blobs are not connections, so a request costs
+# 1 point whatever its size; the bound keeps responses (config files of a few KB to ~100 KB)
+# well inside GitHub's 10 second query timeout.
+FILE_VERSIONS_PER_REQUEST = 20
+BLOB_SELECTION = "... on Blob { text isBinary isTruncated byteSize }"
+
+
+def fetch_file_versions(
+    client: GitHubClient,
+    repo: str,
+    files: Sequence[tuple[PullRequest, FileChange]],
+    *,
+    stats: RequestStats | None = None,
+    per_request: int = FILE_VERSIONS_PER_REQUEST,
+) -> list[FileVersions]:
+    """The text of each (PR, file) in the PR's merge commit and in that commit's first parent,
+    in input order, so the caller can compare a configuration file's settings across the PR.
+
+    The before side is read at `previous_path` when the file was renamed. A side is None where
+    GitHub has no blob there (added or removed file, or a directory) or its text is not usable
+    whole (binary or truncated); both are None for a PR without a merge commit, which sends
+    nothing. For a PR rebased in several commits the first parent is its own previous commit, not
+    the base: the same limit as reading the commits with git.
+
+    Raises a GitHubError when a request fails or its answer lacks a blob it asked for.
+    """
+    if per_request < 1:
+        raise ValueError(f"per_request must be at least 1, not {per_request}")
+    versions = [
+        FileVersions(pr_number=pr.number, path=file.path, status=file.status) for pr, file in files
+    ]
+    readable = [index for index, (pr, _) in enumerate(files) if pr.merge_commit_sha]
+    for start in range(0, len(readable), per_request):
+        batch = readable[start : start + per_request]
+        answers = _fetch_blobs(client, repo, [files[index] for index in batch], stats)
+        for index, (before, after) in zip(batch, answers, strict=True):
+            versions[index] = versions[index].model_copy(update={"before": before, "after": after})
+    return versions
+
+
+def _fetch_blobs(
+    client: GitHubClient,
+    repo: str,
+    batch: Sequence[tuple[PullRequest, FileChange]],
+    stats: RequestStats | None,
+) -> list[tuple[str | None, str | None]]:
+    """(before, after) of every file in `batch` from one query. Expression e(2i) is file i's
+    before side, e(2i+1) its after side; all are bound variables, never query text."""
+    expressions: dict[str, str] = {}
+    for index, (pr, file) in enumerate(batch):
+        expressions[f"e{2 * index}"] = f"{pr.merge_commit_sha}^:{file.previous_path or file.path}"
+        expressions[f"e{2 * index + 1}"] = f"{pr.merge_commit_sha}:{file.path}"
+    owner, _, name = repo.partition("/")
+    declarations = "".join(f", ${key}: String!" for key in expressions)
+    objects = "".join(
+        f"    {key}: object(expression: ${key}) {{ {BLOB_SELECTION} }}\n" for key in expressions
+    )
+    query = (
+        f"query {FILE_VERSIONS_QUERY_NAME}($owner: String!, $name: String!{declarations}) {{\n"
+        "  rateLimit { cost remaining resetAt }\n"
+        f"  repository(owner: $owner, name: $name) {{\n{objects}  }}\n}}\n"
+    )
+    shown = ", ".join(f"PR #{pr.number} {file.path}" for pr, file in batch)
+    context = f"{FILE_VERSIONS_QUERY_NAME} ({repo}: {shown})"
+    result = client.execute(query, {"owner": owner, "name": name, **expressions}, context=context)
+    if stats is not None:
+        add_cost(stats, result)
+    repository = result.body["data"].get("repository")
+    if not isinstance(repository, dict):
+        raise GitHubResponseError(f"GitHub answered {context} without the repository")
+    texts: list[str | None] = []
+    for key, expression in expressions.items():
+        blob = repository.get(key)
+        if key not in repository or not isinstance(blob, dict | None):
+            raise GitHubResponseError(
+                f"GitHub answered {context} without object {key} {expression!r}"
+            )
+        texts.append(_blob_text(blob, f"{repo} {expression}"))
+    return list(zip(texts[0::2], texts[1::2], strict=True))
+
+
+def _blob_text(blob: dict[str, Any] | None, what: str) -> str | None:
+    """The blob's whole text; None for no blob (or a tree), a binary or a truncated one."""
+    text = blob.get("text") if blob is not None else None
+    if blob is None or blob.get("isBinary") or not isinstance(text, str):
+        return None
+    if blob.get("isTruncated"):
+        logger.info(
+            "%s: GitHub truncated its %s bytes; taken as unreadable", what, blob.get("byteSize")
+        )
+        return None
+    return text
