@@ -1953,6 +1953,21 @@ def test_an_item_leaves_out_its_type_when_its_subject_says_it(
     assert WORDINGS["zh"].item_text(zh_ref, score).startswith(zh)
 
 
+@pytest.mark.parametrize(("lang", "type_name"), [("en", "revert"), ("zh", "回退")])
+def test_a_revert_item_is_not_typed_again(lang: str, type_name: str) -> None:
+    """verl #6360 read "回退：Revert "[fsdp] fix: ..."（重要性 8.8）。回退 #6350。"."""
+    score = PrScore(
+        number=1, importance=8.8, raw_score=8.8, parts={}, is_key=True, pr_type="revert"
+    )
+    title = 'Revert "[fsdp] fix: emit distillation outputs (#6293)"'
+    ref = _key_ref(1, "fsdp", 8.8).model_copy(
+        update={"title": title, "pr_type": "revert", "type_name": type_name}
+    )
+    text = WORDINGS[lang].item_text(ref, score)  # type: ignore[index]
+    assert text.startswith('Revert "[fsdp] fix: emit distillation outputs')
+    assert type_name not in text.partition('"')[0]
+
+
 @pytest.mark.parametrize(("lang", "names"), [("zh", {"doc": "文档"}), ("en", {"doc": "Docs"})])
 def test_a_module_is_named_as_the_repository_names_it(lang: str, names: dict[str, str]) -> None:
     plain = render_report(context_for(week_prs(), lang), lang, "md")  # type: ignore[arg-type]

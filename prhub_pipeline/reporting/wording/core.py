@@ -791,8 +791,11 @@ class Wording:
         text, template = subject(ref, 90), self.item
         if ref.pr_type == "other":
             template = self.item_untyped
-        elif self.subject_says_type and first_word_type(text) == ref.pr_type:
-            # "Fix pre-commit workflow", not "fix: Fix pre-commit workflow".
+        elif first_word_type(text) == ref.pr_type and (
+            self.subject_says_type or ref.pr_type == "revert"
+        ):
+            # "Fix pre-commit workflow", not "fix: Fix pre-commit workflow"; a revert's
+            # `Revert "..."` needs no type in any language (its summary names what it undid).
             text, template = text[:1].upper() + text[1:], self.item_untyped
         return template.format(
             type=ref.type_name,
