@@ -1,5 +1,5 @@
 """The GraphQL queries: a search page of merged PRs and the aliased follow-ups that page
-further connections, composed from `github_queries/fragments.graphql`."""
+further connections, composed from `fragments.graphql`."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ SEARCH_SELECTION = """  search(type: ISSUE, query: $query, first: $first, after:
 
 
 def _load_fragments() -> dict[str, str]:
-    text = resources.files("prhub_pipeline.sources").joinpath("github_queries", "fragments.graphql")
+    text = resources.files("prhub_pipeline.sources.github").joinpath("fragments.graphql")
     lines = [
         line for line in text.read_text("utf-8").splitlines() if not line.lstrip().startswith("#")
     ]
