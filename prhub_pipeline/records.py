@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -220,12 +220,6 @@ class SearchRange(BaseModel):
 
     start: datetime
     end: datetime
-
-    def query(self, repo: str, zone: tzinfo) -> str:
-        # GitHub's range is inclusive: the last second before `end` keeps boundaries exclusive.
-        first = self.start.astimezone(zone).isoformat(timespec="seconds")
-        last = (self.end - timedelta(seconds=1)).astimezone(zone).isoformat(timespec="seconds")
-        return f"repo:{repo} is:pr is:merged merged:{first}..{last}"
 
     def contains(self, moment: datetime) -> bool:
         return self.start <= moment < self.end

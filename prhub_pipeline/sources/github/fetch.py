@@ -28,6 +28,7 @@ from prhub_pipeline.sources.github.queries import (
     PageSizes,
     SearchStep,
     compose_query,
+    search_query,
 )
 from prhub_pipeline.weeks import WeekWindow
 
@@ -113,7 +114,7 @@ class _WeekFetcher:
             self.stats.search_parts += 1
             logger.info(
                 "search for %s holds %d PRs (over %d): splitting it in halves",
-                step.range.query(self.repo, self.window.zone),
+                search_query(step.range, self.repo, self.window.zone),
                 count,
                 SEARCH_RESULT_CAP,
             )

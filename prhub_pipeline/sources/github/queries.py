@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import tzinfo
+from datetime import timedelta, tzinfo
 from importlib import resources
 from typing import Any
 
@@ -85,6 +85,14 @@ def _with_fragments(operation: str) -> str:
     return "\n\n".join([operation, *(FRAGMENTS[name] for name in sorted(needed))]) + "\n"
 
 
+def search_query(search_range: SearchRange, repo: str, zone: tzinfo) -> str:
+    """GitHub's search for the PRs merged in `search_range`, its ends written in `zone`."""
+    # GitHub's range is inclusive: the last second before `end` keeps boundaries exclusive.
+    first = search_range.start.astimezone(zone).isoformat(timespec="seconds")
+    last = (search_range.end - timedelta(seconds=1)).astimezone(zone).isoformat(timespec="seconds")
+    return f"repo:{repo} is:pr is:merged merged:{first}..{last}"
+
+
 @dataclass(frozen=True)
 class FollowUp:
     """The next page of one connection: a PR's files/labels/..., or one thread's comments."""
@@ -120,7 +128,7 @@ def compose_query(
         declarations.append(SEARCH_VARIABLES)
         selections.append(SEARCH_SELECTION)
         variables.update(
-            query=search.range.query(repo, zone),
+            query=search_query(search.range, repo, zone),
             first=sizes.search,
             after=search.cursor,
             files=sizes.files,
