@@ -283,10 +283,13 @@ class Wording:
     more_heading: str  # the closing section of modules and themes grouping one or two PRs
     more_lead: str
     item_label: str
-    # An item without its type: one of no known type ("other" says nothing), or, where
-    # `subject_says_type`, one whose subject's first word already says it (`Fix ...`).
+    # An item without its type: one of no known type ("other" says nothing), or one of
+    # `types_subject_says` whose subject's first word already says it (`Fix ...`).
     item_untyped: str
-    subject_says_type: bool
+    # The types an English subject's first word says in this language: all of them in English;
+    # in Chinese only a revert's `Revert "..."`, a quoted title whose summary names what it
+    # undid ("回退：Revert ..." said it twice), where `修复：Fix ...` keeps the Chinese type.
+    types_subject_says: frozenset[PrType]
     group_intro: Counted
     group_intro_unlabelled: Counted
     group_intro_beside_places: Counted
@@ -791,11 +794,8 @@ class Wording:
         text, template = subject(ref, 90), self.item
         if ref.pr_type == "other":
             template = self.item_untyped
-        elif first_word_type(text) == ref.pr_type and (
-            self.subject_says_type or ref.pr_type == "revert"
-        ):
-            # "Fix pre-commit workflow", not "fix: Fix pre-commit workflow"; a revert's
-            # `Revert "..."` needs no type in any language (its summary names what it undid).
+        elif ref.pr_type in self.types_subject_says and first_word_type(text) == ref.pr_type:
+            # "Fix pre-commit workflow", not "fix: Fix pre-commit workflow".
             text, template = text[:1].upper() + text[1:], self.item_untyped
         return template.format(
             type=ref.type_name,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 from prhub_pipeline.modelling.scoring.requirement_edits import ENGLISH as REQUIREMENTS_EN
-from prhub_pipeline.records import RiskKind
+from prhub_pipeline.records import PrType, RiskKind
 from prhub_pipeline.reporting.wording.core import RiskText, Wording
 
 _RISK_HEADINGS: dict[RiskKind, str] = {
@@ -265,7 +267,7 @@ EN = Wording(
     appendix="the appendix",
     item="{type}: {subject}{notes}. {summary}",
     item_untyped="{subject}{notes}. {summary}",
-    subject_says_type=True,
+    types_subject_says=frozenset(get_args(PrType)),
     item_notes=" ({notes})",
     item_note_sep="; ",
     item_importance="importance {importance}",

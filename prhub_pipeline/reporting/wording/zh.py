@@ -204,7 +204,7 @@ ZH = Wording(
     item="{type}：{subject}{notes}。{summary}",
     item_untyped="{subject}{notes}。{summary}",
     # The type word stays beside a subject that says it: it reads the English in Chinese.
-    subject_says_type=False,
+    types_subject_says=frozenset({"revert"}),
     item_notes="（{notes}）",
     item_note_sep="，",
     item_importance="重要性 {importance}",
