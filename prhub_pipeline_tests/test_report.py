@@ -1862,18 +1862,21 @@ def test_a_module_and_a_theme_of_one_name_that_fell_alike_are_one_change() -> No
 
 
 def test_a_title_is_shown_without_its_closing_stop() -> None:
-    """mmengine #609's quick view read "... the deprecated function.**: importance 9.5"."""
+    """mmengine #609's quick view read "... the deprecated function.**: importance 9.5"; verl
+    #294 ("Fix wrongs args desc .") kept the space before its stop: "desc  |" in the appendix."""
     pr = make_pr(6801, "[fsdp] feat: mark deprecated functions.", files=[("verl/a.py", 500, 0)])
     dotted = make_pr(6802, "[fsdp] feat: and so on...", files=[("verl/b.py", 500, 0)])
-    MODULES.update({6801: ["fsdp"], 6802: ["fsdp"]})
+    spaced = make_pr(6805, "[fsdp] fix: wrong args desc .", files=[("verl/c.py", 500, 0)])
+    MODULES.update({6801: ["fsdp"], 6802: ["fsdp"], 6805: ["fsdp"]})
     try:
-        context = context_for([pr, dotted], "en")
+        context = context_for([pr, dotted, spaced], "en")
     finally:
-        del MODULES[6801], MODULES[6802]
+        del MODULES[6801], MODULES[6802], MODULES[6805]
     titles = {item.pr.number: item.pr.title for item in context.quick_view}
     assert titles == {
         6801: "[fsdp] feat: mark deprecated functions",
         6802: "[fsdp] feat: and so on...",
+        6805: "[fsdp] fix: wrong args desc",
     }
 
 

@@ -477,7 +477,7 @@ def _pr_ref(
         number=pr.number,
         url=f"https://github.com/{repo}/pull/{pr.number}",
         # Without a closing stop, as the subject: "function.**: importance 9.5" (mmengine #609).
-        title=re.sub(r"(?<!\.)\.$", "", shorten(shown_title, TITLE_DISPLAY_LIMIT)),
+        title=re.sub(r"\s*(?<!\.)\.$", "", shorten(shown_title, TITLE_DISPLAY_LIMIT)),
         # Without a closing stop: sentences and lists put their own after it ("worker.; #5423").
         subject=facts.title_subject(shown_title, 80),
         pr_type=score.pr_type,
