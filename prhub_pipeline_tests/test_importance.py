@@ -2031,6 +2031,25 @@ def test_score_week_finds_a_revert_target_in_history() -> None:
     assert score.parts["revert"] == 1.5  # a revert of a fix
 
 
+def test_a_pr_changing_documentation_alone_is_a_docs_change_whatever_its_verb() -> None:
+    """verl's NPU PRs of 2026-05-11 read "8 chores, 6 refactors" in the report: `[doc] chore:
+    NPU model migration guidance`, `[doc] refactor: ... add new FAQ questions`. A PR that also
+    changes code keeps its title's type, and a revert of documentation stays a revert."""
+    calibration = fit_calibration(history(), {}, CONFIG)
+    docs = [("docs/ascend/faq.rst", 120, 4), ("README.md", 3, 1)]
+    prs = [
+        make_pr(1, "[doc] refactor: add new FAQ questions", files=docs),
+        make_pr(2, "[doc] fix: delete sglang_multiturn", files=[("docs/sglang.md", 0, 80)]),
+        make_pr(3, "[doc] fix: the example's flag", files=[*docs, ("examples/run.sh", 1, 1)]),
+        make_pr(4, 'Revert "[doc] chore: faq"', files=docs, is_revert=True),
+    ]
+    scores = score_week(prs, {}, ReviewData(available=False), CONFIG, calibration)
+    assert {s.number: s.pr_type for s in scores} == {1: "doc", 2: "doc", 3: "fix", 4: "revert"}
+    assert {s.number: s.parts["type"] for s in scores if s.number != 3} == dict.fromkeys(
+        (1, 2, 4), TYPE_WEIGHTS["doc"]
+    )
+
+
 @pytest.mark.parametrize(
     ("body", "impacts"),
     [

@@ -1241,7 +1241,8 @@ def test_a_docs_only_week() -> None:
     assert context.header.key_pr_count == 0
     assert all(pr.importance < CONFIG.key_threshold for pr in context.prs)
     markdown = render_report(context, "en", "md")
-    assert "By type: 3 chores." in markdown
+    # They change documentation alone: docs changes, whatever the titles' verb (`chore`) says.
+    assert "By type: 3 docs changes." in markdown
     assert "core paths without touching" not in markdown
     assert "No PR reached importance 7.0 this week; these are the 3 most important." in markdown
 
@@ -1590,7 +1591,8 @@ def test_a_label_that_fell_to_zero_keeps_its_trend_row(lang: str) -> None:
     lead = context_for(week_prs(), lang, previous=spelt).trends_lead[-1]
     assert "Benchmarks" in lead and "benchmark" not in lead
     markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
-    assert "| Ray | " in markdown and f"| {docs} | " not in markdown
+    theme = "主题" if lang == "zh" else "theme"
+    assert "| Ray | " in markdown and f"| {docs} | {theme} | " not in markdown
     # Without the previous week nothing fell, and a week without PRs has no rows to show.
     assert all(r.count for r in context_for(week_prs(), lang).trends)
     assert context_for([], lang, previous=previous).trends == []

@@ -432,6 +432,16 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
     return ChangeShape(total, doc, test, core, docs_only, data, support_only)
 
 
+def pr_type(pr: PullRequest, shape: ChangeShape) -> PrType:
+    """The kind of change a PR is: a revert; documentation when it changes documentation
+    alone, whatever its title's verb says (verl's `[doc] chore: NPU model migration guidance`,
+    `[doc] refactor: ascend doc refactor ...`: a week's NPU PRs read "8 chores, 6 refactors",
+    mostly docs); else the type its title says."""
+    if pr.is_revert:
+        return "revert"
+    return "doc" if shape.docs_only else change_kind(pr.title, pr.body).type
+
+
 def score_parts(
     pr: PullRequest,
     modules: Sequence[str],
@@ -443,18 +453,18 @@ def score_parts(
 ) -> dict[str, float]:
     """The raw score's parts for one PR, in raw units (they sum to the raw score)."""
     info = change_kind(pr.title, pr.body)
-    pr_type: PrType = "revert" if pr.is_revert else info.type
     shape = change_shape(pr, config)
+    kind = pr_type(pr, shape)
     parts = dict.fromkeys(PART_NAMES, 0.0)
 
-    parts["type"] = TYPE_WEIGHTS[pr_type]
-    if shape.docs_only:
+    parts["type"] = TYPE_WEIGHTS[kind]
+    if shape.docs_only:  # a revert of documentation too
         parts["type"] = TYPE_WEIGHTS["doc"]
     elif shape.support_only:
         # A new E2E suite or CI job is not a feature of the code (vllm-ascend's "[CI] Add
         # weekly accuracy tests for ..." scored as key features: 114 of its key PRs), nor is
         # taking one out again a revert of the code (the revert part still counts).
-        parts["type"] = min(TYPE_WEIGHTS[pr_type], TYPE_WEIGHTS["test"])
+        parts["type"] = min(TYPE_WEIGHTS[kind], TYPE_WEIGHTS["test"])
     parts["breaking"] = BREAKING_WEIGHT if info.breaking else 0.0
     effective_lines = shape.code_lines + DOC_LINE_WEIGHT * (shape.doc_lines + shape.data_lines)
     parts["size"] = SIZE_WEIGHT * math.log10(1 + effective_lines)
@@ -465,7 +475,7 @@ def score_parts(
     distinct_modules = len(set(areas_of(modules)))  # `[BugFix][CUDA]` spans one area
     parts["breadth"] = BREADTH_WEIGHT * math.log2(distinct_modules) if distinct_modules > 1 else 0.0
 
-    if pr_type == "fix" and not shape.docs_only:
+    if kind == "fix":
         impacts = fix_impacts(pr.title, pr.body)
         if impacts:
             weighted = sorted((FIX_IMPACT_WEIGHTS[k] * f for k, f in impacts.items()), reverse=True)
@@ -651,7 +661,6 @@ def score_week(
         raw = round(sum(parts.values()), 4)
         importance = calibration.importance(raw)
         info = change_kind(pr.title, pr.body)
-        pr_type: PrType = "revert" if pr.is_revert else info.type
         impacts: list[FixImpact] = []
         if parts["fix_impact"]:
             found = fix_impacts(pr.title, pr.body)
@@ -663,7 +672,7 @@ def score_week(
                 raw_score=raw,
                 parts=parts,
                 is_key=importance >= config.key_threshold,
-                pr_type=pr_type,
+                pr_type=pr_type(pr, change_shape(pr, config)),
                 breaking=info.breaking,
                 fix_impacts=impacts,
             )
