@@ -186,6 +186,7 @@ def context_for(
     subject_themes: dict[str, float] | None = None,
     display_names: dict[str, str] | None = None,
     scoring: ScoringConfig | None = None,
+    history: list[PullRequest] | None = None,
 ) -> ReportContext:
     modules, themes = labels(prs)
     by_pr = {n: ms for n, ms in MODULES.items()}
@@ -208,6 +209,7 @@ def context_for(
         history_size=4639,
         display_names=display_names,
         scoring=scoring,
+        history_by_number={pr.number: pr for pr in history or []},
     )
 
 
@@ -2086,3 +2088,118 @@ def test_skipped_tests_are_a_risk_with_a_follow_up(
     [disabled] = [r for r in context.risks if r.risk == "tests_disabled"]
     assert re.sub(r"\[(#\d+)\]\([^)]*\)", r"\1", disabled.text) == observation
     assert any(s.startswith(suggestion) for s in context.suggestions)
+
+
+# ---------------------------------------------------------------------------------------------
+# Busy files
+
+ENGINE = "verl/workers/engine_workers.py"
+TRAINER = "verl/trainer/ray_trainer.py"
+
+
+def busy_week() -> tuple[list[PullRequest], list[PullRequest]]:
+    """A week whose PRs crowd code files, some about as much as usual and two far more, and
+    the stored history before it (which reaches more than twelve weeks back)."""
+    support = [("docs/engine.md", 4, 1), ("tests/test_engine.py", 20, 0), ("examples/run.sh", 2, 0)]
+    week = [
+        make_pr(n, f"[fsdp] fix: engine {n}", files=[(ENGINE, 10, 2), (TRAINER, 3, 1), *support])
+        for n in (7001, 7002, 7003, 7004)
+    ]
+    week += [
+        make_pr(n, f"[fsdp] feat: new {n}", files=[("verl/new.py", 30, 0)])
+        for n in (7005, 7006, 7007)
+    ]
+    week += [
+        make_pr(n, f"[fsdp] fix: two {n}", files=[("verl/two.py", 3, 0), ("verl/often.py", 2, 1)])
+        for n in (7008, 7009)
+    ]
+    week.append(make_pr(7010, "[fsdp] fix: often", files=[("verl/often.py", 2, 1)]))
+    history = [
+        make_pr(
+            6000 + k,
+            "[fsdp] fix: earlier",
+            files=[(TRAINER, 5, 1)],
+            merged_at=MERGED - timedelta(days=3 + 2 * k),
+        )
+        for k in range(36)
+    ]
+    history += [
+        make_pr(
+            6100 + k,
+            "[fsdp] fix: engine",
+            files=[(ENGINE, 5, 1)],
+            merged_at=MERGED - timedelta(weeks=1 + k),
+        )
+        for k in range(6)
+    ]
+    history += [
+        make_pr(
+            6200 + k,
+            "[fsdp] fix: often",
+            files=[("verl/often.py", 1, 1)],
+            merged_at=MERGED - timedelta(days=4 + 5 * k),
+        )
+        for k in range(15)
+    ]
+    history.append(make_pr(5000, "[fsdp] feat: first", merged_at=MERGED - timedelta(weeks=30)))
+    return week, history
+
+
+def test_busy_files_are_code_files_more_prs_changed_than_usual() -> None:
+    """verl's engine_workers.py had 7 PRs in its week of 2026-03-30 against 2.4 a week over the
+    twelve before. Docs, tests and code outside the core paths are no busy files; a file as
+    busy as usual (ray_trainer.py: 4 PRs against 3 a week) is none either, nor one below the
+    week's minimum (two PRs), nor one whose three PRs are more than twice its usual 1.25 a week
+    but come that often by chance (one week in eight)."""
+    week, history = busy_week()
+    busy = facts.busy_files(week, history, WINDOW, CONFIG)
+    assert [(f.path, f.numbers, round(f.usual, 2)) for f in busy] == [
+        (ENGINE, [7001, 7002, 7003, 7004], 0.5),
+        ("verl/new.py", [7005, 7006, 7007], 0.0),
+    ]
+    # Without core paths every code file counts, examples too; docs and tests still do not.
+    anywhere = facts.busy_files(week, history, WINDOW, ScoringConfig())
+    assert [f.path for f in anywhere] == ["examples/run.sh", ENGINE, "verl/new.py"]
+    # A week of 40 PRs needs 4 of them on a file.
+    crowd = [
+        make_pr(7100 + n, "[fsdp] fix: elsewhere", files=[(f"verl/x{n}.py", 1, 0)])
+        for n in range(40 - len(week))
+    ]
+    assert [f.path for f in facts.busy_files(week + crowd, history, WINDOW, CONFIG)] == [ENGINE]
+    # A history that does not reach twelve weeks back cannot say what is usual.
+    recent = [pr for pr in history if pr.number != 5000]
+    assert facts.busy_files(week, recent, WINDOW, CONFIG) == []
+    assert facts.busy_files([], history, WINDOW, CONFIG) == []
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_trends_name_the_busy_files_with_their_prs(lang: str) -> None:
+    week, history = busy_week()
+    MODULES.update({pr.number: ["fsdp"] for pr in week})
+    try:
+        context = context_for(
+            week, lang, previous=WeekCounts(pr_count=5), scoring=CONFIG, history=history
+        )
+        markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+        html = render_report(context, lang, "html")  # type: ignore[arg-type]
+    finally:
+        for pr in week:
+            del MODULES[pr.number]
+    expected = {
+        "zh": (
+            f"改动的 PR 明显多于平时的代码文件：{ENGINE}（#7001、#7002、#7003 等 4 个；"
+            "此前 12 周平均每周 0.5 个）；verl/new.py（#7005、#7006、#7007；"
+            "此前 12 周没有 PR 改动它）。"
+        ),
+        "en": (
+            f"Code files changed by more PRs than usual: {ENGINE}, 4 PRs (#7001, #7002, #7003 and 1"
+            " more) against 0.5 a week over the previous 12 weeks; verl/new.py, 3 PRs (#7005,"
+            " #7006, #7007) and none in the previous 12 weeks."
+        ),
+    }[lang]
+    assert expected in context.trends_lead
+    link = "[#7001](https://github.com/verl-project/verl/pull/7001)"
+    assert f"{ENGINE}{'（' if lang == 'zh' else ', 4 PRs ('}{link}" in markdown
+    assert '<a href="https://github.com/verl-project/verl/pull/7005">#7005</a>' in html
+    # Without the history the usual is unknown, and nothing is said.
+    assert not any("12" in line for line in context_for(week, lang).trends_lead)

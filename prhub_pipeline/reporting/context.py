@@ -393,6 +393,11 @@ def build_report_context(
         trends_lead=words.trends_lead(counts, previous_week_counts, prs_of, facts.guesses(ordered))
         + words.subject_themes_note(subjects, history_size)
         + words.faded_labels_note([name for _, name in faded])
+        + words.busy_files_note(
+            facts.busy_files(
+                [by_number[r.number] for r in ordered], known.values(), window, scoring
+            )
+        )
         + words.predicted_note(
             sum(1 for ref in refs.values() if ref.predicted and ref.areas), len(prs)
         ),

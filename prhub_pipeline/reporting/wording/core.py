@@ -30,10 +30,12 @@ from prhub_pipeline.modelling.scoring.risks import (
 from prhub_pipeline.modelling.text.pr_titles import first_word_type, tag_type
 from prhub_pipeline.records import FixImpact, Lang, PrScore, PrType, ReviewAsk, RiskKind, WeekCounts
 from prhub_pipeline.reporting.facts import (
+    BUSY_FILE_WEEKS,
     FOLLOW_UP_KINDS,
     MAX_LISTED,
     MAX_LISTED_PER_IMPACT,
     WORKS_EVERYWHERE,
+    BusyFile,
     ChangeOutline,
     ChangePlace,
     FlaggedPr,
@@ -166,6 +168,7 @@ class RiskText(NamedTuple):
 
 # How a place's one file changed, as `_place` names it: ChangePlace.status, or an edit.
 PLACE_STATUSES = ("modified", "added", "removed")
+MAX_BUSY_FILE_REFS = 3  # of a busy file's PRs, the ones named before "and N more"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -318,6 +321,12 @@ class Wording:
     largest_change_guessed: tuple[str, str, str]
     subject_theme: Counted  # {names} {share} {n}: themes left out as the repository's subject
     faded_labels: str  # {names}: last week's few-PR labels this week has none of
+    # Code files more PRs changed than usual (`facts.busy_files`): {list} of `busy_file`
+    # ({path} {n} {refs} {usual} {weeks}), or `busy_file_new` where none had changed it.
+    busy_files: str
+    busy_file: str
+    busy_file_new: str
+    busy_file_sep: str
     predicted: Counted  # {n} of {total} PRs whose modules the classifier predicted
     # Risks, quick view, follow-ups.
     risk_texts: dict[RiskKind, RiskText]
@@ -875,6 +884,22 @@ class Wording:
             if shown.setdefault(name_key(name), display).islower():
                 shown[name_key(name)] = display
         return [self.faded_labels.format(names=self.join(list(shown.values())))]
+
+    def busy_files_note(self, files: Sequence[BusyFile]) -> list[str]:
+        """One sentence naming the code files more of the week's PRs changed than usual."""
+        if not files:
+            return []
+        told = [
+            (self.busy_file if f.usual else self.busy_file_new).format(
+                path=f.path,
+                n=len(f.numbers),
+                refs=self.refs(f.numbers, MAX_BUSY_FILE_REFS),
+                usual=_fmt(f.usual),
+                weeks=BUSY_FILE_WEEKS,
+            )
+            for f in files
+        ]
+        return [self.busy_files.format(list=self.busy_file_sep.join(told))]
 
     def predicted_note(self, n: int, total: int) -> list[str]:
         """How many of the week's PRs have modules only the classifier gave them: in slime's

@@ -291,6 +291,10 @@ EN = Wording(
         "{name} ({before} → {now}, the classifier's guess)",
     ),
     faded_labels="Not in the table: {names}, with one or two PRs last week and none this week.",
+    busy_files="Code files changed by more PRs than usual: {list}.",
+    busy_file="{path}, {n} PRs ({refs}) against {usual} a week over the previous {weeks} weeks",
+    busy_file_new="{path}, {n} PRs ({refs}) and none in the previous {weeks} weeks",
+    busy_file_sep="; ",
     predicted=(
         "{n} of the week's {total} PRs names no module in its title or labels: its modules are"
         " the classifier's predictions (marked * in the appendix), counted in the table like the"

@@ -222,6 +222,10 @@ ZH = Wording(
         "{name}（{before} → {now}，为分类器预测）",
     ),
     faded_labels="上周有一两个 PR、本周没有的（表中不列）：{names}。",
+    busy_files="改动的 PR 明显多于平时的代码文件：{list}。",
+    busy_file="{path}（{refs}；此前 {weeks} 周平均每周 {usual} 个）",
+    busy_file_new="{path}（{refs}；此前 {weeks} 周没有 PR 改动它）",
+    busy_file_sep="；",
     predicted=(
         "本周 {total} 个 PR 中有 {n} 个的标题和标签未标注模块，其模块由分类器预测"
         "（附录中以 * 标出），表中同样计入。"
