@@ -7,7 +7,7 @@ import os
 import re
 import stat
 from collections.abc import Iterator
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -15,7 +15,7 @@ import pytest
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring.importance import fit_calibration, score_week
 from prhub_pipeline.modelling.scoring.repeats import Repeat, repeats
-from prhub_pipeline.modelling.scoring.risks import flag_risks
+from prhub_pipeline.modelling.scoring.risks import core_tests, flag_risks
 from prhub_pipeline.modelling.text.pr_summaries import shorten
 from prhub_pipeline.records import (
     ModuleLabel,
@@ -2203,3 +2203,70 @@ def test_the_trends_name_the_busy_files_with_their_prs(lang: str) -> None:
     assert '<a href="https://github.com/verl-project/verl/pull/7005">#7005</a>' in html
     # Without the history the usual is unknown, and nothing is said.
     assert not any("12" in line for line in context_for(week, lang).trends_lead)
+
+
+# ---------------------------------------------------------------------------------------------
+# Changes of core code with tests
+
+
+def core_change(number: int, tested: bool, merged_at: datetime = MERGED) -> PullRequest:
+    files = [("verl/workers/engine.py", 30, 4)]
+    if tested:
+        files.append(("tests/test_engine.py", 12, 0))
+    return make_pr(number, f"[fsdp] fix: core {number}", files=files, merged_at=merged_at)
+
+
+def test_core_testing_counts_the_weeks_core_changes_with_tests_against_the_weeks_before() -> None:
+    week = [core_change(n, tested=n % 2 == 0) for n in range(7201, 7205)]  # 2 of 4 tested
+    earlier = [
+        core_change(7300 + k, tested=k % 4 == 0, merged_at=MERGED - timedelta(days=3 + 5 * k))
+        for k in range(12)
+    ]  # 3 of 12 tested, all within twelve weeks
+    old = core_change(7000, tested=True, merged_at=MERGED - timedelta(weeks=20))
+
+    def tested(pr: PullRequest) -> bool | None:
+        return core_tests(pr, CONFIG)
+
+    testing = facts.core_testing(week, tested, [*earlier, old], WINDOW)
+    assert testing == facts.CoreTesting(4, 2, 12, 3)
+    # Too few earlier changes, or a history that does not reach back: this week's alone.
+    assert facts.core_testing(week, tested, [*earlier[:9], old], WINDOW) == facts.CoreTesting(4, 2)
+    assert facts.core_testing(week, tested, earlier, WINDOW) == facts.CoreTesting(4, 2)
+    # Under three changes of core code a share says little: nothing.
+    assert facts.core_testing(week[:2], tested, [*earlier, old], WINDOW) is None
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_risk_observations_say_how_many_core_changes_came_with_tests(lang: str) -> None:
+    week = [core_change(n, tested=n % 2 == 0) for n in range(7201, 7205)]
+    earlier = [
+        core_change(7300 + k, tested=k % 4 == 0, merged_at=MERGED - timedelta(days=3 + 5 * k))
+        for k in range(12)
+    ]
+    history = [*earlier, core_change(7000, tested=True, merged_at=MERGED - timedelta(weeks=20))]
+    MODULES.update({pr.number: ["fsdp"] for pr in week})
+    try:
+        context = context_for(week, lang, scoring=CONFIG, history=history)
+        alone = context_for(week, lang, scoring=CONFIG)
+        unconfigured = context_for(week, lang)
+    finally:
+        for pr in week:
+            del MODULES[pr.number]
+    note = {
+        "zh": (
+            "本周改动核心代码 10 行以上的 4 个 PR 中，2 个同时新增或修改了测试（50%），"
+            "此前 12 周为 25%（12 个中 3 个）。"
+        ),
+        "en": (
+            "2 of the week's 4 PRs that change 10 or more lines of core code also add or change"
+            " tests (50%), against 25% over the previous 12 weeks (3 of 12)."
+        ),
+    }[lang]
+    assert context.risk_notes[0] == note
+    assert alone.risk_notes[0] == note.split("，此前")[0].split(", against")[0] + (
+        "。" if lang == "zh" else "."
+    )
+    assert note in render_report(context, lang, "md")  # type: ignore[arg-type]
+    # Without core paths nothing is core: the note says the check was not made instead.
+    assert WORDINGS[lang].note_without_core_paths in unconfigured.risk_notes
+    assert not any("%" in n for n in unconfigured.risk_notes)

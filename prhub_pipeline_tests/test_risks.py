@@ -7,7 +7,12 @@ from datetime import timedelta
 import pytest
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.scoring.risks import distinct_settings, flag_risks, one_line_ask
+from prhub_pipeline.modelling.scoring.risks import (
+    core_tests,
+    distinct_settings,
+    flag_risks,
+    one_line_ask,
+)
 from prhub_pipeline.records import (
     ConfigFileDiff,
     FileStatus,
@@ -92,6 +97,28 @@ def test_core_code_taken_out_is_not_asked_for_tests() -> None:
     assert "core_without_tests" not in kinds(risks_of([retired]))
     rewritten = make_pr(6, files=[("verl/workers/engine/old.py", 30, 210)])
     assert "core_without_tests" in kinds(risks_of([rewritten]))
+
+
+def test_which_core_changes_came_with_tests() -> None:
+    """`core_tests` says, of the PRs the untested-core rule looks at, which changed tests: the
+    report counts them against the weeks before. A False is exactly a flagged PR."""
+    engine = ("verl/workers/engine.py", 40, 3)
+    tested = make_pr(2, files=[engine, ("tests/test_engine.py", 20, 0)])
+    untested = make_pr(1, files=[engine, ("examples/run.sh", 5, 0)])
+    tiny = make_pr(3, files=[("verl/workers/engine.py", 2, 1)])
+    retired = make_pr(5, files=[("verl/workers/engine/old.py", 0, 210)])
+    revert = make_pr(8, 'Revert "[fsdp] fix: x"', files=[engine], is_revert=True)
+    statuses = {
+        pr.number: core_tests(pr, CONFIG) for pr in (tested, untested, tiny, retired, revert)
+    }
+    assert statuses == {2: True, 1: False, 3: None, 5: None, 8: None}
+    flagged = {
+        f.number
+        for f in risks_of([tested, untested, tiny, retired, revert])
+        if f.risk == "core_without_tests"
+    }
+    assert flagged == {n for n, status in statuses.items() if status is False}
+    assert core_tests(untested, ScoringConfig()) is None  # no core paths: nothing is core
 
 
 def test_unresolved_review_threads_say_who_asked_what() -> None:

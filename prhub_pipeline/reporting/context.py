@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring.importance import ScoreCalibration, reverted_target
 from prhub_pipeline.modelling.scoring.repeats import Repeat, repeats
-from prhub_pipeline.modelling.scoring.risks import SEVERITY
+from prhub_pipeline.modelling.scoring.risks import SEVERITY, core_tests
 from prhub_pipeline.modelling.tagging.tags import areas_of
 from prhub_pipeline.modelling.tagging.themes import housekeeping_themes
 from prhub_pipeline.modelling.text.pr_summaries import (
@@ -219,6 +219,7 @@ def build_report_context(
     history_size: int = 0,
     display_names: Mapping[str, str] | None = None,
     pushed: int = 0,
+    core_tested: Mapping[int, bool | None] | None = None,
 ) -> ReportContext:
     """The report for one repository and week, in `lang`.
 
@@ -231,7 +232,9 @@ def build_report_context(
     `scoring` tells test, doc and data files apart where a PR's outline of changed files is
     told (the defaults when None). `display_names` are the repository's names for its modules
     in `lang` (`ModulesConfig.display_names_in`). `pushed` counts the week's commits pushed
-    without a PR, which the header says the report does not cover.
+    without a PR, which the header says the report does not cover. `core_tested` may hold
+    PRs' `risks.core_tests` worked out once for every week of a run (the others are worked out
+    here), for the share of the changes of core code that came with tests.
     """
     if lang not in LANGS:
         raise ValueError(f"unknown report language {lang!r}; expected one of {', '.join(LANGS)}")
@@ -413,7 +416,20 @@ def build_report_context(
         ),
         risks=observations,
         risk_notes=words.risk_notes(
-            review_data.available, bool(risks), core_paths=bool(scoring.core_paths)
+            review_data.available,
+            bool(risks),
+            core_paths=bool(scoring.core_paths),
+            testing=facts.core_testing(
+                prs,
+                lambda pr: (
+                    core_tested[pr.number]
+                    if core_tested is not None and pr.number in core_tested
+                    else core_tests(pr, scoring)
+                ),
+                known.values(),
+                window,
+            ),
+            min_core_lines=scoring.untested_core_min_lines,
         ),
         quick_view_lead=words.quick_view_lead(len(key_refs), len(quick_view), key_threshold),
         quick_view=quick_view,

@@ -678,6 +678,46 @@ def _chance_of_at_least(count: int, rate: float) -> float:
     return 1.0 - sum(math.exp(-rate) * rate**k / math.factorial(k) for k in range(count))
 
 
+# How many changes of core code a week, and the weeks before it, need for a share of them
+# with tests to mean something.
+MIN_CORE_CHANGES = 3
+MIN_EARLIER_CORE_CHANGES = 10
+
+
+@dataclass(frozen=True)
+class CoreTesting:
+    """Of the PRs that change core code (`risks.core_tests`), how many also changed tests:
+    this week's, and over the BUSY_FILE_WEEKS before when the stored history covers them."""
+
+    changes: int
+    tested: int
+    earlier_changes: int | None = None
+    earlier_tested: int | None = None
+
+
+def core_testing(
+    prs: Sequence[PullRequest],
+    tested: Callable[[PullRequest], bool | None],
+    history: Collection[PullRequest],
+    window: WeekWindow,
+) -> CoreTesting | None:
+    """This week's changes of core code and how many came with tests, against the weeks
+    before (`tested`: a PR's `risks.core_tests`, None for no such change)."""
+    week = [t for t in map(tested, prs) if t is not None]
+    if len(week) < MIN_CORE_CHANGES:
+        return None
+    since = window.start_utc - timedelta(weeks=BUSY_FILE_WEEKS)
+    earlier = [
+        t
+        for t in (tested(pr) for pr in history if since <= pr.merged_at < window.start_utc)
+        if t is not None
+    ]
+    covered = any(pr.merged_at < since for pr in history)
+    if not covered or len(earlier) < MIN_EARLIER_CORE_CHANGES:
+        return CoreTesting(len(week), week.count(True))
+    return CoreTesting(len(week), week.count(True), len(earlier), earlier.count(True))
+
+
 @dataclass(frozen=True)
 class FlaggedPr:
     """One flagged PR as a risk observation lists it."""

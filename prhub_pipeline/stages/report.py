@@ -10,6 +10,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
+from prhub_pipeline.modelling.scoring.risks import core_tests
 from prhub_pipeline.modelling.tagging.tags import tag_spellings
 from prhub_pipeline.modelling.tagging.themes import housekeeping_themes, subject_themes
 from prhub_pipeline.records import LANGS, RenderedReport, WeekCounts
@@ -48,6 +49,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
         history = load_history(con, repo)
         subjects = subject_themes(read_themes(con, repo.name), len(history.by_number))
         spellings = tag_spellings(list(history.by_number.values()), repo.modules)
+        core_tested = {n: core_tests(pr, repo.scoring) for n, pr in history.by_number.items()}
         for window in windows_for(settings, weeks):
             week = window.week_start
             prs = read_prs(con, repo.name, week)
@@ -89,6 +91,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                     subject_themes=subjects,
                     history_size=len(history.by_number),
                     pushed=pushed,
+                    core_tested=core_tested,
                 )
                 counts = context.counts
                 rendered.append(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import get_args
 
 from prhub_pipeline.config import ScoringConfig
@@ -393,6 +394,51 @@ def tests_noted(test_lines: int | None, lines: int | None) -> bool:
     return test_lines >= TEST_SHARE_NOTED * lines
 
 
+@dataclass(frozen=True)
+class _EditedCode:
+    """What a PR's edits amount to: deleted files and pure renames leave no code to test,
+    build or watch for regressions (verl #4795 moved whole recipe folders out, -32507 lines,
+    and renamed a requirements file)."""
+
+    edited: list[FileChange]
+    shape: ChangeShape
+    core_files: list[FileChange]
+
+    @classmethod
+    def of(cls, pr: PullRequest, config: ScoringConfig) -> _EditedCode:
+        edited = [f for f in pr.files if f.edits_content]
+        # Without a file list the PR's totals are all there is (change_shape falls back to them).
+        if edited or not pr.files:
+            shape = change_shape(pr.model_copy(update={"files": edited}), config)
+        else:
+            shape = _NO_LINES
+        not_code = [*config.doc_paths, *config.test_paths, *config.data_paths]
+        core_files = [
+            f
+            for f in edited
+            if matches_any(f.path, config.core_paths) and not matches_any(f.path, not_code)
+        ]
+        return cls(edited, shape, core_files)
+
+
+def core_tests(pr: PullRequest, config: ScoringConfig) -> bool | None:
+    """Whether a PR that changes core code (`untested_core_min_lines` core lines or more) adds
+    or changes a test file still in the tree; None for a PR that is no such change: a revert,
+    a smaller one, one that takes code out, or any PR where no core paths are configured. A
+    False is what flags `core_without_tests`."""
+    return _core_tests(pr, _EditedCode.of(pr, config), config)
+
+
+def _core_tests(pr: PullRequest, code: _EditedCode, config: ScoringConfig) -> bool | None:
+    if (
+        pr.is_revert
+        or code.shape.core_lines < config.untested_core_min_lines
+        or _removes_code(code.core_files)
+    ):
+        return None
+    return any(matches_any(f.path, config.test_paths) for f in code.edited)
+
+
 def _path_flags(
     pr: PullRequest,
     modules: list[str],
@@ -400,28 +446,10 @@ def _path_flags(
     config_diffs: Mapping[tuple[int, str], ConfigFileDiff],
 ) -> list[RiskFlag]:
     flags = []
-    # Deleted files and pure renames leave no code to test, build or watch for regressions:
-    # verl #4795 moved whole recipe folders out (-32507 lines) and renamed a requirements file.
-    edited = [f for f in pr.files if f.edits_content]
+    code = _EditedCode.of(pr, config)
+    edited, shape, core_files = code.edited, code.shape, code.core_files
     removed = [f for f in pr.files if f.status == "removed"]
-    # Without a file list the PR's totals are all there is (change_shape falls back to them).
-    if edited or not pr.files:
-        shape = change_shape(pr.model_copy(update={"files": edited}), config)
-    else:
-        shape = _NO_LINES
-    core_files = [
-        f
-        for f in edited
-        if matches_any(f.path, config.core_paths)
-        and not matches_any(f.path, [*config.doc_paths, *config.test_paths, *config.data_paths])
-    ]
-    touches_tests = any(matches_any(f.path, config.test_paths) for f in edited)
-    if (
-        not pr.is_revert
-        and shape.core_lines >= config.untested_core_min_lines
-        and not touches_tests
-        and not _removes_code(core_files)
-    ):
+    if _core_tests(pr, code, config) is False:
         paths = _top_paths(edited, config.core_paths)
         flags.append(
             _flag(

@@ -38,6 +38,7 @@ from prhub_pipeline.reporting.facts import (
     BusyFile,
     ChangeOutline,
     ChangePlace,
+    CoreTesting,
     FlaggedPr,
     FollowUp,
     FollowUpKind,
@@ -327,6 +328,10 @@ class Wording:
     busy_file: str
     busy_file_new: str
     busy_file_sep: str
+    # Changes of core code with tests: {n} {tested} {share} {min_lines} {earlier}, the last
+    # `core_testing_earlier` ({n} {tested} {share} {weeks}) or empty.
+    core_testing: str
+    core_testing_earlier: str
     predicted: Counted  # {n} of {total} PRs whose modules the classifier predicted
     # Risks, quick view, follow-ups.
     risk_texts: dict[RiskKind, RiskText]
@@ -1059,13 +1064,38 @@ class Wording:
         )
 
     def risk_notes(
-        self, review_available: bool, any_risk: bool, core_paths: bool = True
+        self,
+        review_available: bool,
+        any_risk: bool,
+        core_paths: bool = True,
+        testing: CoreTesting | None = None,
+        min_core_lines: int = 10,
     ) -> list[str]:
-        """What the risk rules could not check this week, and that none fired if so."""
-        notes = [] if review_available else [self.note_without_reviews]
+        """How many of the week's core changes came with tests, what the risk rules could
+        not check this week, and that none fired if so."""
+        notes = [] if testing is None else [self.core_testing_note(testing, min_core_lines)]
+        if not review_available:
+            notes.append(self.note_without_reviews)
         if not core_paths:
             notes.append(self.note_without_core_paths)
         return notes if any_risk else [*notes, self.note_no_risks]
+
+    def core_testing_note(self, testing: CoreTesting, min_core_lines: int) -> str:
+        earlier = ""
+        if testing.earlier_changes and testing.earlier_tested is not None:
+            earlier = self.core_testing_earlier.format(
+                n=testing.earlier_changes,
+                tested=testing.earlier_tested,
+                share=_percent(testing.earlier_tested, testing.earlier_changes),
+                weeks=BUSY_FILE_WEEKS,
+            )
+        return self.core_testing.format(
+            n=testing.changes,
+            tested=testing.tested,
+            share=_percent(testing.tested, testing.changes),
+            min_lines=min_core_lines,
+            earlier=earlier,
+        )
 
     def quick_view_lead(self, key: int, shown: int, threshold: float) -> str | None:
         if not shown or shown == key:
@@ -1134,6 +1164,10 @@ def _counted(template: Counted, count: int) -> str:
     if isinstance(template, str):
         return template
     return template[0] if count == 1 else template[1]
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{round(100 * part / whole)}%"
 
 
 def _fmt(value: float) -> str:

@@ -295,6 +295,11 @@ EN = Wording(
     busy_file="{path}, {n} PRs ({refs}) against {usual} a week over the previous {weeks} weeks",
     busy_file_new="{path}, {n} PRs ({refs}) and none in the previous {weeks} weeks",
     busy_file_sep="; ",
+    core_testing=(
+        "{tested} of the week's {n} PRs that change {min_lines} or more lines of core code also"
+        " add or change tests ({share}){earlier}."
+    ),
+    core_testing_earlier=", against {share} over the previous {weeks} weeks ({tested} of {n})",
     predicted=(
         "{n} of the week's {total} PRs names no module in its title or labels: its modules are"
         " the classifier's predictions (marked * in the appendix), counted in the table like the"

@@ -226,6 +226,11 @@ ZH = Wording(
     busy_file="{path}（{refs}；此前 {weeks} 周平均每周 {usual} 个）",
     busy_file_new="{path}（{refs}；此前 {weeks} 周没有 PR 改动它）",
     busy_file_sep="；",
+    core_testing=(
+        "本周改动核心代码 {min_lines} 行以上的 {n} 个 PR 中，{tested} 个同时新增或修改了测试"
+        "（{share}）{earlier}。"
+    ),
+    core_testing_earlier="，此前 {weeks} 周为 {share}（{n} 个中 {tested} 个）",
     predicted=(
         "本周 {total} 个 PR 中有 {n} 个的标题和标签未标注模块，其模块由分类器预测"
         "（附录中以 * 标出），表中同样计入。"
