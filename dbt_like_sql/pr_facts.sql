@@ -16,7 +16,7 @@ risks AS (
     FROM {{ source('pr_risks') }}
     GROUP BY repo, number
 )
-SELECT p.repo, p.week_start, p.number, p.title, p.author, p.merged_at,
+SELECT p.repo, p.week_start, p.number, p.title, p.author, p.author_key, p.merged_at,
        p.additions, p.deletions, p.changed_files, p.is_revert, p.reverted_number,
        coalesce(m.modules, []) AS modules, coalesce(m.modules_predicted, false) AS modules_predicted,
        coalesce(t.themes, []) AS themes,

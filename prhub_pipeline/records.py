@@ -8,6 +8,7 @@ between stages: nothing passes plain dicts from one layer to another.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
@@ -66,6 +67,21 @@ class FileChange(Record):
         return self.status != "renamed" or bool(self.additions or self.deletions)
 
 
+_NOREPLY_EMAIL = re.compile(r"^(?:\d+\+)?(?P<login>[^@\s]+)@users\.noreply\.github\.com$", re.I)
+
+
+def author_key(login: str | None = None, email: str | None = None) -> str | None:
+    """One key per person across the names they commit under: their GitHub login (given, or
+    read from a GitHub noreply address), else their email, lowercased. verl's #6135 is by
+    "NIE SHIYU", who had committed as "xiazhahe", both from xiazhahe's noreply address."""
+    if login:
+        return login.lower()
+    if not email or not email.strip():
+        return None
+    noreply = _NOREPLY_EMAIL.match(email.strip())
+    return (noreply["login"] if noreply else email.strip()).lower()
+
+
 class PullRequest(Record):
     """A merged pull request, as any source sees it."""
 
@@ -74,6 +90,8 @@ class PullRequest(Record):
     title: str
     body: str = ""
     author: str | None = None  # login (github) or display name (git); None for deleted users
+    # Who the author is, whatever name they used: see `author_key`.
+    author_key: str | None = None
     co_authors: list[str] = Field(default_factory=list)
     labels: list[str] = Field(default_factory=list)
     created_at: datetime | None = None

@@ -17,13 +17,21 @@ class GitRepo:
         self.git("config", "user.name", "Test Author")
         self.git("config", "user.email", "author@example.com")
 
-    def git(self, *args: str, date: str | None = None, author: str | None = None) -> str:
+    def git(
+        self,
+        *args: str,
+        date: str | None = None,
+        author: str | None = None,
+        email: str | None = None,
+    ) -> str:
         env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1"}
         if date:
             env["GIT_AUTHOR_DATE"] = date
             env["GIT_COMMITTER_DATE"] = date
         if author:
             env["GIT_AUTHOR_NAME"] = author
+        if email:
+            env["GIT_AUTHOR_EMAIL"] = email
         completed = subprocess.run(
             ["git", *args], cwd=self.path, env=env, capture_output=True, text=True, check=True
         )
@@ -43,6 +51,7 @@ class GitRepo:
         date: str,
         files: dict[str, str | bytes] | None = None,
         author: str | None = None,
+        email: str | None = None,
     ) -> str:
         """Write `files`, stage everything and commit; returns the new commit's sha."""
         for relative, content in (files or {}).items():
@@ -57,6 +66,7 @@ class GitRepo:
             message,
             date=date,
             author=author,
+            email=email,
         )
         return self.git("rev-parse", "HEAD")
 
@@ -68,10 +78,11 @@ class GitRepo:
         date: str,
         files: dict[str, str],
         author: str | None = None,
+        email: str | None = None,
     ) -> str:
         """A GitHub-style merge commit of a topic branch with one commit (by `author`) on it."""
         self.git("checkout", "-q", "-b", branch)
-        self.commit(f"work on {branch}", date, files, author=author)
+        self.commit(f"work on {branch}", date, files, author=author, email=email)
         self.git("checkout", "-q", "main")
         self.git(
             "merge",

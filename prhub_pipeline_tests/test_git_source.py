@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from prhub_pipeline.records import author_key
 from prhub_pipeline.sources.git import (
     GitSourceError,
     read_file_versions,
@@ -86,6 +87,38 @@ def test_merge_commit_takes_title_from_body(git_repo: GitRepo) -> None:
     assert [f.path for f in pr.files] == ["x.py"]  # the diff against the first parent
     # The merge commit is by whoever merged it ("Test Author"); the PR is its branch's.
     assert pr.author == "Branch Author"
+    assert pr.author_key == "author@example.com"  # the branch commit's address, lowercased
+
+
+def test_an_author_is_known_by_address_whatever_the_name(git_repo: GitRepo) -> None:
+    """verl's #6135 is by "NIE SHIYU", who had committed as "xiazhahe": both from the
+    noreply address of the GitHub account xiazhahe, whose login is the key. Another address
+    is the key as it is, lowercased, for squashed and merged PRs alike."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    noreply = "86939755+xiazhahe@users.noreply.github.com"
+    git_repo.commit(
+        "[ci] fix: npu (#1)", "2026-05-12T10:00:00+08:00", {"a.py": "1\n"}, "xiazhahe", noreply
+    )
+    git_repo.commit(
+        "[megatron] fix: npu (#2)",
+        "2026-05-12T11:00:00+08:00",
+        {"a.py": "2\n"},
+        "NIE SHIYU",
+        noreply,
+    )
+    git_repo.commit(
+        "feat: x (#3)", "2026-05-12T12:00:00+08:00", {"a.py": "3\n"}, "Quan", "QuanCS@QQ.com"
+    )
+    git_repo.merge_pull_request(
+        4, "b", "Add y", "2026-05-12T13:00:00+08:00", {"b.py": "1\n"}, "Quan (全)", "quancs@qq.com"
+    )
+    prs = read_week(git_repo.path)
+    assert {n: (pr.author, pr.author_key) for n, pr in prs.items()} == {
+        1: ("xiazhahe", "xiazhahe"),
+        2: ("NIE SHIYU", "xiazhahe"),
+        3: ("Quan", "quancs@qq.com"),
+        4: ("Quan (全)", "quancs@qq.com"),
+    }
 
 
 def test_a_squash_subject_without_a_space_before_the_number(git_repo: GitRepo) -> None:
@@ -398,3 +431,17 @@ def test_file_versions_are_read_from_the_landing_commit_and_its_first_parent(
         (1, "conf/a.yaml", None, None),  # no landing commit
     ]
     assert read_file_versions(git_repo.path, []) == []
+
+
+@pytest.mark.parametrize(
+    ("login", "email", "key"),
+    [
+        ("Alice-Dev", "alice@work.example", "alice-dev"),  # a login wins, lowercased
+        (None, "xiazhahe@users.noreply.github.com", "xiazhahe"),  # older noreply addresses
+        (None, " Bob@Example.COM ", "bob@example.com"),
+        (None, "", None),
+        (None, None, None),
+    ],
+)
+def test_author_keys(login: str | None, email: str | None, key: str | None) -> None:
+    assert author_key(login, email) == key

@@ -112,6 +112,7 @@ def test_fetches_a_week_with_follow_ups_for_what_did_not_fit() -> None:
     assert first.source == "github"
     assert first.merged_at == datetime(2026, 5, 13, 8, 15, 42, tzinfo=UTC)
     assert first.author == "alice-dev" and first.merged_by == "core-maintainer"
+    assert first.author_key == "alice-dev"  # a login is the author's key
     assert first.labels == ["rollout"] and first.base_branch == "main"
     assert first.merge_commit_sha == "0123456789abcdef0123456789abcdef01234567"
     assert [(f.path, f.status) for f in first.files] == [

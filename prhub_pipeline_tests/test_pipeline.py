@@ -113,6 +113,47 @@ def test_every_stage_lands_and_reports_are_readable(
     assert "the week has not ended yet" in capsys.readouterr().err
 
 
+def test_an_author_under_a_new_name_is_no_new_author(git_repo: GitRepo, tmp_path: Path) -> None:
+    """verl's "NIE SHIYU" (#6135) had committed as "xiazhahe" from the same noreply address:
+    `weekly_contributors` counted them as a new author. An author is new in the week of their
+    first PR under any name they used (prs.author_key)."""
+    noreply = "86939755+xiazhahe@users.noreply.github.com"
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    for number, day, name, email in (
+        (1, "2026-05-05", "xiazhahe", noreply),
+        (2, "2026-05-06", "Alice", "alice@example.com"),
+        (3, "2026-05-12", "NIE SHIYU", noreply),
+        (4, "2026-05-13", "Bob", "bob@example.com"),
+        (5, "2026-05-14", "Alice", "alice@example.com"),
+    ):
+        git_repo.commit(
+            f"[core] fix: change {number} (#{number})",
+            f"{day}T10:00:00+08:00",
+            {f"src/m{number}.py": f"{number}\n"},
+            name,
+            email,
+        )
+    config = write_config(tmp_path, git_repo.path)
+    assert (
+        main(["materialize", "--config", str(config), "--week", WEEKS[0], "--through", WEEKS[1]])
+        == 0
+    )
+    rows = stored(
+        config,
+        "SELECT week_start::VARCHAR, authors, new_authors, new_author_names"
+        " FROM weekly_contributors ORDER BY 1",
+    )
+    assert rows == [("2026-05-04", 2, 2, ["Alice", "xiazhahe"]), ("2026-05-11", 3, 1, ["Bob"])]
+    keys = stored(config, "SELECT number, author_key FROM prs ORDER BY 1")
+    assert keys == [
+        (1, "xiazhahe"),
+        (2, "alice@example.com"),
+        (3, "xiazhahe"),
+        (4, "bob@example.com"),
+        (5, "alice@example.com"),
+    ]
+
+
 def test_each_report_links_to_itself_where_the_reports_are_published(
     history: GitRepo, tmp_path: Path
 ) -> None:

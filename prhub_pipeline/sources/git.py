@@ -27,6 +27,7 @@ from prhub_pipeline.records import (
     FileVersions,
     PullRequest,
     PushedCommit,
+    author_key,
 )
 from prhub_pipeline.reverts import RevertText, read_revert, reverted_number
 
@@ -41,7 +42,7 @@ CO_AUTHOR = re.compile(r"^(?P<name>[^<]*?)\s*<?(?P<local>[^<>@\s]+)@[^>\s]*>?")
 # `git log` output is split on control characters that commit messages do not contain.
 RECORD = "\x1e"
 FIELD = "\x1f"
-LOG_FORMAT = f"{RECORD}%H{FIELD}%P{FIELD}%an{FIELD}%cI{FIELD}%B"
+LOG_FORMAT = f"{RECORD}%H{FIELD}%P{FIELD}%an{FIELD}%ae{FIELD}%cI{FIELD}%B"
 CHANGES_FORMAT = f"{RECORD}%H{FIELD}"
 RAW_STATUS: dict[str, FileStatus] = {
     "A": "added",
@@ -64,6 +65,7 @@ class _Commit:
     sha: str
     parents: list[str]
     author: str
+    author_email: str
     committed_at: datetime
     message: str
 
@@ -174,12 +176,13 @@ def _parse_log(output: str) -> list[_Commit]:
     for chunk in output.split(RECORD):
         if not chunk.strip():
             continue
-        sha, parents, author, committed, message = chunk.split(FIELD, 4)
+        sha, parents, author, author_email, committed, message = chunk.split(FIELD, 5)
         commits.append(
             _Commit(
                 sha=sha,
                 parents=parents.split(),
                 author=author,
+                author_email=author_email,
                 committed_at=datetime.fromisoformat(committed),
                 message=message,
             )
@@ -215,15 +218,21 @@ def _read_changes(git_path: Path, shas: list[str]) -> dict[str, list[FileChange]
     return changes
 
 
-def _read_authors(git_path: Path, shas: list[str]) -> dict[str, str]:
+def _read_authors(git_path: Path, shas: list[str]) -> dict[str, tuple[str, str]]:
+    """Each commit's author name and email."""
     if not shas:
         return {}
     output = _run_git(
         git_path,
-        ["log", "--no-walk=unsorted", "--stdin", "--no-color", f"--format=%H{FIELD}%an"],
+        ["log", "--no-walk=unsorted", "--stdin", "--no-color", f"--format=%H{FIELD}%an{FIELD}%ae"],
         stdin="\n".join(shas),
     )
-    return dict(line.split(FIELD, 1) for line in output.splitlines() if FIELD in line)
+    authors = {}
+    for line in output.splitlines():
+        if line.count(FIELD) == 2:
+            sha, name, email = line.split(FIELD)
+            authors[sha] = (name, email)
+    return authors
 
 
 def _split_message(message: str) -> tuple[str, str, list[str]]:
@@ -294,7 +303,7 @@ def _landing(commit: _Commit) -> _Landing | None:
 def _to_pull_request(
     repo: str,
     landing: _Landing,
-    author: str,
+    author: tuple[str, str],
     files: list[FileChange],
     revert: RevertText | None,
     reverted: int | None,
@@ -306,7 +315,8 @@ def _to_pull_request(
             number=landing.number,
             title=landing.title,
             body=landing.body,
-            author=author or None,
+            author=author[0] or None,
+            author_key=author_key(email=author[1]),
             co_authors=landing.co_authors,
             merged_at=commit.committed_at,
             merge_commit_sha=commit.sha,
@@ -419,7 +429,11 @@ def read_window(
                 _to_pull_request(
                     repo,
                     landing,
-                    branch_authors.get(tip, "") if tip else landing.commit.author,
+                    (
+                        branch_authors.get(tip, ("", ""))
+                        if tip
+                        else (landing.commit.author, landing.commit.author_email)
+                    ),
                     changes.get(landing.commit.sha, []),
                     revert,
                     reverted_number(revert, titles, commits) if revert else None,

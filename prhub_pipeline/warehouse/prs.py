@@ -41,6 +41,7 @@ PR_COLUMNS = (
     "reverted_sha",
     "reverted_number",
     "source",
+    "author_key",
 )
 FILE_COLUMNS = (
     "repo",
@@ -81,6 +82,7 @@ def pr_tables(week_start: date, prs: Sequence[PullRequest]) -> list[TableRows]:
                 pr.reverted_sha,
                 pr.reverted_number,
                 pr.source,
+                pr.author_key,
             )
         )
         file_rows.extend(

@@ -21,6 +21,7 @@ from prhub_pipeline.records import (
     ReviewThread,
     SearchRange,
     ThreadComment,
+    author_key,
 )
 from prhub_pipeline.reverts import merge_commits, read_revert, reverted_number, titles_before
 from prhub_pipeline.sources.github.client import GitHubResponseError
@@ -297,6 +298,7 @@ def _pull_request_records(
             title=title,
             body=body,
             author=author,
+            author_key=author_key(login=author),
             labels=[label["name"] for label in parts.connections["labels"].items.values()],
             created_at=parse_timestamp(node.get("createdAt"), f"{what} createdAt"),
             merged_at=merged_at,
