@@ -1561,6 +1561,11 @@ def _key_ref(number: int, module: str, importance: float, is_key: bool = True) -
     )
 
 
+def faded_note(context: ReportContext) -> str:
+    """The trends' sentence naming the labels that fell from one or two PRs to none."""
+    return next(line for line in context.trends_lead if "表中不列" in line or "Not in the" in line)
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_label_that_fell_to_zero_keeps_its_trend_row(lang: str) -> None:
     """The lead names "Ray (2 → 0)" among the largest changes: the table has its row. Docs,
@@ -1582,15 +1587,15 @@ def test_a_label_that_fell_to_zero_keeps_its_trend_row(lang: str) -> None:
         if lang == "zh"
         else f"Not in the table: {docs}, with one or two PRs last week and none this week."
     )
-    assert context.trends_lead[-1] == note  # `bugfix` is no area: neither row nor name
+    assert faded_note(context) == note  # `bugfix` is no area: neither row nor name
     # A module and a theme of one name are named once, as the theme writes it (VeOmni's
     # 2026-08-10 read "data, dist, lora, and LoRA").
     both = WeekCounts(pr_count=3, modules={"lora": 1}, themes={"LoRA": 1})
-    lead = context_for(week_prs(), lang, previous=both).trends_lead[-1]
+    lead = faded_note(context_for(week_prs(), lang, previous=both))
     assert "LoRA" in lead and "lora" not in lead
     # Spellings aside too, as tilelang's `docs` module beside a Doc theme would be.
     spelt = WeekCounts(pr_count=3, modules={"benchmark": 1}, themes={"Benchmarks": 1})
-    lead = context_for(week_prs(), lang, previous=spelt).trends_lead[-1]
+    lead = faded_note(context_for(week_prs(), lang, previous=spelt))
     assert "Benchmarks" in lead and "benchmark" not in lead
     markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
     theme = "主题" if lang == "zh" else "theme"
@@ -2270,3 +2275,72 @@ def test_the_risk_observations_say_how_many_core_changes_came_with_tests(lang: s
     # Without core paths nothing is core: the note says the check was not made instead.
     assert WORDINGS[lang].note_without_core_paths in unconfigured.risk_notes
     assert not any("%" in n for n in unconfigured.risk_notes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Contributors
+
+
+def authored(
+    number: int, author: str, key: str | None, merged_at: datetime = MERGED
+) -> PullRequest:
+    pr = make_pr(number, f"[fsdp] fix: by {author}", merged_at=merged_at)
+    return pr.model_copy(update={"author": author, "author_key": key})
+
+
+def contributors_week() -> tuple[list[PullRequest], list[PullRequest]]:
+    week = [
+        authored(7401, "NIE SHIYU", "xiazhahe"),  # committed as "xiazhahe" before
+        authored(7402, "Bob", "bob@example.com"),
+        authored(7403, "Carol", "carol@example.com"),
+        authored(7404, "Bob", "bob@example.com"),
+        authored(7405, "alice", "alice@example.com"),
+        authored(7406, "dependabot[bot]", None),
+    ]
+    history = [
+        authored(7001, "xiazhahe", "xiazhahe", MERGED - timedelta(weeks=3)),
+        authored(7002, "alice", "alice@old.example", MERGED - timedelta(weeks=20)),
+    ]
+    return week, history
+
+
+def test_contributors_are_new_under_no_name_or_address_they_used_before() -> None:
+    week, history = contributors_week()
+    found = facts.contributors(week, history, WINDOW)
+    assert found == facts.Contributors(4, [("Bob", [7402, 7404]), ("Carol", [7403])])
+    # A history that does not reach twelve weeks back cannot tell who is new.
+    recent = [pr for pr in history if pr.number != 7002]
+    assert facts.contributors(week, recent, WINDOW) == facts.Contributors(4, None)
+    assert facts.contributors(week[-1:], history, WINDOW) is None  # bots only
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_trends_count_the_weeks_authors_and_name_the_new_ones(lang: str) -> None:
+    week, history = contributors_week()
+    MODULES.update({pr.number: ["fsdp"] for pr in week})
+    try:
+        context = context_for(week, lang, previous=WeekCounts(pr_count=5), history=history)
+        markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+    finally:
+        for pr in week:
+            del MODULES[pr.number]
+    line = {
+        "zh": (
+            "本周 4 位作者合并了 PR，其中 2 位在已入库的 PR 中首次出现："
+            "Bob（#7402、#7404）、Carol（#7403）。"
+        ),
+        "en": (
+            "4 authors merged PRs this week, 2 of them for the first time in the stored history:"
+            " Bob (#7402, #7404), Carol (#7403)."
+        ),
+    }[lang]
+    assert line in context.trends_lead
+    assert (
+        "Bob" in markdown and "[#7403](https://github.com/verl-project/verl/pull/7403)" in markdown
+    )
+
+
+def test_more_than_six_new_authors_are_counted_as_people() -> None:
+    many = facts.Contributors(9, [(f"dev{n}", [7500 + n]) for n in range(8)])
+    assert WORDINGS["zh"].contributors_note(many)[0].endswith("dev5（#7505） 等 8 位。")
+    assert WORDINGS["en"].contributors_note(many)[0].endswith("dev5 (#7505) and 2 more.")

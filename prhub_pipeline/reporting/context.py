@@ -401,6 +401,9 @@ def build_report_context(
                 [by_number[r.number] for r in ordered], known.values(), window, scoring
             )
         )
+        + words.contributors_note(
+            facts.contributors([by_number[r.number] for r in ordered], known.values(), window)
+        )
         + words.predicted_note(
             sum(1 for ref in refs.values() if ref.predicted and ref.areas), len(prs)
         ),

@@ -18,7 +18,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.scoring.importance import FileKind, file_kind
+from prhub_pipeline.modelling.scoring.importance import FileKind, file_kind, is_bot
 from prhub_pipeline.modelling.scoring.known_gaps import followed_up_by
 from prhub_pipeline.modelling.scoring.repeats import title_words
 from prhub_pipeline.modelling.scoring.risks import RISK_ORDER, tests_noted
@@ -676,6 +676,45 @@ def busy_files(
 def _chance_of_at_least(count: int, rate: float) -> float:
     """P(X >= count) for a Poisson X of mean `rate`: how often a week that busy comes by chance."""
     return 1.0 - sum(math.exp(-rate) * rate**k / math.factorial(k) for k in range(count))
+
+
+@dataclass(frozen=True)
+class Contributors:
+    """The week's PR authors, and those whose first stored PR this is, with their PRs (None
+    when the stored history does not reach BUSY_FILE_WEEKS back: anyone could look new)."""
+
+    authors: int
+    newcomers: list[tuple[str, list[int]]] | None
+
+
+def contributors(
+    prs: Sequence[PullRequest], history: Collection[PullRequest], window: WeekWindow
+) -> Contributors | None:
+    """Who wrote the week's PRs (bots left out), and who among them had no stored PR before,
+    under this name or from this address (`PullRequest.author_key`: verl's "NIE SHIYU" had
+    committed as "xiazhahe"), as `weekly_contributors` counts new authors."""
+    by_author: dict[str, list[int]] = defaultdict(list)
+    for pr in prs:
+        if pr.author and not is_bot(pr.author):
+            by_author[pr.author].append(pr.number)
+    if not by_author:
+        return None
+    since = window.start_utc - timedelta(weeks=BUSY_FILE_WEEKS)
+    if not any(pr.merged_at < since for pr in history):
+        return Contributors(len(by_author), None)
+    before = [pr for pr in history if pr.merged_at < window.start_utc]
+    known_names = {pr.author for pr in before}
+    known_keys = {pr.author_key for pr in before if pr.author_key}
+    keys_of: dict[str, set[str]] = defaultdict(set)
+    for pr in prs:
+        if pr.author and pr.author_key:
+            keys_of[pr.author].add(pr.author_key)
+    newcomers = [
+        (author, numbers)
+        for author, numbers in by_author.items()
+        if author not in known_names and not keys_of[author] & known_keys
+    ]
+    return Contributors(len(by_author), newcomers)
 
 
 # How many changes of core code a week, and the weeks before it, need for a share of them

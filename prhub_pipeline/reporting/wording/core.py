@@ -38,6 +38,7 @@ from prhub_pipeline.reporting.facts import (
     BusyFile,
     ChangeOutline,
     ChangePlace,
+    Contributors,
     CoreTesting,
     FlaggedPr,
     FollowUp,
@@ -328,6 +329,12 @@ class Wording:
     busy_file: str
     busy_file_new: str
     busy_file_sep: str
+    # The week's authors: {n} {newcomers}, the last `newcomers` ({k} {list} of `newcomer`:
+    # {author} {refs}) or empty.
+    contributors: Counted
+    newcomers: Counted
+    newcomer: str
+    more_people: str  # {total} {rest}: after the people listed, as `more` after PRs
     # Changes of core code with tests: {n} {tested} {share} {min_lines} {earlier}, the last
     # `core_testing_earlier` ({n} {tested} {share} {weeks}) or empty.
     core_testing: str
@@ -905,6 +912,28 @@ class Wording:
             for f in files
         ]
         return [self.busy_files.format(list=self.busy_file_sep.join(told))]
+
+    def contributors_note(self, found: Contributors | None) -> list[str]:
+        """How many authors the week's PRs had, naming those new to the stored history."""
+        if found is None:
+            return []
+        newcomers = ""
+        if found.newcomers:
+            listed = [
+                self.newcomer.format(author=author, refs=self.refs(numbers, 3))
+                for author, numbers in found.newcomers[:MAX_LISTED]
+            ]
+            newcomers = _counted(self.newcomers, len(found.newcomers)).format(
+                k=len(found.newcomers),
+                list=self.list_sep.join(listed) + self._more_people(len(found.newcomers)),
+            )
+        template = _counted(self.contributors, found.authors)
+        return [template.format(n=found.authors, newcomers=newcomers)]
+
+    def _more_people(self, total: int) -> str:
+        if total <= MAX_LISTED:
+            return ""
+        return self.more_people.format(total=total, rest=total - MAX_LISTED)
 
     def predicted_note(self, n: int, total: int) -> list[str]:
         """How many of the week's PRs have modules only the classifier gave them: in slime's

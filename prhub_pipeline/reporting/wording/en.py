@@ -295,6 +295,16 @@ EN = Wording(
     busy_file="{path}, {n} PRs ({refs}) against {usual} a week over the previous {weeks} weeks",
     busy_file_new="{path}, {n} PRs ({refs}) and none in the previous {weeks} weeks",
     busy_file_sep="; ",
+    contributors=(
+        "1 author merged PRs this week{newcomers}.",
+        "{n} authors merged PRs this week{newcomers}.",
+    ),
+    newcomers=(
+        ", one of them for the first time in the stored history: {list}",
+        ", {k} of them for the first time in the stored history: {list}",
+    ),
+    newcomer="{author} ({refs})",
+    more_people=" and {rest} more",
     core_testing=(
         "{tested} of the week's {n} PRs that change {min_lines} or more lines of core code also"
         " add or change tests ({share}){earlier}."

@@ -226,6 +226,10 @@ ZH = Wording(
     busy_file="{path}（{refs}；此前 {weeks} 周平均每周 {usual} 个）",
     busy_file_new="{path}（{refs}；此前 {weeks} 周没有 PR 改动它）",
     busy_file_sep="；",
+    contributors="本周 {n} 位作者合并了 PR{newcomers}。",
+    newcomers="，其中 {k} 位在已入库的 PR 中首次出现：{list}",
+    newcomer="{author}（{refs}）",
+    more_people=" 等 {total} 位",
     core_testing=(
         "本周改动核心代码 {min_lines} 行以上的 {n} 个 PR 中，{tested} 个同时新增或修改了测试"
         "（{share}）{earlier}。"
