@@ -1,13 +1,13 @@
 -- materialized: view
--- description: Every author's merged PRs, lines changed, active weeks and key PRs, most active first.
-SELECT repo, author,
+-- description: Every author's merged PRs, lines changed, active weeks and key PRs, most active first: one row per person under all their names (author_identities), named as they last signed.
+SELECT f.repo, any_value(i.person_name) AS author,
        count(*) AS prs,
-       sum(additions + deletions) AS lines_changed,
-       count(DISTINCT week_start) AS active_weeks,
-       min(week_start) AS first_week,
-       max(week_start) AS last_week,
-       count(*) FILTER (WHERE is_key) AS key_prs
-FROM {{ ref('pr_facts') }}
-WHERE author IS NOT NULL
-GROUP BY repo, author
-ORDER BY repo, prs DESC, author
+       sum(f.additions + f.deletions) AS lines_changed,
+       count(DISTINCT f.week_start) AS active_weeks,
+       min(f.week_start) AS first_week,
+       max(f.week_start) AS last_week,
+       count(*) FILTER (WHERE f.is_key) AS key_prs
+FROM {{ ref('pr_facts') }} f
+JOIN {{ ref('author_identities') }} i USING (repo, author)
+GROUP BY f.repo, i.person
+ORDER BY f.repo, prs DESC, author

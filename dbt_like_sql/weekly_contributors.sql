@@ -1,31 +1,20 @@
 -- materialized: view
--- description: Authors per week: how many, how many new (first merged PR that week, under this name or from this address: prs.author_key), and who.
-WITH first_by_name AS (
-    SELECT repo, author, min(week_start) AS first_week
-    FROM {{ source('prs') }}
-    WHERE author IS NOT NULL
-    GROUP BY repo, author
-),
-first_by_key AS (
-    SELECT repo, author_key, min(week_start) AS first_week
-    FROM {{ source('prs') }}
-    WHERE author_key IS NOT NULL
-    GROUP BY repo, author_key
-),
-authored AS (
-    -- An author is new in the week of their first PR under any name they used.
-    SELECT p.repo, p.week_start, p.author, count(*) AS prs,
-           min(least(n.first_week, coalesce(k.first_week, n.first_week))) AS first_week
+-- description: Authors per week: how many people, how many new (first merged PR that week under any of their names: author_identities), and who.
+WITH authored AS (
+    SELECT p.repo, p.week_start, i.person, any_value(i.person_name) AS author, count(*) AS prs
     FROM {{ source('prs') }} p
-    JOIN first_by_name n USING (repo, author)
-    LEFT JOIN first_by_key k USING (repo, author_key)
-    GROUP BY p.repo, p.week_start, p.author
+    JOIN {{ ref('author_identities') }} i USING (repo, author)
+    GROUP BY p.repo, p.week_start, i.person
+),
+first_week AS (
+    SELECT repo, person, min(week_start) AS first_week FROM authored GROUP BY repo, person
 )
-SELECT repo, week_start,
+SELECT a.repo, a.week_start,
        count(*) AS authors,
-       count(*) FILTER (WHERE week_start = first_week) AS new_authors,
-       list(author ORDER BY author) FILTER (WHERE week_start = first_week) AS new_author_names,
-       sum(prs) AS prs,
-       arg_max(author, prs) AS most_active_author
-FROM authored
-GROUP BY repo, week_start
+       count(*) FILTER (WHERE a.week_start = f.first_week) AS new_authors,
+       list(a.author ORDER BY a.author) FILTER (WHERE a.week_start = f.first_week) AS new_author_names,
+       sum(a.prs) AS prs,
+       arg_max(a.author, a.prs) AS most_active_author
+FROM authored a
+JOIN first_week f USING (repo, person)
+GROUP BY a.repo, a.week_start

@@ -115,8 +115,8 @@ def test_every_stage_lands_and_reports_are_readable(
 
 def test_an_author_under_a_new_name_is_no_new_author(git_repo: GitRepo, tmp_path: Path) -> None:
     """verl's "NIE SHIYU" (#6135) had committed as "xiazhahe" from the same noreply address:
-    `weekly_contributors` counted them as a new author. An author is new in the week of their
-    first PR under any name they used (prs.author_key)."""
+    `weekly_contributors` counted them as a new author and `author_activity` as two. Names
+    that share an author_key are one person (`author_identities`)."""
     noreply = "86939755+xiazhahe@users.noreply.github.com"
     git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
     for number, day, name, email in (
@@ -143,7 +143,10 @@ def test_an_author_under_a_new_name_is_no_new_author(git_repo: GitRepo, tmp_path
         "SELECT week_start::VARCHAR, authors, new_authors, new_author_names"
         " FROM weekly_contributors ORDER BY 1",
     )
-    assert rows == [("2026-05-04", 2, 2, ["Alice", "xiazhahe"]), ("2026-05-11", 3, 1, ["Bob"])]
+    # A person is named as they last signed.
+    assert rows == [("2026-05-04", 2, 2, ["Alice", "NIE SHIYU"]), ("2026-05-11", 3, 1, ["Bob"])]
+    activity = stored(config, "SELECT author, prs FROM author_activity ORDER BY prs DESC, author")
+    assert activity == [("Alice", 2), ("NIE SHIYU", 2), ("Bob", 1)]
     keys = stored(config, "SELECT number, author_key FROM prs ORDER BY 1")
     assert keys == [
         (1, "xiazhahe"),

@@ -2344,3 +2344,20 @@ def test_more_than_six_new_authors_are_counted_as_people() -> None:
     many = facts.Contributors(9, [(f"dev{n}", [7500 + n]) for n in range(8)])
     assert WORDINGS["zh"].contributors_note(many)[0].endswith("dev5（#7505） 等 8 位。")
     assert WORDINGS["en"].contributors_note(many)[0].endswith("dev5 (#7505) and 2 more.")
+
+
+def test_names_that_share_an_address_through_other_names_are_one_person() -> None:
+    """verl's Haibin Lin signed as "H", "HL", "Haibin Lin" and "H (on leave)" from two
+    addresses; `author_identities` tells people apart the same way."""
+    prs = [
+        authored(7601, "H", "linhaibin@gmail.com"),
+        authored(7602, "HL", "linhaibin@gmail.com"),
+        authored(7603, "Haibin Lin", "haibin@work.example"),
+        authored(7604, "Haibin Lin", "linhaibin@gmail.com"),
+        authored(7605, "H (on leave)", "haibin@work.example"),
+        authored(7606, "Bob", None),  # stored before keys were: the name alone
+        authored(7607, "Carol", "carol@example.com"),
+    ]
+    person = facts.people(prs)
+    assert len({person[n] for n in ("H", "HL", "Haibin Lin", "H (on leave)")}) == 1
+    assert len(set(person.values())) == 3

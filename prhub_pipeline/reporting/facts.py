@@ -680,8 +680,9 @@ def _chance_of_at_least(count: int, rate: float) -> float:
 
 @dataclass(frozen=True)
 class Contributors:
-    """The week's PR authors, and those whose first stored PR this is, with their PRs (None
-    when the stored history does not reach BUSY_FILE_WEEKS back: anyone could look new)."""
+    """How many people wrote the week's PRs, and those whose first stored PR this is, by the
+    name they used this week, with their PRs (None when the stored history does not reach
+    BUSY_FILE_WEEKS back: anyone could look new)."""
 
     authors: int
     newcomers: list[tuple[str, list[int]]] | None
@@ -690,31 +691,44 @@ class Contributors:
 def contributors(
     prs: Sequence[PullRequest], history: Collection[PullRequest], window: WeekWindow
 ) -> Contributors | None:
-    """Who wrote the week's PRs (bots left out), and who among them had no stored PR before,
-    under this name or from this address (`PullRequest.author_key`: verl's "NIE SHIYU" had
-    committed as "xiazhahe"), as `weekly_contributors` counts new authors."""
-    by_author: dict[str, list[int]] = defaultdict(list)
+    """Who wrote the week's PRs (bots left out), and who among them had no stored PR before
+    under any of their names, as the `author_identities` SQL model tells people apart."""
+    person_of = people([*history, *prs])
+    by_person: dict[str, tuple[str, list[int]]] = {}
     for pr in prs:
         if pr.author and not is_bot(pr.author):
-            by_author[pr.author].append(pr.number)
-    if not by_author:
+            by_person.setdefault(person_of[pr.author], (pr.author, []))[1].append(pr.number)
+    if not by_person:
         return None
     since = window.start_utc - timedelta(weeks=BUSY_FILE_WEEKS)
     if not any(pr.merged_at < since for pr in history):
-        return Contributors(len(by_author), None)
-    before = [pr for pr in history if pr.merged_at < window.start_utc]
-    known_names = {pr.author for pr in before}
-    known_keys = {pr.author_key for pr in before if pr.author_key}
-    keys_of: dict[str, set[str]] = defaultdict(set)
+        return Contributors(len(by_person), None)
+    earlier = {
+        person_of[pr.author] for pr in history if pr.author and pr.merged_at < window.start_utc
+    }
+    newcomers = [named for person, named in by_person.items() if person not in earlier]
+    return Contributors(len(by_person), newcomers)
+
+
+def people(prs: Collection[PullRequest]) -> dict[str, str]:
+    """Each author name's person: names that share an `author_key` (a login, or an email with
+    the git source), directly or through other names, are one (verl's "H", "HL", "Haibin Lin"
+    and "H (on leave)"). The person is named by one of its nodes; only sameness matters."""
+    parent: dict[str, str] = {}
+
+    def root(node: str) -> str:
+        parent.setdefault(node, node)
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
     for pr in prs:
-        if pr.author and pr.author_key:
-            keys_of[pr.author].add(pr.author_key)
-    newcomers = [
-        (author, numbers)
-        for author, numbers in by_author.items()
-        if author not in known_names and not keys_of[author] & known_keys
-    ]
-    return Contributors(len(by_author), newcomers)
+        if pr.author:
+            name = f"n:{pr.author}"
+            key = f"k:{pr.author_key or 'name:' + pr.author}"
+            parent[root(name)] = root(key)
+    return {node[2:]: root(node) for node in list(parent) if node.startswith("n:")}
 
 
 # How many changes of core code a week, and the weeks before it, need for a share of them
