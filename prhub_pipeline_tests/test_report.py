@@ -2232,13 +2232,14 @@ def test_core_testing_counts_the_weeks_core_changes_with_tests_against_the_weeks
     def tested(pr: PullRequest) -> bool | None:
         return core_tests(pr, CONFIG)
 
-    testing = facts.core_testing(week, tested, [*earlier, old], WINDOW)
-    assert testing == facts.CoreTesting(4, 2, 12, 3)
+    testing = facts.core_testing(week, tested, [*earlier, old], WINDOW, 10)
+    assert testing == facts.CoreTesting(10, 4, 2, 12, 3)
     # Too few earlier changes, or a history that does not reach back: this week's alone.
-    assert facts.core_testing(week, tested, [*earlier[:9], old], WINDOW) == facts.CoreTesting(4, 2)
-    assert facts.core_testing(week, tested, earlier, WINDOW) == facts.CoreTesting(4, 2)
+    alone = facts.CoreTesting(10, 4, 2)
+    assert facts.core_testing(week, tested, [*earlier[:9], old], WINDOW, 10) == alone
+    assert facts.core_testing(week, tested, earlier, WINDOW, 10) == alone
     # Under three changes of core code a share says little: nothing.
-    assert facts.core_testing(week[:2], tested, [*earlier, old], WINDOW) is None
+    assert facts.core_testing(week[:2], tested, [*earlier, old], WINDOW, 10) is None
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

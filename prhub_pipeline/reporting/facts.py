@@ -609,9 +609,13 @@ def _same_move(
     return kinds[change[0]] != kinds[kept[0]] and same_way and nested
 
 
+# The weeks before a week that say what is usual for it (a file's PRs, the share of core
+# changes with tests); a stored history that does not reach this far back says nothing of the
+# usual, nor who is new.
+USUAL_WEEKS = 12
 # A code file is busy in a week when at least this many PRs, and this share of the week's,
 # changed it, and so many that a week at its usual rate (its PRs a week over the
-# BUSY_FILE_WEEKS before, at least one PR in all of them) would reach that count less often
+# USUAL_WEEKS before, at least one PR in all of them) would reach that count less often
 # than BUSY_FILE_CHANCE (a Poisson tail). Three PRs alone are no news: verl's ray_trainer.py
 # had three or more in 30 of 80 weeks; and twice the usual was, for files changed about once
 # a week, within chance: it named files in 58 of tilelang's 73 weeks with a history, this rule
@@ -619,7 +623,6 @@ def _same_move(
 BUSY_FILE_MIN_PRS = 3
 BUSY_FILE_SHARE = 0.1
 BUSY_FILE_CHANCE = 0.02
-BUSY_FILE_WEEKS = 12
 MAX_BUSY_FILES = 3
 
 
@@ -627,7 +630,7 @@ MAX_BUSY_FILES = 3
 class BusyFile:
     path: str
     numbers: list[int]  # the week's PRs that changed it, in the order given
-    usual: float  # PRs a week that changed it, on average over the BUSY_FILE_WEEKS before
+    usual: float  # PRs a week that changed it, on average over the USUAL_WEEKS before
 
 
 def busy_files(
@@ -639,9 +642,9 @@ def busy_files(
     """The code files (core code, where `scoring.core_paths` says what that is) more of the
     week's PRs changed than their usual rate explains, most PRs first: where work piled up
     (verl's engine_workers.py, 7 PRs in its week of 2026-03-30 against 2.4 a week before).
-    Nothing when the stored history does not reach BUSY_FILE_WEEKS back, since then the usual
+    Nothing when the stored history does not reach USUAL_WEEKS back, since then the usual
     is unknown."""
-    since = window.start_utc - timedelta(weeks=BUSY_FILE_WEEKS)
+    since = window.start_utc - timedelta(weeks=USUAL_WEEKS)
     if not prs or not any(pr.merged_at < since for pr in history):
         return []
 
@@ -664,10 +667,9 @@ def busy_files(
         if since <= pr.merged_at < window.start_utc:
             before.update({change.path for change in pr.files} & crowded.keys())
     busy = [
-        BusyFile(path, numbers, before[path] / BUSY_FILE_WEEKS)
+        BusyFile(path, numbers, before[path] / USUAL_WEEKS)
         for path, numbers in crowded.items()
-        if _chance_of_at_least(len(numbers), max(before[path], 1) / BUSY_FILE_WEEKS)
-        < BUSY_FILE_CHANCE
+        if _chance_of_at_least(len(numbers), max(before[path], 1) / USUAL_WEEKS) < BUSY_FILE_CHANCE
     ]
     busy.sort(key=lambda f: (-len(f.numbers), f.path))
     return busy[:MAX_BUSY_FILES]
@@ -682,7 +684,7 @@ def _chance_of_at_least(count: int, rate: float) -> float:
 class Contributors:
     """How many people wrote the week's PRs, and those whose first stored PR this is, by the
     name they used this week, with their PRs (None when the stored history does not reach
-    BUSY_FILE_WEEKS back: anyone could look new)."""
+    USUAL_WEEKS back: anyone could look new)."""
 
     authors: int
     newcomers: list[tuple[str, list[int]]] | None
@@ -700,7 +702,7 @@ def contributors(
             by_person.setdefault(person_of[pr.author], (pr.author, []))[1].append(pr.number)
     if not by_person:
         return None
-    since = window.start_utc - timedelta(weeks=BUSY_FILE_WEEKS)
+    since = window.start_utc - timedelta(weeks=USUAL_WEEKS)
     if not any(pr.merged_at < since for pr in history):
         return Contributors(len(by_person), None)
     earlier = {
@@ -740,8 +742,9 @@ MIN_EARLIER_CORE_CHANGES = 10
 @dataclass(frozen=True)
 class CoreTesting:
     """Of the PRs that change core code (`risks.core_tests`), how many also changed tests:
-    this week's, and over the BUSY_FILE_WEEKS before when the stored history covers them."""
+    this week's, and over the USUAL_WEEKS before when the stored history covers them."""
 
+    min_lines: int  # the core lines a change needs to count (`untested_core_min_lines`)
     changes: int
     tested: int
     earlier_changes: int | None = None
@@ -753,13 +756,14 @@ def core_testing(
     tested: Callable[[PullRequest], bool | None],
     history: Collection[PullRequest],
     window: WeekWindow,
+    min_lines: int,
 ) -> CoreTesting | None:
     """This week's changes of core code and how many came with tests, against the weeks
     before (`tested`: a PR's `risks.core_tests`, None for no such change)."""
     week = [t for t in map(tested, prs) if t is not None]
     if len(week) < MIN_CORE_CHANGES:
         return None
-    since = window.start_utc - timedelta(weeks=BUSY_FILE_WEEKS)
+    since = window.start_utc - timedelta(weeks=USUAL_WEEKS)
     earlier = [
         t
         for t in (tested(pr) for pr in history if since <= pr.merged_at < window.start_utc)
@@ -767,8 +771,8 @@ def core_testing(
     ]
     covered = any(pr.merged_at < since for pr in history)
     if not covered or len(earlier) < MIN_EARLIER_CORE_CHANGES:
-        return CoreTesting(len(week), week.count(True))
-    return CoreTesting(len(week), week.count(True), len(earlier), earlier.count(True))
+        return CoreTesting(min_lines, len(week), week.count(True))
+    return CoreTesting(min_lines, len(week), week.count(True), len(earlier), earlier.count(True))
 
 
 @dataclass(frozen=True)

@@ -30,10 +30,10 @@ from prhub_pipeline.modelling.scoring.risks import (
 from prhub_pipeline.modelling.text.pr_titles import first_word_type, tag_type
 from prhub_pipeline.records import FixImpact, Lang, PrScore, PrType, ReviewAsk, RiskKind, WeekCounts
 from prhub_pipeline.reporting.facts import (
-    BUSY_FILE_WEEKS,
     FOLLOW_UP_KINDS,
     MAX_LISTED,
     MAX_LISTED_PER_IMPACT,
+    USUAL_WEEKS,
     WORKS_EVERYWHERE,
     BusyFile,
     ChangeOutline,
@@ -170,7 +170,7 @@ class RiskText(NamedTuple):
 
 # How a place's one file changed, as `_place` names it: ChangePlace.status, or an edit.
 PLACE_STATUSES = ("modified", "added", "removed")
-MAX_BUSY_FILE_REFS = 3  # of a busy file's PRs, the ones named before "and N more"
+MAX_ITEM_REFS = 3  # of a busy file's or a new author's PRs, the ones named before "and N more"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -905,9 +905,9 @@ class Wording:
             (self.busy_file if f.usual else self.busy_file_new).format(
                 path=f.path,
                 n=len(f.numbers),
-                refs=self.refs(f.numbers, MAX_BUSY_FILE_REFS),
+                refs=self.refs(f.numbers, MAX_ITEM_REFS),
                 usual=_fmt(f.usual),
-                weeks=BUSY_FILE_WEEKS,
+                weeks=USUAL_WEEKS,
             )
             for f in files
         ]
@@ -920,7 +920,7 @@ class Wording:
         newcomers = ""
         if found.newcomers:
             listed = [
-                self.newcomer.format(author=author, refs=self.refs(numbers, 3))
+                self.newcomer.format(author=author, refs=self.refs(numbers, MAX_ITEM_REFS))
                 for author, numbers in found.newcomers[:MAX_LISTED]
             ]
             newcomers = _counted(self.newcomers, len(found.newcomers)).format(
@@ -1098,31 +1098,30 @@ class Wording:
         any_risk: bool,
         core_paths: bool = True,
         testing: CoreTesting | None = None,
-        min_core_lines: int = 10,
     ) -> list[str]:
         """How many of the week's core changes came with tests, what the risk rules could
         not check this week, and that none fired if so."""
-        notes = [] if testing is None else [self.core_testing_note(testing, min_core_lines)]
+        notes = [] if testing is None else [self.core_testing_note(testing)]
         if not review_available:
             notes.append(self.note_without_reviews)
         if not core_paths:
             notes.append(self.note_without_core_paths)
         return notes if any_risk else [*notes, self.note_no_risks]
 
-    def core_testing_note(self, testing: CoreTesting, min_core_lines: int) -> str:
+    def core_testing_note(self, testing: CoreTesting) -> str:
         earlier = ""
         if testing.earlier_changes and testing.earlier_tested is not None:
             earlier = self.core_testing_earlier.format(
                 n=testing.earlier_changes,
                 tested=testing.earlier_tested,
                 share=_percent(testing.earlier_tested, testing.earlier_changes),
-                weeks=BUSY_FILE_WEEKS,
+                weeks=USUAL_WEEKS,
             )
         return self.core_testing.format(
             n=testing.changes,
             tested=testing.tested,
             share=_percent(testing.tested, testing.changes),
-            min_lines=min_core_lines,
+            min_lines=testing.min_lines,
             earlier=earlier,
         )
 
