@@ -7,6 +7,7 @@ import os
 import re
 import stat
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
@@ -2095,6 +2096,17 @@ def test_skipped_tests_are_a_risk_with_a_follow_up(
     assert any(s.startswith(suggestion) for s in context.suggestions)
 
 
+@contextmanager
+def labelled(modules: dict[int, list[str]]) -> Iterator[None]:
+    """The test PRs' modules added to MODULES for the block, and taken out after it."""
+    MODULES.update(modules)
+    try:
+        yield
+    finally:
+        for number in modules:
+            del MODULES[number]
+
+
 # ---------------------------------------------------------------------------------------------
 # Busy files
 
@@ -2180,16 +2192,12 @@ def test_busy_files_are_code_files_more_prs_changed_than_usual() -> None:
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_trends_name_the_busy_files_with_their_prs(lang: str) -> None:
     week, history = busy_week()
-    MODULES.update({pr.number: ["fsdp"] for pr in week})
-    try:
+    with labelled({pr.number: ["fsdp"] for pr in week}):
         context = context_for(
             week, lang, previous=WeekCounts(pr_count=5), scoring=CONFIG, history=history
         )
         markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
         html = render_report(context, lang, "html")  # type: ignore[arg-type]
-    finally:
-        for pr in week:
-            del MODULES[pr.number]
     expected = {
         "zh": (
             f"改动的 PR 明显多于平时的代码文件：{ENGINE}（#7001、#7002、#7003 等 4 个；"
@@ -2250,14 +2258,10 @@ def test_the_risk_observations_say_how_many_core_changes_came_with_tests(lang: s
         for k in range(12)
     ]
     history = [*earlier, core_change(7000, tested=True, merged_at=MERGED - timedelta(weeks=20))]
-    MODULES.update({pr.number: ["fsdp"] for pr in week})
-    try:
+    with labelled({pr.number: ["fsdp"] for pr in week}):
         context = context_for(week, lang, scoring=CONFIG, history=history)
         alone = context_for(week, lang, scoring=CONFIG)
         unconfigured = context_for(week, lang)
-    finally:
-        for pr in week:
-            del MODULES[pr.number]
     note = {
         "zh": (
             "本周改动核心代码 10 行以上的 4 个 PR 中，2 个同时新增或修改了测试（50%），"
@@ -2318,13 +2322,9 @@ def test_contributors_are_new_under_no_name_or_address_they_used_before() -> Non
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_trends_count_the_weeks_authors_and_name_the_new_ones(lang: str) -> None:
     week, history = contributors_week()
-    MODULES.update({pr.number: ["fsdp"] for pr in week})
-    try:
+    with labelled({pr.number: ["fsdp"] for pr in week}):
         context = context_for(week, lang, previous=WeekCounts(pr_count=5), history=history)
         markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
-    finally:
-        for pr in week:
-            del MODULES[pr.number]
     line = {
         "zh": (
             "本周 4 位作者合并了 PR，其中 2 位在已入库的 PR 中首次出现："
