@@ -309,6 +309,7 @@ def build_report_context(
         for pr in prs
     }
     ordered = sorted(refs.values(), key=lambda r: (-score_of[r.number].raw_score, r.number))
+    prs_by_importance = [by_number[r.number] for r in ordered]
     counts = WeekCounts.from_labels(
         len(prs),
         [m for m in modules if m.number in by_number],
@@ -397,13 +398,9 @@ def build_report_context(
         + words.subject_themes_note(subjects, history_size)
         + words.faded_labels_note([name for _, name in faded])
         + words.busy_files_note(
-            facts.busy_files(
-                [by_number[r.number] for r in ordered], known.values(), window, scoring
-            )
+            facts.busy_files(prs_by_importance, known.values(), window, scoring)
         )
-        + words.contributors_note(
-            facts.contributors([by_number[r.number] for r in ordered], known.values(), window)
-        )
+        + words.contributors_note(facts.contributors(prs_by_importance, known.values(), window))
         + words.predicted_note(
             sum(1 for ref in refs.values() if ref.predicted and ref.areas), len(prs)
         ),
