@@ -3,9 +3,9 @@
     python benchmarks/report_verl_week.py [PRS_JSONL] [--week 2026-05-11]
         [--reviews FILE] [--out DIR] [--top N]
 
-Modules come from the titles' tags (verl's module list, `verl_modules.yaml`), themes from the
-built-in theme rules, revert links as the scoring resolves them; the history before the week
-calibrates the scores.
+Modules come from the titles' tags, with the module list, display names and scoring settings
+(core paths, key threshold) of the shipped `prhub.yaml`; themes from the built-in theme rules,
+revert links as the scoring resolves them; the history before the week calibrates the scores.
 Review data, when the week's excerpt file is given, becomes a ReviewData: threads whose
 comments were captured, resolved when the excerpt says the reviewer's point looks addressed or
 the suggestion was applied. The excerpts carry no review states, so "merged without approval"
@@ -22,11 +22,13 @@ import time
 from datetime import date
 from pathlib import Path
 
+import yaml
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring.importance import fit_calibration, resolve_revert, score_week
-from prhub_pipeline.modelling.scoring.risks import flag_risks
+from prhub_pipeline.modelling.scoring.risks import core_tests, flag_risks
 from prhub_pipeline.modelling.tagging.evaluation import load_modules_config
 from prhub_pipeline.modelling.tagging.pr_records import read_pr_records
 from prhub_pipeline.modelling.tagging.tags import ground_truth
@@ -47,8 +49,11 @@ from prhub_pipeline.weeks import WeekWindow
 
 REPO = "verl-project/verl"
 REFERENCE = {6076: 9.4, 6276: 8.9, 6268: 8.8, 6345: 7.9, 6360: 7.2, 6334: 7.2}
-MODULES = load_modules_config(Path(__file__).resolve().parent / "verl_modules.yaml")
-SCORING = ScoringConfig(core_paths=["verl/**/*.py"])
+SHIPPED_SETTINGS = Path(__file__).resolve().parents[1] / "prhub.yaml"
+MODULES = load_modules_config(SHIPPED_SETTINGS)
+SCORING = ScoringConfig.model_validate(
+    yaml.safe_load(SHIPPED_SETTINGS.read_text(encoding="utf-8"))["repos"][0].get("scoring", {})
+)
 
 
 def load_prs(path: Path) -> list[PullRequest]:
@@ -159,6 +164,7 @@ def main() -> None:
         modules=previous_labels,
         themes=tag_themes(previous, None, previous_labels, MODULES),
     )
+    core_tested = {pr.number: core_tests(pr, SCORING) for pr in [*history, *week]}
     out = args.out or Path(tempfile.mkdtemp(prefix="prhub-report-"))
     rendered = []
     render_started = time.perf_counter()
@@ -176,6 +182,12 @@ def main() -> None:
             lang,
             calibration=calibration,
             history_by_number=by_number,
+            key_threshold=SCORING.key_threshold,
+            scoring=SCORING,
+            source="git",
+            history_size=len(history),
+            display_names=MODULES.display_names_in(lang),
+            core_tested=core_tested,
         )
         rendered.append(
             RenderedReport(
