@@ -9,7 +9,7 @@ revert links as the scoring resolves them; the history before the week calibrate
 Review data, when the week's excerpt file is given, becomes a ReviewData: threads whose
 comments were captured, resolved when the excerpt says the reviewer's point looks addressed or
 the suggestion was applied. The excerpts carry no review states, so "merged without approval"
-is not checked here.
+is not checked here, and being partial they undercount the summary's reviewed PRs and threads.
 """
 
 from __future__ import annotations

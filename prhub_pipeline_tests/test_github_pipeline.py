@@ -82,6 +82,24 @@ def test_a_github_week_lands_whole_and_survives_faults(
     assert TOKEN.encode() not in database.read_bytes()
     report = stored(config, "SELECT markdown FROM weekly_reports WHERE lang = 'en'")[0][0]
     assert "no review data" not in str(report).lower()
+    # 6398, 6401 and 6402 approved; core-maintainer's thread on 6410; not the deleted
+    # reviewer's comment on the deleted author's 6403, nor 6404 (no reviews).
+    assert (
+        "Reviews: 4 of 6 PRs reviewed by someone other than their author (3 reviewers),"
+        " 3 approved; 6 review threads, 2 of them opened by bots." in str(report)
+    )
+    # The review_health model counts by the same rules, and as the risk flags do.
+    [health] = stored(
+        config,
+        "SELECT reviewed_prs, approved_prs, reviewers, review_threads, merged_without_approval,"
+        " prs_with_unresolved_threads FROM review_health WHERE week_start = '2026-05-11'",
+    )
+    [flagged] = stored(
+        config,
+        "SELECT count(*) FILTER (WHERE risk = 'no_approval'),"
+        " count(*) FILTER (WHERE risk = 'unresolved_review') FROM pr_risks",
+    )
+    assert health == (4, 3, 3, 6, *flagged) and flagged == (3, 3)
     # #6410's author put a reviewer's point off to a follow-up PR in a resolved thread.
     [(number, evidence)] = stored(
         config, "SELECT number, evidence FROM pr_risks WHERE risk = 'known_gap'"

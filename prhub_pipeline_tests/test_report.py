@@ -24,6 +24,7 @@ from prhub_pipeline.records import (
     PrType,
     PullRequest,
     RenderedReport,
+    Review,
     ReviewData,
     ReviewThread,
     RiskFlag,
@@ -2280,6 +2281,120 @@ def test_the_risk_observations_say_how_many_core_changes_came_with_tests(lang: s
     # Without core paths nothing is core: the note says the check was not made instead.
     assert WORDINGS[lang].note_without_core_paths in unconfigured.risk_notes
     assert not any("%" in n for n in unconfigured.risk_notes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Review coverage
+
+
+def review(number: int, author: str | None, state: str, bot: bool = False) -> Review:
+    return Review(
+        repo=REPO,
+        pr_number=number,
+        review_id=f"r{number}-{author}-{state}",
+        author=author,
+        author_is_bot=bot,
+        state=state,
+    )
+
+
+def thread(number: int, *comments: tuple[str | None, bool, bool]) -> ReviewThread:
+    """A review thread of (author, is a bot, is the PR's author) comments, in order."""
+    return ReviewThread(
+        repo=REPO,
+        pr_number=number,
+        thread_id=f"t{number}-{len(comments)}-{comments[0][0]}",
+        comments=[
+            ThreadComment(comment_id=f"c{i}", author=a, author_is_bot=b, is_pr_author=own)
+            for i, (a, b, own) in enumerate(comments)
+        ],
+    )
+
+
+def reviewed_week() -> tuple[list[PullRequest], ReviewData]:
+    week = [make_pr(n, f"[fsdp] fix: change {n}", author="alice") for n in range(7501, 7506)]
+    data = ReviewData(
+        available=True,
+        reviews=[
+            review(7501, "bob", "APPROVED"),
+            review(7502, "gemini-code-assist[bot]", "COMMENTED"),
+            review(7502, "carol", "CHANGES_REQUESTED"),
+            review(7503, "alice", "COMMENTED"),  # the author's replies in a thread
+            review(7504, "approver", "APPROVED", bot=True),
+            review(7999, "dave", "APPROVED"),  # another week's PR
+        ],
+        threads=[
+            thread(7502, ("gemini-code-assist[bot]", True, False), ("alice", False, True)),
+            thread(7502, ("carol", False, False)),
+            thread(7503, ("alice", False, True)),
+            thread(7505, ("bob", False, False), ("alice", False, True)),
+            thread(7999, ("dave", False, False)),
+        ],
+    )
+    return week, data
+
+
+def test_review_coverage_counts_the_reviews_of_people_other_than_the_author() -> None:
+    week, data = reviewed_week()
+    # 7501 (bob approved), 7502 (carol), 7505 (bob in a thread); not 7503 (its author alone)
+    # nor 7504 (a bot's approval); 7999 is not the week's.
+    assert facts.review_coverage(week, data) == facts.ReviewCoverage(
+        prs=5, reviewed=3, approved=1, reviewers=2, threads=4, bot_threads=1
+    )
+    # Thread excerpts without any submitted review say nothing of approvals.
+    excerpts = data.model_copy(update={"reviews": []})
+    assert facts.review_coverage(week, excerpts) == facts.ReviewCoverage(
+        prs=5, reviewed=2, approved=None, reviewers=2, threads=4, bot_threads=1
+    )
+    assert facts.review_coverage(week, ReviewData(available=False)) is None
+    assert facts.review_coverage([], data) is None
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_summary_says_who_reviewed_the_weeks_prs(lang: str) -> None:
+    week, data = reviewed_week()
+    with labelled({pr.number: ["fsdp"] for pr in week}):
+        summary = context_for(week, lang, review_data=data).summary
+        without = context_for(week, lang, review_data=ReviewData(available=False)).summary
+    line = {
+        "zh": (
+            "评审：5 个 PR 中 3 个经作者以外的人评审（评审人 2 位），1 个获得批准；"
+            "评审讨论 4 个，其中 1 个由机器人发起。"
+        ),
+        "en": (
+            "Reviews: 3 of 5 PRs reviewed by someone other than their author (2 reviewers),"
+            " 1 approved; 4 review threads, 1 of them opened by a bot."
+        ),
+    }[lang]
+    assert summary[-1] == line
+    assert summary[-1] != without[-1] == WORDINGS[lang].summary_without_reviews
+    words = WORDINGS[lang]
+    bots_only = facts.ReviewCoverage(
+        prs=1, reviewed=0, approved=0, reviewers=0, threads=1, bot_threads=1
+    )
+    assert (
+        words.review_coverage_sentence(bots_only)
+        == {
+            "zh": (
+                "评审：1 个 PR 中 0 个经作者以外的人评审，0 个获得批准；"
+                "评审讨论 1 个，均由机器人发起。"
+            ),
+            "en": (
+                "Reviews: 0 of 1 PRs reviewed by someone other than their author, 0 approved;"
+                " 1 review thread, opened by a bot."
+            ),
+        }[lang]
+    )
+    quiet = facts.ReviewCoverage(
+        prs=2, reviewed=1, approved=None, reviewers=1, threads=0, bot_threads=0
+    )
+    assert (
+        words.review_coverage_sentence(quiet)
+        == {
+            "zh": "评审：2 个 PR 中 1 个经作者以外的人评审（评审人 1 位）。",
+            "en": "Reviews: 1 of 2 PRs reviewed by someone other than their author (1 reviewer).",
+        }[lang]
+    )
 
 
 # ---------------------------------------------------------------------------------------------

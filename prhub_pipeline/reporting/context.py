@@ -336,7 +336,15 @@ def build_report_context(
         report_url=report_url,
     )
     summary = facts.summary(
-        period, ordered, score_of, counts, reverts, risks, review_data.available, theme_names
+        period,
+        ordered,
+        score_of,
+        counts,
+        reverts,
+        risks,
+        review_data.available,
+        theme_names,
+        facts.review_coverage(prs, review_data),
     )
     groups = [
         ThemeGroup(

@@ -39,6 +39,7 @@ from prhub_pipeline.records import (
     PrType,
     PullRequest,
     ReviewAsk,
+    ReviewData,
     RiskFlag,
     RiskKind,
     SettingChange,
@@ -401,6 +402,7 @@ class Summary:
     reverts: list[RevertChain]
     risk_tally: list[tuple[RiskKind, int]]  # every kind but the revert chain's, most serious first
     review_available: bool
+    reviews: ReviewCoverage | None = None  # None without review data
     # Of the PRs (the fixes) each module counts, how many have it as the classifier's guess.
     module_guesses: dict[str, int] = field(default_factory=dict)
     fix_guesses: dict[str, int] = field(default_factory=dict)
@@ -438,6 +440,7 @@ def summary(
     risks: Sequence[RiskFlag],
     review_available: bool,
     theme_names: Mapping[int, Sequence[str]],
+    reviews: ReviewCoverage | None = None,
 ) -> Summary:
     key = [r for r in ordered if r.is_key]
     all_fixes = [r for r in ordered if r.pr_type == "fix"]
@@ -471,6 +474,7 @@ def summary(
         reverts=reverts,
         risk_tally=sorted(tally.items(), key=lambda kv: RISK_ORDER.index(kv[0])),
         review_available=review_available,
+        reviews=reviews,
     )
 
 
@@ -731,6 +735,58 @@ def people(prs: Collection[PullRequest]) -> dict[str, str]:
             key = f"k:{pr.author_key or 'name:' + pr.author}"
             parent[root(name)] = root(key)
     return {node[2:]: root(node) for node in list(parent) if node.startswith("n:")}
+
+
+@dataclass(frozen=True)
+class ReviewCoverage:
+    """Who reviewed the week's PRs, by the source's review data. A review counts when someone
+    other than the PR's author submitted it or commented in one of its review threads (an
+    author's replies in a thread are reviews of GitHub's too); bots review nothing here, but
+    the threads they open are counted apart."""
+
+    prs: int
+    reviewed: int  # PRs with a person's review
+    approved: int | None  # PRs a person approved; None when the data holds no reviews at all
+    reviewers: int  # the people who reviewed them
+    threads: int  # review threads on the week's PRs
+    bot_threads: int  # of them, those a bot opened
+
+
+def review_coverage(prs: Sequence[PullRequest], review_data: ReviewData) -> ReviewCoverage | None:
+    """The week's review coverage; None when the source has no review data, or no PRs."""
+    if not review_data.available or not prs:
+        return None
+    authors = {pr.number: pr.author for pr in prs}
+    reviewers_of: dict[int, set[str | None]] = defaultdict(set)
+    approved: set[int] = set()
+    for review in review_data.reviews:
+        if review.pr_number not in authors or is_bot(review.author, review.author_is_bot):
+            continue
+        if review.author != authors[review.pr_number]:
+            reviewers_of[review.pr_number].add(review.author)
+            if review.state.upper() == "APPROVED":
+                approved.add(review.pr_number)
+    threads = [t for t in review_data.threads if t.pr_number in authors]
+    for thread in threads:
+        author = authors[thread.pr_number]
+        for comment in thread.comments:
+            own = comment.is_pr_author or comment.author == author
+            if not own and not is_bot(comment.author, comment.author_is_bot):
+                reviewers_of[thread.pr_number].add(comment.author)
+    people = {login for logins in reviewers_of.values() for login in logins if login}
+    return ReviewCoverage(
+        prs=len(prs),
+        reviewed=sum(1 for logins in reviewers_of.values() if logins),
+        # Thread comments without any submitted review: excerpts, not GitHub's whole record.
+        approved=len(approved) if review_data.reviews else None,
+        reviewers=len(people),
+        threads=len(threads),
+        bot_threads=sum(
+            1
+            for t in threads
+            if t.comments and is_bot(t.comments[0].author, t.comments[0].author_is_bot)
+        ),
+    )
 
 
 # How many changes of core code a week, and the weeks before it, need for a share of them

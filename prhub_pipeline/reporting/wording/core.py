@@ -46,6 +46,7 @@ from prhub_pipeline.reporting.facts import (
     Period,
     RequirementChain,
     RevertChain,
+    ReviewCoverage,
     RiskGroup,
     Summary,
     biggest_changes,
@@ -275,6 +276,15 @@ class Wording:
     risk_tally_item: str
     risk_tally_sep: str
     summary_without_reviews: str
+    # Fields prs, reviewed, reviewers (empty or `review_coverage_reviewers`), approved (empty or
+    # `review_coverage_approved`), threads (empty or `review_coverage_threads`, whose field bots
+    # is empty, `review_coverage_bots` or `review_coverage_all_bots`).
+    review_coverage: str
+    review_coverage_approved: str  # field n
+    review_coverage_reviewers: Counted  # field n
+    review_coverage_threads: Counted  # fields n, bots
+    review_coverage_bots: Counted  # field n: the threads a bot opened, when not all of them
+    review_coverage_all_bots: Counted  # (one thread, several)
     revert_unknown: Counted  # fields refs
     revert: str
     revert_title: str
@@ -692,7 +702,28 @@ class Wording:
             paragraphs.append(self.risk_tally.format(list=self.risk_tally_sep.join(tally)))
         if not s.review_available:
             paragraphs.append(self.summary_without_reviews)
+        elif s.reviews is not None:
+            paragraphs.append(self.review_coverage_sentence(s.reviews))
         return paragraphs
+
+    def review_coverage_sentence(self, c: ReviewCoverage) -> str:
+        def counted(template: Counted, n: int, **fields: str) -> str:
+            return _counted(template, n).format(n=n, **fields) if n else ""
+
+        bots = (
+            _counted(self.review_coverage_all_bots, c.threads)
+            if c.bot_threads == c.threads
+            else counted(self.review_coverage_bots, c.bot_threads)
+        )
+        return self.review_coverage.format(
+            prs=c.prs,
+            reviewed=c.reviewed,
+            approved=(
+                "" if c.approved is None else self.review_coverage_approved.format(n=c.approved)
+            ),
+            reviewers=counted(self.review_coverage_reviewers, c.reviewers),
+            threads=counted(self.review_coverage_threads, c.threads, bots=bots),
+        )
 
     def _module_count(self, module: str, n: int, guessed: int) -> str:
         """`CI (10)`, or `CI (10, all of them the classifier's guesses)` when at least half of

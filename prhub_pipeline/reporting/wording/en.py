@@ -227,6 +227,15 @@ EN = Wording(
     risk_tally_sep="; ",
     summary_without_reviews="This week's data comes from a source without review"
     " information, so the review process is not assessed.",
+    review_coverage=(
+        "Reviews: {reviewed} of {prs} PRs reviewed by someone other than their author{reviewers}"
+        "{approved}{threads}."
+    ),
+    review_coverage_approved=", {n} approved",
+    review_coverage_reviewers=(" (1 reviewer)", " ({n} reviewers)"),
+    review_coverage_threads=("; 1 review thread{bots}", "; {n} review threads{bots}"),
+    review_coverage_bots=(", 1 of them opened by a bot", ", {n} of them opened by bots"),
+    review_coverage_all_bots=(", opened by a bot", ", all of them opened by bots"),
     revert_unknown=(
         "{refs} is a revert, but the reverted PR could not be identified.",
         "{refs} are reverts whose reverted PRs could not be identified.",

@@ -176,6 +176,14 @@ ZH = Wording(
     risk_tally_item="{name} {n} 项",
     risk_tally_sep="，",
     summary_without_reviews="本周数据来自不含评审信息的数据源，报告未评估评审过程。",
+    review_coverage=(
+        "评审：{prs} 个 PR 中 {reviewed} 个经作者以外的人评审{reviewers}{approved}{threads}。"
+    ),
+    review_coverage_approved="，{n} 个获得批准",
+    review_coverage_reviewers="（评审人 {n} 位）",
+    review_coverage_threads="；评审讨论 {n} 个{bots}",
+    review_coverage_bots="，其中 {n} 个由机器人发起",
+    review_coverage_all_bots="，均由机器人发起",
     revert_unknown=(
         "{refs} 是一次回退，但无法从标题或描述确定被回退的 PR。",
         "{refs} 是回退，但无法从标题或描述确定被回退的 PR。",
