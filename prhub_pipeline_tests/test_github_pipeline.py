@@ -88,6 +88,11 @@ def test_a_github_week_lands_whole_and_survives_faults(
         "Reviews: 4 of 6 PRs reviewed by someone other than their author (3 reviewers),"
         " 3 approved; 6 review threads, 2 of them opened by bots." in str(report)
     )
+    # The key PRs at a glance say who reviewed each.
+    assert "(review: approved by core-maintainer)" in str(report)  # 6398
+    assert "(review: reviewed by core-maintainer; 2 threads, 1 of them opened by a bot)" in str(
+        report
+    )  # 6410
     # The review_health model counts by the same rules, and as the risk flags do.
     [health] = stored(
         config,

@@ -2338,16 +2338,23 @@ def test_review_coverage_counts_the_reviews_of_people_other_than_the_author() ->
     week, data = reviewed_week()
     # 7501 (bob approved), 7502 (carol), 7505 (bob in a thread); not 7503 (its author alone)
     # nor 7504 (a bot's approval); 7999 is not the week's.
-    assert facts.review_coverage(week, data) == facts.ReviewCoverage(
+    reviewing = facts.reviewing_by_pr(week, data)
+    assert reviewing is not None
+    assert facts.review_coverage(reviewing) == facts.ReviewCoverage(
         prs=5, reviewed=3, approved=1, reviewers=2, threads=4, bot_threads=1
     )
+    assert reviewing[7502] == facts.PrReviewing(
+        reviewers=["carol"], approvers=[], change_requesters=["carol"], threads=2, bot_threads=1
+    )
+    assert reviewing[7503] == facts.PrReviewing([], [], [], threads=1, bot_threads=0)
     # Thread excerpts without any submitted review say nothing of approvals.
-    excerpts = data.model_copy(update={"reviews": []})
-    assert facts.review_coverage(week, excerpts) == facts.ReviewCoverage(
+    excerpts = facts.reviewing_by_pr(week, data.model_copy(update={"reviews": []}))
+    assert excerpts is not None and not excerpts[7501].reviews_known
+    assert facts.review_coverage(excerpts) == facts.ReviewCoverage(
         prs=5, reviewed=2, approved=None, reviewers=2, threads=4, bot_threads=1
     )
-    assert facts.review_coverage(week, ReviewData(available=False)) is None
-    assert facts.review_coverage([], data) is None
+    assert facts.reviewing_by_pr(week, ReviewData(available=False)) is None
+    assert facts.review_coverage(facts.reviewing_by_pr([], data)) is None
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -2395,6 +2402,49 @@ def test_the_summary_says_who_reviewed_the_weeks_prs(lang: str) -> None:
             "en": "Reviews: 1 of 2 PRs reviewed by someone other than their author (1 reviewer).",
         }[lang]
     )
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_key_prs_at_a_glance_say_who_reviewed_each(lang: str) -> None:
+    week, data = reviewed_week()
+    with labelled({pr.number: ["fsdp"] for pr in week}):
+        quick = context_for(week, lang, review_data=data).quick_view
+        without = context_for(week, lang, review_data=ReviewData(available=False)).quick_view
+    assert all(item.review for item in quick) and not any(item.review for item in without)
+    words = WORDINGS[lang]
+    cases = {
+        "7502": facts.PrReviewing(["carol"], [], ["carol"], threads=2, bot_threads=1),
+        "many": facts.PrReviewing(["a", "b", "c", "d", None], ["a", "b", "c", "d"], [], 3, 0),
+        "7505": facts.PrReviewing(["bob"], [], [], threads=1, bot_threads=0),
+        "7503": facts.PrReviewing([], [], [], threads=2, bot_threads=2),
+    }
+    notes = {name: words.quick_review_note(reviewing) for name, reviewing in cases.items()}
+    assert (
+        notes
+        == {
+            "zh": {
+                "7502": "（评审：carol 要求修改；讨论 2 个，其中 1 个由机器人发起）",
+                "many": "（评审：a、b、c 等 4 个批准；讨论 3 个）",
+                "7505": "（评审：bob 评审；讨论 1 个）",
+                "7503": "（评审：无作者以外的评审；讨论 2 个，均由机器人发起）",
+            },
+            "en": {
+                "7502": (
+                    " (review: changes requested by carol; 2 threads, 1 of them opened by a bot)"
+                ),
+                "many": " (review: approved by a, b, c and 1 more; 3 threads)",
+                "7505": " (review: reviewed by bob; 1 thread)",
+                "7503": (
+                    " (review: none by anyone but its author; 2 threads, all of them opened"
+                    " by bots)"
+                ),
+            },
+        }[lang]
+    )
+    assert words.quick_review_note(None) == ""
+    # Thread excerpts (no submitted reviews at all) leave a PR without threads unspoken for.
+    unknown = facts.PrReviewing([], [], [], threads=0, bot_threads=0, reviews_known=False)
+    assert words.quick_review_note(unknown) == ""
 
 
 # ---------------------------------------------------------------------------------------------

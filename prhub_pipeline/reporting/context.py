@@ -158,6 +158,7 @@ class QuickViewItem(Model):
     pr: PrRef
     summary: str
     risks: str  # ` (risks: ...)`, or empty
+    review: str  # ` (review: ...)`, or empty without review data
     basis: str
 
 
@@ -335,6 +336,7 @@ def build_report_context(
         ),
         report_url=report_url,
     )
+    reviewing = facts.reviewing_by_pr(prs, review_data)
     summary = facts.summary(
         period,
         ordered,
@@ -344,7 +346,7 @@ def build_report_context(
         risks,
         review_data.available,
         theme_names,
-        facts.review_coverage(prs, review_data),
+        facts.review_coverage(reviewing),
     )
     groups = [
         ThemeGroup(
@@ -393,6 +395,7 @@ def build_report_context(
             risks=words.quick_risk_note(
                 list(dict.fromkeys(f.risk for f in risks if f.number == ref.number))
             ),
+            review=words.quick_review_note(reviewing[ref.number] if reviewing else None),
             basis=words.basis(score_of[ref.number]),
         )
         for ref in (key_refs[:MAX_QUICK_VIEW] or ordered[:3])

@@ -38,8 +38,10 @@ from prhub_pipeline.records import (
     PrScore,
     PrType,
     PullRequest,
+    Review,
     ReviewAsk,
     ReviewData,
+    ReviewThread,
     RiskFlag,
     RiskKind,
     SettingChange,
@@ -738,11 +740,69 @@ def people(prs: Collection[PullRequest]) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
+class PrReviewing:
+    """One PR's review by the source's review data. A review counts when someone other than
+    the PR's author submitted it or commented in one of its review threads (an author's
+    replies in a thread are reviews of GitHub's too); bots review nothing here, but the
+    threads they open are counted apart."""
+
+    reviewers: list[str | None]  # in order of their first review; None for a deleted account
+    approvers: list[str | None]
+    change_requesters: list[str | None]
+    threads: int
+    bot_threads: int  # of them, those a bot opened
+    # The data holds submitted reviews: GitHub's whole record, not thread excerpts alone, so
+    # no approval (or no review) means none was given.
+    reviews_known: bool = True
+
+
+def reviewing_by_pr(
+    prs: Sequence[PullRequest], review_data: ReviewData
+) -> dict[int, PrReviewing] | None:
+    """Each of `prs`' review; None when the source has no review data."""
+    if not review_data.available:
+        return None
+    reviews = defaultdict(list)
+    for review in review_data.reviews:
+        reviews[review.pr_number].append(review)
+    threads = defaultdict(list)
+    for thread in review_data.threads:
+        threads[thread.pr_number].append(thread)
+    known = bool(review_data.reviews)
+    return {pr.number: _reviewing(pr, reviews[pr.number], threads[pr.number], known) for pr in prs}
+
+
+def _reviewing(
+    pr: PullRequest, reviews: Sequence[Review], threads: Sequence[ReviewThread], known: bool
+) -> PrReviewing:
+    people = [r for r in reviews if not is_bot(r.author, r.author_is_bot) and r.author != pr.author]
+    commenters = [
+        c.author
+        for t in threads
+        for c in t.comments
+        if not (c.is_pr_author or c.author == pr.author or is_bot(c.author, c.author_is_bot))
+    ]
+
+    def stating(state: str) -> list[str | None]:
+        return list(dict.fromkeys(r.author for r in people if r.state.upper() == state))
+
+    return PrReviewing(
+        reviewers=list(dict.fromkeys([*(r.author for r in people), *commenters])),
+        approvers=stating("APPROVED"),
+        change_requesters=stating("CHANGES_REQUESTED"),
+        threads=len(threads),
+        bot_threads=sum(
+            1
+            for t in threads
+            if t.comments and is_bot(t.comments[0].author, t.comments[0].author_is_bot)
+        ),
+        reviews_known=known,
+    )
+
+
+@dataclass(frozen=True)
 class ReviewCoverage:
-    """Who reviewed the week's PRs, by the source's review data. A review counts when someone
-    other than the PR's author submitted it or commented in one of its review threads (an
-    author's replies in a thread are reviews of GitHub's too); bots review nothing here, but
-    the threads they open are counted apart."""
+    """Who reviewed the week's PRs (`PrReviewing`, summed up)."""
 
     prs: int
     reviewed: int  # PRs with a person's review
@@ -752,40 +812,20 @@ class ReviewCoverage:
     bot_threads: int  # of them, those a bot opened
 
 
-def review_coverage(prs: Sequence[PullRequest], review_data: ReviewData) -> ReviewCoverage | None:
-    """The week's review coverage; None when the source has no review data, or no PRs."""
-    if not review_data.available or not prs:
+def review_coverage(reviewing: Mapping[int, PrReviewing] | None) -> ReviewCoverage | None:
+    """The week's review coverage from its PRs' `reviewing_by_pr`; None without review data or
+    PRs."""
+    if not reviewing:
         return None
-    authors = {pr.number: pr.author for pr in prs}
-    reviewers_of: dict[int, set[str | None]] = defaultdict(set)
-    approved: set[int] = set()
-    for review in review_data.reviews:
-        if review.pr_number not in authors or is_bot(review.author, review.author_is_bot):
-            continue
-        if review.author != authors[review.pr_number]:
-            reviewers_of[review.pr_number].add(review.author)
-            if review.state.upper() == "APPROVED":
-                approved.add(review.pr_number)
-    threads = [t for t in review_data.threads if t.pr_number in authors]
-    for thread in threads:
-        author = authors[thread.pr_number]
-        for comment in thread.comments:
-            own = comment.is_pr_author or comment.author == author
-            if not own and not is_bot(comment.author, comment.author_is_bot):
-                reviewers_of[thread.pr_number].add(comment.author)
-    people = {login for logins in reviewers_of.values() for login in logins if login}
+    reviewings = list(reviewing.values())
+    known = all(r.reviews_known for r in reviewings)
     return ReviewCoverage(
-        prs=len(prs),
-        reviewed=sum(1 for logins in reviewers_of.values() if logins),
-        # Thread comments without any submitted review: excerpts, not GitHub's whole record.
-        approved=len(approved) if review_data.reviews else None,
-        reviewers=len(people),
-        threads=len(threads),
-        bot_threads=sum(
-            1
-            for t in threads
-            if t.comments and is_bot(t.comments[0].author, t.comments[0].author_is_bot)
-        ),
+        prs=len(reviewings),
+        reviewed=sum(1 for r in reviewings if r.reviewers),
+        approved=sum(1 for r in reviewings if r.approvers) if known else None,
+        reviewers=len({login for r in reviewings for login in r.reviewers if login}),
+        threads=sum(r.threads for r in reviewings),
+        bot_threads=sum(r.bot_threads for r in reviewings),
     )
 
 

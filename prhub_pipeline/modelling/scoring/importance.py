@@ -46,6 +46,10 @@ from prhub_pipeline.reverts import (
 # Paths
 
 
+# How a deleted account (GitHub's "ghost", a null author) is named where a login would be.
+DELETED_USER = "(deleted user)"
+
+
 def is_bot(login: str | None, flagged: bool = False) -> bool:
     return flagged or (login or "").lower().endswith("[bot]")
 
@@ -69,7 +73,7 @@ class PrReview:
         names = []
         for review in self.reviews:
             if review.state.upper() == state and not is_bot(review.author, review.author_is_bot):
-                name = review.author or "(deleted user)"
+                name = review.author or DELETED_USER
                 if name not in names:
                     names.append(name)
         return names

@@ -17,6 +17,7 @@ from typing import get_args
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring.config_diff import config_files, deleted_config_files
 from prhub_pipeline.modelling.scoring.importance import (
+    DELETED_USER,
     ChangeShape,
     PrReview,
     change_shape,
@@ -314,7 +315,7 @@ def _ask(thread: ReviewThread, pr_author: str | None) -> ReviewAsk | None:
             continue
         ask = one_line_ask(comment.body)
         return ReviewAsk(
-            reviewer=comment.author or "(deleted user)",
+            reviewer=comment.author or DELETED_USER,
             is_bot=is_bot(comment.author, comment.author_is_bot),
             path=thread.path,
             line=thread.line,

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, get_args
 
 from prhub_pipeline.config import normalise_tag
-from prhub_pipeline.modelling.scoring.importance import FileKind
+from prhub_pipeline.modelling.scoring.importance import DELETED_USER, FileKind
 from prhub_pipeline.modelling.scoring.repeats import Repeat
 from prhub_pipeline.modelling.scoring.requirement_edits import (
     RequirementPhrases,
@@ -44,6 +44,7 @@ from prhub_pipeline.reporting.facts import (
     FollowUp,
     FollowUpKind,
     Period,
+    PrReviewing,
     RequirementChain,
     RevertChain,
     ReviewCoverage,
@@ -172,6 +173,7 @@ class RiskText(NamedTuple):
 # How a place's one file changed, as `_place` names it: ChangePlace.status, or an edit.
 PLACE_STATUSES = ("modified", "added", "removed")
 MAX_ITEM_REFS = 3  # of a busy file's or a new author's PRs, the ones named before "and N more"
+MAX_NAMED_REVIEWERS = 3  # of a quick-view entry's approvers, say
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -395,6 +397,13 @@ class Wording:
     note_without_core_paths: str  # the repository configures no `scoring.core_paths`
     note_no_risks: str
     quick_risks: str
+    # A quick-view entry's review (`PrReviewing`): ` (review: {list})` of the parts below.
+    quick_review: str
+    quick_review_approved: str  # field names
+    quick_review_changes: str  # field names
+    quick_review_by: str  # field names: reviewers who neither approved nor requested changes
+    quick_review_nobody: str  # no review by anyone but the author
+    quick_review_threads: Counted  # fields n, bots (`review_coverage_bots` or `..._all_bots`)
     quick_view_top: str
     quick_view_no_key: Counted
     follow_ups: dict[FollowUpKind, str]
@@ -710,11 +719,7 @@ class Wording:
         def counted(template: Counted, n: int, **fields: str) -> str:
             return _counted(template, n).format(n=n, **fields) if n else ""
 
-        bots = (
-            _counted(self.review_coverage_all_bots, c.threads)
-            if c.bot_threads == c.threads
-            else counted(self.review_coverage_bots, c.bot_threads)
-        )
+        bots = self._opened_by_bots(c.threads, c.bot_threads)
         return self.review_coverage.format(
             prs=c.prs,
             reviewed=c.reviewed,
@@ -724,6 +729,14 @@ class Wording:
             reviewers=counted(self.review_coverage_reviewers, c.reviewers),
             threads=counted(self.review_coverage_threads, c.threads, bots=bots),
         )
+
+    def _opened_by_bots(self, threads: int, bot_threads: int) -> str:
+        """`, 2 of them opened by bots` after a count of review threads; empty without any."""
+        if not bot_threads:
+            return ""
+        if bot_threads == threads:
+            return _counted(self.review_coverage_all_bots, threads)
+        return _counted(self.review_coverage_bots, bot_threads).format(n=bot_threads)
 
     def _module_count(self, module: str, n: int, guessed: int) -> str:
         """`CI (10)`, or `CI (10, all of them the classifier's guesses)` when at least half of
@@ -1170,6 +1183,36 @@ class Wording:
             return ""
         names = (self.pr_risk_names[k] for k in kinds)
         return self.quick_risks.format(list=self.list_sep.join(names))
+
+    def quick_review_note(self, reviewing: PrReviewing | None) -> str:
+        """` (review: approved by bob; 3 threads, 1 of them opened by a bot)` after a
+        quick-view entry; empty without review data."""
+        if reviewing is None:
+            return ""
+
+        def names(logins: Sequence[str | None]) -> str:
+            shown = [login or DELETED_USER for login in logins[:MAX_NAMED_REVIEWERS]]
+            if len(logins) > len(shown):
+                return self.list_sep.join(shown) + self._more(len(logins), len(shown))
+            return self.join(shown)
+
+        parts = []
+        if not reviewing.reviewers and reviewing.reviews_known:
+            parts.append(self.quick_review_nobody)
+        if reviewing.approvers:
+            parts.append(self.quick_review_approved.format(names=names(reviewing.approvers)))
+        if reviewing.change_requesters:
+            changes = self.quick_review_changes
+            parts.append(changes.format(names=names(reviewing.change_requesters)))
+        if reviewing.reviewers and not parts:
+            parts.append(self.quick_review_by.format(names=names(reviewing.reviewers)))
+        if reviewing.threads:
+            threads = _counted(self.quick_review_threads, reviewing.threads)
+            bots = self._opened_by_bots(reviewing.threads, reviewing.bot_threads)
+            parts.append(threads.format(n=reviewing.threads, bots=bots))
+        if not parts:  # thread excerpts, none on this PR
+            return ""
+        return _tight(self.quick_review.format(list=self.clause_sep.join(parts)))
 
     def basis(self, score: PrScore) -> str:
         """The score's largest parts, e.g. "规模 2.7 · 核心路径 2.5 · 修复后果 1.6"."""

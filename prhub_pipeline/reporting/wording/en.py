@@ -428,6 +428,12 @@ EN = Wording(
     " (scoring.core_paths): core changes without tests were not checked.",
     note_no_risks="No risk rule fired on this week's data.",
     quick_risks=" (risks: {list})",
+    quick_review=" (review: {list})",
+    quick_review_approved="approved by {names}",
+    quick_review_changes="changes requested by {names}",
+    quick_review_by="reviewed by {names}",
+    quick_review_nobody="none by anyone but its author",
+    quick_review_threads=("1 thread{bots}", "{n} threads{bots}"),
     quick_view_top="The {shown} most important of the week's {key} key PRs; the appendix lists"
     " every PR.",
     quick_view_no_key=(
