@@ -1,15 +1,18 @@
 -- materialized: view
 -- description: Reviewers (GitHub source): reviews, approvals, change requests and threads started.
+-- An author's own replies in their PR's threads are reviews to GitHub, not here (as in
+-- review_health and the report).
 WITH review_counts AS (
-    SELECT repo, author AS reviewer,
+    SELECT r.repo, r.author AS reviewer,
            count(*) AS reviews,
-           count(*) FILTER (WHERE state = 'APPROVED') AS approvals,
-           count(*) FILTER (WHERE state = 'CHANGES_REQUESTED') AS change_requests,
-           count(DISTINCT number) AS prs_reviewed,
-           bool_or(author_is_bot) AS is_bot
-    FROM {{ source('reviews') }}
-    WHERE author IS NOT NULL
-    GROUP BY repo, author
+           count(*) FILTER (WHERE r.state = 'APPROVED') AS approvals,
+           count(*) FILTER (WHERE r.state = 'CHANGES_REQUESTED') AS change_requests,
+           count(DISTINCT r.number) AS prs_reviewed,
+           bool_or(r.author_is_bot) AS is_bot
+    FROM {{ source('reviews') }} r
+    JOIN {{ source('prs') }} p ON p.repo = r.repo AND p.number = r.number
+    WHERE r.author IS NOT NULL AND r.author IS DISTINCT FROM p.author
+    GROUP BY r.repo, r.author
 ),
 threads_started AS (
     SELECT repo, author AS reviewer, count(*) AS threads_started

@@ -67,8 +67,8 @@ def test_a_github_week_lands_whole_and_survives_faults(
         first = stored(config, COUNTS)
         prs, files, reviews, threads, comments, reports = first[0]
         assert prs == WEEK_PRS and reports == 2
-        # The fixture's six PRs inside the week: 12 files, 6 reviews, 6 threads, 9 comments.
-        assert (files, reviews, threads, comments) == (12, 6, 6, 9)
+        # The fixture's six PRs inside the week: 12 files, 7 reviews, 6 threads, 9 comments.
+        assert (files, reviews, threads, comments) == (12, 7, 6, 9)
         requests_first = fake.http_requests
 
         fake.fail_next(http_status(502))  # a transient fault: retried, then the same rows
@@ -105,6 +105,15 @@ def test_a_github_week_lands_whole_and_survives_faults(
         " count(*) FILTER (WHERE risk = 'unresolved_review') FROM pr_risks",
     )
     assert health == (4, 3, 3, 6, *flagged) and flagged == (3, 3)
+    # npu-doc-writer's reply in their own PR's thread is a review to GitHub, not to us.
+    assert stored(
+        config, "SELECT reviewer, reviews, approvals, threads_started FROM reviewer_activity"
+    ) == [
+        ("core-maintainer", 2, 2, 1),
+        ("ascend-reviewer", 1, 0, 2),
+        ("gemini-code-assist[bot]", 1, 0, 2),
+        ("ascend-lead", 1, 1, 1),
+    ]
     # #6410's author put a reviewer's point off to a follow-up PR in a resolved thread.
     [(number, evidence)] = stored(
         config, "SELECT number, evidence FROM pr_risks WHERE risk = 'known_gap'"
