@@ -86,7 +86,8 @@ def test_a_github_week_lands_whole_and_survives_faults(
     # reviewer's comment on the deleted author's 6403, nor 6404 (no reviews).
     assert (
         "Reviews: 4 of 6 PRs reviewed by someone other than their author (3 reviewers),"
-        " 3 approved; 6 review threads, 2 of them opened by bots." in str(report)
+        " 3 approved; 6 review threads, 2 of them opened by bots; a median of 42.0 hours from"
+        " opening to merge." in str(report)
     )
     # The key PRs at a glance say who reviewed each.
     assert "(review: approved by core-maintainer)" in str(report)  # 6398
@@ -97,14 +98,15 @@ def test_a_github_week_lands_whole_and_survives_faults(
     [health] = stored(
         config,
         "SELECT reviewed_prs, approved_prs, reviewers, review_threads, merged_without_approval,"
-        " prs_with_unresolved_threads FROM review_health WHERE week_start = '2026-05-11'",
+        " prs_with_unresolved_threads, median_hours_to_merge FROM review_health"
+        " WHERE week_start = '2026-05-11'",
     )
     [flagged] = stored(
         config,
         "SELECT count(*) FILTER (WHERE risk = 'no_approval'),"
         " count(*) FILTER (WHERE risk = 'unresolved_review') FROM pr_risks",
     )
-    assert health == (4, 3, 3, 6, *flagged) and flagged == (3, 3)
+    assert health == (4, 3, 3, 6, *flagged, 42.0) and flagged == (3, 3)
     # npu-doc-writer's reply in their own PR's thread is a review to GitHub, not to us.
     assert stored(
         config, "SELECT reviewer, reviews, approvals, threads_started FROM reviewer_activity"

@@ -2312,7 +2312,15 @@ def thread(number: int, *comments: tuple[str | None, bool, bool]) -> ReviewThrea
 
 
 def reviewed_week() -> tuple[list[PullRequest], ReviewData]:
-    week = [make_pr(n, f"[fsdp] fix: change {n}", author="alice") for n in range(7501, 7506)]
+    week = [
+        make_pr(
+            n,
+            f"[fsdp] fix: change {n}",
+            author="alice",
+            created_at=None if n == 7504 else MERGED - timedelta(hours=10 * (n - 7500)),
+        )
+        for n in range(7501, 7506)
+    ]  # open 10, 20, 30 and 50 hours (7504: unknown)
     data = ReviewData(
         available=True,
         reviews=[
@@ -2343,6 +2351,15 @@ def test_review_coverage_counts_the_reviews_of_people_other_than_the_author() ->
     assert facts.review_coverage(reviewing) == facts.ReviewCoverage(
         prs=5, reviewed=3, approved=1, reviewers=2, threads=4, bot_threads=1
     )
+    assert facts.review_coverage(reviewing, week) == facts.ReviewCoverage(
+        prs=5,
+        reviewed=3,
+        approved=1,
+        reviewers=2,
+        threads=4,
+        bot_threads=1,
+        median_hours_to_merge=25.0,
+    )
     assert reviewing[7502] == facts.PrReviewing(
         reviewers=["carol"], approvers=[], change_requesters=["carol"], threads=2, bot_threads=1
     )
@@ -2366,11 +2383,12 @@ def test_the_summary_says_who_reviewed_the_weeks_prs(lang: str) -> None:
     line = {
         "zh": (
             "评审：5 个 PR 中 3 个经作者以外的人评审（评审人 2 位），1 个获得批准；"
-            "评审讨论 4 个，其中 1 个由机器人发起。"
+            "评审讨论 4 个，其中 1 个由机器人发起；从创建到合并的中位时长 25.0 小时。"
         ),
         "en": (
             "Reviews: 3 of 5 PRs reviewed by someone other than their author (2 reviewers),"
-            " 1 approved; 4 review threads, 1 of them opened by a bot."
+            " 1 approved; 4 review threads, 1 of them opened by a bot; a median of 25.0 hours"
+            " from opening to merge."
         ),
     }[lang]
     assert summary[-1] == line

@@ -346,7 +346,7 @@ def build_report_context(
         risks,
         review_data.available,
         theme_names,
-        facts.review_coverage(reviewing),
+        facts.review_coverage(reviewing, prs),
     )
     groups = [
         ThemeGroup(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -810,16 +811,25 @@ class ReviewCoverage:
     reviewers: int  # the people who reviewed them
     threads: int  # review threads on the week's PRs
     bot_threads: int  # of them, those a bot opened
+    median_hours_to_merge: float | None = None  # from opening, where the source tells it
 
 
-def review_coverage(reviewing: Mapping[int, PrReviewing] | None) -> ReviewCoverage | None:
+def review_coverage(
+    reviewing: Mapping[int, PrReviewing] | None, prs: Sequence[PullRequest] = ()
+) -> ReviewCoverage | None:
     """The week's review coverage from its PRs' `reviewing_by_pr`; None without review data or
-    PRs."""
+    PRs. `prs` give the time from opening to merge (`review_health`'s median)."""
     if not reviewing:
         return None
     reviewings = list(reviewing.values())
     known = all(r.reviews_known for r in reviewings)
+    hours = [
+        (pr.merged_at - pr.created_at).total_seconds() / 3600
+        for pr in prs
+        if pr.number in reviewing and pr.created_at is not None
+    ]
     return ReviewCoverage(
+        median_hours_to_merge=round(statistics.median(hours), 1) if hours else None,
         prs=len(reviewings),
         reviewed=sum(1 for r in reviewings if r.reviewers),
         approved=sum(1 for r in reviewings if r.approvers) if known else None,

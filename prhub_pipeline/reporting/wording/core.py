@@ -287,6 +287,7 @@ class Wording:
     review_coverage_threads: Counted  # fields n, bots
     review_coverage_bots: Counted  # field n: the threads a bot opened, when not all of them
     review_coverage_all_bots: Counted  # (one thread, several)
+    review_coverage_hours: str  # field hours: the median time from opening to merge
     revert_unknown: Counted  # fields refs
     revert: str
     revert_title: str
@@ -728,6 +729,11 @@ class Wording:
             ),
             reviewers=counted(self.review_coverage_reviewers, c.reviewers),
             threads=counted(self.review_coverage_threads, c.threads, bots=bots),
+            hours=(
+                ""
+                if c.median_hours_to_merge is None
+                else self.review_coverage_hours.format(hours=f"{c.median_hours_to_merge:.1f}")
+            ),
         )
 
     def _opened_by_bots(self, threads: int, bot_threads: int) -> str:

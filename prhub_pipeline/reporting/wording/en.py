@@ -229,8 +229,9 @@ EN = Wording(
     " information, so the review process is not assessed.",
     review_coverage=(
         "Reviews: {reviewed} of {prs} PRs reviewed by someone other than their author{reviewers}"
-        "{approved}{threads}."
+        "{approved}{threads}{hours}."
     ),
+    review_coverage_hours="; a median of {hours} hours from opening to merge",
     review_coverage_approved=", {n} approved",
     review_coverage_reviewers=(" (1 reviewer)", " ({n} reviewers)"),
     review_coverage_threads=("; 1 review thread{bots}", "; {n} review threads{bots}"),

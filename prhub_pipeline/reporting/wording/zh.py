@@ -177,8 +177,10 @@ ZH = Wording(
     risk_tally_sep="，",
     summary_without_reviews="本周数据来自不含评审信息的数据源，报告未评估评审过程。",
     review_coverage=(
-        "评审：{prs} 个 PR 中 {reviewed} 个经作者以外的人评审{reviewers}{approved}{threads}。"
+        "评审：{prs} 个 PR 中 {reviewed} 个经作者以外的人评审{reviewers}{approved}{threads}"
+        "{hours}。"
     ),
+    review_coverage_hours="；从创建到合并的中位时长 {hours} 小时",
     review_coverage_approved="，{n} 个获得批准",
     review_coverage_reviewers="（评审人 {n} 位）",
     review_coverage_threads="；评审讨论 {n} 个{bots}",
