@@ -829,13 +829,13 @@ def review_coverage(
         if pr.number in reviewing and pr.created_at is not None
     ]
     return ReviewCoverage(
-        median_hours_to_merge=round(statistics.median(hours), 1) if hours else None,
         prs=len(reviewings),
         reviewed=sum(1 for r in reviewings if r.reviewers),
         approved=sum(1 for r in reviewings if r.approvers) if known else None,
         reviewers=len({login for r in reviewings for login in r.reviewers if login}),
         threads=sum(r.threads for r in reviewings),
         bot_threads=sum(r.bot_threads for r in reviewings),
+        median_hours_to_merge=round(statistics.median(hours), 1) if hours else None,
     )
 
 

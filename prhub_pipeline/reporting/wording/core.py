@@ -173,7 +173,7 @@ class RiskText(NamedTuple):
 # How a place's one file changed, as `_place` names it: ChangePlace.status, or an edit.
 PLACE_STATUSES = ("modified", "added", "removed")
 MAX_ITEM_REFS = 3  # of a busy file's or a new author's PRs, the ones named before "and N more"
-MAX_NAMED_REVIEWERS = 3  # of a quick-view entry's approvers, say
+MAX_NAMED_REVIEWERS = 3  # of a quick-view entry's approvers (say), those named before "and N more"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -280,7 +280,8 @@ class Wording:
     summary_without_reviews: str
     # Fields prs, reviewed, reviewers (empty or `review_coverage_reviewers`), approved (empty or
     # `review_coverage_approved`), threads (empty or `review_coverage_threads`, whose field bots
-    # is empty, `review_coverage_bots` or `review_coverage_all_bots`).
+    # is empty, `review_coverage_bots` or `review_coverage_all_bots`), hours (empty or
+    # `review_coverage_hours`).
     review_coverage: str
     review_coverage_approved: str  # field n
     review_coverage_reviewers: Counted  # field n
