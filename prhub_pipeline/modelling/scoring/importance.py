@@ -454,10 +454,12 @@ def score_parts(
     review: PrReview | None = None,
     reverted_pr: PullRequest | None = None,
     reverted_later: bool = False,
+    shape: ChangeShape | None = None,
 ) -> dict[str, float]:
-    """The raw score's parts for one PR, in raw units (they sum to the raw score)."""
+    """The raw score's parts for one PR, in raw units (they sum to the raw score). `shape` is
+    the PR's `change_shape`, where the caller has it already."""
     info = change_kind(pr.title, pr.body)
-    shape = change_shape(pr, config)
+    shape = change_shape(pr, config) if shape is None else shape
     kind = pr_type(pr, shape)
     parts = dict.fromkeys(PART_NAMES, 0.0)
 
@@ -654,6 +656,7 @@ def score_week(
     for pr in prepared:
         review = reviews.get(pr.number, PrReview()) if review_data.available else None
         reverted_pr = known.get(pr.reverted_number) if pr.reverted_number else None
+        shape = change_shape(pr, config)
         parts = score_parts(
             pr,
             modules.get(pr.number, ()),
@@ -661,6 +664,7 @@ def score_week(
             review=review,
             reverted_pr=reverted_pr,
             reverted_later=pr.number in reverted_in_week,
+            shape=shape,
         )
         raw = round(sum(parts.values()), 4)
         importance = calibration.importance(raw)
@@ -676,7 +680,7 @@ def score_week(
                 raw_score=raw,
                 parts=parts,
                 is_key=importance >= config.key_threshold,
-                pr_type=pr_type(pr, change_shape(pr, config)),
+                pr_type=pr_type(pr, shape),
                 breaking=info.breaking,
                 fix_impacts=impacts,
             )
