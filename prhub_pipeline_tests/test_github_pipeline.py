@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -13,9 +13,11 @@ from prhub_pipeline.records import FileVersions
 from prhub_pipeline.sources.github import GitHubResponseError
 from prhub_pipeline.stages import ingest
 from prhub_pipeline_tests.github_fake import (
+    FakeActor,
     FakeFile,
     FakeGitHub,
     FakePullRequest,
+    FakeReview,
     http_status,
     load_fixture_week,
     schema_available,
@@ -126,6 +128,43 @@ def test_a_github_week_lands_whole_and_survives_faults(
     assert (
         "leaves for later: “I'll handle it in a follow-up PR.” (answering core-maintainer"
         in str(report)
+    )
+
+
+def test_the_review_line_compares_the_share_approved_with_the_weeks_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ten PRs the week before, nine of them approved, beside the fixture's #6390 (merged then,
+    unreviewed): the fixture week's 3 of 6 reads "3 approved (50%, against 82% over the
+    previous 12 weeks)", 9 of 11."""
+    earlier = [
+        FakePullRequest(
+            number=6300 + k,
+            title=f"[misc] chore: tidy {k}",
+            merged_at=datetime(2026, 5, 5, 8, 0, tzinfo=UTC) + timedelta(hours=k),
+            author=FakeActor("tidy-dev"),
+            merge_sha=f"{6300 + k:040x}",
+            files=[FakeFile(f"scripts/tidy_{k}.py")],
+            reviews=(
+                [FakeReview(f"PRR_{6300 + k}", FakeActor("core-maintainer"), "APPROVED")]
+                if k
+                else []
+            ),
+        )
+        for k in range(10)
+    ]
+    fake = FakeGitHub([*earlier, *load_fixture_week("week_2026-05-11.json")], token=TOKEN)
+    monkeypatch.setenv("PRHUB_TEST_TOKEN", TOKEN)
+    with serve(fake.handle) as url:
+        config = write_github_config(tmp_path, f"{url}/graphql")
+        args = ["materialize", "--config", str(config), "--week", "2026-05-04"]
+        assert main([*args, "--through", "2026-05-11"]) == 0
+    reports = dict(
+        stored(config, "SELECT week_start::VARCHAR, markdown FROM weekly_reports WHERE lang = 'en'")
+    )
+    assert "9 approved; " in str(reports["2026-05-04"])  # nothing before it to compare with
+    assert "3 approved (50%, against 82% over the previous 12 weeks); " in str(
+        reports["2026-05-11"]
     )
 
 

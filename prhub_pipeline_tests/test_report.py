@@ -2422,6 +2422,32 @@ def test_the_summary_says_who_reviewed_the_weeks_prs(lang: str) -> None:
     )
 
 
+def test_the_share_approved_compares_with_the_prs_of_the_weeks_before() -> None:
+    week, data = reviewed_week()
+    reviewing = facts.reviewing_by_pr(week, data)
+    approved = facts.PrReviewing(["bob"], ["bob"], [], threads=0, bot_threads=0)
+    unreviewed = facts.PrReviewing([], [], [], threads=0, bot_threads=0)
+    earlier = [
+        make_pr(7400 + k, merged_at=MERGED - timedelta(days=3 + 7 * k)) for k in range(14)
+    ]  # the last two merged more than twelve weeks before
+    reviewed = {pr.number: approved if pr.number % 4 else unreviewed for pr in earlier}
+    before = facts.reviewing_before(reviewed, [*earlier, *week], WINDOW)
+    assert len(before) == 12  # neither the week's own PRs nor those older than twelve weeks
+    coverage = facts.review_coverage(reviewing, week, before)
+    assert coverage is not None and (coverage.earlier_prs, coverage.earlier_approved) == (12, 9)
+    # Under ten earlier PRs with review data, or thread excerpts only: nothing to compare.
+    few = facts.review_coverage(reviewing, week, before[:9])
+    assert few is not None and few.earlier_prs is None and few.earlier_approved is None
+    excerpts = [dataclasses.replace(r, reviews_known=False) for r in before]
+    assert facts.review_coverage(reviewing, week, excerpts).earlier_prs is None  # type: ignore[union-attr]
+    line = {
+        "zh": "1 个获得批准（20%，此前 12 周为 75%）；",
+        "en": ", 1 approved (20%, against 75% over the previous 12 weeks); ",
+    }
+    for lang, words in WORDINGS.items():
+        assert line[lang] in words.review_coverage_sentence(coverage)
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_key_prs_at_a_glance_say_who_reviewed_each(lang: str) -> None:
     week, data = reviewed_week()

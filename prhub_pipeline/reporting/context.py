@@ -221,6 +221,7 @@ def build_report_context(
     display_names: Mapping[str, str] | None = None,
     pushed: int = 0,
     core_tested: Mapping[int, bool | None] | None = None,
+    reviewed_before: Mapping[int, facts.PrReviewing] | None = None,
 ) -> ReportContext:
     """The report for one repository and week, in `lang`.
 
@@ -235,7 +236,9 @@ def build_report_context(
     in `lang` (`ModulesConfig.display_names_in`). `pushed` counts the week's commits pushed
     without a PR, which the header says the report does not cover. `core_tested` may hold
     PRs' `risks.core_tests` worked out once for every week of a run (the others are worked out
-    here), for the share of the changes of core code that came with tests.
+    here), for the share of the changes of core code that came with tests. `reviewed_before`
+    holds the review (`facts.reviewing_by_pr`) of stored PRs with review data, for the share
+    approved in the weeks before.
     """
     if lang not in LANGS:
         raise ValueError(f"unknown report language {lang!r}; expected one of {', '.join(LANGS)}")
@@ -346,7 +349,11 @@ def build_report_context(
         risks,
         review_data.available,
         theme_names,
-        facts.review_coverage(reviewing, prs),
+        facts.review_coverage(
+            reviewing,
+            prs,
+            facts.reviewing_before(reviewed_before or {}, known.values(), window),
+        ),
     )
     groups = [
         ThemeGroup(

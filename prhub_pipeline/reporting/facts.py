@@ -812,13 +812,24 @@ class ReviewCoverage:
     threads: int  # review threads on the week's PRs
     bot_threads: int  # of them, those a bot opened
     median_hours_to_merge: float | None = None  # from opening, where the source tells it
+    # The stored PRs of the USUAL_WEEKS before with review data, and how many a person
+    # approved, once there are MIN_EARLIER_REVIEWED_PRS of them.
+    earlier_prs: int | None = None
+    earlier_approved: int | None = None
+
+
+# How many PRs with review data the weeks before need for their share approved to compare with.
+MIN_EARLIER_REVIEWED_PRS = 10
 
 
 def review_coverage(
-    reviewing: Mapping[int, PrReviewing] | None, prs: Sequence[PullRequest] = ()
+    reviewing: Mapping[int, PrReviewing] | None,
+    prs: Sequence[PullRequest] = (),
+    earlier: Sequence[PrReviewing] = (),
 ) -> ReviewCoverage | None:
     """The week's review coverage from its PRs' `reviewing_by_pr`; None without review data or
-    PRs. `prs` give the time from opening to merge (`review_health`'s median)."""
+    PRs. `prs` give the time from opening to merge (`review_health`'s median); `earlier` is
+    the review of the PRs before (`reviewing_before`)."""
     if not reviewing:
         return None
     reviewings = list(reviewing.values())
@@ -828,6 +839,8 @@ def review_coverage(
         for pr in prs
         if pr.number in reviewing and pr.created_at is not None
     ]
+    compared = known and len(earlier) >= MIN_EARLIER_REVIEWED_PRS
+    compared = compared and all(r.reviews_known for r in earlier)
     return ReviewCoverage(
         prs=len(reviewings),
         reviewed=sum(1 for r in reviewings if r.reviewers),
@@ -836,7 +849,22 @@ def review_coverage(
         threads=sum(r.threads for r in reviewings),
         bot_threads=sum(r.bot_threads for r in reviewings),
         median_hours_to_merge=round(statistics.median(hours), 1) if hours else None,
+        earlier_prs=len(earlier) if compared else None,
+        earlier_approved=sum(1 for r in earlier if r.approvers) if compared else None,
     )
+
+
+def reviewing_before(
+    reviewed: Mapping[int, PrReviewing], history: Collection[PullRequest], window: WeekWindow
+) -> list[PrReviewing]:
+    """The review (`reviewed`: of stored PRs with review data) of the PRs merged in the
+    USUAL_WEEKS before the week."""
+    since = window.start_utc - timedelta(weeks=USUAL_WEEKS)
+    return [
+        reviewed[pr.number]
+        for pr in history
+        if since <= pr.merged_at < window.start_utc and pr.number in reviewed
+    ]
 
 
 # How many changes of core code a week, and the weeks before it, need for a share of them

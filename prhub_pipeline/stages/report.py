@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 from pathlib import Path
 
+import duckdb
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
@@ -15,13 +16,14 @@ from prhub_pipeline.modelling.tagging.tags import tag_spellings
 from prhub_pipeline.modelling.tagging.themes import housekeeping_themes, subject_themes
 from prhub_pipeline.records import LANGS, RenderedReport, WeekCounts
 from prhub_pipeline.reporting.context import build_report_context
+from prhub_pipeline.reporting.facts import PrReviewing, reviewing_by_pr
 from prhub_pipeline.reporting.files import published_url, write_report_files
 from prhub_pipeline.reporting.render import render_report
 from prhub_pipeline.reporting.wording import module_display_names
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.stages.scoring import load_history
 from prhub_pipeline.warehouse import connect, replace_partition
-from prhub_pipeline.warehouse.github import read_review_data
+from prhub_pipeline.warehouse.github import github_weeks, read_review_data
 from prhub_pipeline.warehouse.modules import read_module_labels, read_themes
 from prhub_pipeline.warehouse.prs import count_pushed_commits, read_prs
 from prhub_pipeline.warehouse.reports import (
@@ -50,6 +52,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
         subjects = subject_themes(read_themes(con, repo.name), len(history.by_number))
         spellings = tag_spellings(list(history.by_number.values()), repo.modules)
         core_tested = {n: core_tests(pr, repo.scoring) for n, pr in history.by_number.items()}
+        reviewed = stored_reviewing(con, repo.name)
         for window in windows_for(settings, weeks):
             week = window.week_start
             prs = read_prs(con, repo.name, week)
@@ -92,6 +95,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                     history_size=len(history.by_number),
                     pushed=pushed,
                     core_tested=core_tested,
+                    reviewed_before=reviewed,
                 )
                 counts = context.counts
                 rendered.append(
@@ -129,3 +133,13 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                 )
             )
     return results
+
+
+def stored_reviewing(con: duckdb.DuckDBPyConnection, repo: str) -> dict[int, PrReviewing]:
+    """The review of every stored PR whose week came from GitHub, once per run: the report
+    compares a week's share of approved PRs with the weeks before."""
+    reviewing: dict[int, PrReviewing] = {}
+    for week in github_weeks(con, repo):
+        by_pr = reviewing_by_pr(read_prs(con, repo, week), read_review_data(con, repo, week))
+        reviewing.update(by_pr or {})
+    return reviewing

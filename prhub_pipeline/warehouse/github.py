@@ -213,6 +213,14 @@ def read_landing_pages(
     ]
 
 
+def github_weeks(con: duckdb.DuckDBPyConnection, repo: str) -> list[date]:
+    """The weeks of a repository fetched from GitHub (with landing pages), oldest first."""
+    rows = con.execute(
+        "SELECT DISTINCT week_start FROM github_pages WHERE repo = ? ORDER BY 1", [repo]
+    ).fetchall()
+    return [row[0] for row in rows]
+
+
 def has_landing_pages(con: duckdb.DuckDBPyConnection, repo: str, week_start: date) -> bool:
     row = con.execute(
         "SELECT count(*) FROM github_pages WHERE repo = ? AND week_start = ?", [repo, week_start]

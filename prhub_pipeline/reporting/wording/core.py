@@ -283,7 +283,8 @@ class Wording:
     # is empty, `review_coverage_bots` or `review_coverage_all_bots`), hours (empty or
     # `review_coverage_hours`).
     review_coverage: str
-    review_coverage_approved: str  # field n
+    review_coverage_approved: str  # fields n, earlier (empty or `review_coverage_earlier`)
+    review_coverage_earlier: str  # fields share, earlier (the share before), weeks
     review_coverage_reviewers: Counted  # field n
     review_coverage_threads: Counted  # fields n, bots
     review_coverage_bots: Counted  # field n: the threads a bot opened, when not all of them
@@ -725,9 +726,7 @@ class Wording:
         return self.review_coverage.format(
             prs=c.prs,
             reviewed=c.reviewed,
-            approved=(
-                "" if c.approved is None else self.review_coverage_approved.format(n=c.approved)
-            ),
+            approved=self._approved(c),
             reviewers=counted(self.review_coverage_reviewers, c.reviewers),
             threads=counted(self.review_coverage_threads, c.threads, bots=bots),
             hours=(
@@ -736,6 +735,20 @@ class Wording:
                 else self.review_coverage_hours.format(hours=f"{c.median_hours_to_merge:.1f}")
             ),
         )
+
+    def _approved(self, c: ReviewCoverage) -> str:
+        """`, 3 approved (50%, against 83% over the previous 12 weeks)`; empty where approvals
+        are unknown."""
+        if c.approved is None:
+            return ""
+        earlier = ""
+        if c.earlier_prs and c.earlier_approved is not None:
+            earlier = self.review_coverage_earlier.format(
+                share=_percent(c.approved, c.prs),
+                earlier=_percent(c.earlier_approved, c.earlier_prs),
+                weeks=USUAL_WEEKS,
+            )
+        return self.review_coverage_approved.format(n=c.approved, earlier=earlier)
 
     def _opened_by_bots(self, threads: int, bot_threads: int) -> str:
         """`, 2 of them opened by bots` after a count of review threads; empty without any."""

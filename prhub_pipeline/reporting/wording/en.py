@@ -232,7 +232,8 @@ EN = Wording(
         "{approved}{threads}{hours}."
     ),
     review_coverage_hours="; a median of {hours} hours from opening to merge",
-    review_coverage_approved=", {n} approved",
+    review_coverage_approved=", {n} approved{earlier}",
+    review_coverage_earlier=" ({share}, against {earlier} over the previous {weeks} weeks)",
     review_coverage_reviewers=(" (1 reviewer)", " ({n} reviewers)"),
     review_coverage_threads=("; 1 review thread{bots}", "; {n} review threads{bots}"),
     review_coverage_bots=(", 1 of them opened by a bot", ", {n} of them opened by bots"),
