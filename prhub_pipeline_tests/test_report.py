@@ -643,6 +643,11 @@ def test_a_revert_says_why_when_its_description_does() -> None:
     said = "its description says: “#6350 causes an hccl error when weights are updated on NPU”"
     assert observation.text.count(said) == 1 and observation.text.count("its description") == 1
     assert not any("its description" in line for line in context.summary)
+    # A reason that ends in its own stop is not given a second one after the quote.
+    stopped = again.model_copy(update={"body": "The option broke checkpoint loading on NPU."})
+    context = context_for([*prs, stopped, original], "en")
+    observation = next(o for o in context.risks if o.risk == "revert")
+    assert "loading on NPU.”" in observation.text and ".”." not in observation.text
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -808,7 +808,7 @@ class Wording:
         elif chain.reopened:
             reopened = _counted(self.revert_reopened, len(chain.reopened))
             text += reopened.format(target=target, refs=self.refs(chain.reopened))
-        return text + self.stop
+        return _closed(text + self.stop)  # a quoted reason may end in its own stop
 
     # Key changes.
     def group_heading(self, group: Group) -> str:
