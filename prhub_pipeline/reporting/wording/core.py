@@ -1016,7 +1016,7 @@ class Wording:
         more = self._more(len(group.listed) + group.unlisted, len(group.listed))
         lead = _counted(lead, n).format(n=n, refs=self.refs(group.numbers))
         chains = [self._requirement_chain(chain) for chain in group.requirement_chains]
-        sentences = [_closed(lead + items + more + _counted(end, n)), *chains]
+        sentences = [_closed(_stopped_once(lead + items + more, _counted(end, n))), *chains]
         if group.shared_files:
             files = (self.shared_file.format(path=p, n=count) for p, count in group.shared_files)
             sentences.append(self.shared_files.format(files=self.list_sep.join(files)))
@@ -1267,6 +1267,7 @@ class Wording:
 
 # A stop after a subject that already ends a sentence ("…", "training.", "asked “why?”").
 _SECOND_STOP = re.compile(r"(?<=[.!?。！？…])([\"'”’]*)[.。]$")
+_ENDS_IN_STOP = re.compile(r"[.!?。！？…][\"'”’]*$")
 # A space the templates put around a name, between two Chinese characters ("主题上 文档 相关").
 _SPACE_BETWEEN_HAN = re.compile(r"(?<=[\u4e00-\u9fff]) (?=[\u4e00-\u9fff])")
 
@@ -1275,6 +1276,14 @@ def _closed(sentence: str) -> str:
     """A sentence whose list ends in a subject with its own terminal punctuation keeps only
     that ("training.", not "training.." or "training.。")."""
     return _SECOND_STOP.sub(r"\1", sentence)
+
+
+def _stopped_once(text: str, tail: str) -> str:
+    """`text` and `tail`, without the stop that opens `tail` where `text` ends in one (a quoted
+    review comment: "…is false.” These threads", not "…is false.”. These threads")."""
+    if tail[:1] in (".", "。") and _ENDS_IN_STOP.search(text):
+        tail = tail[1:]
+    return text + tail
 
 
 def _tight(text: str) -> str:
