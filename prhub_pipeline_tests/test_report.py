@@ -566,13 +566,13 @@ def test_the_revert_chain_and_review_asks_reach_the_report() -> None:
     zh = render_report(context_for(week_prs(), "zh"), "zh", "md")
     assert re.search(r"#6360\]\([^)]*\) 回退了 \[#6350\]", zh)
     assert "曾声明修复 [#6293]" in zh
-    # The ask's own stop ends it; the sentence after the quote adds none.
+    # The ask's own stop ends the observation; none follows the quote.
     assert (
         "chenjiaoAngel 在 verl/experimental/fully_async.py:541"
-        " 提出“ray.get blocks the event loop here.”合并时这些讨论未标记为已解决。" in zh
+        " 提出“ray.get blocks the event loop here.”\n" in zh
     )
     en = render_report(context_for(week_prs(), "en"), "en", "md")
-    assert "the event loop here.” These threads were not marked resolved" in en
+    assert "the event loop here.”\n" in en
     assert "so [#6293](https://github.com/verl-project/verl/pull/6293) is no longer fixed" in en
     # The summary and the risk name the reverted title; the chain's section, whose items give
     # both titles right below, does not repeat it.

@@ -348,10 +348,7 @@ EN = Wording(
         "unresolved_review": RiskText(
             "",
             "#{number}: {asks}",
-            (
-                ". These threads were not marked resolved when the PR merged.",
-                ". These threads were not marked resolved when the PRs merged.",
-            ),
+            ".",
         ),
         "core_without_tests": RiskText(
             (

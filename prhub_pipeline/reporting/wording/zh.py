@@ -258,7 +258,7 @@ ZH = Wording(
     ),
     risk_texts={
         "breaking_change": RiskText("{n} 个 PR 带有不兼容变更标记：", "#{number} {subject}", "。"),
-        "unresolved_review": RiskText("", "#{number}：{asks}", "。合并时这些讨论未标记为已解决。"),
+        "unresolved_review": RiskText("", "#{number}：{asks}", "。"),
         "core_without_tests": RiskText(
             "{n} 个 PR 修改了核心路径却没有新增或修改任何测试文件：",
             "#{number}（{lines} 行，{path}）",
