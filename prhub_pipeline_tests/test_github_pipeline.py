@@ -91,6 +91,7 @@ def test_a_github_week_lands_whole_and_survives_faults(
         " 3 approved; 6 review threads, 2 of them opened by bots; a median of 42.0 hours from"
         " opening to merge." in str(report)
     )
+    assert "The week's most active reviewers: core-maintainer (3 PRs)." in str(report)
     # The key PRs at a glance say who reviewed each.
     assert "(review: approved by core-maintainer)" in str(report)  # 6398
     assert "(review: reviewed by core-maintainer; 2 threads, 1 of them opened by a bot)" in str(

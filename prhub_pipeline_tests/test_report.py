@@ -2455,6 +2455,36 @@ def test_the_share_approved_compares_with_the_prs_of_the_weeks_before() -> None:
         assert line[lang] in words.review_coverage_sentence(coverage)
 
 
+def test_the_trends_name_the_weeks_most_active_reviewers() -> None:
+    def reviewed_by(*logins: str | None) -> facts.PrReviewing:
+        return facts.PrReviewing(list(logins), [], [], threads=0, bot_threads=0)
+
+    reviewing = {
+        1: reviewed_by("bob", "carol", None),
+        2: reviewed_by("carol", "bob"),
+        3: reviewed_by("carol", "dave", None),
+        4: reviewed_by("erin"),
+        5: reviewed_by("dave", "frank"),
+        6: reviewed_by("frank", "gina"),
+        7: reviewed_by("gina", "hank"),
+        8: reviewed_by("hank", "ivan"),
+        9: reviewed_by("ivan"),
+    }
+    # From two PRs each, most first, ties by login, at most three; deleted accounts and
+    # one-PR reviewers are not named.
+    assert facts.busiest_reviewers(reviewing) == [("carol", 3), ("bob", 2), ("dave", 2)]
+    assert facts.busiest_reviewers({4: reviewed_by("erin")}) == []
+    assert facts.busiest_reviewers(None) == []
+    busiest = [("carol", 3), ("bob", 2)]
+    assert WORDINGS["en"].reviewers_note(busiest) == [
+        "The week's most active reviewers: carol (3 PRs) and bob (2 PRs)."
+    ]
+    assert WORDINGS["zh"].reviewers_note(busiest) == [
+        "本周评审 PR 最多的：carol（3 个 PR）、bob（2 个 PR）。"
+    ]
+    assert WORDINGS["en"].reviewers_note([]) == []
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_key_prs_at_a_glance_say_who_reviewed_each(lang: str) -> None:
     week, data = reviewed_week()

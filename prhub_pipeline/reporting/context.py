@@ -419,6 +419,7 @@ def build_report_context(
             facts.busy_files(prs_by_importance, known.values(), window, scoring)
         )
         + words.contributors_note(facts.contributors(prs_by_importance, known.values(), window))
+        + words.reviewers_note(facts.busiest_reviewers(reviewing))
         + words.predicted_note(
             sum(1 for ref in refs.values() if ref.predicted and ref.areas), len(prs)
         ),

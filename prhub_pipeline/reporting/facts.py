@@ -854,6 +854,23 @@ def review_coverage(
     )
 
 
+# The reviewers the trends name: at most this many, who reviewed at least this many of the
+# week's PRs.
+MAX_BUSIEST_REVIEWERS = 3
+MIN_NAMED_REVIEWER_PRS = 2
+
+
+def busiest_reviewers(reviewing: Mapping[int, PrReviewing] | None) -> list[tuple[str, int]]:
+    """The people who reviewed the most of the week's PRs, with how many, most first (ties by
+    login), from MIN_NAMED_REVIEWER_PRS PRs; at most MAX_BUSIEST_REVIEWERS."""
+    counts: Counter[str] = Counter(
+        login for r in (reviewing or {}).values() for login in r.reviewers if login
+    )
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    named = [(login, n) for login, n in ranked if n >= MIN_NAMED_REVIEWER_PRS]
+    return named[:MAX_BUSIEST_REVIEWERS]
+
+
 def reviewing_before(
     reviewed: Mapping[int, PrReviewing], history: Collection[PullRequest], window: WeekWindow
 ) -> list[PrReviewing]:

@@ -350,6 +350,8 @@ class Wording:
     newcomers: Counted
     newcomer: str
     more_people: str  # {total} {rest}: after the people listed, as `more` after PRs
+    busy_reviewers: str  # field list: `busy_reviewer`s
+    busy_reviewer: str  # fields login, n (the week's PRs they reviewed, two or more)
     # Changes of core code with tests: {n} {tested} {share} {min_lines} {earlier}, the last
     # `core_testing_earlier` ({n} {tested} {share} {weeks}) or empty.
     core_testing: str
@@ -993,6 +995,13 @@ class Wording:
             )
         template = _counted(self.contributors, found.authors)
         return [template.format(n=found.authors, newcomers=newcomers)]
+
+    def reviewers_note(self, busiest: Sequence[tuple[str, int]]) -> list[str]:
+        """Who reviewed the most of the week's PRs (`facts.busiest_reviewers`)."""
+        if not busiest:
+            return []
+        listed = [self.busy_reviewer.format(login=login, n=n) for login, n in busiest]
+        return [self.busy_reviewers.format(list=self.join(listed))]
 
     def _more_people(self, total: int) -> str:
         if total <= MAX_LISTED:

@@ -316,6 +316,8 @@ EN = Wording(
     ),
     newcomer="{author} ({refs})",
     more_people=" and {rest} more",
+    busy_reviewers="The week's most active reviewers: {list}.",
+    busy_reviewer="{login} ({n} PRs)",
     core_testing=(
         "{tested} of the week's {n} PRs that change {min_lines} or more lines of core code also"
         " add or change tests ({share}){earlier}."

@@ -241,6 +241,8 @@ ZH = Wording(
     newcomers="，其中 {k} 位在已入库的 PR 中首次出现：{list}",
     newcomer="{author}（{refs}）",
     more_people=" 等 {total} 位",
+    busy_reviewers="本周评审 PR 最多的：{list}。",
+    busy_reviewer="{login}（{n} 个 PR）",
     core_testing=(
         "本周改动核心代码 {min_lines} 行以上的 {n} 个 PR 中，{tested} 个同时新增或修改了测试"
         "（{share}）{earlier}。"
