@@ -431,6 +431,7 @@ class ReportListing(Record):
     lang: Lang
     pr_count: int | None = None  # None: not known (a file found on disk)
     key_pr_count: int | None = None
+    risk_flags: int | None = None
     generated_at: datetime | None = None
 
 

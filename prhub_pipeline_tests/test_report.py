@@ -1431,6 +1431,7 @@ def test_storage_round_trip_and_rerun(tmp_path: Path) -> None:
         assert read_week_counts(con, REPO, week - timedelta(days=7)) is None
         listing = list_reports(con, REPO)
         assert [(e.week_start, e.lang) for e in listing] == [(week, "en"), (week, "zh")]
+        assert {e.risk_flags for e in listing} == {len(risks)} and risks
         parts = con.execute(
             "SELECT parts->>'core' FROM pr_scores WHERE repo = ? AND number = 6268", [REPO]
         ).fetchone()
@@ -1451,6 +1452,8 @@ def test_storage_round_trip_and_rerun(tmp_path: Path) -> None:
     assert not list(folder.glob(".*.tmp"))
     index = (folder / "index.html").read_text(encoding="utf-8")
     assert 'href="2026-05-11.zh.html"' in index and 'href="2026-05-11.en.md"' in index
+    # The week's row: its PRs, key PRs and risk flags.
+    assert f'<td class="num">{len(risks)}</td><td><a href="2026-05-11.zh.html">' in index
 
 
 def test_index_from_files_on_disk_shows_no_made_up_counts(tmp_path: Path) -> None:

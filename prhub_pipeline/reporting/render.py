@@ -68,6 +68,7 @@ LABELS: dict[Lang, dict[str, str]] = {
         "prs_one": "{n} 个 PR",
         "prs_many": "{n} 个 PR",
         "index_title": "周报索引",
+        "risk_flags": "风险标记",
         "week": "周",
         "reports": "报告",
         "no_reports": "还没有生成任何周报。",
@@ -117,6 +118,7 @@ LABELS: dict[Lang, dict[str, str]] = {
         "prs_one": "{n} PR",
         "prs_many": "{n} PRs",
         "index_title": "Weekly reports",
+        "risk_flags": "Risk flags",
         "week": "Week",
         "reports": "Reports",
         "no_reports": "No weekly report has been generated yet.",
@@ -376,6 +378,7 @@ def render_index(repo: str, entries: Sequence[ReportListing], lang: Lang = "zh")
             "iso_week": week.isocalendar().week,
             "pr_count": _known(e.pr_count for e in by_lang.values()),
             "key_pr_count": _known(e.key_pr_count for e in by_lang.values()),
+            "risk_flags": _known(e.risk_flags for e in by_lang.values()),
             "langs": [(code, LABELS[code]["lang_name"]) for code in LANGS if code in by_lang],
         }
         for week, by_lang in sorted(weeks.items(), reverse=True)

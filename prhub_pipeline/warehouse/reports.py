@@ -16,6 +16,7 @@ from prhub_pipeline.records import (
     RiskFlag,
     WeekCounts,
 )
+from prhub_pipeline.warehouse.connection import read_sql
 from prhub_pipeline.warehouse.partitions import TableRows
 
 SCORE_COLUMNS = (
@@ -230,18 +231,15 @@ def read_week_counts(
 
 def list_reports(con: duckdb.DuckDBPyConnection, repo: str) -> list[ReportListing]:
     """Every stored report of a repository, newest week first."""
-    rows = con.execute(
-        "SELECT week_start, lang, pr_count, key_pr_count, generated_at FROM weekly_reports"
-        " WHERE repo = ? ORDER BY week_start DESC, lang",
-        [repo],
-    ).fetchall()
+    rows = con.execute(read_sql("select_report_listing.sql"), [repo]).fetchall()
     return [
         ReportListing(
             week_start=week,
             lang=lang,
             pr_count=pr_count,
             key_pr_count=key_pr_count,
+            risk_flags=risk_flags,
             generated_at=generated_at,
         )
-        for week, lang, pr_count, key_pr_count, generated_at in rows
+        for week, lang, pr_count, key_pr_count, risk_flags, generated_at in rows
     ]
