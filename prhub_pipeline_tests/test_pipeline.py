@@ -236,6 +236,9 @@ def test_definitions_load_and_checks_pass(history: GitRepo, tmp_path: Path) -> N
     assert materialization.metadata["pushed_commits"].value == 0
     assert "2026-05-11T00:00:00+08:00" in str(materialization.metadata["window_local"].value)
     assert "2026-05-10T16:00:00+00:00" in str(materialization.metadata["window_utc"].value)
+    [report] = result.asset_materializations_for_node("weekly_report")
+    assert report.metadata["pr_count"].value == 3
+    assert {"report", "key_pr_count", "risk_flags"} <= set(report.metadata)
 
 
 def test_schedule_targets_the_previous_complete_week(history: GitRepo, tmp_path: Path) -> None:

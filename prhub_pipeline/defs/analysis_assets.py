@@ -242,8 +242,14 @@ def build_analysis_assets(
         for result in results:
             # A backfill run materializes many partitions: each event carries its own week's
             # report, so a partition's page in the UI shows that week and not the range's last.
+            # The UI plots the numbers across the weeks.
             context.add_asset_metadata(
-                {"report": dg.MetadataValue.md(result.markdown)},
+                {
+                    "report": dg.MetadataValue.md(result.markdown),
+                    "pr_count": dg.MetadataValue.int(result.pr_count),
+                    "key_pr_count": dg.MetadataValue.int(result.key_pr_count),
+                    "risk_flags": dg.MetadataValue.int(result.risk_flags),
+                },
                 partition_key=partition_key(result.repo, result.window.week_start),
             )
         return dg.MaterializeResult(metadata=_report_metadata(results), check_results=checks)

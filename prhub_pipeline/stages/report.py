@@ -41,6 +41,7 @@ class WeekReport(BaseModel):
     window: WeekWindow
     pr_count: int
     key_pr_count: int
+    risk_flags: int
     markdown: str  # in the configured default language, for the operator to read
     files: list[Path]
 
@@ -128,6 +129,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                     window=window,
                     pr_count=len(prs),
                     key_pr_count=key_pr_count,
+                    risk_flags=len(risks),
                     markdown=default.markdown,
                     files=files,
                 )
