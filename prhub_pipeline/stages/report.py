@@ -3,7 +3,7 @@ store them and write the files."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -14,7 +14,7 @@ from prhub_pipeline.config import RepoConfig, Settings
 from prhub_pipeline.modelling.scoring.risks import core_tests
 from prhub_pipeline.modelling.tagging.tags import tag_spellings
 from prhub_pipeline.modelling.tagging.themes import housekeeping_themes, subject_themes
-from prhub_pipeline.records import LANGS, RenderedReport, WeekCounts
+from prhub_pipeline.records import LANGS, PullRequest, RenderedReport, WeekCounts
 from prhub_pipeline.reporting.context import build_report_context
 from prhub_pipeline.reporting.facts import PrReviewing, reviewing_by_pr
 from prhub_pipeline.reporting.files import published_url, write_report_files
@@ -25,7 +25,7 @@ from prhub_pipeline.stages.scoring import load_history
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.github import github_weeks, read_review_data
 from prhub_pipeline.warehouse.modules import read_module_labels, read_themes
-from prhub_pipeline.warehouse.prs import count_pushed_commits, read_prs
+from prhub_pipeline.warehouse.prs import count_pushed_commits, read_prs, week_pr_numbers
 from prhub_pipeline.warehouse.reports import (
     list_reports,
     read_risks,
@@ -53,7 +53,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
         subjects = subject_themes(read_themes(con, repo.name), len(history.by_number))
         spellings = tag_spellings(list(history.by_number.values()), repo.modules)
         core_tested = {n: core_tests(pr, repo.scoring) for n, pr in history.by_number.items()}
-        reviewed = stored_reviewing(con, repo.name)
+        reviewed = stored_reviewing(con, repo.name, history.by_number)
         for window in windows_for(settings, weeks):
             week = window.week_start
             prs = read_prs(con, repo.name, week)
@@ -137,11 +137,15 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
     return results
 
 
-def stored_reviewing(con: duckdb.DuckDBPyConnection, repo: str) -> dict[int, PrReviewing]:
-    """The review of every stored PR whose week came from GitHub, once per run: the report
-    compares a week's share of approved PRs with the weeks before."""
+def stored_reviewing(
+    con: duckdb.DuckDBPyConnection, repo: str, stored: Mapping[int, PullRequest]
+) -> dict[int, PrReviewing]:
+    """The review of every stored PR (of `stored`, the repository's) whose week came from
+    GitHub, once per run: the report compares a week's share of approved PRs with the weeks
+    before."""
+    numbers = week_pr_numbers(con, repo)
     reviewing: dict[int, PrReviewing] = {}
     for week in github_weeks(con, repo):
-        by_pr = reviewing_by_pr(read_prs(con, repo, week), read_review_data(con, repo, week))
-        reviewing.update(by_pr or {})
+        prs = [stored[n] for n in numbers.get(week, []) if n in stored]
+        reviewing.update(reviewing_by_pr(prs, read_review_data(con, repo, week)) or {})
     return reviewing

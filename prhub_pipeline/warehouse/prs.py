@@ -163,6 +163,16 @@ def read_config_diffs(
     ]
 
 
+def week_pr_numbers(con: duckdb.DuckDBPyConnection, repo: str) -> dict[date, list[int]]:
+    """Each stored week of a repository with the numbers of its PRs."""
+    weeks: dict[date, list[int]] = {}
+    for week, number in con.execute(
+        "SELECT week_start, number FROM prs WHERE repo = ? ORDER BY week_start, number", [repo]
+    ).fetchall():
+        weeks.setdefault(week, []).append(number)
+    return weeks
+
+
 def read_prs(
     con: duckdb.DuckDBPyConnection,
     repo: str,
