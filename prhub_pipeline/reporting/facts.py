@@ -839,8 +839,9 @@ def review_coverage(
         for pr in prs
         if pr.number in reviewing and pr.created_at is not None
     ]
-    compared = known and len(earlier) >= MIN_EARLIER_REVIEWED_PRS
-    compared = compared and all(r.reviews_known for r in earlier)
+    compared = (
+        known and len(earlier) >= MIN_EARLIER_REVIEWED_PRS and all(r.reviews_known for r in earlier)
+    )
     return ReviewCoverage(
         prs=len(reviewings),
         reviewed=sum(1 for r in reviewings if r.reviewers),
