@@ -20,6 +20,7 @@ from prhub_pipeline.modelling.tagging.themes import DEFAULT_THEME_RULES
 from prhub_pipeline.records import (
     Lang,
     ModuleLabel,
+    PrScore,
     PullRequest,
     ReviewData,
     SettingChange,
@@ -225,7 +226,7 @@ def test_the_calibration_does_not_call_later_prs_past() -> None:
         None, fitted, False
     )
     assert "past" not in EN.how_generated(None, fitted, False)
-    assert "本仓库已入库的 2475 个 PR" in ZH.how_generated(None, fitted, False)
+    assert "本仓库已收录的 2475 个 PR" in ZH.how_generated(None, fitted, False)
 
 
 def test_every_built_in_theme_has_a_chinese_name() -> None:
@@ -592,7 +593,7 @@ def test_an_outline_names_the_largest_core_place_first_then_the_largest_other() 
         "(2 files, 432 lines), besides tests, docs, and CI."
     )
     assert ZH.change_outline(outline, 300) == (
-        "描述未超出标题；改动 8 个文件（1148 行），分布在 3 个目录，包括 "
+        "描述没有标题以外的信息；改动了 8 个文件（1148 行），分布在 3 个目录，包括 "
         "verl/workers/engine/fsdp/（2 个文件，154 行）、"
         "examples/grpo_trainer/（2 个文件，432 行），另有测试、文档、CI 改动。"
     )
@@ -616,7 +617,8 @@ def test_an_outline_naming_every_place_gives_no_totals_before_them() -> None:
         "verl/runner/compile.py (12 lines)."
     )
     assert ZH.change_outline(outline, 300) == (
-        "描述未超出标题；改动 verl/models/wrapper.py（16 行）、verl/runner/compile.py（12 行）。"
+        "描述没有标题以外的信息；改动了 verl/models/wrapper.py（16 行）、"
+        "verl/runner/compile.py（12 行）。"
     )
     # Past the limit, the totals come back with the one place there is room for.
     assert EN.change_outline(outline, 100) == (
@@ -646,7 +648,7 @@ def test_an_outline_of_every_code_place_counts_the_other_files_apart() -> None:
         "(15 lines), and 4 files of tests, docs, and CI (76 lines)."
     )
     assert ZH.change_outline(outline, 300) == (
-        "描述未超出标题；改动 verl/single_controller/base/worker.py（15 行），"
+        "描述没有标题以外的信息；改动了 verl/single_controller/base/worker.py（15 行），"
         "另有测试、文档、CI 4 个文件（76 行）。"
     )
     # Latin after Chinese keeps its space (ColossalAI #5893 read "另有CI 3 个文件").
@@ -681,7 +683,7 @@ def test_an_outline_of_one_file_says_if_it_is_new_and_counts_lines_right() -> No
     assert EN.change_outline(outline, 300) == (
         "No description beyond the title; it changes README.md (1 line)."
     )
-    assert ZH.change_outline(outline, 300) == "描述未超出标题；改动 README.md（1 行）。"
+    assert ZH.change_outline(outline, 300) == "描述没有标题以外的信息；改动了 README.md（1 行）。"
     added = only.model_copy(
         update={"files": [only.files[0].model_copy(update={"status": "added", "additions": 40})]}
     )
@@ -705,7 +707,7 @@ def test_an_outline_counts_no_lines_for_files_without_them() -> None:
     outline = facts.change_outline(logo.model_copy(update={"files": [added]}), CONFIG)
     assert outline is not None
     assert EN.change_outline(outline, 300).endswith("it changes chat/assets/a.png (new).")
-    assert ZH.change_outline(outline, 300).endswith("改动 chat/assets/a.png（新增）。")
+    assert ZH.change_outline(outline, 300).endswith("改动了 chat/assets/a.png（新增）。")
 
 
 def test_an_outline_without_code_places_the_supporting_files_themselves() -> None:
@@ -740,7 +742,10 @@ def test_an_outline_of_one_folder_gives_its_counts_once_and_names_the_repository
     outline = facts.change_outline(readmes, CONFIG)
     assert outline is not None
     assert EN.change_outline(outline, 300).endswith("(3 lines) in the repository root.")
-    assert ZH.change_outline(outline, 300) == "描述未超出标题；改动 2 个文件（3 行），在根目录。"
+    assert (
+        ZH.change_outline(outline, 300)
+        == "描述没有标题以外的信息；改动了 2 个文件（3 行），在根目录。"
+    )
 
 
 def _predicted_context(lang: Lang, guessed: Sequence[int]) -> ReportContext:
@@ -813,3 +818,25 @@ def test_a_report_names_modules_as_configured_else_built_in_else_as_the_reposito
     words = replace(EN, module_names=names)
     shown = [words.display_name(m) for m in ("new_model", "fsdp", "misc", "kv_pool")]
     assert shown == ["New Model", "FSDP", "misc", "KV pool"]
+
+
+def test_the_raw_score_is_shown_as_the_sum_of_its_parts() -> None:
+    """The importance beside a PR is its raw score's rank in the history (#6268: 10.0 from a
+    raw 8.3), so the parts read as adding up to the raw score, not to the importance."""
+    parts = {"size": 2.7, "core": 2.44, "type": 1.8, "fix_impact": 1.4, "breadth": 0.3}
+    score = PrScore(
+        number=6268,
+        importance=10.0,
+        raw_score=sum(parts.values()),
+        parts={**parts, "review": 0.0},
+        is_key=True,
+        pr_type="fix",
+    )
+    assert (
+        EN.basis(score) == "8.6 = size 2.7 + core paths 2.4 + type 1.8 + fix impact 1.4 + other 0.3"
+    )
+    assert ZH.basis(score) == "8.6 = 规模 2.7 + 核心路径 2.4 + 类型 1.8 + 修复后果 1.4 + 其他 0.3"
+    four = score.model_copy(update={"parts": {"type": 1.0, "size": 2.0}, "raw_score": 3.0})
+    assert EN.basis(four) == "3.0 = size 2.0 + type 1.0"
+    nothing = score.model_copy(update={"parts": {"type": 0.0}, "raw_score": 0.0})
+    assert EN.basis(nothing) == "0.0"

@@ -320,7 +320,7 @@ def build_report_context(
         [t for t in themes if t.number in by_number],
     )
     risks = [r for r in risks if r.number in by_number]
-    chains = {f.number: facts.revert_chain(f, known) for f in risks if f.risk == "revert"}
+    chains = {f.number: facts.revert_chain(f, known, window) for f in risks if f.risk == "revert"}
     taken_up = facts.taken_up(risks, known)
     reverts = list(chains.values())
     period = facts.Period.of(window)

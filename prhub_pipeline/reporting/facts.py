@@ -68,10 +68,13 @@ FIX_FOCUS_MIN_SHARE = 0.4
 
 T = TypeVar("T")
 Ranked = list[tuple[str, int]]  # (name, count), most first
-# A follow-up per risk kind; a revert's is "refix" when the reverted PR had fixed issues.
-FollowUpKind = RiskKind | Literal["refix", "works_everywhere"]
+# A follow-up per risk kind; a revert's is "refix" when the reverted PR had fixed issues, else
+# "revert_explained" when the revert says why (the risks quote it: asking why again would
+# contradict them).
+FollowUpKind = RiskKind | Literal["refix", "revert_explained", "works_everywhere"]
 FOLLOW_UP_KINDS: tuple[FollowUpKind, ...] = (
     "refix",
+    "revert_explained",
     *(k for k in RISK_ORDER if k != "reverted"),
     "works_everywhere",
 )
@@ -294,22 +297,34 @@ class RevertChain:
     reopened: list[int]
     relanded: int | None = None
     reason: str | None = None  # what the revert's description says beyond pointing at it
+    # The day the re-land merged, when that was after the report's week: a report written
+    # once later weeks are stored knows of it, one written at the week's end did not.
+    relanded_later_on: date | None = None
 
 
-def revert_chain(flag: RiskFlag, known: Mapping[int, PullRequest]) -> RevertChain:
+def revert_chain(
+    flag: RiskFlag, known: Mapping[int, PullRequest], window: WeekWindow
+) -> RevertChain:
     if not flag.related:
         return RevertChain(number=flag.number, target=None, title=None, reopened=[])
     target = flag.related[0]
     title = shorten(known[target].title, 80) if target in known else None
     revert = known.get(flag.number)
     reason = revert_reason(revert, known.get(target)) if revert is not None else None
+    relanded = relanding(flag.number, target, known)
+    merged = known[relanded].merged_at if relanded is not None else None
     return RevertChain(
         number=flag.number,
         target=target,
         title=title,
         reopened=flag.related[1:],
-        relanded=relanding(flag.number, target, known),
+        relanded=relanded,
         reason=shorten(reason, REASON_LIMIT) if reason else None,
+        relanded_later_on=(
+            merged.astimezone(window.zone).date()
+            if merged is not None and merged >= window.end_utc
+            else None
+        ),
     )
 
 
@@ -1139,7 +1154,8 @@ def follow_ups(
                 if chain.reopened:
                     found.append(FollowUp("refix", [flag.number], MAX_LISTED, chain))
                 elif chain.target:
-                    found.append(FollowUp("revert", [flag.number], MAX_LISTED, chain))
+                    kind_of_revert: FollowUpKind = "revert_explained" if chain.reason else "revert"
+                    found.append(FollowUp(kind_of_revert, [flag.number], MAX_LISTED, chain))
         elif kind != "reverted":
             numbers = sorted(
                 dict.fromkeys(f.number for f in flags), key=lambda n: (-refs[n].importance, n)

@@ -173,6 +173,7 @@ class RiskText(NamedTuple):
 # How a place's one file changed, as `_place` names it: ChangePlace.status, or an edit.
 PLACE_STATUSES = ("modified", "added", "removed")
 MAX_ITEM_REFS = 3  # of a busy file's or a new author's PRs, the ones named before "and N more"
+BASIS_PARTS = 4  # of a raw score's parts, those named before the rest summed as one
 MAX_NAMED_REVIEWERS = 3  # of a quick-view entry's approvers (say), those named before "and N more"
 
 
@@ -201,6 +202,7 @@ class Wording:
     risk_names: dict[RiskKind, str]  # inside a sentence
     pr_risk_names: dict[RiskKind, str]  # one PR's: `(risks: very large change)`
     part_labels: dict[str, str]
+    other_parts: str  # the raw score's parts after the BASIS_PARTS largest, summed
     # The built-in themes' names in this language (a theme not listed keeps its own name).
     theme_names: dict[str, str]
     # A theme that shares its name with a module of the week (field name): `Docker-related`.
@@ -294,7 +296,9 @@ class Wording:
     revert: str
     revert_title: str
     revert_reopened: Counted
-    revert_relanded: str
+    revert_relanded: str  # fields target, relanded, when
+    revert_relanded_soon: str  # when: within the report's week
+    revert_relanded_later: str  # when: a day after the week's end
     # Key changes.
     revert_chain: str
     unlabelled: str
@@ -328,6 +332,8 @@ class Wording:
     item_impacts: str
     item_breaking: str
     others: Counted
+    others_by_type: str  # fields n, parts: an `others_of_type` per type
+    others_of_type: str  # fields types, listed, more
     # Trends.
     no_labels: str
     no_previous: str
@@ -806,7 +812,11 @@ class Wording:
         if with_reason and chain.reason:
             text += self.revert_reason.format(reason=chain.reason)
         if chain.relanded is not None:
-            text += self.revert_relanded.format(target=target, relanded=chain.relanded)
+            later = chain.relanded_later_on
+            when = (
+                self.revert_relanded_later.format(day=later) if later else self.revert_relanded_soon
+            )
+            text += self.revert_relanded.format(target=target, relanded=chain.relanded, when=when)
         elif chain.reopened:
             reopened = _counted(self.revert_reopened, len(chain.reopened))
             text += reopened.format(target=target, refs=self.refs(chain.reopened))
@@ -892,6 +902,14 @@ class Wording:
         ).rstrip()
 
     def others_text(self, refs: Sequence[PrRef]) -> str:
+        """A section's PRs not described one by one: named up to MAX_LISTED, or, where more are
+        of several types, named by type (a share of the names each), so that a kind of work
+        the names would leave out still shows (verl's 15 further NPU PRs of 2026-05-11
+        named 6, none of them among its 8 docs changes)."""
+        types = type_counts(refs)
+        if len(refs) > MAX_LISTED and len(types) > 1:
+            parts = [self._others_of_type(refs, pr_type, n) for pr_type, n in types]
+            return self.others_by_type.format(n=len(refs), parts=self.join(parts))
         listed = self.clause_sep.join(f"#{r.number} {subject(r, 40)}" for r in refs[:MAX_LISTED])
         return _closed(
             _counted(self.others, len(refs)).format(
@@ -900,6 +918,15 @@ class Wording:
                 listed=listed,
                 more=self._more(len(refs), MAX_LISTED),
             )
+        )
+
+    def _others_of_type(self, refs: Sequence[PrRef], pr_type: PrType, n: int) -> str:
+        of_type = [r for r in refs if r.pr_type == pr_type]
+        shown = min(n, max(1, round(MAX_LISTED * n / len(refs))))
+        return self.others_of_type.format(
+            types=self.count_phrase([(pr_type, n)]),
+            listed=self.clause_sep.join(f"#{r.number} {subject(r, 40)}" for r in of_type[:shown]),
+            more=self._more(n, shown),
         )
 
     # Trends.
@@ -1244,9 +1271,15 @@ class Wording:
         return _tight(self.quick_review.format(list=self.clause_sep.join(parts)))
 
     def basis(self, score: PrScore) -> str:
-        """The score's largest parts, e.g. "规模 2.7 · 核心路径 2.5 · 修复后果 1.6"."""
-        parts = sorted(((v, k) for k, v in score.parts.items() if v > 0), reverse=True)[:4]
-        return " · ".join(f"{self.part_labels.get(k, k)} {v:.1f}" for v, k in parts)
+        """The raw score as the sum of its largest parts, e.g. "8.3 = size 2.7 + core paths
+        2.4 + type 1.8 + fix impact 1.4", the rest summed as one part: the importance shown
+        beside it is the raw score's rank in the repository's history, not the sum."""
+        parts = sorted(((v, k) for k, v in score.parts.items() if v > 0), reverse=True)
+        shown = [f"{self.part_labels.get(k, k)} {v:.1f}" for v, k in parts[:BASIS_PARTS]]
+        rest = sum(v for v, _ in parts[BASIS_PARTS:])
+        if rest >= 0.05:
+            shown.append(f"{self.other_parts} {rest:.1f}")
+        return f"{score.raw_score:.1f} = " + " + ".join(shown) if shown else "0.0"
 
     # Follow-ups.
     def suggestions(

@@ -120,13 +120,17 @@ EN = Wording(
         "review": "review",
         "revert": "revert",
     },
+    other_parts="other",
     theme_names={},  # the built-in themes are named in English
     theme_told_apart="{name}-related",
     title="{repo} weekly report, week {week} ({start:%b %d} to {end:%b %d})",
     span="week {week}, {start:%b %d} to {end:%b %d}",
     generated="automatically, by prhub-pipeline from PR data",
     source="source: {source}",
-    calibrated="importance calibrated on this repository's {n} stored PRs",
+    calibrated=(
+        "importance calibrated on this repository's {n} stored PRs (a raw score's rank among"
+        " them: 7.0 scores above 70%)"
+    ),
     uncalibrated=(
         "only {n} PR of this repository stored, importance not calibrated on history",
         "only {n} PRs of this repository stored, importance not calibrated on history",
@@ -248,7 +252,9 @@ EN = Wording(
         "; #{target} said it fixed {refs}, so {refs} is no longer fixed by that change",
         "; #{target} said it fixed {refs}, so {refs} are no longer fixed by that change",
     ),
-    revert_relanded="; #{relanded} landed the change again",
+    revert_relanded="; #{relanded} landed the change again{when}",
+    revert_relanded_soon="",
+    revert_relanded_later=" on {day:%b %d}, after this week",
     revert_chain="Revert chain",
     unlabelled="Unlabelled changes",
     unlabelled_beside_places="Other unlabelled changes",
@@ -288,6 +294,8 @@ EN = Wording(
         "Also {n} more PR ({types}): {listed}{more}.",
         "Also {n} more PRs ({types}): {listed}{more}.",
     ),
+    others_by_type="Also {n} more PRs: {parts}.",
+    others_of_type="{types} ({listed}{more})",
     no_labels="No module or theme labels this week.",
     no_previous="The previous week's data is not available, so the table shows no change.",
     week_on_week=(
@@ -444,6 +452,8 @@ EN = Wording(
     follow_ups={
         "refix": "Follow up on {reopened}: the fix #{target} was reverted by #{number};"
         " it needs a new fix, with a test for the reason of the revert.",
+        "revert_explained": "Fix the cause #{number} gives for reverting #{target} (see the"
+        " risk observations) and land a corrected version with a test for it.",
         "revert": "Find out why #{number} reverted #{target}"
         " and whether a corrected version should land.",
         "unresolved_review": "Go through the review threads left unresolved on {refs}"
