@@ -218,7 +218,64 @@ def test_an_empty_week_is_a_valid_partition(
     config = write_config(tmp_path, history.path)
     assert main(["materialize", "--config", str(config), "--week", "2026-06-01"]) == 0
     assert stored(config, "SELECT count(*) FROM prs") == [(0,)]
-    assert "  module_labels: 0 PRs: 0 without a module\n" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "  module_labels: 0 PRs: 0 without a module\n" in out
+    # A working clone is not fetched: a week after its newest commit may be the clone's gap.
+    assert (
+        f"; the newest commit of HEAD in {history.path} is from 2026-05-25 09:00 UTC, before"
+        " week(s) 2026-06-01: if the clone is out of date, update it and run them again\n"
+    ) in out
+
+
+def test_a_source_without_a_stored_weeks_prs_replaces_nothing(
+    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A `branch` of another line of history (here one cut before the stored weeks) has none
+    of their PRs: storing it would delete them and publish empty reports."""
+    config = write_config(tmp_path, history.path)
+    args = ["materialize", "--config", str(config), "--week", WEEKS[2], "--through", WEEKS[3]]
+    assert main(args) == 0
+    before = stored(config, "SELECT week_start::VARCHAR, number FROM prs ORDER BY 2")
+    reports = stored(config, "SELECT week_start::VARCHAR, markdown FROM weekly_reports")
+    history.git("branch", "releases", "HEAD~6")  # the last PR of WEEKS[1]
+    config.write_text(config.read_text(encoding="utf-8") + "    branch: releases\n", "utf-8")
+    capsys.readouterr()
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert (
+        "SourceCheckError: acme/widgets: the source has none of the PRs stored for week(s)"
+        " 2026-05-18 (3 stored, e.g. #107), 2026-05-25 (3 stored, e.g. #110); refusing to"
+        " replace them with none. Check the repository's `branch`, `git_path` or `name`."
+    ) in err
+    assert stored(config, "SELECT week_start::VARCHAR, number FROM prs ORDER BY 2") == before
+    assert stored(config, "SELECT week_start::VARCHAR, markdown FROM weekly_reports") == reports
+
+
+def test_a_week_after_a_clone_that_failed_to_update_is_refused(
+    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The fetch before the run failed, so a week after the clone's newest commit may hold
+    merges the clone lacks: its report would say that no PR was merged."""
+    bare = tmp_path / "widgets.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(history.path), str(bare)], check=True)
+    config = write_config(tmp_path, bare)
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[-1]]) == 0
+    gone = tmp_path / "gone"
+    subprocess.run(
+        ["git", f"--git-dir={bare}", "remote", "set-url", "origin", str(gone)], check=True
+    )
+    capsys.readouterr()
+    assert main(["materialize", "--config", str(config), "--week", "2026-06-01"]) == 1
+    err = capsys.readouterr().err
+    assert (
+        f"SourceCheckError: acme/widgets: the newest commit of HEAD in {bare} is from"
+        " 2026-05-25 09:00 UTC, before week(s) 2026-06-01, and fetching main from origin failed"
+    ) in err
+    assert "run again once it can" in err
+    assert stored(config, "SELECT DISTINCT week_start::VARCHAR FROM prs") == [(WEEKS[-1],)]
+    assert stored(config, "SELECT DISTINCT week_start::VARCHAR FROM weekly_reports") == [
+        (WEEKS[-1],)
+    ]
 
 
 def test_definitions_load_and_checks_pass(history: GitRepo, tmp_path: Path) -> None:
@@ -440,3 +497,17 @@ def test_the_settings_a_pr_changed_are_stored_and_flagged(
     assert stored(config, flags) == [(1, "changes defaults: trainer.epochs 1 → 3")]
     assert main(args) == 0  # a re-run replaces the week's comparisons, never adds to them
     assert stored(config, changes) == [(1, config_file, "trainer.epochs", "1", "3")]
+
+
+def test_a_reports_dir_that_cannot_hold_reports_stores_no_report(
+    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The report stage checks its folder before storing a report: one stored without its
+    files would leave the warehouse and the published reports disagreeing."""
+    (tmp_path / "taken").write_text("a file where the reports folder should be\n", "utf-8")
+    config = write_config(tmp_path, history.path, reports_dir="taken")
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[0]]) == 1
+    err = capsys.readouterr().err
+    assert "weekly_report: ReportDirError: reports_dir " in err
+    assert f"cannot create {tmp_path / 'taken' / 'acme' / 'widgets'}: Not a directory" in err
+    assert stored(config, "SELECT count(*) FROM weekly_reports") == [(0,)]

@@ -76,6 +76,7 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
     clone = next((r.clone for r in results if r.clone is not None), None)
     notes = [clone.message] if clone else []
     notes += [f"week {r.window.key}: {r.unread_config}" for r in results if r.unread_config]
+    notes += dict.fromkeys(r.clone_behind for r in results if r.clone_behind)
     counts = [r.pushed_commits for r in results if r.pushed_commits is not None]
     direct = sum(counts)
     if direct:
@@ -137,6 +138,8 @@ def build_ingest_assets(
         if clone is not None:
             log = context.log.warning if clone.status == "failed" else context.log.info
             log(f"git clone: {clone.message}")
+        for behind in dict.fromkeys(r.clone_behind for r in results if r.clone_behind):
+            context.log.warning(f"git clone: {behind}")
         for result in results:
             context.log.info(
                 f"{result.repo} week {result.window.key}: {counted(result.pr_count, 'PR')}"

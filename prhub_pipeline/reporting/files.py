@@ -18,6 +18,26 @@ def report_dir(reports_dir: Path, repo: str) -> Path:
     return reports_dir / owner / name
 
 
+class ReportDirError(Exception):
+    """The reports folder cannot be created or written."""
+
+
+def prepare_report_dir(reports_dir: Path, repo: str) -> Path:
+    """The repository's reports folder, created if need be, before any report is stored: a
+    report stored whose files cannot be written would leave the warehouse and the published
+    files telling different weeks."""
+    folder = report_dir(reports_dir, repo)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ReportDirError(
+            f"reports_dir {reports_dir}: cannot create {folder}: {exc.strerror or exc}"
+        ) from None  # the run's one-line error names the cause's message otherwise
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ReportDirError(f"reports_dir {reports_dir}: {folder} is not writable")
+    return folder
+
+
 def report_file_name(week_start: date, lang: Lang, suffix: str) -> str:
     return f"{week_start.isoformat()}.{lang}.{suffix}"
 

@@ -343,6 +343,9 @@ class GitWindow(BaseModel):
 
     prs: list[PullRequest]
     pushed: list[PushedCommit]
+    # When the branch's newest commit landed: a week after it reads as empty, rightly for a
+    # quiet repository, wrongly for a clone nobody updated.
+    newest_commit_at: datetime | None = None
 
 
 def read_merged_prs(
@@ -453,6 +456,7 @@ def read_window(
             for c in history
             if c.sha not in landed and start <= c.committed_at < end
         ],
+        newest_commit_at=max((c.committed_at for c in history), default=None),
     )
 
 

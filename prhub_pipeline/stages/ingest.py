@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
-from datetime import date
+from collections.abc import Mapping, Sequence
+from datetime import UTC, date, datetime
 
+import duckdb
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
@@ -40,7 +41,12 @@ from prhub_pipeline.warehouse.github import (
     read_landing_pages,
     review_tables,
 )
-from prhub_pipeline.warehouse.prs import config_diff_tables, pr_tables, pushed_commit_tables
+from prhub_pipeline.warehouse.prs import (
+    config_diff_tables,
+    pr_tables,
+    pushed_commit_tables,
+    week_pr_numbers,
+)
 from prhub_pipeline.weeks import WeekWindow, week_of
 
 
@@ -62,6 +68,8 @@ class WeekIngest(BaseModel):
     # The week's commits that name no PR (pushed straight to the branch), which no report
     # covers; None where the source cannot tell (GitHub lists PRs, not pushes).
     pushed_commits: int | None = None
+    # The week starts after the newest commit of a clone nobody updated (`_after_newest`).
+    clone_behind: str | None = None
 
 
 class WeekReviews(BaseModel):
@@ -90,6 +98,7 @@ def _summary(
     clone: CloneUpdate | None = None,
     unread_config: str | None = None,
     pushed_commits: int | None = None,
+    clone_behind: str | None = None,
 ) -> WeekIngest:
     return WeekIngest(
         repo=repo.name,
@@ -105,7 +114,65 @@ def _summary(
         github=stats,
         clone=clone,
         pushed_commits=pushed_commits,
+        clone_behind=clone_behind,
     )
+
+
+class SourceCheckError(Exception):
+    """What the source gave does not fit the weeks asked for or what is stored: a week whose
+    stored PRs the source no longer has, or weeks after the newest commit of a clone that was
+    not updated. Nothing is replaced."""
+
+
+def refuse_emptying(
+    con: duckdb.DuckDBPyConnection, repo: str, read: Mapping[date, Sequence[PullRequest]]
+) -> None:
+    """Raise SourceCheckError when a week with stored PRs would be replaced by one with none.
+
+    Merged PRs stay merged, so a source that now has none of a week's PRs points elsewhere
+    than before (a `branch` of another line of releases, another clone) or holds less (a
+    clone cut short): replacing would delete the week's data and publish an empty report.
+    """
+    stored = week_pr_numbers(con, repo)
+    emptied = {week: stored[week] for week, prs in read.items() if stored.get(week) and not prs}
+    if emptied:
+        weeks = ", ".join(
+            f"{week} ({len(numbers)} stored, e.g. #{numbers[0]})"
+            for week, numbers in sorted(emptied.items())
+        )
+        raise SourceCheckError(
+            f"{repo}: the source has none of the PRs stored for week(s) {weeks}; refusing to"
+            " replace them with none. Check the repository's `branch`, `git_path` or `name`."
+        )
+
+
+def _after_newest(
+    repo: RepoConfig,
+    windows: Sequence[WeekWindow],
+    newest: datetime | None,
+    clone: CloneUpdate | None,
+) -> dict[date, str]:
+    """For each week that starts after the branch's newest commit, why its emptiness may be
+    the clone's. A fetch that has just run tells: after one that failed the week is refused
+    (SourceCheckError), since its report would say that no PR was merged; a fetch that
+    succeeded makes it a quiet week. Without one (`git_fetch: false`, a working clone) the week
+    is stored with a warning: a quiet repository's clone has nothing to update."""
+    if newest is None or (clone is not None and clone.status == "updated"):
+        return {}
+    after = [w.week_start for w in windows if w.start_utc >= newest]
+    if not after:
+        return {}
+    behind = (
+        f"the newest commit of {repo.branch or 'HEAD'} in {repo.git_path} is from"
+        f" {newest.astimezone(UTC):%Y-%m-%d %H:%M} UTC, before week(s)"
+        f" {', '.join(map(str, after))}"
+    )
+    if clone is not None and clone.status == "failed":
+        raise SourceCheckError(f"{repo.name}: {behind}, and {clone.message}; run again once it can")
+    # A skipped fetch says why in the run's summary already.
+    off = " (git_fetch is off)" if clone is None else ""
+    note = f"{behind}: if the clone is out of date{off}, update it and run them again"
+    return dict.fromkeys(after, note)
 
 
 def _ingest_git(
@@ -117,6 +184,7 @@ def _ingest_git(
     history = read_window(
         repo.git_path, repo.name, windows[0].start, windows[-1].end, branch=repo.branch
     )
+    behind = _after_newest(repo, windows, history.newest_commit_at, clone)
     prs = history.prs
     by_week: dict[date, list[PullRequest]] = defaultdict(list)
     for pr in prs:
@@ -130,6 +198,9 @@ def _ingest_git(
         diffs_by_pr[diff.pr_number].append(diff)
     results = []
     with connect(settings.database) as con:
+        refuse_emptying(
+            con, repo.name, {w.week_start: by_week.get(w.week_start, []) for w in windows}
+        )
         for window in windows:
             week_prs = by_week.get(window.week_start, [])
             week_pushed = pushed.get(window.week_start, [])
@@ -150,6 +221,7 @@ def _ingest_git(
                     diffs,
                     clone=clone,
                     pushed_commits=len(week_pushed),
+                    clone_behind=behind.get(window.week_start),
                 )
             )
     return results
@@ -194,6 +266,7 @@ def _ingest_github(
                 *pushed_commit_tables(window.week_start, []),
             ]
             with connect(settings.database) as con:
+                refuse_emptying(con, repo.name, {window.week_start: week.prs})
                 replace_partition(con, repo.name, window.week_start, tables)
             results.append(
                 _summary(repo, window, week.prs, diffs, stats=week.stats, unread_config=unread)

@@ -17,7 +17,11 @@ from prhub_pipeline.modelling.tagging.themes import housekeeping_themes, subject
 from prhub_pipeline.records import LANGS, PullRequest, RenderedReport, WeekCounts
 from prhub_pipeline.reporting.context import build_report_context
 from prhub_pipeline.reporting.facts import PrReviewing, reviewing_by_pr
-from prhub_pipeline.reporting.files import published_url, write_report_files
+from prhub_pipeline.reporting.files import (
+    prepare_report_dir,
+    published_url,
+    write_report_files,
+)
 from prhub_pipeline.reporting.render import render_report
 from prhub_pipeline.reporting.wording import module_display_names
 from prhub_pipeline.stages.ingest import windows_for
@@ -48,6 +52,7 @@ class WeekReport(BaseModel):
 
 def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[WeekReport]:
     results = []
+    prepare_report_dir(settings.reports_dir, repo.name)
     with connect(settings.database) as con:
         history = load_history(con, repo)
         subjects = subject_themes(read_themes(con, repo.name), len(history.by_number))
