@@ -6,11 +6,13 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from prhub_pipeline.records import ConfigFileDiff, FileChange, PullRequest
+from prhub_pipeline.records import ConfigFileDiff, FileChange, ModuleLabel, PrScore, PullRequest
 from prhub_pipeline.warehouse import WarehouseError, connect, replace_partition
 from prhub_pipeline.warehouse.connection import _migration_files, schema_version
+from prhub_pipeline.warehouse.modules import module_tables
 from prhub_pipeline.warehouse.prs import config_diff_tables, pr_tables, read_config_diffs, read_prs
-from prhub_pipeline.warehouse.quality import check_raw_prs
+from prhub_pipeline.warehouse.quality import check_modules, check_raw_prs, check_scores
+from prhub_pipeline.warehouse.reports import score_tables
 
 WEEK = date(2026, 5, 11)
 
@@ -137,3 +139,63 @@ def test_a_stored_pr_broken_by_hand_is_named_when_read(tmp_path: Path) -> None:
         con.execute("UPDATE prs SET additions = -5 WHERE number = 2")
         with pytest.raises(WarehouseError, match=r"stored PR #2 of acme/widgets .*additions"):
             read_prs(con, "acme/widgets", WEEK)
+
+
+def test_a_pr_filed_under_another_week_fails_the_raw_prs_check(tmp_path: Path) -> None:
+    """#1 merged on 2026-05-12 belongs to the week of 2026-05-11, not to that of 2026-05-04."""
+    earlier = date(2026, 5, 4)
+    with connect(tmp_path / "w.duckdb") as con:
+        replace_partition(con, "acme/widgets", WEEK, pr_tables(WEEK, [make_pr(2)]))
+        replace_partition(con, "acme/widgets", earlier, pr_tables(earlier, [make_pr(1)]))
+        outcomes = {o.name: o for o in check_raw_prs(con, "acme/widgets", [earlier, WEEK], "UTC")}
+        # Shanghai's week of 2026-05-11 starts at 2026-05-10 16:00 UTC: #2 is inside it too.
+        shanghai = check_raw_prs(con, "acme/widgets", [WEEK], "Asia/Shanghai")[1]
+    misplaced = outcomes["prs_inside_their_week"]
+    assert not misplaced.passed and misplaced.severity == "error"
+    assert misplaced.detail == "1 of 2 PRs merged outside their week's window"
+    assert misplaced.offending == ["#1 merged 2026-05-12T03:00:00+00:00 filed under 2026-05-04"]
+    assert shanghai.passed
+
+
+def test_a_pr_without_a_module_fails_the_module_check_as_a_warning(tmp_path: Path) -> None:
+    labelled = ModuleLabel(
+        repo="acme/widgets", number=1, module="core", origin="title", confidence=1.0
+    )
+    with connect(tmp_path / "w.duckdb") as con:
+        prs = [make_pr(1), make_pr(2, "feat: nothing names a module")]
+        replace_partition(con, "acme/widgets", WEEK, pr_tables(WEEK, prs))
+        replace_partition(con, "acme/widgets", WEEK, module_tables(WEEK, [labelled], [], []))
+        (outcome,) = check_modules(con, "acme/widgets", [WEEK])
+        both = [labelled, labelled.model_copy(update={"number": 2})]
+        replace_partition(con, "acme/widgets", WEEK, module_tables(WEEK, both, [], []))
+        (fixed,) = check_modules(con, "acme/widgets", [WEEK])
+    assert (outcome.name, outcome.passed, outcome.severity) == (
+        "every_pr_has_a_module",
+        False,
+        "warn",
+    )
+    assert outcome.detail == "1 of 2 PRs have no module"
+    assert outcome.offending == ["#2 feat: nothing names a module"]
+    assert fixed.passed
+
+
+def test_scores_out_of_range_or_missing_fail_the_score_checks(tmp_path: Path) -> None:
+    def score(number: int) -> PrScore:
+        return PrScore(
+            number=number, importance=5.0, raw_score=4.0, parts={}, is_key=False, pr_type="feat"
+        )
+
+    with connect(tmp_path / "w.duckdb") as con:
+        replace_partition(con, "acme/widgets", WEEK, pr_tables(WEEK, [make_pr(1), make_pr(2)]))
+        both = score_tables("acme/widgets", WEEK, [score(1), score(2)])
+        replace_partition(con, "acme/widgets", WEEK, both)
+        assert all(o.passed for o in check_scores(con, "acme/widgets", [WEEK]))
+        con.execute("UPDATE pr_scores SET importance = 11.5 WHERE number = 2")
+        in_range, counted = check_scores(con, "acme/widgets", [WEEK])
+        assert (in_range.name, in_range.passed) == ("scores_within_0_10", False)
+        assert in_range.offending == ["#2: 11.5"] and counted.passed
+        replace_partition(con, "acme/widgets", WEEK, score_tables("acme/widgets", WEEK, [score(1)]))
+        in_range, counted = check_scores(con, "acme/widgets", [WEEK])
+    assert in_range.passed
+    assert (counted.name, counted.passed) == ("every_pr_scored", False)
+    assert counted.offending == ["2026-05-11: 2 PRs, 1 scores"]
