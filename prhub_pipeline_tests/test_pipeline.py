@@ -15,11 +15,12 @@ import pytest
 from prhub_pipeline.cli import main
 from prhub_pipeline.config import load_settings
 from prhub_pipeline.defs import build_definitions
-from prhub_pipeline.defs.analysis_assets import _classifier_metadata
+from prhub_pipeline.defs.analysis_assets import _classifier_metadata, _modules_metadata
 from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
-from prhub_pipeline.stages.modules import ClassifierSummary
+from prhub_pipeline.stages.modules import ClassifierSummary, WeekModules
 from prhub_pipeline.warehouse.query import format_table
+from prhub_pipeline.weeks import WeekWindow
 from prhub_pipeline_tests.conftest import write_config
 from prhub_pipeline_tests.gitrepo import GitRepo
 
@@ -511,3 +512,29 @@ def test_a_reports_dir_that_cannot_hold_reports_stores_no_report(
     assert "weekly_report: ReportDirError: reports_dir " in err
     assert f"cannot create {tmp_path / 'taken' / 'acme' / 'widgets'}: Not a directory" in err
     assert stored(config, "SELECT count(*) FROM weekly_reports") == [(0,)]
+
+
+def test_the_module_labels_summary_names_the_unknown_tags() -> None:
+    """Tags outside a repository's module list are kept, not dropped: the run says which."""
+    window = WeekWindow(week_start=date(2026, 5, 11), timezone="UTC")
+
+    def week(unknown: dict[str, int]) -> WeekModules:
+        return WeekModules(
+            repo="acme/widgets",
+            window=window,
+            pr_count=3,
+            origins={"title": 3},
+            areas_from_model=0,
+            unlabelled=[],
+            unknown_tags=unknown,
+            modules={"core": 3},
+            themes={},
+            model_version=None,
+        )
+
+    metadata = _modules_metadata([week({"fsdp2": 2, "trainr": 1}), week({"fsdp2": 1})])
+    assert metadata["summary"].value == (
+        "6 PRs: 6 by title, 0 without a module, unknown tags [fsdp2] 3, [trainr] 1"
+    )
+    assert "| fsdp2 | 3 |" in str(metadata["unknown_tags"].value)
+    assert "unknown" not in str(_modules_metadata([week({})])["summary"].value)

@@ -72,12 +72,24 @@ def _modules_metadata(results: Sequence[WeekModules]) -> dict[str, dg.MetadataVa
     by_origin = ", ".join(f"{count} by {origin}" for origin, count in sorted(origins.items()))
     # A week whose PRs nothing labelled has no origins to list ("3 PRs: 3 without a module").
     described = [part for part in (by_origin + completed, f"{unlabelled} without a module") if part]
+    unknown: dict[str, int] = {}
+    for result in results:
+        for tag, count in result.unknown_tags.items():
+            unknown[tag] = unknown.get(tag, 0) + count
+    if unknown:
+        # Tags outside the module list are kept (pr_unknown_tags), not dropped: say which, so
+        # a new module or a misspelling is seen and can be configured.
+        ranked = sorted(unknown.items(), key=lambda item: (-item[1], item[0]))
+        named = ", ".join(f"[{tag}] {count}" for tag, count in ranked[:5])
+        more = f" and {len(ranked) - 5} more" if len(ranked) > 5 else ""
+        described.append(f"unknown tags {named}{more}")
     return {
         "summary": dg.MetadataValue.text(
             f"{counted(sum(r.pr_count for r in results), 'PR')}: " + ", ".join(described)
         ),
         "modules": _counts_table(modules),
         "themes": _counts_table(themes),
+        "unknown_tags": _counts_table(unknown),
         "origins": dg.MetadataValue.json(origins),
         "model_version": dg.MetadataValue.text(results[0].model_version or "none")
         if results
