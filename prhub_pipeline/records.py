@@ -306,7 +306,6 @@ class ThemeTag(Record):
 # What the analysis stages produce: stored by the warehouse, read by the report.
 
 PrType = Literal["feat", "fix", "refactor", "perf", "chore", "doc", "test", "revert", "other"]
-PR_TYPES: tuple[PrType, ...] = get_args(PrType)
 FixImpact = Literal[
     "crash", "oom", "hang", "wrong_result", "data_loss", "security", "regression", "ignored_setting"
 ]

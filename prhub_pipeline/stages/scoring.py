@@ -33,7 +33,6 @@ class WeekScores(BaseModel):
     key_prs: list[int]
     top: list[tuple[int, float]]  # (number, importance), highest first
     risks: dict[str, int]
-    review_data_available: bool
     calibration: ScoreCalibration
 
 
@@ -102,7 +101,6 @@ def score_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
                     key_prs=[s.number for s in scores if s.is_key],
                     top=[(s.number, s.importance) for s in scores[:10]],
                     risks=dict(Counter(r.risk for r in risks)),
-                    review_data_available=review_data.available,
                     calibration=history.calibration,
                 )
             )

@@ -83,7 +83,6 @@ PR_COMMENT_COLUMNS = (
     "body",
     "created_at",
 )
-REVIEW_TABLES = ("reviews", "review_threads", "review_thread_comments", "pr_comments")
 
 
 def github_tables(week_start: date, week: GitHubWeek) -> list[TableRows]:

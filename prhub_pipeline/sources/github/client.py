@@ -130,7 +130,7 @@ class GitHubClient:
             except httpx.TransportError as exc:
                 failure = f"{type(exc).__name__}: {self._redact(str(exc))}"
             else:
-                wait = self._rate_limit_wait(response, secondary_strikes, context)
+                wait = self._rate_limit_wait(response, secondary_strikes)
                 if wait is not None:
                     too_long = wait > self.config.max_rate_limit_wait_seconds
                     if too_long or retries >= self.config.max_retries:
@@ -178,9 +178,7 @@ class GitHubClient:
             self._sleep(delay)
             retries += 1
 
-    def _rate_limit_wait(
-        self, response: httpx.Response, secondary_strikes: int, context: str
-    ) -> float | None:
+    def _rate_limit_wait(self, response: httpx.Response, secondary_strikes: int) -> float | None:
         """Seconds to wait when the response is a rate limit, else None.
 
         Primary limit: GraphQL answers 200 with a RATE_LIMITED error (or 403/429) and
