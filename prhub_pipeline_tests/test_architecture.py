@@ -41,15 +41,34 @@ def _layer(path: Path) -> str:
     return parts[0] if len(parts) > 1 else path.stem
 
 
-def _imported(path: Path) -> list[str]:
-    """The absolute module names a file imports, wherever in the file (lazy imports too)."""
+def _imported(path: Path, text: str | None = None) -> list[str]:
+    """The absolute module names a file (or `text` in its place) imports, wherever in the file
+    (lazy imports too); a relative import (`from ..defs import x`) is resolved against the
+    file's package."""
+    package = ["prhub_pipeline", *path.relative_to(PACKAGE).parent.parts]
+    source = path.read_text(encoding="utf-8") if text is None else text
     names: list[str] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             names.extend(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names.append(node.module)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1]
+            names.extend(
+                ".".join([*base, node.module] if node.module else [*base, alias.name])
+                for alias in node.names
+            )
     return names
+
+
+def test_relative_imports_are_resolved() -> None:
+    source = "from ..defs import runner\nfrom . import sections\nfrom .wording import core\n"
+    assert _imported(PACKAGE / "reporting" / "facts.py", source) == [
+        "prhub_pipeline.defs",
+        "prhub_pipeline.reporting.sections",
+        "prhub_pipeline.reporting.wording",
+    ]
 
 
 def _sources() -> list[Path]:
