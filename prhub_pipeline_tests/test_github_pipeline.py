@@ -281,3 +281,26 @@ def test_config_files_github_cannot_answer_for_leave_the_week_stored(
         "week 2026-05-11: settings of 2 config file(s) not compared:"
         " GitHub answered FileVersions without alias e1" in capsys.readouterr().out
     )
+
+
+def test_a_stored_week_the_api_no_longer_lists_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Merged PRs stay merged: an answer without any of a stored week's PRs (another
+    repository behind the URL, a token that sees less) does not replace the week."""
+    monkeypatch.setenv("PRHUB_TEST_TOKEN", TOKEN)
+    args = ["materialize", "--week", "2026-05-11"]
+    with serve(FakeGitHub(load_fixture_week("week_2026-05-11.json"), token=TOKEN).handle) as url:
+        config = write_github_config(tmp_path, f"{url}/graphql")
+        assert main([*args, "--config", str(config)]) == 0
+    first = stored(config, COUNTS)
+    capsys.readouterr()
+    with serve(FakeGitHub([], token=TOKEN).handle) as url:
+        config = write_github_config(tmp_path, f"{url}/graphql")
+        assert main([*args, "--config", str(config)]) == 1
+    err = capsys.readouterr().err
+    assert (
+        "raw_prs: SourceCheckError: verl-project/verl: the source has none of the PRs stored"
+        " for week(s) 2026-05-11 (6 stored, e.g. #"
+    ) in err
+    assert stored(config, COUNTS) == first
