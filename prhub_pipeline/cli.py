@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import NoReturn
@@ -32,6 +32,41 @@ def _week_argument(text: str) -> date:
         return parse_week(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _port_argument(text: str) -> int:
+    port = int(text) if text.isascii() and text.isdigit() else 0
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1-65535)")
+    return port
+
+
+def _query_argument(text: str) -> str:
+    from prhub_pipeline.warehouse.query import check_query
+
+    try:
+        return check_query(text)
+    except WarehouseError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _output_file(
+    option: str, path: Path, *, make_folders: bool, inputs: Mapping[str, Path | None]
+) -> None:
+    """Refuse, before any work is done, an output path no file can be written at, or one that
+    would replace an input (`inputs`: what each is, e.g. "the --test file")."""
+    for name, existing in inputs.items():
+        if existing is not None and path.resolve() == existing.resolve():
+            raise UsageError(f"{option} {path}: is {name}; writing there would replace it")
+    if path.is_dir():
+        raise UsageError(f"{option} {path}: is a directory; name a file")
+    folder = path.parent
+    while make_folders and not folder.exists():
+        folder = folder.parent
+    if not folder.exists():
+        raise UsageError(f"{option} {path}: no such directory {folder}")
+    if not folder.is_dir():
+        raise UsageError(f"{option} {path}: {folder} is not a directory")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -68,10 +103,10 @@ def _parser() -> argparse.ArgumentParser:
         help="instance folder (default: $DAGSTER_HOME, else .dagster_home beside the config)",
     )
     ui.add_argument("--host", default="127.0.0.1")
-    ui.add_argument("--port", type=int, default=3000)
+    ui.add_argument("--port", type=_port_argument, default=3000)
 
     sql = with_config(commands.add_parser("sql", help="run SQL on a read-only connection"))
-    sql.add_argument("query", help="the SQL to run")
+    sql.add_argument("query", type=_query_argument, help="the SQL to run")
 
     report = with_config(commands.add_parser("report", help="print or write a stored report"))
     report.add_argument("--repo", help="OWNER/NAME (default: the only configured repository)")
@@ -99,19 +134,25 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _materialize(args: argparse.Namespace, settings: Settings, config_path: Path) -> int:
-    from prhub_pipeline.defs.runner import materialize_weeks
-
-    first = args.week or last_complete_week_now(settings)
+    newest = last_complete_week_now(settings)
+    first = args.week or newest
     last = args.through or first
     if last < first:
+        if args.week is None:
+            raise UsageError(
+                f"--through {last} is before the latest complete week {first}, where a range"
+                " without --week starts: give --week too"
+            )
         raise UsageError(f"--through {last} is before --week {first}")
-    newest = last_complete_week_now(settings)
     if last > newest:
         raise UsageError(
             f"week {last} has not ended yet in {settings.timezone}; the newest complete week"
             f" is {newest}"
         )
     repos = [settings.repo(args.repo)] if args.repo else list(settings.repos)
+    # Imported once the arguments are known good: Dagster takes seconds to import.
+    from prhub_pipeline.defs.runner import materialize_weeks
+
     failed = False
     for repo in repos:
         weeks = [week for week in iter_weeks(first, last) if week >= repo.start]
@@ -134,21 +175,34 @@ def last_complete_week_now(settings: Settings) -> date:
 
 
 def _ui(args: argparse.Namespace, config_path: Path) -> int:
+    if args.dagster_home:
+        source, home = "--dagster-home", Path(args.dagster_home)
+    elif os.environ.get("DAGSTER_HOME"):
+        source, home = "$DAGSTER_HOME", Path(os.environ["DAGSTER_HOME"])
+    else:
+        source, home = "instance folder", config_path.parent / ".dagster_home"
+    home = home.expanduser().resolve()
+    if home.exists() and not home.is_dir():
+        raise UsageError(f"{source} {home}: is not a directory")
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{source} {home}: cannot create the folder: {exc.strerror}") from None
     from prhub_pipeline.defs.instance import exec_dagster_dev, prepare_dagster_home
 
-    home_setting = args.dagster_home or os.environ.get("DAGSTER_HOME")
-    home = Path(home_setting) if home_setting else config_path.parent / ".dagster_home"
-    home = home.resolve()
     prepare_dagster_home(home)
     print(f"Dagster UI on http://{args.host}:{args.port} (instance: {home})", flush=True)
     exec_dagster_dev(home, config_path, args.host, args.port)
     return 0
 
 
-def _report(args: argparse.Namespace, settings: Settings) -> int:
+def _report(args: argparse.Namespace, settings: Settings, config_path: Path) -> int:
     from prhub_pipeline.warehouse import connect
     from prhub_pipeline.warehouse.reports import read_report
 
+    if args.out:
+        stored_files = {"the warehouse": settings.database, "the config file": config_path}
+        _output_file("--out", args.out, make_folders=True, inputs=stored_files)
     if args.repo:
         configured = settings.repo(args.repo)
     elif len(settings.repos) == 1:
@@ -173,8 +227,11 @@ def _report(args: argparse.Namespace, settings: Settings) -> int:
         raise UsageError(f"{missing}; run: prhub materialize --repo {repo} --week {args.week}")
     text = stored.markdown if args.format == "md" else stored.html
     if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text, encoding="utf-8")
+        try:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            args.out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"--out {args.out}: cannot write: {exc.strerror}") from None
         print(f"wrote {args.out}")
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
@@ -190,6 +247,13 @@ def _classifier(args: argparse.Namespace) -> int:
     )
     from prhub_pipeline.modelling.tagging.pr_records import PrRecordError
 
+    if args.predictions:  # checked now: training takes a while
+        inputs = {
+            "the --train file": args.train,
+            "the --test file": args.test,
+            "the --repo-config file": args.repo_config,
+        }
+        _output_file("--predictions", args.predictions, make_folders=False, inputs=inputs)
     try:
         repo_config = load_modules_config(args.repo_config) if args.repo_config else None
         report = evaluate_files(args.train, args.test, repo_config, args.predictions)
@@ -225,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "sql":
             return _sql(args, settings)
         if args.command == "report":
-            return _report(args, settings)
+            return _report(args, settings, config_path)
     except (ConfigError, UsageError, WarehouseError) as exc:
         print(f"prhub: {exc}", file=sys.stderr)
         return 2

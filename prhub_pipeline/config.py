@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import date
+from contextlib import suppress
+from datetime import date, datetime
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
@@ -18,6 +19,8 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from yaml.constructor import ConstructorError
+from yaml.reader import ReaderError
 
 from prhub_pipeline.weeks import monday_of
 
@@ -224,6 +227,19 @@ class RepoConfig(StrictModel):
             raise ValueError(f"{branch!r} is not a git branch name")
         return branch
 
+    @field_validator("start", mode="before")
+    @classmethod
+    def _a_date(cls, start: Any) -> Any:
+        # pydantic would read 20241028 as seconds since 1970 and a time as a datetime, and
+        # then name neither as the mistake.
+        if isinstance(start, str):
+            with suppress(ValueError):
+                return date.fromisoformat(start)
+        elif isinstance(start, date) and not isinstance(start, datetime):
+            return start
+        shown = repr(start) if isinstance(start, str) else str(start)
+        raise ValueError(f"expected a date like 2024-10-28, got {shown}")
+
     @field_validator("start")
     @classmethod
     def _monday(cls, start: date) -> date:
@@ -267,13 +283,20 @@ class Settings(StrictModel):
             raise ValueError(f"{url!r} is not an http(s) URL, e.g. https://example.org/reports")
         return url
 
-    @model_validator(mode="after")
-    def _unique_repos(self) -> Settings:
-        names = [repo.name for repo in self.repos]
-        duplicates = sorted({name for name in names if names.count(name) > 1})
-        if duplicates:
-            raise ValueError(f"repository listed twice: {', '.join(duplicates)}")
-        return self
+    @field_validator("repos")
+    @classmethod
+    def _unique_repos(cls, repos: list[RepoConfig]) -> list[RepoConfig]:
+        # GitHub's names ignore case: A/B and a/b are one repository, stored twice.
+        spellings: dict[str, list[str]] = {}
+        for repo in repos:
+            spellings.setdefault(repo.name.lower(), []).append(repo.name)
+        twice = sorted(
+            " and ".join(dict.fromkeys(names)) for names in spellings.values() if len(names) > 1
+        )
+        if twice:
+            case = " (GitHub's repository names ignore case)" if " and " in "".join(twice) else ""
+            raise ValueError(f"repository listed twice: {', '.join(twice)}{case}")
+        return repos
 
     @property
     def zone(self) -> ZoneInfo:
@@ -310,15 +333,114 @@ def _describe(error: ValidationError) -> str:
     return "; ".join(lines)
 
 
+class _StrictLoader(yaml.SafeLoader):  # type: ignore[misc]
+    """PyYAML's safe loader without its silent guesses: a key given twice (PyYAML keeps the
+    last) and a date that is none (PyYAML raises a bare ValueError) are errors at their line."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        first_seen: dict[Any, yaml.Mark] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # `<<: *defaults`: keys given beside it override the merged ones
+            key = self.construct_object(key_node, deep=deep)
+            try:
+                first = first_seen.get(key)
+            except TypeError:
+                continue  # an unhashable key, which the safe loader names itself
+            if first is not None:
+                raise ConstructorError(
+                    None,
+                    None,
+                    f"key given twice, first on line {first.line + 1}",
+                    key_node.start_mark,
+                )
+            first_seen[key] = key_node.start_mark
+        return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
+
+    def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> Any:
+        try:
+            return super().construct_yaml_timestamp(node)
+        except ValueError as exc:
+            raise ConstructorError(
+                None, None, f"{node.value!r} is not a real date ({exc})", node.start_mark
+            ) from None
+
+
+_StrictLoader.add_constructor("tag:yaml.org,2002:timestamp", _StrictLoader.construct_yaml_timestamp)
+
+
+def _keys_at(node: yaml.Node | None, index: int) -> str:
+    """The keys leading to the text at `index` of a YAML document, dotted as pydantic names
+    them (`repos.0.start`)."""
+    keys: list[str] = []
+    visited: set[int] = set()  # an alias may make the document recursive (`&a [*a]`)
+    while isinstance(node, yaml.MappingNode | yaml.SequenceNode) and id(node) not in visited:
+        visited.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            entries = [(str(key.value), key, value) for key, value in node.value]
+        else:
+            entries = [(str(i), item, item) for i, item in enumerate(node.value)]
+        inside = [
+            (name, last)
+            for name, first, last in entries
+            if first.start_mark.index <= index <= last.end_mark.index
+        ]
+        if not inside:
+            break
+        name, node = inside[0]
+        keys.append(name)
+    return ".".join(keys)
+
+
+def load_yaml_file(path: Path) -> Any:
+    """A YAML file's data. Every problem is a one-line ConfigError naming the file and where
+    in it: not UTF-8, not YAML (line and column), a key given twice or a date that is none
+    (line and key)."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(
+            f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at position {exc.start},"
+            f" line {line})"
+        ) from None
+    try:
+        loader = _StrictLoader(text)
+    except ReaderError as exc:  # a character YAML does not allow (a NUL ...)
+        line = text.count("\n", 0, exc.position) + 1
+        raise ConfigError(
+            f"{path}: not valid YAML at line {line}: {exc.reason} (character #x{exc.character:04x})"
+        ) from None
+    document = None
+    try:
+        document = loader.get_single_node()
+        return None if document is None else loader.construct_document(document)
+    except ConstructorError as exc:
+        mark = exc.problem_mark
+        keys = _keys_at(document, mark.index)
+        raise ConfigError(
+            f"{path}:{mark.line + 1}: {keys + ': ' if keys else ''}{exc.problem}"
+        ) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context
+        raise ConfigError(
+            f"{path}: not valid YAML at line {mark.line + 1}, column {mark.column + 1}: {problem}"
+        ) from None
+    finally:
+        loader.dispose()
+
+
 def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
     """Read, validate and resolve a config file. Relative paths are relative to the file."""
     config_path = find_config_path(path).expanduser().resolve()
     if not config_path.is_file():
         raise ConfigError(f"config file not found: {config_path}")
-    try:
-        raw = yaml.safe_load(config_path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{config_path}: not valid YAML: {exc}") from exc
+    raw = load_yaml_file(config_path)
     if not isinstance(raw, dict):
         raise ConfigError(f"{config_path}: expected a mapping of settings at the top level")
     try:

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import json
+import re
+import sys
+import types
+from pathlib import Path
+
 import pytest
 
 from prhub_pipeline.cli import main
+from prhub_pipeline.modelling.tagging import evaluation
+from prhub_pipeline.modelling.tagging.pr_records import write_pr_records
+from prhub_pipeline.warehouse import WarehouseError
+from prhub_pipeline.warehouse.query import run_query
+from prhub_pipeline_tests.conftest import write_config
+from prhub_pipeline_tests.module_fixtures import synthetic_history
 
 
 @pytest.mark.parametrize(
@@ -19,7 +31,7 @@ from prhub_pipeline.cli import main
             ["report", "--week", "2026-05-11", "--lang", "fr"],
             "prhub report: argument --lang: invalid choice: 'fr'",
         ),
-        (["ui", "--port", "x"], "prhub ui: argument --port: invalid int value: 'x'"),
+        (["ui", "--port", "x"], "prhub ui: argument --port: 'x' is not a port number (1-65535)"),
     ],
 )
 def test_a_bad_argument_is_one_line_naming_it_and_its_value(
@@ -32,3 +44,226 @@ def test_a_bad_argument_is_one_line_naming_it_and_its_value(
     # The whole message, without argparse's usage lines (Python versions word choices apart).
     assert captured.err.startswith(expected) and captured.err.count("\n") == 1
     assert not captured.out
+
+
+def prhub(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """Run the command; its exit code and its stderr, which must be a single line."""
+    try:
+        code = main(argv)
+    except SystemExit as exit_info:  # argparse's errors
+        code = int(exit_info.code or 0)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    return code, err.rstrip("\n")
+
+
+@pytest.fixture
+def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A valid settings file; $PRHUB_CONFIG is restored after the test (main sets it)."""
+    (tmp_path / "clone").mkdir()
+    path = write_config(tmp_path, tmp_path / "clone", start="2024-10-28")
+    monkeypatch.setenv("PRHUB_CONFIG", str(path))
+    monkeypatch.delenv("DAGSTER_HOME", raising=False)
+    return path
+
+
+@pytest.fixture
+def no_dagster(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`prhub ui` must refuse bad input before it prepares an instance or replaces the test's
+    process with `dagster dev`."""
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("prhub ui went on to start Dagster")
+
+    instance = types.ModuleType("prhub_pipeline.defs.instance")
+    instance.prepare_dagster_home = instance.exec_dagster_dev = refuse  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "prhub_pipeline.defs.instance", instance)
+
+
+@pytest.mark.parametrize(
+    ("start", "message"),
+    [
+        (
+            "2024-13-40",
+            ":7: repos.0.start: '2024-13-40' is not a real date (month must be in 1..12)",
+        ),
+        ("20241028", ": repos.0.start: expected a date like 2024-10-28, got 20241028"),
+    ],
+)
+def test_a_config_date_that_is_none_is_bad_input_naming_file_and_key(
+    config: Path, start: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config.write_text(
+        config.read_text(encoding="utf-8").replace("start: 2024-10-28", f"start: {start}"),
+        encoding="utf-8",
+    )
+    assert prhub(["sql", "SELECT 1", "--config", str(config)], capsys) == (
+        2,
+        f"prhub: {config}{message}",
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xff\xfed\x00b\x00", ": not UTF-8 text (byte 0xff at position 0, line 1)"),
+        (
+            b"database: [x\nlanguage: en\n",
+            ": not valid YAML at line 2, column 9: expected ',' or ']', but got ':'",
+        ),
+        (b"database: x\ndatabase: y\n", ":2: database: key given twice, first on line 1"),
+    ],
+)
+def test_a_config_that_is_not_utf8_yaml_is_one_line_naming_the_file(
+    config: Path, content: bytes, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config.write_bytes(content)
+    assert prhub(["sql", "SELECT 1", "--config", str(config)], capsys) == (
+        2,
+        f"prhub: {config}{message}",
+    )
+
+
+@pytest.mark.parametrize("query", ["", "   ", "-- comment only", "/* nothing */ ;"])
+def test_an_empty_query_is_bad_input(
+    config: Path, query: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert prhub(["sql", query], capsys) == (
+        2,
+        "prhub sql: argument query: the query is empty: it holds no SQL statement",
+    )
+
+
+def test_run_query_refuses_an_empty_query(tmp_path: Path) -> None:
+    with pytest.raises(WarehouseError, match="the query is empty"):
+        run_query(tmp_path / "prhub.duckdb", "-- comment only")
+
+
+@pytest.mark.parametrize(
+    ("out", "message"),
+    [
+        (".", "is a directory; name a file"),
+        ("clone/notes.md/x.md", "clone/notes.md is not a directory"),
+        ("warehouse/prhub.duckdb", "is the warehouse; writing there would replace it"),
+        ("prhub.yaml", "is the config file; writing there would replace it"),
+    ],
+)
+def test_report_out_that_cannot_be_written_is_refused_before_reading(
+    config: Path,
+    out: str,
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(config.parent)
+    (config.parent / "clone" / "notes.md").write_text("kept\n", encoding="utf-8")
+    code, err = prhub(["report", "--week", "2024-10-28", "--out", out], capsys)
+    assert (code, err) == (2, f"prhub: --out {out}: {message}")
+    assert (config.parent / "clone" / "notes.md").read_text(encoding="utf-8") == "kept\n"
+
+
+def test_materialize_through_without_week_names_the_default_week(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = prhub(["materialize", "--through", "2024-10-28"], capsys)
+    assert code == 2
+    assert re.fullmatch(
+        r"prhub: --through 2024-10-28 is before the latest complete week \d{4}-\d\d-\d\d, where"
+        r" a range without --week starts: give --week too",
+        err,
+    ), err
+
+
+@pytest.mark.parametrize("port", ["0", "65536", "99999", "-1", "x"])
+@pytest.mark.usefixtures("config", "no_dagster")
+def test_ui_refuses_a_port_outside_1_to_65535(
+    port: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert prhub(["ui", f"--port={port}"], capsys) == (
+        2,
+        f"prhub ui: argument --port: {port!r} is not a port number (1-65535)",
+    )
+
+
+@pytest.mark.usefixtures("config", "no_dagster")
+def test_ui_refuses_a_dagster_home_that_is_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "home"
+    home.write_text("not a folder\n", encoding="utf-8")
+    assert prhub(["ui", "--dagster-home", str(home)], capsys) == (
+        2,
+        f"prhub: --dagster-home {home}: is not a directory",
+    )
+    assert prhub(["ui", "--dagster-home", str(home / "sub")], capsys) == (
+        2,
+        f"prhub: --dagster-home {home / 'sub'}: cannot create the folder: Not a directory",
+    )
+
+
+def _records(tmp_path: Path) -> tuple[Path, Path]:
+    history = synthetic_history(80)
+    write_pr_records(tmp_path / "train.jsonl", history[:60])
+    write_pr_records(tmp_path / "test.jsonl", history[60:])
+    return tmp_path / "train.jsonl", tmp_path / "test.jsonl"
+
+
+@pytest.mark.parametrize(
+    ("predictions", "message"),
+    [
+        ("missing/p.jsonl", "no such directory {tmp}/missing"),
+        ("test.jsonl", "is the --test file; writing there would replace it"),
+        (".", "is a directory; name a file"),
+    ],
+)
+def test_evaluate_refuses_a_predictions_path_before_training(
+    tmp_path: Path,
+    predictions: str,
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_training(*args: object) -> None:
+        raise AssertionError("trained before checking --predictions")
+
+    monkeypatch.setattr(evaluation, "evaluate_files", no_training)
+    train, test = _records(tmp_path)
+    path = tmp_path / predictions
+    argv = ["classifier", "evaluate", "--train", str(train), "--test", str(test)]
+    assert prhub([*argv, "--predictions", str(path)], capsys) == (
+        2,
+        f"prhub: --predictions {path}: " + message.format(tmp=tmp_path),
+    )
+    assert test.read_text(encoding="utf-8").count("\n") == 20  # the input is intact
+
+
+def test_evaluate_with_an_empty_test_file_is_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    train, _ = _records(tmp_path)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n", encoding="utf-8")
+    argv = ["classifier", "evaluate", "--train", str(train), "--test", str(empty)]
+    assert prhub(argv, capsys) == (2, f"prhub: {empty}: no PR records")
+
+
+def test_evaluate_names_the_file_and_line_of_a_bad_record_or_byte(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    train, test = _records(tmp_path)
+    argv = ["classifier", "evaluate", "--train", str(train), "--test", str(test)]
+    record = json.loads(test.read_text(encoding="utf-8").splitlines()[0])
+    test.write_text(json.dumps({**record, "files": ["a.py"]}) + "\n", encoding="utf-8")
+    assert prhub(argv, capsys) == (
+        2,
+        f"prhub: {test}:1: PR #{record['number']}: files.0: expected an object with a path,"
+        " got 'a.py'",
+    )
+    latin1 = '{"title": "café"}\n'.encode("latin-1")
+    position = test.stat().st_size + latin1.index(b"\xe9")
+    with test.open("ab") as out:
+        out.write(latin1)
+    assert prhub(argv, capsys) == (
+        2,
+        f"prhub: {test}:2: not UTF-8 text (byte 0xe9 at position {position})",
+    )

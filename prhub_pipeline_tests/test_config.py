@@ -132,8 +132,110 @@ def test_missing_file_and_bad_yaml(tmp_path: Path) -> None:
 def test_duplicate_repositories_are_rejected(tmp_path: Path) -> None:
     (tmp_path / "clone").mkdir()
     twice = VALID + VALID.split("repos:\n", 1)[1]
-    with pytest.raises(ConfigError, match="listed twice: verl-project/verl"):
+    with pytest.raises(ConfigError, match=r"repos: repository listed twice: verl-project/verl$"):
         load_settings(write(tmp_path, twice))
+    # GitHub's names ignore case: one repository, which would be stored under two names.
+    other_case = VALID + VALID.split("repos:\n", 1)[1].replace(
+        "verl-project/verl", "Verl-Project/VERL"
+    )
+    with pytest.raises(
+        ConfigError,
+        match=r"repos: repository listed twice: verl-project/verl and Verl-Project/VERL \(GitHub's"
+        r" repository names ignore case\)",
+    ):
+        load_settings(write(tmp_path, other_case))
+
+
+@pytest.mark.parametrize(
+    ("start", "message"),
+    [
+        # YAML reads it as a timestamp, and PyYAML's date() raised a bare ValueError.
+        ("2024-13-40", r":9: repos\.0\.start: '2024-13-40' is not a real date \(month must be in"),
+        ("2024-02-30", r":9: repos\.0\.start: '2024-02-30' is not a real date \(day is out of"),
+        # pydantic read the int as seconds since 1970, and a time as a datetime.
+        ("20241028", r": repos\.0\.start: expected a date like 2024-10-28, got 20241028$"),
+        (
+            "2024-10-28 10:00",
+            r": repos\.0\.start: expected a date like 2024-10-28, got '2024-10-28 10:00'$",
+        ),
+        ("'2024-10-28'", None),  # quoted, it is a string pydantic reads as the date
+    ],
+)
+def test_a_start_that_is_not_a_date_is_named(
+    tmp_path: Path, start: str, message: str | None
+) -> None:
+    (tmp_path / "clone").mkdir()
+    path = write(tmp_path, VALID.replace("start: 2024-10-28", f"start: {start}"))
+    if message is None:
+        assert load_settings(path).repos[0].start.isoformat() == "2024-10-28"
+        return
+    with pytest.raises(ConfigError, match=re.escape(str(path)) + message):
+        load_settings(path)
+
+
+def test_a_file_that_is_not_utf8_names_the_byte(tmp_path: Path) -> None:
+    path = tmp_path / "prhub.yaml"
+    path.write_bytes(b"\xff\xfe" + VALID.encode("utf-16-le"))
+    with pytest.raises(ConfigError) as error:
+        load_settings(path)
+    assert str(error.value) == f"{path}: not UTF-8 text (byte 0xff at position 0, line 1)"
+    path.write_bytes(VALID.encode() + "# café\n".encode("latin-1"))
+    with pytest.raises(ConfigError, match=r"not UTF-8 text \(byte 0xe9 at position \d+, line 10\)"):
+        load_settings(path)
+
+
+def test_a_yaml_syntax_error_is_one_line_naming_the_file_line_and_column(tmp_path: Path) -> None:
+    path = write(tmp_path, VALID.replace("source: git", "source: [git"))
+    with pytest.raises(ConfigError) as error:
+        load_settings(path)
+    assert str(error.value) == (
+        f"{path}: not valid YAML at line 8, column 13: expected ',' or ']', but got ':'"
+    )
+    path.write_text("database: x\x00\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        load_settings(path)
+    assert str(error.value) == (
+        f"{path}: not valid YAML at line 1: special characters are not allowed (character #x0000)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("replace", "by", "message"),
+    [
+        (
+            "language: zh",
+            "language: zh\nlanguage: en",
+            r":5: language: key given twice, first on line 4$",
+        ),
+        (
+            "    source: git",
+            "    source: git\n    source: github",
+            r":8: repos\.0\.source: key given twice, first on line 7$",
+        ),
+    ],
+)
+def test_a_key_given_twice_is_named_with_its_lines(
+    tmp_path: Path, replace: str, by: str, message: str
+) -> None:
+    (tmp_path / "clone").mkdir()
+    path = write(tmp_path, VALID.replace(replace, by))
+    with pytest.raises(ConfigError, match=re.escape(str(path)) + message):
+        load_settings(path)
+
+
+def test_keys_beside_a_yaml_merge_override_it(tmp_path: Path) -> None:
+    """`<<: *defaults` then the same key is YAML's way to override, not a key given twice."""
+    (tmp_path / "clone").mkdir()
+    text = VALID.replace(
+        "repos:\n  - name: verl-project/verl\n",
+        "repos:\n  - &verl {name: verl-project/verl, source: github, git_path: clone,"
+        " start: 2024-10-28}\n  - <<: *verl\n    name: verl-project/other\n",
+    )
+    settings = load_settings(write(tmp_path, text))
+    assert [(repo.name, repo.source) for repo in settings.repos] == [
+        ("verl-project/verl", "github"),
+        ("verl-project/other", "git"),
+    ]
 
 
 def test_config_lookup_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -104,12 +104,17 @@ def test_too_few_training_prs_reports_a_status(tmp_path: Path) -> None:
     ("line", "message"),
     [
         ("{not json", r"bad\.jsonl:2: not valid JSON"),
-        ('{"number": 3, "title": "x"}', r"bad\.jsonl:2: invalid PR record: .*repo"),
+        ('{"number": 3, "title": "x"}', r"bad\.jsonl:2: PR #3: .*repo"),
         ('{"repo": "a/b", "number": 3, "title": "x", "merged_at": "yesterday"}', r"merged_at"),
         (
             '{"repo": "a/b", "number": 3, "title": "x", "merged_at": "2026-01-01T00:00:00Z",'
             ' "files": [{"additions": 1}]}',
-            r"bad\.jsonl:2: invalid PR record: .*path",
+            r"bad\.jsonl:2: PR #3: files\.0\.path: Field required$",
+        ),
+        (
+            '{"repo": "a/b", "number": 3, "title": "x", "merged_at": "2026-01-01T00:00:00Z",'
+            ' "files": ["a.py"]}',
+            r"bad\.jsonl:2: PR #3: files\.0: expected an object with a path, got 'a\.py'$",
         ),
         ("[1, 2]", r"bad\.jsonl:2: invalid PR record: expected a JSON object"),
     ],
@@ -120,6 +125,55 @@ def test_bad_lines_name_file_and_line(tmp_path: Path, line: str, message: str) -
     path.write_text(f"{good}\n{line}\n", encoding="utf-8")
     with pytest.raises(PrRecordError, match=message):
         read_pr_records(path)
+
+
+def test_a_byte_that_is_not_utf8_names_file_line_and_byte(tmp_path: Path) -> None:
+    good = _line(synthetic_history(1)[0])
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes(f"{good}\n{good}\n".encode() + '{"title": "café"}\n'.encode("latin-1"))
+    position = 2 * (len(good) + 1) + len('{"title": "caf')
+    with pytest.raises(PrRecordError) as error:
+        read_pr_records(path)
+    assert str(error.value) == f"{path}:3: not UTF-8 text (byte 0xe9 at position {position})"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", r"test\.jsonl: no PR records$"),
+        ("\n  \n", r"test\.jsonl: no PR records$"),
+        ('{"number": null}\n{"number": null}\n', r"test\.jsonl: no PR records \(2 without a PR"),
+    ],
+)
+def test_a_file_without_pr_records_is_an_error_naming_it(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    """Not a crash inside scikit-learn after training (test), nor a silent untrained report."""
+    records = write_records(tmp_path / "records.jsonl", synthetic_history(60))
+    empty = tmp_path / "test.jsonl"
+    empty.write_text(text, encoding="utf-8")
+    with pytest.raises(EvaluationError, match=message):
+        evaluate_files(records, empty, None, None)
+    with pytest.raises(EvaluationError, match=message):
+        evaluate_files(empty, records, None, None)
+
+
+def test_a_test_file_without_tagged_prs_scores_nothing(tmp_path: Path) -> None:
+    """No tagged test PR: the scores are null, not a perfect miss (0.0)."""
+    history = synthetic_history(200)
+    train = write_records(tmp_path / "train.jsonl", history[:150])
+    untagged = [pr.model_copy(update={"title": "no tag here"}) for pr in history[150:]]
+    test = write_records(tmp_path / "test.jsonl", untagged)
+    report = evaluate_files(train, test, None, None)
+    assert report.status == "trained" and report.test_prs == 50 and report.test_tagged == 0
+    assert (report.micro_f1, report.macro_f1, report.samples_f1, report.exact_match) == (
+        None,
+        None,
+        None,
+        None,
+    )
+    with pytest.raises(EvaluationError, match=r"missing/p\.jsonl: cannot write predictions"):
+        evaluate_files(train, test, None, tmp_path / "missing" / "p.jsonl")
 
 
 def test_json_record_becomes_a_pull_request() -> None:
@@ -157,7 +211,7 @@ def test_a_label_without_a_name_is_an_error_naming_it(tmp_path: Path) -> None:
     record["labels"] = [{"id": 7}]
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
-    with pytest.raises(PrRecordError, match=r"bad\.jsonl:1: invalid PR record: labels\.0"):
+    with pytest.raises(PrRecordError, match=r"bad\.jsonl:1: PR #\d+: labels\.0"):
         read_pr_records(path)
 
 
@@ -197,6 +251,30 @@ def test_repo_config_file(tmp_path: Path) -> None:
     )
     path.write_text("allowed: [fsdp]\nalias: {docs: doc}\n", encoding="utf-8")
     with pytest.raises(EvaluationError, match=r"modules\.yaml: alias: unknown key"):
+        load_modules_config(path)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xff\xfea\x00", r"modules\.yaml: not UTF-8 text \(byte 0xff at position 0, line 1\)$"),
+        (
+            b"allowed: [fsdp\naliases: {}\n",
+            r"modules\.yaml: not valid YAML at line 2, column 8: expected ',' or ']', but got ':'$",
+        ),
+        (b"allowed: [fsdp]\nallowed: [doc]\n", r"modules\.yaml:2: allowed: key given twice"),
+        (
+            b"repos:\n  - name: a/b\n    start: 2024-13-40\n    modules: {allowed: [ci]}\n",
+            r"modules\.yaml:3: repos\.0\.start: '2024-13-40' is not a real date \(month must be",
+        ),
+    ],
+)
+def test_a_bad_repo_config_file_is_named_with_the_place(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    path = tmp_path / "modules.yaml"
+    path.write_bytes(content)
+    with pytest.raises(EvaluationError, match=message):
         load_modules_config(path)
 
 
@@ -248,3 +326,14 @@ def test_score_predictions_by_hand() -> None:
     assert scores.samples_f1 == round((1 + 2 / 3 + 0 + 0) / 4, 4)
     assert scores.per_label["rocm"].recall == 0.0 and scores.per_label["rocm"].train_examples == 0
     assert scores.per_label["fsdp"].precision == round(2 / 3, 4)
+
+
+def test_score_predictions_without_a_tagged_test_pr_are_null() -> None:
+    scores = score_predictions([["fsdp"]] * 10, [[], []], [["fsdp"], []], ["fsdp"])
+    assert (scores.micro_f1, scores.macro_f1, scores.samples_f1, scores.exact_match) == (
+        None,
+        None,
+        None,
+        None,
+    )
+    assert scores.per_label == {}

@@ -12,7 +12,20 @@ from prhub_pipeline.warehouse.connection import WarehouseError, connect
 MAX_CELL = 80
 
 
+def check_query(query: str) -> str:
+    """The query, unless it holds no SQL statement (DuckDB runs that as nothing at all and
+    returns no cursor). A query DuckDB cannot parse passes: running it shows where it fails."""
+    try:
+        statements = duckdb.extract_statements(query)
+    except duckdb.Error:
+        return query
+    if not statements:
+        raise WarehouseError("the query is empty: it holds no SQL statement")
+    return query
+
+
 def run_query(database: Path, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    check_query(query)
     with connect(database, read_only=True) as con:
         try:
             cursor = con.execute(query)

@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from prhub_pipeline.config import ModulesConfig
+from prhub_pipeline.config import ConfigError, ModulesConfig, load_yaml_file
 from prhub_pipeline.modelling.tagging.classifier import (
     MACRO_MIN_TRAINING_EXAMPLES,
     TrainingMetrics,
@@ -77,11 +76,9 @@ def load_modules_config(path: Path) -> ModulesConfig:
     one repository's entry of a settings file (its `modules`), or a settings file (prhub.yaml)
     that configures one repository."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise EvaluationError(f"{path}: cannot read repository config: {exc}") from exc
-    except yaml.YAMLError as exc:
-        raise EvaluationError(f"{path}: not valid YAML: {exc}") from exc
+        raw = load_yaml_file(path)
+    except ConfigError as exc:
+        raise EvaluationError(str(exc)) from None
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
@@ -120,7 +117,7 @@ def _samples_f1(truth: np.ndarray, predicted: np.ndarray) -> float:
     overlap = (truth & predicted).sum(axis=1)
     sizes = truth.sum(axis=1) + predicted.sum(axis=1)
     per_pr = np.divide(2 * overlap, sizes, out=np.zeros(len(truth)), where=sizes > 0)
-    return float(per_pr.mean()) if len(per_pr) else 0.0
+    return float(per_pr.mean())
 
 
 def evaluate_files(
@@ -132,6 +129,11 @@ def evaluate_files(
     """Train on `train`, score on `test`; optionally write one JSON line per test PR."""
     train_records = read_pr_records(train)
     test_records = read_pr_records(test)
+    for path, records in ((train, train_records), (test, test_records)):
+        if not records.prs:  # an empty file, or the wrong one: nothing to train or score on
+            skipped = records.skipped_without_number
+            without = f" ({skipped} without a PR number)" if skipped else ""
+            raise EvaluationError(f"{path}: no PR records{without}")
     config = learn_modules_config(train_records.prs, repo_config or ModulesConfig())
     train_truth = [ground_truth(pr, config).modules for pr in train_records.prs]
 
@@ -189,10 +191,11 @@ class PredictionScores(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    micro_f1: float
+    # None when no test PR carries a tag: nothing was scored.
+    micro_f1: float | None
     macro_f1: float | None
     macro_labels: list[str]
-    samples_f1: float
+    samples_f1: float | None
     exact_match: float | None
     per_label: dict[str, LabelScore]
 
@@ -245,11 +248,11 @@ def score_predictions(
     exact = (truth_matrix == predicted_matrix).all(axis=1)
     macro = float(np.mean([f1[column[label]] for label in macro_labels])) if macro_labels else None
     return PredictionScores(
-        micro_f1=round(micro_f1(truth_matrix, predicted_matrix), 4),
+        micro_f1=round(micro_f1(truth_matrix, predicted_matrix), 4) if scored else None,
         macro_f1=None if macro is None else round(macro, 4),
         macro_labels=macro_labels,
-        samples_f1=round(_samples_f1(truth_matrix, predicted_matrix), 4),
-        exact_match=round(float(exact.mean()), 4) if len(exact) else None,
+        samples_f1=round(_samples_f1(truth_matrix, predicted_matrix), 4) if scored else None,
+        exact_match=round(float(exact.mean()), 4) if scored else None,
         per_label=per_label,
     )
 
@@ -261,9 +264,11 @@ def _write_predictions(
     predicted: list[list[str]],
     probabilities: np.ndarray,
 ) -> None:
-    with path.open("w", encoding="utf-8") as out:
-        for pr, modules, row in zip(prs, predicted, probabilities, strict=True):
-            scores = {label: round(float(row[j]), 4) for j, label in enumerate(labels)}
-            out.write(
-                json.dumps({"number": pr.number, "predicted": modules, "scores": scores}) + "\n"
-            )
+    lines = []
+    for pr, modules, row in zip(prs, predicted, probabilities, strict=True):
+        scores = {label: round(float(row[j]), 4) for j, label in enumerate(labels)}
+        lines.append(json.dumps({"number": pr.number, "predicted": modules, "scores": scores}))
+    try:
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    except OSError as exc:
+        raise EvaluationError(f"{path}: cannot write predictions: {exc.strerror}") from None

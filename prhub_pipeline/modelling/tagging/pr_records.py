@@ -39,7 +39,8 @@ class PrRecords(BaseModel):
 def pr_from_json(record: dict[str, Any]) -> PullRequest | None:
     """One record as a PullRequest, or None for a commit without a PR number.
 
-    Raises pydantic's ValidationError (or TypeError for a non-object) on a malformed record.
+    Raises pydantic's ValidationError on a malformed record, TypeError on a record or file
+    entry that is not an object.
     """
     if not isinstance(record, dict):
         raise TypeError(f"expected a JSON object, got {type(record).__name__}")
@@ -54,9 +55,13 @@ def pr_from_json(record: dict[str, Any]) -> PullRequest | None:
         fields["co_authors"] = [_person(person) for person in fields["co_authors"]]
     files = record.get("files") or []
     if not isinstance(files, list):
-        raise TypeError("files: expected a list")
+        raise TypeError(f"files: expected a list, got {files!r}")
+    for index, change in enumerate(files):
+        if not isinstance(change, dict):
+            raise TypeError(f"files.{index}: expected an object with a path, got {change!r}")
+    # Validated as part of the PR, so that an error names the entry (`files.0.path`).
     fields["files"] = [
-        FileChange(**{key: f[key] for key in _FILE_KEYS if f.get(key) is not None}) for f in files
+        {key: change[key] for key in _FILE_KEYS if change.get(key) is not None} for change in files
     ]
     return PullRequest.model_validate(fields)
 
@@ -104,28 +109,41 @@ def write_pr_records(path: Path, prs: Iterable[PullRequest]) -> int:
 def read_pr_records(path: Path) -> PrRecords:
     """Every PR of a JSON-lines file, in file order. Blank lines are allowed."""
     try:
-        # JSON lines end at "\n" alone: `splitlines()` also splits at U+2028, U+0085 and form
-        # feeds, which JSON strings may hold raw (a pytorch/ao description does).
-        lines = path.read_text(encoding="utf-8").split("\n")
+        data = path.read_bytes()
     except OSError as exc:
         raise PrRecordError(f"{path}: cannot read PR records: {exc}") from exc
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at_line = data.count(b"\n", 0, exc.start) + 1
+        raise PrRecordError(
+            f"{path}:{at_line}: not UTF-8 text (byte 0x{data[exc.start]:02x} at position"
+            f" {exc.start})"
+        ) from None
+    # JSON lines end at "\n" alone: `splitlines()` also splits at U+2028, U+0085 and form
+    # feeds, which JSON strings may hold raw (a pytorch/ao description does).
+    lines = text.split("\n")
     prs: list[PullRequest] = []
     skipped = 0
     for line_number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            pr = pr_from_json(json.loads(line))
+            record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise PrRecordError(f"{path}:{line_number}: not valid JSON: {exc.msg}") from None
+        number = record.get("number") if isinstance(record, dict) else None
+        which = f"PR #{number}" if type(number) is int else "invalid PR record"
+        try:
+            pr = pr_from_json(record)
         except ValidationError as exc:
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in error['loc']) or 'record'}: {error['msg']}"
                 for error in exc.errors()
             )
-            raise PrRecordError(f"{path}:{line_number}: invalid PR record: {problems}") from None
-        except (TypeError, AttributeError) as exc:
-            raise PrRecordError(f"{path}:{line_number}: invalid PR record: {exc}") from None
+            raise PrRecordError(f"{path}:{line_number}: {which}: {problems}") from None
+        except TypeError as exc:
+            raise PrRecordError(f"{path}:{line_number}: {which}: {exc}") from None
         if pr is None:
             skipped += 1
         else:
