@@ -67,6 +67,17 @@ class ModulesConfig(StrictModel):
     # language (`algo: {en: Algorithms, zh: 算法}`); else the module as the repository spells it.
     display_names: dict[str, str | dict[Language, str]] = Field(default_factory=dict)
 
+    @field_validator("allowed")
+    @classmethod
+    def _some_modules(cls, allowed: list[str] | None) -> list[str] | None:
+        if allowed is not None and not allowed:
+            # Every tag would be unknown and no PR could have a module.
+            raise ValueError(
+                "an empty list allows no module; leave `allowed` out to learn the modules"
+                " from the tagged history"
+            )
+        return allowed
+
     @model_validator(mode="after")
     def _named_modules_exist(self) -> ModulesConfig:
         if self.allowed is not None:
@@ -83,8 +94,9 @@ class ModulesConfig(StrictModel):
                             f"{field}: {name!r} maps to {module!r}, which is not one of the"
                             f" allowed modules ({', '.join(self.allowed)})"
                         )
+        allowed = {normalise_tag(m) for m in self.allowed or []}
         for module, names in self.display_names.items():
-            if self.allowed is not None and module not in self.allowed:
+            if self.allowed is not None and normalise_tag(module) not in allowed:
                 raise ValueError(
                     f"display_names: {module!r} is not one of the allowed modules"
                     f" ({', '.join(self.allowed)})"
@@ -254,6 +266,38 @@ class RepoConfig(StrictModel):
     def _source_needs(self) -> RepoConfig:
         if self.source == "git" and self.git_path is None:
             raise ValueError("git_path is required when source is git")
+        return self
+
+    @field_validator("themes")
+    @classmethod
+    def _themes_match_something(cls, themes: list[ThemeRule] | None) -> list[ThemeRule] | None:
+        # Two rules of one name would count as one theme; a rule with nothing to match
+        # would never count at all.
+        seen: set[str] = set()
+        for position, rule in enumerate(themes or []):
+            if not (rule.title or rule.body or rule.paths or rule.modules):
+                raise ValueError(
+                    f"{position} ({rule.name}): no title, body, paths or modules to match"
+                )
+            if rule.name.casefold() in seen:
+                raise ValueError(f"{position}: theme {rule.name!r} is listed twice")
+            seen.add(rule.name.casefold())
+        return themes
+
+    @model_validator(mode="after")
+    def _theme_modules_exist(self) -> RepoConfig:
+        # A configured theme's module outside the module list would never be assigned (the
+        # built-in rules name modules of many repositories and are not checked).
+        if self.themes is None or self.modules.allowed is None:
+            return self
+        allowed = {normalise_tag(m) for m in self.modules.allowed}
+        for position, rule in enumerate(self.themes):
+            for module in rule.modules:
+                if normalise_tag(module) not in allowed:
+                    raise ValueError(
+                        f"themes.{position}.modules: {module!r} is not one of the allowed"
+                        f" modules ({', '.join(self.modules.allowed)})"
+                    )
         return self
 
 

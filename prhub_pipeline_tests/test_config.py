@@ -110,6 +110,27 @@ def test_valid_config_resolves_paths_relative_to_the_file(tmp_path: Path) -> Non
             "    start: 2024-10-28\n    modules: {display_names: {algo: {fr: Algorithmes}}}",
             r"repos\.0\.modules\.display_names\.algo",
         ),
+        (
+            "    start: 2024-10-28",
+            "    start: 2024-10-28\n    modules: {allowed: []}",
+            r"repos\.0\.modules\.allowed: an empty list allows no module; leave `allowed` out",
+        ),
+        (
+            "    start: 2024-10-28",
+            "    start: 2024-10-28\n    modules: {allowed: [doc]}\n"
+            "    themes: [{name: Docs, paths: ['docs/**'], modules: [docs]}]",
+            r"repos\.0: themes\.0\.modules: 'docs' is not one of the allowed modules \(doc\)",
+        ),
+        (
+            "    start: 2024-10-28",
+            "    start: 2024-10-28\n    themes: [{name: NPU, title: [npu]}, {name: Docs}]",
+            r"repos\.0\.themes: 1 \(Docs\): no title, body, paths or modules to match",
+        ),
+        (
+            "    start: 2024-10-28",
+            "    start: 2024-10-28\n    themes: [{name: NPU, title: [a]}, {name: npu, body: [b]}]",
+            r"repos\.0\.themes: 1: theme 'npu' is listed twice",
+        ),
     ],
 )
 def test_bad_config_names_the_key(tmp_path: Path, replace: str, by: str, message: str) -> None:
@@ -266,3 +287,15 @@ def test_a_module_display_name_is_given_for_every_language_or_per_language() -> 
     config = ModulesConfig(display_names={"ckpt": "Checkpointing", "algo": {"zh": "算法"}})
     assert config.display_names_in("zh") == {"ckpt": "Checkpointing", "algo": "算法"}
     assert config.display_names_in("en") == {"ckpt": "Checkpointing"}
+
+
+def test_a_display_name_matches_its_module_as_tags_do(tmp_path: Path) -> None:
+    """`allowed: [Doc]` takes the tag `[doc]`, so `display_names: {doc: ...}` names it."""
+    (tmp_path / "clone").mkdir()
+    text = VALID.replace(
+        "    start: 2024-10-28",
+        "    start: 2024-10-28\n    modules: {allowed: [Doc], display_names: {doc: Documentation}}",
+    )
+    assert load_settings(write(tmp_path, text)).repos[0].modules.display_names == {
+        "doc": "Documentation"
+    }
