@@ -108,12 +108,12 @@ class ModulesConfig(StrictModel):
 
     def display_names_in(self, lang: Language) -> dict[str, str]:
         """Each module's configured name in `lang` (a module named in other languages only
-        keeps its own spelling)."""
+        keeps its own spelling), keyed by the module as tags are read (`Doc` -> `doc`)."""
         shown: dict[str, str] = {}
         for module, names in self.display_names.items():
             name = names if isinstance(names, str) else names.get(lang)
             if name:
-                shown[module] = name
+                shown[normalise_tag(module)] = name
         return shown
 
 

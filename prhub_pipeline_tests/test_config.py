@@ -296,6 +296,7 @@ def test_a_display_name_matches_its_module_as_tags_do(tmp_path: Path) -> None:
         "    start: 2024-10-28",
         "    start: 2024-10-28\n    modules: {allowed: [Doc], display_names: {doc: Documentation}}",
     )
-    assert load_settings(write(tmp_path, text)).repos[0].modules.display_names == {
-        "doc": "Documentation"
-    }
+    modules = load_settings(write(tmp_path, text)).repos[0].modules
+    assert modules.display_names_in("en") == {"doc": "Documentation"}
+    spelt = modules.model_copy(update={"display_names": {"Fully Async": "Async training"}})
+    assert spelt.display_names_in("zh") == {"fully_async": "Async training"}
