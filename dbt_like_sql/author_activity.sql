@@ -1,8 +1,9 @@
 -- materialized: view
--- description: Every author's merged PRs, lines changed, active weeks and key PRs, most active first: one row per person under all their names (author_identities), named as they last signed.
+-- description: Every author's merged PRs, lines changed, active weeks and key PRs, most active first: one row per person under all their names (author_identities), named as they last signed; bots are marked (the report leaves them out of its author counts). PRs of deleted accounts (no author) have no row.
 SELECT f.repo, any_value(i.person_name) AS author,
+       bool_and(lower(f.author) LIKE '%[bot]') AS is_bot,
        count(*) AS prs,
-       sum(f.additions + f.deletions) AS lines_changed,
+       sum(f.additions + f.deletions)::BIGINT AS lines_changed,
        count(DISTINCT f.week_start) AS active_weeks,
        min(f.week_start) AS first_week,
        max(f.week_start) AS last_week,

@@ -1,5 +1,5 @@
 -- materialized: view
--- description: Per week: PRs reviewed and approved by people other than their author, reviewers, review threads, threads left unresolved at merge, PRs merged without approval, time to merge.
+-- description: Per week (a week without PRs too): PRs reviewed and approved by people other than their author, reviewers, review threads, threads left unresolved at merge, PRs merged without approval, time to merge.
 -- The rules are the report's and the risk flags': a review or thread comment counts when a
 -- person other than the PR's author wrote it (a bot's approval approves nothing), and an
 -- outdated thread (its code since changed) is not left unresolved.
@@ -41,25 +41,33 @@ weekly_reviewers AS (
     FROM reviewers v
     JOIN {{ source('prs') }} p ON p.repo = v.repo AND p.number = v.number
     GROUP BY p.repo, p.week_start
-)
+),
 -- Review figures are NULL for weeks whose source has no review data (git), never a false 0.
-SELECT w.repo, w.week_start,
-       count(*) AS prs,
-       bool_and(source = 'github') AS review_data_available,
-       CASE WHEN bool_and(source = 'github')
-            THEN count(*) FILTER (WHERE reviewed) END AS reviewed_prs,
-       CASE WHEN bool_and(source = 'github')
-            THEN count(*) FILTER (WHERE approvals > 0) END AS approved_prs,
-       CASE WHEN bool_and(source = 'github')
-            THEN coalesce(any_value(r.reviewers), 0) END AS reviewers,
-       CASE WHEN bool_and(source = 'github') THEN sum(threads) END AS review_threads,
-       CASE WHEN bool_and(source = 'github') THEN sum(unresolved) END AS unresolved_at_merge,
-       CASE WHEN bool_and(source = 'github')
-            THEN count(*) FILTER (WHERE unresolved > 0) END AS prs_with_unresolved_threads,
-       CASE WHEN bool_and(source = 'github')
-            THEN count(*) FILTER (WHERE approvals = 0) END AS merged_without_approval,
-       round(median(hours_to_merge), 1) AS median_hours_to_merge,
-       round(quantile_cont(hours_to_merge, 0.9), 1) AS p90_hours_to_merge
-FROM per_pr w
-LEFT JOIN weekly_reviewers r ON r.repo = w.repo AND r.week_start = w.week_start
-GROUP BY w.repo, w.week_start
+weekly AS (
+    SELECT w.repo, w.week_start,
+           count(*) AS prs,
+           bool_and(source = 'github') AS review_data_available,
+           CASE WHEN bool_and(source = 'github')
+                THEN count(*) FILTER (WHERE reviewed) END AS reviewed_prs,
+           CASE WHEN bool_and(source = 'github')
+                THEN count(*) FILTER (WHERE approvals > 0) END AS approved_prs,
+           CASE WHEN bool_and(source = 'github')
+                THEN coalesce(any_value(r.reviewers), 0) END AS reviewers,
+           CASE WHEN bool_and(source = 'github') THEN sum(threads)::BIGINT END AS review_threads,
+           CASE WHEN bool_and(source = 'github') THEN sum(unresolved)::BIGINT END
+               AS unresolved_at_merge,
+           CASE WHEN bool_and(source = 'github')
+                THEN count(*) FILTER (WHERE unresolved > 0) END AS prs_with_unresolved_threads,
+           CASE WHEN bool_and(source = 'github')
+                THEN count(*) FILTER (WHERE approvals = 0) END AS merged_without_approval,
+           round(median(hours_to_merge), 1) AS median_hours_to_merge,
+           round(quantile_cont(hours_to_merge, 0.9), 1) AS p90_hours_to_merge
+    FROM per_pr w
+    LEFT JOIN weekly_reviewers r ON r.repo = w.repo AND r.week_start = w.week_start
+    GROUP BY w.repo, w.week_start
+)
+-- A week without PRs is a row too: no PRs, nothing reviewed, and no source to say more.
+SELECT s.repo, s.week_start, coalesce(w.prs, 0) AS prs,
+       w.* EXCLUDE (repo, week_start, prs)
+FROM {{ ref('stored_weeks') }} s
+LEFT JOIN weekly w USING (repo, week_start)

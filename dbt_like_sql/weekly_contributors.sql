@@ -1,20 +1,38 @@
 -- materialized: view
--- description: Authors per week: how many people, how many new (first merged PR that week under any of their names: author_identities), and who.
+-- description: Authors per week, as the report counts them (bots left out): how many people, how many new (first merged PR that week under any of their names: author_identities), who, and the week's PRs (all of them, bots' and deleted accounts' too). A week without PRs is a row of zeros.
 WITH authored AS (
-    SELECT p.repo, p.week_start, i.person, any_value(i.person_name) AS author, count(*) AS prs
+    SELECT p.repo, p.week_start, i.person,
+           arg_min(p.author, p.merged_at) AS author,  -- the name the week's first PR used
+           count(*) AS prs
     FROM {{ source('prs') }} p
     JOIN {{ ref('author_identities') }} i USING (repo, author)
+    WHERE lower(p.author) NOT LIKE '%[bot]'
     GROUP BY p.repo, p.week_start, i.person
 ),
 first_week AS (
     SELECT repo, person, min(week_start) AS first_week FROM authored GROUP BY repo, person
+),
+people AS (
+    SELECT a.repo, a.week_start,
+           count(*) AS authors,
+           count(*) FILTER (WHERE a.week_start = f.first_week) AS new_authors,
+           list(a.author ORDER BY a.author) FILTER (WHERE a.week_start = f.first_week)
+               AS new_author_names,
+           -- Ties go to the name first in order, so the same data gives the same name.
+           first(a.author ORDER BY a.prs DESC, lower(a.author)) AS most_active_author
+    FROM authored a
+    JOIN first_week f USING (repo, person)
+    GROUP BY a.repo, a.week_start
+),
+merged AS (
+    SELECT repo, week_start, count(*) AS prs FROM {{ source('prs') }} GROUP BY repo, week_start
 )
-SELECT a.repo, a.week_start,
-       count(*) AS authors,
-       count(*) FILTER (WHERE a.week_start = f.first_week) AS new_authors,
-       list(a.author ORDER BY a.author) FILTER (WHERE a.week_start = f.first_week) AS new_author_names,
-       sum(a.prs) AS prs,
-       arg_max(a.author, a.prs) AS most_active_author
-FROM authored a
-JOIN first_week f USING (repo, person)
-GROUP BY a.repo, a.week_start
+SELECT w.repo, w.week_start,
+       coalesce(p.authors, 0) AS authors,
+       coalesce(p.new_authors, 0) AS new_authors,
+       coalesce(p.new_author_names, []) AS new_author_names,
+       coalesce(m.prs, 0) AS prs,
+       p.most_active_author
+FROM {{ ref('stored_weeks') }} w
+LEFT JOIN people p USING (repo, week_start)
+LEFT JOIN merged m USING (repo, week_start)

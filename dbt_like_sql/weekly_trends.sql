@@ -1,5 +1,5 @@
 -- materialized: view
--- description: PRs per module and per theme in each week, with the previous week's count and the change (a drop to zero shows as a row too).
+-- description: PRs per module and per theme in each week, with the previous week's count and the change (a drop to zero shows as a row too, in a week without PRs as well). Modules are counted as tagged: type-like tags (verl's misc) have rows here, though the report's table leaves them out.
 WITH labels AS (
     SELECT repo, week_start, 'module' AS kind, module AS name, number FROM {{ source('pr_modules') }}
     UNION ALL
@@ -14,7 +14,7 @@ grid AS (
     SELECT repo, week_start, kind, name FROM counts
     UNION
     SELECT repo, week_start + INTERVAL 7 DAY, kind, name FROM counts
-    WHERE (repo, week_start + INTERVAL 7 DAY) IN (SELECT DISTINCT repo, week_start FROM {{ source('prs') }})
+    WHERE (repo, week_start + INTERVAL 7 DAY) IN (SELECT repo, week_start FROM {{ ref('stored_weeks') }})
 )
 SELECT g.repo, CAST(g.week_start AS DATE) AS week_start, g.kind, g.name,
        coalesce(c.pr_count, 0) AS pr_count,
