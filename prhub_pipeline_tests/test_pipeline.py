@@ -16,6 +16,7 @@ from prhub_pipeline.cli import main
 from prhub_pipeline.config import load_settings
 from prhub_pipeline.defs import build_definitions
 from prhub_pipeline.defs.analysis_assets import _classifier_metadata, _modules_metadata
+from prhub_pipeline.defs.runner import RANGE_END_TAG, RANGE_START_TAG
 from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
 from prhub_pipeline.stages.modules import ClassifierSummary, WeekModules
@@ -144,8 +145,8 @@ def test_an_author_under_a_new_name_is_no_new_author(git_repo: GitRepo, tmp_path
         "SELECT week_start::VARCHAR, authors, new_authors, new_author_names"
         " FROM weekly_contributors ORDER BY 1",
     )
-    # A person is named as they last signed.
-    assert rows == [("2026-05-04", 2, 2, ["Alice", "NIE SHIYU"]), ("2026-05-11", 3, 1, ["Bob"])]
+    # A new author is named as they signed that week (as the report names them).
+    assert rows == [("2026-05-04", 2, 2, ["Alice", "xiazhahe"]), ("2026-05-11", 3, 1, ["Bob"])]
     activity = stored(config, "SELECT author, prs FROM author_activity ORDER BY prs DESC, author")
     assert activity == [("Alice", 2), ("NIE SHIYU", 2), ("Bob", 1)]
     keys = stored(config, "SELECT number, author_key FROM prs ORDER BY 1")
@@ -538,3 +539,82 @@ def test_the_module_labels_summary_names_the_unknown_tags() -> None:
     )
     assert "| fsdp2 | 3 |" in str(metadata["unknown_tags"].value)
     assert "unknown" not in str(_modules_metadata([week({})])["summary"].value)
+
+
+def test_weekly_models_count_people_as_the_report_does_and_keep_empty_weeks(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """A bot is no author (verl's 2025-03-24 week: the model said 28 authors, the report 27);
+    a tie for the most active author goes the same way on every query; a week without PRs is
+    a row of zeros in every weekly model, where a module's drop to zero shows."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    for number, name in ((1, "Yuhan Yang"), (2, "lxb007981"), (3, "dependabot[bot]")):
+        git_repo.commit(
+            f"[core] fix: change {number} (#{number})",
+            f"2026-05-2{5 + number}T10:00:00+08:00",
+            {f"src/m{number}.py": f"{number}\n"},
+            name,
+            f"{number}@example.com",
+        )
+    config = write_config(tmp_path, git_repo.path)
+    args = ["materialize", "--config", str(config), "--week", WEEKS[-1], "--through", "2026-06-01"]
+    assert main(args) == 0
+    assert stored(
+        config,
+        "SELECT week_start::VARCHAR, authors, new_authors, new_author_names, prs,"
+        " most_active_author FROM weekly_contributors ORDER BY 1",
+    ) == [
+        (WEEKS[-1], 2, 2, ["Yuhan Yang", "lxb007981"], 3, "lxb007981"),
+        ("2026-06-01", 0, 0, [], 0, None),
+    ]
+    assert stored(config, "SELECT author, is_bot, prs FROM author_activity WHERE is_bot") == [
+        ("dependabot[bot]", True, 1)
+    ]
+    assert stored(
+        config,
+        "SELECT pr_count, previous_week, change FROM weekly_module_trends"
+        " WHERE week_start = '2026-06-01' AND module = 'core'",
+    ) == [(0, 3, -3)]
+    assert stored(
+        config,
+        "SELECT prs, review_data_available FROM review_health WHERE week_start = '2026-06-01'",
+    ) == [(0, None)]
+
+
+def test_each_week_of_a_range_run_carries_its_own_metadata(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """A backfill runs its weeks in one run: each partition's event tells its own week (two PRs
+    and one), not the range's three, or the UI's partition pages and plots would show them."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    for number, day in ((1, "2026-05-05"), (2, "2026-05-06"), (3, "2026-05-12")):
+        git_repo.commit(
+            f"[core] fix: change {number} (#{number})",
+            f"{day}T10:00:00+08:00",
+            {f"src/m{number}.py": f"{number}\n"},
+        )
+    config = write_config(tmp_path, git_repo.path)
+    job = build_definitions(config).resolve_job_def("weekly_report_job")
+    first, last = (
+        dg.MultiPartitionKey({"repo": "acme/widgets", "week": week}) for week in WEEKS[:2]
+    )
+    result = job.execute_in_process(
+        instance=dg.DagsterInstance.ephemeral(),
+        tags={RANGE_START_TAG: str(first), RANGE_END_TAG: str(last)},
+        asset_selection=[dg.AssetKey("raw_prs"), dg.AssetKey("module_labels")],
+    )
+    assert result.success
+    for node, counted_key, summary, run_summary in (
+        ("raw_prs", "pr_count", "{n} PR{s} in 1 week(s)", "3 PRs in 2 week(s)"),
+        ("module_labels", None, "{n} PR{s}: {n} by title", "3 PRs: 3 by title"),
+    ):
+        events = {
+            str(m.partition): m.metadata for m in result.asset_materializations_for_node(node)
+        }
+        for week, n in ((WEEKS[0], 2), (WEEKS[1], 1)):
+            metadata = events[f"acme/widgets|{week}"]
+            expected = summary.format(n=n, s="" if n == 1 else "s")
+            assert str(metadata["summary"].value).startswith(expected), (node, week)
+            if counted_key:
+                assert metadata[counted_key].value == n
+            assert str(metadata["run_summary"].value).startswith(run_summary)

@@ -7,7 +7,7 @@ import dagster as dg
 
 from prhub_pipeline.defs.partitions import REPO_DIMENSION, partition_key
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
-from prhub_pipeline.defs.stage_runs import run_weekly_stage
+from prhub_pipeline.defs.stage_runs import run_weekly_stage, week_metadata
 from prhub_pipeline.defs.text import counted
 from prhub_pipeline.stages.modules import (
     ClassifierSummary,
@@ -204,7 +204,8 @@ def build_analysis_assets(
         context: dg.AssetExecutionContext, prhub: PrhubSettings
     ) -> dg.MaterializeResult:
         results, checks = run_weekly_stage(context, prhub, label_weeks, check_modules)
-        return dg.MaterializeResult(metadata=_modules_metadata(results), check_results=checks)
+        metadata = week_metadata(context, results, _modules_metadata)
+        return dg.MaterializeResult(metadata=metadata, check_results=checks)
 
     @dg.asset(
         partitions_def=repo_weeks,
@@ -227,7 +228,8 @@ def build_analysis_assets(
         context: dg.AssetExecutionContext, prhub: PrhubSettings
     ) -> dg.MaterializeResult:
         results, checks = run_weekly_stage(context, prhub, score_weeks, check_scores)
-        return dg.MaterializeResult(metadata=_scores_metadata(results), check_results=checks)
+        metadata = week_metadata(context, results, _scores_metadata)
+        return dg.MaterializeResult(metadata=metadata, check_results=checks)
 
     @dg.asset(
         partitions_def=repo_weeks,
@@ -264,6 +266,7 @@ def build_analysis_assets(
                 },
                 partition_key=partition_key(result.repo, result.window.week_start),
             )
-        return dg.MaterializeResult(metadata=_report_metadata(results), check_results=checks)
+        metadata = week_metadata(context, results, _report_metadata)
+        return dg.MaterializeResult(metadata=metadata, check_results=checks)
 
     return [module_classifier, module_labels, importance_scores, weekly_report]

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 import dagster as dg
 
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
-from prhub_pipeline.defs.stage_runs import run_weekly_stage
+from prhub_pipeline.defs.stage_runs import run_weekly_stage, week_metadata
 from prhub_pipeline.defs.text import counted
 from prhub_pipeline.stages.ingest import (
     WeekIngest,
@@ -153,7 +153,8 @@ def build_ingest_assets(
                 context.log.warning(
                     f"{result.repo} week {result.window.key}: {result.unread_config}"
                 )
-        return dg.MaterializeResult(metadata=_ingest_metadata(results), check_results=checks)
+        metadata = week_metadata(context, results, _ingest_metadata)
+        return dg.MaterializeResult(metadata=metadata, check_results=checks)
 
     @dg.asset(
         partitions_def=partitions_def,
@@ -173,7 +174,7 @@ def build_ingest_assets(
         context: dg.AssetExecutionContext, prhub: PrhubSettings
     ) -> dg.MaterializeResult:
         results, _ = run_weekly_stage(context, prhub, store_review_weeks)
-        return dg.MaterializeResult(metadata=_review_metadata(results))
+        return dg.MaterializeResult(metadata=week_metadata(context, results, _review_metadata))
 
     return [raw_prs, review_threads]
 

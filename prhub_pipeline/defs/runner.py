@@ -73,7 +73,9 @@ def _summaries(result: dg.ExecuteInProcessResult) -> dict[str, str]:
     summaries: dict[str, str] = {}
     for event in result.get_asset_materialization_events():
         materialization = event.step_materialization_data.materialization
-        summary = materialization.metadata.get("summary")
+        # A run of several weeks says the run's in `run_summary`, each week's own in `summary`.
+        metadata = materialization.metadata
+        summary = metadata.get("run_summary", metadata.get("summary"))
         if summary is not None:
             summaries[materialization.asset_key.to_user_string()] = str(summary.value)
     return summaries

@@ -1,18 +1,32 @@
 """What every weekly asset does: run a stage over the run's repositories and weeks, then turn
 the stage's data-quality outcomes into asset check results."""
 
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import date
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import dagster as dg
 
 from prhub_pipeline.config import RepoConfig, Settings
-from prhub_pipeline.defs.partitions import weeks_by_repo
+from prhub_pipeline.defs.partitions import partition_key, weeks_by_repo
 from prhub_pipeline.defs.resources import PrhubSettings
 from prhub_pipeline.warehouse.quality import CheckOutcome
+from prhub_pipeline.weeks import WeekWindow
+
+
+class WeekResult(Protocol):
+    """What a weekly stage returns for each repository and week."""
+
+    @property
+    def repo(self) -> str: ...
+
+    @property
+    def window(self) -> WeekWindow: ...
+
 
 Result = TypeVar("Result")
+Week = TypeVar("Week", bound=WeekResult)
 Stage = Callable[[Settings, RepoConfig, Sequence[date]], list[Result]]
 Check = Callable[[Settings, RepoConfig, Sequence[date]], list[CheckOutcome]]
 
@@ -55,3 +69,25 @@ def check_results(outcomes: Sequence[CheckOutcome]) -> list[dg.AssetCheckResult]
         )
         for name, group in by_name.items()
     ]
+
+
+def week_metadata(
+    context: dg.AssetExecutionContext,
+    results: Sequence[Week],
+    build: Callable[[Sequence[Week]], dict[str, dg.MetadataValue]],
+) -> dict[str, dg.MetadataValue]:
+    """The run's metadata by `build`, and, where the run materializes several weeks (a
+    backfill's range in one run), each partition's own by `build` over its week alone: its
+    event would otherwise carry the range's totals ("60 PRs in 2 week(s)" on a week of 34), and
+    the UI's plots across the weeks would show them. The run's summary stays beside each
+    week's as `run_summary`."""
+    metadata = build(results)
+    if len(context.partition_keys) > 1:
+        by_week: dict[tuple[str, date], list[Week]] = defaultdict(list)
+        for result in results:
+            by_week[(result.repo, result.window.week_start)].append(result)
+        for (repo, week), group in by_week.items():
+            context.add_asset_metadata(build(group), partition_key=partition_key(repo, week))
+        if "summary" in metadata:
+            metadata["run_summary"] = metadata["summary"]
+    return metadata
