@@ -97,7 +97,7 @@ def prhub_ui(
     command = [sys.executable, "-m", "prhub_pipeline.cli", "ui", "--config", str(config)]
     command += ["--host", "127.0.0.1", "--port", str(port)]
     with log.open("wb") as output:
-        # cwd without a workspace.yaml: dagster dev loads the code location from $PRHUB_CONFIG.
+        # The code location is the package `prhub ui` runs from; it reads $PRHUB_CONFIG.
         process = subprocess.Popen(
             command,
             cwd=config.parent,

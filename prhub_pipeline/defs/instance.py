@@ -10,6 +10,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+import prhub_pipeline
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL
 
 
@@ -48,10 +49,11 @@ def prepare_dagster_home(home: Path) -> Path:
 def exec_dagster_dev(home: Path, config_path: Path, host: str, port: int) -> None:
     """Replace this process with `dagster dev` (never returns)."""
     dagster = dagster_command()
-    workspace = Path.cwd() / "workspace.yaml"
-    target = (
-        ["-w", str(workspace)] if workspace.is_file() else ["-m", "prhub_pipeline.defs.location"]
-    )
+    # The code server imports the package this command runs from, with the folder that holds
+    # it as working directory: a workspace.yaml or another copy of prhub_pipeline in the
+    # current folder would otherwise load instead (an old checkout beside the config).
+    package_root = Path(prhub_pipeline.__file__).resolve().parent.parent
+    target = ["-m", "prhub_pipeline.defs.location", "-d", str(package_root)]
     env = {**os.environ, "DAGSTER_HOME": str(home), "PRHUB_CONFIG": str(config_path)}
     # A parent that ignored SIGINT (nohup, some CI shells) would make dagster dev ignore Ctrl-C.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
