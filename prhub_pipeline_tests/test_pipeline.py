@@ -20,6 +20,7 @@ from prhub_pipeline.defs.runner import RANGE_END_TAG, RANGE_START_TAG
 from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
 from prhub_pipeline.stages.modules import ClassifierSummary, WeekModules
+from prhub_pipeline.warehouse.connection import WarehouseLockedError
 from prhub_pipeline.warehouse.query import format_table
 from prhub_pipeline.weeks import WeekWindow
 from prhub_pipeline_tests.conftest import write_config
@@ -305,8 +306,9 @@ def test_schedule_targets_the_previous_complete_week(history: GitRepo, tmp_path:
     settings = load_settings(config)
     # Monday 06:00 in Shanghai is Sunday 22:00 UTC: the week that just ended is 05-11.
     monday_morning = datetime(2026, 5, 17, 22, 0, tzinfo=UTC)
-    requests = weekly_run_requests(settings, monday_morning)
+    requests = weekly_run_requests(settings, monday_morning, lambda *_: [])
     assert [r.partition_key for r in requests] == ["acme/widgets|2026-05-11"]
+    assert [r.run_key for r in requests] == ["acme/widgets|2026-05-11|2026-05-17"]
     definitions = build_definitions(config)
     schedule = definitions.resolve_schedule_def("weekly_report_schedule")
     assert schedule.cron_schedule == "0 6 * * 1"
@@ -316,7 +318,39 @@ def test_schedule_targets_the_previous_complete_week(history: GitRepo, tmp_path:
         repository_def=definitions.get_repository_def(),
     )
     data = schedule.evaluate_tick(context)
-    assert [r.partition_key for r in data.run_requests or []] == ["acme/widgets|2026-05-11"]
+    # No warehouse yet: the week before, since the repository's start, has no report either.
+    assert [r.partition_key for r in data.run_requests or []] == [
+        "acme/widgets|2026-05-04",
+        "acme/widgets|2026-05-11",
+    ]
+
+
+def test_the_schedule_asks_again_for_recent_weeks_left_without_a_report(
+    history: GitRepo, tmp_path: Path
+) -> None:
+    """A run that failed (a fetch that timed out) or a tick the daemon missed left a week
+    without its report: the next tick asks for it, within CATCH_UP_WEEKS."""
+    config = write_config(tmp_path, history.path)
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[1]]) == 0
+    settings = load_settings(config)
+    monday_morning = datetime(2026, 5, 31, 22, 0, tzinfo=UTC)  # after the week of 05-25
+    requests = weekly_run_requests(settings, monday_morning)
+    assert [r.partition_key for r in requests] == [
+        "acme/widgets|2026-05-04",
+        "acme/widgets|2026-05-18",
+        "acme/widgets|2026-05-25",
+    ]
+    # The warehouse held by a long run: only the latest week, and the log says why.
+    said: list[str] = []
+
+    def locked(*_: object) -> list[date]:
+        raise WarehouseLockedError("warehouse stayed locked")
+
+    requests = weekly_run_requests(settings, monday_morning, locked, said.append)
+    assert [r.partition_key for r in requests] == ["acme/widgets|2026-05-25"]
+    assert said == [
+        "acme/widgets: earlier weeks not checked for missing reports: warehouse stayed locked"
+    ]
 
 
 def test_partitions_run_in_parallel_processes(history: GitRepo, tmp_path: Path) -> None:

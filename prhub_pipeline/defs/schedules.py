@@ -1,28 +1,56 @@
-"""The weekly schedule: on Monday morning, the previous complete week of every repository."""
+"""The weekly schedule: on Monday morning, the previous complete week of every repository (and
+recent weeks left without a report); the classifier's an hour before."""
 
-from datetime import UTC, datetime
+from collections.abc import Callable, Sequence
+from datetime import UTC, date, datetime, timedelta
 
 import dagster as dg
 
-from prhub_pipeline.config import Settings
+from prhub_pipeline.config import RepoConfig, Settings
 from prhub_pipeline.defs.partitions import partition_key
+from prhub_pipeline.stages.report import weeks_without_report
+from prhub_pipeline.warehouse import WarehouseError
 from prhub_pipeline.weeks import last_complete_week
 
 WEEKLY_CRON = "0 6 * * 1"  # Monday 06:00 in the configured zone
 CLASSIFIER_CRON = "0 5 * * 1"  # an hour earlier: the week's labels use a fresh model
+CATCH_UP_WEEKS = 4  # earlier weeks a tick asks for again when they have no stored report
 
 
-def weekly_run_requests(settings: Settings, now: datetime) -> list[dg.RunRequest]:
-    """One run per repository for the week that ended most recently before `now`."""
-    week = last_complete_week(now, settings.timezone)
-    return [
-        dg.RunRequest(
-            run_key=f"{repo.name}|{week.isoformat()}",
-            partition_key=partition_key(repo.name, week),
+def weekly_run_requests(
+    settings: Settings,
+    now: datetime,
+    unreported: Callable[[Settings, RepoConfig, Sequence[date]], list[date]] = weeks_without_report,
+    log: Callable[[str], None] = lambda line: None,
+) -> list[dg.RunRequest]:
+    """Per repository, a run for the week that ended most recently before `now`, and one for
+    each of the CATCH_UP_WEEKS weeks before it that has no stored report: a run that failed
+    (a fetch that timed out) or a tick the daemon missed leaves no gap behind.
+
+    Each tick's run keys are its own (`repo|week|tick day`), so a week whose run failed is
+    asked for again by the next tick. Where the warehouse cannot be read (a long run holds it),
+    only the latest week is asked for.
+    """
+    latest = last_complete_week(now, settings.timezone)
+    requests: list[dg.RunRequest] = []
+    for repo in settings.repos:
+        if repo.start > latest:
+            continue
+        earlier = [latest - timedelta(weeks=n) for n in range(CATCH_UP_WEEKS, 0, -1)]
+        earlier = [week for week in earlier if week >= repo.start]
+        try:
+            missing = unreported(settings, repo, earlier)
+        except WarehouseError as exc:
+            log(f"{repo.name}: earlier weeks not checked for missing reports: {exc}")
+            missing = []
+        requests.extend(
+            dg.RunRequest(
+                run_key=f"{repo.name}|{week.isoformat()}|{now.date().isoformat()}",
+                partition_key=partition_key(repo.name, week),
+            )
+            for week in [*missing, latest]
         )
-        for repo in settings.repos
-        if repo.start <= week
-    ]
+    return requests
 
 
 def build_weekly_schedule(settings: Settings, job_name: str) -> dg.ScheduleDefinition:
@@ -32,13 +60,16 @@ def build_weekly_schedule(settings: Settings, job_name: str) -> dg.ScheduleDefin
         job_name=job_name,
         name="weekly_report_schedule",
         default_status=dg.DefaultScheduleStatus.RUNNING,
-        description="Every Monday 06:00: last week's report for every configured repository.",
+        description=(
+            "Every Monday 06:00: last week's report for every configured repository, and any of"
+            f" the {CATCH_UP_WEEKS} weeks before it that has no stored report."
+        ),
     )
     def weekly_report_schedule(
         context: dg.ScheduleEvaluationContext,
     ) -> list[dg.RunRequest] | dg.SkipReason:
         now = context.scheduled_execution_time or datetime.now(UTC)
-        requests = weekly_run_requests(settings, now)
+        requests = weekly_run_requests(settings, now, log=context.log.warning)
         return requests or dg.SkipReason("no repository has started by last week")
 
     return weekly_report_schedule

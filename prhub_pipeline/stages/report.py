@@ -36,6 +36,7 @@ from prhub_pipeline.warehouse.reports import (
     read_scores,
     read_week_counts,
     report_tables,
+    reported_weeks,
 )
 from prhub_pipeline.weeks import WeekWindow
 
@@ -154,3 +155,20 @@ def stored_reviewing(
         prs = [stored[n] for n in numbers.get(week, []) if n in stored]
         reviewing.update(reviewing_by_pr(prs, read_review_data(con, repo, week)) or {})
     return reviewing
+
+
+# How long a schedule's look at the warehouse waits for a writer to finish.
+SCHEDULE_LOCK_SECONDS = 5.0
+
+
+def weeks_without_report(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[date]:
+    """Of `weeks`, those with no stored report (their run failed, or none ran), oldest first;
+    all of them before the warehouse exists. Raises WarehouseError when the warehouse cannot
+    be read within SCHEDULE_LOCK_SECONDS."""
+    if not weeks:
+        return []
+    if not settings.database.exists():
+        return sorted(weeks)
+    with connect(settings.database, read_only=True, lock_timeout=SCHEDULE_LOCK_SECONDS) as con:
+        reported = reported_weeks(con, repo.name, min(weeks), max(weeks))
+    return sorted(week for week in weeks if week not in reported)

@@ -243,3 +243,13 @@ def list_reports(con: duckdb.DuckDBPyConnection, repo: str) -> list[ReportListin
         )
         for week, lang, pr_count, key_pr_count, risk_flags, generated_at in rows
     ]
+
+
+def reported_weeks(con: duckdb.DuckDBPyConnection, repo: str, first: date, last: date) -> set[date]:
+    """The weeks from `first` to `last` that have a stored report."""
+    rows = con.execute(
+        "SELECT DISTINCT week_start FROM weekly_reports"
+        " WHERE repo = ? AND week_start BETWEEN ? AND ?",
+        [repo, first, last],
+    ).fetchall()
+    return {week for (week,) in rows}
