@@ -284,6 +284,14 @@ def test_a_week_after_a_clone_that_failed_to_update_is_refused(
 def test_definitions_load_and_checks_pass(history: GitRepo, tmp_path: Path) -> None:
     config = write_config(tmp_path, history.path)
     definitions = build_definitions(config)
+    # Every check says in the UI what it checks and what its failing does.
+    specs = [
+        spec
+        for assets in definitions.assets or []
+        if isinstance(assets, dg.AssetsDefinition)
+        for spec in assets.check_specs
+    ]
+    assert len(specs) == 8 and all(spec.description for spec in specs)
     job = definitions.resolve_job_def("weekly_report_job")
     key = dg.MultiPartitionKey({"repo": "acme/widgets", "week": "2026-05-11"})
     result = job.execute_in_process(partition_key=key, instance=dg.DagsterInstance.ephemeral())

@@ -143,7 +143,15 @@ def build_analysis_assets(
             )
         ],
         check_specs=[
-            dg.AssetCheckSpec("validation_micro_f1_above_threshold", asset="module_classifier")
+            dg.AssetCheckSpec(
+                "validation_micro_f1_above_threshold",
+                asset="module_classifier",
+                description=(
+                    "The classifier's micro-F1 on its time-ordered validation fifth is at least"
+                    " modules.min_micro_f1 (WARN: the model is stored and used all the same; a"
+                    " PR's own tags still win)."
+                ),
+            )
         ],
         description=(
             "The repository's module classifier, trained on every PR the warehouse holds whose"
@@ -192,7 +200,15 @@ def build_analysis_assets(
         ],
         backfill_policy=dg.BackfillPolicy.single_run(),
         check_specs=[
-            dg.AssetCheckSpec("every_pr_has_a_module", asset="module_labels", blocking=True)
+            dg.AssetCheckSpec(
+                "every_pr_has_a_module",
+                asset="module_labels",
+                blocking=True,
+                description=(
+                    "Every PR of the weeks has a module, from its tags or the classifier (WARN,"
+                    " which Dagster does not block on: the metadata lists the PRs without one)."
+                ),
+            )
         ],
         description=(
             "Modules of each PR with their origin (title, label or model) and confidence, and"
@@ -215,8 +231,24 @@ def build_analysis_assets(
         deps=["module_labels", "review_threads"],
         backfill_policy=dg.BackfillPolicy.single_run(),
         check_specs=[
-            dg.AssetCheckSpec("scores_within_0_10", asset="importance_scores", blocking=True),
-            dg.AssetCheckSpec("every_pr_scored", asset="importance_scores", blocking=True),
+            dg.AssetCheckSpec(
+                "scores_within_0_10",
+                asset="importance_scores",
+                blocking=True,
+                description=(
+                    "Every stored importance lies in 0-10 (ERROR: later assets of the run are"
+                    " skipped)."
+                ),
+            ),
+            dg.AssetCheckSpec(
+                "every_pr_scored",
+                asset="importance_scores",
+                blocking=True,
+                description=(
+                    "Each week has as many scores as PRs (ERROR: later assets of the run are"
+                    " skipped)."
+                ),
+            ),
         ],
         description=(
             "Importance 0-10 (one decimal) of each PR with its parts (type, breaking, size,"
@@ -239,8 +271,19 @@ def build_analysis_assets(
         deps=["importance_scores"],
         backfill_policy=dg.BackfillPolicy.single_run(),
         check_specs=[
-            dg.AssetCheckSpec("report_in_every_language", asset="weekly_report"),
-            dg.AssetCheckSpec("report_covers_every_pr", asset="weekly_report"),
+            dg.AssetCheckSpec(
+                "report_in_every_language",
+                asset="weekly_report",
+                description=("Each week has a stored report in every language (zh and en)."),
+            ),
+            dg.AssetCheckSpec(
+                "report_covers_every_pr",
+                asset="weekly_report",
+                description=(
+                    "Each report, Markdown and HTML, links every PR the warehouse holds for its"
+                    " week."
+                ),
+            ),
         ],
         description=(
             "The week's report in Chinese and English, Markdown and HTML: summary, key changes"

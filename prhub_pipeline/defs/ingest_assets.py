@@ -122,8 +122,24 @@ def build_ingest_assets(
         pool=WAREHOUSE_POOL,
         backfill_policy=dg.BackfillPolicy.single_run(),
         check_specs=[
-            dg.AssetCheckSpec("no_duplicate_prs", asset="raw_prs", blocking=True),
-            dg.AssetCheckSpec("prs_inside_their_week", asset="raw_prs", blocking=True),
+            dg.AssetCheckSpec(
+                "no_duplicate_prs",
+                asset="raw_prs",
+                blocking=True,
+                description=(
+                    "No merge commit is stored as more than one PR (ERROR: later assets of the run"
+                    " are skipped)."
+                ),
+            ),
+            dg.AssetCheckSpec(
+                "prs_inside_their_week",
+                asset="raw_prs",
+                blocking=True,
+                description=(
+                    "Every PR merged inside the window of the week it is filed under, in the"
+                    " configured time zone (ERROR: later assets of the run are skipped)."
+                ),
+            ),
         ],
         description=(
             "Merged pull requests of a repository and week with their files, read from the"
