@@ -175,12 +175,18 @@ def last_complete_week_now(settings: Settings) -> date:
 
 
 def _ui(args: argparse.Namespace, config_path: Path) -> int:
+    from prhub_pipeline.defs.instance import (
+        default_dagster_home,
+        exec_dagster_dev,
+        prepare_dagster_home,
+    )
+
     if args.dagster_home:
         source, home = "--dagster-home", Path(args.dagster_home)
     elif os.environ.get("DAGSTER_HOME"):
         source, home = "$DAGSTER_HOME", Path(os.environ["DAGSTER_HOME"])
     else:
-        source, home = "instance folder", config_path.parent / ".dagster_home"
+        source, home = "instance folder", default_dagster_home(config_path)
     home = home.expanduser().resolve()
     if home.exists() and not home.is_dir():
         raise UsageError(f"{source} {home}: is not a directory")
@@ -188,7 +194,6 @@ def _ui(args: argparse.Namespace, config_path: Path) -> int:
         home.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"{source} {home}: cannot create the folder: {exc.strerror}") from None
-    from prhub_pipeline.defs.instance import exec_dagster_dev, prepare_dagster_home
 
     prepare_dagster_home(home)
     print(f"Dagster UI on http://{args.host}:{args.port} (instance: {home})", flush=True)

@@ -75,8 +75,11 @@ def no_dagster(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object) -> None:
         raise AssertionError("prhub ui went on to start Dagster")
 
+    from prhub_pipeline.defs.instance import default_dagster_home
+
     instance = types.ModuleType("prhub_pipeline.defs.instance")
     instance.prepare_dagster_home = instance.exec_dagster_dev = refuse  # type: ignore[attr-defined]
+    instance.default_dagster_home = default_dagster_home  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "prhub_pipeline.defs.instance", instance)
 
 

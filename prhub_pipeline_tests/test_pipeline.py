@@ -16,6 +16,7 @@ from prhub_pipeline.cli import main
 from prhub_pipeline.config import load_settings
 from prhub_pipeline.defs import build_definitions
 from prhub_pipeline.defs.analysis_assets import _classifier_metadata, _modules_metadata
+from prhub_pipeline.defs.instance import default_dagster_home, prepare_dagster_home
 from prhub_pipeline.defs.runner import RANGE_END_TAG, RANGE_START_TAG
 from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
@@ -660,3 +661,19 @@ def test_each_week_of_a_range_run_carries_its_own_metadata(
             if counted_key:
                 assert metadata[counted_key].value == n
             assert str(metadata["run_summary"].value).startswith(run_summary)
+
+
+def test_materialize_records_its_runs_in_the_instance_prhub_ui_shows(
+    history: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Runs of `prhub materialize` in a throwaway instance left the UI showing no week
+    materialized, so "Materialize missing" would redo them all: once `prhub ui` has prepared
+    its instance beside the config, the command records its runs there."""
+    monkeypatch.delenv("DAGSTER_HOME", raising=False)
+    config = write_config(tmp_path, history.path)
+    home = prepare_dagster_home(default_dagster_home(config)).parent
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[1]]) == 0
+    with dg.DagsterInstance.from_config(str(home)) as instance:
+        materialized = instance.get_materialized_partitions(dg.AssetKey("weekly_report"))
+        assert materialized == {f"acme/widgets|{WEEKS[1]}"}
+        assert len(instance.get_run_records()) == 4  # ingest, classifier, analysis, SQL models

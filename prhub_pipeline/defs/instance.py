@@ -25,6 +25,11 @@ def dagster_command() -> str:
     return found
 
 
+def default_dagster_home(config_path: Path) -> Path:
+    """The instance folder `prhub ui` uses without --dagster-home or $DAGSTER_HOME."""
+    return config_path.resolve().parent / ".dagster_home"
+
+
 def prepare_dagster_home(home: Path) -> Path:
     """Install the shipped dagster.yaml (unless the operator has one) and create the pool.
 

@@ -17,6 +17,7 @@ from prhub_pipeline.defs.definitions import (
     WEEKLY_JOB,
     build_definitions,
 )
+from prhub_pipeline.defs.instance import default_dagster_home
 from prhub_pipeline.defs.partitions import partition_key
 from prhub_pipeline.defs.text import counted
 from prhub_pipeline.warehouse import connect
@@ -36,10 +37,15 @@ class RunOutcome(BaseModel):
     error: str | None = None
 
 
-def _instance() -> dg.DagsterInstance:
-    """The operator's instance when DAGSTER_HOME is set (runs show in the UI), else a throwaway."""
+def _instance(config_path: Path) -> dg.DagsterInstance:
+    """The instance `prhub ui` shows, so that the UI knows what the command materialized
+    (else "Materialize missing" would redo every week): $DAGSTER_HOME's, else the one `prhub
+    ui` prepared beside the config; a throwaway where neither exists."""
     if os.environ.get("DAGSTER_HOME"):
         return dg.DagsterInstance.get()
+    home = default_dagster_home(config_path)
+    if (home / "dagster.yaml").is_file():
+        return dg.DagsterInstance.from_config(str(home))
     return dg.DagsterInstance.ephemeral()
 
 
@@ -106,7 +112,7 @@ def materialize_weeks(
         ("sql models", SQL_MODELS_JOB, {}, None, None),
     ]
     run_ids: list[str] = []
-    with _instance() as instance:
+    with _instance(config_path) as instance:
         for stage, job_name, tags, partition, assets in steps:
             job = definitions.resolve_job_def(job_name)
             if not job.asset_layer.executable_asset_keys:
