@@ -292,7 +292,7 @@ def test_definitions_load_and_checks_pass(history: GitRepo, tmp_path: Path) -> N
         if isinstance(assets, dg.AssetsDefinition)
         for spec in assets.check_specs
     ]
-    assert len(specs) == 8 and all(spec.description for spec in specs)
+    assert len(specs) == 9 and all(spec.description for spec in specs)
     job = definitions.resolve_job_def("weekly_report_job")
     key = dg.MultiPartitionKey({"repo": "acme/widgets", "week": "2026-05-11"})
     result = job.execute_in_process(partition_key=key, instance=dg.DagsterInstance.ephemeral())
@@ -677,3 +677,25 @@ def test_materialize_records_its_runs_in_the_instance_prhub_ui_shows(
         materialized = instance.get_materialized_partitions(dg.AssetKey("weekly_report"))
         assert materialized == {f"acme/widgets|{WEEKS[1]}"}
         assert len(instance.get_run_records()) == 4  # ingest, classifier, analysis, SQL models
+
+
+def test_a_week_after_the_clones_newest_commit_warns_on_the_checks_tab(
+    history: GitRepo, tmp_path: Path
+) -> None:
+    """A working clone is not fetched: its week after the newest commit is stored (a quiet
+    repository's would be), and a WARN check says the clone may be behind."""
+    config = write_config(tmp_path, history.path)
+    job = build_definitions(config).resolve_job_def("weekly_report_job")
+    key = dg.MultiPartitionKey({"repo": "acme/widgets", "week": "2026-06-01"})
+    result = job.execute_in_process(
+        partition_key=key,
+        instance=dg.DagsterInstance.ephemeral(),
+        asset_selection=[dg.AssetKey("raw_prs")],
+    )
+    assert result.success
+    (check,) = [
+        e for e in result.get_asset_check_evaluations() if e.check_name == "clone_reaches_the_week"
+    ]
+    assert not check.passed and check.severity == dg.AssetCheckSeverity.WARN
+    assert check.metadata["offending"].value == ["2026-06-01"]
+    assert "before week(s) 2026-06-01" in str(check.metadata["detail"].value)

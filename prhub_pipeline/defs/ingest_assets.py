@@ -140,6 +140,15 @@ def build_ingest_assets(
                     " configured time zone (ERROR: later assets of the run are skipped)."
                 ),
             ),
+            dg.AssetCheckSpec(
+                "clone_reaches_the_week",
+                asset="raw_prs",
+                description=(
+                    "Git source: no week starts after the newest commit of a clone that was not"
+                    " fetched (WARN: a quiet week, or a clone nobody updated, whose report says"
+                    " that no PR was merged)."
+                ),
+            ),
         ],
         description=(
             "Merged pull requests of a repository and week with their files, read from the"
@@ -154,8 +163,22 @@ def build_ingest_assets(
         if clone is not None:
             log = context.log.warning if clone.status == "failed" else context.log.info
             log(f"git clone: {clone.message}")
-        for behind in dict.fromkeys(r.clone_behind for r in results if r.clone_behind):
-            context.log.warning(f"git clone: {behind}")
+        behind = list(dict.fromkeys(r.clone_behind for r in results if r.clone_behind))
+        for note in behind:
+            context.log.warning(f"git clone: {note}")
+        checks.append(
+            dg.AssetCheckResult(
+                check_name="clone_reaches_the_week",
+                passed=not behind,
+                severity=dg.AssetCheckSeverity.WARN,
+                metadata={
+                    "detail": dg.MetadataValue.text("; ".join(behind) or "every week is covered"),
+                    "offending": dg.MetadataValue.json(
+                        [r.window.key for r in results if r.clone_behind]
+                    ),
+                },
+            )
+        )
         for result in results:
             context.log.info(
                 f"{result.repo} week {result.window.key}: {counted(result.pr_count, 'PR')}"
