@@ -252,8 +252,9 @@ def build_analysis_assets(
         ],
         description=(
             "Importance 0-10 (one decimal) of each PR with its parts (type, breaking, size,"
-            " core, breadth, fix impact, review, revert), calibrated on the repository's"
-            " history, and risk flags with evidence. Tables: pr_scores, pr_risks."
+            " core, breadth, fix impact, review, revert), calibrated on every PR the warehouse"
+            " holds for the repository (later weeks too: an old week re-run after a backfill"
+            " may move by a tenth), and risk flags with evidence. Tables: pr_scores, pr_risks."
         ),
     )
     def importance_scores(
@@ -289,7 +290,10 @@ def build_analysis_assets(
             "The week's report in Chinese and English, Markdown and HTML: summary, key changes"
             " by theme, module and theme trends, risks, key PRs, follow-ups. Table"
             " weekly_reports; files under reports_dir. Each partition's Markdown report shows"
-            " here as its materialization's `report` metadata."
+            " here as its materialization's `report` metadata. Besides its own week it reads"
+            " the previous week's counts (the trends) and the stored history (new authors,"
+            " earlier weeks' review and test shares): re-run a week after re-running the one"
+            " before it."
         ),
     )
     def weekly_report(
