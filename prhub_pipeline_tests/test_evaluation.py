@@ -267,6 +267,13 @@ def test_repo_config_file(tmp_path: Path) -> None:
             b"repos:\n  - name: a/b\n    start: 2024-13-40\n    modules: {allowed: [ci]}\n",
             r"modules\.yaml:3: repos\.0\.start: '2024-13-40' is not a real date \(month must be",
         ),
+        # Only the modules are read, but a key a settings file cannot have is still named.
+        (
+            b"repos:\n  - name: a/b\n    colour: red\n    modules: {allowed: [ci]}\n",
+            r"modules\.yaml: repos\.0\.colour: unknown key$",
+        ),
+        (b"databse: x\nrepos:\n  - name: a/b\n", r"modules\.yaml: databse: unknown key$"),
+        (b"name: a/b\nsoruce: git\nmodules: {}\n", r"modules\.yaml: soruce: unknown key$"),
     ],
 )
 def test_a_bad_repo_config_file_is_named_with_the_place(

@@ -17,7 +17,13 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from prhub_pipeline.config import ConfigError, ModulesConfig, load_yaml_file
+from prhub_pipeline.config import (
+    ConfigError,
+    ModulesConfig,
+    RepoConfig,
+    Settings,
+    load_yaml_file,
+)
 from prhub_pipeline.modelling.tagging.classifier import (
     MACRO_MIN_TRAINING_EXAMPLES,
     TrainingMetrics,
@@ -107,10 +113,23 @@ def _modules_section(path: Path, raw: dict[str, Any]) -> Any:
                 f"{path}: configures {len(entries)} repositories ({names}); give a file with"
                 " one repository's modules (allowed, aliases, ...)"
             )
+        _known_keys(path, raw, set(Settings.model_fields), "")
+        _known_keys(
+            path, entries[0], set(RepoConfig.model_fields), f"repos.{repos.index(entries[0])}."
+        )
         return entries[0].get("modules") or {}
     if "modules" in raw:  # a repository's entry: name, source, ..., modules
+        _known_keys(path, raw, set(RepoConfig.model_fields), "")
         return raw["modules"] or {}
     return raw
+
+
+def _known_keys(path: Path, section: dict[str, Any], known: set[str], where: str) -> None:
+    """Only the modules are read from a settings file, but a key the settings do not have is
+    a mistake there too (`colour: red`), as prhub.yaml's own validation would say."""
+    unknown = sorted(str(key) for key in section if key not in known)
+    if unknown:
+        raise EvaluationError(f"{path}: {where}{unknown[0]}: unknown key")
 
 
 def _samples_f1(truth: np.ndarray, predicted: np.ndarray) -> float:
