@@ -2677,3 +2677,39 @@ def test_a_sections_further_prs_are_named_by_type_when_many(lang: str, expected:
         .others_text(refs[:5])
         .startswith({"en": "Also 5 more PRs (5 docs", "zh": "另有 5 个 PR（文档 5 个）"}[lang])
     )
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "among themes, NPU/Ascend (4 PRs, 3 docs changes among them)"),
+        ("zh", "主题上 NPU/昇腾相关 PR 4 个（其中文档 3 个）"),
+    ],
+)
+def test_a_top_themes_leading_kind_of_change_is_told(lang: str, said: str) -> None:
+    """verl's 17 NPU PRs of 2026-05-11 were 8 docs changes, the week's NPU story; the
+    summary said only "NPU/Ascend (17 PRs)". A housekeeping theme (Docs) and a theme of one
+    kind alone say nothing more."""
+    guides = [
+        make_pr(7600 + n, f"[doc] chore: npu guide {n}", files=[(f"docs/npu/g{n}.md", 40, 0)])
+        for n in range(3)
+    ]
+    fix = make_pr(7610, "[fsdp] fix: npu crash", files=[("verl/workers/npu.py", 30, 2)])
+    week = [*guides, fix]
+    themes = {pr.number: ["NPU/Ascend"] for pr in week}
+    themes.update({pr.number: ["NPU/Ascend", "Docs"] for pr in guides})
+    THEMES.update(themes)
+    try:
+        with labelled({pr.number: ["fsdp"] for pr in week}):
+            summary = context_for(week, lang).summary
+    finally:
+        for number in themes:
+            del THEMES[number]
+    line = next(p for p in summary if "NPU" in p)
+    assert said in line
+    assert ("Docs (3 PRs)" if lang == "en" else "文档相关 PR 3 个") in line
+    assert line.count("among them)" if lang == "en" else "（其中") == 1
+    ordered = context_for(guides, "en").prs
+    assert (
+        facts.theme_lead(ordered, {r.number: ["NPU/Ascend"] for r in ordered}, "NPU/Ascend") is None
+    )

@@ -354,6 +354,7 @@ def build_report_context(
             prs,
             facts.reviewing_before(reviewed_before or {}, known.values(), window),
         ),
+        housekeeping=housekeeping_by_theme,
     )
     groups = [
         ThemeGroup(

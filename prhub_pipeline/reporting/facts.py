@@ -426,9 +426,15 @@ class Summary:
     fix_guesses: dict[str, int] = field(default_factory=dict)
     # The week's other PRs under the title of a top change, which the list does not repeat.
     same_title: dict[int, list[int]] = field(default_factory=dict)
+    # Of a top theme (not one of housekeeping), the kind of change most of its PRs are, where
+    # that is the story: verl's 17 NPU PRs of 2026-05-11 were 8 docs changes.
+    theme_leads: dict[str, tuple[PrType, int]] = field(default_factory=dict)
 
 
 TOP_CHANGES = 3
+# A top theme's leading kind of change is told when it has this many PRs and this share.
+THEME_LEAD_MIN_PRS = 3
+THEME_LEAD_MIN_SHARE = 0.4
 
 
 def top_changes(ranked: Sequence[PrRef]) -> tuple[list[PrRef], dict[int, list[int]]]:
@@ -459,6 +465,7 @@ def summary(
     review_available: bool,
     theme_names: Mapping[int, Sequence[str]],
     reviews: ReviewCoverage | None = None,
+    housekeeping: Collection[str] = (),
 ) -> Summary:
     key = [r for r in ordered if r.is_key]
     all_fixes = [r for r in ordered if r.pr_type == "fix"]
@@ -474,13 +481,20 @@ def summary(
     top_modules = ranked({m: counts.modules[m] for m, _ in chosen})
     themes = {t: n for t, n in counts.themes.items() if not _repeats_a_module(t, n, top_modules)}
     top, same_title = top_changes(key or list(ordered))
+    top_themes = leaders(busiest(themes, len(ordered)), 2)
     return Summary(
         period=period,
         pr_count=len(ordered),
         key_count=len(key),
         types=type_counts(ordered),
         top_modules=top_modules,
-        top_themes=leaders(busiest(themes, len(ordered)), 2),
+        top_themes=top_themes,
+        theme_leads={
+            theme: lead
+            for theme, _ in top_themes
+            if theme not in housekeeping
+            and (lead := theme_lead(ordered, theme_names, theme)) is not None
+        },
         top=top,
         same_title=same_title,
         fix_count=len(fixes),
@@ -494,6 +508,21 @@ def summary(
         review_available=review_available,
         reviews=reviews,
     )
+
+
+def theme_lead(
+    ordered: Sequence[PrRef], theme_names: Mapping[int, Sequence[str]], theme: str
+) -> tuple[PrType, int] | None:
+    """The kind of change most of a theme's PRs are, with their number, when it is at least
+    THEME_LEAD_MIN_PRS of them and THEME_LEAD_MIN_SHARE, but not all (a theme of fixes alone
+    says so in its own row)."""
+    members = [r for r in ordered if theme in theme_names.get(r.number, ())]
+    if not members:
+        return None
+    pr_type, n = type_counts(members)[0]
+    if n < THEME_LEAD_MIN_PRS or n < THEME_LEAD_MIN_SHARE * len(members) or n == len(members):
+        return None
+    return pr_type, n
 
 
 def _repeats_a_module(theme: str, count: int, modules: Ranked) -> bool:

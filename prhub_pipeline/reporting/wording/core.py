@@ -266,7 +266,8 @@ class Wording:
     modules_all_guessed: str
     busiest_themes: str
     busiest_themes_alone: Counted
-    theme_count: Counted
+    theme_count: Counted  # fields name, n, lead (a `theme_lead` or nothing)
+    theme_lead: str  # after a theme's count: its leading kind of change (`facts.theme_lead`)
     top_changes: Counted
     top_change_same_title: str
     top_change: str
@@ -658,7 +659,13 @@ class Wording:
             focus.append(busiest.format(list=listed))
         if s.top_themes:
             themes = [
-                _counted(self.theme_count, n).format(name=self._theme_in_count(t, n), n=n)
+                _counted(self.theme_count, n).format(
+                    name=self._theme_in_count(t, n),
+                    n=n,
+                    lead=self.theme_lead.format(led=self.count_phrase([s.theme_leads[t]]))
+                    if t in s.theme_leads
+                    else "",
+                )
                 for t, n in s.top_themes
             ]
             alone = _counted(self.busiest_themes_alone, len(themes))
