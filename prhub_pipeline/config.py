@@ -94,7 +94,27 @@ class ModulesConfig(StrictModel):
                             f"{field}: {name!r} maps to {module!r}, which is not one of the"
                             f" allowed modules ({', '.join(self.allowed)})"
                         )
+        # An alias renames a tag once (`docs` -> `doc`): one that names another alias (a chain,
+        # or a cycle such as {docs: doc, doc: docs}) or renames an allowed module away would
+        # swap or hide modules rather than spell them.
+        renamed = {
+            normalise_tag(name): normalise_tag(module)
+            for name, module in self.aliases.items()
+            if normalise_tag(name) != normalise_tag(module)
+        }
         allowed = {normalise_tag(m) for m in self.allowed or []}
+        for name, module in self.aliases.items():
+            target = normalise_tag(module)
+            if target in renamed:
+                raise ValueError(
+                    f"aliases: {name!r} maps to {module!r}, which is itself an alias (of"
+                    f" {renamed[target]!r}); map {name!r} to the module it stands for"
+                )
+            if normalise_tag(name) in allowed and normalise_tag(name) != target:
+                raise ValueError(
+                    f"aliases: {name!r} is an allowed module; an alias renames a tag outside the"
+                    " module list"
+                )
         for module, names in self.display_names.items():
             if self.allowed is not None and normalise_tag(module) not in allowed:
                 raise ValueError(

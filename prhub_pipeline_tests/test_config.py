@@ -112,6 +112,17 @@ def test_valid_config_resolves_paths_relative_to_the_file(tmp_path: Path) -> Non
         ),
         (
             "    start: 2024-10-28",
+            "    start: 2024-10-28\n    modules: {aliases: {docs: doc, doc: docs}}",
+            r"repos\.0\.modules: aliases: 'docs' maps to 'doc', which is itself an alias \(of"
+            r" 'docs'\); map 'docs' to the module it stands for",
+        ),
+        (
+            "    start: 2024-10-28",
+            "    start: 2024-10-28\n    modules: {allowed: [doc, ci], aliases: {doc: ci}}",
+            r"repos\.0\.modules: aliases: 'doc' is an allowed module; an alias renames a tag",
+        ),
+        (
+            "    start: 2024-10-28",
             "    start: 2024-10-28\n    modules: {allowed: []}",
             r"repos\.0\.modules\.allowed: an empty list allows no module; leave `allowed` out",
         ),
