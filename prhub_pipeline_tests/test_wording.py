@@ -840,3 +840,10 @@ def test_the_raw_score_is_shown_as_the_sum_of_its_parts() -> None:
     assert EN.basis(four) == "3.0 = size 2.0 + type 1.0"
     nothing = score.model_copy(update={"parts": {"type": 0.0}, "raw_score": 0.0})
     assert EN.basis(nothing) == "0.0"
+    # Rounded one by one these read 1.8 + 1.6 + 1.6 + 1.1 + 0.7 = 6.8 beside a raw 6.9 (verl
+    # #6334): rounded to their total, they add up.
+    uneven = {"type": 1.8, "size": 1.64, "core": 1.64, "fix_impact": 1.14, "breadth": 0.66}
+    rounded = score.model_copy(update={"parts": uneven, "raw_score": sum(uneven.values())})
+    assert EN.basis(rounded) == (
+        "6.9 = type 1.8 + size 1.7 + core paths 1.6 + fix impact 1.1 + other 0.7"
+    )

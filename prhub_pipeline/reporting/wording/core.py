@@ -6,6 +6,7 @@ A template whose words depend on a count may be a pair: (when the count is 1, ot
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -1282,10 +1283,11 @@ class Wording:
         2.4 + type 1.8 + fix impact 1.4", the rest summed as one part: the importance shown
         beside it is the raw score's rank in the repository's history, not the sum."""
         parts = sorted(((v, k) for k, v in score.parts.items() if v > 0), reverse=True)
-        shown = [f"{self.part_labels.get(k, k)} {v:.1f}" for v, k in parts[:BASIS_PARTS]]
-        rest = sum(v for v, _ in parts[BASIS_PARTS:])
-        if rest >= 0.05:
-            shown.append(f"{self.other_parts} {rest:.1f}")
+        named = [(self.part_labels.get(k, k), v) for v, k in parts[:BASIS_PARTS]]
+        if len(parts) > BASIS_PARTS:
+            named.append((self.other_parts, sum(v for v, _ in parts[BASIS_PARTS:])))
+        tenths = _tenths_summing_to([v for _, v in named], round(score.raw_score * 10))
+        shown = [f"{name} {t / 10:.1f}" for (name, _), t in zip(named, tenths, strict=True) if t]
         return f"{score.raw_score:.1f} = " + " + ".join(shown) if shown else "0.0"
 
     # Follow-ups.
@@ -1319,6 +1321,17 @@ _SECOND_STOP = re.compile(r"(?<=[.!?。！？…])([\"'”’]*)[.。]$")
 _ENDS_IN_STOP = re.compile(r"[.!?。！？…][\"'”’]*$")
 # A space the templates put around a name, between two Chinese characters ("主题上 文档 相关").
 _SPACE_BETWEEN_HAN = re.compile(r"(?<=[\u4e00-\u9fff]) (?=[\u4e00-\u9fff])")
+
+
+def _tenths_summing_to(values: Sequence[float], total: int) -> list[int]:
+    """`values` in tenths, rounded so that they add up to `total` tenths (largest remainders
+    first): the parts shown beside a raw score of 6.9 read 6.9, not 6.8."""
+    tenths = [value * 10 for value in values]
+    rounded = [math.floor(t) for t in tenths]
+    by_remainder = sorted(range(len(values)), key=lambda i: rounded[i] - tenths[i])
+    for i in by_remainder[: max(0, total - sum(rounded))]:
+        rounded[i] += 1
+    return rounded
 
 
 def _closed(sentence: str) -> str:
