@@ -456,22 +456,35 @@ def _keys_at(node: yaml.Node | None, index: int) -> str:
     return ".".join(keys)
 
 
+class NotUtf8Error(ValueError):
+    """A file holds a byte that is not UTF-8: which byte, at which position and line."""
+
+    def __init__(self, byte: int, position: int, line: int) -> None:
+        super().__init__(f"not UTF-8 text (byte 0x{byte:02x} at position {position}, line {line})")
+        self.byte, self.position, self.line = byte, position, line
+
+
+def read_utf8_text(path: Path) -> str:
+    """A file's text. Raises OSError when it cannot be read, NotUtf8Error when it is not
+    UTF-8 (a config saved as UTF-16, a JSON-lines file with a Latin-1 byte)."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise NotUtf8Error(data[exc.start], exc.start, line) from None
+
+
 def load_yaml_file(path: Path) -> Any:
     """A YAML file's data. Every problem is a one-line ConfigError naming the file and where
     in it: not UTF-8, not YAML (line and column), a key given twice or a date that is none
     (line and key)."""
     try:
-        data = path.read_bytes()
+        text = read_utf8_text(path)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise ConfigError(
-            f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at position {exc.start},"
-            f" line {line})"
-        ) from None
+    except NotUtf8Error as exc:
+        raise ConfigError(f"{path}: {exc}") from None
     try:
         loader = _StrictLoader(text)
     except ReaderError as exc:  # a character YAML does not allow (a NUL ...)

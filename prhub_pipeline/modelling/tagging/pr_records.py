@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from prhub_pipeline.config import NotUtf8Error, read_utf8_text
 from prhub_pipeline.records import FileChange, PullRequest
 
 # Keys of a record that PullRequest and FileChange take; others (merged_at_local ...) are ignored.
@@ -109,16 +110,12 @@ def write_pr_records(path: Path, prs: Iterable[PullRequest]) -> int:
 def read_pr_records(path: Path) -> PrRecords:
     """Every PR of a JSON-lines file, in file order. Blank lines are allowed."""
     try:
-        data = path.read_bytes()
+        text = read_utf8_text(path)
     except OSError as exc:
         raise PrRecordError(f"{path}: cannot read PR records: {exc}") from exc
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        at_line = data.count(b"\n", 0, exc.start) + 1
+    except NotUtf8Error as exc:
         raise PrRecordError(
-            f"{path}:{at_line}: not UTF-8 text (byte 0x{data[exc.start]:02x} at position"
-            f" {exc.start})"
+            f"{path}:{exc.line}: not UTF-8 text (byte 0x{exc.byte:02x} at position {exc.position})"
         ) from None
     # JSON lines end at "\n" alone: `splitlines()` also splits at U+2028, U+0085 and form
     # feeds, which JSON strings may hold raw (a pytorch/ao description does).
