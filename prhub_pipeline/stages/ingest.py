@@ -133,8 +133,10 @@ def refuse_emptying(
     than before (a `branch` of another line of releases, another clone) or holds less (a
     clone cut short): replacing would delete the week's data and publish an empty report.
     """
-    stored = week_pr_numbers(con, repo)
-    emptied = {week: stored[week] for week, prs in read.items() if stored.get(week) and not prs}
+    read_empty = [week for week, prs in read.items() if not prs]
+    if not read_empty:
+        return
+    emptied = week_pr_numbers(con, repo, only=read_empty)
     if emptied:
         weeks = ", ".join(
             f"{week} ({len(numbers)} stored, e.g. #{numbers[0]})"

@@ -163,11 +163,16 @@ def read_config_diffs(
     ]
 
 
-def week_pr_numbers(con: duckdb.DuckDBPyConnection, repo: str) -> dict[date, list[int]]:
-    """Each stored week of a repository with the numbers of its PRs."""
+def week_pr_numbers(
+    con: duckdb.DuckDBPyConnection, repo: str, only: Sequence[date] | None = None
+) -> dict[date, list[int]]:
+    """Each stored week of a repository (or of `only` those weeks) with its PRs' numbers."""
     weeks: dict[date, list[int]] = {}
     for week, number in con.execute(
-        "SELECT week_start, number FROM prs WHERE repo = ? ORDER BY week_start, number", [repo]
+        "SELECT week_start, number FROM prs WHERE repo = ?"
+        " AND (?::DATE[] IS NULL OR list_contains(?::DATE[], week_start))"
+        " ORDER BY week_start, number",
+        [repo, only, only],
     ).fetchall():
         weeks.setdefault(week, []).append(number)
     return weeks
