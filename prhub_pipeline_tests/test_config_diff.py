@@ -306,16 +306,20 @@ def test_unreadable_versions_are_not_comparable() -> None:
     diffs = config_file_diffs(
         "acme/widgets",
         [
+            # Read across the wrong commits (a PR rebased in several): the PR changed the file.
             FileVersions(pr_number=3, path=YAML_PATH, before=PPO_TRAINER, after=PPO_TRAINER),
             FileVersions(pr_number=4, path=YAML_PATH, before=None, after=PPO_TRAINER),
             # A new file: every setting is added.
             FileVersions(pr_number=5, path=YAML_PATH, status="added", after="x: 1\n"),
+            # Only a comment changed: comparable, no setting changed.
+            FileVersions(pr_number=6, path=YAML_PATH, before="x: 1\n", after="x: 1  # one\n"),
         ],
     )
     assert [(d.pr_number, d.comparable, d.changes) for d in diffs] == [
-        (3, True, []),
+        (3, False, []),
         (4, False, []),
         (5, True, [change("x", None, "1")]),
+        (6, True, []),
     ]
 
 

@@ -153,6 +153,11 @@ def config_file_diffs(repo: str, versions: Iterable[FileVersions]) -> list[Confi
         # A new file is compared with an empty one: all its settings are added.
         before = "" if version.status == "added" and version.before is None else version.before
         comparison = reader.compare(version.path, before, version.after)
+        # A file the PR changed with the same text on both sides was read across the wrong
+        # commits: the merge commit of a PR rebased in several commits is its last one, whose
+        # parent is the PR's own previous commit. "No setting changed" would be a guess.
+        if version.status == "modified" and before is not None and before == version.after:
+            comparison = None
         diffs.append(
             ConfigFileDiff(
                 repo=repo,
