@@ -269,6 +269,7 @@ class RequestStats(BaseModel):
     search_pages: int = 0
     follow_up_items: int = 0  # connection pages fetched by follow-ups
     search_parts: int = 1  # ranges searched: more than 1 when a week held over 1,000 PRs
+    page_shrinks: int = 0  # times GitHub timed out on a query and the pages were halved
     points_spent: int = 0  # sum of rateLimit.cost
     retries: int = 0
     rate_limit_waits: int = 0

@@ -269,7 +269,7 @@ def _search(_root: Any, info: Any, **args: Any) -> dict[str, Any]:
     fake: FakeGitHub = info.context
     if args["type"] != "ISSUE":
         raise GraphQLError("the fake searches issues and pull requests only")
-    repo, merged = None, None
+    repo, merged, base, sort = None, None, None, None
     flags = set()
     for token in args["query"].split():
         match = SEARCH_TOKEN.fullmatch(token)
@@ -283,6 +283,10 @@ def _search(_root: Any, info: Any, **args: Any) -> dict[str, Any]:
         elif key == "merged" and ".." in value:
             first, last = value.split("..", 1)
             merged = (_search_time(first), _search_time(last))
+        elif key == "base":
+            base = value
+        elif key == "sort" and value == "created-asc":
+            sort = value
         else:
             raise GraphQLError(f"the fake does not understand search qualifier {token!r}")
     if repo is None or merged is None or flags != {"pr", "merged"}:
@@ -290,9 +294,14 @@ def _search(_root: Any, info: Any, **args: Any) -> dict[str, Any]:
     matches = [
         node
         for node in fake.pr_nodes.values()
-        if node["_repo"] == repo and merged[0] <= node["_merged"] <= merged[1]
+        if node["_repo"].lower() == repo.lower()
+        and merged[0] <= node["_merged"] <= merged[1]
+        and base in (None, node["baseRefName"])
     ]
-    matches.sort(key=lambda node: -node["number"])  # newest first, like GitHub's default
+    if sort is None:
+        matches.sort(key=lambda node: -node["number"])  # newest first, as best match may be
+    else:
+        matches.sort(key=lambda node: (node["createdAt"], node["number"]))
     fake.searches.append(args["query"])
     result = _connection(info, matches[:SEARCH_CAP], args)
     result.update(issueCount=len(matches), codeCount=0, discussionCount=0)
@@ -318,10 +327,14 @@ def _node(_root: Any, info: Any, id: str) -> dict[str, Any] | None:
 
 def _repository(_root: Any, info: Any, owner: str, name: str, **_: Any) -> dict[str, Any]:
     fake: FakeGitHub = info.context
-    repo = f"{owner}/{name}"
-    if repo not in {node["_repo"] for node in fake.pr_nodes.values()}:
-        raise GraphQLError(f"Could not resolve to a Repository with the name '{repo}'.")
-    return {"__typename": "Repository", "_repo": repo}
+    asked = f"{owner}/{name}"
+    # GitHub follows a rename or transfer to the repository's new name; names ignore case.
+    repo = fake.renamed.get(asked, asked)
+    known = {name.lower(): name for name in fake.repos}
+    known |= {node["_repo"].lower(): node["_repo"] for node in fake.pr_nodes.values()}
+    if repo.lower() not in known:
+        raise GraphQLError(f"Could not resolve to a Repository with the name '{asked}'.")
+    return {"__typename": "Repository", "_repo": repo, "nameWithOwner": known[repo.lower()]}
 
 
 def _object(
@@ -433,8 +446,12 @@ class FakeGitHub:
         token: str = "test-token",
         remaining: int = RATE_LIMIT,
         stop_early: dict[str, int] | None = None,
+        renamed: dict[str, str] | None = None,
+        repos: Iterable[str] = ("verl-project/verl",),
     ) -> None:
         self.token = token
+        self.renamed = dict(renamed or {})  # old owner/name -> the repository's name now
+        self.repos = {*repos}  # repositories that exist besides those of the PRs
         self.remaining = remaining
         self.stop_early = dict(stop_early or {})  # connection name -> items served before it stops
         self.pr_nodes: dict[int, dict[str, Any]] = {}
@@ -590,8 +607,16 @@ class FakeGitHub:
         assert isinstance(result, ExecutionResult)
         body = {"data": result.data}
         if result.errors:
-            body["errors"] = [error.formatted for error in result.errors]
+            body["errors"] = [_github_error(error) for error in result.errors]
         return httpx.Response(200, json=body, headers=self._headers())
+
+
+def _github_error(error: GraphQLError) -> dict[str, Any]:
+    """The error as GitHub words it: a missing object's also says its `type`, NOT_FOUND."""
+    formatted = dict(error.formatted)
+    if error.message.startswith("Could not resolve to"):
+        formatted["type"] = "NOT_FOUND"
+    return formatted
 
 
 # --- faults -----------------------------------------------------------------------------------

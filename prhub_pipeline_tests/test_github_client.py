@@ -151,7 +151,7 @@ def test_fetches_a_week_with_follow_ups_for_what_did_not_fit() -> None:
     }
     assert server.payloads[0]["variables"]["query"] == (
         "repo:verl-project/verl is:pr is:merged"
-        " merged:2026-05-11T00:00:00+08:00..2026-05-17T23:59:59+08:00"
+        " merged:2026-05-11T00:00:00+08:00..2026-05-17T23:59:59+08:00 sort:created-asc"
     )
     stats = week.stats
     assert (stats.requests, stats.pages, stats.points_spent, stats.retries) == (2, 2, 15, 0)
@@ -198,10 +198,29 @@ def test_transient_faults_are_retried_with_backoff(fault: Fault) -> None:
 def test_backoff_grows_exponentially_and_gives_up_after_max_retries() -> None:
     sleeps: list[float] = []
     with pytest.raises(GitHubUnavailableError) as failure:
-        fetch([http_status(502)] * 4, sleeps=sleeps)
+        fetch([http_status(503)] * 4, sleeps=sleeps)
     assert sleeps == [0.75, 1.5, 3.0]
     message = str(failure.value)
-    assert "SearchMergedPullRequests" in message and "HTTP 502" in message
+    assert "SearchMergedPullRequests" in message and "HTTP 503" in message
+    assert "after 3 retries" in message
+
+
+def test_a_query_github_times_out_on_twice_is_asked_again_in_halved_pages() -> None:
+    sleeps: list[float] = []
+    week, server = fetch([http_status(502), graphql_timeout()], sleeps=sleeps)
+    assert [pr.number for pr in week.prs] == [7001, 7002]
+    assert sleeps == [0.75]  # one retry, then smaller pages at once
+    first, *_ = server.payloads
+    assert (first["variables"]["first"], first["variables"]["threads"]) == (12, 25)
+    assert week.stats.page_shrinks == 1
+    assert (week.stats.requests, week.stats.retries) == (4, 1)
+
+
+def test_timeouts_at_the_smallest_pages_are_retried_then_fail_naming_the_query() -> None:
+    with pytest.raises(GitHubUnavailableError) as failure:
+        fetch([read_timeout()] * 30)
+    message = str(failure.value)
+    assert "SearchMergedPullRequests" in message and "timed out after" in message
     assert "after 3 retries" in message
 
 
@@ -279,8 +298,44 @@ def test_a_connection_that_stops_early_fails_the_week() -> None:
     responses = copy.deepcopy(RESPONSES)
     files = responses["follow_ups"]["data"]["f0"]["files"]
     files["nodes"] = []
-    with pytest.raises(GitHubResponseError, match=r"PR #7001 files: GitHub reported 2 but its"):
+    with pytest.raises(GitHubResponseError) as failure:
         fetch(responses=responses)
+    assert str(failure.value) == (
+        "verl-project/verl, week of 2026-05-11: PR #7001 files: GitHub reported 2 but its pages"
+        " held 1 (its last page after cursor 'Y3Vyc29yOnYyOjE=' said there were no more)"
+    )
+
+
+def test_a_file_kind_github_added_since_counts_as_modified(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    responses = copy.deepcopy(RESPONSES)
+    files = responses["follow_ups"]["data"]["f0"]["files"]
+    files["nodes"][0]["changeType"] = "MOVED_AND_PATCHED"
+    week, _ = fetch(responses=responses)
+    path = files["nodes"][0]["path"]
+    (changed,) = [f for pr in week.prs for f in pr.files if f.path == path]
+    assert changed.status == "modified"
+    assert f"PR #7001 {path}: unknown changeType 'MOVED_AND_PATCHED'" in caplog.text
+
+
+def test_a_record_without_a_field_it_needs_fails_naming_the_pr_and_the_field() -> None:
+    responses = copy.deepcopy(RESPONSES)
+    del responses["follow_ups"]["data"]["f0"]["files"]["nodes"][0]["path"]
+    with pytest.raises(GitHubResponseError) as failure:
+        fetch(responses=responses)
+    assert str(failure.value) == (
+        "verl-project/verl, week of 2026-05-11: PR #7001 is not a valid record: GitHub's answer"
+        " lacks the field 'path'"
+    )
+
+
+def test_an_endpoint_that_is_not_graphql_is_named_in_the_error() -> None:
+    def not_found(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(404, json={"message": "Not Found"})
+
+    with pytest.raises(GitHubResponseError, match=r"HTTP 404: Not Found \(is api_url https://"):
+        fetch([not_found])
 
 
 def test_search_pages_that_stop_before_issue_count_fail_the_week() -> None:
@@ -372,7 +427,7 @@ def _exception_chain(error: BaseException) -> Iterator[BaseException]:
         ([_echoing(400)], True),
         ([_echoing(403)], True),
         ([_connect_error] * 4, True),
-        ([read_timeout()] * 4, False),
+        ([read_timeout()] * 30, False),
         ([malformed_json()], False),
         ([primary_rate_limit(int(NOW) + 5000)], False),
     ],

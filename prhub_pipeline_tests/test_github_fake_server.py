@@ -47,11 +47,13 @@ WINDOW = WeekWindow(week_start=date(2026, 5, 11), timezone="Asia/Shanghai")
 GEMINI = FakeActor("gemini-code-assist", "Bot")
 
 
-def fetch(fake: FakeGitHub, sizes: PageSizes | None = None) -> GitHubWeek:
+def fetch(
+    fake: FakeGitHub, sizes: PageSizes | None = None, repo: str = REPO, branch: str | None = None
+) -> GitHubWeek:
     with GitHubClient(
         GitHubConfig(), transport=fake.transport(), token=fake.token, sleep=lambda _: None
     ) as client:
-        week = fetch_week(client, REPO, WINDOW, page_sizes=sizes)
+        week = fetch_week(client, repo, WINDOW, page_sizes=sizes, branch=branch)
     assert fake.invalid == []
     return week
 
@@ -262,7 +264,7 @@ def test_follow_ups_of_many_prs_share_requests() -> None:
 def test_faults_mid_week_neither_lose_nor_duplicate_anything() -> None:
     clean = fetch(FakeGitHub([big_pull_request(), *load_fixture_week("week_2026-05-11.json")]))
     fake = FakeGitHub([big_pull_request(), *load_fixture_week("week_2026-05-11.json")])
-    fake.fail_next(http_status(502), read_timeout(), secondary_rate_limit(retry_after=2))
+    fake.fail_next(http_status(503), read_timeout(), secondary_rate_limit(retry_after=2))
     faulty = GitHubClient(
         GitHubConfig(), transport=fake.transport(), token=fake.token, sleep=lambda _: None
     )
@@ -276,6 +278,47 @@ def test_faults_mid_week_neither_lose_nor_duplicate_anything() -> None:
     ) as client:
         again = fetch_week(client, REPO, WINDOW)
     assert (again.prs, again.review_data) == (clean.prs, clean.review_data)
+
+
+def test_a_query_github_keeps_timing_out_on_is_paged_again_smaller_without_loss() -> None:
+    prs = [big_pull_request(), *load_fixture_week("week_2026-05-11.json")]
+    clean = fetch(FakeGitHub(prs))
+    fake = FakeGitHub(prs)
+    fake.fail_next(http_status(504), http_status(502))
+    week = fetch(fake)
+    assert (week.prs, week.review_data) == (clean.prs, clean.review_data)
+    assert week.stats.page_shrinks == 1
+    search_sizes = [q.variables["first"] for q in fake.received if "first" in q.variables]
+    assert search_sizes[0] == PageSizes().search // 2
+    assert week.stats.requests == fake.http_requests
+
+
+def test_a_repository_github_does_not_know_fails_naming_it() -> None:
+    fake = FakeGitHub(load_fixture_week("week_2026-05-11.json"))
+    with pytest.raises(GitHubResponseError, match="no repository verl-project/verI that the token"):
+        fetch(fake, repo="verl-project/verI")
+    assert fake.http_requests == 1
+
+
+def test_a_renamed_repository_fails_saying_its_new_name() -> None:
+    fake = FakeGitHub(load_fixture_week("week_2026-05-11.json"), renamed={"volcengine/verl": REPO})
+    with pytest.raises(
+        GitHubResponseError, match="set its name in the config to verl-project/verl"
+    ):
+        fetch(fake, repo="volcengine/verl")
+    assert fetch(fake, repo="Verl-Project/VERL").prs  # GitHub's names ignore case
+
+
+def test_a_configured_branch_keeps_only_the_prs_merged_into_it() -> None:
+    when = WINDOW.start_utc + timedelta(days=1)
+    prs = [
+        FakePullRequest(number=1, title="[misc] chore: a", merged_at=when),
+        FakePullRequest(
+            number=2, title="[misc] chore: b", merged_at=when, base_branch="feature/spec"
+        ),
+    ]
+    assert [pr.number for pr in fetch(FakeGitHub(prs), branch="main").prs] == [1]
+    assert [pr.number for pr in fetch(FakeGitHub(prs)).prs] == [1, 2]
 
 
 @pytest.mark.parametrize(

@@ -109,7 +109,7 @@ def fetch(
         sleep=lambda _: None,
         jitter=lambda: 0.0,
     ) as client:
-        return fetch_file_versions(client, REPO, files, **options)
+        return fetch_file_versions(client, REPO, files, **options).versions
 
 
 def test_before_is_the_first_parent_and_after_the_merge_commit() -> None:
@@ -204,6 +204,36 @@ def test_files_are_batched_per_request_and_come_back_in_input_order() -> None:
         (12, "a.yaml", "a.yaml before", "a.yaml after"),
         (12, "b.yaml", "b.yaml before", "b.yaml after"),
         (13, "c.yaml", "c.yaml before", "c.yaml after"),
+    ]
+
+
+def test_a_batch_github_times_out_on_is_halved_and_a_file_it_times_out_on_alone_left_unread() -> (
+    None
+):
+    paths = ["a.yaml", "b.yaml", "c.yaml"]
+    objects: dict[str, dict[str, Any] | None] = {}
+    for path in paths:
+        objects[f"{SHA}^:{path}"] = blob(f"{path} before")
+        objects[f"{SHA}:{path}"] = blob(f"{path} after")
+    # The three files twice, then a.yaml alone twice; b.yaml and c.yaml then pass together.
+    server = Repository(objects, faults=[http_status(504)] * 4)
+    files = [(pr(12), FileChange(path=path)) for path in paths]
+    stats = RequestStats()
+    with GitHubClient(
+        GitHubConfig(), transport=httpx.MockTransport(server), token=TOKEN, sleep=lambda _: None
+    ) as client:
+        versions, timed_out = fetch_file_versions(client, REPO, files, stats=stats)
+    assert timed_out == ["PR #12 a.yaml"]
+    assert [(v.path, v.before, v.after) for v in versions] == [
+        ("a.yaml", None, None),
+        ("b.yaml", "b.yaml before", "b.yaml after"),
+        ("c.yaml", "c.yaml before", "c.yaml after"),
+    ]
+    assert server.requests == 5 and server.expressions(0) == [
+        f"{SHA}^:b.yaml",
+        f"{SHA}:b.yaml",
+        f"{SHA}^:c.yaml",
+        f"{SHA}:c.yaml",
     ]
 
 
@@ -321,8 +351,8 @@ def test_the_fake_github_serves_the_pr_files_and_null_elsewhere() -> None:
 
 
 @needs_schema
-def test_the_fake_github_knows_only_the_repositories_of_its_prs() -> None:
+def test_the_fake_github_knows_only_the_repositories_it_is_given_and_of_its_prs() -> None:
     other = FakePullRequest(number=1, title="x", merged_at=MERGED, repo="acme/widgets")
-    fake = FakeGitHub([other], token=TOKEN)
+    fake = FakeGitHub([other], token=TOKEN, repos=())
     with pytest.raises(GitHubResponseError, match=f"{REPO}.*Could not resolve to a Repository"):
         fetch(fake.handle, [(pr(12), FileChange(path=CONFIG))])

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from prhub_pipeline.cli import main
-from prhub_pipeline.records import FileVersions
-from prhub_pipeline.sources.github import GitHubResponseError
+from prhub_pipeline.records import FileChange, FileVersions, PullRequest
+from prhub_pipeline.sources.github import FetchedVersions, GitHubResponseError
 from prhub_pipeline.stages import ingest
 from prhub_pipeline_tests.github_fake import (
     FakeActor,
@@ -245,13 +246,37 @@ def test_a_github_week_stores_the_settings_a_pr_changed_and_the_report_names_the
     ) in report
 
 
-def test_config_files_github_cannot_answer_for_leave_the_week_stored(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    def garbled(*_: object, **__: object) -> list[FileVersions]:
-        raise GitHubResponseError("GitHub answered FileVersions without alias e1")
+def _garbled(*_: object, **__: object) -> FetchedVersions:
+    raise GitHubResponseError("GitHub answered FileVersions without alias e1")
 
-    monkeypatch.setattr(ingest, "fetch_file_versions", garbled)
+
+def _timed_out(
+    client: object, repo: str, files: list[tuple[PullRequest, FileChange]], **_: object
+) -> FetchedVersions:
+    unread = [FileVersions(pr_number=pr.number, path=f.path, status=f.status) for pr, f in files]
+    return FetchedVersions(unread, [f"PR #{pr.number} {f.path}" for pr, f in files])
+
+
+@pytest.mark.parametrize(
+    ("fetch_versions", "why"),
+    [
+        (_garbled, ": GitHub answered FileVersions without alias e1"),
+        (
+            _timed_out,
+            ", GitHub timed out reading them: PR #6420 verl/trainer/config/ppo_trainer.yaml,"
+            " PR #6401 .github/workflows/cpu_unit_tests.yml",
+        ),
+    ],
+    ids=["garbled", "timed-out"],
+)
+def test_config_files_github_cannot_answer_for_leave_the_week_stored(
+    fetch_versions: Callable[..., FetchedVersions],
+    why: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(ingest, "fetch_file_versions", fetch_versions)
     switched = FakePullRequest(
         number=6420,
         title="[trainer] feat: use the new workers by default",
@@ -278,8 +303,8 @@ def test_config_files_github_cannot_answer_for_leave_the_week_stored(
         )
     ]
     assert (
-        "week 2026-05-11: settings of 2 config file(s) not compared:"
-        " GitHub answered FileVersions without alias e1" in capsys.readouterr().out
+        f"week 2026-05-11: settings of 2 config file(s) not compared{why}"
+        in capsys.readouterr().out
     )
 
 

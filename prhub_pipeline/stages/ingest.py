@@ -245,11 +245,13 @@ def _ingest_github(
     results = []
     with GitHubClient(repo.github) as client:
         for window in windows:
-            week = fetch_week(client, repo.name, window)
+            week = fetch_week(client, repo.name, window, branch=repo.branch)
             files = _compared_files(repo, week.prs)
             unread = None
             try:
-                versions = fetch_file_versions(client, repo.name, files, stats=week.stats)
+                versions, timed_out = fetch_file_versions(
+                    client, repo.name, files, stats=week.stats
+                )
             except GitHubResponseError as exc:
                 # The week's PRs matter more than comparing their configs: an answer GitHub
                 # garbles for one file leaves the files to the line-count rule, not the week
@@ -259,6 +261,12 @@ def _ingest_github(
                     for pr, f in files
                 ]
                 unread = f"settings of {len(files)} config file(s) not compared: {exc}"
+            else:
+                if timed_out:
+                    unread = (
+                        f"settings of {len(timed_out)} config file(s) not compared, GitHub timed"
+                        f" out reading them: {', '.join(timed_out)}"
+                    )
             diffs = config_file_diffs(repo.name, versions)
             tables = [
                 *pr_tables(window.week_start, week.prs),
@@ -296,7 +304,7 @@ def store_review_weeks(
         for window in windows_for(settings, weeks):
             if has_landing_pages(con, repo.name, window.week_start):
                 pages = read_landing_pages(con, repo.name, window.week_start)
-                _, review_data = parse_pages(repo.name, pages)
+                _, review_data = parse_pages(repo.name, pages, window.week_start)
             else:
                 review_data = ReviewData(available=False)
             replace_partition(

@@ -7,7 +7,7 @@ import logging
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -21,8 +21,13 @@ from prhub_pipeline.records import RequestStats
 logger = logging.getLogger(__name__)
 
 RETRYABLE_STATUS = frozenset({500, 502, 503, 504})
-# GraphQL's error when a query ran out of time on GitHub's side (sent with HTTP 200): transient.
-GRAPHQL_TIMEOUT_MESSAGE = "Something went wrong while executing your query"
+# Status codes GitHub sends when a query ran past its ten-second limit: a smaller query may pass.
+TIMEOUT_STATUS = frozenset({502, 504})
+# GraphQL's errors when a query ran out of time on GitHub's side (sent with HTTP 200).
+GRAPHQL_TIMEOUT_MESSAGES = (
+    "Something went wrong while executing your query",
+    "We couldn't respond to your request in time",
+)
 BACKOFF_BASE_SECONDS = 1.0
 BACKOFF_CAP_SECONDS = 60.0
 # GitHub: without Retry-After or an exhausted budget, wait at least a minute, longer each time.
@@ -54,8 +59,28 @@ class GitHubUnavailableError(GitHubError):
     """GitHub kept failing (5xx, timeouts, connection errors) after every configured retry."""
 
 
+class GitHubTimeoutError(GitHubUnavailableError):
+    """GitHub kept running out of time on a query (HTTP 502/504, its own query timeout, or no
+    answer within `timeout_seconds`): the same query in smaller pages may pass."""
+
+    def __init__(self, message: str, *, requests: int, retries: int) -> None:
+        super().__init__(message)
+        self.requests = requests  # what the query cost before it was given up on
+        self.retries = retries
+
+
 class GitHubResponseError(GitHubError):
     """GitHub answered with errors, malformed JSON, or pages that do not add up."""
+
+    def __init__(self, message: str, *, errors: Sequence[dict[str, Any]] = ()) -> None:
+        super().__init__(message)
+        self.errors = list(errors)  # GitHub's GraphQL errors, when that is what it answered
+
+    def not_found(self, *path: str) -> bool:
+        """Whether GitHub said the object at `path` (e.g. "repository") does not exist."""
+        return any(
+            e.get("type") == "NOT_FOUND" and e.get("path") == list(path) for e in self.errors
+        )
 
 
 @dataclass(frozen=True)
@@ -113,20 +138,34 @@ class GitHubClient:
     def close(self) -> None:
         self._http.close()
 
-    def execute(self, query: str, variables: dict[str, Any], *, context: str) -> QueryResult:
-        """POST one query; `context` names it in errors (query, PRs, cursors)."""
-        requests = retries = waits = 0
+    def execute(
+        self,
+        query: str,
+        variables: dict[str, Any],
+        *,
+        context: str,
+        max_timeouts: int | None = None,
+    ) -> QueryResult:
+        """POST one query; `context` names it in errors (query, PRs, cursors).
+
+        With `max_timeouts`, the query's `max_timeouts`-th timeout raises GitHubTimeoutError
+        at once, for a caller that can ask again in smaller pages; otherwise timeouts are
+        retried like any other transient failure.
+        """
+        requests = retries = waits = timeouts = 0
         waited = 0.0
         secondary_strikes = 0
         while True:
             requests += 1
             failure: str
+            timed_out = False
             try:
                 response = self._http.post(
                     self.config.api_url, json={"query": query, "variables": variables}
                 )
             except httpx.TimeoutException:
                 failure = f"timed out after {self.config.timeout_seconds:g}s"
+                timed_out = True
             except httpx.TransportError as exc:
                 failure = f"{type(exc).__name__}: {self._redact(str(exc))}"
             else:
@@ -154,12 +193,21 @@ class GitHubClient:
                         body = self._body(response, context)
                     except _QueryTimedOut:
                         failure = "a query timeout inside GitHub"
+                        timed_out = True
                     else:
                         return QueryResult(body, requests, retries, waits, waited)
                 elif response.status_code in RETRYABLE_STATUS:
                     failure = f"HTTP {response.status_code}"
+                    timed_out = response.status_code in TIMEOUT_STATUS
                 else:
                     raise self._status_error(response, context)
+            timeouts += timed_out
+            if timed_out and max_timeouts is not None and timeouts >= max_timeouts:
+                raise GitHubTimeoutError(
+                    f"GitHub ran out of time on {context}: {failure}, {timeouts} time(s)",
+                    requests=requests,
+                    retries=retries,
+                )
             if retries >= self.config.max_retries:
                 raise GitHubUnavailableError(
                     f"GitHub failed {context}: {failure}, still failing after"
@@ -247,6 +295,8 @@ class GitHubClient:
                 f"GitHub refused {context} (HTTP {status}: {message}); check the token in"
                 f" {self.config.token_env} and its access to the repository"
             )
+        if status == 404:
+            message += f" (is api_url {self.config.api_url} a GraphQL endpoint?)"
         return GitHubResponseError(f"GitHub answered {context} with HTTP {status}: {message}")
 
     def _body(self, response: httpx.Response, context: str) -> dict[str, Any]:
@@ -263,16 +313,21 @@ class GitHubClient:
             )
         errors = body.get("errors")
         if errors and all(
-            isinstance(e, dict) and GRAPHQL_TIMEOUT_MESSAGE in str(e.get("message", ""))
+            isinstance(e, dict)
+            and any(timeout in str(e.get("message", "")) for timeout in GRAPHQL_TIMEOUT_MESSAGES)
             for e in errors
         ):
             raise _QueryTimedOut
         if errors:
+            errors = errors if isinstance(errors, list) else [errors]
             messages = "; ".join(
                 self._redact(str(e.get("message", e)) if isinstance(e, dict) else str(e))
                 for e in errors
             )
-            raise GitHubResponseError(f"GitHub answered {context} with errors: {messages}")
+            raise GitHubResponseError(
+                f"GitHub answered {context} with errors: {messages}",
+                errors=[e for e in errors if isinstance(e, dict)],
+            )
         if not isinstance(body.get("data"), dict):
             raise GitHubResponseError(f"GitHub answered {context} without data")
         return body

@@ -17,6 +17,7 @@ from prhub_pipeline.records import (
 from prhub_pipeline.sources.github.client import (
     GitHubClient,
     GitHubResponseError,
+    GitHubTimeoutError,
     QueryResult,
     add_cost,
 )
@@ -34,29 +35,46 @@ from prhub_pipeline.weeks import WeekWindow
 
 logger = logging.getLogger(__name__)
 
+# A query's timeouts (HTTP 502/504 or GitHub's own) before it is asked in smaller pages: one
+# may be GitHub's load, a second says the query is too heavy.
+TIMEOUTS_BEFORE_SHRINKING = 2
+
 
 def fetch_week(
-    client: GitHubClient, repo: str, window: WeekWindow, *, page_sizes: PageSizes | None = None
+    client: GitHubClient,
+    repo: str,
+    window: WeekWindow,
+    *,
+    page_sizes: PageSizes | None = None,
+    branch: str | None = None,
 ) -> GitHubWeek:
-    """Fetch every PR merged in `window`, with files, labels, reviews, threads and comments.
+    """Fetch every PR merged in `window` (into `branch`, when given), with files, labels,
+    reviews, threads and comments.
 
-    Raises a GitHubError before returning anything when any page fails or does not add up.
+    Raises a GitHubError before returning anything when any page fails or does not add up; a
+    query GitHub keeps timing out on is asked again in smaller pages first.
     """
-    fetcher = _WeekFetcher(client, repo, window, page_sizes or PageSizes())
+    fetcher = _WeekFetcher(client, repo, window, page_sizes or PageSizes(), branch)
     pages = fetcher.run()
-    prs, review_data = parse_pages(repo, pages)
+    prs, review_data = parse_pages(repo, pages, window.week_start)
     fetcher.stats.pages = len(pages)
     return GitHubWeek(repo=repo, prs=prs, review_data=review_data, pages=pages, stats=fetcher.stats)
 
 
 class _WeekFetcher:
     def __init__(
-        self, client: GitHubClient, repo: str, window: WeekWindow, sizes: PageSizes
+        self,
+        client: GitHubClient,
+        repo: str,
+        window: WeekWindow,
+        sizes: PageSizes,
+        branch: str | None,
     ) -> None:
         self.client = client
         self.repo = repo
         self.window = window
         self.sizes = sizes
+        self.branch = branch
         self.stats = RequestStats()
         self.searches: deque[SearchStep] = deque(
             [SearchStep(SearchRange(start=window.start_utc, end=window.end_utc), None)]
@@ -73,10 +91,28 @@ class _WeekFetcher:
                 for _ in range(min(len(self.follow_ups), self.sizes.follow_ups_per_request))
             ]
             name, query, variables = compose_query(
-                self.repo, self.window.zone, search, batch, self.sizes
+                self.repo, self.window.zone, search, batch, self.sizes, self.branch
             )
             context = _describe_request(name, variables, search, batch)
-            result = self.client.execute(query, variables, context=context)
+            smaller = self.sizes.halved()
+            try:
+                result = self.client.execute(
+                    query,
+                    variables,
+                    context=context,
+                    max_timeouts=TIMEOUTS_BEFORE_SHRINKING if smaller else None,
+                )
+            except GitHubTimeoutError as exc:
+                assert smaller is not None
+                self._ask_again(search, batch, smaller, exc)
+                continue
+            except GitHubResponseError as exc:
+                if search is not None and exc.not_found("repository"):
+                    raise GitHubResponseError(
+                        f"GitHub has no repository {self.repo} that the token can read: check"
+                        " the repository's name in the config and the token's access to it"
+                    ) from None
+                raise
             self._count(result, search is not None, len(batch))
             data = result.body["data"]
             self.pages.append(
@@ -89,10 +125,39 @@ class _WeekFetcher:
                 )
             )
             if search is not None:
+                self._check_repository(data.get("repository"), context)
                 self._take_search(search, data.get("search"), context)
             for index, item in enumerate(batch):
                 self._take_follow_up(item, data.get(f"f{index}"), context)
         return self.pages
+
+    def _ask_again(
+        self,
+        search: SearchStep | None,
+        batch: list[FollowUp],
+        smaller: PageSizes,
+        timeout: GitHubTimeoutError,
+    ) -> None:
+        """Queue the request that timed out again, to be sent in smaller pages from now on."""
+        if search is not None:
+            self.searches.appendleft(search)
+        self.follow_ups.extendleft(reversed(batch))
+        self.sizes = smaller
+        self.stats.page_shrinks += 1
+        self.stats.requests += timeout.requests
+        self.stats.retries += timeout.retries
+        logger.warning("%s; asking again in smaller pages (%s)", timeout, smaller)
+
+    def _check_repository(self, repository: Any, context: str) -> None:
+        name = repository.get("nameWithOwner") if isinstance(repository, dict) else None
+        if not isinstance(name, str):
+            raise GitHubResponseError(f"GitHub answered {context} without the repository's name")
+        if name.lower() != self.repo.lower():
+            # Search does not follow a rename; the stored weeks are under the configured name.
+            raise GitHubResponseError(
+                f"GitHub calls the repository {self.repo} {name} now (renamed or transferred):"
+                f" set its name in the config to {name}"
+            )
 
     def _count(self, result: QueryResult, is_search: bool, items: int) -> None:
         add_cost(self.stats, result)
@@ -114,7 +179,7 @@ class _WeekFetcher:
             self.stats.search_parts += 1
             logger.info(
                 "search for %s holds %d PRs (over %d): splitting it in halves",
-                search_query(step.range, self.repo, self.window.zone),
+                search_query(step.range, self.repo, self.window.zone, self.branch),
                 count,
                 SEARCH_RESULT_CAP,
             )
@@ -134,7 +199,7 @@ class _WeekFetcher:
         merged_at = parse_timestamp(node.get("mergedAt"), f"PR #{number} mergedAt")
         if merged_at is None or not self.window.contains(merged_at):
             return  # parse_pages drops it too; no point paging its connections
-        node_id = _require_id(node, f"PR #{number}")
+        node_id = _require_id(node, f"PR #{number}", context)
         for kind in PR_CONNECTIONS:
             connection = node.get(kind)
             if not isinstance(connection, dict):
@@ -147,7 +212,7 @@ class _WeekFetcher:
         comments = thread.get("comments")
         if not isinstance(comments, dict):
             raise GitHubResponseError(f"GitHub answered {context} without PR #{number} comments")
-        thread_id = _require_id(thread, f"PR #{number} review thread")
+        thread_id = _require_id(thread, f"PR #{number} review thread", context)
         self._queue(THREAD_COMMENTS, thread_id, number, comments, None, context)
 
     def _queue(
@@ -213,8 +278,8 @@ def _describe_request(
     return f"{name} ({'; '.join(parts)})"
 
 
-def _require_id(node: dict[str, Any], what: str) -> str:
+def _require_id(node: dict[str, Any], what: str, context: str) -> str:
     node_id = node.get("id")
     if not isinstance(node_id, str) or not node_id:
-        raise GitHubResponseError(f"GitHub returned {what} without a node id")
+        raise GitHubResponseError(f"GitHub answered {context} with {what} without a node id")
     return node_id

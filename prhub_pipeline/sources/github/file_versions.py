@@ -4,8 +4,9 @@ changes can be compared setting by setting; 1 point a request."""
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from prhub_pipeline.records import (
     FileChange,
@@ -13,7 +14,12 @@ from prhub_pipeline.records import (
     PullRequest,
     RequestStats,
 )
-from prhub_pipeline.sources.github.client import GitHubClient, GitHubResponseError, add_cost
+from prhub_pipeline.sources.github.client import (
+    GitHubClient,
+    GitHubResponseError,
+    GitHubTimeoutError,
+    add_cost,
+)
 from prhub_pipeline.sources.github.queries import FILE_VERSIONS_QUERY_NAME
 
 logger = logging.getLogger(__name__)
@@ -22,7 +28,14 @@ logger = logging.getLogger(__name__)
 # 1 point whatever its size; the bound keeps responses (config files of a few KB to ~100 KB)
 # well inside GitHub's 10 second query timeout.
 FILE_VERSIONS_PER_REQUEST = 20
+# Timeouts of one batch before it is asked in halves (the first may be GitHub's load).
+TIMEOUTS_BEFORE_SPLITTING = 2
 BLOB_SELECTION = "... on Blob { text isBinary isTruncated byteSize }"
+
+
+class FetchedVersions(NamedTuple):
+    versions: list[FileVersions]  # one per file asked for, in that order
+    timed_out: list[str]  # "PR #N path" of the files GitHub timed out on even alone
 
 
 def fetch_file_versions(
@@ -32,7 +45,7 @@ def fetch_file_versions(
     *,
     stats: RequestStats | None = None,
     per_request: int = FILE_VERSIONS_PER_REQUEST,
-) -> list[FileVersions]:
+) -> FetchedVersions:
     """The text of each (PR, file) in the PR's merge commit and in that commit's first parent,
     in input order, so the caller can compare a configuration file's settings across the PR.
 
@@ -42,20 +55,37 @@ def fetch_file_versions(
     nothing. For a PR rebased in several commits the first parent is its own previous commit, not
     the base: the same limit as reading the commits with git.
 
-    Raises a GitHubError when a request fails or its answer lacks a blob it asked for.
+    A batch GitHub keeps timing out on (large lock or data files) is asked again in halves; a
+    file it times out on alone is left unread (both sides None) and named in `timed_out`.
+
+    Raises a GitHubError when a request fails otherwise or its answer lacks a blob it asked for.
     """
     if per_request < 1:
         raise ValueError(f"per_request must be at least 1, not {per_request}")
     versions = [
         FileVersions(pr_number=pr.number, path=file.path, status=file.status) for pr, file in files
     ]
+    timed_out: list[str] = []
     readable = [index for index, (pr, _) in enumerate(files) if pr.merge_commit_sha]
-    for start in range(0, len(readable), per_request):
-        batch = readable[start : start + per_request]
-        answers = _fetch_blobs(client, repo, [files[index] for index in batch], stats)
+    batches = deque(
+        readable[start : start + per_request] for start in range(0, len(readable), per_request)
+    )
+    while batches:
+        batch = batches.popleft()
+        try:
+            answers = _fetch_blobs(client, repo, [files[index] for index in batch], stats)
+        except GitHubTimeoutError as exc:
+            if len(batch) > 1:
+                half = len(batch) // 2
+                batches.extendleft([batch[half:], batch[:half]])
+                continue
+            pr, file = files[batch[0]]
+            logger.warning("%s; its settings are not compared", exc)
+            timed_out.append(f"PR #{pr.number} {file.path}")
+            continue
         for index, (before, after) in zip(batch, answers, strict=True):
             versions[index] = versions[index].model_copy(update={"before": before, "after": after})
-    return versions
+    return FetchedVersions(versions, timed_out)
 
 
 def _fetch_blobs(
@@ -82,7 +112,12 @@ def _fetch_blobs(
     )
     shown = ", ".join(f"PR #{pr.number} {file.path}" for pr, file in batch)
     context = f"{FILE_VERSIONS_QUERY_NAME} ({repo}: {shown})"
-    result = client.execute(query, {"owner": owner, "name": name, **expressions}, context=context)
+    result = client.execute(
+        query,
+        {"owner": owner, "name": name, **expressions},
+        context=context,
+        max_timeouts=TIMEOUTS_BEFORE_SPLITTING,
+    )
     if stats is not None:
         add_cost(stats, result)
     repository = result.body["data"].get("repository")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from pydantic import ValidationError
@@ -26,6 +27,8 @@ from prhub_pipeline.records import (
 from prhub_pipeline.reverts import merge_commits, read_revert, reverted_number, titles_before
 from prhub_pipeline.sources.github.client import GitHubResponseError
 from prhub_pipeline.sources.github.queries import PR_CONNECTIONS
+
+logger = logging.getLogger(__name__)
 
 SEARCH_RESULT_CAP = 1000
 GHOST_LOGIN = "ghost"  # what GitHub shows for deleted accounts
@@ -72,9 +75,10 @@ class _Connection:
 
     def check(self, what: str) -> None:
         if self.total is not None and len(self.items) != self.total:
+            where = f" after cursor {self.cursor_at_end!r}" if self.cursor_at_end else ""
             raise GitHubResponseError(
                 f"{what}: GitHub reported {self.total} but its pages held {len(self.items)}"
-                f" (pages stopped early after cursor {self.cursor_at_end!r})"
+                f" (its last page{where} said there were no more)"
             )
 
 
@@ -121,8 +125,21 @@ class _SearchPart:
     numbers: set[int] = field(default_factory=set)
 
 
-def parse_pages(repo: str, pages: Sequence[RawPage]) -> tuple[list[PullRequest], ReviewData]:
-    """Rebuild a week's records from its raw pages alone, proving that nothing is missing."""
+def parse_pages(
+    repo: str, pages: Sequence[RawPage], week: date | None = None
+) -> tuple[list[PullRequest], ReviewData]:
+    """Rebuild a week's records from its raw pages alone, proving that nothing is missing.
+
+    Errors name the repository and, when given, the week the pages are of.
+    """
+    try:
+        return _parse_pages(repo, pages)
+    except GitHubResponseError as exc:
+        of_week = f", week of {week}" if week else ""
+        raise GitHubResponseError(f"{repo}{of_week}: {exc}") from None
+
+
+def _parse_pages(repo: str, pages: Sequence[RawPage]) -> tuple[list[PullRequest], ReviewData]:
     ordered = sorted(pages, key=lambda page: page.seq)
     window: SearchRange | None = None
     root_count = 0
@@ -152,8 +169,8 @@ def parse_pages(repo: str, pages: Sequence[RawPage]) -> tuple[list[PullRequest],
                 continue
             _add_follow_up(page, alias, node, prs, thread_owner)
     if window is None:
-        raise GitHubResponseError(f"no search page among the {len(ordered)} pages of {repo}")
-    _check_search(repo, root_count, parts)
+        raise GitHubResponseError(f"no search page among the {len(ordered)} pages")
+    _check_search(root_count, parts)
     records = []
     for number, parts_of_pr in prs.items():
         merged_at = parse_timestamp(parts_of_pr.node.get("mergedAt"), f"PR #{number} mergedAt")
@@ -231,17 +248,18 @@ def _add_follow_up(
     prs[number].thread_comments[thread_id].add(node["comments"], _by_id)
 
 
-def _check_search(repo: str, root_count: int, parts: dict[str, _SearchPart]) -> None:
+def _check_search(root_count: int, parts: dict[str, _SearchPart]) -> None:
     for part in parts.values():
         if part.count <= SEARCH_RESULT_CAP and len(part.numbers) != part.count:
             raise GitHubResponseError(
                 f"search {part.query!r} reported {part.count} merged PRs but its pages held"
-                f" {len(part.numbers)}: the result pages stopped early"
+                f" {len(part.numbers)}: the result pages stopped early, or PRs merged into the"
+                " range while it was paged: run it again"
             )
     union = set().union(*(part.numbers for part in parts.values()))
     if len(union) != root_count:
         raise GitHubResponseError(
-            f"{repo}: search reported {root_count} merged PRs for the week but its parts held"
+            f"search reported {root_count} merged PRs for the week but its parts held"
             f" {len(union)} distinct PRs; the week changed while it was fetched or the split"
             " missed some: run it again"
         )
@@ -278,13 +296,13 @@ def _pull_request_records(
     revert = read_revert(title, body)
     merged_at = parse_timestamp(node.get("mergedAt"), f"{what} mergedAt")
     if merged_at is None:
-        raise GitHubResponseError(f"{what} in {repo} is not merged (mergedAt is null)")
+        raise GitHubResponseError(f"{what} is not merged (mergedAt is null)")
     try:
         files = sorted(
             (
                 FileChange(
                     path=f["path"],
-                    status=CHANGE_TYPE_STATUS[f["changeType"]],
+                    status=_file_status(f["changeType"], f"{what} {f['path']}"),
                     additions=f.get("additions"),
                     deletions=f.get("deletions"),
                 )
@@ -348,9 +366,23 @@ def _pull_request_records(
             PrComment(repo=repo, pr_number=number, **_comment_fields(c, author, what))
             for c in parts.connections["comments"].items.values()
         ]
-    except (KeyError, TypeError, ValidationError) as exc:
-        raise GitHubResponseError(f"{what} in {repo} is not a valid record: {exc}") from None
+    except KeyError as exc:
+        raise GitHubResponseError(
+            f"{what} is not a valid record: GitHub's answer lacks the field {exc}"
+        ) from None
+    except (TypeError, ValidationError) as exc:
+        raise GitHubResponseError(f"{what} is not a valid record: {exc}") from None
     return pull_request, reviews, threads, comments
+
+
+def _file_status(change_type: Any, what: str) -> FileStatus:
+    """A file's status from GitHub's `changeType`; a kind GitHub added since counts as a
+    modification rather than failing the week."""
+    status = CHANGE_TYPE_STATUS.get(change_type) if isinstance(change_type, str) else None
+    if status is None:
+        logger.warning("%s: unknown changeType %r, taken as modified", what, change_type)
+        return "modified"
+    return status
 
 
 def _comment_fields(node: dict[str, Any], pr_author: str | None, what: str) -> dict[str, Any]:

@@ -34,6 +34,13 @@ class PageSizes(BaseModel):
     follow_up: int = Field(default=100, ge=1, le=100)  # page size of every follow-up page
     follow_ups_per_request: int = Field(default=50, ge=1, le=100)
 
+    def halved(self) -> PageSizes | None:
+        """Every size halved (at least 1), or None when every size is 1 already."""
+        sizes = self.model_dump()
+        if all(size == 1 for size in sizes.values()):
+            return None
+        return PageSizes(**{name: max(1, size // 2) for name, size in sizes.items()})
+
 
 # PullRequest connection -> the fragment of one of its pages; "threadComments" pages a thread.
 PR_CONNECTIONS: dict[str, str] = {
@@ -45,11 +52,13 @@ PR_CONNECTIONS: dict[str, str] = {
 }
 THREAD_COMMENTS = "threadComments"
 SEARCH_VARIABLES = (
-    "$query: String!, $first: Int!, $after: String, $files: Int!, $labels: Int!,"
-    " $reviews: Int!, $threads: Int!, $threadComments: Int!, $comments: Int!"
+    "$owner: String!, $name: String!, $query: String!, $first: Int!, $after: String,"
+    " $files: Int!, $labels: Int!, $reviews: Int!, $threads: Int!, $threadComments: Int!,"
+    " $comments: Int!"
 )
 
-SEARCH_SELECTION = """  search(type: ISSUE, query: $query, first: $first, after: $after) {
+SEARCH_SELECTION = """  repository(owner: $owner, name: $name) { nameWithOwner }
+  search(type: ISSUE, query: $query, first: $first, after: $after) {
     issueCount
     pageInfo { hasNextPage endCursor }
     nodes { ...MergedPullRequest }
@@ -85,12 +94,18 @@ def _with_fragments(operation: str) -> str:
     return "\n\n".join([operation, *(FRAGMENTS[name] for name in sorted(needed))]) + "\n"
 
 
-def search_query(search_range: SearchRange, repo: str, zone: tzinfo) -> str:
-    """GitHub's search for the PRs merged in `search_range`, its ends written in `zone`."""
+def search_query(
+    search_range: SearchRange, repo: str, zone: tzinfo, branch: str | None = None
+) -> str:
+    """GitHub's search for the PRs merged in `search_range` (into `branch`, when given), its
+    ends written in `zone`."""
     # GitHub's range is inclusive: the last second before `end` keeps boundaries exclusive.
     first = search_range.start.astimezone(zone).isoformat(timespec="seconds")
     last = (search_range.end - timedelta(seconds=1)).astimezone(zone).isoformat(timespec="seconds")
-    return f"repo:{repo} is:pr is:merged merged:{first}..{last}"
+    base = f" base:{branch}" if branch else ""
+    # Without a sort GitHub orders by best match, which can repeat and skip PRs across pages;
+    # a PR's creation time never changes.
+    return f"repo:{repo} is:pr is:merged{base} merged:{first}..{last} sort:created-asc"
 
 
 @dataclass(frozen=True)
@@ -119,16 +134,24 @@ def compose_query(
     search: SearchStep | None,
     follow_ups: Sequence[FollowUp],
     sizes: PageSizes,
+    branch: str | None = None,
 ) -> tuple[str, str, dict[str, Any]]:
-    """(query name, query text, variables) for a search page and/or aliased follow-ups."""
+    """(query name, query text, variables) for a search page and/or aliased follow-ups.
+
+    A search page also asks for the repository's name, so that a repository GitHub does not
+    know (or that the token cannot see) fails instead of searching to nothing.
+    """
     declarations: list[str] = []
     selections = ["  rateLimit { cost remaining resetAt }"]
     variables: dict[str, Any] = {}
     if search is not None:
         declarations.append(SEARCH_VARIABLES)
         selections.append(SEARCH_SELECTION)
+        owner, name = repo.split("/", 1)
         variables.update(
-            query=search_query(search.range, repo, zone),
+            owner=owner,
+            name=name,
+            query=search_query(search.range, repo, zone, branch),
             first=sizes.search,
             after=search.cursor,
             files=sizes.files,
