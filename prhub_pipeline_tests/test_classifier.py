@@ -1,13 +1,14 @@
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 import numpy as np
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from prhub_pipeline.config import ModulesConfig
+from prhub_pipeline.config import ModulesConfig, RepoConfig, Settings, load_settings
 from prhub_pipeline.modelling.tagging import classifier, parallel
 from prhub_pipeline.modelling.tagging.classifier import (
     FIELDS,
@@ -19,7 +20,13 @@ from prhub_pipeline.modelling.tagging.classifier import (
     train_module_classifier,
 )
 from prhub_pipeline.modelling.tagging.features import PrFeatures, pr_features
-from prhub_pipeline_tests.module_fixtures import MODULES, make_pr, synthetic_history
+from prhub_pipeline.records import PullRequest
+from prhub_pipeline.stages.modules import label_weeks, train_classifier
+from prhub_pipeline.warehouse import connect, replace_partition
+from prhub_pipeline.warehouse.prs import pr_tables
+from prhub_pipeline.weeks import week_of
+from prhub_pipeline_tests.conftest import write_config
+from prhub_pipeline_tests.module_fixtures import MODULES, REPO, make_pr, synthetic_history
 
 
 def test_time_ordered_split_validates_on_the_latest() -> None:
@@ -330,3 +337,48 @@ def test_a_field_without_terms_is_an_empty_block() -> None:
         assert fitted.vocabulary == [] and matrix.shape == (50, 0)
         assert counted.tfidf(slice(50, None), columns, fitted.idf).shape == (10, 0)
         assert fitted.transform(["the same words"]).shape == (1, 0)
+
+
+def _stored_history(tmp_path: Path, prs: list[PullRequest]) -> tuple[Settings, RepoConfig]:
+    """Settings for REPO with MODULES, and its PRs stored week by week."""
+    settings = load_settings(write_config(tmp_path, tmp_path))
+    repo = settings.repos[0].model_copy(update={"name": REPO, "modules": MODULES})
+    settings = settings.model_copy(update={"repos": [repo]})
+    by_week: dict[date, list[PullRequest]] = {}
+    for pr in prs:
+        by_week.setdefault(week_of(pr.merged_at, settings.timezone), []).append(pr)
+    with connect(settings.database) as con:
+        for week, week_prs in by_week.items():
+            replace_partition(con, REPO, week, pr_tables(week, week_prs))
+    return settings, repo
+
+
+def test_a_model_trained_under_other_modules_settings_does_not_label(tmp_path: Path) -> None:
+    history = synthetic_history(160)
+    untagged = make_pr(
+        500,
+        "fix: sampling engine stalls",
+        paths=("verl/workers/rollout/a.py",),
+        merged_at=history[-1].merged_at + timedelta(days=30),  # alone in its week
+    )
+    settings, repo = _stored_history(tmp_path, [*history, untagged])
+    week = week_of(untagged.merged_at, settings.timezone)
+    assert train_classifier(settings, repo).status == "trained"
+    (labelled,) = label_weeks(settings, repo, [week])
+    assert labelled.origins == {"model": 1} and labelled.model_not_applied is None
+    # A minimum the history no longer meets: no model is trained, and the stored one is not
+    # the model these settings would train.
+    stricter = repo.model_copy(
+        update={"modules": MODULES.model_copy(update={"min_training_prs": 5000})}
+    )
+    assert train_classifier(settings, stricter).status == "insufficient_training_data"
+    (unlabelled,) = label_weeks(settings, stricter, [week])
+    assert unlabelled.origins == {} and unlabelled.unlabelled == [500]
+    assert unlabelled.model_version is None
+    assert unlabelled.model_not_applied is not None
+    assert "trained under other modules settings" in unlabelled.model_not_applied
+    # Settings that only say how to name or keep models leave it labelling.
+    renamed = repo.model_copy(
+        update={"modules": MODULES.model_copy(update={"keep_models": 3, "min_micro_f1": 0.9})}
+    )
+    assert label_weeks(settings, renamed, [week])[0].origins == {"model": 1}

@@ -582,6 +582,10 @@ def test_the_module_labels_summary_names_the_unknown_tags() -> None:
     )
     assert "| fsdp2 | 3 |" in str(metadata["unknown_tags"].value)
     assert "unknown" not in str(_modules_metadata([week({})])["summary"].value)
+    stale = week({}).model_copy(update={"model_not_applied": "trained under other settings"})
+    assert str(_modules_metadata([stale])["summary"].value).endswith(
+        ", no model: trained under other settings"
+    )
 
 
 def test_weekly_models_count_people_as_the_report_does_and_keep_empty_weeks(

@@ -83,6 +83,8 @@ def _modules_metadata(results: Sequence[WeekModules]) -> dict[str, dg.MetadataVa
         named = ", ".join(f"[{tag}] {count}" for tag, count in ranked[:5])
         more = f" and {len(ranked) - 5} more" if len(ranked) > 5 else ""
         described.append(f"unknown tags {named}{more}")
+    if results and results[0].model_not_applied:
+        described.append(f"no model: {results[0].model_not_applied}")
     return {
         "summary": dg.MetadataValue.text(
             f"{counted(sum(r.pr_count for r in results), 'PR')}: " + ", ".join(described)

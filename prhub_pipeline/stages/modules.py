@@ -12,9 +12,10 @@ from prhub_pipeline.config import RepoConfig, Settings
 from prhub_pipeline.modelling.tagging.classifier import (
     TrainingMetrics,
     label_week,
+    modules_settings_digest,
     train_module_classifier,
 )
-from prhub_pipeline.modelling.tagging.model_store import from_payload, to_payload
+from prhub_pipeline.modelling.tagging.model_store import StoredModel, from_payload, to_payload
 from prhub_pipeline.modelling.tagging.themes import tag_themes
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.warehouse import connect, replace_partition
@@ -64,7 +65,8 @@ class WeekModules(BaseModel):
     unknown_tags: dict[str, int]
     modules: dict[str, int]
     themes: dict[str, int]
-    model_version: str | None
+    model_version: str | None  # the stored model that labelled, if any
+    model_not_applied: str | None = None  # why the stored model did not label
 
 
 def train_classifier(settings: Settings, repo: RepoConfig) -> ClassifierSummary:
@@ -89,11 +91,18 @@ def train_classifier(settings: Settings, repo: RepoConfig) -> ClassifierSummary:
 
 
 def label_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[WeekModules]:
-    """Modules (own tags first, the stored model for the rest) and themes for each week."""
+    """Modules (own tags first, the stored model for the rest) and themes for each week.
+
+    The stored model labels only if it was trained under the repository's current modules
+    settings (see `modules_settings_digest`).
+    """
     results = []
     with connect(settings.database) as con:
         payload = read_model_payload(con, repo.name)
         stored = from_payload(payload) if payload else None
+        not_applied = _why_not_applied(stored, repo)
+        if not_applied:
+            stored = None
         model = stored.model if stored else None
         for window in windows_for(settings, weeks):
             prs = read_prs(con, repo.name, window.week_start)
@@ -121,6 +130,17 @@ def label_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
                     modules=dict(Counter(label.module for label in labelled.labels)),
                     themes=dict(Counter(tag.theme for tag in themes)),
                     model_version=stored.model_version if stored else None,
+                    model_not_applied=not_applied,
                 )
             )
     return results
+
+
+def _why_not_applied(stored: StoredModel | None, repo: RepoConfig) -> str | None:
+    trained_under = stored.metrics.modules_settings if stored and stored.metrics else None
+    if stored is None or trained_under in (None, modules_settings_digest(repo.modules)):
+        return None  # a model stored before the settings were recorded still labels
+    return (
+        f"the stored model {stored.model_version} was trained under other modules settings;"
+        " module_classifier trains one under these once the history meets them"
+    )

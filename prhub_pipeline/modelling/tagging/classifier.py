@@ -23,6 +23,7 @@ idf vectors, coefficients, thresholds, memory counts), so it can be stored witho
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import time
 from collections import Counter
@@ -455,6 +456,20 @@ class TrainingMetrics(BaseModel):
     model_version: str | None = None
     train_seconds: float
     chosen_params: dict[str, float | None] = Field(default_factory=dict)
+    # modules_settings_digest of the settings the model was trained under (None before it was
+    # recorded).
+    modules_settings: str | None = None
+
+
+def modules_settings_digest(config: ModulesConfig) -> str:
+    """The modules settings a model's labels depend on, as a digest. A model trained under
+    others (another module list or aliases, or a training minimum the history no longer
+    meets) is not the one these settings would train, so it does not label."""
+    settings = config.model_dump(
+        mode="json",
+        include={"allowed", "aliases", "label_modules", "min_label_prs", "min_training_prs"},
+    )
+    return hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:16]
 
 
 class TrainingResult(BaseModel):
@@ -652,6 +667,7 @@ def train_module_classifier(
     """
     started = time.perf_counter()
     lists_modules = config.allowed is not None
+    settings_digest = modules_settings_digest(config)
     config = learn_modules_config(prs, config)
     examples = tagged_examples(prs, config)
     counts: Counter[str] = Counter(m for _, modules in examples for m in modules)
@@ -804,6 +820,7 @@ def train_module_classifier(
         model_version=model.version,
         train_seconds=round(time.perf_counter() - started, 3),
         chosen_params=params,
+        modules_settings=settings_digest,
     )
     return TrainingResult(
         status="trained",
