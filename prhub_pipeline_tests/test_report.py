@@ -1034,6 +1034,20 @@ def test_a_theme_made_of_a_module_with_the_same_prs_shares_its_trend_row(lang: s
     assert rows[("module", "doc")].shared_theme is None and rows[("theme", "Docs")].previous == 1
 
 
+def test_a_theme_that_is_not_housekeeping_shares_the_row_of_the_module_it_is_made_of() -> None:
+    """verl's week of 2026-08-17 had a perf row and a Performance row, both #7408 alone: the
+    built-in Performance rule takes the perf module's PRs, as Docs takes doc's."""
+    MODULES[6331], THEMES[6331] = ["perf"], ["Performance"]
+    try:
+        context = context_for(week_prs(), "en", previous=WeekCounts(pr_count=3))
+    finally:
+        MODULES[6331] = ["fsdp"]
+        del THEMES[6331]
+    rows = {(r.kind, r.name): r for r in context.trends}
+    assert rows[("module", "perf")].shared_theme == "Performance"
+    assert ("theme", "Performance") not in rows
+
+
 def test_a_pr_without_description_is_outlined_not_summarised_by_its_own_title() -> None:
     bare = make_pr(
         6600, "[fsdp] feat: support megatron-bridge training", files=[("verl/a.py", 900, 0)]

@@ -24,7 +24,7 @@ from prhub_pipeline.modelling.scoring.importance import ScoreCalibration, revert
 from prhub_pipeline.modelling.scoring.repeats import Repeat, repeats
 from prhub_pipeline.modelling.scoring.risks import SEVERITY, core_tests
 from prhub_pipeline.modelling.tagging.tags import areas_of
-from prhub_pipeline.modelling.tagging.themes import housekeeping_themes
+from prhub_pipeline.modelling.tagging.themes import housekeeping_themes, modules_by_theme
 from prhub_pipeline.modelling.text.pr_summaries import (
     commit_subject,
     opens_with_commit_item,
@@ -216,6 +216,7 @@ def build_report_context(
     scoring: ScoringConfig | None = None,
     source: str | None = None,
     housekeeping: Mapping[str, Sequence[str]] | None = None,
+    theme_modules: Mapping[str, Sequence[str]] | None = None,
     subject_themes: Mapping[str, float] | None = None,
     history_size: int = 0,
     display_names: Mapping[str, str] | None = None,
@@ -228,7 +229,9 @@ def build_report_context(
     `scores` must cover every PR in `prs` (a PR without a score is an error: the report would
     silently drop it). `previous_week_counts=None` means the previous week is unknown.
     `housekeeping` names the housekeeping themes and their modules (`ThemeRule.housekeeping`;
-    `None`: the built-in rules), which group a PR only when nothing more specific does.
+    `None`: the built-in rules), which group a PR only when nothing more specific does;
+    `theme_modules` every theme's modules (`None`: the built-in rules'), so that a theme made
+    of a module that counts the same PRs shares its trend row.
     `subject_themes` are the themes that name what the repository is about (with their share
     of its `history_size` stored PRs; `themes.subject_themes`): left out, and said so once.
     `scoring` tells test, doc and data files apart where a PR's outline of changed files is
@@ -244,6 +247,7 @@ def build_report_context(
         raise ValueError(f"unknown report language {lang!r}; expected one of {', '.join(LANGS)}")
     subjects = dict(subject_themes or {})
     housekeeping_by_theme = housekeeping_themes(None) if housekeeping is None else housekeeping
+    theme_modules = modules_by_theme(None) if theme_modules is None else theme_modules
     themes = [t for t in themes if t.theme not in subjects]
     if previous_week_counts is not None and subjects:  # stored before the theme became one
         previous_week_counts = previous_week_counts.model_copy(
@@ -432,7 +436,7 @@ def build_report_context(
             previous_week_counts,
             words,
             set(faded),
-            housekeeping_by_theme,
+            theme_modules,
         ),
         risks=observations,
         risk_notes=words.risk_notes(

@@ -13,7 +13,11 @@ from pydantic import BaseModel
 from prhub_pipeline.config import RepoConfig, Settings
 from prhub_pipeline.modelling.scoring.risks import core_tests
 from prhub_pipeline.modelling.tagging.tags import tag_spellings
-from prhub_pipeline.modelling.tagging.themes import housekeeping_themes, subject_themes
+from prhub_pipeline.modelling.tagging.themes import (
+    housekeeping_themes,
+    modules_by_theme,
+    subject_themes,
+)
 from prhub_pipeline.records import LANGS, PullRequest, RenderedReport, WeekCounts
 from prhub_pipeline.reporting.context import build_report_context
 from prhub_pipeline.reporting.facts import PrReviewing, reviewing_by_pr
@@ -98,6 +102,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                     ),
                     source=repo.source,
                     housekeeping=housekeeping_themes(repo.themes),
+                    theme_modules=modules_by_theme(repo.themes),
                     subject_themes=subjects,
                     history_size=len(history.by_number),
                     pushed=pushed,

@@ -215,8 +215,16 @@ def subject_themes(tags: Iterable[ThemeTag], pr_count: int) -> dict[str, float]:
 
 def housekeeping_themes(rules: Sequence[ThemeRule] | None) -> dict[str, list[str]]:
     """The housekeeping themes of a rule set (`None`: the built-in rules), with their modules."""
-    active = DEFAULT_THEME_RULES if rules is None else rules
-    return {rule.name: list(rule.modules) for rule in active if rule.housekeeping}
+    return {rule.name: list(rule.modules) for rule in _active(rules) if rule.housekeeping}
+
+
+def modules_by_theme(rules: Sequence[ThemeRule] | None) -> dict[str, list[str]]:
+    """Every theme of a rule set (`None`: the built-in rules) with the modules it takes."""
+    return {rule.name: list(rule.modules) for rule in _active(rules)}
+
+
+def _active(rules: Sequence[ThemeRule] | None) -> Sequence[ThemeRule]:
+    return DEFAULT_THEME_RULES if rules is None else rules
 
 
 @lru_cache(maxsize=1024)
@@ -310,7 +318,7 @@ def tag_themes(
     huggingface/trl's `pyproject.toml` holds its pytest warning filters, and 3 of its week of
     2026-07-20's 10 Dependencies PRs only filtered warnings (the risk rules already saw no
     dependency change in them)."""
-    active = DEFAULT_THEME_RULES if rules is None else tuple(rules)
+    active = tuple(_active(rules))
     same_requirements = {
         (diff.pr_number, diff.path)
         for diff in config_diffs
