@@ -294,6 +294,22 @@ def test_shipped_sample_config_is_valid_and_shows_every_key() -> None:
     assert missing == []
 
 
+def test_the_shipped_sample_config_shows_the_defaults_it_says_it_shows() -> None:
+    """A user who copies the sample keeps the defaults: its scoring paths were once narrower
+    (`test_paths` without `**/tests/**`), so more PRs were flagged for untested core code."""
+    sample = Path(__file__).resolve().parents[1] / "prhub.example.yaml"
+    settings = Settings.model_validate(yaml.safe_load(sample.read_text(encoding="utf-8")))
+    git, github = settings.repos
+    own = {"core_paths"}  # the repository's own: no default to show
+    assert git.scoring.model_dump(exclude=own) == ScoringConfig().model_dump(exclude=own)
+    assert github.github == GitHubConfig()
+    counts = {"min_training_prs", "min_label_prs", "min_micro_f1", "keep_models"}
+    assert git.modules.model_dump(include=counts) == ModulesConfig().model_dump(include=counts)
+    assert github.modules.min_label_prs == ModulesConfig().min_label_prs
+    top = {"timezone", "language", "reports_url", "sql_models_dir"}
+    assert settings.model_dump(include=top) == Settings.model_construct().model_dump(include=top)
+
+
 def test_a_module_display_name_is_given_for_every_language_or_per_language() -> None:
     config = ModulesConfig(display_names={"ckpt": "Checkpointing", "algo": {"zh": "算法"}})
     assert config.display_names_in("zh") == {"ckpt": "Checkpointing", "algo": "算法"}
