@@ -276,6 +276,18 @@ def _sql(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _stop_writing_stdout() -> None:
+    """Whoever read the output stopped (`prhub sql ... | head`): nothing failed, and what is
+    left in stdout's buffer goes nowhere rather than failing again as the interpreter exits."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # not a file: nothing will be flushed to a closed pipe
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from prhub_pipeline.config import load_settings
 
@@ -295,6 +307,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _sql(args, settings)
         if args.command == "report":
             return _report(args, settings, config_path)
+    except BrokenPipeError:
+        _stop_writing_stdout()
+        return 0
     except (ConfigError, UsageError, WarehouseError) as exc:
         print(f"prhub: {exc}", file=sys.stderr)
         return 2

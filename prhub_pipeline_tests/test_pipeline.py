@@ -21,6 +21,7 @@ from prhub_pipeline.defs.runner import RANGE_END_TAG, RANGE_START_TAG
 from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
 from prhub_pipeline.stages.modules import ClassifierSummary, WeekModules
+from prhub_pipeline.warehouse import connect
 from prhub_pipeline.warehouse.connection import WarehouseLockedError
 from prhub_pipeline.warehouse.query import format_table
 from prhub_pipeline.weeks import WeekWindow
@@ -429,6 +430,25 @@ def test_sql_prints_a_table(
     assert "104" in out and "106" in out and "(3 rows)" in out
     assert main(["sql", "--config", str(config), "SELECT * FROM nope"]) == 2
     assert "query failed" in capsys.readouterr().err
+
+
+def test_output_piped_into_head_is_no_failure(tmp_path: Path) -> None:
+    """`prhub sql ... | head -1` printed "prhub: BrokenPipeError" and exited 1."""
+    config = write_config(tmp_path, tmp_path)
+    with connect(load_settings(config).database):
+        pass  # an empty warehouse
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "prhub_pipeline.cli", "sql", "--config", str(config)]
+        + ["SELECT range AS n FROM range(300000)"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO_ROOT,
+    )
+    assert reader.stdout is not None and reader.stderr is not None
+    assert reader.stdout.readline()  # the header, as `head -1` reads
+    reader.stdout.close()
+    assert reader.wait(timeout=120) == 0
+    assert reader.stderr.read() == b""
 
 
 def test_sql_table_lines_end_where_their_text_does() -> None:
