@@ -437,9 +437,9 @@ def test_output_piped_into_head_is_no_failure(tmp_path: Path) -> None:
     config = write_config(tmp_path, tmp_path)
     with connect(load_settings(config).database):
         pass  # an empty warehouse
+    query = "SELECT range AS n FROM range(300000)"
     reader = subprocess.Popen(
-        [sys.executable, "-m", "prhub_pipeline.cli", "sql", "--config", str(config)]
-        + ["SELECT range AS n FROM range(300000)"],
+        [sys.executable, "-m", "prhub_pipeline.cli", "sql", "--config", str(config), query],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=REPO_ROOT,

@@ -540,6 +540,18 @@ class CloneUpdate(BaseModel):
     message: str  # one line for logs and the run's summary
 
 
+def _git_error(stderr: bytes) -> str:
+    """git's first error line: the cause ("'/x' does not appear to be a git repository"), not
+    the advice after it ("... and the repository exists.")."""
+    lines = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines()]
+    said = [line for line in lines if line]
+    for line in said:
+        for prefix in ("fatal:", "error:"):
+            if line.startswith(prefix):
+                return line.removeprefix(prefix).strip()
+    return said[-1] if said else "no output"
+
+
 def update_clone(git_path: Path, branch: str | None = None) -> CloneUpdate:
     """Fetch the branch from `origin` into a bare clone, so a scheduled run sees new merges.
 
@@ -583,10 +595,9 @@ def update_clone(git_path: Path, branch: str | None = None) -> CloneUpdate:
             " the clone is read as it is",
         )
     if fetched.returncode != 0:
-        errors = fetched.stderr.decode("utf-8", "replace").strip().splitlines()
         return CloneUpdate(
             status="failed",
-            message=f"fetching {name} from origin failed ({errors[-1] if errors else 'no output'}):"
+            message=f"fetching {name} from origin failed ({_git_error(fetched.stderr)}):"
             " the clone is read as it is",
         )
     after = _try_git(git_dir, ["rev-parse", "--short", ref])
