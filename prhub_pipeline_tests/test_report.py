@@ -24,6 +24,7 @@ from prhub_pipeline.records import (
     PrType,
     PullRequest,
     RenderedReport,
+    ReportListing,
     Review,
     ReviewData,
     ReviewThread,
@@ -1497,6 +1498,21 @@ def test_storage_round_trip_and_rerun(tmp_path: Path) -> None:
     assert 'href="2026-05-11.zh.html"' in index and 'href="2026-05-11.en.md"' in index
     # The week's row: its PRs, key PRs and risk flags.
     assert f'<td class="num">{len(risks)}</td><td><a href="2026-05-11.zh.html">' in index
+
+
+def test_the_index_links_only_the_stored_weeks_whose_files_are_in_the_folder(
+    tmp_path: Path,
+) -> None:
+    """Weeks stored while `reports_dir` named another folder are not in this one: 376 of an
+    index's 388 links led nowhere."""
+    rendered = [RenderedReport(lang="zh", markdown="# a\n", html="<p>a</p>")]
+    stored = [
+        ReportListing(week_start=date(2026, 5, 4), lang="zh", pr_count=3),
+        ReportListing(week_start=date(2026, 5, 11), lang="zh", pr_count=5),
+    ]
+    write_report_files(tmp_path, REPO, date(2026, 5, 11), rendered, stored)
+    index = (tmp_path / "verl-project" / "verl" / "index.html").read_text(encoding="utf-8")
+    assert 'href="2026-05-11.zh.html"' in index and "2026-05-04" not in index
 
 
 def test_index_from_files_on_disk_shows_no_made_up_counts(tmp_path: Path) -> None:

@@ -74,8 +74,9 @@ def write_report_files(
 ) -> list[Path]:
     """Write `reports/OWNER/NAME/YYYY-MM-DD.{lang}.{md,html}` and the repository's `index.html`.
 
-    The index lists `index_entries` (e.g. `list_reports(con, repo)`); without them, every
-    report file found in the folder after this write.
+    The index lists those of `index_entries` (e.g. `list_reports(con, repo)`) whose files are
+    in the folder, as reports stored while `reports_dir` named another may not be; without
+    them, every report file found in the folder after this write.
     """
     folder = report_dir(reports_dir, repo)
     written = []
@@ -84,7 +85,15 @@ def write_report_files(
             path = folder / report_file_name(week_start, report.lang, suffix)
             _write_atomic(path, text)
             written.append(path)
-    entries = list(index_entries) if index_entries is not None else _listed_files(folder)
+    entries = (
+        [
+            entry
+            for entry in index_entries
+            if (folder / report_file_name(entry.week_start, entry.lang, "html")).is_file()
+        ]
+        if index_entries is not None
+        else _listed_files(folder)
+    )
     index = folder / "index.html"
     _write_atomic(index, render_index(repo, entries, lang=index_lang))
     written.append(index)
