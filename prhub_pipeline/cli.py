@@ -71,13 +71,13 @@ def _output_file(
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="prhub", description=__doc__)
+    config_help = f"settings file (default: ${CONFIG_ENV_VAR}, else ./prhub.yaml)"
+    # Before the command (`prhub --config F sql ...`) or after it, as people type it.
+    parser.add_argument("--config", help=config_help)
     commands = parser.add_subparsers(dest="command", required=True)
 
     def with_config(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        sub.add_argument(
-            "--config",
-            help=f"settings file (default: ${CONFIG_ENV_VAR}, else ./prhub.yaml)",
-        )
+        sub.add_argument("--config", help=config_help, default=argparse.SUPPRESS)
         return sub
 
     materialize = with_config(
@@ -294,6 +294,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "classifier":
+            if args.config is not None:
+                raise UsageError(
+                    "--config: classifier evaluate reads no settings file; --repo-config names"
+                    " a repository's modules"
+                )
             return _classifier(args)
         config_path = find_config_path(args.config).resolve()
         settings = load_settings(config_path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from contextlib import suppress
 from datetime import date, datetime
 from pathlib import Path
@@ -384,8 +385,11 @@ def find_config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
     return Path(DEFAULT_CONFIG_NAME)
 
 
-def _describe(error: ValidationError) -> str:
-    lines = []
+def _describe(error: ValidationError, document: yaml.Node | None = None) -> tuple[int | None, str]:
+    """Each error as `key: message`, and where in the YAML `document` the key is when known:
+    the line of a single error (for `FILE:LINE: key: message`, as the YAML errors say it),
+    `(line N)` after each of several."""
+    described = []
     for item in error.errors():
         key = ".".join(str(part) for part in item["loc"]) or "(top level)"
         message = item["msg"]
@@ -393,8 +397,33 @@ def _describe(error: ValidationError) -> str:
             message = "unknown key"
         elif message.startswith("Value error, "):
             message = message.removeprefix("Value error, ")
-        lines.append(f"{key}: {message}")
-    return "; ".join(lines)
+        described.append((_line_of(document, item["loc"]), f"{key}: {message}"))
+    if len(described) == 1:
+        return described[0]
+    in_file_order = sorted(described, key=lambda found: found[0] or 0)
+    return None, "; ".join(
+        text + (f" (line {line})" if line else "") for line, text in in_file_order
+    )
+
+
+def _line_of(document: yaml.Node | None, loc: Sequence[int | str]) -> int | None:
+    """The line of the deepest key (or list item) of `loc` that the YAML document holds."""
+    node, line = document, None
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            found = [(k, v) for k, v in node.value if str(k.value) == str(part)]
+            if not found:
+                break
+            key, node = found[0]
+            line = key.start_mark.line + 1
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+            if not 0 <= part < len(node.value):
+                break
+            node = node.value[part]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line
 
 
 class _StrictLoader(yaml.SafeLoader):  # type: ignore[misc]
@@ -479,6 +508,11 @@ def load_yaml_file(path: Path) -> Any:
     """A YAML file's data. Every problem is a one-line ConfigError naming the file and where
     in it: not UTF-8, not YAML (line and column), a key given twice or a date that is none
     (line and key)."""
+    return _load_yaml(path)[0]
+
+
+def _load_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
+    """A YAML file's data and its document's nodes (which know every key's line)."""
     try:
         text = read_utf8_text(path)
     except OSError as exc:
@@ -495,7 +529,7 @@ def load_yaml_file(path: Path) -> Any:
     document = None
     try:
         document = loader.get_single_node()
-        return None if document is None else loader.construct_document(document)
+        return (None if document is None else loader.construct_document(document)), document
     except ConstructorError as exc:
         mark = exc.problem_mark
         keys = _keys_at(document, mark.index)
@@ -517,14 +551,19 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
     config_path = find_config_path(path).expanduser().resolve()
     if not config_path.is_file():
         raise ConfigError(f"config file not found: {config_path}")
-    raw = load_yaml_file(config_path)
+    raw, document = _load_yaml(config_path)
     if not isinstance(raw, dict):
         raise ConfigError(f"{config_path}: expected a mapping of settings at the top level")
     try:
         settings = Settings.model_validate(raw)
     except ValidationError as exc:
-        raise ConfigError(f"{config_path}: {_describe(exc)}") from None
-    return _resolve_paths(settings, config_path.parent)
+        line, problem = _describe(exc, document)
+        where = f"{config_path}:{line}" if line else str(config_path)
+        raise ConfigError(f"{where}: {problem}") from None
+    try:
+        return _resolve_paths(settings, config_path.parent)
+    except ConfigError as exc:
+        raise ConfigError(f"{config_path}: {exc}") from None
 
 
 def _resolve_paths(settings: Settings, base: Path) -> Settings:

@@ -90,7 +90,7 @@ def no_dagster(monkeypatch: pytest.MonkeyPatch) -> None:
             "2024-13-40",
             ":7: repos.0.start: '2024-13-40' is not a real date (month must be in 1..12)",
         ),
-        ("20241028", ": repos.0.start: expected a date like 2024-10-28, got 20241028"),
+        ("20241028", ":7: repos.0.start: expected a date like 2024-10-28, got 20241028"),
     ],
 )
 def test_a_config_date_that_is_none_is_bad_input_naming_file_and_key(
@@ -124,6 +124,22 @@ def test_a_config_that_is_not_utf8_yaml_is_one_line_naming_the_file(
     assert prhub(["sql", "SELECT 1", "--config", str(config)], capsys) == (
         2,
         f"prhub: {config}{message}",
+    )
+
+
+def test_config_may_come_before_the_command(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`prhub --config F sql ...` said "argument command: invalid choice: 'F'"."""
+    config.write_text("database: x\ndatabase: y\n", encoding="utf-8")  # an error naming it
+    named = (2, f"prhub: {config}:2: database: key given twice, first on line 1")
+    assert prhub(["--config", str(config), "sql", "SELECT 1"], capsys) == named
+    assert prhub(["sql", "SELECT 1", "--config", str(config)], capsys) == named
+    evaluate = ["classifier", "evaluate", "--train", "a.jsonl", "--test", "b.jsonl"]
+    assert prhub(["--config", str(config), *evaluate], capsys) == (
+        2,
+        "prhub: --config: classifier evaluate reads no settings file; --repo-config names a"
+        " repository's modules",
     )
 
 

@@ -152,6 +152,27 @@ def test_bad_config_names_the_key(tmp_path: Path, replace: str, by: str, message
         load_settings(write(tmp_path, VALID.replace(replace, by)))
 
 
+def test_bad_config_names_the_file_and_the_line(tmp_path: Path) -> None:
+    (tmp_path / "clone").mkdir()
+    path = write(tmp_path, VALID.replace("language: zh", "languag: zh"))
+    with pytest.raises(ConfigError) as one:
+        load_settings(path)
+    assert str(one.value) == f"{path}:4: languag: unknown key"
+    path = write(
+        tmp_path, VALID.replace("language: zh", "languag: zh").replace("source: git", "src: git")
+    )
+    with pytest.raises(ConfigError) as several:
+        load_settings(path)
+    assert str(several.value) == (
+        f"{path}: languag: unknown key (line 4); repos.0.source: Field required (line 6);"
+        " repos.0.src: unknown key (line 7)"
+    )
+    # Paths are checked after the file is read: the error still names it.
+    path = write(tmp_path, VALID.replace("git_path: clone", "git_path: missing"))
+    with pytest.raises(ConfigError, match=re.escape(f"{path}: repos.0.git_path: no such dir")):
+        load_settings(path)
+
+
 def test_missing_file_and_bad_yaml(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="config file not found"):
         load_settings(tmp_path / "nope.yaml")
@@ -185,10 +206,10 @@ def test_duplicate_repositories_are_rejected(tmp_path: Path) -> None:
         ("2024-13-40", r":9: repos\.0\.start: '2024-13-40' is not a real date \(month must be in"),
         ("2024-02-30", r":9: repos\.0\.start: '2024-02-30' is not a real date \(day is out of"),
         # pydantic read the int as seconds since 1970, and a time as a datetime.
-        ("20241028", r": repos\.0\.start: expected a date like 2024-10-28, got 20241028$"),
+        ("20241028", r":9: repos\.0\.start: expected a date like 2024-10-28, got 20241028$"),
         (
             "2024-10-28 10:00",
-            r": repos\.0\.start: expected a date like 2024-10-28, got '2024-10-28 10:00'$",
+            r":9: repos\.0\.start: expected a date like 2024-10-28, got '2024-10-28 10:00'$",
         ),
         ("'2024-10-28'", None),  # quoted, it is a string pydantic reads as the date
     ],
