@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from datetime import UTC, date, datetime, timedelta
 
+import httpx
 import pytest
 from graphql import parse, validate
 
@@ -291,6 +292,30 @@ def test_a_query_github_keeps_timing_out_on_is_paged_again_smaller_without_loss(
     search_sizes = [q.variables["first"] for q in fake.received if "first" in q.variables]
     assert search_sizes[0] == PageSizes().search // 2
     assert week.stats.requests == fake.http_requests
+
+
+def test_a_thread_deleted_while_the_week_is_fetched_fails_saying_to_run_it_again() -> None:
+    fake = FakeGitHub([big_pull_request()])
+    serve = fake.handle
+
+    def delete_after_the_search(request: httpx.Request) -> httpx.Response:
+        response = serve(request)
+        fake.nodes.pop("PRRT_big_0", None)  # its further comments are a follow-up
+        return response
+
+    with (
+        GitHubClient(
+            GitHubConfig(),
+            transport=httpx.MockTransport(delete_after_the_search),
+            token=fake.token,
+            sleep=lambda _: None,
+        ) as client,
+        pytest.raises(GitHubResponseError) as failure,
+    ):
+        fetch_week(client, REPO, WINDOW)
+    message = str(failure.value)
+    assert "Could not resolve to a node with the global id of 'PRRT_big_0'" in message
+    assert message.endswith("it was deleted while the week was fetched; run the week again")
 
 
 def test_a_repository_github_does_not_know_fails_naming_it() -> None:

@@ -112,6 +112,11 @@ class _WeekFetcher:
                         f"GitHub has no repository {self.repo} that the token can read: check"
                         " the repository's name in the config and the token's access to it"
                     ) from None
+                if any(exc.not_found(f"f{index}") for index in range(len(batch))):
+                    # A review thread or comment deleted between its first page and the next.
+                    raise GitHubResponseError(
+                        f"{exc}: it was deleted while the week was fetched; run the week again"
+                    ) from None
                 raise
             self._count(result, search is not None, len(batch))
             data = result.body["data"]
