@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Literal
 
@@ -212,6 +212,7 @@ def build_report_context(
     *,
     calibration: ScoreCalibration | None = None,
     history_by_number: Mapping[int, PullRequest] | None = None,
+    title_index: Mapping[str, int] | None = None,
     key_threshold: float = 7.0,
     scoring: ScoringConfig | None = None,
     source: str | None = None,
@@ -241,7 +242,8 @@ def build_report_context(
     PRs' `risks.core_tests` worked out once for every week of a run (the others are worked out
     here), for the share of the changes of core code that came with tests. `reviewed_before`
     holds the review (`facts.reviewing_by_pr`) of stored PRs with review data, for the share
-    approved in the weeks before.
+    approved in the weeks before. `title_index` may hold `title_owners` of the history (the
+    week's PRs among it), worked out once for every week of a run.
     """
     if lang not in LANGS:
         raise ValueError(f"unknown report language {lang!r}; expected one of {', '.join(LANGS)}")
@@ -293,12 +295,7 @@ def build_report_context(
     scoring = scoring or ScoringConfig()
     known = dict(history_by_number or {})
     known.update(by_number)
-    # Each known PR's title, with and without its type (`feat: add x` and `add x`).
-    title_owners = {
-        commit_subject(title): other.number
-        for other in known.values()
-        for title in (other.title, parse_title(other.title).subject)
-    }
+    owners = title_owners(known.values()) if title_index is None else title_index
     repeated = repeats(prs, {s.number: s.pr_type for s in scores}, known)
     refs = {
         pr.number: _pr_ref(
@@ -308,7 +305,7 @@ def build_report_context(
             module_names[pr.number],
             words,
             known,
-            title_owners,
+            owners,
             scoring,
             predicted=pr.number in predicted,
             unsure=unsure.get(pr.number, []),
@@ -466,6 +463,16 @@ def build_report_context(
         counts=counts,
         review_available=review_data.available,
     )
+
+
+def title_owners(prs: Iterable[PullRequest]) -> dict[str, int]:
+    """Each PR's title, with and without its type (`feat: add x` and `add x`), to its number:
+    which PR a squash message's opening line is the title of."""
+    return {
+        commit_subject(title): pr.number
+        for pr in prs
+        for title in (pr.title, parse_title(pr.title).subject)
+    }
 
 
 def _pr_ref(

@@ -11,6 +11,7 @@ import duckdb
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
+from prhub_pipeline.modelling.scoring.importance import calibration_outline
 from prhub_pipeline.modelling.scoring.risks import core_tests
 from prhub_pipeline.modelling.tagging.tags import tag_spellings
 from prhub_pipeline.modelling.tagging.themes import (
@@ -19,8 +20,8 @@ from prhub_pipeline.modelling.tagging.themes import (
     subject_themes,
 )
 from prhub_pipeline.records import LANGS, PullRequest, RenderedReport, WeekCounts
-from prhub_pipeline.reporting.context import build_report_context
-from prhub_pipeline.reporting.facts import PrReviewing, reviewing_by_pr
+from prhub_pipeline.reporting.context import build_report_context, title_owners
+from prhub_pipeline.reporting.facts import USUAL_WEEKS, PrReviewing, reviewing_by_pr
 from prhub_pipeline.reporting.files import (
     prepare_report_dir,
     published_url,
@@ -29,7 +30,6 @@ from prhub_pipeline.reporting.files import (
 from prhub_pipeline.reporting.render import render_report
 from prhub_pipeline.reporting.wording import module_display_names
 from prhub_pipeline.stages.ingest import windows_for
-from prhub_pipeline.stages.scoring import load_history
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.github import github_weeks, read_review_data
 from prhub_pipeline.warehouse.modules import read_module_labels, read_themes
@@ -56,15 +56,26 @@ class WeekReport(BaseModel):
 
 
 def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[WeekReport]:
-    results = []
+    results: list[WeekReport] = []
     prepare_report_dir(settings.reports_dir, repo.name)
+    windows = windows_for(settings, weeks)
+    if not windows:
+        return results
     with connect(settings.database) as con:
-        history = load_history(con, repo)
-        subjects = subject_themes(read_themes(con, repo.name), len(history.by_number))
-        spellings = tag_spellings(list(history.by_number.values()), repo.modules)
-        core_tested = {n: core_tests(pr, repo.scoring) for n, pr in history.by_number.items()}
-        reviewed = stored_reviewing(con, repo.name, history.by_number)
-        for window in windows_for(settings, weeks):
+        stored = {pr.number: pr for pr in read_prs(con, repo.name)}
+        # Worked out once per run, and only as far back as the reports compare: the weeks
+        # before the first one (USUAL_WEEKS), not the whole history on every scheduled run.
+        since = windows[0].start_utc - timedelta(weeks=USUAL_WEEKS)
+        recent = [pr for pr in stored.values() if pr.merged_at >= since]
+        core_tested = {pr.number: core_tests(pr, repo.scoring) for pr in recent}
+        reviewed = stored_reviewing(
+            con, repo.name, stored, since=windows[0].week_start - timedelta(weeks=USUAL_WEEKS)
+        )
+        subjects = subject_themes(read_themes(con, repo.name), len(stored))
+        spellings = tag_spellings(list(stored.values()), repo.modules)
+        owners = title_owners(stored.values())
+        calibration = calibration_outline(len(stored))
+        for window in windows:
             week = window.week_start
             prs = read_prs(con, repo.name, week)
             modules = read_module_labels(con, repo.name, week)
@@ -93,8 +104,9 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                         if settings.reports_url
                         else None
                     ),
-                    calibration=history.calibration,
-                    history_by_number=history.by_number,
+                    calibration=calibration,
+                    history_by_number=stored,
+                    title_index=owners,
                     key_threshold=repo.scoring.key_threshold,
                     scoring=repo.scoring,
                     display_names=module_display_names(
@@ -104,7 +116,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                     housekeeping=housekeeping_themes(repo.themes),
                     theme_modules=modules_by_theme(repo.themes),
                     subject_themes=subjects,
-                    history_size=len(history.by_number),
+                    history_size=len(stored),
                     pushed=pushed,
                     core_tested=core_tested,
                     reviewed_before=reviewed,
@@ -149,14 +161,19 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
 
 
 def stored_reviewing(
-    con: duckdb.DuckDBPyConnection, repo: str, stored: Mapping[int, PullRequest]
+    con: duckdb.DuckDBPyConnection,
+    repo: str,
+    stored: Mapping[int, PullRequest],
+    since: date | None = None,
 ) -> dict[int, PrReviewing]:
     """The review of every stored PR (of `stored`, the repository's) whose week came from
-    GitHub, once per run: the report compares a week's share of approved PRs with the weeks
-    before."""
+    GitHub (from the week `since` names on), once per run: the report compares a week's share
+    of approved PRs with the weeks before."""
     numbers = week_pr_numbers(con, repo)
     reviewing: dict[int, PrReviewing] = {}
     for week in github_weeks(con, repo):
+        if since is not None and week < since:
+            continue
         prs = [stored[n] for n in numbers.get(week, []) if n in stored]
         reviewing.update(reviewing_by_pr(prs, read_review_data(con, repo, week)) or {})
     return reviewing

@@ -612,6 +612,15 @@ def fit_calibration(
     )
 
 
+def calibration_outline(history_size: int) -> ScoreCalibration:
+    """The calibration `fit_calibration` gives a history of `history_size` PRs, without its
+    points: whether scores are calibrated and on how many PRs, which is all a report says of
+    the scale, at none of the cost of scoring every stored PR."""
+    if history_size < MIN_CALIBRATION_HISTORY:
+        return ScoreCalibration(method="fixed", history_size=history_size)
+    return ScoreCalibration(method="history", history_size=history_size)
+
+
 def _history_raw_scores(
     history: Sequence[PullRequest], modules: Mapping[int, Sequence[str]], config: ScoringConfig
 ) -> list[float]:
