@@ -7,8 +7,9 @@ Reads PR records (the schema of ../shared/data/verl/prs.jsonl; `pr_records_from_
 them for any clone) as one repository's history, several files as one larger repository, and
 trains the classifier, as `module_classifier` does, on its latest N PRs for each size (0: all),
 with labels learned from the titles' tags. Each size trains in a process of its own, forked
-once the records are read, so its peak resident memory is the history's plus its training's.
-Prints PRs, tagged PRs, labels, the median training seconds over the repeats and peak memory.
+once the records are read, so its peak resident memory is the history's plus its training's
+(not the label fits' forked workers, which share most of their pages with it). Prints PRs,
+tagged PRs, labels, the median training seconds over the repeats and peak memory.
 """
 
 from __future__ import annotations
@@ -59,8 +60,10 @@ def main() -> None:
     ]
     context = multiprocessing.get_context("fork")
     print(f"{'PRs':>7} {'tagged':>7} {'labels':>7} {'seconds':>8} {'peak MiB':>9}")
-    for size in args.sizes:
-        window = prs[-size:] if 0 < size < len(prs) else prs
+    # 0, or a size past the history, is the whole history: measured once.
+    windows = sorted({size if 0 < size < len(prs) else len(prs) for size in args.sizes})
+    for size in windows:
+        window = prs[-size:]
         receiver, sender = context.Pipe(duplex=False)
         process = context.Process(target=_train, args=(window, args.repeat, sender))
         process.start()

@@ -8,6 +8,7 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -834,9 +835,19 @@ def _misspelt(word: str, title_words: Sequence[str]) -> bool:
     return any(
         len(other) >= MISSPELT_MIN_LENGTH
         and re.sub(r"\D", "", other) == digits
-        and difflib.SequenceMatcher(None, word, other).ratio() >= MISSPELT_RATIO
+        and _close(word, other)
         for other in title_words
     )
+
+
+@lru_cache(maxsize=65536)
+def _close(word: str, other: str) -> bool:
+    # Upper bounds of the ratio first, cheapest first: most pairs are told apart by them. Words
+    # of lengths a and b share at most min(a, b) characters (difflib's real_quick_ratio).
+    if 2 * min(len(word), len(other)) < MISSPELT_RATIO * (len(word) + len(other)):
+        return False
+    matcher = difflib.SequenceMatcher(None, word, other)
+    return matcher.quick_ratio() >= MISSPELT_RATIO and matcher.ratio() >= MISSPELT_RATIO
 
 
 def words_beyond(text: str, title: str) -> set[str]:
