@@ -83,7 +83,16 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
 
 def matches_any(path: str, patterns: Iterable[str]) -> bool:
     """Whether a repository path matches one of the globs."""
-    return any(glob_regex(p).match(path) for p in patterns)
+    return _any_glob_regex(tuple(patterns)).match(path) is not None
+
+
+@lru_cache(maxsize=512)
+def _any_glob_regex(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """One regex for a set of globs: one match per path, not one per glob (scoring a history
+    tells every changed file's kind)."""
+    if not patterns:
+        return re.compile(r"(?!)")  # matches nothing
+    return re.compile("|".join(f"(?:{glob_regex(p).pattern})" for p in patterns))
 
 
 # Suffixes of a template that a file is rendered from (slime's `.github/workflows/pr-test.yml`
