@@ -13,7 +13,7 @@ import pytest
 from prhub_pipeline.cli import main
 from prhub_pipeline.modelling.tagging import evaluation
 from prhub_pipeline.modelling.tagging.pr_records import write_pr_records
-from prhub_pipeline.warehouse import WarehouseError
+from prhub_pipeline.warehouse import WarehouseError, connect
 from prhub_pipeline.warehouse.query import run_query
 from prhub_pipeline_tests.conftest import write_config
 from prhub_pipeline_tests.module_fixtures import synthetic_history
@@ -156,6 +156,31 @@ def test_an_empty_query_is_bad_input(
 def test_run_query_refuses_an_empty_query(tmp_path: Path) -> None:
     with pytest.raises(WarehouseError, match="the query is empty"):
         run_query(tmp_path / "prhub.duckdb", "-- comment only")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "COPY (SELECT 'x') TO '{folder}/written.csv'",
+        "SELECT * FROM read_text('{folder}/prhub.yaml')",
+        "ATTACH '{folder}/other.duckdb' AS other",
+        "SELECT * FROM glob('{folder}/*')",
+        "INSTALL httpfs",
+        "SET enable_external_access = true",
+        "DELETE FROM prs",
+    ],
+)
+def test_a_users_query_reaches_nothing_but_the_warehouse(tmp_path: Path, query: str) -> None:
+    """`prhub sql` read the warehouse only, yet COPY ... TO overwrote the config file."""
+    database = tmp_path / "prhub.duckdb"
+    (tmp_path / "prhub.yaml").write_text("database: prhub.duckdb\n", encoding="utf-8")
+    with connect(database):
+        pass  # an empty warehouse
+    assert run_query(database, "SELECT count(*) AS prs FROM prs") == (["prs"], [(0,)])
+    with pytest.raises(WarehouseError, match="query failed"):
+        run_query(database, query.format(folder=tmp_path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["prhub.duckdb", "prhub.yaml"]
+    assert (tmp_path / "prhub.yaml").read_text(encoding="utf-8") == "database: prhub.duckdb\n"
 
 
 @pytest.mark.parametrize(

@@ -81,12 +81,25 @@ def migrate(con: duckdb.DuckDBPyConnection) -> int:
     return current
 
 
-def _open(path: Path, read_only: bool, lock_timeout: float) -> duckdb.DuckDBPyConnection:
+# A connection for a user's own queries reaches nothing but the warehouse: no files (COPY ...
+# TO, read_text, ATTACH), no extensions, no network, and no setting that would lift that.
+SANDBOX = {
+    "enable_external_access": False,
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+}
+
+
+def _open(
+    path: Path, read_only: bool, lock_timeout: float, sandboxed: bool
+) -> duckdb.DuckDBPyConnection:
     deadline = time.monotonic() + lock_timeout
     delay = 0.05
     while True:
         try:
-            return duckdb.connect(str(path), read_only=read_only)
+            return duckdb.connect(
+                str(path), read_only=read_only, config=SANDBOX if sandboxed else {}
+            )
         except duckdb.IOException as exc:
             if not LOCK_MESSAGE.search(str(exc)):
                 raise WarehouseError(f"cannot open warehouse {path}: {exc}") from exc
@@ -101,16 +114,21 @@ def _open(path: Path, read_only: bool, lock_timeout: float) -> duckdb.DuckDBPyCo
 
 @contextmanager
 def connect(
-    path: Path, *, read_only: bool = False, lock_timeout: float = 120.0
+    path: Path, *, read_only: bool = False, lock_timeout: float = 120.0, sandboxed: bool = False
 ) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A short-lived connection: writers migrate first; readers need an existing file."""
+    """A short-lived connection: writers migrate first; readers need an existing file.
+    `sandboxed` (read-only only) reaches nothing outside the warehouse (see SANDBOX)."""
+    if sandboxed and not read_only:
+        raise ValueError("a sandboxed connection is read-only")
     if read_only and not path.exists():
         raise WarehouseError(f"warehouse {path} does not exist yet: materialize a week first")
     if not read_only:
         path.parent.mkdir(parents=True, exist_ok=True)
-    con = _open(path, read_only, lock_timeout)
+    con = _open(path, read_only, lock_timeout, sandboxed)
     try:
         con.execute("SET TimeZone = 'UTC'")
+        if sandboxed:
+            con.execute("SET lock_configuration = true")
         if not read_only:
             migrate(con)
         yield con

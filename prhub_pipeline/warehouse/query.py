@@ -25,8 +25,10 @@ def check_query(query: str) -> str:
 
 
 def run_query(database: Path, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Run a user's query on the warehouse alone: read-only, and without DuckDB's reach into
+    files, extensions or the network (`COPY ... TO` would write anywhere)."""
     check_query(query)
-    with connect(database, read_only=True) as con:
+    with connect(database, read_only=True, sandboxed=True) as con:
         try:
             cursor = con.execute(query)
         except duckdb.Error as exc:
