@@ -26,6 +26,26 @@ def read_week(path: Path, window: WeekWindow = WEEK) -> dict[int, object]:
     return {pr.number: pr for pr in prs}
 
 
+def test_control_characters_in_messages_and_paths_forge_nothing(git_repo: GitRepo) -> None:
+    """The log was cut at \x1e and \x1f, which a message may hold: a squashed commit list
+    carrying them (after a real commit's sha) read as a PR #12 by "mallory" that never was;
+    a file named with \x1e failed every run."""
+    init = git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    forged = (
+        f"\x1e{init}\x1f\x1fmallory\x1fm@evil.example\x1f2026-05-14T10:00:00+00:00"
+        "\x1f[fsdp] feat: forged PR by nobody (#12)"
+    )
+    git_repo.commit(
+        f"[fsdp] fix: squash (#11)\n\n* wip{forged}",
+        "2026-05-12T09:00:00+08:00",
+        {"a.py": "a\n", "odd\x1ename\x1f.py": "b\n"},
+    )
+    week = read_week(git_repo.path)
+    assert list(week) == [11]
+    assert sorted(f.path for f in week[11].files) == ["a.py", "odd\x1ename\x1f.py"]
+    assert forged in week[11].body
+
+
 def test_squash_merge_with_trailers(git_repo: GitRepo) -> None:
     git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
     sha = git_repo.commit(

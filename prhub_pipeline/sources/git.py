@@ -39,11 +39,16 @@ SEPARATOR = re.compile(r"^-{3,}$")
 # `Name <email>`, also with stray text after it; a bare `email` or `<email>` names its local part.
 CO_AUTHOR = re.compile(r"^(?P<name>[^<]*?)\s*<?(?P<local>[^<>@\s]+)@[^>\s]*>?")
 
-# `git log` output is split on control characters that commit messages do not contain.
-RECORD = "\x1e"
-FIELD = "\x1f"
-LOG_FORMAT = f"{RECORD}%H{FIELD}%P{FIELD}%an{FIELD}%ae{FIELD}%cI{FIELD}%B"
-CHANGES_FORMAT = f"{RECORD}%H{FIELD}"
+# `git log -z` output is split on NUL, the one character git keeps out of commit messages,
+# names and paths (a message may hold any other: one with \x1e and \x1f in it forged a PR).
+LOG_FIELDS = ("%H", "%P", "%an", "%ae", "%cI", "%B")
+LOG_FORMAT = "%x00".join(LOG_FIELDS)
+AUTHOR_FIELDS = ("%H", "%an", "%ae")
+AUTHOR_FORMAT = "%x00".join(AUTHOR_FIELDS)
+CHANGES_FORMAT = "commit %H"
+SHA = re.compile(r"[0-9a-f]{40,64}")
+CHANGES_HEADER = re.compile(r"commit (?P<sha>[0-9a-f]{40,64})")
+NUMSTAT = re.compile(r"(?:\d+|-)\t(?:\d+|-)\t")
 RAW_STATUS: dict[str, FileStatus] = {
     "A": "added",
     "D": "removed",
@@ -124,18 +129,40 @@ def _git_dir(git_path: Path) -> Path:
     raise GitSourceError(f"{git_path} is not a git clone (no .git folder, not a bare repository)")
 
 
-def _parse_changes(tokens: list[str]) -> list[FileChange]:
-    """Join `--raw` (status, rename source) and `--numstat` (line counts) entries by path."""
+def _parse_changes(tokens: list[str]) -> dict[str, list[FileChange]]:
+    """Each commit's files from `git log -z --raw --numstat` output cut at NUL: a commit's
+    `commit SHA` line, then its `--raw` (status, rename source) and `--numstat` (line
+    counts) entries, joined by path. Paths are read where the entries put them, so a file
+    named like a commit line is still a path."""
+    changes: dict[str, list[FileChange]] = {}
     statuses: dict[str, tuple[FileStatus, str | None]] = {}
     counts: dict[str, tuple[int | None, int | None]] = {}
     order: list[str] = []
+    sha: str | None = None
+
+    def close() -> None:
+        if sha is not None:
+            changes[sha] = [
+                FileChange(
+                    path=path,
+                    status=statuses[path][0],
+                    previous_path=statuses[path][1],
+                    additions=counts.get(path, (None, None))[0],
+                    deletions=counts.get(path, (None, None))[1],
+                )
+                for path in order
+            ]
+
     index = 0
     while index < len(tokens):
         token = tokens[index].lstrip("\n")
         index += 1
         if not token:
             continue
-        if token.startswith(":"):
+        if header := CHANGES_HEADER.fullmatch(token):
+            close()
+            sha, statuses, counts, order = header.group("sha"), {}, {}, []
+        elif token.startswith(":"):
             letter = token.split()[-1][0]
             status = RAW_STATUS.get(letter, "modified")
             if letter in ("R", "C"):
@@ -146,37 +173,40 @@ def _parse_changes(tokens: list[str]) -> list[FileChange]:
                 index += 1
             statuses[path] = (status, source)
             order.append(path)
-            continue
-        added, deleted, path = token.split("\t", 2)
-        if not path:  # a rename: source and destination follow as tokens of their own
-            path = tokens[index + 1]
-            index += 2
-        counts[path] = (
-            None if added == "-" else int(added),
-            None if deleted == "-" else int(deleted),
-        )
-    changes = []
-    for path in order:
-        status, source = statuses[path]
-        additions, deletions = counts.get(path, (None, None))
-        changes.append(
-            FileChange(
-                path=path,
-                status=status,
-                previous_path=source,
-                additions=additions,
-                deletions=deletions,
+        elif NUMSTAT.match(token):
+            added, deleted, path = token.split("\t", 2)
+            if not path:  # a rename: source and destination follow as tokens of their own
+                path = tokens[index + 1]
+                index += 2
+            counts[path] = (
+                None if added == "-" else int(added),
+                None if deleted == "-" else int(deleted),
             )
-        )
+        else:
+            raise GitSourceError(f"git log printed {token[:80]!r} where a file change belongs")
+    close()
     return changes
+
+
+def _records(output: str, fields: int, what: str) -> list[list[str]]:
+    """`git log -z` output of a `%x00`-joined format of `fields` fields, commit by commit; a
+    commit whose first field is no SHA, or that has too few fields, fails naming it."""
+    tokens = output.split("\0")
+    if tokens and tokens[-1].strip() == "":
+        tokens.pop()  # after the last commit
+    records = [tokens[i : i + fields] for i in range(0, len(tokens), fields)]
+    for record in records:
+        if len(record) != fields or not SHA.fullmatch(record[0].lstrip("\n")):
+            raise GitSourceError(f"git log printed a {what} that is not one: {record[:2]!r}")
+        record[0] = record[0].lstrip("\n")
+    return records
 
 
 def _parse_log(output: str) -> list[_Commit]:
     commits = []
-    for chunk in output.split(RECORD):
-        if not chunk.strip():
-            continue
-        sha, parents, author, author_email, committed, message = chunk.split(FIELD, 5)
+    for sha, parents, author, author_email, committed, message in _records(
+        output, len(LOG_FIELDS), "commit"
+    ):
         commits.append(
             _Commit(
                 sha=sha,
@@ -210,12 +240,7 @@ def _read_changes(git_path: Path, shas: list[str]) -> dict[str, list[FileChange]
         ],
         stdin="\n".join(shas),
     )
-    changes = {}
-    for chunk in output.split(RECORD):
-        if chunk.strip():
-            sha, _, tokens = chunk.partition(FIELD)
-            changes[sha] = _parse_changes(tokens.split("\0"))
-    return changes
+    return _parse_changes(output.split("\0"))
 
 
 def _read_authors(git_path: Path, shas: list[str]) -> dict[str, tuple[str, str]]:
@@ -224,15 +249,13 @@ def _read_authors(git_path: Path, shas: list[str]) -> dict[str, tuple[str, str]]
         return {}
     output = _run_git(
         git_path,
-        ["log", "--no-walk=unsorted", "--stdin", "--no-color", f"--format=%H{FIELD}%an{FIELD}%ae"],
+        ["log", "-z", "--no-walk=unsorted", "--stdin", "--no-color", f"--format={AUTHOR_FORMAT}"],
         stdin="\n".join(shas),
     )
-    authors = {}
-    for line in output.splitlines():
-        if line.count(FIELD) == 2:
-            sha, name, email = line.split(FIELD)
-            authors[sha] = (name, email)
-    return authors
+    return {
+        sha: (name, email)
+        for sha, name, email in _records(output, len(AUTHOR_FIELDS), "commit's author")
+    }
 
 
 def _split_message(message: str) -> tuple[str, str, list[str]]:
@@ -395,6 +418,7 @@ def read_window(
         [
             "log",
             "--first-parent",
+            "-z",
             "--no-color",
             f"--format={LOG_FORMAT}",
             "--end-of-options",

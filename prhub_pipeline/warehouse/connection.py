@@ -83,7 +83,7 @@ def migrate(con: duckdb.DuckDBPyConnection) -> int:
 
 # A connection for a user's own queries reaches nothing but the warehouse: no files (COPY ...
 # TO, read_text, ATTACH), no extensions, no network, and no setting that would lift that.
-SANDBOX = {
+SANDBOX: dict[str, str | bool | int | float | list[str]] = {
     "enable_external_access": False,
     "autoinstall_known_extensions": False,
     "autoload_known_extensions": False,
