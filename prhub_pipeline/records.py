@@ -32,6 +32,29 @@ def _require_utc(value: datetime | None) -> datetime | None:
     return value.astimezone(UTC)
 
 
+# Control characters (C0 but tab and line breaks, DEL, C1) and bidirectional overrides: no
+# prose needs them, and in a PR's text they are an attack on whoever reads it. A title with
+# `ESC]52;...` wrote the clipboard of the terminal `prhub sql` printed it on; U+202E shows
+# "exe.txt" as "txt.exe"; a NUL broke the summary's placeholders.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# A terminal's escape sequence goes whole (`ESC[31m` of a pasted log, not `[31m`): CSI and OSC.
+_ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?)")
+
+
+def printable(value: str) -> str:
+    """Text without terminal escape sequences, control characters or bidirectional overrides
+    (see _UNPRINTABLE)."""
+    return _UNPRINTABLE.sub("", _ESCAPE_SEQUENCE.sub("", value))
+
+
+def _printable(value: Any) -> Any:
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, list):
+        return [printable(v) if isinstance(v, str) else v for v in value]
+    return value
+
+
 class PushedCommit(Record):
     """A commit that landed on the branch without naming a PR (pushed straight to it): no
     report covers it, so the reports say how many there were and SQL lists them."""
@@ -109,6 +132,9 @@ class PullRequest(Record):
     source: SourceKind = "git"
 
     _utc = field_validator("merged_at", "created_at")(_require_utc)
+    _text = field_validator(
+        "title", "body", "author", "co_authors", "labels", "merged_by", mode="before"
+    )(_printable)
 
 
 class Review(Record):
@@ -124,6 +150,7 @@ class Review(Record):
     submitted_at: datetime | None = None
 
     _utc = field_validator("submitted_at")(_require_utc)
+    _text = field_validator("author", "body", mode="before")(_printable)
 
 
 class ThreadComment(Record):
@@ -135,6 +162,7 @@ class ThreadComment(Record):
     created_at: datetime | None = None
 
     _utc = field_validator("created_at")(_require_utc)
+    _text = field_validator("author", "body", mode="before")(_printable)
 
 
 class ReviewThread(Record):
@@ -164,6 +192,7 @@ class PrComment(Record):
     created_at: datetime | None = None
 
     _utc = field_validator("created_at")(_require_utc)
+    _text = field_validator("author", "body", mode="before")(_printable)
 
 
 class FileVersions(Record):

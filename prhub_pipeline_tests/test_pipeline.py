@@ -451,6 +451,12 @@ def test_output_piped_into_head_is_no_failure(tmp_path: Path) -> None:
     assert reader.stderr.read() == b""
 
 
+def test_sql_cells_show_no_control_characters() -> None:
+    """A terminal obeys what it prints: `ESC]52;...BEL` in a path set its clipboard."""
+    table = format_table(["path"], [("a\x1b]52;c;cm0gLXJmIH4=\x07.py\r\tb",)])
+    assert table.splitlines()[2] == "a.py  b"
+
+
 def test_sql_table_lines_end_where_their_text_does() -> None:
     table = format_table(["module", "change"], [("fully_async", 2), ("ci", None)])
     assert table.splitlines() == [

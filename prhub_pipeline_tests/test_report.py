@@ -1515,6 +1515,25 @@ def test_the_index_links_only_the_stored_weeks_whose_files_are_in_the_folder(
     assert 'href="2026-05-11.zh.html"' in index and "2026-05-04" not in index
 
 
+def test_a_prs_text_reaches_no_report_with_control_characters_or_bidi_overrides() -> None:
+    """`ESC]52;...` in a title wrote the clipboard of a terminal the report was shown on, and
+    U+202E showed `txt.exe` as `exe.txt`; a NUL in a description (the summary's placeholder)
+    failed the whole week's report."""
+    hostile = make_pr(
+        6600,
+        "[fsdp] fix: loader \x1b]52;c;cm0gLXJmIH4=\x07 \u202etxt.exe\u202c crash",
+        body="Fix crash: \x0099\x00 here, when `x` is None, and the loader stops.",
+        files=[("verl/workers/\x1b[31mred.py", 40, 2)],
+    )
+    assert hostile.title == "[fsdp] fix: loader  txt.exe crash"
+    assert "\x00" not in hostile.body
+    for lang in ("zh", "en"):
+        context = context_for([*week_prs(), hostile], lang)
+        for fmt in ("md", "html"):
+            text = render_report(context, lang, fmt)  # type: ignore[arg-type]
+            assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", text), fmt
+
+
 def test_index_from_files_on_disk_shows_no_made_up_counts(tmp_path: Path) -> None:
     rendered = [RenderedReport(lang="zh", markdown="# a\n", html="<p>a</p>")]
     write_report_files(tmp_path, REPO, date(2026, 5, 4), rendered)

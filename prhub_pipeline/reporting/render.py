@@ -18,7 +18,7 @@ from typing import Any, Literal
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from prhub_pipeline.records import LANGS, Lang, ReportListing
+from prhub_pipeline.records import LANGS, Lang, ReportListing, printable
 from prhub_pipeline.reporting.charts import Bar, bar_chart
 from prhub_pipeline.reporting.context import ReportContext
 from prhub_pipeline.reporting.facts import first_without_cut_ties
@@ -358,7 +358,8 @@ def render_report(context: ReportContext, lang: Lang | None = None, fmt: Format 
     text = template.render(
         c=context, t=LABELS[context.lang], ref_scope=RefScope.of(context), **extra
     )
-    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+    # The records' text is cleaned already; file paths keep what git allows.
+    return re.sub(r"\n{3,}", "\n\n", printable(text)).strip() + "\n"
 
 
 def _known(values: Iterable[int | None]) -> int | None:

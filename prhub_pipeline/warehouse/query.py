@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import duckdb
 
+from prhub_pipeline.records import printable
 from prhub_pipeline.warehouse.connection import WarehouseError, connect
 
 MAX_CELL = 80
@@ -40,8 +42,9 @@ def run_query(database: Path, query: str) -> tuple[list[str], list[tuple[Any, ..
 
 
 def _cell(value: Any) -> str:
-    text = "" if value is None else str(value)
-    text = text.replace("\n", " ")
+    # Stored text may predate the records' cleaning, and paths keep what git allows: a cell
+    # shows no control character, which a terminal would obey (`ESC]52;` sets its clipboard).
+    text = "" if value is None else printable(re.sub(r"[\t\n\r]", " ", str(value)))
     return text if len(text) <= MAX_CELL else text[: MAX_CELL - 1] + "…"
 
 
