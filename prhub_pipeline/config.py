@@ -27,7 +27,9 @@ from prhub_pipeline.weeks import monday_of
 
 CONFIG_ENV_VAR = "PRHUB_CONFIG"
 DEFAULT_CONFIG_NAME = "prhub.yaml"
-REPO_NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$")
+# GitHub's OWNER/NAME; a name of dots alone (`..`) would lead the report files out of their
+# folder.
+REPO_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,38}/(?!\.+\Z)[A-Za-z0-9._-]{1,100}")
 # What `git check-ref-format --branch` accepts, less the rare corners; never an option (`-...`).
 BRANCH_PATTERN = re.compile(
     r"^(?!-)(?!.*\.\.)(?!.*//)(?!.*@\{)[^\s~^:?*\[\\\x00-\x1f\x7f]+(?<![/.])(?<!\.lock)$"
@@ -249,7 +251,7 @@ class RepoConfig(StrictModel):
     @field_validator("name")
     @classmethod
     def _owner_slash_name(cls, name: str) -> str:
-        if not REPO_NAME_PATTERN.match(name):
+        if not REPO_NAME_PATTERN.fullmatch(name):
             raise ValueError(f"{name!r} is not a repository name of the form OWNER/NAME")
         return name
 

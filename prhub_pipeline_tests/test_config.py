@@ -73,6 +73,9 @@ def test_valid_config_resolves_paths_relative_to_the_file(tmp_path: Path) -> Non
             r"repos\.0\.github\.api_url: 'api\.github\.com/graphql' is not an http",
         ),
         ("name: verl-project/verl", "name: verl", r"repos\.0\.name: 'verl' is not a repository"),
+        # The report files would go to reports/, beside every repository's folder.
+        ("name: verl-project/verl", "name: evil/..", r"repos\.0\.name: 'evil/\.\.' is not a"),
+        ("name: verl-project/verl", 'name: "x/r\\n"', r"repos\.0\.name: 'x/r\\n' is not a"),
         (
             "start: 2024-10-28",
             "start: 2024-10-29",
