@@ -41,6 +41,14 @@ _UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u20
 _ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?)")
 
 
+# How much of a PR's title and description the text rules read. Their regular expressions
+# take time that grows faster than the text on hostile input (a description of 65,000 `[`
+# took 129 s to summarise); a real title is a line, and a summary or an impact keyword comes
+# from the start of a description, not from a log pasted 20,000 characters in.
+MAX_TITLE_CHARS = 1_000
+MAX_DESCRIPTION_CHARS = 20_000
+
+
 def printable(value: str) -> str:
     """Text without terminal escape sequences, control characters or bidirectional overrides
     (see _UNPRINTABLE)."""

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict
 
-from prhub_pipeline.records import PullRequest
+from prhub_pipeline.records import MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, PullRequest
 
 # `Revert "<title>"`, also behind tags and with the reverted PR's number after the quote, as
 # vllm-ascend writes them: `[Revert] Revert "[CI] add a5 nightly test" (#14190)`.
@@ -38,7 +38,8 @@ CUT_REVERT_TITLE = re.compile(
 # A cut title names a PR only when this much of it is left and one title starts so.
 MIN_CUT_TITLE = 20
 REVERTS_PR_BODY = re.compile(
-    r"^\s*(?:Reverts|Revert of PR)\s+(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)\b",
+    # `[ \t]*`, not `\s*`: from every line start, `\s*` ran over all the blank lines after it.
+    r"^[ \t]*(?:Reverts|Revert of PR)\s+(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)\b",
     re.MULTILINE | re.IGNORECASE,
 )
 REVERTS_COMMIT = re.compile(r"This reverts commit (?P<sha>[0-9a-f]{7,40})")
@@ -75,6 +76,7 @@ def read_revert(title: str, body: str) -> RevertText | None:
     as `git revert` writes it. Elsewhere it is a squash body's list of the branch's commits,
     one of which reverted another commit of the branch: not a revert of anything merged.
     """
+    title, body = title[:MAX_TITLE_CHARS], body[:MAX_DESCRIPTION_CHARS]
     quoted = REVERT_TITLE.match(title) or CUT_REVERT_TITLE.match(title)
     by_body = REVERTS_PR_BODY.search(body)
     by_commit = REVERTS_COMMIT.search(body)

@@ -14,11 +14,14 @@ from pathlib import Path
 import pytest
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.scoring.importance import fit_calibration, score_week
+from prhub_pipeline.modelling.scoring.importance import fit_calibration, fix_impacts, score_week
 from prhub_pipeline.modelling.scoring.repeats import Repeat, repeats
 from prhub_pipeline.modelling.scoring.risks import core_tests, flag_risks
 from prhub_pipeline.modelling.text.pr_summaries import shorten
+from prhub_pipeline.modelling.text.pr_titles import parse_title
 from prhub_pipeline.records import (
+    MAX_DESCRIPTION_CHARS,
+    MAX_TITLE_CHARS,
     ModuleLabel,
     PrScore,
     PrType,
@@ -54,6 +57,7 @@ from prhub_pipeline.reporting.render import (
     render_report,
 )
 from prhub_pipeline.reporting.wording import WORDINGS
+from prhub_pipeline.reverts import read_revert
 from prhub_pipeline.warehouse.connection import connect
 from prhub_pipeline.warehouse.partitions import replace_partition
 from prhub_pipeline.warehouse.prs import pr_tables
@@ -1532,6 +1536,18 @@ def test_a_prs_text_reaches_no_report_with_control_characters_or_bidi_overrides(
         for fmt in ("md", "html"):
             text = render_report(context, lang, fmt)  # type: ignore[arg-type]
             assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", text), fmt
+
+
+def test_the_text_rules_read_a_description_and_a_title_up_to_their_limits() -> None:
+    """Their regular expressions take time that grows faster than the text on hostile input
+    (65,000 `[` took 129 s): what lies past the limits is not read (benchmarks/
+    hostile_text.py measures what is)."""
+    filler = "x" * MAX_DESCRIPTION_CHARS
+    assert read_revert("chore: x", "Reverts #12\n" + filler) is not None
+    assert read_revert("chore: x", filler + "\nReverts #12") is None
+    assert fix_impacts("fix: loader", filler + " It crashes on start.") == {}
+    assert fix_impacts("fix: loader", "It crashes on start. " + filler) == {"crash": 0.75}
+    assert parse_title(" " * MAX_TITLE_CHARS + "[fsdp] fix: x").type == "other"
 
 
 def test_index_from_files_on_disk_shows_no_made_up_counts(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from prhub_pipeline.config import ModulesConfig, normalise_tag
 from prhub_pipeline.modelling.text.pr_titles import bracket_tags
-from prhub_pipeline.records import PullRequest
+from prhub_pipeline.records import MAX_TITLE_CHARS, PullRequest
 from prhub_pipeline.reverts import REVERT_TITLE
 
 # Tags that only ever say what kind of change a PR is. A repository without a module list
@@ -279,8 +279,9 @@ def _split_prefix(title: str) -> tuple[list[str], str]:
 
 
 def parse_title_tags(title: str, config: ModulesConfig) -> TitleTags:
-    """Parse `[BREAKING][1/N][fsdp, megatron] fix: ...`, `[misc]fix: ...`, `Revert "[x] ..."`."""
-    return _parse(title, _Vocabulary.of(config))
+    """Parse `[BREAKING][1/N][fsdp, megatron] fix: ...`, `[misc]fix: ...`, `Revert "[x] ..."`
+    (the title's first MAX_TITLE_CHARS)."""
+    return _parse(title[:MAX_TITLE_CHARS], _Vocabulary.of(config))
 
 
 @lru_cache(maxsize=16384)

@@ -21,6 +21,7 @@ from prhub_pipeline.modelling.text.pr_descriptions import (
     wraps_item,
 )
 from prhub_pipeline.modelling.text.pr_titles import CONVENTIONAL, TYPE_ALIASES, parse_title
+from prhub_pipeline.records import MAX_DESCRIPTION_CHARS
 
 _SUMMARY_SECTIONS = re.compile(
     r"(what does this pr do|what this pr does|overview|summary|motivation|description|problem"
@@ -97,7 +98,7 @@ _CODE_SPAN = re.compile(r"`[^`]*`")
 # HTML's code span, as bots write file lists (vllm-ascend's translation PRs: `<code>path</code>`).
 _HTML_CODE = re.compile(r"<code>(?P<code>[^<`]*)</code>", re.IGNORECASE)
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>", re.IGNORECASE)
-_LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<url>[^)]+)\)")
+_LINK = re.compile(r"\[(?P<text>[^\[\]]+)\]\((?P<url>[^)]+)\)")
 # A line of references and nothing else (`#11548` over `#12226` over the summary, vllm-ascend
 # #13012).
 _ONE_REFERENCE = r"(?:(?:[\w.-]+/[\w.-]+)?#\d+|https?://\S+)"
@@ -1070,6 +1071,7 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     only say the title again, reference-only lines ("Fixes #12"), images and code, and falls
     back to the title's subject.
     """
+    body = body[:MAX_DESCRIPTION_CHARS]
     if _is_squashed_commit_list(body, title):
         body = _own_commit_message(body, title)
     body = _COLLAPSED.sub("\n\n", body)

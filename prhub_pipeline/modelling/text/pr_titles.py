@@ -15,7 +15,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict
 
 from prhub_pipeline.modelling.text.pr_descriptions import clean_description, normalised
-from prhub_pipeline.records import PrType
+from prhub_pipeline.records import MAX_TITLE_CHARS, PrType
 from prhub_pipeline.reverts import REVERT_TITLE, TRAILING_PR_NUMBER
 
 TYPE_ALIASES: dict[str, PrType] = {
@@ -278,7 +278,7 @@ def parse_title(title: str) -> TitleInfo:
     >>> parse_title("[BREAKING][fsdp, megatron] feat: dynamic batching").type
     'feat'
     """
-    rest = title.strip()
+    rest = title[:MAX_TITLE_CHARS].strip()
     breaking = False
     tags: list[str] = []
     while match := _BRACKET.match(rest):
