@@ -1409,7 +1409,11 @@ def test_every_pr_needs_a_score() -> None:
         ("<img src=x>", "\\<img src=x\\>"),
         ("[x](javascript:1)", "\\[x\\](javascript:1)"),
         ("# heading", "\\# heading"),
+        # A line may lead with spaces before its heading or list mark.
+        ("\n   # heading", " \\# heading"),
+        (" - item", " \\- item"),
         ("1. item", "1\\. item"),
+        (" 2) item", " 2\\) item"),
         ("9.4", "9.4"),
         ("use_remove_padding", "use_remove_padding"),
         ("_emph_", "\\_emph\\_"),

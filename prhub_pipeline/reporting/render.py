@@ -190,9 +190,11 @@ class MdSafe(str):
 _MD_SPECIAL = re.compile(
     r"[\\`*\[\]<>|~&]"  # emphasis, code, links, HTML, tables, strike-through, entities
     r"|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])"  # `_` that could open or close emphasis
-    r"|^[#+\-=]"  # a heading, list item or setext underline at the start of the text
 )
-_ORDERED_LIST_START = re.compile(r"^(\d+)([.)])(?=\s|$)")
+# A heading, list item or setext underline where the text starts a line, after the space a
+# line may lead with (CommonMark allows three; the text is on one line, its spaces one).
+_BLOCK_START = re.compile(r"^( ?)([#+\-=])")
+_ORDERED_LIST_START = re.compile(r"^( ?)(\d+)([.)])(?=\s|$)")
 
 
 def md_escape(value: Any) -> str:
@@ -203,7 +205,8 @@ def md_escape(value: Any) -> str:
         return value
     text = re.sub(r"\s+", " ", str(value))  # newlines, tabs, CR: one line
     text = _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), text)
-    return _ORDERED_LIST_START.sub(r"\1\\\2", text)
+    text = _BLOCK_START.sub(r"\1\\\2", text)
+    return _ORDERED_LIST_START.sub(r"\1\2\\\3", text)
 
 
 def _md_link(text: str, url: str) -> MdSafe:
