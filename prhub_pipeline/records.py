@@ -49,10 +49,15 @@ MAX_TITLE_CHARS = 1_000
 MAX_DESCRIPTION_CHARS = 20_000
 
 
+# Control characters that break a line (form feed, NEL, the file/group/record separators) stay
+# a line break: `two\x85three` is two lines, not `twothree`.
+_LINE_BREAKS = re.compile("[\x0b\x0c\x1c-\x1e\x85]")
+
+
 def printable(value: str) -> str:
     """Text without terminal escape sequences, control characters or bidirectional overrides
-    (see _UNPRINTABLE)."""
-    return _UNPRINTABLE.sub("", _ESCAPE_SEQUENCE.sub("", value))
+    (see _UNPRINTABLE); those that break a line become `\n`."""
+    return _UNPRINTABLE.sub("", _LINE_BREAKS.sub("\n", _ESCAPE_SEQUENCE.sub("", value)))
 
 
 def _printable(value: Any) -> Any:
