@@ -8,7 +8,7 @@ import pytest
 
 from prhub_pipeline.records import ConfigFileDiff, FileChange, ModuleLabel, PrScore, PullRequest
 from prhub_pipeline.warehouse import WarehouseError, connect, replace_partition
-from prhub_pipeline.warehouse.connection import _migration_files, schema_version
+from prhub_pipeline.warehouse.connection import _migration_files, schema_version, transaction
 from prhub_pipeline.warehouse.modules import module_tables
 from prhub_pipeline.warehouse.prs import config_diff_tables, pr_tables, read_config_diffs, read_prs
 from prhub_pipeline.warehouse.quality import check_modules, check_raw_prs, check_scores
@@ -199,3 +199,30 @@ def test_scores_out_of_range_or_missing_fail_the_score_checks(tmp_path: Path) ->
     assert in_range.passed
     assert (counted.name, counted.passed) == ("every_pr_scored", False)
     assert counted.offending == ["2026-05-11: 2 PRs, 1 scores"]
+
+
+class _FullDisk:
+    """A connection whose COMMIT fails as on a full disk, after which no transaction is
+    active and a ROLLBACK fails too."""
+
+    def __init__(self) -> None:
+        self.statements: list[str] = []
+
+    def execute(self, statement: str, *_: object) -> None:
+        self.statements.append(statement)
+        if statement == "COMMIT":
+            raise duckdb.IOException('Could not write file "prhub.duckdb.wal": No space left')
+        if statement == "ROLLBACK":
+            raise duckdb.TransactionException("cannot rollback - no transaction is active")
+
+
+def test_a_failed_commit_is_the_error_raised_not_the_rollback_after_it() -> None:
+    """A full disk read 'TransactionContext Error: cannot rollback - no transaction is
+    active', the real cause only with --verbose."""
+    con = _FullDisk()
+    with (
+        pytest.raises(duckdb.IOException, match="No space left"),
+        transaction(con),  # type: ignore[arg-type]
+    ):
+        con.execute("DELETE FROM prs")
+    assert con.statements == ["BEGIN TRANSACTION", "DELETE FROM prs", "COMMIT", "ROLLBACK"]

@@ -11,7 +11,7 @@ import random
 import re
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -59,6 +59,21 @@ def schema_version(con: duckdb.DuckDBPyConnection) -> int:
     return int(row[0]) if row else 0
 
 
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """BEGIN ... COMMIT, or ROLLBACK on any error, which is then raised as it was: a COMMIT
+    that failed (a full disk) ends the transaction itself, and the ROLLBACK's own "no
+    transaction is active" error would hide why."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        yield
+        con.execute("COMMIT")
+    except BaseException:
+        with suppress(duckdb.Error):
+            con.execute("ROLLBACK")
+        raise
+
+
 def migrate(con: duckdb.DuckDBPyConnection) -> int:
     """Apply the migrations the file has not seen, each in its own transaction."""
     con.execute(
@@ -69,13 +84,11 @@ def migrate(con: duckdb.DuckDBPyConnection) -> int:
     for version, name, script in _migration_files():
         if version <= current:
             continue
-        con.execute("BEGIN TRANSACTION")
         try:
-            con.execute(script)
-            con.execute("INSERT INTO schema_migrations VALUES (?, ?, now())", [version, name])
-            con.execute("COMMIT")
+            with transaction(con):
+                con.execute(script)
+                con.execute("INSERT INTO schema_migrations VALUES (?, ?, now())", [version, name])
         except duckdb.Error as exc:
-            con.execute("ROLLBACK")
             raise WarehouseError(f"migration {version:03d}_{name}.sql failed: {exc}") from exc
         current = version
     return current

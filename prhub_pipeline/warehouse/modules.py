@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime
 import duckdb
 
 from prhub_pipeline.records import ModuleLabel, StoredModelPayload, ThemeTag, UnknownTag
-from prhub_pipeline.warehouse.connection import WarehouseError, read_sql
+from prhub_pipeline.warehouse.connection import WarehouseError, read_sql, transaction
 from prhub_pipeline.warehouse.partitions import TableRows
 
 MODULE_COLUMNS = ("repo", "number", "week_start", "module", "origin", "confidence")
@@ -53,31 +53,31 @@ def save_model_payload(
     """
     if keep is not None and keep < 1:
         raise ValueError(f"keep must be at least 1 (the model being saved), got {keep}")
-    con.execute("BEGIN TRANSACTION")
     try:
-        con.execute(
-            "DELETE FROM module_models WHERE repo = ? AND model_version = ?",
-            [stored.repo, stored.model_version],
-        )
-        con.execute(
-            "INSERT INTO module_models"
-            " (repo, model_version, trained_at, stored_at, payload, sha256, metrics)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                stored.repo,
-                stored.model_version,
-                stored.trained_at,
-                datetime.now(UTC),
-                stored.payload,
-                stored.sha256,
-                stored.metrics_json or "null",
-            ],
-        )
-        if keep is not None:
-            con.execute(read_sql("prune_module_models.sql"), {"repo": stored.repo, "keep": keep})
-        con.execute("COMMIT")
+        with transaction(con):
+            con.execute(
+                "DELETE FROM module_models WHERE repo = ? AND model_version = ?",
+                [stored.repo, stored.model_version],
+            )
+            con.execute(
+                "INSERT INTO module_models"
+                " (repo, model_version, trained_at, stored_at, payload, sha256, metrics)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    stored.repo,
+                    stored.model_version,
+                    stored.trained_at,
+                    datetime.now(UTC),
+                    stored.payload,
+                    stored.sha256,
+                    stored.metrics_json or "null",
+                ],
+            )
+            if keep is not None:
+                con.execute(
+                    read_sql("prune_module_models.sql"), {"repo": stored.repo, "keep": keep}
+                )
     except duckdb.Error as exc:
-        con.execute("ROLLBACK")
         raise WarehouseError(
             f"saving the module classifier of {stored.repo} failed: {exc}"
         ) from exc

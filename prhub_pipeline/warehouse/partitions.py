@@ -10,7 +10,7 @@ from typing import Any
 
 import duckdb
 
-from prhub_pipeline.warehouse.connection import WarehouseError
+from prhub_pipeline.warehouse.connection import WarehouseError, transaction
 
 
 @dataclass(frozen=True)
@@ -31,20 +31,18 @@ def replace_partition(
     code, never from input, and all values are bound through DuckDB's appender.
     """
     written: dict[str, int] = {}
-    con.execute("BEGIN TRANSACTION")
     try:
-        for batch in tables:
-            con.execute(
-                f"DELETE FROM {batch.table} WHERE repo = ? AND week_start = ?",
-                [repo, week_start],
-            )
-            if batch.rows:
-                with con.appender(batch.table, columns=list(batch.columns)) as appender:
-                    appender.append_rows(batch.rows)
-            written[batch.table] = len(batch.rows)
-        con.execute("COMMIT")
+        with transaction(con):
+            for batch in tables:
+                con.execute(
+                    f"DELETE FROM {batch.table} WHERE repo = ? AND week_start = ?",
+                    [repo, week_start],
+                )
+                if batch.rows:
+                    with con.appender(batch.table, columns=list(batch.columns)) as appender:
+                        appender.append_rows(batch.rows)
+                written[batch.table] = len(batch.rows)
     except duckdb.Error as exc:
-        con.execute("ROLLBACK")
         raise WarehouseError(
             f"writing partition {repo} {week_start.isoformat()} failed, nothing was changed: {exc}"
         ) from exc

@@ -16,6 +16,8 @@ import duckdb
 import jinja2
 from pydantic import BaseModel
 
+from prhub_pipeline.warehouse.connection import transaction
+
 HEADER_LINE = re.compile(r"^--\s*(?P<key>[a-z_]+)\s*:\s*(?P<value>.*?)\s*$")
 MODEL_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
 HEADER_KEYS = {"materialized", "description"}
@@ -143,19 +145,18 @@ def materialize(con: duckdb.DuckDBPyConnection, model: SqlModel) -> int:
     """Create or replace the model's view or table; returns its row count."""
     body = render(model).strip().rstrip(";")
     kind = "TABLE" if model.materialized == "table" else "VIEW"
-    con.execute("BEGIN TRANSACTION")
     try:
-        # A model may switch between view and table; drop whichever kind exists.
-        existing = con.execute(
-            "SELECT table_type FROM information_schema.tables WHERE table_name = ?", [model.name]
-        ).fetchone()
-        if existing:
-            dropped = "VIEW" if existing[0] == "VIEW" else "TABLE"
-            con.execute(f"DROP {dropped} {model.name}")
-        con.execute(f"CREATE {kind} {model.name} AS {body}")
-        con.execute("COMMIT")
+        with transaction(con):
+            # A model may switch between view and table; drop whichever kind exists.
+            existing = con.execute(
+                "SELECT table_type FROM information_schema.tables WHERE table_name = ?",
+                [model.name],
+            ).fetchone()
+            if existing:
+                dropped = "VIEW" if existing[0] == "VIEW" else "TABLE"
+                con.execute(f"DROP {dropped} {model.name}")
+            con.execute(f"CREATE {kind} {model.name} AS {body}")
     except duckdb.Error as exc:
-        con.execute("ROLLBACK")
         raise SqlModelError(f"{model.path.name}: {exc}") from exc
     row = con.execute(f"SELECT count(*) FROM {model.name}").fetchone()
     return int(row[0]) if row else 0
