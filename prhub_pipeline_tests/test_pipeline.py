@@ -256,6 +256,28 @@ def test_a_source_without_a_stored_weeks_prs_replaces_nothing(
     assert stored(config, "SELECT week_start::VARCHAR, markdown FROM weekly_reports") == reports
 
 
+def test_weeks_stored_under_another_timezone_are_not_rekeyed(
+    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each week's PRs merged Monday 09:00 in Shanghai, Sunday evening in Los Angeles: after
+    the `timezone` changed, a run lost the PRs that moved to another week (rc 0), or failed
+    on a duplicate key."""
+    config = write_config(tmp_path, history.path)
+    args = ["materialize", "--config", str(config), "--week", WEEKS[1], "--through", WEEKS[2]]
+    assert main(args) == 0
+    before = stored(config, "SELECT week_start::VARCHAR, number FROM prs ORDER BY 2")
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("Asia/Shanghai", "America/Los_Angeles"), "utf-8")
+    capsys.readouterr()
+    assert main(args) == 1
+    assert (
+        "SourceCheckError: acme/widgets: 4 stored PRs are in other weeks by America/Los_Angeles's"
+        " Mondays than the weeks they were stored in (#104, merged 2026-05-11 01:00 UTC, is in"
+        " the week of 2026-05-11): the weeks were stored with another `timezone`."
+    ) in capsys.readouterr().err
+    assert stored(config, "SELECT week_start::VARCHAR, number FROM prs ORDER BY 2") == before
+
+
 def test_a_week_after_a_clone_that_failed_to_update_is_refused(
     history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

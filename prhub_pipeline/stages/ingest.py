@@ -45,6 +45,7 @@ from prhub_pipeline.warehouse.prs import (
     config_diff_tables,
     pr_tables,
     pushed_commit_tables,
+    stored_merge_weeks,
     week_pr_numbers,
 )
 from prhub_pipeline.weeks import WeekWindow, week_of
@@ -145,6 +146,26 @@ def refuse_emptying(
         raise SourceCheckError(
             f"{repo}: the source has none of the PRs stored for week(s) {weeks}; refusing to"
             " replace them with none. Check the repository's `branch`, `git_path` or `name`."
+        )
+
+
+def refuse_other_timezone(con: duckdb.DuckDBPyConnection, repo: str, timezone: str) -> None:
+    """Raise SourceCheckError when stored PRs belong to other weeks in `timezone` than the
+    ones they are stored in: the weeks were keyed by another `timezone`'s Mondays. Weeks of the
+    new zone would overlap them, so a run lost the PRs that moved (verl's 2025-05-19 went from
+    55 PRs to 51, rc 0) or failed on a duplicate key."""
+    moved = [
+        (number, merged_at, stored)
+        for number, merged_at, stored in stored_merge_weeks(con, repo)
+        if week_of(merged_at, timezone) != stored
+    ]
+    if moved:
+        number, merged_at, stored = moved[0]
+        raise SourceCheckError(
+            f"{repo}: {len(moved)} stored PRs are in other weeks by {timezone}'s Mondays than"
+            f" the weeks they were stored in (#{number}, merged {merged_at:%Y-%m-%d %H:%M} UTC,"
+            f" is in the week of {stored}): the weeks were stored with another `timezone`. Set"
+            " it back, or keep this repository in a new `database`."
         )
 
 
@@ -289,6 +310,8 @@ def ingest_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
     windows = windows_for(settings, weeks)
     if not windows:
         return []
+    with connect(settings.database) as con:
+        refuse_other_timezone(con, repo.name, settings.timezone)
     if repo.source == "github":
         return _ingest_github(settings, repo, windows)
     return _ingest_git(settings, repo, windows)

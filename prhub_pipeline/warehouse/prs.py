@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 import duckdb
@@ -176,6 +176,17 @@ def week_pr_numbers(
     ).fetchall():
         weeks.setdefault(week, []).append(number)
     return weeks
+
+
+def stored_merge_weeks(
+    con: duckdb.DuckDBPyConnection, repo: str
+) -> list[tuple[int, datetime, date]]:
+    """(number, merged_at, week_start) of every stored PR of a repository, oldest first."""
+    rows = con.execute(
+        "SELECT number, merged_at, week_start FROM prs WHERE repo = ? ORDER BY merged_at, number",
+        [repo],
+    ).fetchall()
+    return [(int(number), merged_at, week) for number, merged_at, week in rows]
 
 
 def read_prs(
