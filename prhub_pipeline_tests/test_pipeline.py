@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from prhub_pipeline.defs.instance import default_dagster_home, prepare_dagster_h
 from prhub_pipeline.defs.runner import RANGE_END_TAG, RANGE_START_TAG
 from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
+from prhub_pipeline.stages import report as report_stage
 from prhub_pipeline.stages.modules import ClassifierSummary, WeekModules
 from prhub_pipeline.warehouse import connect
 from prhub_pipeline.warehouse.connection import WarehouseLockedError
@@ -592,18 +594,51 @@ def test_the_settings_a_pr_changed_are_stored_and_flagged(
     assert stored(config, changes) == [(1, config_file, "trainer.epochs", "1", "3")]
 
 
-def test_a_reports_dir_that_cannot_hold_reports_stores_no_report(
+def test_a_reports_dir_that_cannot_hold_reports_stores_nothing(
     history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The report stage checks its folder before storing a report: one stored without its
-    files would leave the warehouse and the published reports disagreeing."""
+    """The folder is checked before ingest replaces a week: a read-only reports_dir failed
+    only at the report stage, leaving the stored reports telling the old scores."""
     (tmp_path / "taken").write_text("a file where the reports folder should be\n", "utf-8")
     config = write_config(tmp_path, history.path, reports_dir="taken")
     assert main(["materialize", "--config", str(config), "--week", WEEKS[0]]) == 1
     err = capsys.readouterr().err
-    assert "weekly_report: ReportDirError: reports_dir " in err
+    assert "ingest failed: raw_prs: ReportDirError: reports_dir " in err
     assert f"cannot create {tmp_path / 'taken' / 'acme' / 'widgets'}: Not a directory" in err
-    assert stored(config, "SELECT count(*) FROM weekly_reports") == [(0,)]
+    assert not (tmp_path / "warehouse" / "prhub.duckdb").exists()  # nothing stored at all
+
+
+def test_report_files_a_run_could_not_write_name_the_week_and_are_tidied_next_run(
+    history: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A full disk after the week's report row was stored said only 'No space left on
+    device'; a killed run's half-written temporary files stayed for good."""
+    config = write_config(tmp_path, history.path)
+    args = ["materialize", "--config", str(config), "--week", WEEKS[0]]
+    folder = tmp_path / "reports" / "acme" / "widgets"
+    folder.mkdir(parents=True)
+    left = folder / ".2026-05-04.en.md.0123456789abcdef.tmp"
+    left.write_text("half a report", "utf-8")
+    mine = folder / "notes.tmp"
+    mine.write_text("not prhub's", "utf-8")
+
+    def full_disk(*_: object, **__: object) -> list[Path]:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(report_stage, "write_report_files", full_disk)
+    assert main(args) == 1
+    assert (
+        "weekly_report: ReportDirError: week 2026-05-04: its report is stored, but its files in"
+        f" {folder} could not all be written (No space left on device), so some may be an"
+        " earlier run's: run the week again"
+    ) in capsys.readouterr().err
+    assert not left.exists() and mine.exists()
+    monkeypatch.undo()
+    assert main(args) == 0
+    assert (folder / "2026-05-04.en.md").is_file()
 
 
 def test_the_module_labels_summary_names_the_unknown_tags() -> None:

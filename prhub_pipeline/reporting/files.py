@@ -4,6 +4,7 @@ repository, each written atomically so a reader never sees half a file."""
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from collections.abc import Sequence
 from datetime import date
@@ -36,6 +37,21 @@ def prepare_report_dir(reports_dir: Path, repo: str) -> Path:
     if not os.access(folder, os.W_OK | os.X_OK):
         raise ReportDirError(f"reports_dir {reports_dir}: {folder} is not writable")
     return folder
+
+
+# What _write_atomic writes before its rename: `.2026-05-11.zh.md.<16 hex digits>.tmp`.
+_TEMPORARY = re.compile(r"\..+\.[0-9a-f]{16}\.tmp")
+
+
+def remove_temporaries(folder: Path) -> list[Path]:
+    """Remove the temporary files a run stopped mid-write left in a reports folder (a killed
+    run, a full disk); call it while no other run writes reports (the warehouse's lock)."""
+    removed = []
+    for path in folder.iterdir() if folder.is_dir() else ():
+        if _TEMPORARY.fullmatch(path.name) and path.is_file():
+            path.unlink(missing_ok=True)
+            removed.append(path)
+    return removed
 
 
 def report_file_name(week_start: date, lang: Lang, suffix: str) -> str:

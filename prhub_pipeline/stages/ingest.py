@@ -20,6 +20,7 @@ from prhub_pipeline.records import (
     RequestStats,
     ReviewData,
 )
+from prhub_pipeline.reporting.files import prepare_report_dir
 from prhub_pipeline.sources.git import (
     CloneUpdate,
     read_file_versions,
@@ -310,6 +311,9 @@ def ingest_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
     windows = windows_for(settings, weeks)
     if not windows:
         return []
+    # A run that cannot write its reports fails now, before it replaces any week's data: the
+    # reports would tell the weeks as they were.
+    prepare_report_dir(settings.reports_dir, repo.name)
     with connect(settings.database) as con:
         refuse_other_timezone(con, repo.name, settings.timezone)
     if repo.source == "github":

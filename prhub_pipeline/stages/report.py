@@ -23,8 +23,10 @@ from prhub_pipeline.records import LANGS, PullRequest, RenderedReport, WeekCount
 from prhub_pipeline.reporting.context import build_report_context, title_owners
 from prhub_pipeline.reporting.facts import USUAL_WEEKS, PrReviewing, reviewing_by_pr
 from prhub_pipeline.reporting.files import (
+    ReportDirError,
     prepare_report_dir,
     published_url,
+    remove_temporaries,
     write_report_files,
 )
 from prhub_pipeline.reporting.render import render_report
@@ -57,11 +59,12 @@ class WeekReport(BaseModel):
 
 def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[WeekReport]:
     results: list[WeekReport] = []
-    prepare_report_dir(settings.reports_dir, repo.name)
+    folder = prepare_report_dir(settings.reports_dir, repo.name)
     windows = windows_for(settings, weeks)
     if not windows:
         return results
     with connect(settings.database) as con:
+        remove_temporaries(folder)  # the warehouse's lock: no other run writes reports now
         stored = {pr.number: pr for pr in read_prs(con, repo.name)}
         # Worked out once per run, and only as far back as the reports compare: the weeks
         # before the first one (USUAL_WEEKS), not the whole history on every scheduled run.
@@ -137,14 +140,21 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                 week,
                 report_tables(repo.name, week, rendered, counts, key_pr_count=key_pr_count),
             )
-            files = write_report_files(
-                settings.reports_dir,
-                repo.name,
-                week,
-                rendered,
-                index_entries=list_reports(con, repo.name),
-                index_lang=settings.language,
-            )
+            try:
+                files = write_report_files(
+                    settings.reports_dir,
+                    repo.name,
+                    week,
+                    rendered,
+                    index_entries=list_reports(con, repo.name),
+                    index_lang=settings.language,
+                )
+            except OSError as exc:
+                raise ReportDirError(
+                    f"week {week}: its report is stored, but its files in {folder} could not"
+                    f" all be written ({exc.strerror or exc}), so some may be an earlier run's:"
+                    " run the week again"
+                ) from None
             default = next(r for r in rendered if r.lang == settings.language)
             results.append(
                 WeekReport(
