@@ -280,6 +280,25 @@ def test_weeks_stored_under_another_timezone_are_not_rekeyed(
     assert stored(config, "SELECT week_start::VARCHAR, number FROM prs ORDER BY 2") == before
 
 
+def test_a_repository_renamed_in_the_config_is_not_stored_twice(
+    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """verl renamed in the config stored its 86 PRs under each name, rc 0."""
+    config = write_config(tmp_path, history.path)
+    args = ["materialize", "--config", str(config), "--week", WEEKS[1]]
+    assert main(args) == 0
+    before = stored(config, "SELECT repo, number FROM prs ORDER BY 2")
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("acme/widgets", "acme/gadgets"), "utf-8")
+    capsys.readouterr()
+    assert main(args) == 1
+    assert (
+        "SourceCheckError: acme/gadgets: 3 of its PRs (e.g. #104) are stored under acme/widgets"
+        " already, with the same merge commits: the same repository under another name."
+    ) in capsys.readouterr().err
+    assert stored(config, "SELECT repo, number FROM prs ORDER BY 2") == before
+
+
 def test_a_week_after_a_clone_that_failed_to_update_is_refused(
     history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -46,6 +46,7 @@ from prhub_pipeline.warehouse.prs import (
     config_diff_tables,
     pr_tables,
     pushed_commit_tables,
+    repos_with_merge_commits,
     stored_merge_weeks,
     week_pr_numbers,
 )
@@ -150,6 +151,23 @@ def refuse_emptying(
         )
 
 
+def refuse_stored_elsewhere(
+    con: duckdb.DuckDBPyConnection, repo: str, prs: Sequence[PullRequest]
+) -> None:
+    """Raise SourceCheckError when PRs with these merge commits are stored under another
+    repository's name: the same repository renamed in the config, or a clone of it, whose PRs
+    would be stored twice (verl renamed: 86 PRs under each name, its models learning half)."""
+    shas = [pr.merge_commit_sha for pr in prs if pr.merge_commit_sha]
+    elsewhere = repos_with_merge_commits(con, repo, shas) if shas else {}
+    if elsewhere:
+        other, numbers = next(iter(elsewhere.items()))
+        raise SourceCheckError(
+            f"{repo}: {len(numbers)} of its PRs (e.g. #{numbers[0]}) are stored under {other}"
+            " already, with the same merge commits: the same repository under another name."
+            f" Keep the name {other}, or store {repo} in a new `database`."
+        )
+
+
 def refuse_other_timezone(con: duckdb.DuckDBPyConnection, repo: str, timezone: str) -> None:
     """Raise SourceCheckError when stored PRs belong to other weeks in `timezone` than the
     ones they are stored in: the weeks were keyed by another `timezone`'s Mondays. Weeks of the
@@ -222,6 +240,7 @@ def _ingest_git(
         diffs_by_pr[diff.pr_number].append(diff)
     results = []
     with connect(settings.database) as con:
+        refuse_stored_elsewhere(con, repo.name, prs)
         refuse_emptying(
             con, repo.name, {w.week_start: by_week.get(w.week_start, []) for w in windows}
         )
@@ -298,6 +317,7 @@ def _ingest_github(
                 *pushed_commit_tables(window.week_start, []),
             ]
             with connect(settings.database) as con:
+                refuse_stored_elsewhere(con, repo.name, week.prs)
                 refuse_emptying(con, repo.name, {window.week_start: week.prs})
                 replace_partition(con, repo.name, window.week_start, tables)
             results.append(

@@ -189,6 +189,20 @@ def stored_merge_weeks(
     return [(int(number), merged_at, week) for number, merged_at, week in rows]
 
 
+def repos_with_merge_commits(
+    con: duckdb.DuckDBPyConnection, repo: str, shas: Sequence[str]
+) -> dict[str, list[int]]:
+    """Other repositories whose stored PRs have any of these merge commits, with the PRs."""
+    found: dict[str, list[int]] = {}
+    for other, number in con.execute(
+        "SELECT repo, number FROM prs WHERE repo <> ? AND list_contains(?::VARCHAR[],"
+        " merge_commit_sha) ORDER BY repo, number",
+        [repo, list(shas)],
+    ).fetchall():
+        found.setdefault(other, []).append(int(number))
+    return found
+
+
 def read_prs(
     con: duckdb.DuckDBPyConnection,
     repo: str,
