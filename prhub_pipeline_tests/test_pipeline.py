@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import socket
 import subprocess
 import sys
 from datetime import UTC, date, datetime
@@ -17,7 +18,14 @@ from prhub_pipeline.cli import main
 from prhub_pipeline.config import load_settings
 from prhub_pipeline.defs import build_definitions
 from prhub_pipeline.defs.analysis_assets import _classifier_metadata, _modules_metadata
-from prhub_pipeline.defs.instance import default_dagster_home, prepare_dagster_home
+from prhub_pipeline.defs.definitions import WEEKLY_JOB
+from prhub_pipeline.defs.instance import (
+    CLI_HOST_TAG,
+    CLI_PID_TAG,
+    default_dagster_home,
+    fail_orphaned_runs,
+    prepare_dagster_home,
+)
 from prhub_pipeline.defs.runner import RANGE_END_TAG, RANGE_START_TAG
 from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
@@ -658,6 +666,35 @@ def test_report_files_a_run_could_not_write_name_the_week_and_are_tidied_next_ru
     monkeypatch.undo()
     assert main(args) == 0
     assert (folder / "2026-05-04.en.md").is_file()
+
+
+def test_a_run_whose_materialize_process_died_is_marked_failed() -> None:
+    """A killed `prhub materialize` left its run STARTED, holding the warehouse pool: every
+    UI and scheduled run stayed queued until someone cancelled it by hand."""
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    here = socket.gethostname()
+    with dg.DagsterInstance.ephemeral() as instance:
+        for run_id, host, pid in (
+            ("a" * 36, here, dead.pid),  # killed
+            ("b" * 36, here, os.getpid()),  # still running
+            ("c" * 36, "another-host", dead.pid),  # not this machine's to judge
+        ):
+            instance.add_run(
+                dg.DagsterRun(
+                    job_name=WEEKLY_JOB,
+                    run_id=run_id,
+                    status=dg.DagsterRunStatus.STARTED,
+                    tags={CLI_HOST_TAG: host, CLI_PID_TAG: str(pid)},
+                )
+            )
+        assert fail_orphaned_runs(instance) == ["a" * 36]
+        statuses = [instance.get_run_by_id(i * 36).status for i in "abc"]  # type: ignore[union-attr]
+    assert statuses == [
+        dg.DagsterRunStatus.FAILURE,
+        dg.DagsterRunStatus.STARTED,
+        dg.DagsterRunStatus.STARTED,
+    ]
 
 
 def test_the_module_labels_summary_names_the_unknown_tags() -> None:

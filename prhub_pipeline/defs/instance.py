@@ -5,10 +5,13 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 from importlib import resources
 from pathlib import Path
+
+import dagster as dg
 
 import prhub_pipeline
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL
@@ -48,7 +51,52 @@ def prepare_dagster_home(home: Path) -> Path:
         check=True,
         capture_output=True,
     )
+    with dg.DagsterInstance.from_config(str(home)) as instance:
+        fail_orphaned_runs(instance)
     return instance_yaml
+
+
+# Tags of a run `prhub materialize` started: where and in which process it runs.
+CLI_HOST_TAG = "prhub/cli_host"
+CLI_PID_TAG = "prhub/cli_pid"
+
+
+def cli_run_tags() -> dict[str, str]:
+    return {CLI_HOST_TAG: socket.gethostname(), CLI_PID_TAG: str(os.getpid())}
+
+
+def fail_orphaned_runs(instance: dg.DagsterInstance) -> list[str]:
+    """Mark failed the runs a `prhub materialize` of this machine started and never finished
+    (its process is gone: killed): such a run stays STARTED, and the warehouse pool it holds
+    keeps every UI and scheduled run queued. Returns their run ids."""
+    host = socket.gethostname()
+    started = instance.get_runs(
+        filters=dg.RunsFilter(
+            statuses=[dg.DagsterRunStatus.STARTING, dg.DagsterRunStatus.STARTED],
+            tags={CLI_HOST_TAG: host},
+        )
+    )
+    orphaned = []
+    for run in started:
+        pid = int(run.tags.get(CLI_PID_TAG, "0") or 0)
+        if not _alive(pid):
+            instance.report_run_failed(
+                run, message=f"the prhub materialize process {pid} on {host} ended mid-run"
+            )
+            orphaned.append(run.run_id)
+    return orphaned
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
 
 
 def exec_dagster_dev(home: Path, config_path: Path, host: str, port: int) -> None:

@@ -17,7 +17,7 @@ from prhub_pipeline.defs.definitions import (
     WEEKLY_JOB,
     build_definitions,
 )
-from prhub_pipeline.defs.instance import default_dagster_home
+from prhub_pipeline.defs.instance import cli_run_tags, default_dagster_home, fail_orphaned_runs
 from prhub_pipeline.defs.partitions import partition_key
 from prhub_pipeline.defs.text import counted
 from prhub_pipeline.warehouse import connect
@@ -113,13 +113,15 @@ def materialize_weeks(
     ]
     run_ids: list[str] = []
     with _instance(config_path) as instance:
+        for orphan in fail_orphaned_runs(instance):
+            progress(f"  run {orphan}: its prhub materialize process ended mid-run; marked failed")
         for stage, job_name, tags, partition, assets in steps:
             job = definitions.resolve_job_def(job_name)
             if not job.asset_layer.executable_asset_keys:
                 continue
             result = job.execute_in_process(
                 instance=instance,
-                tags=tags,
+                tags={**tags, **cli_run_tags()},
                 partition_key=partition,
                 asset_selection=[dg.AssetKey(name) for name in assets] if assets else None,
                 raise_on_error=False,
