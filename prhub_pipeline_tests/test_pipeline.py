@@ -9,10 +9,12 @@ import subprocess
 import sys
 from datetime import UTC, date, datetime
 from pathlib import Path
+from types import SimpleNamespace
 
 import dagster as dg
 import duckdb
 import pytest
+from dagster._utils.error import SerializableErrorInfo
 
 from prhub_pipeline.cli import main
 from prhub_pipeline.config import load_settings
@@ -26,7 +28,7 @@ from prhub_pipeline.defs.instance import (
     fail_orphaned_runs,
     prepare_dagster_home,
 )
-from prhub_pipeline.defs.runner import RANGE_END_TAG, RANGE_START_TAG
+from prhub_pipeline.defs.runner import RANGE_END_TAG, RANGE_START_TAG, _failure
 from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
 from prhub_pipeline.stages import report as report_stage
@@ -481,6 +483,37 @@ def test_sql_prints_a_table(
     assert "104" in out and "106" in out and "(3 rows)" in out
     assert main(["sql", "--config", str(config), "SELECT * FROM nope"]) == 2
     assert "query failed" in capsys.readouterr().err
+
+
+def test_a_failed_step_is_told_by_the_first_error_that_is_not_dagsters() -> None:
+    """The innermost cause dropped our context: "ConstraintException: Duplicate key ..."
+    without "writing partition ... failed, nothing was changed"."""
+    duckdb_error = SerializableErrorInfo(
+        "_duckdb.ConstraintException: Constraint Error: Duplicate key\n", [], "ConstraintException"
+    )
+    ours = SerializableErrorInfo(
+        "prhub_pipeline.warehouse.connection.WarehouseError: writing partition acme/widgets"
+        " 2026-05-11 failed, nothing was changed: Constraint Error: Duplicate key\n",
+        [],
+        "WarehouseError",
+        cause=duckdb_error,
+    )
+    wrapper = SerializableErrorInfo(
+        "dagster._core.errors.DagsterExecutionStepExecutionError: Error occurred while"
+        ' executing op "raw_prs":\n',
+        [],
+        "DagsterExecutionStepExecutionError",
+        cause=ours,
+    )
+    failed = SimpleNamespace(
+        is_step_failure=True,
+        step_key="raw_prs",
+        step_failure_data=SimpleNamespace(error=wrapper),
+    )
+    assert _failure(SimpleNamespace(all_events=[failed])) == (  # type: ignore[arg-type]
+        "raw_prs: WarehouseError: writing partition acme/widgets 2026-05-11 failed, nothing was"
+        " changed: Constraint Error: Duplicate key"
+    )
 
 
 def test_output_piped_into_head_is_no_failure(tmp_path: Path) -> None:

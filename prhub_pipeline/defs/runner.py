@@ -50,13 +50,14 @@ def _instance(config_path: Path) -> dg.DagsterInstance:
 
 
 def _failure(result: dg.ExecuteInProcessResult) -> str:
-    """The step that failed and the error that failed it: the innermost cause, not Dagster's
-    wrapper ("Error occurred while executing op "raw_prs":" said nothing of a clone missing
-    objects)."""
+    """The step that failed and the error that failed it: the first of its causes that is not
+    Dagster's wrapper ("Error occurred while executing op "raw_prs":" said nothing of a clone
+    missing objects), whose message carries ours ("writing partition ... failed, nothing was
+    changed: ..." rather than DuckDB's bare constraint error)."""
     for event in result.all_events:
         if event.is_step_failure and event.step_failure_data.error:
             error = event.step_failure_data.error
-            while error.cause is not None:
+            while error.cause is not None and (error.cls_name or "").startswith("Dagster"):
                 error = error.cause
             message = _QUALIFIED_ERROR.sub("", error.message.strip().splitlines()[0])
             return f"{event.step_key}: {message}"
