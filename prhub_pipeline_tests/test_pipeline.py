@@ -268,6 +268,21 @@ def test_a_source_without_a_stored_weeks_prs_replaces_nothing(
     assert stored(config, "SELECT week_start::VARCHAR, markdown FROM weekly_reports") == reports
 
 
+def refused_after_editing(
+    config: Path, weeks: list[str], old: str, new: str, capsys: pytest.CaptureFixture[str]
+) -> str:
+    """Materialize the weeks, replace `old` by `new` in the config and run them again: that
+    run fails and changes no stored PR. Returns its stderr."""
+    args = ["materialize", "--config", str(config), *weeks]
+    assert main(args) == 0
+    before = stored(config, "SELECT repo, week_start::VARCHAR, number FROM prs ORDER BY 3")
+    config.write_text(config.read_text(encoding="utf-8").replace(old, new), "utf-8")
+    capsys.readouterr()
+    assert main(args) == 1
+    assert stored(config, "SELECT repo, week_start::VARCHAR, number FROM prs ORDER BY 3") == before
+    return capsys.readouterr().err
+
+
 def test_weeks_stored_under_another_timezone_are_not_rekeyed(
     history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -275,19 +290,13 @@ def test_weeks_stored_under_another_timezone_are_not_rekeyed(
     the `timezone` changed, a run lost the PRs that moved to another week (rc 0), or failed
     on a duplicate key."""
     config = write_config(tmp_path, history.path)
-    args = ["materialize", "--config", str(config), "--week", WEEKS[1], "--through", WEEKS[2]]
-    assert main(args) == 0
-    before = stored(config, "SELECT week_start::VARCHAR, number FROM prs ORDER BY 2")
-    text = config.read_text(encoding="utf-8")
-    config.write_text(text.replace("Asia/Shanghai", "America/Los_Angeles"), "utf-8")
-    capsys.readouterr()
-    assert main(args) == 1
+    weeks = ["--week", WEEKS[1], "--through", WEEKS[2]]
+    err = refused_after_editing(config, weeks, "Asia/Shanghai", "America/Los_Angeles", capsys)
     assert (
         "SourceCheckError: acme/widgets: 4 stored PRs are in other weeks by America/Los_Angeles's"
         " Mondays than the weeks they were stored in (#104, merged 2026-05-11 01:00 UTC, is in"
         " the week of 2026-05-11): the weeks were stored with another `timezone`."
-    ) in capsys.readouterr().err
-    assert stored(config, "SELECT week_start::VARCHAR, number FROM prs ORDER BY 2") == before
+    ) in err
 
 
 def test_a_repository_renamed_in_the_config_is_not_stored_twice(
@@ -295,18 +304,13 @@ def test_a_repository_renamed_in_the_config_is_not_stored_twice(
 ) -> None:
     """verl renamed in the config stored its 86 PRs under each name, rc 0."""
     config = write_config(tmp_path, history.path)
-    args = ["materialize", "--config", str(config), "--week", WEEKS[1]]
-    assert main(args) == 0
-    before = stored(config, "SELECT repo, number FROM prs ORDER BY 2")
-    text = config.read_text(encoding="utf-8")
-    config.write_text(text.replace("acme/widgets", "acme/gadgets"), "utf-8")
-    capsys.readouterr()
-    assert main(args) == 1
+    err = refused_after_editing(
+        config, ["--week", WEEKS[1]], "acme/widgets", "acme/gadgets", capsys
+    )
     assert (
         "SourceCheckError: acme/gadgets: 3 of its PRs (e.g. #104) are stored under acme/widgets"
         " already, with the same merge commits: the same repository under another name."
-    ) in capsys.readouterr().err
-    assert stored(config, "SELECT repo, number FROM prs ORDER BY 2") == before
+    ) in err
 
 
 def test_a_week_after_a_clone_that_failed_to_update_is_refused(
