@@ -4,6 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from prhub_pipeline.warehouse import connect
+from prhub_pipeline.warehouse.connection import schema_version
 from prhub_pipeline_tests.gitrepo import GitRepo
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -30,3 +32,10 @@ def write_config(folder: Path, git_path: Path, start: str = "2026-05-04", **extr
     path = folder / "prhub.yaml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def empty_warehouse(database: Path) -> Path:
+    """A warehouse with every table migrated and no rows, as a first run opens it."""
+    with connect(database) as con:
+        assert schema_version(con) > 0
+    return database

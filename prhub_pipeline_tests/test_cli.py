@@ -13,9 +13,9 @@ import pytest
 from prhub_pipeline.cli import main
 from prhub_pipeline.modelling.tagging import evaluation
 from prhub_pipeline.modelling.tagging.pr_records import write_pr_records
-from prhub_pipeline.warehouse import WarehouseError, connect
+from prhub_pipeline.warehouse import WarehouseError
 from prhub_pipeline.warehouse.query import run_query
-from prhub_pipeline_tests.conftest import write_config
+from prhub_pipeline_tests.conftest import empty_warehouse, write_config
 from prhub_pipeline_tests.module_fixtures import synthetic_history
 
 
@@ -172,10 +172,8 @@ def test_run_query_refuses_an_empty_query(tmp_path: Path) -> None:
 )
 def test_a_users_query_reaches_nothing_but_the_warehouse(tmp_path: Path, query: str) -> None:
     """`prhub sql` read the warehouse only, yet COPY ... TO overwrote the config file."""
-    database = tmp_path / "prhub.duckdb"
+    database = empty_warehouse(tmp_path / "prhub.duckdb")
     (tmp_path / "prhub.yaml").write_text("database: prhub.duckdb\n", encoding="utf-8")
-    with connect(database):
-        pass  # an empty warehouse
     assert run_query(database, "SELECT count(*) AS prs FROM prs") == (["prs"], [(0,)])
     with pytest.raises(WarehouseError, match="query failed"):
         run_query(database, query.format(folder=tmp_path))

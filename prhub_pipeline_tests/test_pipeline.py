@@ -33,11 +33,10 @@ from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
 from prhub_pipeline.stages import report as report_stage
 from prhub_pipeline.stages.modules import ClassifierSummary, WeekModules
-from prhub_pipeline.warehouse import connect
 from prhub_pipeline.warehouse.connection import WarehouseLockedError
 from prhub_pipeline.warehouse.query import format_table
 from prhub_pipeline.weeks import WeekWindow
-from prhub_pipeline_tests.conftest import write_config
+from prhub_pipeline_tests.conftest import empty_warehouse, write_config
 from prhub_pipeline_tests.gitrepo import GitRepo
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -60,6 +59,20 @@ def history(git_repo: GitRepo) -> GitRepo:
                 {f"src/m{number}.py": f"{number}\n", "tests/test_x.py": f"{number}\n"},
             )
     return git_repo
+
+
+def commit_core_fixes(git_repo: GitRepo, merged: list[tuple[int, str, str | None]]) -> None:
+    """An initial commit, then a `[core] fix` squash merge per (number, day, author) at 10:00
+    Shanghai time; an author of None is the repository's default one."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    for number, day, author in merged:
+        git_repo.commit(
+            f"[core] fix: change {number} (#{number})",
+            f"{day}T10:00:00+08:00",
+            {f"src/m{number}.py": f"{number}\n"},
+            author,
+            f"{number}@example.com" if author else None,
+        )
 
 
 def stored(config: Path, sql: str) -> list[tuple[object, ...]]:
@@ -523,8 +536,7 @@ def test_a_failed_step_is_told_by_the_first_error_that_is_not_dagsters() -> None
 def test_output_piped_into_head_is_no_failure(tmp_path: Path) -> None:
     """`prhub sql ... | head -1` printed "prhub: BrokenPipeError" and exited 1."""
     config = write_config(tmp_path, tmp_path)
-    with connect(load_settings(config).database):
-        pass  # an empty warehouse
+    empty_warehouse(load_settings(config).database)
     query = "SELECT range AS n FROM range(300000)"
     reader = subprocess.Popen(
         [sys.executable, "-m", "prhub_pipeline.cli", "sql", "--config", str(config), query],
@@ -770,15 +782,14 @@ def test_weekly_models_count_people_as_the_report_does_and_keep_empty_weeks(
     """A bot is no author (verl's 2025-03-24 week: the model said 28 authors, the report 27);
     a tie for the most active author goes the same way on every query; a week without PRs is
     a row of zeros in every weekly model, where a module's drop to zero shows."""
-    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
-    for number, name in ((1, "Yuhan Yang"), (2, "lxb007981"), (3, "dependabot[bot]")):
-        git_repo.commit(
-            f"[core] fix: change {number} (#{number})",
-            f"2026-05-2{5 + number}T10:00:00+08:00",
-            {f"src/m{number}.py": f"{number}\n"},
-            name,
-            f"{number}@example.com",
-        )
+    commit_core_fixes(
+        git_repo,
+        [
+            (1, "2026-05-26", "Yuhan Yang"),
+            (2, "2026-05-27", "lxb007981"),
+            (3, "2026-05-28", "dependabot[bot]"),
+        ],
+    )
     config = write_config(tmp_path, git_repo.path)
     args = ["materialize", "--config", str(config), "--week", WEEKS[-1], "--through", "2026-06-01"]
     assert main(args) == 0
@@ -809,13 +820,9 @@ def test_each_week_of_a_range_run_carries_its_own_metadata(
 ) -> None:
     """A backfill runs its weeks in one run: each partition's event tells its own week (two PRs
     and one), not the range's three, or the UI's partition pages and plots would show them."""
-    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
-    for number, day in ((1, "2026-05-05"), (2, "2026-05-06"), (3, "2026-05-12")):
-        git_repo.commit(
-            f"[core] fix: change {number} (#{number})",
-            f"{day}T10:00:00+08:00",
-            {f"src/m{number}.py": f"{number}\n"},
-        )
+    commit_core_fixes(
+        git_repo, [(1, "2026-05-05", None), (2, "2026-05-06", None), (3, "2026-05-12", None)]
+    )
     config = write_config(tmp_path, git_repo.path)
     job = build_definitions(config).resolve_job_def("weekly_report_job")
     first, last = (

@@ -45,9 +45,9 @@ from prhub_pipeline.warehouse.github import (
 from prhub_pipeline.warehouse.prs import (
     config_diff_tables,
     pr_tables,
+    prs_in_other_weeks,
     pushed_commit_tables,
     repos_with_merge_commits,
-    stored_merge_weeks,
     week_pr_numbers,
 )
 from prhub_pipeline.weeks import WeekWindow, week_of
@@ -173,11 +173,7 @@ def refuse_other_timezone(con: duckdb.DuckDBPyConnection, repo: str, timezone: s
     ones they are stored in: the weeks were keyed by another `timezone`'s Mondays. Weeks of the
     new zone would overlap them, so a run lost the PRs that moved (verl's 2025-05-19 went from
     55 PRs to 51, rc 0) or failed on a duplicate key."""
-    moved = [
-        (number, merged_at, stored)
-        for number, merged_at, stored in stored_merge_weeks(con, repo)
-        if week_of(merged_at, timezone) != stored
-    ]
+    moved = prs_in_other_weeks(con, repo, timezone)
     if moved:
         number, merged_at, stored = moved[0]
         raise SourceCheckError(

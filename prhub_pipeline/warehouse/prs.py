@@ -178,13 +178,16 @@ def week_pr_numbers(
     return weeks
 
 
-def stored_merge_weeks(
-    con: duckdb.DuckDBPyConnection, repo: str
+def prs_in_other_weeks(
+    con: duckdb.DuckDBPyConnection, repo: str, timezone: str
 ) -> list[tuple[int, datetime, date]]:
-    """(number, merged_at, week_start) of every stored PR of a repository, oldest first."""
+    """(number, merged_at, week_start) of the stored PRs whose week by `timezone`'s Mondays is
+    not the one they are stored in, oldest first."""
     rows = con.execute(
-        "SELECT number, merged_at, week_start FROM prs WHERE repo = ? ORDER BY merged_at, number",
-        [repo],
+        "SELECT number, merged_at, week_start FROM prs WHERE repo = ?"
+        " AND date_trunc('week', timezone(?, merged_at))::DATE <> week_start"
+        " ORDER BY merged_at, number",
+        [repo, timezone],
     ).fetchall()
     return [(int(number), merged_at, week) for number, merged_at, week in rows]
 

@@ -585,7 +585,7 @@ def fit_calibration(
     history from the git source has none, and the map must not depend on the source)."""
     raws = sorted(_history_raw_scores(history, modules, config))
     if len(raws) < MIN_CALIBRATION_HISTORY:
-        return ScoreCalibration(method="fixed", history_size=len(raws))
+        return calibration_outline(len(raws))
     n = len(raws)
     points: list[float] = []
     percentiles: list[float] = []
