@@ -2159,3 +2159,20 @@ def test_a_squash_whose_first_commit_is_the_pr_says_what_that_commit_says() -> N
     assert summarize(title, taken) == summarize(title, "")
     # lmdeploy #4812's title names the number too: a backport of #4804, its own change.
     assert summarize(f"{title} (#4801)", taken) == summarize(title, body)
+
+
+def test_a_paragraph_of_figures_is_no_summary() -> None:
+    """verl #884's summary read "Ckpt 0 16m Dataset 1 1m dcf 1 6m ...", its CI timings."""
+    body = (
+        "Also try to reduce CI time in this version, grpo hangs too much tasks in\nL20-1\n"
+        "In current CI device mapping:\n\nCkpt 0 16m\nDataset 1 1m\ndcf 1 6m\ndc 0 6m\n"
+        "Ea 1 8m\ngrpo 0 15m\n\n0 16+6+15+15+3+1+12=68\n1 1+6+8+15+2+24+1+2+3+5+3=70"
+    )
+    assert summarize("[ci] chore: rebalance CI", body) == (
+        "Try to reduce CI time in this version, grpo hangs too much tasks in L20-1 In current CI"
+        " device mapping."
+    )
+    # Versions and sizes in a sentence are words among words.
+    assert summarize("[model] feat: x", "Works with qwen2.5vl 3b + geo3k on 8 GPUs.") == (
+        "Works with qwen2.5vl 3b + geo3k on 8 GPUs."
+    )

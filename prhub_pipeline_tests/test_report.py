@@ -991,9 +991,9 @@ def test_a_theme_holding_the_very_prs_of_a_module_is_named_once() -> None:
             THEMES.pop(number, None)
     assert "Of the week's 6 fixes, 4 concern Performance." in context.summary
     assert "The largest changes: Performance (1 → 4) and data (0 → 2)." in context.trends_lead
-    # Once Performance holds more than perf, the fixes' sentence names both; the largest
-    # changes still name the larger move alone, perf's PRs being among it.
-    assert "Of the week's 6 fixes, 5 concern Performance and 4 concern perf." in wider.summary
+    # Once Performance holds more than perf, the fixes' sentence and the largest changes
+    # still name the larger alone, perf's PRs being among it.
+    assert "Of the week's 6 fixes, 5 concern Performance." in wider.summary
     assert "The largest changes: Performance (1 → 5) and data (0 → 2)." in wider.trends_lead
 
 
@@ -1029,7 +1029,7 @@ def test_a_theme_made_of_a_module_with_the_same_prs_shares_its_trend_row(lang: s
     rows = {(r.kind, r.name): r for r in same.trends}
     assert rows[("module", "doc")].shared_theme == docs and ("theme", "Docs") not in rows
     assert rows[("theme", "NPU")].count == 1  # NPU is made of no module
-    shown = {"zh": "doc（主题 文档）", "en": "doc (theme Docs)"}[lang]
+    shown = {"zh": "doc（即主题“文档”）", "en": "doc (also the Docs theme)"}[lang]
     assert f"| {shown} | " in render_report(same, lang, "md")  # type: ignore[arg-type]
     html = render_report(same, lang, "html")  # type: ignore[arg-type]
     chart = html[html.index("<svg") : html.index("</svg>")]
@@ -1303,7 +1303,7 @@ def test_a_docs_only_week() -> None:
     # They change documentation alone: docs changes, whatever the titles' verb (`chore`) says.
     assert "By type: 3 docs changes." in markdown
     assert "core paths without touching" not in markdown
-    assert "No PR reached importance 7.0 this week; these are the 3 most important." in markdown
+    assert "None of the week's 3 PRs reached importance 7.0." in markdown
 
 
 def test_the_quick_view_says_when_it_shows_only_the_top_key_prs() -> None:
@@ -2379,8 +2379,8 @@ def test_the_risk_observations_say_how_many_core_changes_came_with_tests(lang: s
             "此前 12 周为 25%（12 个中 3 个）。"
         ),
         "en": (
-            "2 of the week's 4 PRs that change 10 or more lines of core code also add or change"
-            " tests (50%), against 25% over the previous 12 weeks (3 of 12)."
+            "2 of the week's 4 PRs that changed 10 or more lines of core code also added or"
+            " changed tests (50%), against 25% over the previous 12 weeks (3 of 12)."
         ),
     }[lang]
     assert context.risk_notes[0] == note
@@ -2782,3 +2782,74 @@ def test_a_top_themes_leading_kind_of_change_is_told(lang: str, said: str) -> No
     assert (
         facts.theme_lead(ordered, {r.number: ["NPU/Ascend"] for r in ordered}, "NPU/Ascend") is None
     )
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_header_the_summary_and_the_index_count_the_same_risk_flags(lang: str) -> None:
+    """verl's 2026-05-11 showed 18 risk flags in the index (every `pr_risks` row), 16 in the
+    summary's tally (all but the revert's) and 5 on the HTML's card (the observations)."""
+    prs = week_prs()
+    context = context_for(prs, lang)
+    flags = flag_risks(prs, MODULES, REVIEWS, CONFIG, {}, check_approvals=False)
+    assert {"revert", "reverted"} <= {f.risk for f in flags}
+    assert context.header.risk_flag_count == len(flags)
+    (tally,) = [p for p in context.summary if p.startswith(("Risk flags:", "风险标记："))]
+    told = re.findall(r"\((\d+)\)" if lang == "en" else r"(\d+) 项", tally)
+    assert sum(map(int, told)) == len(flags)
+    html = render_report(context, lang, "html")  # type: ignore[arg-type]
+    name = {"zh": "风险标记", "en": "Risk flags"}[lang]
+    assert f'<div class="card"><b>{len(flags)}</b><span>{name}</span></div>' in html
+
+
+def test_the_index_and_the_titles_name_the_iso_year() -> None:
+    """Every year has a week 1, and 2024-12-30 starts week 1 of 2025: the index read "W1" for
+    2024-12-30 and 2025-12-29 alike, and the titles gave no year."""
+    listed = [
+        ReportListing(week_start=date(2024, 12, 30), lang="en", pr_count=3),
+        ReportListing(week_start=date(2025, 12, 29), lang="en", pr_count=5),
+    ]
+    index = render_index(REPO, listed, "en")
+    assert "<td>2025-W01</td><td>2024-12-30 to 2025-01-05</td>" in index
+    assert "<td>2026-W01</td><td>2025-12-29 to 2026-01-04</td>" in index
+    new_year = WeekWindow(week_start=date(2024, 12, 30), timezone="America/New_York")
+    titles = {
+        lang: build_report_context(
+            REPO, new_year, [], [], [], [], [], REVIEWS, None, lang, calibration=CALIBRATION
+        ).header
+        for lang in ("zh", "en")
+    }
+    assert titles["zh"].title == f"{REPO} 2025 年第 1 周周报（12-30 至 01-05）"
+    assert titles["en"].title == f"{REPO} weekly report, week 1 of 2025 (Dec 30 to Jan 5)"
+    markdown = render_report(
+        build_report_context(
+            REPO, new_year, [], [], [], [], [], REVIEWS, None, "en", calibration=CALIBRATION
+        ),
+        "en",
+    )
+    assert "- Period: 2024-12-30 to 2025-01-05 (America/New_York)" in markdown
+
+
+def test_a_week_without_key_prs_says_so_where_the_key_changes_would_be() -> None:
+    """The week's lone line "No key changes could be grouped by theme this week" read as if
+    there were some."""
+    small = [make_pr(1, "[misc] chore: bump version", files=[("VERSION", 1, 1)])]
+    for lang, said in (
+        ("en", "No PR reached importance 7.0 this week."),
+        ("zh", "本周没有重要性达到 7.0 的 PR。"),
+    ):
+        context = context_for(small, lang)
+        assert context.header.key_pr_count == 0 and not context.groups
+        assert said in render_report(context, lang)  # type: ignore[arg-type]
+        assert said in render_report(context, lang, "html")  # type: ignore[arg-type]
+    assert context_for(small, "en").quick_view_lead == (
+        "The week's only PR did not reach importance 7.0."
+    )
+
+
+def test_zh_sets_no_space_between_a_closing_parenthesis_and_chinese() -> None:
+    """The tail of a list after a parenthesis: "Memento mori.（#6317） 等 10 位"."""
+    context = context_for(week_prs(), "zh")
+    context = context.model_copy(update={"summary": ["新作者：甲（#1）、乙（#2） 等 10 位。"]})
+    for fmt in ("md", "html"):
+        rendered = render_report(context, "zh", fmt)  # type: ignore[arg-type]
+        assert "）等 10 位" in rendered and "） 等" not in rendered

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import struct
 import subprocess
 import zlib
@@ -76,3 +77,24 @@ def test_html_report_renders_in_chromium(tmp_path: Path, lang: str) -> None:
     assert (width, height) == (1200, 3000)
     # A blank page is one colour; a rendered report has text, bars and table lines.
     assert len(set(pixels[: len(pixels) // 2])) > 50
+
+
+def test_tables_stay_readable_on_a_phone(tmp_path: Path) -> None:
+    """At a phone's width the trends table's name and composition columns shrank to one
+    character a line (`overflow-wrap: anywhere` in the cells); they keep their words now, and
+    the table scrolls sideways instead."""
+    html = render_report(context_for(week_prs(), "en"), "en", "html")
+    # The report allows no script; this copy measures the cells it lays out.
+    html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+    probe = (
+        "<script>document.body.dataset.narrowest = Math.min(...Array.from("
+        "document.querySelectorAll('#trends td:not(.num)'), td => td.getBoundingClientRect()"
+        ".width));</script>"
+    )
+    page = tmp_path / "phone.html"
+    page.write_text(html.replace("</body>", probe + "</body>"), encoding="utf-8")
+    dom = chromium(tmp_path, "--window-size=390,2000", "--dump-dom", page.as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    found = re.search(r'data-narrowest="([\d.]+)"', dom.stdout)
+    assert found is not None, "the probe did not run"
+    assert float(found.group(1)) >= 50

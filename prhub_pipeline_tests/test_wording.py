@@ -125,8 +125,8 @@ def test_other_terminal_punctuation_is_not_doubled(title: str, ending: str) -> N
     [
         (
             "en",
-            "The busiest modules were CI (4, all of them the classifier's guesses) and FSDP (2).",
-            "Of the week's 6 fixes, 4 concern CI (all of them the classifier's guesses).",
+            "The busiest modules were CI (4, all of them guessed by the classifier) and FSDP (2).",
+            "Of the week's 6 fixes, 4 concern CI (all of them guessed by the classifier).",
         ),
         ("zh", "CI（4 个，均为分类器预测）、FSDP（2 个）", "4 个涉及 CI（均为分类器预测）。"),
     ],
@@ -143,7 +143,8 @@ def test_a_busiest_module_made_of_guesses_says_so(lang: Lang, busiest: str, focu
     # Busiest modules that are all guesses say it once.
     every = " ".join(context_for(prs, lang, modules, guessed=range(1, 7)).summary)
     assert {
-        "en": "The busiest modules were CI (4) and FSDP (2), all of them the classifier's guesses.",
+        "en": "The busiest modules were CI (4) and FSDP (2), all of them guessed by the"
+        " classifier.",
         "zh": "变更最集中的模块是 CI（4 个）、FSDP（2 个），均为分类器预测。",
     }[lang] in every
     # Tags the repository wrote itself read as before.
@@ -154,7 +155,7 @@ def test_a_busiest_module_made_of_guesses_says_so(lang: Lang, busiest: str, focu
 
 def test_fixes_do_not_concentrate_on_a_module_the_classifier_is_unsure_of() -> None:
     """slime's 2026-08-10 said "Of the week's 20 fixes, 8 concern CI" and "The busiest modules
-    were CI (10, all of them the classifier's guesses)" of fixes guessed `ci` at 0.12-0.51 for
+    were CI (10, all of them guessed by the classifier)" of fixes guessed `ci` at 0.12-0.51 for
     registering their test in CI; a guess under even odds decides no section, nor where the
     fixes concentrate, nor which module was busiest. The trends table still counts it."""
     prs = [make_pr(n, f"fix: whiten advantages {n}") for n in range(1, 5)]
@@ -164,13 +165,17 @@ def test_fixes_do_not_concentrate_on_a_module_the_classifier_is_unsure_of() -> N
     summary = " ".join(context.summary)
     assert "concern CI" not in summary
     assert "Of the week's 7 fixes, 3 concern FSDP." in summary
-    assert "The busiest module was FSDP (3)." in summary
+    # CI's 4 PRs in the table outnumber FSDP's 3, so the summary says why CI is not named.
+    assert (
+        "Not counting the classifier's unsure guesses, the busiest module was FSDP (3)." in summary
+    )
     assert "CI (" not in summary
     assert next(r for r in context.trends if r.name == "ci").count == 4
     # At even odds or better the guesses count, and say they are guesses.
     sure = " ".join(context_for(prs, "en", modules, guessed=range(1, 5), confidence=0.7).summary)
     assert (
-        "The busiest modules were CI (4, all of them the classifier's guesses) and FSDP (3)" in sure
+        "The busiest modules were CI (4, all of them guessed by the classifier) and FSDP (3)"
+        in sure
     )
     # A module busy without its unsure guesses is told with all its PRs, as the table counts.
     tagged = [make_pr(n, f"[ci] fix: a flaky job {n}") for n in (8, 9)]
@@ -178,7 +183,7 @@ def test_fixes_do_not_concentrate_on_a_module_the_classifier_is_unsure_of() -> N
     both = context_for([*prs, *tagged], "en", more, guessed=range(1, 5), confidence=0.3)
     told = " ".join(both.summary)
     assert (
-        "The busiest modules were CI (6, 4 of them the classifier's guesses) and FSDP (3)" in told
+        "The busiest modules were CI (6, 4 of them guessed by the classifier) and FSDP (3)" in told
     )
     assert next(r for r in both.trends if r.name == "ci").count == 6
 
@@ -329,7 +334,7 @@ def test_a_chinese_theme_in_the_largest_changes_has_no_space_before_it() -> None
 @pytest.mark.parametrize(
     ("words", "expected"),
     [
-        (EN, "The largest changes: CI (0 → 10, all of them the classifier's guesses), rollout"),
+        (EN, "The largest changes: CI (0 → 10, all of them guessed by the classifier), rollout"),
         (ZH, "变化最大的是 CI（0 → 10，均为分类器预测）、rollout"),
     ],
 )
@@ -532,7 +537,7 @@ def test_config_default_changes_name_their_settings_and_values() -> None:
         "#5951 改变了默认值：algorithm.use_legacy_worker_impl（auto → disable）、"
         f"{env_var}（…ILES', '0') → …ILES', '1')），并删除了配置项 data.max_prompt_length，"
         "并修改了 verl/trainer/config/legacy.yaml 的已有内容，默认配置可能随之改变；"
-        "#7 修改了 conf/a.yaml, conf/b.yaml 的已有内容，默认配置可能随之改变。"
+        "#7 修改了 conf/a.yaml、conf/b.yaml 的已有内容，默认配置可能随之改变。"
     )
 
 
@@ -793,6 +798,11 @@ def test_modules_only_the_classifier_gave_are_counted_and_marked() -> None:
     assert zh.trends_lead[-1].startswith("本周 3 个 PR 中有 1 个的标题和标签未标注模块")
     singular = _predicted_context("en", guessed=[2]).trends_lead[-1]
     assert singular.startswith("1 of the week's 3 PRs names no module in its title or labels: its")
+    # Every PR guessed: not "3 of the week's 3 PRs".
+    every = _predicted_context("en", guessed=[1, 2, 3]).trends_lead[-1]
+    assert every.startswith("None of the week's 3 PRs names a module in its title or labels:")
+    every_zh = _predicted_context("zh", guessed=[1, 2, 3]).trends_lead[-1]
+    assert every_zh.startswith("本周 3 个 PR 的标题和标签均未标注模块")
     assert not any("classifier" in line for line in _predicted_context("en", []).trends_lead)
 
 

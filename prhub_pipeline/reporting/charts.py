@@ -25,6 +25,7 @@ def bar_chart(
     title: str,
     previous_label: str,
     kind_labels: tuple[str, str] = ("module", "theme"),
+    colon: str = ": ",
     width: int = 720,
     row_height: int = 24,
     label_width: int = 170,
@@ -47,7 +48,7 @@ def bar_chart(
             f' text-anchor="end" class="lbl">{escape(label)}</text>'
             f'<rect x="{label_width}" y="{y + 3}" width="{length:.1f}"'
             f' height="12" rx="2" fill="{colour}">'
-            f"<title>{escape(bar.label)}: {bar.value}</title></rect>"
+            f"<title>{escape(bar.label)}{colon}{bar.value}</title></rect>"
             f'<text x="{label_width + length + 6:.1f}" y="{y + 14}" class="val">{bar.value}</text>'
         )
         if bar.previous is not None:
@@ -55,7 +56,7 @@ def bar_chart(
             rows.append(
                 f'<rect x="{label_width}" y="{y + 17}" width="{previous:.1f}"'
                 f' height="3" fill="{PREVIOUS_COLOUR}">'
-                f"<title>{escape(previous_label)}: {bar.previous}</title></rect>"
+                f"<title>{escape(previous_label)}{colon}{bar.previous}</title></rect>"
             )
     legend_y = height - 10
     legend = (

@@ -111,10 +111,12 @@ class Header(Model):
     title: str
     week_start: str
     week_end: str
+    timezone: str  # the zone the week's days are in
     iso_week: int
     pr_count: int
     key_pr_count: int
     key_threshold: float
+    risk_flag_count: int  # every flag of the week's PRs, as `pr_risks` and the index count them
     generated: str
     report_url: str | None = None
 
@@ -331,10 +333,12 @@ def build_report_context(
         title=words.report_title(repo, period),
         week_start=period.start.isoformat(),
         week_end=period.end.isoformat(),
+        timezone=window.timezone,
         iso_week=period.week,
         pr_count=len(prs),
         key_pr_count=sum(1 for s in scores if s.number in by_number and s.is_key),
         key_threshold=key_threshold,
+        risk_flag_count=len(risks),
         generated=words.how_generated(
             source or (prs[0].source if prs else None), calibration, review_data.available, pushed
         ),
@@ -452,7 +456,9 @@ def build_report_context(
                 scoring.untested_core_min_lines,
             ),
         ),
-        quick_view_lead=words.quick_view_lead(len(key_refs), len(quick_view), key_threshold),
+        quick_view_lead=words.quick_view_lead(
+            len(key_refs), len(quick_view), key_threshold, len(ordered)
+        ),
         quick_view=quick_view,
         suggestions=words.suggestions(
             facts.follow_ups(risks, refs, chains, taken_up, scoring.large_change_lines),

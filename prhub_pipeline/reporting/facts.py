@@ -12,7 +12,7 @@ import math
 import re
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from itertools import pairwise
@@ -275,6 +275,7 @@ def type_counts(refs: Sequence[PrRef]) -> list[tuple[PrType, int]]:
 
 @dataclass(frozen=True)
 class Period:
+    year: int  # ISO year: week 1 of 2025 starts on 2024-12-30
     week: int  # ISO week number
     start: date
     end: date
@@ -282,7 +283,8 @@ class Period:
     @classmethod
     def of(cls, window: WeekWindow) -> Period:
         start = window.week_start
-        return cls(week=start.isocalendar().week, start=start, end=start + timedelta(days=6))
+        iso = start.isocalendar()
+        return cls(year=iso.year, week=iso.week, start=start, end=start + timedelta(days=6))
 
 
 @dataclass(frozen=True)
@@ -418,7 +420,7 @@ class Summary:
     fix_total: int  # PRs of type fix
     fix_focus: Ranked  # modules or themes that most of the fixes carry
     reverts: list[RevertChain]
-    risk_tally: list[tuple[RiskKind, int]]  # every kind but the revert chain's, most serious first
+    risk_tally: list[tuple[RiskKind, int]]  # every kind, most serious first
     review_available: bool
     reviews: ReviewCoverage | None = None  # None without review data
     # Of the PRs (the fixes) each module counts, how many have it as the classifier's guess.
@@ -429,6 +431,9 @@ class Summary:
     # Of a top theme (not one of housekeeping), the kind of change most of its PRs are, where
     # that is the story: verl's 17 NPU PRs of 2026-05-11 were 8 docs changes.
     theme_leads: dict[str, tuple[PrType, int]] = field(default_factory=dict)
+    # The classifier's unsure guesses left out of `top_modules` a module the table counts as
+    # many PRs for, or more: the summary says they are not counted, or it contradicts the table.
+    top_modules_less_unsure: bool = False
 
 
 TOP_CHANGES = 3
@@ -475,10 +480,16 @@ def summary(
     fixes = [r for r in ordered if score_of[r.number].fix_impacts and r.number not in undone]
     for ref in fixes:
         by_impact[score_of[ref.number].fix_impacts[0]].append(ref.number)
-    tally = Counter(f.risk for f in risks if f.risk not in ("revert", "reverted"))
+    tally = Counter(f.risk for f in risks)
     # Chosen by their PRs less the unsure guesses, told with all of them, as the table counts.
     chosen = leaders(busiest(sure_module_counts(counts, ordered), len(ordered)), 3)
     top_modules = ranked({m: counts.modules[m] for m, _ in chosen})
+    listed = dict(top_modules)
+    passed_over = [
+        m
+        for m, n in counts.modules.items()
+        if areas_of([m]) and m not in listed and n >= min(listed.values(), default=n + 1)
+    ]
     themes = {t: n for t, n in counts.themes.items() if not _repeats_a_module(t, n, top_modules)}
     top, same_title = top_changes(key or list(ordered))
     top_themes = leaders(busiest(themes, len(ordered)), 2)
@@ -497,6 +508,7 @@ def summary(
         },
         top=top,
         same_title=same_title,
+        top_modules_less_unsure=bool(passed_over),
         fix_count=len(fixes),
         fixes_by_impact=list(by_impact.items()),
         fix_total=len(all_fixes),
@@ -566,7 +578,9 @@ def fix_focus(
     A repository that tags fixes `[BugFix]` has a "bugfix" module; that every fix carries it
     says nothing, so tags naming a change type are no area. Nor is a `dominant` theme, one most
     of the week's PRs carry (NPU in an Ascend-only repository). A module and a theme holding
-    the same fixes (perf and Performance) are named once. Nor is a module the classifier is
+    the same fixes (perf and Performance) are named once, as are a module and a theme one of
+    which holds all the other's fixes (verl's 2026-04-20: 9 fixes of Async/fully-async, 8 of
+    them the fully_async module's). Nor is a module the classifier is
     unsure of (`PrRef.unsure`), which decides no section either: slime's fixes that register
     their test in CI were guessed `ci` at 0.12-0.51, and "8 of the week's 20 fixes concern CI"
     said what their CI registry lines were, not what they fixed.
@@ -576,28 +590,18 @@ def fix_focus(
         for name in [*r.sure_areas, *theme_names.get(r.number, ())]:
             if name not in dominant:
                 fixes_of[name].add(r.number)
-    focus = [
-        (name, n)
-        for name, n in _distinct(
-            ranked({name: len(f) for name, f in fixes_of.items()}),
-            lambda item: frozenset(fixes_of[item[0]]),
-        )
-        if n >= FIX_FOCUS_MIN_PRS and n >= FIX_FOCUS_MIN_SHARE * len(fixes)
-    ]
+    themes = {t for names in theme_names.values() for t in names}
+    focus: Ranked = []
+    for name, n in ranked({name: len(f) for name, f in fixes_of.items()}):
+        if n < FIX_FOCUS_MIN_PRS or n < FIX_FOCUS_MIN_SHARE * len(fixes):
+            break
+        if not any(
+            fixes_of[name] == fixes_of[kept]
+            or (fixes_of[name] <= fixes_of[kept] and (name in themes) != (kept in themes))
+            for kept, _ in focus
+        ):
+            focus.append((name, n))
     return focus[:2]
-
-
-def _distinct(items: Sequence[T], key: Callable[[T], Hashable | None]) -> list[T]:
-    """`items` without those whose key an earlier one has (a key of None is never a repeat)."""
-    seen: set[Hashable] = set()
-    kept = []
-    for item in items:
-        found = key(item)
-        if found is not None and found in seen:
-            continue
-        seen.add(found)
-        kept.append(item)
-    return kept
 
 
 # A label one PR up or down has not changed enough to be named among the largest changes:

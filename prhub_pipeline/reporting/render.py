@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -41,12 +41,13 @@ LABELS: dict[Lang, dict[str, str]] = {
         "summary": "执行摘要",
         "key_changes": "本周重点变化",
         "no_key_changes": "本周没有可归入主题的重点变化。",
+        "no_key_prs": "本周没有重要性达到 {threshold} 的 PR。",
         "trends": "模块与主题趋势",
         "name": "名称",
         "kind": "类别",
         "module": "模块",
         "theme": "主题",
-        "shared_theme": "（主题 {theme}）",
+        "shared_theme": "（即主题“{theme}”）",
         "this_week": "本周",
         "last_week": "上周",
         "change": "变化",
@@ -91,12 +92,13 @@ LABELS: dict[Lang, dict[str, str]] = {
         "summary": "Executive summary",
         "key_changes": "Key changes this week",
         "no_key_changes": "No key changes could be grouped by theme this week.",
+        "no_key_prs": "No PR reached importance {threshold} this week.",
         "trends": "Module and theme trends",
         "name": "Name",
         "kind": "Kind",
         "module": "module",
         "theme": "theme",
-        "shared_theme": " (theme {theme})",
+        "shared_theme": " (also the {theme} theme)",
         "this_week": "This week",
         "last_week": "Last week",
         "change": "Change",
@@ -317,6 +319,7 @@ def _chart(context: ReportContext) -> Markup:
         title=title,
         previous_label=labels["last_week"],
         kind_labels=(labels["module"], labels["theme"]),
+        colon=labels["colon"],
     )
 
 
@@ -348,6 +351,10 @@ def _environment(fmt: Format) -> Environment:
     return env
 
 
+# Chinese sets no space between a full-width closing mark and the Chinese text after it.
+_SPACE_AFTER_FULL_WIDTH = re.compile(r"(?<=[）」』】]) (?=[\u4e00-\u9fff])")
+
+
 def render_report(context: ReportContext, lang: Lang | None = None, fmt: Format = "md") -> str:
     """The report as Markdown (`fmt="md"`) or a self-contained HTML page (`fmt="html"`)."""
     if lang is not None and lang != context.lang:
@@ -361,6 +368,8 @@ def render_report(context: ReportContext, lang: Lang | None = None, fmt: Format 
     text = template.render(
         c=context, t=LABELS[context.lang], ref_scope=RefScope.of(context), **extra
     )
+    if context.lang == "zh":  # "（#6317） 等 10 位": a list's tail after a parenthesis
+        text = _SPACE_AFTER_FULL_WIDTH.sub("", text)
     # The records' text is cleaned already; file paths keep what git allows.
     return re.sub(r"\n{3,}", "\n\n", printable(text)).strip() + "\n"
 
@@ -381,7 +390,9 @@ def render_index(repo: str, entries: Sequence[ReportListing], lang: Lang = "zh")
     rows = [
         {
             "week": week,
-            "iso_week": week.isocalendar().week,
+            # With the ISO year: week 1 of 2025 starts on 2024-12-30, and every year has a W1.
+            "iso_week": "{}-W{:02d}".format(*week.isocalendar()),
+            "week_end": week + timedelta(days=6),
             "pr_count": _known(e.pr_count for e in by_lang.values()),
             "key_pr_count": _known(e.key_pr_count for e in by_lang.values()),
             "risk_flags": _known(e.risk_flags for e in by_lang.values()),

@@ -582,7 +582,26 @@ def _says_something(paragraph: str) -> bool:
         and not paragraph.startswith(("…", "..."))
         and not _NOTHING_HERE.match(words)
         and not _points_elsewhere(paragraph)
+        and not _is_data(words)
     )
+
+
+# A paragraph of figures, not words: verl #884's CI timings ("Ckpt 0 16m Dataset 1 1m dcf 1
+# 6m ..." and "0 16+6+15+15+3+1+12=68"), which read as nonsense in a summary. Most of its
+# tokens carry a digit, or few of its characters are letters.
+MIN_DATA_TOKENS = 8
+DATA_DIGIT_SHARE = 0.6
+MIN_LETTER_SHARE = 0.3
+
+
+def _is_data(text: str) -> bool:
+    tokens = text.split()
+    with_digits = sum(1 for token in tokens if any(c.isdigit() for c in token))
+    characters = "".join(tokens)
+    letters = sum(1 for c in characters if c.isalpha())
+    return (
+        len(tokens) >= MIN_DATA_TOKENS and with_digits >= DATA_DIGIT_SHARE * len(tokens)
+    ) or letters < MIN_LETTER_SHARE * len(characters)
 
 
 # Verbs a sentence about a change opens with, in any of their forms ("add", "adds", "added").

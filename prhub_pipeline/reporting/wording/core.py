@@ -260,6 +260,9 @@ class Wording:
     # How many PRs are key: of one PR (not key, key), of several (none, one, {key}).
     overview_key: tuple[str, str, str, str, str]
     busiest_modules: Counted
+    # When leaving out the classifier's unsure guesses passed over a module the table counts
+    # as many PRs for (`Summary.top_modules_less_unsure`).
+    busiest_modules_sure: Counted
     module_count: str
     # A busiest module mostly of the classifier's guesses: some, all, or the one PR; after the
     # list, when every busiest module is all guesses.
@@ -365,6 +368,7 @@ class Wording:
     core_testing: str
     core_testing_earlier: str
     predicted: Counted  # {n} of {total} PRs whose modules the classifier predicted
+    predicted_all: Counted  # every one of the week's {total} PRs
     # Risks, quick view, follow-ups.
     risk_texts: dict[RiskKind, RiskText]
     ask: str
@@ -419,6 +423,7 @@ class Wording:
     quick_review_threads: Counted  # fields n, bots (`review_coverage_bots` or `..._all_bots`)
     quick_view_top: str
     quick_view_no_key: Counted
+    quick_view_no_key_all: Counted  # the list is every PR of the week
     follow_ups: dict[FollowUpKind, str]
     # The `works_everywhere` follow-up: what each risk kind it joins checks, and how one
     # kind's PRs read in it (fields name, refs).
@@ -655,7 +660,10 @@ class Wording:
                 else self._module_count(m, n, s.module_guesses.get(m, 0))
                 for m, n in s.top_modules
             ]
-            busiest = _counted(self.busiest_modules, len(modules))
+            busiest = _counted(
+                self.busiest_modules_sure if s.top_modules_less_unsure else self.busiest_modules,
+                len(modules),
+            )
             listed = self.join(modules) + (self.modules_all_guessed if all_guessed else "")
             focus.append(busiest.format(list=listed))
         if s.top_themes:
@@ -1048,7 +1056,8 @@ class Wording:
         week of 2026-08-10, 12 of 29, among them all 10 of the `ci` PRs the table counts."""
         if not n:
             return []
-        return [_counted(self.predicted, n).format(n=n, total=total)]
+        template = self.predicted_all if n == total else self.predicted
+        return [_counted(template, n).format(n=n, total=total)]
 
     # Risks.
     def risk_text(self, group: RiskGroup) -> str:
@@ -1110,8 +1119,8 @@ class Wording:
             subject=pr.subject,
             lines=pr.lines,
             path=pr.paths[0] if pr.paths else "",
-            paths=", ".join(pr.paths),
-            modules=", ".join(pr.modules),
+            paths=self.list_sep.join(pr.paths),
+            modules=self.list_sep.join(self.display_name(m) for m in pr.modules),
             module_count=len(pr.modules),
             asks=self.clause_sep.join(self._ask(a) for a in pr.asks),
             settings=self._settings(pr),
@@ -1134,7 +1143,8 @@ class Wording:
         edits = requirement_edits(pr.settings)
         named = pr.paths[0] if len(pr.paths) == 1 else None
         shown = [
-            describe(edit, self.requirements, named_path=named) for edit in edits[:MAX_SETTINGS]
+            _tight(describe(edit, self.requirements, named_path=named))
+            for edit in edits[:MAX_SETTINGS]
         ]
         separator = (
             self.requirement_sep if any(self.list_sep in text for text in shown) else self.list_sep
@@ -1181,13 +1191,13 @@ class Wording:
                 )
             )
         if pr.deleted_paths:
-            listed = ", ".join(pr.deleted_paths[:MAX_SETTINGS])
+            listed = self.list_sep.join(pr.deleted_paths[:MAX_SETTINGS])
             more = self._more(len(pr.deleted_paths), MAX_SETTINGS)
             deleted = _counted(self.settings_deleted_files, len(pr.deleted_paths))
             clauses.append(deleted.format(paths=listed + more))
         # A flag stored before files were compared has none of these: its files were edited.
         if pr.uncompared_paths or not (pr.settings or pr.deleted_paths):
-            paths = ", ".join(pr.uncompared_paths or pr.paths)
+            paths = self.list_sep.join(pr.uncompared_paths or pr.paths)
             clauses.append(self.settings_unknown.format(paths=paths))
         return self.settings_and.join(clauses)
 
@@ -1233,12 +1243,12 @@ class Wording:
             earlier=earlier,
         )
 
-    def quick_view_lead(self, key: int, shown: int, threshold: float) -> str | None:
+    def quick_view_lead(self, key: int, shown: int, threshold: float, total: int) -> str | None:
         if not shown or shown == key:
             return None
         if not key:
-            no_key = _counted(self.quick_view_no_key, shown)
-            return no_key.format(threshold=f"{threshold:.1f}", shown=shown)
+            no_key = self.quick_view_no_key_all if shown == total else self.quick_view_no_key
+            return _counted(no_key, shown).format(threshold=f"{threshold:.1f}", shown=shown)
         return self.quick_view_top.format(key=key, shown=shown)
 
     def quick_risk_note(self, kinds: Sequence[RiskKind]) -> str:

@@ -123,8 +123,10 @@ EN = Wording(
     other_parts="other",
     theme_names={},  # the built-in themes are named in English
     theme_told_apart="{name}-related",
-    title="{repo} weekly report, week {week} ({start:%b %d} to {end:%b %d})",
-    span="week {week}, {start:%b %d} to {end:%b %d}",
+    title=(
+        "{repo} weekly report, week {week} of {year} ({start:%b} {start.day} to {end:%b} {end.day})"
+    ),
+    span="week {week}, {start:%b} {start.day} to {end:%b} {end.day}",
     generated="automatically, by prhub-pipeline from PR data",
     source="source: {source}",
     calibrated=(
@@ -201,13 +203,17 @@ EN = Wording(
         "{key} of them are key PRs",
     ),
     busiest_modules=("The busiest module was {list}", "The busiest modules were {list}"),
+    busiest_modules_sure=(
+        "Not counting the classifier's unsure guesses, the busiest module was {list}",
+        "Not counting the classifier's unsure guesses, the busiest modules were {list}",
+    ),
     module_count="{name} ({n})",
     module_count_guessed=(
-        "{name} ({n}, {guessed} of them the classifier's guesses)",
-        "{name} ({n}, all of them the classifier's guesses)",
-        "{name} (1, the classifier's guess)",
+        "{name} ({n}, {guessed} of them guessed by the classifier)",
+        "{name} ({n}, all of them guessed by the classifier)",
+        "{name} (1, guessed by the classifier)",
     ),
-    modules_all_guessed=", all of them the classifier's guesses",
+    modules_all_guessed=", all of them guessed by the classifier",
     busiest_themes="among themes, {list}",
     busiest_themes_alone=("The busiest theme was {list}", "The busiest themes were {list}"),
     theme_count=("{name} ({n} PR{lead})", "{name} ({n} PRs{lead})"),
@@ -224,8 +230,8 @@ EN = Wording(
     fix_focus_area="{n} concern {name}{guessed}",
     fix_focus_all="All {total} of the week's fixes concern {name}{guessed}.",
     fix_focus_guessed=(
-        " ({guessed} of them the classifier's guesses)",
-        " (all of them the classifier's guesses)",
+        " ({guessed} of them guessed by the classifier)",
+        " (all of them guessed by the classifier)",
     ),
     risk_tally="Risk flags: {list} (see Risk observations).",
     risk_tally_item="{name} ({n})",
@@ -255,7 +261,7 @@ EN = Wording(
     ),
     revert_relanded="; #{relanded} landed the change again{when}",
     revert_relanded_soon="",
-    revert_relanded_later=" on {day:%b %d}, after this week",
+    revert_relanded_later=" on {day:%b} {day.day}, after this week",
     revert_chain="Revert chain",
     unlabelled="Unlabelled changes",
     unlabelled_beside_places="Other unlabelled changes",
@@ -306,9 +312,9 @@ EN = Wording(
     largest_changes="The largest changes: {list}.",
     largest_change="{name} ({before} → {now})",
     largest_change_guessed=(
-        "{name} ({before} → {now}, {guessed} of them the classifier's guesses)",
-        "{name} ({before} → {now}, all of them the classifier's guesses)",
-        "{name} ({before} → {now}, the classifier's guess)",
+        "{name} ({before} → {now}, {guessed} of them guessed by the classifier)",
+        "{name} ({before} → {now}, all of them guessed by the classifier)",
+        "{name} ({before} → {now}, guessed by the classifier)",
     ),
     faded_labels="Not in the table: {names}, with one or two PRs last week and none this week.",
     busy_files="Code files changed by more PRs than usual: {list}.",
@@ -327,9 +333,10 @@ EN = Wording(
     more_people=" and {rest} more",
     busy_reviewers="The week's most active reviewers: {list}.",
     busy_reviewer="{login} ({n} PRs)",
+    # Past tense: "1 of the week's 5 PRs ... also added", as "3 of them ... also added".
     core_testing=(
-        "{tested} of the week's {n} PRs that change {min_lines} or more lines of core code also"
-        " add or change tests ({share}){earlier}."
+        "{tested} of the week's {n} PRs that changed {min_lines} or more lines of core code also"
+        " added or changed tests ({share}){earlier}."
     ),
     core_testing_earlier=", against {share} over the previous {weeks} weeks ({tested} of {n})",
     predicted=(
@@ -339,6 +346,12 @@ EN = Wording(
         "{n} of the week's {total} PRs name no module in their titles or labels: their modules"
         " are the classifier's predictions (marked * in the appendix), counted in the table like"
         " the rest.",
+    ),
+    predicted_all=(
+        "The week's only PR names no module in its title or labels: its modules are the"
+        " classifier's predictions (marked * in the appendix).",
+        "None of the week's {total} PRs names a module in its title or labels: their modules are"
+        " the classifier's predictions (marked * in the appendix).",
     ),
     subject_theme=(
         "{names} is not counted as a theme: {share} of this repository's {n} stored PRs carry"
@@ -449,6 +462,10 @@ EN = Wording(
     quick_view_no_key=(
         "No PR reached importance {threshold} this week; this is the most important.",
         "No PR reached importance {threshold} this week; these are the {shown} most important.",
+    ),
+    quick_view_no_key_all=(
+        "The week's only PR did not reach importance {threshold}.",
+        "None of the week's {shown} PRs reached importance {threshold}.",
     ),
     follow_ups={
         "refix": "Follow up on {reopened}: the fix #{target} was reverted by #{number};"

@@ -92,7 +92,7 @@ ZH = Wording(
     other_parts="其他",
     theme_names=_THEMES,
     theme_told_apart="{name} 相关",
-    title="{repo} 第 {week} 周周报（{start:%m-%d} 至 {end:%m-%d}）",
+    title="{repo} {year} 年第 {week} 周周报（{start:%m-%d} 至 {end:%m-%d}）",
     span="第 {week} 周，{start:%m-%d} 至 {end:%m-%d}",
     generated="由 prhub-pipeline 根据 PR 数据自动生成",
     source="数据源 {source}",
@@ -156,6 +156,7 @@ ZH = Wording(
         "其中 {key} 个为重点 PR",
     ),
     busiest_modules="变更最集中的模块是 {list}",
+    busiest_modules_sure="不计分类器把握不足的预测，变更最集中的模块是 {list}",
     module_count="{name}（{n} 个）",
     module_count_guessed=(
         "{name}（{n} 个，其中 {guessed} 个为分类器预测）",
@@ -197,7 +198,7 @@ ZH = Wording(
     ),
     revert="#{number} 回退了 #{target}",
     revert_title="（{title}）",
-    revert_reopened="；#{target} 曾声明修复 {refs}，回退后 {refs} 重新处于未修复状态",
+    revert_reopened="；#{target} 曾声明修复 {refs}，该修复回退后 {refs} 不再由它修复",
     revert_relanded="；#{relanded} {when}重新合入了这项改动",
     revert_relanded_soon="随后",
     revert_relanded_later="在本周之后（{day:%m-%d}）",
@@ -259,6 +260,10 @@ ZH = Wording(
     predicted=(
         "本周 {total} 个 PR 中有 {n} 个的标题和标签未标注模块，其模块由分类器预测"
         "（附录中以 * 标出），表中同样计入。"
+    ),
+    predicted_all=(
+        "本周唯一的 PR 标题和标签未标注模块，其模块由分类器预测（附录中以 * 标出）。",
+        "本周 {total} 个 PR 的标题和标签均未标注模块，其模块由分类器预测（附录中以 * 标出）。",
     ),
     subject_theme=(
         "{names} 不作为主题统计：本仓库已存的 {n} 个 PR 中有 {share} 带有它，它说明的是仓库本身，"
@@ -365,6 +370,10 @@ ZH = Wording(
     quick_review_threads="讨论 {n} 个{bots}",
     quick_view_top="本周 {key} 个重点 PR 中重要性最高的 {shown} 个；全部 PR 见附录。",
     quick_view_no_key="本周没有 PR 的重要性达到 {threshold}；以下是最高的 {shown} 个。",
+    quick_view_no_key_all=(
+        "本周唯一的 PR 重要性未达到 {threshold}。",
+        "本周 {shown} 个 PR 的重要性均未达到 {threshold}。",
+    ),
     follow_ups={
         "refix": "跟进 {reopened}：其修复 #{target} 已被 #{number} 回退，"
         "需要新的修复方案，并补充覆盖回退原因的测试。",
