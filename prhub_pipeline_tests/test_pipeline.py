@@ -33,6 +33,7 @@ from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
 from prhub_pipeline.stages import report as report_stage
 from prhub_pipeline.stages.modules import ClassifierSummary, WeekModules
+from prhub_pipeline.warehouse import connect
 from prhub_pipeline.warehouse.connection import WarehouseLockedError
 from prhub_pipeline.warehouse.query import format_table
 from prhub_pipeline.weeks import WeekWindow
@@ -409,7 +410,7 @@ def test_the_schedule_asks_again_for_recent_weeks_left_without_a_report(
     history: GitRepo, tmp_path: Path
 ) -> None:
     """A run that failed (a fetch that timed out) or a tick the daemon missed left a week
-    without its report: the next tick asks for it, within CATCH_UP_WEEKS."""
+    without its report: the next tick asks for it, however long ago since the start."""
     config = write_config(tmp_path, history.path)
     assert main(["materialize", "--config", str(config), "--week", WEEKS[1]]) == 0
     settings = load_settings(config)
@@ -431,6 +432,41 @@ def test_the_schedule_asks_again_for_recent_weeks_left_without_a_report(
     assert said == [
         "acme/widgets: earlier weeks not checked for missing reports: warehouse stayed locked"
     ]
+
+
+def test_a_pr_pushed_after_its_week_was_read_gets_the_week_run_again(
+    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A maintainer's merge committed on Sunday night and pushed on Monday, after the week
+    was read, was in no report ever: the next run of a later week notices the PR the stored
+    week lacks, and the schedule runs that week again."""
+    config = write_config(tmp_path, history.path)
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[0]]) == 0
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[1]]) == 0
+    history.commit("[core] fix: late (#200)", "2026-05-10T23:50:00+08:00", {"src/late.py": "1\n"})
+    capsys.readouterr()
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[2]]) == 0
+    said = capsys.readouterr().out
+    assert "acme/widgets: the clone has PRs that stored weeks lack" in said
+    assert "2026-05-04 lacks #200" in said
+    settings = load_settings(config)
+    with connect(settings.database, read_only=True) as con:
+        rows = con.execute("SELECT week_start, number FROM late_prs").fetchall()
+    assert rows == [(date(2026, 5, 4), 200)]
+    monday_morning = datetime(2026, 5, 24, 22, 0, tzinfo=UTC)  # after the week of 05-18
+    requests = weekly_run_requests(settings, monday_morning)
+    assert [r.partition_key for r in requests] == [
+        "acme/widgets|2026-05-04",
+        "acme/widgets|2026-05-18",
+    ]
+    # Run again, the week has its PR and nothing is late any more.
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[0]]) == 0
+    with connect(settings.database, read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM late_prs").fetchone() == (0,)
+        stored = con.execute("SELECT number FROM prs WHERE week_start = ?", [date(2026, 5, 4)])
+        assert 200 in {n for (n,) in stored.fetchall()}
+    requests = weekly_run_requests(settings, monday_morning)
+    assert [r.partition_key for r in requests] == ["acme/widgets|2026-05-18"]
 
 
 def test_partitions_run_in_parallel_processes(history: GitRepo, tmp_path: Path) -> None:

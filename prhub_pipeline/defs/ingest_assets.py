@@ -77,6 +77,7 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
     notes = [clone.message] if clone else []
     notes += [f"week {r.window.key}: {r.unread_config}" for r in results if r.unread_config]
     notes += dict.fromkeys(r.clone_behind for r in results if r.clone_behind)
+    notes += dict.fromkeys(r.late_prs for r in results if r.late_prs)
     counts = [r.pushed_commits for r in results if r.pushed_commits is not None]
     direct = sum(counts)
     if direct:
@@ -166,6 +167,8 @@ def build_ingest_assets(
         behind = list(dict.fromkeys(r.clone_behind for r in results if r.clone_behind))
         for note in behind:
             context.log.warning(f"git clone: {note}")
+        for note in dict.fromkeys(r.late_prs for r in results if r.late_prs):
+            context.log.warning(note)
         checks.append(
             dg.AssetCheckResult(
                 check_name="clone_reaches_the_week",

@@ -1,5 +1,6 @@
 """The weekly schedule: on Monday morning, the previous complete week of every repository (and
-recent weeks left without a report); the classifier's an hour before."""
+earlier weeks left without a report, or lacking PRs found since); the classifier's an hour
+before."""
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
@@ -8,24 +9,26 @@ import dagster as dg
 
 from prhub_pipeline.config import RepoConfig, Settings
 from prhub_pipeline.defs.partitions import partition_key
-from prhub_pipeline.stages.report import weeks_without_report
+from prhub_pipeline.stages.report import weeks_to_run_again
 from prhub_pipeline.warehouse import WarehouseError
 from prhub_pipeline.weeks import last_complete_week
 
 WEEKLY_CRON = "0 6 * * 1"  # Monday 06:00 in the configured zone
 CLASSIFIER_CRON = "0 5 * * 1"  # an hour earlier: the week's labels use a fresh model
-CATCH_UP_WEEKS = 4  # earlier weeks a tick asks for again when they have no stored report
 
 
 def weekly_run_requests(
     settings: Settings,
     now: datetime,
-    unreported: Callable[[Settings, RepoConfig, Sequence[date]], list[date]] = weeks_without_report,
+    to_run_again: Callable[[Settings, RepoConfig, Sequence[date]], list[date]] = (
+        weeks_to_run_again
+    ),
     log: Callable[[str], None] = lambda line: None,
 ) -> list[dg.RunRequest]:
     """Per repository, a run for the week that ended most recently before `now`, and one for
-    each of the CATCH_UP_WEEKS weeks before it that has no stored report: a run that failed
-    (a fetch that timed out) or a tick the daemon missed leaves no gap behind.
+    each earlier week since its `start` that has no stored report or lacks PRs a git run found
+    for it since: a run that failed (a fetch that timed out), ticks the daemon missed for
+    weeks, or a merge pushed after its week was read leave no gap behind.
 
     Each tick's run keys are its own (`repo|week|tick day`), so a week whose run failed is
     asked for again by the next tick. Where the warehouse cannot be read (a long run holds it),
@@ -36,13 +39,14 @@ def weekly_run_requests(
     for repo in settings.repos:
         if repo.start > latest:
             continue
-        earlier = [latest - timedelta(weeks=n) for n in range(CATCH_UP_WEEKS, 0, -1)]
-        earlier = [week for week in earlier if week >= repo.start]
+        earlier = [repo.start + timedelta(weeks=n) for n in range((latest - repo.start).days // 7)]
         try:
-            missing = unreported(settings, repo, earlier)
+            missing = to_run_again(settings, repo, earlier)
         except WarehouseError as exc:
             log(f"{repo.name}: earlier weeks not checked for missing reports: {exc}")
             missing = []
+        if missing:
+            log(f"{repo.name}: {len(missing)} earlier week(s) to run again, from {missing[0]}")
         requests.extend(
             dg.RunRequest(
                 run_key=f"{repo.name}|{week.isoformat()}|{now.date().isoformat()}",
@@ -61,8 +65,8 @@ def build_weekly_schedule(settings: Settings, job_name: str) -> dg.ScheduleDefin
         name="weekly_report_schedule",
         default_status=dg.DefaultScheduleStatus.RUNNING,
         description=(
-            "Every Monday 06:00: last week's report for every configured repository, and any of"
-            f" the {CATCH_UP_WEEKS} weeks before it that has no stored report."
+            "Every Monday 06:00: last week's report for every configured repository, and any"
+            " earlier week since its start that has no stored report or lacks PRs found since."
         ),
     )
     def weekly_report_schedule(

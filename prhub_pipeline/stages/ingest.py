@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import duckdb
 from pydantic import BaseModel
@@ -44,13 +44,19 @@ from prhub_pipeline.warehouse.github import (
 )
 from prhub_pipeline.warehouse.prs import (
     config_diff_tables,
+    late_pr_tables,
     pr_tables,
     prs_in_other_weeks,
     pushed_commit_tables,
     repos_with_merge_commits,
+    stored_pr_numbers,
     week_pr_numbers,
 )
+from prhub_pipeline.warehouse.reports import reported_weeks
 from prhub_pipeline.weeks import WeekWindow, week_of
+
+# Reported weeks before a run's first that a git run reads again for PRs they lack.
+LATE_PR_WEEKS = 4
 
 
 class WeekIngest(BaseModel):
@@ -73,6 +79,8 @@ class WeekIngest(BaseModel):
     pushed_commits: int | None = None
     # The week starts after the newest commit of a clone nobody updated (`_after_newest`).
     clone_behind: str | None = None
+    # Reported weeks before the run's that the clone has PRs for that they lack (`late_prs`).
+    late_prs: str | None = None
 
 
 class WeekReviews(BaseModel):
@@ -102,6 +110,7 @@ def _summary(
     unread_config: str | None = None,
     pushed_commits: int | None = None,
     clone_behind: str | None = None,
+    late_prs: str | None = None,
 ) -> WeekIngest:
     return WeekIngest(
         repo=repo.name,
@@ -118,6 +127,7 @@ def _summary(
         clone=clone,
         pushed_commits=pushed_commits,
         clone_behind=clone_behind,
+        late_prs=late_prs,
     )
 
 
@@ -219,14 +229,22 @@ def _ingest_git(
     """One `git log` for the whole range, then each week replaced in its own transaction."""
     assert repo.git_path is not None  # the config requires it for the git source
     clone = update_clone(repo.git_path, repo.branch) if repo.git_fetch else None
+    earlier = windows_for(
+        settings,
+        [
+            week
+            for n in range(LATE_PR_WEEKS, 0, -1)
+            if (week := windows[0].week_start - timedelta(weeks=n)) >= repo.start
+        ],
+    )
     history = read_window(
-        repo.git_path, repo.name, windows[0].start, windows[-1].end, branch=repo.branch
+        repo.git_path, repo.name, (earlier or windows)[0].start, windows[-1].end, branch=repo.branch
     )
     behind = _after_newest(repo, windows, history.newest_commit_at, clone)
-    prs = history.prs
     by_week: dict[date, list[PullRequest]] = defaultdict(list)
-    for pr in prs:
+    for pr in history.prs:
         by_week[week_of(pr.merged_at, settings.timezone)].append(pr)
+    prs = [pr for window in windows for pr in by_week.get(window.week_start, [])]
     pushed: dict[date, list[PushedCommit]] = defaultdict(list)
     for commit in history.pushed:
         pushed[week_of(commit.committed_at, settings.timezone)].append(commit)
@@ -240,6 +258,9 @@ def _ingest_git(
         refuse_emptying(
             con, repo.name, {w.week_start: by_week.get(w.week_start, []) for w in windows}
         )
+        late = record_late_prs(
+            con, repo.name, {w.week_start: by_week[w.week_start] for w in earlier}
+        )
         for window in windows:
             week_prs = by_week.get(window.week_start, [])
             week_pushed = pushed.get(window.week_start, [])
@@ -250,6 +271,7 @@ def _ingest_git(
                 *config_diff_tables(window.week_start, diffs),
                 *landing_tables(window.week_start, []),
                 *pushed_commit_tables(window.week_start, week_pushed),
+                *late_pr_tables(window.week_start, [], noticed_at=datetime.now(UTC)),
             ]
             replace_partition(con, repo.name, window.week_start, tables)
             results.append(
@@ -261,9 +283,37 @@ def _ingest_git(
                     clone=clone,
                     pushed_commits=len(week_pushed),
                     clone_behind=behind.get(window.week_start),
+                    late_prs=late,
                 )
             )
     return results
+
+
+def record_late_prs(
+    con: duckdb.DuckDBPyConnection, repo: str, in_clone: Mapping[date, Sequence[PullRequest]]
+) -> str | None:
+    """Store, for each reported week of `in_clone`, the PRs the clone has for it that it was
+    stored without (a merge pushed after the week was read, a clone that could not be
+    updated), for the weekly schedule to run the week again; say which, or None."""
+    if not in_clone:
+        return None
+    reported = reported_weeks(con, repo, min(in_clone), max(in_clone))
+    stored = stored_pr_numbers(con, repo, sorted(reported))
+    noticed_at = datetime.now(UTC)
+    told = []
+    for week in sorted(reported):
+        late = [pr for pr in in_clone[week] if pr.number not in stored[week]]
+        replace_partition(con, repo, week, late_pr_tables(week, late, noticed_at))
+        if late:
+            numbers = ", ".join(f"#{pr.number}" for pr in late)
+            told.append(f"{week} lacks {numbers}")
+    if not told:
+        return None
+    return (
+        f"{repo}: the clone has PRs that stored weeks lack, merged before the weeks were read or"
+        f" pushed since: {'; '.join(told)}; the weekly schedule runs them again, or run"
+        f" `prhub materialize --repo {repo} --week WEEK`"
+    )
 
 
 def _compared_files(

@@ -35,7 +35,12 @@ from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.github import github_weeks, read_review_data
 from prhub_pipeline.warehouse.modules import read_module_labels, read_themes
-from prhub_pipeline.warehouse.prs import count_pushed_commits, read_prs, week_pr_numbers
+from prhub_pipeline.warehouse.prs import (
+    count_pushed_commits,
+    read_prs,
+    week_pr_numbers,
+    weeks_with_late_prs,
+)
 from prhub_pipeline.warehouse.reports import (
     list_reports,
     read_risks,
@@ -193,14 +198,17 @@ def stored_reviewing(
 SCHEDULE_LOCK_SECONDS = 5.0
 
 
-def weeks_without_report(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[date]:
-    """Of `weeks`, those with no stored report (their run failed, or none ran), oldest first;
-    all of them before the warehouse exists. Raises WarehouseError when the warehouse cannot
-    be read within SCHEDULE_LOCK_SECONDS."""
+def weeks_to_run_again(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[date]:
+    """Of `weeks`, those with no stored report (their run failed, or none ran) or that lack PRs
+    a later git run found for them (`late_prs`), oldest first; all of them before the
+    warehouse exists. Raises WarehouseError when the warehouse cannot be read within
+    SCHEDULE_LOCK_SECONDS."""
     if not weeks:
         return []
     if not settings.database.exists():
         return sorted(weeks)
+    first, last = min(weeks), max(weeks)
     with connect(settings.database, read_only=True, lock_timeout=SCHEDULE_LOCK_SECONDS) as con:
-        reported = reported_weeks(con, repo.name, min(weeks), max(weeks))
-    return sorted(week for week in weeks if week not in reported)
+        reported = reported_weeks(con, repo.name, first, last)
+        late = weeks_with_late_prs(con, repo.name, first, last)
+    return sorted(week for week in weeks if week not in reported or week in late)

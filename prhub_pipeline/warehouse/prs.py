@@ -114,6 +114,44 @@ def pushed_commit_tables(week_start: date, commits: Sequence[PushedCommit]) -> l
     return [TableRows("pushed_commits", PUSHED_COLUMNS, rows)]
 
 
+LATE_PR_COLUMNS = ("repo", "week_start", "number", "merged_at", "noticed_at")
+
+
+def late_pr_tables(
+    week_start: date, prs: Sequence[PullRequest], noticed_at: datetime
+) -> list[TableRows]:
+    """The `late_prs` rows of one stored week (none: the week is complete)."""
+    rows = [(pr.repo, week_start, pr.number, pr.merged_at, noticed_at) for pr in prs]
+    return [TableRows("late_prs", LATE_PR_COLUMNS, rows)]
+
+
+def stored_pr_numbers(
+    con: duckdb.DuckDBPyConnection, repo: str, weeks: Sequence[date]
+) -> dict[date, set[int]]:
+    """The numbers of the PRs stored for each of `weeks`."""
+    found: dict[date, set[int]] = {week: set() for week in weeks}
+    if weeks:
+        rows = con.execute(
+            "SELECT week_start, number FROM prs WHERE repo = ? AND week_start BETWEEN ? AND ?",
+            [repo, min(weeks), max(weeks)],
+        ).fetchall()
+        for week, number in rows:
+            if week in found:
+                found[week].add(number)
+    return found
+
+
+def weeks_with_late_prs(
+    con: duckdb.DuckDBPyConnection, repo: str, first: date, last: date
+) -> set[date]:
+    """The weeks from `first` to `last` that lack PRs the clone has for them."""
+    rows = con.execute(
+        "SELECT DISTINCT week_start FROM late_prs WHERE repo = ? AND week_start BETWEEN ? AND ?",
+        [repo, first, last],
+    ).fetchall()
+    return {week for (week,) in rows}
+
+
 def count_pushed_commits(con: duckdb.DuckDBPyConnection, repo: str, week_start: date) -> int:
     """How many commits of one week were pushed without a PR."""
     row = con.execute(
