@@ -382,6 +382,36 @@ def test_definitions_load_and_checks_pass(history: GitRepo, tmp_path: Path) -> N
     assert {"report", "key_pr_count", "risk_flags"} <= set(report.metadata)
 
 
+def test_the_sql_models_are_refreshed_after_each_weekly_run(
+    history: GitRepo, tmp_path: Path
+) -> None:
+    """The schedule's runs never refreshed the SQL models: `weekly_contributors` left out every
+    author first seen since the last `prhub materialize`."""
+    definitions = build_definitions(write_config(tmp_path, history.path))
+    sensor = definitions.resolve_sensor_def("sql_models_after_weekly_runs")
+    instance = dg.DagsterInstance.ephemeral()
+    weekly = definitions.resolve_job_def("weekly_report_job").execute_in_process(
+        partition_key=dg.MultiPartitionKey({"repo": "acme/widgets", "week": "2026-05-11"}),
+        instance=instance,
+    )
+    models = definitions.resolve_job_def("sql_models_job").execute_in_process(instance=instance)
+    assert weekly.success and models.success
+
+    def evaluate(result: dg.ExecuteInProcessResult) -> object:
+        context = dg.build_run_status_sensor_context(
+            sensor_name=sensor.name,
+            dagster_event=result.get_run_success_event(),
+            dagster_instance=instance,
+            dagster_run=result.dagster_run,
+            repository_def=definitions.get_repository_def(),
+        )
+        return sensor(context)  # type: ignore[operator]
+
+    request = evaluate(weekly)
+    assert isinstance(request, dg.RunRequest) and request.run_key == weekly.run_id
+    assert isinstance(evaluate(models), dg.SkipReason)  # its own runs start none
+
+
 def test_schedule_targets_the_previous_complete_week(history: GitRepo, tmp_path: Path) -> None:
     config = write_config(tmp_path, history.path)
     settings = load_settings(config)

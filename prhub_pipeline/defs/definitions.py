@@ -13,6 +13,7 @@ from prhub_pipeline.defs.ingest_assets import build_ingest_assets
 from prhub_pipeline.defs.partitions import repo_partitions, repo_week_partitions
 from prhub_pipeline.defs.resources import PrhubSettings
 from prhub_pipeline.defs.schedules import build_classifier_schedule, build_weekly_schedule
+from prhub_pipeline.defs.sensors import build_sql_models_sensor
 from prhub_pipeline.defs.sql_assets import build_sql_model_assets
 
 WEEKLY_JOB = "weekly_report_job"
@@ -43,9 +44,13 @@ def build_definitions(config_path: str | os.PathLike[str]) -> dg.Definitions:
         selection=dg.AssetSelection.assets(*model_assets),
         description="Create or refresh every SQL model in dbt_like_sql/.",
     )
+    weekly_keys = [key for asset in weekly_assets for key in asset.keys]
     return dg.Definitions(
         assets=[*weekly_assets, classifier, *model_assets],
         jobs=[weekly_job, classifier_job, models_job],
+        sensors=[build_sql_models_sensor(WEEKLY_JOB, weekly_keys, models_job)]
+        if model_assets
+        else [],
         schedules=[
             build_weekly_schedule(settings, WEEKLY_JOB),
             build_classifier_schedule(settings, CLASSIFIER_JOB),

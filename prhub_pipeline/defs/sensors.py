@@ -1,0 +1,44 @@
+"""The SQL models follow the weekly assets: refreshed after every run that wrote them."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+import dagster as dg
+
+if TYPE_CHECKING:  # what define_asset_job returns; Dagster does not export its name
+    from dagster._core.definitions.unresolved_asset_job_definition import (
+        UnresolvedAssetJobDefinition,
+    )
+
+
+def build_sql_models_sensor(
+    weekly_job: str, weekly_keys: Collection[dg.AssetKey], models_job: UnresolvedAssetJobDefinition
+) -> dg.SensorDefinition:
+    """A sensor that runs `models_job` after each successful run of `weekly_job` or of a
+    selection with any of `weekly_keys`: the schedule's weekly runs and UI backfills alike.
+    Without it the models kept what the last `prhub materialize` wrote: `author_identities` is
+    a table, so every author first seen since was missing from `weekly_contributors`."""
+    weekly = frozenset(weekly_keys)
+
+    @dg.run_status_sensor(
+        run_status=dg.DagsterRunStatus.SUCCESS,
+        name="sql_models_after_weekly_runs",
+        request_job=models_job,
+        default_status=dg.DefaultSensorStatus.RUNNING,
+        description="Refresh the SQL models after every successful run of the weekly assets.",
+    )
+    def sql_models_after_weekly_runs(
+        context: dg.RunStatusSensorContext,
+    ) -> dg.RunRequest | dg.SkipReason:
+        run = context.dagster_run
+        if not run.asset_selection:  # a job's own run (None or empty), of all its assets
+            wrote_weekly = run.job_name == weekly_job
+        else:
+            wrote_weekly = bool(run.asset_selection & weekly)
+        if not wrote_weekly:
+            return dg.SkipReason(f"run {run.run_id} wrote none of the weekly assets")
+        return dg.RunRequest(run_key=run.run_id)
+
+    return sql_models_after_weekly_runs
