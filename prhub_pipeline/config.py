@@ -573,18 +573,14 @@ def _resolve_paths(settings: Settings, base: Path) -> Settings:
         path = path.expanduser()
         return path if path.is_absolute() else (base / path).resolve()
 
-    repos = []
-    for index, repo in enumerate(settings.repos):
-        git_path = resolve(repo.git_path) if repo.git_path is not None else None
-        if repo.source == "git" and git_path is not None and not git_path.is_dir():
-            problem = (
-                f"{git_path} is not a directory"
-                if git_path.exists()
-                else f"no such directory {git_path} (clone the repository there first: git clone"
-                f" --bare https://github.com/{repo.name} {git_path})"
-            )
-            raise ConfigError(f"repos.{index}.git_path: {problem}")
-        repos.append(repo.model_copy(update={"git_path": git_path}))
+    # A missing clone is the git source's error, at that repository's ingest: it must not stop
+    # the other repositories, `prhub sql` or the Dagster code location.
+    repos = [
+        repo.model_copy(update={"git_path": resolve(repo.git_path)})
+        if repo.git_path is not None
+        else repo
+        for repo in settings.repos
+    ]
     sql_models_dir = (
         resolve(settings.sql_models_dir)
         if settings.sql_models_dir is not None

@@ -282,6 +282,31 @@ def test_a_source_without_a_stored_weeks_prs_replaces_nothing(
     assert stored(config, "SELECT week_start::VARCHAR, markdown FROM weekly_reports") == reports
 
 
+def test_a_missing_clone_stops_only_its_own_repository(
+    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A second repository's clone not made yet failed loading the settings: every command,
+    `prhub sql` included, and the Dagster code location for every repository."""
+    config = write_config(tmp_path, history.path)
+    missing = tmp_path / "data" / "other.git"
+    config.write_text(
+        config.read_text(encoding="utf-8")
+        + f"  - name: acme/other\n    source: git\n    git_path: {missing}\n"
+        + "    start: 2026-05-04\n",
+        "utf-8",
+    )
+    assert {job.name for job in build_definitions(config).resolve_all_job_defs()} >= {WEEKLY_JOB}
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[0]]) == 1
+    err = capsys.readouterr().err
+    assert (
+        f"acme/other: ingest failed: raw_prs: GitSourceError: git_path: no such directory {missing}"
+        f" (clone the repository there first: git clone --bare https://github.com/acme/other"
+        f" {missing})"
+    ) in err
+    assert stored(config, "SELECT repo, count(*) FROM prs GROUP BY 1") == [("acme/widgets", 3)]
+    assert main(["sql", "--config", str(config), "SELECT count(*) AS n FROM weekly_reports"]) == 0
+
+
 def refused_after_editing(
     config: Path, weeks: list[str], old: str, new: str, capsys: pytest.CaptureFixture[str]
 ) -> str:

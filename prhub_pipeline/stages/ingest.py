@@ -23,6 +23,7 @@ from prhub_pipeline.records import (
 from prhub_pipeline.reporting.files import prepare_report_dir
 from prhub_pipeline.sources.git import (
     CloneUpdate,
+    GitSourceError,
     read_file_versions,
     read_window,
     update_clone,
@@ -228,6 +229,11 @@ def _ingest_git(
 ) -> list[WeekIngest]:
     """One `git log` for the whole range, then each week replaced in its own transaction."""
     assert repo.git_path is not None  # the config requires it for the git source
+    if not repo.git_path.exists():
+        raise GitSourceError(
+            f"git_path: no such directory {repo.git_path} (clone the repository there first:"
+            f" git clone --bare https://github.com/{repo.name} {repo.git_path})"
+        )
     clone = update_clone(repo.git_path, repo.branch) if repo.git_fetch else None
     earlier = windows_for(
         settings,
