@@ -437,6 +437,27 @@ def test_the_sql_models_are_refreshed_after_each_weekly_run(
     assert isinstance(evaluate(models), dg.SkipReason)  # its own runs start none
 
 
+def test_a_week_before_a_repositorys_start_stores_nothing(history: GitRepo, tmp_path: Path) -> None:
+    """The week dimension starts with the earliest repository's `start`; a run of another
+    repository's earlier week stored its PRs and wrote a report `prhub materialize` refuses."""
+    config = write_config(tmp_path, history.path)
+    config.write_text(
+        config.read_text(encoding="utf-8")
+        + f"  - name: acme/later\n    source: git\n    git_path: {history.path}\n"
+        + "    start: 2026-05-18\n",
+        "utf-8",
+    )
+    args = ["materialize", "--config", str(config), "--repo", "acme/widgets", "--week", WEEKS[1]]
+    assert main(args) == 0
+    job = build_definitions(config).resolve_job_def("weekly_report_job")
+    key = dg.MultiPartitionKey({"repo": "acme/later", "week": WEEKS[1]})
+    result = job.execute_in_process(partition_key=key, instance=dg.DagsterInstance.ephemeral())
+    assert result.success
+    assert stored(config, "SELECT DISTINCT repo FROM prs") == [("acme/widgets",)]
+    assert stored(config, "SELECT DISTINCT repo FROM weekly_reports") == [("acme/widgets",)]
+    assert not (tmp_path / "reports" / "acme" / "later").exists()
+
+
 def test_schedule_targets_the_previous_complete_week(history: GitRepo, tmp_path: Path) -> None:
     config = write_config(tmp_path, history.path)
     settings = load_settings(config)

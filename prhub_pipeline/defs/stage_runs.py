@@ -38,16 +38,38 @@ def run_weekly_stage(
     check: Check | None = None,
 ) -> tuple[list[Result], list[dg.AssetCheckResult]]:
     """Run `stage` for every repository and week of the run (one partition or a backfill's
-    range), then `check` over what it stored."""
+    range), then `check` over what it stored. A repository's weeks before its `start` are
+    skipped: the week dimension starts with the earliest repository's, so the UI shows them
+    for the others too, and "materialize missing" asks for them."""
     settings = prhub.load()
     results: list[Result] = []
     outcomes: list[CheckOutcome] = []
-    for repo_name, weeks in weeks_by_repo(context.partition_keys).items():
+    for repo_name, asked in weeks_by_repo(context.partition_keys).items():
         repo = settings.repo(repo_name)
+        weeks = [week for week in asked if week >= repo.start]
+        if len(weeks) < len(asked):
+            context.log.warning(
+                f"{repo.name}: {len(asked) - len(weeks)} week(s) before its start"
+                f" {repo.start} skipped, nothing stored for them"
+            )
+        if not weeks:
+            continue
         results.extend(stage(settings, repo, weeks))
         if check is not None:
             outcomes.extend(check(settings, repo, weeks))
-    return results, check_results(outcomes)
+    checks = check_results(outcomes)
+    # Every declared check reports, if only that the run had no week to check.
+    reported = {result.check_name for result in checks}
+    checks += [
+        dg.AssetCheckResult(
+            check_name=spec.name,
+            passed=True,
+            metadata={"detail": dg.MetadataValue.text("no week of the run to check")},
+        )
+        for spec in context.assets_def.check_specs
+        if spec.name not in reported and check is not None
+    ]
+    return results, checks
 
 
 def check_results(outcomes: Sequence[CheckOutcome]) -> list[dg.AssetCheckResult]:
