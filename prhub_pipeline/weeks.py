@@ -45,7 +45,14 @@ class WeekWindow(BaseModel):
         return self.start_utc <= moment.astimezone(UTC) < self.end_utc
 
     def previous(self) -> WeekWindow:
-        return WeekWindow(week_start=self.week_start - timedelta(days=7), timezone=self.timezone)
+        return self.weeks_before(1)
+
+    def weeks_before(self, weeks: int) -> WeekWindow:
+        """The week `weeks` before this one: its start is a Monday's midnight in the zone, which
+        `start_utc - timedelta(weeks=...)` misses by an hour across a change to summer time."""
+        return WeekWindow(
+            week_start=self.week_start - timedelta(weeks=weeks), timezone=self.timezone
+        )
 
     def describe(self) -> str:
         last_day = self.week_start + timedelta(days=6)

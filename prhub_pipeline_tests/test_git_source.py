@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import subprocess
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -469,3 +469,37 @@ def test_file_versions_are_read_from_the_landing_commit_and_its_first_parent(
 )
 def test_author_keys(login: str | None, email: str | None, key: str | None) -> None:
     assert author_key(login, email) == key
+
+
+def test_a_commit_with_an_impossible_utc_offset_is_read_at_its_instant(git_repo: GitRepo) -> None:
+    """git accepts a committer line with `+9959`, which `%cI` prints as `+99:59`, and one such
+    commit failed every run of the repository ("offset must be a timedelta ...")."""
+    git_repo.commit("init", "2026-05-12T10:00:00+08:00", {"README.md": "hello\n"})
+    tree, head = git_repo.git("rev-parse", "HEAD^{tree}"), git_repo.git("rev-parse", "HEAD")
+    raw = (
+        f"tree {tree}\nparent {head}\nauthor A <a@example.com> 1778900000 +0800\n"
+        "committer A <a@example.com> 1778900000 +9959\n\n[core] fix: odd clock (#7)\n"
+    )
+    written = subprocess.run(
+        ["git", "hash-object", "-t", "commit", "-w", "--literally", "--stdin"],
+        cwd=git_repo.path,
+        input=raw,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    git_repo.git("update-ref", "refs/heads/main", written.stdout.strip())
+    (pr,) = read_window(git_repo.path, "acme/widgets", WEEK.start, WEEK.end).prs
+    assert pr.number == 7
+    assert pr.merged_at == datetime(2026, 5, 16, 2, 53, 20, tzinfo=UTC)
+
+
+def test_the_weeks_before_a_week_start_at_their_own_mondays_midnight() -> None:
+    """The twelve weeks the reports compare with began an hour early after a change to summer
+    time (`start_utc - timedelta(weeks=12)`), counting the last hour of a Sunday."""
+    window = WeekWindow(week_start=date(2021, 3, 15), timezone="America/New_York")  # EDT
+    before = window.weeks_before(12)
+    assert before.week_start == date(2020, 12, 21)
+    assert before.start_utc == datetime(2020, 12, 21, 5, 0, tzinfo=UTC)  # midnight EST
+    assert window.start_utc - timedelta(weeks=12) == before.start_utc - timedelta(hours=1)
+    assert window.previous() == window.weeks_before(1)

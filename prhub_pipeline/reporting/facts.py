@@ -699,7 +699,7 @@ def busy_files(
     (verl's engine_workers.py, 7 PRs in its week of 2026-03-30 against 2.4 a week before).
     Nothing when the stored history does not reach USUAL_WEEKS back, since then the usual
     is unknown."""
-    since = window.start_utc - timedelta(weeks=USUAL_WEEKS)
+    since = window.weeks_before(USUAL_WEEKS).start_utc
     if not prs or not any(pr.merged_at < since for pr in history):
         return []
 
@@ -757,7 +757,7 @@ def contributors(
             by_person.setdefault(person_of[pr.author], (pr.author, []))[1].append(pr.number)
     if not by_person:
         return None
-    since = window.start_utc - timedelta(weeks=USUAL_WEEKS)
+    since = window.weeks_before(USUAL_WEEKS).start_utc
     if not any(pr.merged_at < since for pr in history):
         return Contributors(len(by_person), None)
     earlier = {
@@ -925,7 +925,7 @@ def reviewing_before(
 ) -> list[PrReviewing]:
     """The review (`reviewed`: of stored PRs with review data) of the PRs merged in the
     USUAL_WEEKS before the week."""
-    since = window.start_utc - timedelta(weeks=USUAL_WEEKS)
+    since = window.weeks_before(USUAL_WEEKS).start_utc
     return [
         reviewed[pr.number]
         for pr in history
@@ -963,7 +963,7 @@ def core_testing(
     week = [t for t in map(tested, prs) if t is not None]
     if len(week) < MIN_CORE_CHANGES:
         return None
-    since = window.start_utc - timedelta(weeks=USUAL_WEEKS)
+    since = window.weeks_before(USUAL_WEEKS).start_utc
     earlier = [
         t
         for t in (tested(pr) for pr in history if since <= pr.merged_at < window.start_utc)

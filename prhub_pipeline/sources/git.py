@@ -15,7 +15,7 @@ import re
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
@@ -41,7 +41,9 @@ CO_AUTHOR = re.compile(r"^(?P<name>[^<]*?)\s*<?(?P<local>[^<>@\s]+)@[^>\s]*>?")
 
 # `git log -z` output is split on NUL, the one character git keeps out of commit messages,
 # names and paths (a message may hold any other: one with \x1e and \x1f in it forged a PR).
-LOG_FIELDS = ("%H", "%P", "%an", "%ae", "%cI", "%B")
+# The commit time as a Unix timestamp: `%cI` prints the recorded UTC offset as it is, and one
+# out of range (a commit written with +9959, which git accepts) failed every run.
+LOG_FIELDS = ("%H", "%P", "%an", "%ae", "%ct", "%B")
 LOG_FORMAT = "%x00".join(LOG_FIELDS)
 AUTHOR_FIELDS = ("%H", "%an", "%ae")
 AUTHOR_FORMAT = "%x00".join(AUTHOR_FIELDS)
@@ -213,7 +215,7 @@ def _parse_log(output: str) -> list[_Commit]:
                 parents=parents.split(),
                 author=author,
                 author_email=author_email,
-                committed_at=datetime.fromisoformat(committed),
+                committed_at=datetime.fromtimestamp(int(committed), UTC),
                 message=message,
             )
         )

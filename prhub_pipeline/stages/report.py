@@ -73,7 +73,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
         stored = {pr.number: pr for pr in read_prs(con, repo.name)}
         # Worked out once per run, and only as far back as the reports compare: the weeks
         # before the first one (USUAL_WEEKS), not the whole history on every scheduled run.
-        since = windows[0].start_utc - timedelta(weeks=USUAL_WEEKS)
+        since = windows[0].weeks_before(USUAL_WEEKS).start_utc
         recent = [pr for pr in stored.values() if pr.merged_at >= since]
         core_tested = {pr.number: core_tests(pr, repo.scoring) for pr in recent}
         reviewed = stored_reviewing(
