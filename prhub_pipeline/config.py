@@ -289,6 +289,12 @@ class RepoConfig(StrictModel):
     def _source_needs(self) -> RepoConfig:
         if self.source == "git" and self.git_path is None:
             raise ValueError("git_path is required when source is git")
+        if self.source == "git" and self.modules.label_modules:
+            # Commits carry no labels: the mapping could never name a module.
+            raise ValueError(
+                "modules.label_modules maps GitHub labels, which the git source does not read;"
+                " remove it or use source: github"
+            )
         return self
 
     @field_validator("themes")

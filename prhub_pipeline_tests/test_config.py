@@ -76,6 +76,11 @@ def test_valid_config_resolves_paths_relative_to_the_file(tmp_path: Path) -> Non
         ),
         ("source: git", "source: svn", r"repos\.0\.source"),
         ("    git_path: clone\n", "", r"repos\.0: git_path is required when source is git"),
+        (
+            "git_path: clone",
+            "git_path: clone\n    modules: {label_modules: {area/model: model}}",
+            r"repos\.0: modules\.label_modules maps GitHub labels, which the git source does not",
+        ),
         ("language: zh", "language: fr", r"language"),
         ("language: zh", "language: zh\nsql_models_dir: models", r"sql_models_dir: no such dir"),
         ("language: zh", "language: zh\nreports_url: reports/", r"reports_url: 'reports/' is not"),
