@@ -307,6 +307,34 @@ def test_a_missing_clone_stops_only_its_own_repository(
     assert main(["sql", "--config", str(config), "SELECT count(*) AS n FROM weekly_reports"]) == 0
 
 
+def test_a_run_of_several_repositories_checks_every_clone_before_writing_any(
+    history: GitRepo, tmp_path: Path
+) -> None:
+    """The UI runs a selection of three repositories and one week as one run: a wrong clone of
+    the last one failed it after the first ones' weeks were replaced, leaving them unscored."""
+    config = write_config(tmp_path, history.path)
+    config.write_text(
+        config.read_text(encoding="utf-8")
+        + f"  - name: zeta/broken\n    source: git\n    git_path: {tmp_path}\n"
+        + "    start: 2026-05-04\n",
+        "utf-8",
+    )
+    job = build_definitions(config).resolve_job_def("weekly_report_job")
+    first, last = (
+        dg.MultiPartitionKey({"repo": repo, "week": WEEKS[1]})
+        for repo in ("acme/widgets", "zeta/broken")
+    )
+    result = job.execute_in_process(
+        instance=dg.DagsterInstance.ephemeral(),
+        tags={RANGE_START_TAG: str(first), RANGE_END_TAG: str(last)},
+        raise_on_error=False,
+    )
+    assert not result.success
+    (failure,) = [e for e in result.all_events if e.is_step_failure]
+    assert f"{tmp_path} is not a git clone" in str(failure.step_failure_data.error)
+    assert not (tmp_path / "warehouse" / "prhub.duckdb").exists()  # nothing was written
+
+
 def refused_after_editing(
     config: Path, weeks: list[str], old: str, new: str, capsys: pytest.CaptureFixture[str]
 ) -> str:

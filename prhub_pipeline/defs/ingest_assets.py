@@ -10,6 +10,7 @@ from prhub_pipeline.defs.text import counted
 from prhub_pipeline.stages.ingest import (
     WeekIngest,
     WeekReviews,
+    check_source,
     ingest_weeks,
     store_review_weeks,
 )
@@ -159,7 +160,9 @@ def build_ingest_assets(
         ),
     )
     def raw_prs(context: dg.AssetExecutionContext, prhub: PrhubSettings) -> dg.MaterializeResult:
-        results, checks = run_weekly_stage(context, prhub, ingest_weeks, check_ingest)
+        results, checks = run_weekly_stage(
+            context, prhub, ingest_weeks, check_ingest, preflight=check_source
+        )
         clone = next((r.clone for r in results if r.clone is not None), None)
         if clone is not None:
             log = context.log.warning if clone.status == "failed" else context.log.info

@@ -36,15 +36,23 @@ def run_weekly_stage(
     prhub: PrhubSettings,
     stage: Stage[Result],
     check: Check | None = None,
+    preflight: Callable[[Settings, RepoConfig], None] | None = None,
 ) -> tuple[list[Result], list[dg.AssetCheckResult]]:
     """Run `stage` for every repository and week of the run (one partition or a backfill's
-    range), then `check` over what it stored. A repository's weeks before its `start` are
+    range), then `check` over what it stored; `preflight` checks each repository's source
+    before any of them runs. A repository's weeks before its `start` are
     skipped: the week dimension starts with the earliest repository's, so the UI shows them
     for the others too, and "materialize missing" asks for them."""
     settings = prhub.load()
     results: list[Result] = []
     outcomes: list[CheckOutcome] = []
-    for repo_name, asked in weeks_by_repo(context.partition_keys).items():
+    by_repo = weeks_by_repo(context.partition_keys)
+    if preflight is not None:
+        # Dagster runs a selection of several repositories and fewer weeks as one run per
+        # week: a repository whose source is wrong fails it before any of them is written.
+        for repo_name in by_repo:
+            preflight(settings, settings.repo(repo_name))
+    for repo_name, asked in by_repo.items():
         repo = settings.repo(repo_name)
         weeks = [week for week in asked if week >= repo.start]
         if len(weeks) < len(asked):

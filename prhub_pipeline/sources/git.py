@@ -122,6 +122,16 @@ def _try_git(git_dir: Path, args: list[str]) -> str | None:
     return completed.stdout.decode("utf-8", "replace").strip()
 
 
+def check_clone(git_path: Path, repo: str) -> None:
+    """Raise GitSourceError, saying how to make it, unless `git_path` is a git clone."""
+    if not git_path.exists():
+        raise GitSourceError(
+            f"git_path: no such directory {git_path} (clone the repository there first:"
+            f" git clone --bare https://github.com/{repo} {git_path})"
+        )
+    _git_dir(git_path)
+
+
 def _git_dir(git_path: Path) -> Path:
     dot_git = git_path / ".git"
     if dot_git.exists():

@@ -23,7 +23,7 @@ from prhub_pipeline.records import (
 from prhub_pipeline.reporting.files import prepare_report_dir
 from prhub_pipeline.sources.git import (
     CloneUpdate,
-    GitSourceError,
+    check_clone,
     read_file_versions,
     read_window,
     update_clone,
@@ -229,11 +229,7 @@ def _ingest_git(
 ) -> list[WeekIngest]:
     """One `git log` for the whole range, then each week replaced in its own transaction."""
     assert repo.git_path is not None  # the config requires it for the git source
-    if not repo.git_path.exists():
-        raise GitSourceError(
-            f"git_path: no such directory {repo.git_path} (clone the repository there first:"
-            f" git clone --bare https://github.com/{repo.name} {repo.git_path})"
-        )
+    check_clone(repo.git_path, repo.name)
     clone = update_clone(repo.git_path, repo.branch) if repo.git_fetch else None
     earlier = windows_for(
         settings,
@@ -376,6 +372,14 @@ def _ingest_github(
                 _summary(repo, window, week.prs, diffs, stats=week.stats, unread_config=unread)
             )
     return results
+
+
+def check_source(settings: Settings, repo: RepoConfig) -> None:
+    """What can be known of a repository's source before reading it: a git clone that is
+    missing or is none fails here, before a run of several repositories writes any of them."""
+    if repo.source == "git":
+        assert repo.git_path is not None  # the config requires it for the git source
+        check_clone(repo.git_path, repo.name)
 
 
 def ingest_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[WeekIngest]:
