@@ -21,6 +21,7 @@ from prhub_pipeline.config import load_settings
 from prhub_pipeline.defs import build_definitions
 from prhub_pipeline.defs.analysis_assets import _classifier_metadata, _modules_metadata
 from prhub_pipeline.defs.definitions import WEEKLY_JOB
+from prhub_pipeline.defs.ingest_assets import _ingest_metadata
 from prhub_pipeline.defs.instance import (
     CLI_HOST_TAG,
     CLI_PID_TAG,
@@ -31,7 +32,9 @@ from prhub_pipeline.defs.instance import (
 from prhub_pipeline.defs.runner import RANGE_END_TAG, RANGE_START_TAG, _failure
 from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
+from prhub_pipeline.sources.git import CloneUpdate
 from prhub_pipeline.stages import report as report_stage
+from prhub_pipeline.stages.ingest import WeekIngest
 from prhub_pipeline.stages.modules import ClassifierSummary, WeekModules
 from prhub_pipeline.warehouse import connect
 from prhub_pipeline.warehouse.connection import WarehouseLockedError
@@ -1026,3 +1029,36 @@ def test_a_week_after_the_clones_newest_commit_warns_on_the_checks_tab(
     assert not check.passed and check.severity == dg.AssetCheckSeverity.WARN
     assert check.metadata["offending"].value == ["2026-06-01"]
     assert "before week(s) 2026-06-01" in str(check.metadata["detail"].value)
+
+
+def test_a_run_of_several_repositories_says_whose_clone_fetch_each_was() -> None:
+    """A run across repositories told only the first one's fetch, unnamed, and tagged every
+    partition with its `clone_update`: a failed fetch of another went unsaid."""
+
+    def ingest(repo: str, status: str, message: str) -> WeekIngest:
+        return WeekIngest(
+            repo=repo,
+            window=WeekWindow(week_start=date(2026, 5, 11), timezone="UTC"),
+            pr_count=0,
+            file_count=0,
+            additions=0,
+            deletions=0,
+            config_files=0,
+            setting_changes=0,
+            preview=[],
+            clone=CloneUpdate(status=status, message=message),  # type: ignore[arg-type]
+        )
+
+    several = _ingest_metadata(
+        [
+            ingest("a/one", "updated", "main fetched from origin"),
+            ingest("b/two", "failed", "fetching main from origin failed"),
+        ]
+    )
+    summary = str(several["summary"].value)
+    assert "a/one: main fetched from origin" in summary
+    assert "b/two: fetching main from origin failed" in summary
+    assert "clone_update" not in several
+    one = _ingest_metadata([ingest("a/one", "updated", "main fetched from origin")])
+    assert one["clone_update"].value == "updated"
+    assert "a/one:" not in str(one["summary"].value)

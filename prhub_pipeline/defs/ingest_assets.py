@@ -7,6 +7,7 @@ import dagster as dg
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
 from prhub_pipeline.defs.stage_runs import run_weekly_stage, week_metadata
 from prhub_pipeline.defs.text import counted
+from prhub_pipeline.sources.git import CloneUpdate
 from prhub_pipeline.stages.ingest import (
     WeekIngest,
     WeekReviews,
@@ -25,6 +26,11 @@ PREVIEW_SCHEMA = dg.TableSchema(
         dg.TableColumn("+/-", "string"),
     ]
 )
+
+
+def _clone_updates(results: Sequence[WeekIngest]) -> dict[str, CloneUpdate]:
+    """What updating each repository's git clone did, by repository (one update per run)."""
+    return {r.repo: r.clone for r in results if r.clone is not None}
 
 
 def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValue]:
@@ -74,8 +80,9 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
         ],
         schema=PREVIEW_SCHEMA,
     )
-    clone = next((r.clone for r in results if r.clone is not None), None)
-    notes = [clone.message] if clone else []
+    clones = _clone_updates(results)
+    # One repository's run says what its fetch did; one of several names whose fetch it was.
+    notes = [f"{repo}: {c.message}" if len(clones) > 1 else c.message for repo, c in clones.items()]
     notes += [f"week {r.window.key}: {r.unread_config}" for r in results if r.unread_config]
     notes += dict.fromkeys(r.clone_behind for r in results if r.clone_behind)
     notes += dict.fromkeys(r.late_prs for r in results if r.late_prs)
@@ -99,8 +106,8 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
         metadata["github_rate_limit_wait_seconds"] = dg.MetadataValue.float(
             sum(s.rate_limit_waits_seconds for s in github)
         )
-    if clone is not None:
-        metadata["clone_update"] = dg.MetadataValue.text(clone.status)
+    if len(clones) == 1:
+        metadata["clone_update"] = dg.MetadataValue.text(next(iter(clones.values())).status)
     if counts:
         metadata["pushed_commits"] = dg.MetadataValue.int(direct)
     if len(results) == 1:
@@ -163,10 +170,9 @@ def build_ingest_assets(
         results, checks = run_weekly_stage(
             context, prhub, ingest_weeks, check_ingest, preflight=check_source
         )
-        clone = next((r.clone for r in results if r.clone is not None), None)
-        if clone is not None:
+        for repo, clone in _clone_updates(results).items():
             log = context.log.warning if clone.status == "failed" else context.log.info
-            log(f"git clone: {clone.message}")
+            log(f"{repo}: git clone: {clone.message}")
         behind = list(dict.fromkeys(r.clone_behind for r in results if r.clone_behind))
         for note in behind:
             context.log.warning(f"git clone: {note}")
