@@ -209,17 +209,22 @@ def _report(args: argparse.Namespace, settings: Settings, config_path: Path) -> 
         stored_files = {"the warehouse": settings.database, "the config file": config_path}
         _output_file("--out", args.out, make_folders=True, inputs=stored_files)
     if args.repo:
-        configured = settings.repo(args.repo)
+        # A repository removed from the config keeps its stored reports, which stay readable.
+        configured = next((r for r in settings.repos if r.name == args.repo), None)
+        repo = args.repo
     elif len(settings.repos) == 1:
         configured = settings.repos[0]
+        repo = configured.name
     else:
         raise UsageError("several repositories are configured: name one with --repo")
-    repo = configured.name
     lang = args.lang or settings.language
     with connect(settings.database, read_only=True) as con:
         stored = read_report(con, repo, args.week, lang)
     if stored is None:
         missing = f"no {lang} report is stored for {repo} week {args.week}"
+        if configured is None:
+            names = ", ".join(r.name for r in settings.repos)
+            raise UsageError(f"{missing}, and {repo!r} is not configured (configured: {names})")
         newest = last_complete_week_now(settings)
         # Point at the command that makes it only where that command would.
         if args.week < configured.start:

@@ -145,6 +145,18 @@ def test_every_stage_lands_and_reports_are_readable(
     assert "its history starts" in capsys.readouterr().err
     assert main(["report", "--config", str(config), "--week", "2999-01-07"]) == 2
     assert "the week has not ended yet" in capsys.readouterr().err
+    # A repository taken out of the config keeps its stored reports readable.
+    config.write_text(
+        config.read_text(encoding="utf-8").replace("acme/widgets", "acme/gadgets"), "utf-8"
+    )
+    args = ["report", "--config", str(config), "--repo", "acme/widgets", "--week", "2026-05-11"]
+    assert main(args) == 0
+    assert "# acme/widgets" in capsys.readouterr().out
+    assert main([*args[:-1], "2026-06-01"]) == 2
+    assert (
+        "no zh report is stored for acme/widgets week 2026-06-01, and 'acme/widgets' is not"
+        " configured (configured: acme/gadgets)"
+    ) in capsys.readouterr().err
 
 
 def test_an_author_under_a_new_name_is_no_new_author(git_repo: GitRepo, tmp_path: Path) -> None:
