@@ -240,7 +240,7 @@ def test_a_dependency_flag_names_the_requirements_and_skips_tooling_edits() -> N
         " adds xgrammar)."
     )
     assert ZH.risk_text(group) == (
-        "#1：pyproject.toml, Pipfile.lock（移除 test: pytest >=8、torch ==2.7.1 → ==2.8.0、"
+        "#1：pyproject.toml、Pipfile.lock（移除 test: pytest >=8、torch ==2.7.1 → ==2.8.0、"
         "新增 xgrammar）。"
     )
 
@@ -386,7 +386,7 @@ def test_a_requirement_moved_to_another_manifest_is_one_change() -> None:
     # The risk's own sentence names the one file, so the move does not name it again
     # (vllm-omni #97 read "pyproject.toml (moves gradio in pyproject.toml from dev to ...)").
     assert EN.risk_text(group).endswith("#36: setup.py (moves pytest from the main list to test).")
-    assert ZH.risk_text(group).endswith("#36：setup.py（将 pytest 从 主依赖列表 移至 test）。")
+    assert ZH.risk_text(group).endswith("#36：setup.py（将 pytest 从主依赖列表移至 test）。")
     # A move to several extras beside other edits reads as one of them (apache/tvm #19723 read
     # "moves psutil from the main list to all, popen-pool, rpc, adds all: tornado").
     group = _dependency_group(
@@ -405,7 +405,7 @@ def test_a_requirement_moved_to_another_manifest_is_one_change() -> None:
         " adds all: tornado)."
     )
     assert ZH.risk_text(group).endswith(
-        "#19723：pyproject.toml（将 psutil 从 主依赖列表 移至 all、popen-pool 和 rpc；"
+        "#19723：pyproject.toml（将 psutil 从主依赖列表移至 all、popen-pool 和 rpc；"
         "新增 all: tornado）。"
     )
     # One line split into two for other environments, in its file and group (VeOmni #901).

@@ -219,8 +219,8 @@ def test_asset_graph_renders_every_group_and_asset(page: Page, backfilled: Backf
 @pytest.mark.parametrize(
     ("repo", "week", "heading"),
     [
-        ("acme/widgets", "2026-05-11", "acme/widgets 第 20 周周报（05-11 至 05-17）"),
-        ("acme/gadgets", "2026-05-25", "acme/gadgets 第 22 周周报（05-25 至 05-31）"),
+        ("acme/widgets", "2026-05-11", "acme/widgets 2026 年第 20 周周报（05-11 至 05-17）"),
+        ("acme/gadgets", "2026-05-25", "acme/gadgets 2026 年第 22 周周报（05-25 至 05-31）"),
     ],
 )
 def test_a_partitions_report_metadata_shows_that_weeks_report(
