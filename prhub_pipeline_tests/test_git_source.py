@@ -3,6 +3,7 @@ from __future__ import annotations
 import subprocess
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -503,3 +504,32 @@ def test_the_weeks_before_a_week_start_at_their_own_mondays_midnight() -> None:
     assert before.start_utc == datetime(2020, 12, 21, 5, 0, tzinfo=UTC)  # midnight EST
     assert window.start_utc - timedelta(weeks=12) == before.start_utc - timedelta(hours=1)
     assert window.previous() == window.weeks_before(1)
+
+
+def test_a_week_window_holds_its_monday_midnight_and_not_the_next() -> None:
+    """The GitHub source files a PR by `contains`: a merge at the next Monday's midnight is
+    the next week's, or it would be stored in two weeks."""
+    monday = datetime(2026, 5, 11, 0, 0, tzinfo=ZoneInfo(ZONE))
+    assert WEEK.contains(monday)
+    assert WEEK.contains(monday + timedelta(days=7) - timedelta(microseconds=1))
+    assert not WEEK.contains(monday + timedelta(days=7))
+    assert not WEEK.contains(monday - timedelta(microseconds=1))
+    assert WEEK.contains(monday.astimezone(UTC))  # the same instant in another zone
+
+
+def test_a_merge_subject_on_a_commit_with_one_parent_is_no_merged_pr(git_repo: GitRepo) -> None:
+    """A rebased or cherry-picked commit that kept `Merge pull request #N from ...` has no
+    second parent to read the PR's branch from: it is a commit pushed without a PR."""
+    git_repo.commit("init", "2026-05-12T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.commit("feat: a PR (#1)", "2026-05-12T11:00:00+08:00", {"a": "1"})
+    git_repo.commit(
+        "Merge pull request #5 from someone/branch\n\nAdd b",
+        "2026-05-12T12:00:00+08:00",
+        {"b": "1"},
+    )
+    window = read_window(git_repo.path, "acme/widgets", WEEK.start, WEEK.end)
+    assert [pr.number for pr in window.prs] == [1]
+    assert [c.subject for c in window.pushed] == [
+        "init",
+        "Merge pull request #5 from someone/branch",
+    ]

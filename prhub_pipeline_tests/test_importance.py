@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.modelling.scoring import importance as importance_module
 from prhub_pipeline.modelling.scoring.importance import (
     CORE_WEIGHT,
     REVERT_WEIGHT,
@@ -1586,6 +1587,9 @@ def test_a_revert_names_the_pr_merged_before_it_by_title_or_by_commit() -> None:
         4, "Back out X", body=f"This reverts commit {'c' * 12}.", merged_at=MERGED + 2 * day
     )
     assert resolve_revert(by_commit, known).reverted_number == 3
+    # The re-land has the first one's title: a revert quoting it after both undoes the re-land.
+    again = make_pr(5, 'Revert "[fsdp] feat: X"', merged_at=MERGED + 3 * day)
+    assert resolve_revert(again, known).reverted_number == 3
 
 
 def test_a_revert_quoting_a_title_cut_short_names_the_one_pr_it_starts() -> None:
@@ -2176,3 +2180,51 @@ def test_a_paragraph_of_figures_is_no_summary() -> None:
     assert summarize("[model] feat: x", "Works with qwen2.5vl 3b + geo3k on 8 GPUs.") == (
         "Works with qwen2.5vl 3b + geo3k on 8 GPUs."
     )
+
+
+def test_calibration_places_each_raw_score_at_the_mid_rank_of_its_ties(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Worked by hand: 30 PRs at raw 1, 20 at 2 and 10 at 3 sit at the 25th, 66.7th and
+    91.7th percentiles (the middle of each run of ties), so raw 2.5 maps to 7.9 between them,
+    anything under raw 1 to 0 and over raw 3 to 10."""
+    raws = [1.0] * 30 + [2.0] * 20 + [3.0] * 10
+    monkeypatch.setattr(importance_module, "_history_raw_scores", lambda *_: raws)
+    calibration = fit_calibration([], {}, CONFIG)
+    assert calibration.history_size == 60
+    assert calibration.raw_points == [1.0, 2.0, 3.0]
+    assert calibration.percentiles == [25.0, 66.667, 91.667]
+    assert [calibration.importance(x) for x in (0.5, 1.0, 2.0, 2.5, 3.0, 3.5)] == [
+        0.0,
+        2.5,
+        6.7,
+        7.9,
+        9.2,
+        10.0,
+    ]
+    # More distinct raw scores than it keeps: the first, the last and evenly spaced ones.
+    many = [float(n) for n in range(1000)]
+    monkeypatch.setattr(importance_module, "_history_raw_scores", lambda *_: many)
+    thinned = fit_calibration([], {}, CONFIG)
+    assert len(thinned.raw_points) == 200
+    assert thinned.raw_points[0] == 0.0 and thinned.raw_points[-1] == 999.0
+    # Too short a history: the fixed scale, raw 6 of 12 is 5.0.
+    monkeypatch.setattr(importance_module, "_history_raw_scores", lambda *_: raws[:29])
+    fixed = fit_calibration([], {}, CONFIG)
+    assert fixed.method == "fixed" and fixed.importance(6.0) == 5.0
+
+
+def test_a_score_at_the_key_threshold_is_key() -> None:
+    """Key means importance 7.0 or more, as the report's header says."""
+    pr = make_pr(1, "[fsdp] chore: x", files=[("verl/x.py", 5, 1)])
+    no_reviews = ReviewData(available=False)
+    (first,) = score_week(
+        [pr], {}, no_reviews, CONFIG, ScoreCalibration(method="fixed", history_size=0)
+    )
+    raw = first.raw_score
+    at = ScoreCalibration(
+        method="history", history_size=60, raw_points=[raw / 2, raw], percentiles=[0, 70]
+    )
+    (score,) = score_week([pr], {}, no_reviews, CONFIG, at)
+    assert score.importance == 7.0 == CONFIG.key_threshold
+    assert score.is_key

@@ -346,6 +346,9 @@ def test_a_change_landed_again_under_a_reworded_title_is_a_reland() -> None:
     )
     known = {pr.number: pr for pr in (added, revert, reworded, other)}
     assert relanding(672, 671, known) == 682
+    # Merged before the revert, the same change is no re-land of it.
+    known[682] = reworded.model_copy(update={"merged_at": MERGED + timedelta(hours=12)})
+    assert relanding(672, 671, known) is None
     del known[682]
     assert relanding(672, 671, known) is None
 
@@ -1535,6 +1538,17 @@ def test_a_prs_text_reaches_no_report_with_control_characters_or_bidi_overrides(
     )
     assert hostile.title == "[fsdp] fix: loader  txt.exe crash"
     assert "\x00" not in hostile.body
+    # Labels (which `label_modules` turns into modules) and co-authors too; NEL breaks a line.
+    labelled = PullRequest.model_validate(
+        {
+            **hostile.model_dump(),
+            "labels": ["area/\u202emodel", "ok"],
+            "co_authors": ["Eve\x1b[31m"],
+            "body": "one\x85two",
+        }
+    )
+    assert labelled.labels == ["area/model", "ok"] and labelled.co_authors == ["Eve"]
+    assert labelled.body == "one\ntwo"
     for lang in ("zh", "en"):
         context = context_for([*week_prs(), hostile], lang)
         for fmt in ("md", "html"):

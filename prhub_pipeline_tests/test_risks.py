@@ -150,6 +150,10 @@ def test_unresolved_review_threads_say_who_asked_what() -> None:
         "2 review threads unresolved at merge: gemini-code-assist[bot] on verl/a.py:12"
     )
     assert "carol" not in flag.detail
+    # A thread on lines the PR changed since (outdated) is no open question at merge.
+    outdated = thread(7, "dave", "Rename this?").model_copy(update={"is_outdated": True})
+    only_outdated = ReviewData(available=True, threads=[outdated], reviews=[approved(7)])
+    assert "unresolved_review" not in kinds(risks_of([pr], only_outdated))
 
 
 def test_no_review_rules_without_review_data() -> None:
