@@ -267,14 +267,24 @@ def test_a_number_landed_twice_belongs_to_its_first_landing(git_repo: GitRepo) -
 def test_a_week_holds_the_same_prs_whatever_range_it_is_read_with(git_repo: GitRepo) -> None:
     git_repo.commit("init", "2026-03-01T10:00:00+08:00", {"README.md": "hello\n"})
     git_repo.commit("feat: early (#1)", "2026-03-02T10:00:00+08:00", {"a": "1"})
-    # Rewritten history: landed in March on the branch, committer date in the week of 05-11.
+    # Rewritten history (tilelang's #208): landed in March on the branch, between #1 and #3,
+    # with a committer date in the week of 05-11. It is March's, read with any range.
     git_repo.commit("chore: relicense (#2)", "2026-05-12T10:00:00+08:00", {"b": "1"})
     git_repo.commit("feat: middle (#3)", "2026-03-03T10:00:00+08:00", {"c": "1"})
     git_repo.commit("feat: late (#4)", "2026-05-20T10:00:00+08:00", {"d": "1"})
     march = WeekWindow(week_start=date(2026, 3, 2), timezone=ZONE)
     wide = read_merged_prs(git_repo.path, "acme/widgets", march.start, WEEK.end)
-    assert [pr.number for pr in wide] == [1, 3, 2]
-    assert list(read_week(git_repo.path)) == [2]
+    assert [pr.number for pr in wide] == [1, 2, 3]
+    alone = read_merged_prs(git_repo.path, "acme/widgets", march.start, march.end)
+    assert [pr.number for pr in alone] == [1, 2, 3]
+    assert alone[1].merged_at == alone[2].merged_at  # at the latest when #3 landed after it
+    assert list(read_week(git_repo.path)) == []
+    # A committer's clock a year behind: the commit is moved up to the one before it.
+    git_repo.commit("fix: behind (#5)", "2025-05-12T10:00:00+08:00", {"e": "1"})
+    git_repo.commit("fix: after (#6)", "2026-05-21T10:00:00+08:00", {"f": "1"})
+    late = read_merged_prs(git_repo.path, "acme/widgets", WEEK.end, WEEK.end + timedelta(days=7))
+    assert [pr.number for pr in late] == [4, 5, 6]
+    assert late[1].merged_at == late[0].merged_at
 
 
 def test_renames_and_binary_files(git_repo: GitRepo) -> None:

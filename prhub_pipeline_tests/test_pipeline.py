@@ -554,17 +554,18 @@ def test_the_schedule_asks_again_for_recent_weeks_left_without_a_report(
 
 
 def test_a_pr_pushed_after_its_week_was_read_gets_the_week_run_again(
-    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    git_repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A maintainer's merge committed on Sunday night and pushed on Monday, after the week
     was read, was in no report ever: the next run of a later week notices the PR the stored
     week lacks, and the schedule runs that week again."""
-    config = write_config(tmp_path, history.path)
+    commit_core_fixes(git_repo, [(101, "2026-05-05", None), (102, "2026-05-06", None)])
+    config = write_config(tmp_path, git_repo.path)
     assert main(["materialize", "--config", str(config), "--week", WEEKS[0]]) == 0
-    assert main(["materialize", "--config", str(config), "--week", WEEKS[1]]) == 0
-    history.commit("[core] fix: late (#200)", "2026-05-10T23:50:00+08:00", {"src/late.py": "1\n"})
+    git_repo.commit("[core] fix: late (#200)", "2026-05-10T23:50:00+08:00", {"src/late.py": "1\n"})
+    git_repo.commit("[core] fix: next (#104)", "2026-05-12T10:00:00+08:00", {"src/n.py": "1\n"})
     capsys.readouterr()
-    assert main(["materialize", "--config", str(config), "--week", WEEKS[2]]) == 0
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[1]]) == 0
     said = capsys.readouterr().out
     assert "acme/widgets: the clone has PRs that stored weeks lack" in said
     assert "2026-05-04 lacks #200" in said
@@ -572,11 +573,11 @@ def test_a_pr_pushed_after_its_week_was_read_gets_the_week_run_again(
     with connect(settings.database, read_only=True) as con:
         rows = con.execute("SELECT week_start, number FROM late_prs").fetchall()
     assert rows == [(date(2026, 5, 4), 200)]
-    monday_morning = datetime(2026, 5, 24, 22, 0, tzinfo=UTC)  # after the week of 05-18
+    monday_morning = datetime(2026, 5, 17, 22, 0, tzinfo=UTC)  # after the week of 05-11
     requests = weekly_run_requests(settings, monday_morning)
     assert [r.partition_key for r in requests] == [
         "acme/widgets|2026-05-04",
-        "acme/widgets|2026-05-18",
+        "acme/widgets|2026-05-11",
     ]
     # Run again, the week has its PR and nothing is late any more.
     assert main(["materialize", "--config", str(config), "--week", WEEKS[0]]) == 0
@@ -585,7 +586,7 @@ def test_a_pr_pushed_after_its_week_was_read_gets_the_week_run_again(
         stored = con.execute("SELECT number FROM prs WHERE week_start = ?", [date(2026, 5, 4)])
         assert 200 in {n for (n,) in stored.fetchall()}
     requests = weekly_run_requests(settings, monday_morning)
-    assert [r.partition_key for r in requests] == ["acme/widgets|2026-05-18"]
+    assert [r.partition_key for r in requests] == ["acme/widgets|2026-05-11"]
 
 
 def test_partitions_run_in_parallel_processes(history: GitRepo, tmp_path: Path) -> None:

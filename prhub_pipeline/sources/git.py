@@ -10,11 +10,12 @@ anyone fetching by hand.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import subprocess
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -297,6 +298,50 @@ def _split_message(message: str) -> tuple[str, str, list[str]]:
     return subject.strip(), "\n".join(lines).strip(), co_authors
 
 
+def landing_times(history: Sequence[_Commit]) -> list[_Commit]:
+    """The first-parent `history` (oldest first), each commit at the time it landed: its
+    committer date, unless that date is out of the branch's order. A committer's clock or a
+    rewrite of history can date a commit far from its place: tilelang's #208 says 2025-07-20
+    among the PRs of March 2025, and was reported as merged in July. The most commits whose
+    dates keep the order (a longest non-decreasing run) are taken as right; a commit out of it
+    is moved into the span between its neighbours in that run. Ordered histories (verl,
+    vllm-ascend) are unchanged."""
+    dates = [commit.committed_at for commit in history]
+    tails: list[datetime] = []  # the smallest last date of an ordered run of each length
+    tail_at: list[int] = []
+    before = [-1] * len(dates)
+    for i, day in enumerate(dates):
+        length = bisect.bisect_right(tails, day)
+        if length == len(tails):
+            tails.append(day)
+            tail_at.append(i)
+        else:
+            tails[length] = day
+            tail_at[length] = i
+        before[i] = tail_at[length - 1] if length else -1
+    kept: list[int] = []
+    at = tail_at[-1] if tail_at else -1
+    while at != -1:
+        kept.append(at)
+        at = before[at]
+    kept.reverse()
+    if len(kept) == len(history):
+        return list(history)
+    landed = []
+    for i, commit in enumerate(history):
+        place = bisect.bisect_left(kept, i)
+        if place < len(kept) and kept[place] == i:
+            landed.append(commit)
+            continue
+        day = commit.committed_at
+        if place:
+            day = max(day, dates[kept[place - 1]])
+        if place < len(kept):
+            day = min(day, dates[kept[place]])
+        landed.append(replace(commit, committed_at=day))
+    return landed
+
+
 @dataclass(frozen=True)
 class _Landing:
     """A first-parent commit that lands a PR, read from its message alone."""
@@ -437,7 +482,7 @@ def read_window(
             branch or "HEAD",
         ],
     )
-    history = list(reversed(_parse_log(output)))
+    history = landing_times(list(reversed(_parse_log(output))))
     landings = [landing for c in history if (landing := _landing(c))]
     if history and not landings:
         raise GitSourceError(
