@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path
 from types import SimpleNamespace
@@ -29,7 +30,8 @@ from prhub_pipeline.defs.instance import (
     fail_orphaned_runs,
     prepare_dagster_home,
 )
-from prhub_pipeline.defs.runner import RANGE_END_TAG, RANGE_START_TAG, _failure
+from prhub_pipeline.defs.partitions import RANGE_END_TAG, RANGE_START_TAG
+from prhub_pipeline.defs.runner import _failure
 from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
 from prhub_pipeline.sources.git import CloneUpdate
@@ -478,6 +480,13 @@ def test_the_sql_models_are_refreshed_after_each_weekly_run(
     request = evaluate(weekly)
     assert isinstance(request, dg.RunRequest) and request.run_key == weekly.run_id
     assert isinstance(evaluate(models), dg.SkipReason)  # its own runs start none
+    # `prhub materialize` refreshes the models at its end: its runs start none either.
+    by_cli = definitions.resolve_job_def("weekly_report_job").execute_in_process(
+        partition_key=dg.MultiPartitionKey({"repo": "acme/widgets", "week": "2026-05-11"}),
+        instance=instance,
+        tags={CLI_PID_TAG: "4242"},
+    )
+    assert isinstance(evaluate(by_cli), dg.SkipReason)
 
 
 def test_a_week_before_a_repositorys_start_stores_nothing(history: GitRepo, tmp_path: Path) -> None:
@@ -519,9 +528,14 @@ def test_schedule_targets_the_previous_complete_week(history: GitRepo, tmp_path:
     )
     data = schedule.evaluate_tick(context)
     # No warehouse yet: the week before, since the repository's start, has no report either.
-    assert [r.partition_key for r in data.run_requests or []] == [
-        "acme/widgets|2026-05-04",
-        "acme/widgets|2026-05-11",
+    assert requested(data.run_requests or []) == ["acme/widgets|2026-05-04..2026-05-11"]
+
+
+def requested(requests: Sequence[dg.RunRequest]) -> list[str]:
+    """Each request's partition, or its range of weeks: `repo|first..last`."""
+    return [
+        r.partition_key or f"{r.tags[RANGE_START_TAG]}..{r.tags[RANGE_END_TAG].partition('|')[2]}"
+        for r in requests
     ]
 
 
@@ -535,11 +549,21 @@ def test_the_schedule_asks_again_for_recent_weeks_left_without_a_report(
     settings = load_settings(config)
     monday_morning = datetime(2026, 5, 31, 22, 0, tzinfo=UTC)  # after the week of 05-25
     requests = weekly_run_requests(settings, monday_morning)
-    assert [r.partition_key for r in requests] == [
+    # The weeks after the stored one are one run, as a backfill of them.
+    assert requested(requests) == [
         "acme/widgets|2026-05-04",
-        "acme/widgets|2026-05-18",
-        "acme/widgets|2026-05-25",
+        "acme/widgets|2026-05-18..2026-05-25",
     ]
+    # Five weeks later the daemon is back: still every week since the start.
+    july = datetime(2026, 7, 5, 22, 0, tzinfo=UTC)  # after the week of 06-29
+    assert requested(weekly_run_requests(settings, july)) == [
+        "acme/widgets|2026-05-04",
+        "acme/widgets|2026-05-18..2026-06-29",
+    ]
+    # A warehouse of an older version, before any run migrated it: no late weeks to read.
+    with connect(settings.database) as con:
+        con.execute("DROP TABLE late_prs")
+    assert len(weekly_run_requests(settings, july)) == 2
     # The warehouse held by a long run: only the latest week, and the log says why.
     said: list[str] = []
 
@@ -575,16 +599,21 @@ def test_a_pr_pushed_after_its_week_was_read_gets_the_week_run_again(
     assert rows == [(date(2026, 5, 4), 200)]
     monday_morning = datetime(2026, 5, 17, 22, 0, tzinfo=UTC)  # after the week of 05-11
     requests = weekly_run_requests(settings, monday_morning)
-    assert [r.partition_key for r in requests] == [
-        "acme/widgets|2026-05-04",
-        "acme/widgets|2026-05-11",
-    ]
+    assert requested(requests) == ["acme/widgets|2026-05-04..2026-05-11"]
+    # Ingested alone, the week's stored report still lacks the PR: it stays late.
+    ingest_only = build_definitions(config).resolve_job_def("weekly_report_job")
+    assert ingest_only.execute_in_process(
+        partition_key=dg.MultiPartitionKey({"repo": "acme/widgets", "week": WEEKS[0]}),
+        instance=dg.DagsterInstance.ephemeral(),
+        asset_selection=[dg.AssetKey("raw_prs")],
+    ).success
+    assert stored(config, "SELECT week_start, number FROM late_prs") == rows
     # Run again, the week has its PR and nothing is late any more.
     assert main(["materialize", "--config", str(config), "--week", WEEKS[0]]) == 0
     with connect(settings.database, read_only=True) as con:
         assert con.execute("SELECT count(*) FROM late_prs").fetchone() == (0,)
-        stored = con.execute("SELECT number FROM prs WHERE week_start = ?", [date(2026, 5, 4)])
-        assert 200 in {n for (n,) in stored.fetchall()}
+        numbers = con.execute("SELECT number FROM prs WHERE week_start = ?", [date(2026, 5, 4)])
+        assert 200 in {n for (n,) in numbers.fetchall()}
     requests = weekly_run_requests(settings, monday_morning)
     assert [r.partition_key for r in requests] == ["acme/widgets|2026-05-11"]
 

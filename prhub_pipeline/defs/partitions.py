@@ -13,6 +13,8 @@ from prhub_pipeline.weeks import parse_week
 
 REPO_DIMENSION = "repo"
 WEEK_DIMENSION = "week"
+RANGE_START_TAG = "dagster/asset_partition_range_start"
+RANGE_END_TAG = "dagster/asset_partition_range_end"
 
 
 def week_partitions(settings: Settings) -> dg.WeeklyPartitionsDefinition:
@@ -35,6 +37,15 @@ def repo_week_partitions(settings: Settings) -> dg.MultiPartitionsDefinition:
 
 def partition_key(repo: str, week: date) -> dg.MultiPartitionKey:
     return dg.MultiPartitionKey({REPO_DIMENSION: repo, WEEK_DIMENSION: week.isoformat()})
+
+
+def range_tags(repo: str, first: date, last: date) -> dict[str, str]:
+    """The tags of one run over a repository's weeks `first` to `last` (Dagster's single-run
+    backfill of a partition range)."""
+    return {
+        RANGE_START_TAG: str(partition_key(repo, first)),
+        RANGE_END_TAG: str(partition_key(repo, last)),
+    }
 
 
 def weeks_by_repo(partition_keys: Iterable[str]) -> dict[str, list[date]]:

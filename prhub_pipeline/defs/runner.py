@@ -18,13 +18,11 @@ from prhub_pipeline.defs.definitions import (
     build_definitions,
 )
 from prhub_pipeline.defs.instance import cli_run_tags, default_dagster_home, fail_orphaned_runs
-from prhub_pipeline.defs.partitions import partition_key
+from prhub_pipeline.defs.partitions import range_tags
 from prhub_pipeline.defs.text import counted
 from prhub_pipeline.warehouse import connect
 from prhub_pipeline.warehouse.quality import week_summaries
 
-RANGE_START_TAG = "dagster/asset_partition_range_start"
-RANGE_END_TAG = "dagster/asset_partition_range_end"
 INGEST_ASSETS = ("raw_prs", "review_threads")
 ANALYSIS_ASSETS = ("module_labels", "importance_scores", "weekly_report")
 
@@ -104,12 +102,11 @@ def materialize_weeks(
     own console log (warnings, a failed step's traceback) through to stderr.
     """
     definitions = build_definitions(config_path)
-    first, last = partition_key(repo, min(weeks)), partition_key(repo, max(weeks))
-    range_tags = {RANGE_START_TAG: str(first), RANGE_END_TAG: str(last)}
+    weeks_range = range_tags(repo, min(weeks), max(weeks))
     steps: list[tuple[str, str, dict[str, str], str | None, Sequence[str] | None]] = [
-        ("ingest", WEEKLY_JOB, range_tags, None, INGEST_ASSETS),
+        ("ingest", WEEKLY_JOB, weeks_range, None, INGEST_ASSETS),
         ("classifier", CLASSIFIER_JOB, {}, repo, None),
-        ("analysis", WEEKLY_JOB, range_tags, None, ANALYSIS_ASSETS),
+        ("analysis", WEEKLY_JOB, weeks_range, None, ANALYSIS_ASSETS),
         ("sql models", SQL_MODELS_JOB, {}, None, None),
     ]
     run_ids: list[str] = []

@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 import dagster as dg
 
 from prhub_pipeline.config import RepoConfig, Settings
-from prhub_pipeline.defs.partitions import partition_key
+from prhub_pipeline.defs.partitions import partition_key, range_tags
 from prhub_pipeline.stages.report import weeks_to_run_again
 from prhub_pipeline.warehouse import WarehouseError
 from prhub_pipeline.weeks import last_complete_week
@@ -25,12 +25,14 @@ def weekly_run_requests(
     ),
     log: Callable[[str], None] = lambda line: None,
 ) -> list[dg.RunRequest]:
-    """Per repository, a run for the week that ended most recently before `now`, and one for
-    each earlier week since its `start` that has no stored report or lacks PRs a git run found
-    for it since: a run that failed (a fetch that timed out), ticks the daemon missed for
-    weeks, or a merge pushed after its week was read leave no gap behind.
+    """Per repository, a run for the week that ended most recently before `now`, and for the
+    earlier weeks since its `start` that have no stored report or lack PRs a git run found for
+    them since: a run that failed (a fetch that timed out), ticks the daemon missed for weeks,
+    or a merge pushed after its week was read leave no gap behind. Consecutive weeks are one
+    run over their range, as a backfill runs them: a new warehouse's history is one run, not
+    one per week.
 
-    Each tick's run keys are its own (`repo|week|tick day`), so a week whose run failed is
+    Each tick's run keys are its own (`repo|weeks|tick day`), so a week whose run failed is
     asked for again by the next tick. Where the warehouse cannot be read (a long run holds it),
     only the latest week is asked for.
     """
@@ -45,16 +47,41 @@ def weekly_run_requests(
         except WarehouseError as exc:
             log(f"{repo.name}: earlier weeks not checked for missing reports: {exc}")
             missing = []
-        if missing:
-            log(f"{repo.name}: {len(missing)} earlier week(s) to run again, from {missing[0]}")
-        requests.extend(
-            dg.RunRequest(
-                run_key=f"{repo.name}|{week.isoformat()}|{now.date().isoformat()}",
-                partition_key=partition_key(repo.name, week),
+        if len(missing) > 1 and len(missing) == len(earlier):
+            log(
+                f"{repo.name}: no earlier week is stored; this tick runs {missing[0]} to {latest}"
+                " without a trained classifier (`prhub materialize` trains it first)"
             )
-            for week in [*missing, latest]
-        )
+        elif missing:
+            log(f"{repo.name}: {len(missing)} earlier week(s) to run again, from {missing[0]}")
+        for first, last in consecutive_runs([*missing, latest]):
+            key = f"{repo.name}|{first.isoformat()}"
+            if first == last:
+                requests.append(
+                    dg.RunRequest(
+                        run_key=f"{key}|{now.date().isoformat()}",
+                        partition_key=partition_key(repo.name, first),
+                    )
+                )
+            else:
+                requests.append(
+                    dg.RunRequest(
+                        run_key=f"{key}..{last.isoformat()}|{now.date().isoformat()}",
+                        tags=range_tags(repo.name, first, last),
+                    )
+                )
     return requests
+
+
+def consecutive_runs(weeks: Sequence[date]) -> list[tuple[date, date]]:
+    """`weeks` (ascending) as (first, last) of each run of consecutive weeks."""
+    runs: list[tuple[date, date]] = []
+    for week in weeks:
+        if runs and week - runs[-1][1] == timedelta(weeks=1):
+            runs[-1] = (runs[-1][0], week)
+        else:
+            runs.append((week, week))
+    return runs
 
 
 def build_weekly_schedule(settings: Settings, job_name: str) -> dg.ScheduleDefinition:

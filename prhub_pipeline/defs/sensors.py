@@ -1,4 +1,4 @@
-"""The SQL models follow the weekly assets: refreshed after every run that wrote them."""
+"""The SQL models follow the weekly assets: refreshed after every successful run of them."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 import dagster as dg
+
+from prhub_pipeline.defs.instance import CLI_PID_TAG
 
 if TYPE_CHECKING:  # what define_asset_job returns; Dagster does not export its name
     from dagster._core.definitions.unresolved_asset_job_definition import (
@@ -33,6 +35,8 @@ def build_sql_models_sensor(
         context: dg.RunStatusSensorContext,
     ) -> dg.RunRequest | dg.SkipReason:
         run = context.dagster_run
+        if CLI_PID_TAG in run.tags:  # `prhub materialize` refreshes them at its end itself
+            return dg.SkipReason(f"run {run.run_id} is prhub materialize's")
         if not run.asset_selection:  # a job's own run (None or empty), of all its assets
             wrote_weekly = run.job_name == weekly_job
         else:

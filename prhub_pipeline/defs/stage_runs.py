@@ -46,13 +46,8 @@ def run_weekly_stage(
     settings = prhub.load()
     results: list[Result] = []
     outcomes: list[CheckOutcome] = []
-    by_repo = weeks_by_repo(context.partition_keys)
-    if preflight is not None:
-        # Dagster runs a selection of several repositories and fewer weeks as one run per
-        # week: a repository whose source is wrong fails it before any of them is written.
-        for repo_name in by_repo:
-            preflight(settings, settings.repo(repo_name))
-    for repo_name, asked in by_repo.items():
+    runs: list[tuple[RepoConfig, list[date]]] = []
+    for repo_name, asked in weeks_by_repo(context.partition_keys).items():
         repo = settings.repo(repo_name)
         weeks = [week for week in asked if week >= repo.start]
         if len(weeks) < len(asked):
@@ -60,8 +55,14 @@ def run_weekly_stage(
                 f"{repo.name}: {len(asked) - len(weeks)} week(s) before its start"
                 f" {repo.start} skipped, nothing stored for them"
             )
-        if not weeks:
-            continue
+        if weeks:
+            runs.append((repo, weeks))
+    if preflight is not None:
+        # Dagster runs a selection of several repositories and fewer weeks as one run per
+        # week: a repository whose source is wrong fails it before any of them is written.
+        for repo, _ in runs:
+            preflight(settings, repo)
+    for repo, weeks in runs:
         results.extend(stage(settings, repo, weeks))
         if check is not None:
             outcomes.extend(check(settings, repo, weeks))

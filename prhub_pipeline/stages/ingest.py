@@ -273,7 +273,6 @@ def _ingest_git(
                 *config_diff_tables(window.week_start, diffs),
                 *landing_tables(window.week_start, []),
                 *pushed_commit_tables(window.week_start, week_pushed),
-                *late_pr_tables(window.week_start, [], noticed_at=datetime.now(UTC)),
             ]
             replace_partition(con, repo.name, window.week_start, tables)
             results.append(

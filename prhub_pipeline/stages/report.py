@@ -36,6 +36,7 @@ from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.github import github_weeks, read_review_data
 from prhub_pipeline.warehouse.modules import read_module_labels, read_themes
 from prhub_pipeline.warehouse.prs import (
+    clear_stored_late_prs,
     count_pushed_commits,
     read_prs,
     week_pr_numbers,
@@ -145,6 +146,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                 week,
                 report_tables(repo.name, week, rendered, counts, key_pr_count=key_pr_count),
             )
+            clear_stored_late_prs(con, repo.name, week)  # the report has them now
             try:
                 files = write_report_files(
                     settings.reports_dir,

@@ -141,10 +141,21 @@ def stored_pr_numbers(
     return found
 
 
+def clear_stored_late_prs(con: duckdb.DuckDBPyConnection, repo: str, week_start: date) -> None:
+    """Forget the week's late PRs that are stored in it now."""
+    con.execute(read_sql("delete_stored_late_prs.sql"), {"repo": repo, "week_start": week_start})
+
+
 def weeks_with_late_prs(
     con: duckdb.DuckDBPyConnection, repo: str, first: date, last: date
 ) -> set[date]:
-    """The weeks from `first` to `last` that lack PRs the clone has for them."""
+    """The weeks from `first` to `last` that lack PRs the clone has for them; none in a
+    warehouse no run has migrated to the table yet (the schedule reads it before any run)."""
+    (tables,) = con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'late_prs'"
+    ).fetchone() or (0,)
+    if not tables:
+        return set()
     rows = con.execute(
         "SELECT DISTINCT week_start FROM late_prs WHERE repo = ? AND week_start BETWEEN ? AND ?",
         [repo, first, last],
