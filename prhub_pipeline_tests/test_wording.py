@@ -416,7 +416,7 @@ def test_a_section_whose_prs_are_all_key_says_so_and_subjects_carry_no_stop() ->
         make_pr(1, "[trainer] fix: crash on resume.", files=[("verl/trainer/a.py", 700, 90)]),
         make_pr(2, "[trainer] fix: hang on save", files=[("verl/trainer/b.py", 650, 80)]),
     ]
-    for lang, said in (("en", "all of them key"), ("zh", "均为重点 PR")):
+    for lang, said in (("en", "both of them key"), ("zh", "均为重点 PR")):
         context = context_for(prs, lang, {1: ["trainer"], 2: ["trainer"]}, {1: [], 2: []})
         (group,) = context.groups
         assert group.lead.endswith(f"{said}." if lang == "en" else f"{said}。")

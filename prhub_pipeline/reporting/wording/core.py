@@ -324,7 +324,8 @@ class Wording:
     group_intro_beside_places: Counted
     group_intro_place: str  # fields n, place, types, key
     group_intro_part: str
-    group_key: tuple[str, str, str, str]  # none key; the one PR key; {key} of several; all
+    # None key; the one PR key; {key} of several; all of several; both of two.
+    group_key: tuple[str, str, str, str, str]
     group_see_also: str
     appendix: str
     item: str
@@ -858,8 +859,11 @@ class Wording:
             # The group's items, right below, give both PRs' titles.
             return self.sentence_sep.join(self.revert_sentences(reverts, with_titles=False))
         n, key = len(group.members), group.key_count
-        none, single, several, every = self.group_key
-        key_phrase = none if not key else single if n == 1 else every if key == n else several
+        none, single, several, every, both = self.group_key
+        if key == n > 1:
+            key_phrase = both if n == 2 else every
+        else:
+            key_phrase = none if not key else single if n == 1 else several
         if group.kind == "more":
             return self.more_lead.format(n=n, key=key_phrase.format(key=key))
         counts = {

@@ -286,7 +286,13 @@ EN = Wording(
         " ({types}), {key}."
     ),
     group_intro_part="{n} of the week's {total} {name} PRs ({types}), {key}.",
-    group_key=("none of them key", "a key PR", "{key} of them key", "all of them key"),
+    group_key=(
+        "none of them key",
+        "a key PR",
+        "{key} of them key",
+        "all of them key",
+        "both of them key",
+    ),
     group_see_also=" See also {list}.",
     appendix="the appendix",
     item="{type}: {subject}{notes}. {summary}",

@@ -216,7 +216,7 @@ ZH = Wording(
         "本周未归入模块或主题、代码改动主要在 {place} 的 PR {n} 个（{types}），{key}。"
     ),
     group_intro_part="本周 {name} 共 {total} 个 PR，此处 {n} 个（{types}），{key}。",
-    group_key=("均非重点", "为重点 PR", "其中重点 {key} 个", "均为重点 PR"),
+    group_key=("均非重点", "为重点 PR", "其中重点 {key} 个", "均为重点 PR", "均为重点 PR"),
     group_see_also="另见：{list}。",
     appendix="附录",
     item="{type}：{subject}{notes}。{summary}",
