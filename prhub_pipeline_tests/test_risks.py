@@ -440,6 +440,38 @@ def test_a_setting_moved_to_another_file_is_not_removed() -> None:
     assert flag.detail == ("removes settings: actor.megatron.num_layers_per_virtual_pipeline_stage")
 
 
+def test_a_setting_moved_into_its_group_file_is_not_removed() -> None:
+    """verl #3456 moved the rollout settings out of the trainer config into
+    `rollout/rollout.yaml`, where they have no prefix (Hydra puts the file under its folder's
+    name), one of them with a new value the generated config shows: none was removed."""
+    rollout = "verl/trainer/config/rollout/rollout.yaml"
+    generated = "verl/trainer/config/_generated_ppo_trainer.yaml"
+    pr = make_pr(3456, files=[(PPO, 1, 40), (rollout, 40, 1), (generated, 1, 1)])
+    diffs = [
+        compared(
+            3456,
+            PPO,
+            ("actor_rollout_ref.rollout.enable_prefix_caching", "true", None),
+            ("actor_rollout_ref.rollout.enable_chunked_prefill", "false", None),
+            ("actor_rollout_ref.rollout.gone", "1", None),
+        ),
+        compared(
+            3456,
+            rollout,
+            ("enable_prefix_caching", None, "true"),
+            ("enable_chunked_prefill", None, "true"),
+        ),
+        compared(
+            3456, generated, ("actor_rollout_ref.rollout.enable_chunked_prefill", "false", "true")
+        ),
+    ]
+    [flag] = flag_risks([pr], {}, NO_REVIEWS, CONFIG, {}, diffs)
+    assert flag.detail == (
+        "changes defaults: actor_rollout_ref.rollout.enable_chunked_prefill false → true;"
+        " removes settings: actor_rollout_ref.rollout.gone"
+    )
+
+
 def test_a_deleted_config_file_is_a_removed_default() -> None:
     # verl #5382 deleted sft_trainer.yaml, which users select with --config-name sft_trainer;
     # a test's own config going away is no such risk.

@@ -12,6 +12,7 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import get_args
 
 from prhub_pipeline.config import ScoringConfig
@@ -651,8 +652,15 @@ def _config_flags(
     renamed = {old.key for old, _ in renames}
     # One key removed with other values from several files (verl #1668's `format`: `chatml` in
     # the trainer configs, `qwen` in the examples) is one setting removed.
+    # A key whose value changed in another file of the PR moved there with a new value: the
+    # generated config shows verl #3456's `...rollout.enable_chunked_prefill` false -> true.
+    changed_keys = {c.key for c in values}
     removed = list(
-        {c.key: c for c in settings if c.after is None and c.key not in renamed}.values()
+        {
+            c.key: c
+            for c in settings
+            if c.after is None and c.key not in renamed and c.key not in changed_keys
+        }.values()
     )
     if values:
         files = setting_files(values)
@@ -746,10 +754,26 @@ def _moved(path: str, removed: SettingChange, added: Sequence[tuple[str, Setting
     parts = 1 if path.endswith(".py") else 2
     return any(
         change.after == removed.before
-        and _key_tail(change.key, 1 if other.endswith(".py") else parts)
-        == _key_tail(removed.key, parts)
+        and (
+            _key_tail(change.key, 1 if other.endswith(".py") else parts)
+            == _key_tail(removed.key, parts)
+            or _in_its_group(removed.key, other, change.key)
+        )
         for other, change in added
     )
+
+
+def _in_its_group(key: str, path: str, new_key: str) -> bool:
+    """Whether `new_key` of the Hydra group file `path` composes back to `key`: a group's file
+    (`rollout/rollout.yaml`) is placed under its folder's name, so its `enable_chunked_prefill`
+    is the trainer's `actor_rollout_ref.rollout.enable_chunked_prefill`, which verl #3456 moved
+    there, and was reported as removed."""
+    parents, name = key.split(".")[:-1], key.rsplit(".", 1)[-1]
+    folder = PurePosixPath(path).parent.name
+    if path.endswith(".py") or folder not in parents:
+        return False
+    group = len(parents) - 1 - parents[::-1].index(folder)
+    return ".".join([*parents[group + 1 :], name]) == new_key
 
 
 def _key_tail(key: str, parts: int) -> str:
