@@ -2867,3 +2867,23 @@ def test_zh_sets_no_space_between_a_closing_parenthesis_and_chinese() -> None:
     for fmt in ("md", "html"):
         rendered = render_report(context, "zh", fmt)  # type: ignore[arg-type]
         assert "）等 10 位" in rendered and "） 等" not in rendered
+
+
+def test_a_pr_reverted_in_its_week_gets_no_other_follow_up() -> None:
+    """verl's 2025-03-31 asked for tests and a regression watch for #706, which #883 had
+    reverted that week: its change is no longer in the tree."""
+    engine = ("verl/workers/fsdp_workers.py", 300, 10)
+    undone = make_pr(7001, "[fsdp] fix: loader stalls", files=[engine], merged_at=MERGED)
+    revert = make_pr(
+        7002,
+        'Revert "[fsdp] fix: loader stalls"',
+        files=[("verl/workers/fsdp_workers.py", 10, 300)],
+        merged_at=MERGED + timedelta(days=1),
+        is_revert=True,
+        reverted_number=7001,
+    )
+    kept = make_pr(7003, "[fsdp] fix: sharding", files=[engine], merged_at=MERGED)
+    context = context_for([undone, revert, kept], "en")
+    tests = [s for s in context.suggestions if s.startswith("Add tests")]
+    assert len(tests) == 1 and "#7003" in tests[0] and "#7001" not in tests[0]
+    assert any("#7001" in s and "#7002" in s for s in context.suggestions)  # the revert's own

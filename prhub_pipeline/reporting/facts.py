@@ -1161,9 +1161,16 @@ def follow_ups(
     """One follow-up per risk kind (per revert), most serious first; a revert whose target
     is unknown, a reverted PR (its revert carries the follow-up), work left for later that
     a later PR has taken up and a change very large only with its tests (a noted share of
-    them, and under `large_change_lines` without them) have none."""
+    them, and under `large_change_lines` without them) have none. Nor does a reverted PR under
+    any other kind: its change is no longer in the tree (verl's 2025-03-31 asked for tests
+    and a regression watch for #706, reverted by #883 that week)."""
+    reverted = {f.number for f in risks if f.risk == "reverted"}
     found = []
     for kind, flags in by_kind(risks):
+        if kind not in ("revert", "reverted"):
+            flags = [f for f in flags if f.number not in reverted]
+            if not flags:
+                continue
         if kind == "known_gap":
             flags = [f for f in flags if f.number not in (taken_up or {})]
             if not flags:
