@@ -119,6 +119,16 @@ def test_which_core_changes_came_with_tests() -> None:
     }
     assert flagged == {n for n, status in statuses.items() if status is False}
     assert core_tests(untested, ScoringConfig()) is None  # no core paths: nothing is core
+    # verl #5454 retired an integration: +4/-35 in the core files it kept, 2,100 lines in
+    # those it deleted, and its test script went with them. Nothing new to test.
+    retiring = with_statuses(
+        make_pr(
+            9,
+            files=[("verl/workers/engine.py", 4, 35), ("verl/workers/tq/client.py", 0, 2100)],
+        ),
+        {"verl/workers/tq/client.py": "removed"},
+    )
+    assert core_tests(retiring, CONFIG) is None
 
 
 def test_unresolved_review_threads_say_who_asked_what() -> None:

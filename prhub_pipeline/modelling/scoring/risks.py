@@ -360,12 +360,14 @@ def _listed(paths: list[str], total: int) -> str:
     return ", ".join(paths) + more
 
 
-def _removes_code(core_files: list[FileChange]) -> bool:
+def _removes_code(code: _EditedCode) -> bool:
     """Whether the core edits take code out rather than change it (at least ten lines deleted
-    per line added): there is no new behaviour to test. verl #4422 retired a rollout mode
-    (+3/-1461 core lines), #7374 a backend engine (+7/-387)."""
-    added = sum(f.additions or 0 for f in core_files)
-    deleted = sum(f.deletions or 0 for f in core_files)
+    per line added, counting the core files the PR deleted): there is no new behaviour to
+    test. verl #4422 retired a rollout mode (+3/-1461 core lines), #7374 a backend engine
+    (+7/-387), #5454 the TransferQueue integration (+4/-35 in edited files, and 2,100 lines
+    of deleted ones)."""
+    added = sum(f.additions or 0 for f in code.core_files)
+    deleted = sum(f.deletions or 0 for f in code.core_files) + code.removed_core_lines
     return deleted > 0 and added * REMOVAL_DELETIONS_PER_ADDITION <= deleted
 
 
@@ -405,6 +407,7 @@ class _EditedCode:
     edited: list[FileChange]
     shape: ChangeShape
     core_files: list[FileChange]
+    removed_core_lines: int = 0  # in core files the PR deleted
 
     @classmethod
     def of(cls, pr: PullRequest, config: ScoringConfig) -> _EditedCode:
@@ -415,12 +418,12 @@ class _EditedCode:
         else:
             shape = _NO_LINES
         not_code = [*config.doc_paths, *config.test_paths, *config.data_paths]
-        core_files = [
-            f
-            for f in edited
-            if matches_any(f.path, config.core_paths) and not matches_any(f.path, not_code)
-        ]
-        return cls(edited, shape, core_files)
+
+        def core(f: FileChange) -> bool:
+            return matches_any(f.path, config.core_paths) and not matches_any(f.path, not_code)
+
+        removed = sum(f.deletions or 0 for f in pr.files if f.status == "removed" and core(f))
+        return cls(edited, shape, [f for f in edited if core(f)], removed)
 
 
 def core_tests(pr: PullRequest, config: ScoringConfig) -> bool | None:
@@ -435,7 +438,7 @@ def _core_tests(pr: PullRequest, code: _EditedCode, config: ScoringConfig) -> bo
     if (
         pr.is_revert
         or code.shape.core_lines < config.untested_core_min_lines
-        or _removes_code(code.core_files)
+        or _removes_code(code)
     ):
         return None
     return any(matches_any(f.path, config.test_paths) for f in code.edited)
