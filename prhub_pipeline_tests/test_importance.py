@@ -2228,3 +2228,20 @@ def test_a_score_at_the_key_threshold_is_key() -> None:
     (score,) = score_week([pr], {}, no_reviews, CONFIG, at)
     assert score.importance == 7.0 == CONFIG.key_threshold
     assert score.is_key
+
+
+def test_an_error_the_bug_failed_to_raise_or_a_wrong_argument_is_no_impact() -> None:
+    """verl #885's bug was that "the NotImplementedError is not raised", and #4836's "error due
+    to using incorrect export weights method" is a wrong call, not a wrong result: both read
+    as what the bug caused, and #4836 became a key PR on it."""
+    assert (
+        fix_impacts("fix: hf rollout", "With megatron, the NotImplementedError is not raised.")
+        == {}
+    )
+    assert "wrong_result" not in fix_impacts(
+        "fix: export", "Megatron: error due to using incorrect export weights method."
+    )
+    assert "wrong_result" not in fix_impacts("fix: copy", "calls with incorrect argument usage")
+    # An error the bug raises, and a wrong value, still are.
+    assert "crash" in fix_impacts("fix: hf rollout", "A NotImplementedError is raised at start.")
+    assert "wrong_result" in fix_impacts("fix: loss", "The loss is incorrect after resume.")

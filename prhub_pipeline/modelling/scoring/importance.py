@@ -140,8 +140,9 @@ _SILENT_RESULT = (
 )
 # `wrong sgl-kernel version`, `incorrect import`: a wrong thing in the code, not a wrong result.
 _NOT_A_RESULT = (
-    r"\s+(?:[\w`.-]+\s+)?(?:versions?|urls?|links?|imports?|imported|paths?|docstrings?"
-    r"|comments?|descriptions?|display|names?|spelling|typos?)\b"
+    r"\s+(?:[\w`.-]+\s+){0,2}(?:versions?|urls?|links?|imports?|imported|paths?|docstrings?"
+    r"|comments?|descriptions?|display|names?|spelling|typos?|methods?|arguments?|args"
+    r"|parameters?|params|scripts?|usage)\b"
 )
 # NaN as a symptom (`loss becomes NaN`), not as the value a fix now returns in place of a crash
 # (verl #5899 `return NaN for empty tensors`, `a warning + NaN return`, `NaN fallback`).
@@ -274,6 +275,13 @@ _RAISED_BY_THE_FIX = re.compile(
     r"\b(?:now|adds?|added)\b(?:\s+\S+){0,4}?\s+(?:raises?|throws?)\s+(?:an?\s+|the\s+)?`?$",
     re.IGNORECASE,
 )
+# An error the bug failed to raise, which the fix raises (verl #885: "the NotImplementedError
+# is not raised"): the error is the fix's, not the bug's.
+_NOT_RAISED = re.compile(
+    r"`?\s+(?:(?:is|was|are|were)\s+(?:not|never)|isn't|wasn't|aren't|weren't)\s+"
+    r"(?:raised|thrown)\b",
+    re.IGNORECASE,
+)
 
 
 def _affirms(pattern: re.Pattern[str], text: str) -> bool:
@@ -281,7 +289,7 @@ def _affirms(pattern: re.Pattern[str], text: str) -> bool:
     for match in pattern.finditer(text):
         before = text[max(0, match.start() - 80) : match.start()]
         clause = before[max((end.end() for end in _CLAUSE_END.finditer(before)), default=0) :]
-        if _RAISED_BY_THE_FIX.search(clause):
+        if _RAISED_BY_THE_FIX.search(clause) or _NOT_RAISED.match(text, match.end()):
             continue
         if (
             not _NEGATED.search(clause)
