@@ -971,7 +971,7 @@ def test_type_only_tags_are_no_area() -> None:
     # Nothing but the type: unlabelled, not a "bugfix" section beside a "fix" one.
     assert [grouped.get(6700 + i) for i in range(3, 6)] == ["other"] * 3
     leads = {group.name: group.lead for group in context.groups}
-    assert leads["other"].startswith("3 PRs this week not filed under a module or theme (3 fixes)")
+    assert leads["other"].startswith("3 PRs this week in no module's or theme's section (3 fixes)")
 
 
 def test_a_theme_holding_the_very_prs_of_a_module_is_named_once() -> None:
@@ -2130,14 +2130,14 @@ def _unlabelled_ref(number: int, places: list[str | None], is_key: bool = False)
         (
             "en",
             "Unlabelled changes in src/transform/",
-            "3 PRs this week not filed under a module or theme that change code mostly in"
+            "3 PRs this week in no module's or theme's section that change code mostly in"
             " src/transform/ (3 features), none of them key.",
         ),
         (
             "zh",
             "src/transform/ 下的未归类变更",
-            "本周未归入模块或主题、代码改动主要在 src/transform/ 的 PR 3 个（新功能 3 个），"
-            "均非重点。",
+            "本周未归入任何模块或主题小节、代码改动主要在 src/transform/ 的 PR 3 个"
+            "（新功能 3 个），均非重点。",
         ),
     ],
 )
@@ -2155,13 +2155,13 @@ def test_a_folders_section_names_the_folder(lang: str, heading: str, lead: str) 
         (
             "en",
             "Other unlabelled changes",
-            "2 more PRs this week not filed under a module, theme or folder (2 features), 1 of"
+            "2 more PRs this week in no module's, theme's or folder's section (2 features), 1 of"
             " them key.",
         ),
         (
             "zh",
             "其他未归类变更",
-            "本周其余未归入模块、主题或目录的 PR 2 个（新功能 2 个），其中重点 1 个。",
+            "本周其余未归入任何模块、主题或目录小节的 PR 2 个（新功能 2 个），其中重点 1 个。",
         ),
     ],
 )

@@ -368,9 +368,9 @@ def test_a_section_lead_names_its_label_or_says_it_has_none() -> None:
         (
             "en",
             "1 data PR this week (1 feature)",
-            "1 PR this week not filed under a module or theme",
+            "1 PR this week in no module's or theme's section",
         ),
-        ("zh", "本周 data 共 1 个 PR（新功能 1 个）", "本周未归入模块或主题的 PR 1 个"),
+        ("zh", "本周 data 共 1 个 PR（新功能 1 个）", "本周未归入任何模块或主题小节的 PR 1 个"),
     ):
         context = context_for(prs, lang, {1: ["data"], 2: []}, {1: [], 2: []})
         leads = {g.heading: g.lead for g in context.groups}

@@ -274,15 +274,15 @@ EN = Wording(
         "{n} {name} PRs this week ({types}), {key}.",
     ),
     group_intro_unlabelled=(
-        "{n} PR this week not filed under a module or theme ({types}), {key}.",
-        "{n} PRs this week not filed under a module or theme ({types}), {key}.",
+        "{n} PR this week in no module's or theme's section ({types}), {key}.",
+        "{n} PRs this week in no module's or theme's section ({types}), {key}.",
     ),
     group_intro_beside_places=(
-        "{n} more PR this week not filed under a module, theme or folder ({types}), {key}.",
-        "{n} more PRs this week not filed under a module, theme or folder ({types}), {key}.",
+        "{n} more PR this week in no module's, theme's or folder's section ({types}), {key}.",
+        "{n} more PRs this week in no module's, theme's or folder's section ({types}), {key}.",
     ),
     group_intro_place=(
-        "{n} PRs this week not filed under a module or theme that change code mostly in {place}"
+        "{n} PRs this week in no module's or theme's section that change code mostly in {place}"
         " ({types}), {key}."
     ),
     group_intro_part="{n} of the week's {total} {name} PRs ({types}), {key}.",

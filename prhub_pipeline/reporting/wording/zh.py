@@ -210,10 +210,12 @@ ZH = Wording(
     more_lead="其余模块、主题与目录的 {n} 个 PR（此处各一两个），{key}。",
     item_label="{label} · ",
     group_intro="本周 {name} 共 {n} 个 PR（{types}），{key}。",
-    group_intro_unlabelled="本周未归入模块或主题的 PR {n} 个（{types}），{key}。",
-    group_intro_beside_places="本周其余未归入模块、主题或目录的 PR {n} 个（{types}），{key}。",
+    group_intro_unlabelled="本周未归入任何模块或主题小节的 PR {n} 个（{types}），{key}。",
+    group_intro_beside_places=(
+        "本周其余未归入任何模块、主题或目录小节的 PR {n} 个（{types}），{key}。"
+    ),
     group_intro_place=(
-        "本周未归入模块或主题、代码改动主要在 {place} 的 PR {n} 个（{types}），{key}。"
+        "本周未归入任何模块或主题小节、代码改动主要在 {place} 的 PR {n} 个（{types}），{key}。"
     ),
     group_intro_part="本周 {name} 共 {total} 个 PR，此处 {n} 个（{types}），{key}。",
     group_key=("均非重点", "为重点 PR", "其中重点 {key} 个", "均为重点 PR", "均为重点 PR"),
