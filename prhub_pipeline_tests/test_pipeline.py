@@ -67,6 +67,12 @@ def history(git_repo: GitRepo) -> GitRepo:
     return git_repo
 
 
+def add_git_repo(config: Path, name: str, git_path: Path, start: str) -> None:
+    """Another git repository in a settings file `write_config` wrote."""
+    entry = f"  - name: {name}\n    source: git\n    git_path: {git_path}\n    start: {start}\n"
+    config.write_text(config.read_text(encoding="utf-8") + entry, "utf-8")
+
+
 def commit_core_fixes(git_repo: GitRepo, merged: list[tuple[int, str, str | None]]) -> None:
     """An initial commit, then a `[core] fix` squash merge per (number, day, author) at 10:00
     Shanghai time; an author of None is the repository's default one."""
@@ -306,12 +312,7 @@ def test_a_missing_clone_stops_only_its_own_repository(
     `prhub sql` included, and the Dagster code location for every repository."""
     config = write_config(tmp_path, history.path)
     missing = tmp_path / "data" / "other.git"
-    config.write_text(
-        config.read_text(encoding="utf-8")
-        + f"  - name: acme/other\n    source: git\n    git_path: {missing}\n"
-        + "    start: 2026-05-04\n",
-        "utf-8",
-    )
+    add_git_repo(config, "acme/other", missing, "2026-05-04")
     assert {job.name for job in build_definitions(config).resolve_all_job_defs()} >= {WEEKLY_JOB}
     assert main(["materialize", "--config", str(config), "--week", WEEKS[0]]) == 1
     err = capsys.readouterr().err
@@ -330,12 +331,7 @@ def test_a_run_of_several_repositories_checks_every_clone_before_writing_any(
     """The UI runs a selection of three repositories and one week as one run: a wrong clone of
     the last one failed it after the first ones' weeks were replaced, leaving them unscored."""
     config = write_config(tmp_path, history.path)
-    config.write_text(
-        config.read_text(encoding="utf-8")
-        + f"  - name: zeta/broken\n    source: git\n    git_path: {tmp_path}\n"
-        + "    start: 2026-05-04\n",
-        "utf-8",
-    )
+    add_git_repo(config, "zeta/broken", tmp_path, "2026-05-04")
     job = build_definitions(config).resolve_job_def("weekly_report_job")
     first, last = (
         dg.MultiPartitionKey({"repo": repo, "week": WEEKS[1]})
@@ -493,12 +489,7 @@ def test_a_week_before_a_repositorys_start_stores_nothing(history: GitRepo, tmp_
     """The week dimension starts with the earliest repository's `start`; a run of another
     repository's earlier week stored its PRs and wrote a report `prhub materialize` refuses."""
     config = write_config(tmp_path, history.path)
-    config.write_text(
-        config.read_text(encoding="utf-8")
-        + f"  - name: acme/later\n    source: git\n    git_path: {history.path}\n"
-        + "    start: 2026-05-18\n",
-        "utf-8",
-    )
+    add_git_repo(config, "acme/later", history.path, "2026-05-18")
     args = ["materialize", "--config", str(config), "--repo", "acme/widgets", "--week", WEEKS[1]]
     assert main(args) == 0
     job = build_definitions(config).resolve_job_def("weekly_report_job")
