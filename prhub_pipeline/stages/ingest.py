@@ -50,7 +50,6 @@ from prhub_pipeline.warehouse.prs import (
     prs_in_other_weeks,
     pushed_commit_tables,
     repos_with_merge_commits,
-    stored_pr_numbers,
     week_pr_numbers,
 )
 from prhub_pipeline.warehouse.reports import reported_weeks
@@ -299,11 +298,11 @@ def record_late_prs(
     if not in_clone:
         return None
     reported = reported_weeks(con, repo, min(in_clone), max(in_clone))
-    stored = stored_pr_numbers(con, repo, sorted(reported))
+    stored = week_pr_numbers(con, repo, only=sorted(reported))
     noticed_at = datetime.now(UTC)
     told = []
     for week in sorted(reported):
-        late = [pr for pr in in_clone[week] if pr.number not in stored[week]]
+        late = [pr for pr in in_clone[week] if pr.number not in stored.get(week, [])]
         replace_partition(con, repo, week, late_pr_tables(week, late, noticed_at))
         if late:
             numbers = ", ".join(f"#{pr.number}" for pr in late)

@@ -125,22 +125,6 @@ def late_pr_tables(
     return [TableRows("late_prs", LATE_PR_COLUMNS, rows)]
 
 
-def stored_pr_numbers(
-    con: duckdb.DuckDBPyConnection, repo: str, weeks: Sequence[date]
-) -> dict[date, set[int]]:
-    """The numbers of the PRs stored for each of `weeks`."""
-    found: dict[date, set[int]] = {week: set() for week in weeks}
-    if weeks:
-        rows = con.execute(
-            "SELECT week_start, number FROM prs WHERE repo = ? AND week_start BETWEEN ? AND ?",
-            [repo, min(weeks), max(weeks)],
-        ).fetchall()
-        for week, number in rows:
-            if week in found:
-                found[week].add(number)
-    return found
-
-
 def clear_stored_late_prs(con: duckdb.DuckDBPyConnection, repo: str, week_start: date) -> None:
     """Forget the week's late PRs that are stored in it now."""
     con.execute(read_sql("delete_stored_late_prs.sql"), {"repo": repo, "week_start": week_start})
