@@ -18,6 +18,7 @@ from prhub_pipeline.modelling.scoring.importance import (
 from prhub_pipeline.modelling.scoring.risks import flag_risks
 from prhub_pipeline.modelling.tagging.themes import DEFAULT_THEME_RULES
 from prhub_pipeline.records import (
+    ConfigFileDiff,
     Lang,
     ModuleLabel,
     PrScore,
@@ -539,6 +540,37 @@ def test_config_default_changes_name_their_settings_and_values() -> None:
         "并修改了 verl/trainer/config/legacy.yaml 的已有内容，默认配置可能随之改变；"
         "#7 修改了 conf/a.yaml、conf/b.yaml 的已有内容，默认配置可能随之改变。"
     )
+
+
+def test_the_report_says_what_the_stored_flag_says_of_a_moved_setting() -> None:
+    """A key removed from one file and changed in another moved there with a new value: the
+    flag's detail (what `risk_backlog` shows) says so, and the report's sentence, built from
+    the flag's stored settings, must not add that the setting was removed."""
+    trainer, sft = "verl/trainer/config/ppo_trainer.yaml", "examples/config/sft.yaml"
+    pr = make_pr(1, files=[(trainer, 1, 1), (sft, 1, 1)])
+    diffs = [
+        ConfigFileDiff(
+            repo=REPO,
+            pr_number=1,
+            path=trainer,
+            comparable=True,
+            changes=[SettingChange(key="data.format", before="chatml", after=None)],
+        ),
+        ConfigFileDiff(
+            repo=REPO,
+            pr_number=1,
+            path=sft,
+            comparable=True,
+            changes=[SettingChange(key="data.format", before="chatml", after="qwen")],
+        ),
+    ]
+    [flag] = flag_risks([pr], {}, ReviewData(available=False), ScoringConfig(), {}, diffs)
+    assert flag.detail == "changes defaults: data.format chatml → qwen"
+    stored = flagged(1, flag.settings, flag.paths)
+    assert EN.risk_text(config_group(stored)) == (
+        "#1 changes the defaults of data.format (chatml → qwen)."
+    )
+    assert ZH.risk_text(config_group(stored)) == "#1 改变了默认值：data.format（chatml → qwen）。"
 
 
 def test_reverts_whose_target_is_unknown_share_one_sentence() -> None:

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import get_args
+from typing import NamedTuple, get_args
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring.config_diff import config_files, deleted_config_files
@@ -646,25 +646,13 @@ def _config_flags(
         return []
     settings = distinct_settings(changed)
     kept = {c.key for c in settings}
-    renames = [(old, new) for old, new in renamed_settings([*changed, *added]) if old.key in kept]
-    settings = [*settings, *(new for _, new in renames)]
+    paired = [(old, new) for old, new in renamed_settings([*changed, *added]) if old.key in kept]
+    settings = [*settings, *(new for _, new in paired)]
     paths = list(dict.fromkeys(touched))
     paths = paths[:_MAX_PATHS]
     parts = []
-    values = [c for c in settings if c.before is not None and c.after is not None]
-    renamed = {old.key for old, _ in renames}
-    # One key removed with other values from several files (verl #1668's `format`: `chatml` in
-    # the trainer configs, `qwen` in the examples) is one setting removed.
-    # A key whose value changed in another file of the PR moved there with a new value: the
-    # generated config shows verl #3456's `...rollout.enable_chunked_prefill` false -> true.
-    changed_keys = {c.key for c in values}
-    removed = list(
-        {
-            c.key: c
-            for c in settings
-            if c.after is None and c.key not in renamed and c.key not in changed_keys
-        }.values()
-    )
+    # The reports word the flag from its stored settings through the same outcome.
+    values, renames, removed = settings_outcome(settings)
     if values:
         files = setting_files(values)
         shown = "; ".join(
@@ -696,6 +684,38 @@ def _config_flags(
             deleted_paths=deleted,
         )
     ]
+
+
+class SettingsOutcome(NamedTuple):
+    """What a PR did to the settings of its config flag: the defaults it changed, the settings it
+    renamed and those it removed. The flag's detail and the reports' sentence both say this."""
+
+    values: list[SettingChange]
+    renames: list[tuple[SettingChange, SettingChange]]
+    removed: list[SettingChange]
+
+
+def settings_outcome(settings: Sequence[SettingChange]) -> SettingsOutcome:
+    """The outcome of a config flag's settings (`RiskFlag.settings`): renames are paired again
+    from them, as `renamed_settings` paired them from the compared files.
+
+    One key removed with other values from several files (verl #1668's `format`: `chatml` in
+    the trainer configs, `qwen` in the examples) is one setting removed. A key whose value
+    changed in another file of the PR moved there with a new value: the generated config shows
+    verl #3456's `...rollout.enable_chunked_prefill` false -> true.
+    """
+    renames = renamed_settings([(None, c) for c in settings])
+    renamed = {c.key for pair in renames for c in pair}
+    values = [
+        c for c in settings if c.before is not None and c.after is not None and c.key not in renamed
+    ]
+    changed_keys = {c.key for c in values}
+    removed = {
+        c.key: c
+        for c in settings
+        if c.after is None and c.key not in renamed and c.key not in changed_keys
+    }
+    return SettingsOutcome(values, renames, list(removed.values()))
 
 
 def renamed_settings(

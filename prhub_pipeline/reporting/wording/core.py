@@ -24,8 +24,8 @@ from prhub_pipeline.modelling.scoring.requirements import shown_version
 from prhub_pipeline.modelling.scoring.risks import (
     MAX_SETTINGS,
     RISK_ORDER,
-    renamed_settings,
     setting_files,
+    settings_outcome,
     shown_values,
 )
 from prhub_pipeline.modelling.text.pr_titles import first_word_type, tag_type
@@ -1158,14 +1158,10 @@ class Wording:
 
     def _settings(self, pr: FlaggedPr) -> str:
         """What a PR did to configuration defaults: the values it changed, the settings it
-        renamed (paired again from the flag's settings, as `renamed_settings` paired them) and
-        removed, and which files it edited that could not be compared."""
-        renames = renamed_settings([(None, c) for c in pr.settings])
-        renamed = {c.key for pair in renames for c in pair}
-        values = [c for c in pr.settings if c.after is not None and c.key not in renamed]
-        removed = list(
-            dict.fromkeys(c.key for c in pr.settings if c.after is None and c.key not in renamed)
-        )
+        renamed and removed (as its flag's detail says them), and which files it edited that
+        could not be compared."""
+        values, renames, removed_settings = settings_outcome(pr.settings)
+        removed = [c.key for c in removed_settings]
         clauses = []
         if values:
             located = list(zip(values, setting_files(values), strict=True))[:MAX_SETTINGS]
