@@ -182,7 +182,6 @@ def main() -> None:
             lang,
             calibration=calibration,
             history_by_number=by_number,
-            key_threshold=SCORING.key_threshold,
             scoring=SCORING,
             source="git",
             history_size=len(history),

@@ -1307,6 +1307,14 @@ def test_a_docs_only_week() -> None:
     assert "By type: 3 docs changes." in markdown
     assert "core paths without touching" not in markdown
     assert "None of the week's 3 PRs reached importance 7.0." in markdown
+    # The threshold named is the repository's own, the one its PRs were scored against.
+    stricter = context_for(
+        docs,
+        "en",
+        ReviewData(available=False),
+        scoring=CONFIG.model_copy(update={"key_threshold": 8.5}),
+    )
+    assert "reached importance 8.5." in render_report(stricter, "en", "md")
 
 
 def test_the_quick_view_says_when_it_shows_only_the_top_key_prs() -> None:

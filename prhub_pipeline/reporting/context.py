@@ -215,7 +215,6 @@ def build_report_context(
     calibration: ScoreCalibration | None = None,
     history_by_number: Mapping[int, PullRequest] | None = None,
     title_index: Mapping[str, int] | None = None,
-    key_threshold: float = 7.0,
     scoring: ScoringConfig | None = None,
     source: str | None = None,
     housekeeping: Mapping[str, Sequence[str]] | None = None,
@@ -237,15 +236,16 @@ def build_report_context(
     of a module that counts the same PRs shares its trend row.
     `subject_themes` are the themes that name what the repository is about (with their share
     of its `history_size` stored PRs; `themes.subject_themes`): left out, and said so once.
-    `scoring` tells test, doc and data files apart where a PR's outline of changed files is
-    told (the defaults when None). `display_names` are the repository's names for its modules
-    in `lang` (`ModulesConfig.display_names_in`). `pushed` counts the week's commits pushed
-    without a PR, which the header says the report does not cover. `core_tested` may hold
-    PRs' `risks.core_tests` worked out once for every week of a run (the others are worked out
-    here), for the share of the changes of core code that came with tests. `reviewed_before`
-    holds the review (`facts.reviewing_by_pr`) of stored PRs with review data, for the share
-    approved in the weeks before. `title_index` may hold `title_owners` of the history (the
-    week's PRs among it), worked out once for every week of a run.
+    `scoring` gives the key threshold the header names and tells test, doc and data files apart
+    where a PR's outline of changed files is told (the defaults when None). `display_names` are
+    the repository's names for its modules in `lang` (`ModulesConfig.display_names_in`).
+    `pushed` counts the week's commits pushed without a PR, which the header says the report
+    does not cover. `core_tested` may hold PRs' `risks.core_tests` worked out once for every
+    week of a run (the others are worked out here), for the share of the changes of core code
+    that came with tests. `reviewed_before` holds the review (`facts.reviewing_by_pr`) of stored
+    PRs with review data, for the share approved in the weeks before. `title_index` may hold
+    `title_owners` of the history (the week's PRs among it), worked out once for every week of a
+    run.
     """
     if lang not in LANGS:
         raise ValueError(f"unknown report language {lang!r}; expected one of {', '.join(LANGS)}")
@@ -337,7 +337,7 @@ def build_report_context(
         iso_week=period.week,
         pr_count=len(prs),
         key_pr_count=sum(1 for s in scores if s.number in by_number and s.is_key),
-        key_threshold=key_threshold,
+        key_threshold=scoring.key_threshold,
         risk_flag_count=len(risks),
         generated=words.how_generated(
             source or (prs[0].source if prs else None), calibration, review_data.available, pushed
@@ -457,7 +457,7 @@ def build_report_context(
             ),
         ),
         quick_view_lead=words.quick_view_lead(
-            len(key_refs), len(quick_view), key_threshold, len(ordered)
+            len(key_refs), len(quick_view), scoring.key_threshold, len(ordered)
         ),
         quick_view=quick_view,
         suggestions=words.suggestions(

@@ -116,7 +116,6 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                     calibration=calibration,
                     history_by_number=stored,
                     title_index=owners,
-                    key_threshold=repo.scoring.key_threshold,
                     scoring=repo.scoring,
                     display_names=module_display_names(
                         repo.modules.display_names_in(lang), spellings
