@@ -540,6 +540,8 @@ def _load_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
         return (None if document is None else loader.construct_document(document)), document
     except ConstructorError as exc:
         mark = exc.problem_mark
+        if mark is None:  # PyYAML marks its errors, but its types allow none
+            raise ConfigError(f"{path}: {exc.problem}") from None
         keys = _keys_at(document, mark.index)
         raise ConfigError(
             f"{path}:{mark.line + 1}: {keys + ': ' if keys else ''}{exc.problem}"
@@ -547,9 +549,8 @@ def _load_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context
-        raise ConfigError(
-            f"{path}: not valid YAML at line {mark.line + 1}, column {mark.column + 1}: {problem}"
-        ) from None
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise ConfigError(f"{path}: not valid YAML{where}: {problem}") from None
     finally:
         loader.dispose()
 
