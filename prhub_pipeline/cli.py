@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from prhub_pipeline.config import CONFIG_ENV_VAR, ConfigError, Settings, find_config_path
+from prhub_pipeline.records import LANGS
 from prhub_pipeline.warehouse import WarehouseError
 from prhub_pipeline.weeks import iter_weeks, last_complete_week, parse_week
 
@@ -111,7 +112,7 @@ def _parser() -> argparse.ArgumentParser:
     report = with_config(commands.add_parser("report", help="print or write a stored report"))
     report.add_argument("--repo", help="OWNER/NAME (default: the only configured repository)")
     report.add_argument("--week", type=_week_argument, required=True, help="the week's Monday")
-    report.add_argument("--lang", choices=["zh", "en"], help="default: the configured language")
+    report.add_argument("--lang", choices=LANGS, help="default: the configured language")
     report.add_argument("--format", choices=["md", "html"], default="md")
     report.add_argument("--out", type=Path, help="write to this file instead of printing")
 

@@ -23,6 +23,7 @@ from pydantic import (
 from yaml.constructor import ConstructorError
 from yaml.reader import ReaderError
 
+from prhub_pipeline.records import Lang
 from prhub_pipeline.weeks import monday_of
 
 CONFIG_ENV_VAR = "PRHUB_CONFIG"
@@ -35,7 +36,6 @@ BRANCH_PATTERN = re.compile(
     r"^(?!-)(?!.*\.\.)(?!.*//)(?!.*@\{)[^\s~^:?*\[\\\x00-\x1f\x7f]+(?<![/.])(?<!\.lock)$"
 )
 HTTP_URL_PATTERN = re.compile(r"^https?://[^/\s]+(/\S*)?$")
-Language = Literal["zh", "en"]
 
 
 class ConfigError(Exception):
@@ -68,7 +68,7 @@ class ModulesConfig(StrictModel):
     keep_models: int = Field(default=12, ge=1)
     # The report's name for a module, in every language (`ckpt: Checkpointing`) or per
     # language (`algo: {en: Algorithms, zh: 算法}`); else the module as the repository spells it.
-    display_names: dict[str, str | dict[Language, str]] = Field(default_factory=dict)
+    display_names: dict[str, str | dict[Lang, str]] = Field(default_factory=dict)
 
     @field_validator("allowed")
     @classmethod
@@ -129,7 +129,7 @@ class ModulesConfig(StrictModel):
                 raise ValueError(f"display_names: {module!r} needs a non-empty name")
         return self
 
-    def display_names_in(self, lang: Language) -> dict[str, str]:
+    def display_names_in(self, lang: Lang) -> dict[str, str]:
         """Each module's configured name in `lang` (a module named in other languages only
         keeps its own spelling), keyed by the module as tags are read (`Doc` -> `doc`)."""
         shown: dict[str, str] = {}
@@ -333,7 +333,7 @@ class RepoConfig(StrictModel):
 class Settings(StrictModel):
     database: Path
     timezone: str = "Asia/Shanghai"
-    language: Language = "zh"
+    language: Lang = "zh"
     reports_dir: Path = Path("reports")
     # Where reports_dir is published (a web server's URL for it): each report links to itself.
     reports_url: str | None = None
