@@ -37,15 +37,10 @@ from prhub_pipeline.records import (
     WeekCounts,
 )
 from prhub_pipeline.reporting import facts, sections
-from prhub_pipeline.reporting.context import (
-    MAX_QUICK_VIEW,
-    PrRef,
-    ReportContext,
-    TrendRow,
-    build_report_context,
-)
+from prhub_pipeline.reporting.context import MAX_QUICK_VIEW, build_report_context
 from prhub_pipeline.reporting.facts import Period, Summary, relanding
 from prhub_pipeline.reporting.files import write_report_files
+from prhub_pipeline.reporting.models import PrRef, ReportContext, TrendRow
 from prhub_pipeline.reporting.render import (
     LABELS,
     MAX_CHART_BARS,

@@ -6,7 +6,7 @@ from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.tagging.themes import housekeeping_themes
 from prhub_pipeline.records import PrScore
 from prhub_pipeline.reporting import sections
-from prhub_pipeline.reporting.context import PrRef
+from prhub_pipeline.reporting.models import PrRef
 from prhub_pipeline.reporting.wording import WORDINGS
 from prhub_pipeline_tests.test_importance import make_pr
 from prhub_pipeline_tests.test_report import _key_ref, _unlabelled_ref

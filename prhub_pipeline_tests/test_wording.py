@@ -29,8 +29,9 @@ from prhub_pipeline.records import (
     WeekCounts,
 )
 from prhub_pipeline.reporting import facts
-from prhub_pipeline.reporting.context import ReportContext, build_report_context
+from prhub_pipeline.reporting.context import build_report_context
 from prhub_pipeline.reporting.facts import FlaggedPr, RevertChain, RiskGroup
+from prhub_pipeline.reporting.models import ReportContext
 from prhub_pipeline.reporting.render import render_report
 from prhub_pipeline.reporting.wording import EN, ZH, Wording, module_display_names
 from prhub_pipeline.weeks import WeekWindow

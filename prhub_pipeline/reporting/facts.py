@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from itertools import pairwise
-from typing import TYPE_CHECKING, Literal, TypeVar, cast
+from typing import Literal, TypeVar, cast
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring.importance import FileKind, file_kind, is_bot
@@ -48,11 +48,9 @@ from prhub_pipeline.records import (
     SettingChange,
     WeekCounts,
 )
+from prhub_pipeline.reporting.models import PrRef
 from prhub_pipeline.reporting.sections import dominant_themes
 from prhub_pipeline.weeks import WeekWindow
-
-if TYPE_CHECKING:
-    from prhub_pipeline.reporting.context import PrRef
 
 MAX_LISTED = 6
 MAX_LISTED_PER_IMPACT = 4

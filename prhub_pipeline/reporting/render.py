@@ -20,8 +20,8 @@ from markupsafe import Markup, escape
 
 from prhub_pipeline.records import LANGS, Lang, ReportListing, printable
 from prhub_pipeline.reporting.charts import Bar, bar_chart
-from prhub_pipeline.reporting.context import ReportContext
 from prhub_pipeline.reporting.facts import first_without_cut_ties
+from prhub_pipeline.reporting.models import ReportContext
 
 Format = Literal["md", "html"]
 FORMATS: tuple[Format, ...] = ("md", "html")

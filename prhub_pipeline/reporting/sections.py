@@ -11,16 +11,14 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring.importance import file_kind
 from prhub_pipeline.modelling.tagging.tags import areas_of, normalise_tag
 from prhub_pipeline.paths import DEPENDENCY_FILES, DOCKER_FILES, matches_any
 from prhub_pipeline.records import PullRequest, RiskFlag
-
-if TYPE_CHECKING:
-    from prhub_pipeline.reporting.context import PrRef
+from prhub_pipeline.reporting.models import PrRef
 
 MAX_GROUP_ITEMS = 5
 # Sections of a busy week's key changes: past this many, the module and theme groups of at most

@@ -10,10 +10,10 @@ import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple, get_args
+from typing import NamedTuple, get_args
 
 from prhub_pipeline.config import normalise_tag
-from prhub_pipeline.modelling.scoring.importance import DELETED_USER, FileKind
+from prhub_pipeline.modelling.scoring.importance import DELETED_USER, FileKind, ScoreCalibration
 from prhub_pipeline.modelling.scoring.repeats import Repeat
 from prhub_pipeline.modelling.scoring.requirement_edits import (
     RequirementPhrases,
@@ -57,11 +57,8 @@ from prhub_pipeline.reporting.facts import (
     subject,
     type_counts,
 )
+from prhub_pipeline.reporting.models import PrRef
 from prhub_pipeline.reporting.sections import BESIDE_PLACES, Group, GroupKind
-
-if TYPE_CHECKING:
-    from prhub_pipeline.modelling.scoring.importance import ScoreCalibration
-    from prhub_pipeline.reporting.context import PrRef
 
 Counted = str | tuple[str, str]  # a template, or (when the count is 1, otherwise)
 
