@@ -36,8 +36,8 @@ from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
 from prhub_pipeline.sources.git import CloneUpdate
 from prhub_pipeline.stages import report as report_stage
-from prhub_pipeline.stages.ingest import WeekIngest
-from prhub_pipeline.stages.modules import ClassifierSummary, WeekModules
+from prhub_pipeline.stages.ingest import WeekIngest, ingest_summary
+from prhub_pipeline.stages.modules import ClassifierSummary, WeekModules, tally_modules
 from prhub_pipeline.warehouse import connect
 from prhub_pipeline.warehouse.connection import WarehouseLockedError
 from prhub_pipeline.warehouse.query import format_table
@@ -940,16 +940,18 @@ def test_the_module_labels_summary_names_the_unknown_tags() -> None:
             model_version=None,
         )
 
-    metadata = _modules_metadata([week({"fsdp2": 2, "trainr": 1}), week({"fsdp2": 1})])
-    assert metadata["summary"].value == (
+    tally = tally_modules([week({"fsdp2": 2, "trainr": 1}), week({"fsdp2": 1})])
+    assert tally.summary == (
         "6 PRs: 6 by title, 0 without a module, unknown tags [fsdp2] 3, [trainr] 1"
     )
-    assert "| fsdp2 | 3 |" in str(metadata["unknown_tags"].value)
-    assert "unknown" not in str(_modules_metadata([week({})])["summary"].value)
+    assert tally.modules == {"core": 6}
+    assert "unknown" not in tally_modules([week({})]).summary
     stale = week({}).model_copy(update={"model_not_applied": "trained under other settings"})
-    assert str(_modules_metadata([stale])["summary"].value).endswith(
-        ", no model: trained under other settings"
-    )
+    assert tally_modules([stale]).summary.endswith(", no model: trained under other settings")
+    # The asset shows them in the Dagster UI.
+    metadata = _modules_metadata([week({"fsdp2": 2, "trainr": 1}), week({"fsdp2": 1})])
+    assert metadata["summary"].value == tally.summary
+    assert "| fsdp2 | 3 |" in str(metadata["unknown_tags"].value)
 
 
 def test_weekly_models_count_people_as_the_report_does_and_keep_empty_weeks(
@@ -1082,13 +1084,13 @@ def test_a_run_of_several_repositories_says_whose_clone_fetch_each_was() -> None
             clone=CloneUpdate(status=status, message=message),  # type: ignore[arg-type]
         )
 
-    several = _ingest_metadata(
-        [
-            ingest("a/one", "updated", "main fetched from origin"),
-            ingest("b/two", "failed", "fetching main from origin failed"),
-        ]
-    )
-    summary = str(several["summary"].value)
+    runs = [
+        ingest("a/one", "updated", "main fetched from origin"),
+        ingest("b/two", "failed", "fetching main from origin failed"),
+    ]
+    summary = ingest_summary(runs)
+    several = _ingest_metadata(runs)
+    assert several["summary"].value == summary
     assert "a/one: main fetched from origin" in summary
     assert "b/two: fetching main from origin failed" in summary
     assert "clone_update" not in several

@@ -8,11 +8,11 @@ import dagster as dg
 from prhub_pipeline.defs.partitions import REPO_DIMENSION, partition_key
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
 from prhub_pipeline.defs.stage_runs import run_weekly_stage, week_metadata
-from prhub_pipeline.defs.text import counted
 from prhub_pipeline.stages.modules import (
     ClassifierSummary,
     WeekModules,
     label_weeks,
+    tally_modules,
     train_classifier,
 )
 from prhub_pipeline.stages.quality import (
@@ -22,6 +22,7 @@ from prhub_pipeline.stages.quality import (
 )
 from prhub_pipeline.stages.report import WeekReport, report_weeks
 from prhub_pipeline.stages.scoring import WeekScores, score_weeks
+from prhub_pipeline.stages.text import counted
 
 
 def _classifier_metadata(summary: ClassifierSummary) -> dict[str, dg.MetadataValue]:
@@ -55,47 +56,14 @@ def _counts_table(rows: dict[str, int]) -> dg.MetadataValue:
 
 
 def _modules_metadata(results: Sequence[WeekModules]) -> dict[str, dg.MetadataValue]:
-    modules: dict[str, int] = {}
-    themes: dict[str, int] = {}
-    origins: dict[str, int] = {}
-    for result in results:
-        for bucket, counts in ((modules, result.modules), (themes, result.themes)):
-            for name, count in counts.items():
-                bucket[name] = bucket.get(name, 0) + count
-        for origin, count in result.origins.items():
-            origins[origin] = origins.get(origin, 0) + count
-    unlabelled = sum(len(r.unlabelled) for r in results)
-    areas_from_model = sum(r.areas_from_model for r in results)
-    completed = (
-        f" ({areas_from_model} type-only tagged, areas by model)" if areas_from_model else ""
-    )
-    by_origin = ", ".join(f"{count} by {origin}" for origin, count in sorted(origins.items()))
-    # A week whose PRs nothing labelled has no origins to list ("3 PRs: 3 without a module").
-    described = [part for part in (by_origin + completed, f"{unlabelled} without a module") if part]
-    unknown: dict[str, int] = {}
-    for result in results:
-        for tag, count in result.unknown_tags.items():
-            unknown[tag] = unknown.get(tag, 0) + count
-    if unknown:
-        # Tags outside the module list are kept (pr_unknown_tags), not dropped: say which, so
-        # a new module or a misspelling is seen and can be configured.
-        ranked = sorted(unknown.items(), key=lambda item: (-item[1], item[0]))
-        named = ", ".join(f"[{tag}] {count}" for tag, count in ranked[:5])
-        more = f" and {len(ranked) - 5} more" if len(ranked) > 5 else ""
-        described.append(f"unknown tags {named}{more}")
-    if results and results[0].model_not_applied:
-        described.append(f"no model: {results[0].model_not_applied}")
+    tally = tally_modules(results)
     return {
-        "summary": dg.MetadataValue.text(
-            f"{counted(sum(r.pr_count for r in results), 'PR')}: " + ", ".join(described)
-        ),
-        "modules": _counts_table(modules),
-        "themes": _counts_table(themes),
-        "unknown_tags": _counts_table(unknown),
-        "origins": dg.MetadataValue.json(origins),
-        "model_version": dg.MetadataValue.text(results[0].model_version or "none")
-        if results
-        else dg.MetadataValue.text("none"),
+        "summary": dg.MetadataValue.text(tally.summary),
+        "modules": _counts_table(tally.modules),
+        "themes": _counts_table(tally.themes),
+        "unknown_tags": _counts_table(tally.unknown_tags),
+        "origins": dg.MetadataValue.json(tally.origins),
+        "model_version": dg.MetadataValue.text(tally.model_version or "none"),
     }
 
 

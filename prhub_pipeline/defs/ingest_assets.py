@@ -6,16 +6,17 @@ import dagster as dg
 
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
 from prhub_pipeline.defs.stage_runs import run_weekly_stage, week_metadata
-from prhub_pipeline.defs.text import counted
-from prhub_pipeline.sources.git import CloneUpdate
 from prhub_pipeline.stages.ingest import (
     WeekIngest,
     WeekReviews,
     check_source,
+    clone_updates,
+    ingest_summary,
     ingest_weeks,
     store_review_weeks,
 )
 from prhub_pipeline.stages.quality import check_ingest
+from prhub_pipeline.stages.text import counted
 
 PREVIEW_SCHEMA = dg.TableSchema(
     columns=[
@@ -26,11 +27,6 @@ PREVIEW_SCHEMA = dg.TableSchema(
         dg.TableColumn("+/-", "string"),
     ]
 )
-
-
-def _clone_updates(results: Sequence[WeekIngest]) -> dict[str, CloneUpdate]:
-    """What updating each repository's git clone did, by repository (one update per run)."""
-    return {r.repo: r.clone for r in results if r.clone is not None}
 
 
 def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValue]:
@@ -80,20 +76,10 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
         ],
         schema=PREVIEW_SCHEMA,
     )
-    clones = _clone_updates(results)
-    # One repository's run says what its fetch did; one of several names whose fetch it was.
-    notes = [f"{repo}: {c.message}" if len(clones) > 1 else c.message for repo, c in clones.items()]
-    notes += [f"week {r.window.key}: {r.unread_config}" for r in results if r.unread_config]
-    notes += dict.fromkeys(r.clone_behind for r in results if r.clone_behind)
-    notes += dict.fromkeys(r.late_prs for r in results if r.late_prs)
+    clones = clone_updates(results)
     counts = [r.pushed_commits for r in results if r.pushed_commits is not None]
-    direct = sum(counts)
-    if direct:
-        # Commits pushed straight to the branch are in no report: say how many there were.
-        notes.append(f"{counted(direct, 'commit')} pushed without a PR, which no report covers")
-    summary = "; ".join([f"{counted(total, 'PR')} in {len(results)} week(s)", *notes])
     metadata: dict[str, dg.MetadataValue] = {
-        "summary": dg.MetadataValue.text(summary),
+        "summary": dg.MetadataValue.text(ingest_summary(results)),
         "pr_count": dg.MetadataValue.int(total),
         "weeks": weeks,
         "preview": preview,
@@ -109,7 +95,7 @@ def _ingest_metadata(results: Sequence[WeekIngest]) -> dict[str, dg.MetadataValu
     if len(clones) == 1:
         metadata["clone_update"] = dg.MetadataValue.text(next(iter(clones.values())).status)
     if counts:
-        metadata["pushed_commits"] = dg.MetadataValue.int(direct)
+        metadata["pushed_commits"] = dg.MetadataValue.int(sum(counts))
     if len(results) == 1:
         window = results[0].window
         metadata["window_local"] = dg.MetadataValue.text(
@@ -170,7 +156,7 @@ def build_ingest_assets(
         results, checks = run_weekly_stage(
             context, prhub, ingest_weeks, check_ingest, preflight=check_source
         )
-        for repo, clone in _clone_updates(results).items():
+        for repo, clone in clone_updates(results).items():
             log = context.log.warning if clone.status == "failed" else context.log.info
             log(f"{repo}: git clone: {clone.message}")
         behind = list(dict.fromkeys(r.clone_behind for r in results if r.clone_behind))

@@ -19,7 +19,7 @@ from prhub_pipeline.defs.definitions import (
 )
 from prhub_pipeline.defs.instance import cli_run_tags, default_dagster_home, fail_orphaned_runs
 from prhub_pipeline.defs.partitions import range_tags
-from prhub_pipeline.defs.text import counted
+from prhub_pipeline.stages.text import counted
 from prhub_pipeline.warehouse import connect
 from prhub_pipeline.warehouse.quality import week_summaries
 

@@ -35,6 +35,7 @@ from prhub_pipeline.sources.github import (
     fetch_week,
     parse_pages,
 )
+from prhub_pipeline.stages.text import counted
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.github import (
     github_tables,
@@ -94,6 +95,28 @@ class WeekReviews(BaseModel):
     unresolved_threads: int = 0
     thread_comments: int = 0
     pr_comments: int = 0
+
+
+def clone_updates(results: Sequence[WeekIngest]) -> dict[str, CloneUpdate]:
+    """What updating each repository's git clone did, by repository (one update per run)."""
+    return {r.repo: r.clone for r in results if r.clone is not None}
+
+
+def ingest_summary(results: Sequence[WeekIngest]) -> str:
+    """The run's one-line summary: PRs stored, and what a reader should know about the source
+    (each clone's fetch, unread config files, a clone behind, late PRs, direct pushes)."""
+    clones = clone_updates(results)
+    # One repository's run says what its fetch did; one of several names whose fetch it was.
+    notes = [f"{repo}: {c.message}" if len(clones) > 1 else c.message for repo, c in clones.items()]
+    notes += [f"week {r.window.key}: {r.unread_config}" for r in results if r.unread_config]
+    notes += dict.fromkeys(r.clone_behind for r in results if r.clone_behind)
+    notes += dict.fromkeys(r.late_prs for r in results if r.late_prs)
+    direct = sum(r.pushed_commits or 0 for r in results)
+    if direct:
+        # Commits pushed straight to the branch are in no report: say how many there were.
+        notes.append(f"{counted(direct, 'commit')} pushed without a PR, which no report covers")
+    total = sum(result.pr_count for result in results)
+    return "; ".join([f"{counted(total, 'PR')} in {len(results)} week(s)", *notes])
 
 
 def windows_for(settings: Settings, weeks: Sequence[date]) -> list[WeekWindow]:

@@ -18,6 +18,7 @@ from prhub_pipeline.modelling.tagging.classifier import (
 from prhub_pipeline.modelling.tagging.model_store import StoredModel, from_payload, to_payload
 from prhub_pipeline.modelling.tagging.themes import tag_themes
 from prhub_pipeline.stages.ingest import windows_for
+from prhub_pipeline.stages.text import counted
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.modules import (
     module_tables,
@@ -67,6 +68,55 @@ class WeekModules(BaseModel):
     themes: dict[str, int]
     model_version: str | None  # the stored model that labelled, if any
     model_not_applied: str | None = None  # why the stored model did not label
+
+
+class ModulesTally(BaseModel):
+    """What labelling a run's weeks did, added up: the run's summary and its counts."""
+
+    summary: str
+    modules: dict[str, int]
+    themes: dict[str, int]
+    origins: dict[str, int]
+    unknown_tags: dict[str, int]
+    model_version: str | None
+
+
+def tally_modules(results: Sequence[WeekModules]) -> ModulesTally:
+    modules: Counter[str] = Counter()
+    themes: Counter[str] = Counter()
+    origins: Counter[str] = Counter()
+    unknown: Counter[str] = Counter()
+    for result in results:
+        modules.update(result.modules)
+        themes.update(result.themes)
+        origins.update(result.origins)
+        unknown.update(result.unknown_tags)
+    unlabelled = sum(len(r.unlabelled) for r in results)
+    areas_from_model = sum(r.areas_from_model for r in results)
+    completed = (
+        f" ({areas_from_model} type-only tagged, areas by model)" if areas_from_model else ""
+    )
+    by_origin = ", ".join(f"{count} by {origin}" for origin, count in sorted(origins.items()))
+    # A week whose PRs nothing labelled has no origins to list ("3 PRs: 3 without a module").
+    described = [part for part in (by_origin + completed, f"{unlabelled} without a module") if part]
+    if unknown:
+        # Tags outside the module list are kept (pr_unknown_tags), not dropped: say which, so
+        # a new module or a misspelling is seen and can be configured.
+        ranked = sorted(unknown.items(), key=lambda item: (-item[1], item[0]))
+        named = ", ".join(f"[{tag}] {count}" for tag, count in ranked[:5])
+        more = f" and {len(ranked) - 5} more" if len(ranked) > 5 else ""
+        described.append(f"unknown tags {named}{more}")
+    if results and results[0].model_not_applied:
+        described.append(f"no model: {results[0].model_not_applied}")
+    prs = counted(sum(r.pr_count for r in results), "PR")
+    return ModulesTally(
+        summary=f"{prs}: " + ", ".join(described),
+        modules=dict(modules),
+        themes=dict(themes),
+        origins=dict(origins),
+        unknown_tags=dict(unknown),
+        model_version=results[0].model_version if results else None,
+    )
 
 
 def train_classifier(settings: Settings, repo: RepoConfig) -> ClassifierSummary:
