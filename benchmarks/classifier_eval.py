@@ -41,6 +41,7 @@ from prhub_pipeline.modelling.tagging.evaluation import (  # noqa: E402
     evaluate_files,
     load_modules_config,
     score_predictions,
+    scored_modules,
 )
 from prhub_pipeline.modelling.tagging.pr_records import read_pr_records  # noqa: E402
 from prhub_pipeline.modelling.tagging.tags import (  # noqa: E402
@@ -85,7 +86,6 @@ def baseline(
     train_prs, test_prs = read_pr_records(train).prs, read_pr_records(test).prs
     config = learn_modules_config(train_prs, repo_config or ModulesConfig())
     train_truth = [ground_truth(pr, config).modules for pr in train_prs]
-    test_truth = [ground_truth(pr, config).modules for pr in test_prs]
     started = time.perf_counter()
     tagged = [i for i, modules in enumerate(train_truth) if modules]
     labels = sorted({m for i in tagged for m in train_truth[i]})
@@ -99,6 +99,8 @@ def baseline(
     )
     chosen = (scores > 0) | (scores == scores.max(axis=1, keepdims=True))
     predicted = [[labels[j] for j in np.flatnonzero(row)] for row in chosen]
+    # Scored against the test tags as `prhub classifier evaluate` scores the model.
+    test_truth = [scored_modules(pr, config, repo_config, labels).modules for pr in test_prs]
     return score_predictions(train_truth, test_truth, predicted, labels), seconds
 
 

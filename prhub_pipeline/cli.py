@@ -270,6 +270,8 @@ def _classifier(args: argparse.Namespace) -> int:
         report = evaluate_files(args.train, args.test, repo_config, args.predictions)
     except (EvaluationError, PrRecordError) as exc:
         raise UsageError(str(exc)) from None
+    for warning in report.warnings:
+        print(f"prhub: warning: {warning}", file=sys.stderr)
     print(report.model_dump_json(indent=2))
     return 0
 

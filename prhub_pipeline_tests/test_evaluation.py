@@ -61,7 +61,8 @@ def test_evaluate_learns_labels_and_writes_predictions(tmp_path: Path) -> None:
     out = tmp_path / "predictions.jsonl"
     report = evaluate_files(train, test, None, out)
     assert report.status == "trained"
-    assert report.skipped_without_number == 1
+    assert (report.train_skipped_without_number, report.test_skipped_without_number) == (1, 0)
+    assert report.warnings == []
     assert report.labels == ["ci", "doc", "megatron", "rollout"]
     assert report.micro_f1 is not None and report.micro_f1 > 0.8
     assert report.macro_f1 is not None and set(report.macro_labels) == set(report.labels)
@@ -91,13 +92,82 @@ def test_evaluate_reads_other_spellings_of_a_learned_label_as_it(tmp_path: Path)
     assert report.per_label["docs"].test_examples == sum("[doc" in pr.title for pr in history[150:])
 
 
-def test_too_few_training_prs_reports_a_status(tmp_path: Path) -> None:
+def test_too_few_training_prs_reports_a_status_and_misses_every_module(tmp_path: Path) -> None:
+    """No model predicts nothing: the scores say so (0.0), and the predictions file is written
+    all the same, so an older one is not read as this run's."""
     history = synthetic_history(40)
     train = write_records(tmp_path / "train.jsonl", history[:20])
     test = write_records(tmp_path / "test.jsonl", history[20:])
-    report = evaluate_files(train, test, ModulesConfig(min_training_prs=30), None)
+    out = tmp_path / "predictions.jsonl"
+    out.write_text('{"number": 1, "predicted": ["stale"], "scores": {}}\n', encoding="utf-8")
+    report = evaluate_files(train, test, ModulesConfig(min_training_prs=30), out)
     assert report.status == "insufficient_training_data"
-    assert report.micro_f1 is None
+    assert report.micro_f1 == 0.0 and report.exact_match == 0.0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [line["number"] for line in lines] == [pr.number for pr in history[20:]]
+    assert all(line["predicted"] == [] and line["scores"] == {} for line in lines)
+
+
+def test_a_test_tag_the_model_has_no_label_for_is_missed(tmp_path: Path) -> None:
+    """Without a module list every test tag is a module, as `module_labels` takes them: one
+    new since training (or too rare in it to learn) is a miss, not a PR left out. Another
+    spelling of a label is that label."""
+    history = synthetic_history(200)
+    train = write_records(tmp_path / "train.jsonl", history[:150])
+    later = history[150:]
+    renamed = [
+        pr.model_copy(update={"title": "[telemetry] feat: export counters"}) if i < 5 else pr
+        for i, pr in enumerate(later)
+    ]
+    respelt = [
+        pr.model_copy(update={"title": pr.title.replace("[doc]", "[docs]")}) for pr in renamed
+    ]
+    test = write_records(tmp_path / "test.jsonl", respelt)
+    report = evaluate_files(train, test, None, None)
+    assert report.test_tagged == 50
+    assert report.test_unseen_labels == {"telemetry": 5}
+    assert report.per_label["telemetry"].recall == 0.0
+    assert report.per_label["telemetry"].test_examples == 5
+    assert "docs" not in report.per_label and report.per_label["doc"].test_examples > 0
+    # With a module list, a tag outside it is no module: unknown, and not scored.
+    listed = evaluate_files(
+        train,
+        test,
+        ModulesConfig(allowed=["ci", "doc", "megatron", "rollout"], aliases={"docs": "doc"}),
+        None,
+    )
+    assert listed.test_tagged == 45 and listed.test_unknown_tags == {"telemetry": 5}
+
+
+def test_a_byte_order_mark_is_no_part_of_the_first_record(tmp_path: Path) -> None:
+    history = synthetic_history(3)
+    path = tmp_path / "bom.jsonl"
+    path.write_text("\r\n".join(_line(pr) for pr in history) + "\r\n", encoding="utf-8-sig")
+    assert [pr.number for pr in read_pr_records(path).prs] == [pr.number for pr in history]
+
+
+def test_overlapping_files_and_repeated_numbers_are_warned_of(tmp_path: Path) -> None:
+    history = synthetic_history(200)
+    train = write_records(tmp_path / "train.jsonl", history[:150])
+    test = write_records(tmp_path / "test.jsonl", [*history[148:], history[199]])
+    report = evaluate_files(train, test, None, None)
+    assert report.warnings == [
+        "2 test PR number(s) are in the training file too"
+        f" (#{history[148].number}, #{history[149].number}):"
+        " the scores overstate how the model does on new PRs",
+        f"1 PR number(s) occur more than once in the test file (#{history[199].number}):"
+        " each occurrence is scored and has its own predictions line",
+    ]
+
+
+def test_labels_are_named_as_the_model_and_scores_name_them(tmp_path: Path) -> None:
+    history = synthetic_history(200)
+    train = write_records(tmp_path / "train.jsonl", history[:150])
+    test = write_records(tmp_path / "test.jsonl", history[150:])
+    config = ModulesConfig(allowed=["CI", "Doc", "Megatron", "Rollout"])
+    report = evaluate_files(train, test, config, None)
+    assert report.labels == ["ci", "doc", "megatron", "rollout"]
+    assert set(report.per_label) <= set(report.labels)
 
 
 @pytest.mark.parametrize(
@@ -301,6 +371,8 @@ def test_repo_config_may_be_a_settings_file_or_a_repositorys_entry(tmp_path: Pat
     one.write_text("\n".join(line[4:] for line in entry.splitlines()) + "\n", encoding="utf-8")
     assert load_modules_config(one) == expected
     one.write_text("name: acme/widgets\nsource: git\nmodules:\n", encoding="utf-8")
+    assert load_modules_config(one) == ModulesConfig()
+    one.write_text("name: acme/widgets\nsource: git\nstart: 2026-01-05\n", encoding="utf-8")
     assert load_modules_config(one) == ModulesConfig()
     settings.write_text(
         f"repos:\n{entry}{entry.replace('acme/widgets', 'acme/gadgets')}", encoding="utf-8"

@@ -117,6 +117,8 @@ def read_pr_records(path: Path) -> PrRecords:
         raise PrRecordError(
             f"{path}:{exc.line}: not UTF-8 text (byte 0x{exc.byte:02x} at position {exc.position})"
         ) from None
+    # A byte-order mark is no part of the first record (editors on Windows write one).
+    text = text.removeprefix("\ufeff")
     # JSON lines end at "\n" alone: `splitlines()` also splits at U+2028, U+0085 and form
     # feeds, which JSON strings may hold raw (a pytorch/ao description does).
     lines = text.split("\n")
