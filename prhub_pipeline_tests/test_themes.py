@@ -49,6 +49,25 @@ def test_default_rules_find_verl_themes() -> None:
     assert 6 not in found
 
 
+def test_agent_tools_are_named_so_and_a_tool_tag_alone_is_no_agent() -> None:
+    """A `[tool]` tag is as often a developer tool (tilelang #1353's layout visualiser, verl
+    #4740's MLflow run) as an agent's, whose titles and paths say so."""
+    prs = [
+        make_pr(1, "[Tool] Provide layout visualization tool", paths=("tools/plot_layout.py",)),
+        make_pr(2, "[tool] fix: attach to existing MLflow run when MLFLOW_RUN_ID is set"),
+        make_pr(3, "[tool] feat: Add Search Tool implemented with MCP"),
+        make_pr(4, "[tool] feat: simpler function-based tool registration"),
+        make_pr(5, "[rollout] fix: x", paths=("verl/tools/search_tool.py",)),
+    ]
+    labels = [
+        ModuleLabel(repo=REPO, number=n, module="tool", origin="title", confidence=1.0)
+        for n in (1, 2, 3, 4)
+    ]
+    found = themes_of(prs, labels=labels)
+    assert "Agent/tools" not in found.get(1, set()) | found.get(2, set())
+    assert all("Agent/tools" in found[n] for n in (3, 4, 5))
+
+
 def test_async_training_is_a_theme_and_an_async_identifier_is_not() -> None:
     prs = [
         make_pr(1, "[trainer] feat: asynchronous rollout with partial rollouts"),

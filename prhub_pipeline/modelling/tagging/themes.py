@@ -122,13 +122,22 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ),
     ThemeRule(
         name="Agent/tools",
-        title=[r"agent[ _-]?loop", r"multi[ -]?turn", r"tool[ _-]?call", r"\bagentic\b"],
+        title=[
+            r"agent[ _-]?loop",
+            r"multi[ -]?turn",
+            r"tool[ _-]?call",
+            r"\bagentic\b",
+            r"\bmcp\b",
+            r"func(?:tion)?[ _-]?calling",
+            r"\btools?[ _-]?(?:registration|schema|parser)",
+        ],
         # Agent tools are named so (verl/tools/search_tool.py); a tools/ folder of developer
         # scripts is not (tilelang's tools/lower_trace.py).
         paths=["**/agent_loop/**", "**/tools/*tool*"],
         # verl's agent loop is the rollout's main loop: many non-agent changes touch it.
         min_path_share=0.5,
-        modules=["tool"],
+        # No module: a `[tool]` tag is as often a developer tool (verl's memory snapshots and
+        # MLflow runs, tilelang's layout visualiser) as an agent's.
     ),
     ThemeRule(
         name="LoRA",
