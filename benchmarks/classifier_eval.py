@@ -37,6 +37,7 @@ from sklearn.multiclass import OneVsRestClassifier  # noqa: E402
 
 from prhub_pipeline.config import ModulesConfig  # noqa: E402
 from prhub_pipeline.modelling.tagging.evaluation import (  # noqa: E402
+    EvaluationReport,
     PredictionScores,
     evaluate_files,
     load_modules_config,
@@ -162,7 +163,9 @@ def main() -> None:
         for start, end, train, test in _evaluations(args, lines, Path(scratch)):
             for name, config in configs.items():
                 report = evaluate_files(train, test, config, None)
-                rows = [("ours", report, report.train_seconds)]
+                rows: list[tuple[str, EvaluationReport | PredictionScores, float]] = [
+                    ("ours", report, report.train_seconds)
+                ]
                 if args.baseline:
                     plain, seconds = baseline(train, test, config)
                     rows.append(("baseline", plain, seconds))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 
@@ -49,7 +50,7 @@ class GitRepo:
         self,
         message: str,
         date: str,
-        files: dict[str, str | bytes] | None = None,
+        files: Mapping[str, str | bytes] | None = None,
         author: str | None = None,
         email: str | None = None,
     ) -> str:

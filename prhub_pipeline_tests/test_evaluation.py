@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -18,13 +19,13 @@ from prhub_pipeline.modelling.tagging.pr_records import (
     read_pr_records,
     write_pr_records,
 )
-from prhub_pipeline.records import FileChange
+from prhub_pipeline.records import FileChange, PullRequest
 from prhub_pipeline_tests.module_fixtures import synthetic_history
 
 VERL_PRS = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "verl" / "prs.jsonl"
 
 
-def _line(pr) -> str:  # type: ignore[no-untyped-def]
+def _line(pr: PullRequest) -> str:
     """A record in the schema of verl's prs.jsonl."""
     return json.dumps(
         {
@@ -48,7 +49,7 @@ def _line(pr) -> str:  # type: ignore[no-untyped-def]
     )
 
 
-def write_records(path: Path, prs, extra: tuple[str, ...] = ()) -> Path:  # type: ignore[no-untyped-def]
+def write_records(path: Path, prs: Sequence[PullRequest], extra: tuple[str, ...] = ()) -> Path:
     path.write_text("\n".join([*extra, *(_line(pr) for pr in prs)]) + "\n", encoding="utf-8")
     return path
 

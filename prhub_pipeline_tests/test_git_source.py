@@ -3,11 +3,12 @@ from __future__ import annotations
 import subprocess
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from prhub_pipeline.records import author_key
+from prhub_pipeline.records import PullRequest, author_key
 from prhub_pipeline.sources.git import (
     GitSourceError,
     read_file_versions,
@@ -22,7 +23,7 @@ ZONE = "Asia/Shanghai"
 WEEK = WeekWindow(week_start=date(2026, 5, 11), timezone=ZONE)
 
 
-def read_week(path: Path, window: WeekWindow = WEEK) -> dict[int, object]:
+def read_week(path: Path, window: WeekWindow = WEEK) -> dict[int, PullRequest]:
     prs = read_merged_prs(path, "acme/widgets", window.start, window.end)
     return {pr.number: pr for pr in prs}
 
@@ -373,7 +374,9 @@ def test_a_range_of_weeks_costs_as_many_git_calls_as_one_week(
     calls: list[list[str]] = []
     real_run = subprocess.run
 
-    def counting_run(command: list[str], *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+    def counting_run(
+        command: list[str], *args: Any, **kwargs: Any
+    ) -> subprocess.CompletedProcess[Any]:
         calls.append(command)
         return real_run(command, *args, **kwargs)
 

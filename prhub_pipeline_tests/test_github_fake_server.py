@@ -73,7 +73,7 @@ def tiny_prs(
 def test_every_query_the_client_can_send_is_valid_against_githubs_schema() -> None:
     window = SearchRange(start=WINDOW.start_utc, end=WINDOW.end_utc)
     kinds = ["files", "labels", "reviews", "comments", "reviewThreads", "threadComments"]
-    follow_ups = [FollowUp(kind, f"id{i}", "Y3Vyc29y", 1) for i, kind in enumerate(kinds)]  # type: ignore[arg-type]
+    follow_ups = [FollowUp(kind, f"id{i}", "Y3Vyc29y", 1) for i, kind in enumerate(kinds)]
     shapes = [
         (SearchStep(window, None), []),
         (SearchStep(window, "Y3Vyc29y"), follow_ups),

@@ -161,9 +161,12 @@ def test_the_review_line_compares_the_share_approved_with_the_weeks_before(
         config = write_github_config(tmp_path, f"{url}/graphql")
         args = ["materialize", "--config", str(config), "--week", "2026-05-04"]
         assert main([*args, "--through", "2026-05-11"]) == 0
-    reports = dict(
-        stored(config, "SELECT week_start::VARCHAR, markdown FROM weekly_reports WHERE lang = 'en'")
-    )
+    reports = {
+        week: markdown
+        for week, markdown in stored(
+            config, "SELECT week_start::VARCHAR, markdown FROM weekly_reports WHERE lang = 'en'"
+        )
+    }
     assert "9 approved; " in str(reports["2026-05-04"])  # nothing before it to compare with
     assert "3 approved (50%, against 82% over the previous 12 weeks); " in str(
         reports["2026-05-11"]

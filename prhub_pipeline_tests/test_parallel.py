@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 import pytest
 
@@ -40,7 +41,7 @@ def test_a_call_whose_process_dies_runs_here_instead(forking: bool) -> None:
 
 
 def test_map_in_halves_keeps_the_items_order(forking: bool) -> None:
-    def squares(items: list[int]) -> list[int]:
+    def squares(items: Sequence[int]) -> list[int]:
         return [item * item for item in items]
 
     assert map_in_halves(squares, list(range(7))) == [n * n for n in range(7)]

@@ -471,7 +471,7 @@ def test_the_sql_models_are_refreshed_after_each_weekly_run(
             dagster_run=result.dagster_run,
             repository_def=definitions.get_repository_def(),
         )
-        return sensor(context)  # type: ignore[operator]
+        return sensor(context)
 
     request = evaluate(weekly)
     assert isinstance(request, dg.RunRequest) and request.run_key == weekly.run_id

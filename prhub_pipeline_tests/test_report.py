@@ -22,6 +22,7 @@ from prhub_pipeline.modelling.text.pr_titles import parse_title
 from prhub_pipeline.records import (
     MAX_DESCRIPTION_CHARS,
     MAX_TITLE_CHARS,
+    Lang,
     ModuleLabel,
     PrScore,
     PrType,
@@ -44,6 +45,7 @@ from prhub_pipeline.reporting.models import PrRef, ReportContext, TrendRow
 from prhub_pipeline.reporting.render import (
     LABELS,
     MAX_CHART_BARS,
+    Format,
     RefScope,
     html_refs,
     md_escape,
@@ -72,6 +74,8 @@ from prhub_pipeline_tests.test_importance import MERGED, REPO, history, make_pr
 
 CONFIG = ScoringConfig(core_paths=["verl/**/*.py"])
 WINDOW = WeekWindow(week_start=date(2026, 5, 11), timezone="Asia/Shanghai")
+LANGS: tuple[Lang, ...] = ("zh", "en")
+FORMATS: tuple[Format, ...] = ("md", "html")
 HOSTILE_TITLE = "[fsdp] fix: <script>alert(1)</script> | pipe\nnew line **bold** 🚀"
 CALIBRATION = fit_calibration(history(), {}, CONFIG)
 
@@ -182,7 +186,7 @@ def labels(prs: list[PullRequest]) -> tuple[list[ModuleLabel], list[ThemeTag]]:
 
 def context_for(
     prs: list[PullRequest],
-    lang: str = "zh",
+    lang: Lang = "zh",
     review_data: ReviewData = REVIEWS,
     previous: WeekCounts | None = None,
     subject_themes: dict[str, float] | None = None,
@@ -204,7 +208,7 @@ def context_for(
         risks,
         review_data,
         previous,
-        lang,  # type: ignore[arg-type]
+        lang,
         report_url="https://example.org/r",
         calibration=CALIBRATION,
         subject_themes=subject_themes,
@@ -216,12 +220,12 @@ def context_for(
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_both_languages_and_formats_carry_every_section(lang: str) -> None:
+def test_both_languages_and_formats_carry_every_section(lang: Lang) -> None:
     context = context_for(week_prs(), lang)
     assert context.header.pr_count == 6 and context.header.iso_week == 20
     assert {pr.number for pr in context.prs} == {pr.number for pr in week_prs()}
-    markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
-    html = render_report(context, lang, "html")  # type: ignore[arg-type]
+    markdown = render_report(context, lang, "md")
+    html = render_report(context, lang, "html")
     for heading in SECTIONS[lang]:
         assert f"# {heading}" in markdown
         assert f">{heading}</h2>" in html
@@ -243,7 +247,7 @@ def test_both_languages_and_formats_carry_every_section(lang: str) -> None:
     ],
 )
 def test_the_html_leaves_a_key_changes_importance_to_its_badge(
-    lang: str, in_markdown: str, in_html: str
+    lang: Lang, in_markdown: str, in_html: str
 ) -> None:
     """The HTML's items read "9.6 fix: ... (importance 9.6; ...)" beside the score badge."""
     crashing = week_prs()
@@ -254,16 +258,16 @@ def test_the_html_leaves_a_key_changes_importance_to_its_badge(
     assert in_markdown.format(importance) in item.text
     assert in_html in item.badged_text and importance not in item.badged_text
     assert item.badged_text == item.text.replace(in_markdown.format(importance), in_html)
-    markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
-    html = render_report(context, lang, "html")  # type: ignore[arg-type]
+    markdown = render_report(context, lang, "md")
+    html = render_report(context, lang, "html")
     assert in_markdown.format(importance) in markdown
     assert in_markdown.format(importance) not in html
     assert f'<span class="score key">{importance}</span> {item.badged_text[:30]}' in html
 
 
 @pytest.mark.parametrize(("lang", "summary"), [("zh", "6 个 PR"), ("en", "6 PRs")])
-def test_the_html_appendix_counts_its_prs_in_the_reports_language(lang: str, summary: str) -> None:
-    html = render_report(context_for(week_prs(), lang), lang, "html")  # type: ignore[arg-type]
+def test_the_html_appendix_counts_its_prs_in_the_reports_language(lang: Lang, summary: str) -> None:
+    html = render_report(context_for(week_prs(), lang), lang, "html")
     assert f"<summary>{summary}</summary>" in html
 
 
@@ -281,10 +285,11 @@ def test_a_reverted_fix_is_no_live_fix_unless_it_landed_again() -> None:
     reland = crashing[0].model_copy(
         update={"number": 6370, "merged_at": MERGED + timedelta(days=2)}
     )
-    for lang, said in (
+    relands: list[tuple[Lang, str]] = [
         ("en", "; #6370 landed the change again"),
         ("zh", "；#6370 随后重新合入了这项改动"),
-    ):
+    ]
+    for lang, said in relands:
         context = context_for([*crashing, reland], lang)
         assert any(said in line for line in context.summary)
         assert not any("#6293" in line for line in context.suggestions)
@@ -298,7 +303,7 @@ def test_a_reverted_fix_is_no_live_fix_unless_it_landed_again() -> None:
         ("zh", "；#6370 在本周之后（05-19）重新合入了这项改动。"),
     ],
 )
-def test_a_reland_after_the_week_says_when(lang: str, said: str) -> None:
+def test_a_reland_after_the_week_says_when(lang: Lang, said: str) -> None:
     """verl's #6386 landed #6350 again on 2026-05-18, a week the 2026-05-11 report (written
     once later weeks were stored) does not cover: "随后" alone read as within the week."""
     prs = week_prs()
@@ -478,7 +483,7 @@ def test_a_pr_under_an_earlier_prs_title_names_it() -> None:
     ],
 )
 def test_the_report_says_which_earlier_pr_had_a_prs_title(
-    lang: str, said: str, listed: str
+    lang: Lang, said: str, listed: str
 ) -> None:
     prs = week_prs()
     fused = next(pr for pr in prs if pr.number == 6268)
@@ -546,7 +551,7 @@ def test_work_left_for_later_is_quoted_until_a_later_pr_takes_it_up(tmp_path: Pa
         6400, body="Follow-up to #6091: bound peak memory.", merged_at=MERGED + timedelta(days=9)
     )
 
-    def context(lang: str, history: list[PullRequest]) -> ReportContext:
+    def context(lang: Lang, history: list[PullRequest]) -> ReportContext:
         modules, themes = labels(prs)
         return build_report_context(
             REPO,
@@ -558,12 +563,12 @@ def test_work_left_for_later_is_quoted_until_a_later_pr_takes_it_up(tmp_path: Pa
             risks,
             REVIEWS,
             None,
-            lang,  # type: ignore[arg-type]
+            lang,
             calibration=CALIBRATION,
             history_by_number={p.number: p for p in history},
         )
 
-    for lang, said, taken, asked in (
+    gaps: list[tuple[Lang, str, str, str]] = [
         (
             "en",
             f"#6091's author leaves for later: “{quote}”",
@@ -571,7 +576,8 @@ def test_work_left_for_later_is_quoted_until_a_later_pr_takes_it_up(tmp_path: Pa
             "Track the work #6091",
         ),
         ("zh", f"#6091 的作者写明留待后续：“{quote}”", "（#6400 随后跟进）。", "跟踪 #6091"),
-    ):
+    ]
+    for lang, said, taken, asked in gaps:
         [open_gap] = [r for r in context(lang, []).risks if r.risk == "known_gap"]
         assert open_gap.text.startswith(said) and open_gap.text.endswith("PR.”")
         assert any(s.startswith(asked) for s in context(lang, []).suggestions)
@@ -680,18 +686,20 @@ def test_a_revert_says_why_when_its_description_does() -> None:
     assert not any("Find out why #6367" in s for s in context.suggestions)
     unexplained = context_for([*prs, again, original], "en").suggestions
     assert any(s.startswith("Find out why #6367 reverted #6368") for s in unexplained)
-    zh = context_for([*prs, stopped, original], "zh").suggestions
-    assert any(s.startswith("按 #6367 给出的回退原因（见风险观察）修正 #6368") for s in zh)
+    zh_suggestions = context_for([*prs, stopped, original], "zh").suggestions
+    assert any(
+        s.startswith("按 #6367 给出的回退原因（见风险观察）修正 #6368") for s in zh_suggestions
+    )
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_a_revert_is_one_risk_observation(lang: str) -> None:
+def test_a_revert_is_one_risk_observation(lang: Lang) -> None:
     """The revert chain tells that #6350 was reverted; a second item saying so would read as
     a second problem. The PR itself still carries the flag."""
     context = context_for(week_prs(), lang)
     kinds = [observation.risk for observation in context.risks]
     assert kinds.count("revert") == 1 and "reverted" not in kinds
-    markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+    markdown = render_report(context, lang, "md")
     observations = markdown.split("# " + SECTIONS[lang][3])[1].split("\n# ")[0]
     items = [line for line in observations.splitlines() if re.match(r"\d+\. ", line)]
     assert len([item for item in items if "[#6350]" in item]) == 1
@@ -717,7 +725,7 @@ def test_very_large_changes_are_listed_largest_first() -> None:
     ],
 )
 def test_a_change_very_large_with_its_tests_is_told_so_and_needs_no_watch(
-    lang: str, said: str
+    lang: Lang, said: str
 ) -> None:
     """A change large with its tests (lmdeploy #4594-like, with more code beside them than
     that one's fifth) is told with its tests, and the follow-up to watch for regressions names
@@ -741,7 +749,7 @@ def test_a_change_very_large_with_its_tests_is_told_so_and_needs_no_watch(
         ("zh", "其中多个 PR 改动了同一文件：.github/workflows/tests.yaml（8 个 PR）。"),
     ],
 )
-def test_many_ci_changes_name_the_files_they_share(lang: str, said: str) -> None:
+def test_many_ci_changes_name_the_files_they_share(lang: Lang, said: str) -> None:
     """vllm-ascend's 2026-08-03 listed 6 of its 28 CI workflow changes; 9 of the 28 edited its
     list of tests. The count takes every CI file of a PR, not the few its flag names."""
     registry = ".github/workflows/tests.yaml"
@@ -774,7 +782,7 @@ def test_many_ci_changes_name_the_files_they_share(lang: str, said: str) -> None
         ),
     ],
 )
-def test_changes_to_check_everywhere_are_one_follow_up(lang: str, asked: str) -> None:
+def test_changes_to_check_everywhere_are_one_follow_up(lang: Lang, asked: str) -> None:
     """verl's 2026-08-17 asked three times that #7127's changes work everywhere: for its
     dependencies, its image and its CI files."""
     uv = make_pr(
@@ -861,7 +869,7 @@ GROUP_LEADS = {
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_a_group_counts_its_whole_label_and_says_where_the_rest_are(lang: str) -> None:
+def test_a_group_counts_its_whole_label_and_says_where_the_rest_are(lang: Lang) -> None:
     """Each PR is listed in one group, so a group can hold fewer of its label's PRs than the
     trend table counts: FSDP's third PR is the reverted #6350, and the second doc PR (#6330)
     sits in the NPU group, which has no key PR and is left out of the section."""
@@ -1013,7 +1021,7 @@ def test_a_theme_named_as_a_module_of_the_week_says_it_is_the_theme() -> None:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_a_theme_made_of_a_module_with_the_same_prs_shares_its_trend_row(lang: str) -> None:
+def test_a_theme_made_of_a_module_with_the_same_prs_shares_its_trend_row(lang: Lang) -> None:
     """verl's week of 2026-05-11 had a doc row and a Docs row, both 13 PRs against 4 with the
     same composition: one row says it. A theme with other PRs, or other PRs last week, or one
     the module's PRs are in by chance (#6330 is doc and NPU), keeps its own row."""
@@ -1028,8 +1036,8 @@ def test_a_theme_made_of_a_module_with_the_same_prs_shares_its_trend_row(lang: s
     assert rows[("module", "doc")].shared_theme == docs and ("theme", "Docs") not in rows
     assert rows[("theme", "NPU")].count == 1  # NPU is made of no module
     shown = {"zh": "doc（即主题“文档”）", "en": "doc (also the Docs theme)"}[lang]
-    assert f"| {shown} | " in render_report(same, lang, "md")  # type: ignore[arg-type]
-    html = render_report(same, lang, "html")  # type: ignore[arg-type]
+    assert f"| {shown} | " in render_report(same, lang, "md")
+    html = render_report(same, lang, "html")
     chart = html[html.index("<svg") : html.index("</svg>")]
     assert f"<td>{shown}</td>" in html and ">doc</text>" in chart  # the bar: the module's name
     # Last week the theme had a PR the module had not: two rows, as before.
@@ -1259,10 +1267,10 @@ def test_hostile_titles_render_as_text() -> None:
     prs = [*week_prs(), make_pr(6400, long_title, files=[("verl/y.py", 5, 0)])]
     MODULES[6400] = ["fsdp"]
     try:
-        for lang in ("zh", "en"):
+        for lang in LANGS:
             context = context_for(prs, lang)
-            html = render_report(context, lang, "html")  # type: ignore[arg-type]
-            markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+            html = render_report(context, lang, "html")
+            markdown = render_report(context, lang, "md")
             assert "<script>alert(1)</script>" not in html and "<img" not in html
             assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
             assert "🚀" in html and "🚀" in markdown
@@ -1278,12 +1286,12 @@ def test_hostile_titles_render_as_text() -> None:
 
 
 def test_an_empty_week() -> None:
-    for lang in ("zh", "en"):
+    for lang in LANGS:
         context = context_for([], lang, ReviewData(available=False))
         assert context.header.pr_count == 0 and context.header.key_pr_count == 0
         assert context.prs == [] and context.groups == [] and context.risks == []
-        markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
-        html = render_report(context, lang, "html")  # type: ignore[arg-type]
+        markdown = render_report(context, lang, "md")
+        html = render_report(context, lang, "html")
         assert ("没有合并的 PR" if lang == "zh" else "No pull requests were merged") in markdown
         assert '<section id="risks">' in html
         # No PRs, no reviews to regenerate the week for: nothing calls for a follow-up.
@@ -1373,7 +1381,7 @@ def test_without_core_paths_the_report_says_core_changes_were_not_checked() -> N
     ],
 )
 def test_a_theme_most_of_the_repository_carries_is_left_out_and_said_so(
-    lang: str, note: str
+    lang: Lang, note: str
 ) -> None:
     """vllm-ascend: 59% of its history is NPU/Ascend, which names the repository itself."""
     plain = context_for(week_prs(), lang)
@@ -1452,11 +1460,11 @@ def test_storage_round_trip_and_rerun(tmp_path: Path) -> None:
     by_pr = dict(MODULES)
     scores = score_week(prs, by_pr, REVIEWS, CONFIG, CALIBRATION)
     risks = flag_risks(prs, by_pr, REVIEWS, CONFIG, {}, check_approvals=False)
-    contexts = {lang: context_for(prs, lang) for lang in ("zh", "en")}
+    contexts = {lang: context_for(prs, lang) for lang in LANGS}
     rendered = [
         RenderedReport(
             lang=lang, markdown=render_report(c, lang, "md"), html=render_report(c, lang, "html")
-        )  # type: ignore[arg-type]
+        )
         for lang, c in contexts.items()
     ]
     week = WINDOW.week_start
@@ -1552,10 +1560,10 @@ def test_a_prs_text_reaches_no_report_with_control_characters_or_bidi_overrides(
     )
     assert labelled.labels == ["area/model", "ok"] and labelled.co_authors == ["Eve"]
     assert labelled.body == "one\ntwo"
-    for lang in ("zh", "en"):
+    for lang in LANGS:
         context = context_for([*week_prs(), hostile], lang)
-        for fmt in ("md", "html"):
-            text = render_report(context, lang, fmt)  # type: ignore[arg-type]
+        for fmt in FORMATS:
+            text = render_report(context, lang, fmt)
             assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", text), fmt
 
 
@@ -1582,17 +1590,17 @@ def test_index_from_files_on_disk_shows_no_made_up_counts(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_a_quick_view_item_without_text_has_no_empty_sentence(lang: str) -> None:
+def test_a_quick_view_item_without_text_has_no_empty_sentence(lang: Lang) -> None:
     """A key PR with no description and no risks still reads as one sentence."""
     context = context_for(week_prs(), lang)
     first = context.quick_view[0].model_copy(update={"summary": "", "risks": ""})
     context = context.model_copy(update={"quick_view": [first, *context.quick_view[1:]]})
-    markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+    markdown = render_report(context, lang, "md")
     line = next(line for line in markdown.splitlines() if line.startswith("- **[#"))
     importance = f"{first.pr.importance:.1f}"
     opening = {"zh": f"{importance}（", "en": f"{importance} ("}[lang]
     assert opening in line and "  " not in line
-    html = render_report(context, lang, "html")  # type: ignore[arg-type]
+    html = render_report(context, lang, "html")
     assert "<br><br>" not in html
 
 
@@ -1635,7 +1643,7 @@ def test_the_overview_counts_key_prs_in_words(
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_a_long_risk_list_names_the_most_important_and_counts_the_rest(lang: str) -> None:
+def test_a_long_risk_list_names_the_most_important_and_counts_the_rest(lang: Lang) -> None:
     """vllm-ascend merges thirty CI workflow changes a week: six are named, the rest counted."""
     prs = [
         make_pr(
@@ -1658,7 +1666,7 @@ def test_a_long_risk_list_names_the_most_important_and_counts_the_rest(lang: str
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_a_list_ending_in_a_shortened_subject_ends_with_its_ellipsis(lang: str) -> None:
+def test_a_list_ending_in_a_shortened_subject_ends_with_its_ellipsis(lang: Lang) -> None:
     long_title = "[fsdp] feat: " + " ".join(["shard the optimizer state"] * 6)
     prs = [
         make_pr(7100 + n, long_title, files=[(f"verl/x{n}.py", 900 - 100 * n, 0)]) for n in range(5)
@@ -1666,7 +1674,7 @@ def test_a_list_ending_in_a_shortened_subject_ends_with_its_ellipsis(lang: str) 
     prs[0] = make_pr(7100, f"[BREAKING]{long_title}", files=[("verl/x0.py", 900, 0)])
     MODULES.update({7100 + n: ["fsdp"] for n in range(5)})
     try:
-        markdown = render_report(context_for(prs, lang), lang, "md")  # type: ignore[arg-type]
+        markdown = render_report(context_for(prs, lang), lang, "md")
     finally:
         for n in range(5):
             del MODULES[7100 + n]
@@ -1696,7 +1704,7 @@ def faded_note(context: ReportContext) -> str:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_a_label_that_fell_to_zero_keeps_its_trend_row(lang: str) -> None:
+def test_a_label_that_fell_to_zero_keeps_its_trend_row(lang: Lang) -> None:
     """The lead names "Ray (2 → 0)" among the largest changes: the table has its row. Docs,
     one PR last week and none now, is only named; so are themes, and modules with fewer than
     three PRs last week; three or more keep their row."""
@@ -1726,7 +1734,7 @@ def test_a_label_that_fell_to_zero_keeps_its_trend_row(lang: str) -> None:
     spelt = WeekCounts(pr_count=3, modules={"benchmark": 1}, themes={"Benchmarks": 1})
     lead = faded_note(context_for(week_prs(), lang, previous=spelt))
     assert "Benchmarks" in lead and "benchmark" not in lead
-    markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+    markdown = render_report(context, lang, "md")
     theme = "主题" if lang == "zh" else "theme"
     assert "| Ray | " in markdown and f"| {docs} | {theme} | " not in markdown
     # Without the previous week nothing fell, and a week without PRs has no rows to show.
@@ -1735,13 +1743,13 @@ def test_a_label_that_fell_to_zero_keeps_its_trend_row(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_trend_tables_key_changes_are_key_prs_only(lang: str) -> None:
+def test_the_trend_tables_key_changes_are_key_prs_only(lang: Lang) -> None:
     context = context_for(week_prs(), lang)
     rows = {(r.kind, r.name): r for r in context.trends}
     assert all(pr.is_key for row in context.trends for pr in row.key_changes)
     assert [pr.number for pr in rows[("module", "fsdp")].key_changes] == [6268, 6350]
     assert rows[("module", "doc")].key_changes == []  # #6330 (importance 0.3) is not key
-    markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+    markdown = render_report(context, lang, "md")
     [doc_row] = [line for line in markdown.splitlines() if line.startswith("| doc |")]
     assert "#6330" not in doc_row and doc_row.endswith("| — |")
 
@@ -1759,7 +1767,7 @@ def test_the_closing_section_does_not_claim_its_labels_have_one_or_two_prs() -> 
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_chart_shows_the_largest_labels_of_either_kind(lang: str) -> None:
+def test_the_chart_shows_the_largest_labels_of_either_kind(lang: Lang) -> None:
     """The table lists modules first; the chart's bars are the largest labels of both kinds,
     and its title says when it leaves some out."""
     context = context_for(week_prs(), lang)
@@ -1776,7 +1784,7 @@ def test_the_chart_shows_the_largest_labels_of_either_kind(lang: str) -> None:
     def chart_of(trends: list[TrendRow]) -> str:
         html = render_report(
             context.model_copy(update={"trends": trends}),
-            lang,  # type: ignore[arg-type]
+            lang,
             "html",
         )
         return html[html.index("<svg") : html.index("</svg>")]
@@ -1796,7 +1804,7 @@ def test_the_chart_shows_the_largest_labels_of_either_kind(lang: str) -> None:
     tied = [m.model_copy(update={"count": 2}) for m in modules]
     assert len(re.findall(r">m\d+</text>", chart_of([*tied, theme]))) == MAX_CHART_BARS - 1
     # A chart with room for every label keeps the plain title.
-    assert LABELS[lang]["chart_title"] in render_report(context, lang, "html")  # type: ignore[arg-type]
+    assert LABELS[lang]["chart_title"] in render_report(context, lang, "html")
 
 
 def test_the_busiest_labels_leave_out_a_tie_the_limit_would_cut() -> None:
@@ -1842,14 +1850,14 @@ def test_the_busiest_labels_are_a_share_of_the_week() -> None:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_every_section_of_an_empty_week_says_there_is_nothing(lang: str) -> None:
+def test_every_section_of_an_empty_week_says_there_is_nothing(lang: Lang) -> None:
     context = context_for([], lang, ReviewData(available=False))
-    markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+    markdown = render_report(context, lang, "md")
     sections = re.split(r"^# .*$", markdown, flags=re.MULTILINE)[1:]
     assert len(sections) == 8 and all(body.strip() for body in sections)
     no_prs = LABELS[lang]["no_prs"]
     assert markdown.count(no_prs) == 4  # key changes, trends, quick view, appendix
-    html = render_report(context, lang, "html")  # type: ignore[arg-type]
+    html = render_report(context, lang, "html")
     for section in re.findall(r"<section id=.*?</section>", html, flags=re.DOTALL):
         body = re.sub(r"<h2>.*?</h2>", "", section.split(">", 1)[1].rsplit("<", 1)[0])
         assert re.search(r"<p[ >]|<li", body), section
@@ -1860,12 +1868,12 @@ def test_the_report_check_fails_when_a_pr_is_not_linked(tmp_path: Path) -> None:
     """`report_covers_every_pr` reads the stored reports: a PR of the week that a report does
     not link (here one missing from the English Markdown) fails it."""
     prs = week_prs()
-    contexts = {lang: context_for(prs, lang) for lang in ("zh", "en")}
+    contexts = {lang: context_for(prs, lang) for lang in LANGS}
     rendered = {
         lang: RenderedReport(
-            lang=lang,  # type: ignore[arg-type]
-            markdown=render_report(c, lang, "md"),  # type: ignore[arg-type]
-            html=render_report(c, lang, "html"),  # type: ignore[arg-type]
+            lang=lang,
+            markdown=render_report(c, lang, "md"),
+            html=render_report(c, lang, "html"),
         )
         for lang, c in contexts.items()
     }
@@ -2095,7 +2103,7 @@ def test_an_item_leaves_out_its_type_when_its_subject_says_it(
 
 
 @pytest.mark.parametrize(("lang", "type_name"), [("en", "revert"), ("zh", "回退")])
-def test_a_revert_item_is_not_typed_again(lang: str, type_name: str) -> None:
+def test_a_revert_item_is_not_typed_again(lang: Lang, type_name: str) -> None:
     """verl #6360 read "回退：Revert "[fsdp] fix: ..."（重要性 8.8）。回退 #6350。"."""
     score = PrScore(
         number=1, importance=8.8, raw_score=8.8, parts={}, is_key=True, pr_type="revert"
@@ -2104,16 +2112,16 @@ def test_a_revert_item_is_not_typed_again(lang: str, type_name: str) -> None:
     ref = _key_ref(1, "fsdp", 8.8).model_copy(
         update={"title": title, "pr_type": "revert", "type_name": type_name}
     )
-    text = WORDINGS[lang].item_text(ref, score)  # type: ignore[index]
+    text = WORDINGS[lang].item_text(ref, score)
     assert text.startswith('Revert "[fsdp] fix: emit distillation outputs')
     assert type_name not in text.partition('"')[0]
 
 
 @pytest.mark.parametrize(("lang", "names"), [("zh", {"doc": "文档"}), ("en", {"doc": "Docs"})])
-def test_a_module_is_named_as_the_repository_names_it(lang: str, names: dict[str, str]) -> None:
-    plain = render_report(context_for(week_prs(), lang), lang, "md")  # type: ignore[arg-type]
+def test_a_module_is_named_as_the_repository_names_it(lang: Lang, names: dict[str, str]) -> None:
+    plain = render_report(context_for(week_prs(), lang), lang, "md")
     context = context_for(week_prs(), lang, display_names=names)
-    named = render_report(context, lang, "md")  # type: ignore[arg-type]
+    named = render_report(context, lang, "md")
     trend = {row.name: row.display for row in context.trends}
     assert trend["doc"] == names["doc"] and trend["fsdp"] == "FSDP"
     # The trend table's row names it; the appendix lists the PR's tags as stored.
@@ -2144,10 +2152,10 @@ def _unlabelled_ref(number: int, places: list[str | None], is_key: bool = False)
         ),
     ],
 )
-def test_a_folders_section_names_the_folder(lang: str, heading: str, lead: str) -> None:
+def test_a_folders_section_names_the_folder(lang: Lang, heading: str, lead: str) -> None:
     refs = [_unlabelled_ref(n, ["src/transform/", "src/transform/"]) for n in range(3)]
     group = sections.Group(kind="place", name="src/transform/", members=refs, shown=refs, rest=[])
-    words = WORDINGS[lang]  # type: ignore[index]
+    words = WORDINGS[lang]
     assert words.group_heading(group) == heading
     assert words.group_lead(group, []) == lead
 
@@ -2169,7 +2177,7 @@ def test_a_folders_section_names_the_folder(lang: str, heading: str, lead: str) 
     ],
 )
 def test_the_unlabelled_prs_beside_folders_sections_say_they_are_the_rest(
-    lang: str, heading: str, lead: str
+    lang: Lang, heading: str, lead: str
 ) -> None:
     """vllm-ascend's 2026-08-10 read "10 PRs this week not filed under a module or theme"
     above "Unlabelled changes in vllm_ascend/worker/" with three more."""
@@ -2178,7 +2186,7 @@ def test_the_unlabelled_prs_beside_folders_sections_say_they_are_the_rest(
     refs += [_unlabelled_ref(10, [None, None], is_key=True), _unlabelled_ref(11, [None, None])]
     found = {(g.kind, g.name): g for g in sections.groups(refs, {}, [], {})}
     assert set(found) == {("place", folder), ("other", sections.BESIDE_PLACES)}
-    words = WORDINGS[lang]  # type: ignore[index]
+    words = WORDINGS[lang]
     rest = found["other", sections.BESIDE_PLACES]
     assert words.group_heading(rest) == heading
     assert words.group_lead(rest, []) == lead
@@ -2207,7 +2215,7 @@ def test_the_unlabelled_prs_beside_folders_sections_say_they_are_the_rest(
     ],
 )
 def test_skipped_tests_are_a_risk_with_a_follow_up(
-    lang: str, observation: str, suggestion: str
+    lang: Lang, observation: str, suggestion: str
 ) -> None:
     skip = make_pr(
         6500,
@@ -2318,14 +2326,14 @@ def test_busy_files_are_code_files_more_prs_changed_than_usual() -> None:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_trends_name_the_busy_files_with_their_prs(lang: str) -> None:
+def test_the_trends_name_the_busy_files_with_their_prs(lang: Lang) -> None:
     week, history = busy_week()
     with labelled({pr.number: ["fsdp"] for pr in week}):
         context = context_for(
             week, lang, previous=WeekCounts(pr_count=5), scoring=CONFIG, history=history
         )
-        markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
-        html = render_report(context, lang, "html")  # type: ignore[arg-type]
+        markdown = render_report(context, lang, "md")
+        html = render_report(context, lang, "html")
     expected = {
         "zh": (
             f"改动的 PR 明显多于平时的代码文件：{ENGINE}（#7001、#7002、#7003 等 4 个；"
@@ -2379,7 +2387,7 @@ def test_core_testing_counts_the_weeks_core_changes_with_tests_against_the_weeks
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_risk_observations_say_how_many_core_changes_came_with_tests(lang: str) -> None:
+def test_the_risk_observations_say_how_many_core_changes_came_with_tests(lang: Lang) -> None:
     week = [core_change(n, tested=n % 2 == 0) for n in range(7201, 7205)]
     earlier = [
         core_change(7300 + k, tested=k % 4 == 0, merged_at=MERGED - timedelta(days=3 + 5 * k))
@@ -2404,7 +2412,7 @@ def test_the_risk_observations_say_how_many_core_changes_came_with_tests(lang: s
     assert alone.risk_notes[0] == note.split("，此前")[0].split(", against")[0] + (
         "。" if lang == "zh" else "."
     )
-    assert note in render_report(context, lang, "md")  # type: ignore[arg-type]
+    assert note in render_report(context, lang, "md")
     # Without core paths nothing is core: the note says the check was not made instead.
     assert WORDINGS[lang].note_without_core_paths in unconfigured.risk_notes
     assert not any("%" in n for n in unconfigured.risk_notes)
@@ -2502,7 +2510,7 @@ def test_review_coverage_counts_the_reviews_of_people_other_than_the_author() ->
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_summary_says_who_reviewed_the_weeks_prs(lang: str) -> None:
+def test_the_summary_says_who_reviewed_the_weeks_prs(lang: Lang) -> None:
     week, data = reviewed_week()
     with labelled({pr.number: ["fsdp"] for pr in week}):
         summary = context_for(week, lang, review_data=data).summary
@@ -2566,7 +2574,8 @@ def test_the_share_approved_compares_with_the_prs_of_the_weeks_before() -> None:
     few = facts.review_coverage(reviewing, week, before[:9])
     assert few is not None and few.earlier_prs is None and few.earlier_approved is None
     excerpts = [dataclasses.replace(r, reviews_known=False) for r in before]
-    assert facts.review_coverage(reviewing, week, excerpts).earlier_prs is None  # type: ignore[union-attr]
+    unknown = facts.review_coverage(reviewing, week, excerpts)
+    assert unknown is not None and unknown.earlier_prs is None
     line = {
         "zh": "1 个获得批准（20%，此前 12 周为 75%）；",
         "en": ", 1 approved (20%, against 75% over the previous 12 weeks); ",
@@ -2606,7 +2615,7 @@ def test_the_trends_name_the_weeks_most_active_reviewers() -> None:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_key_prs_at_a_glance_say_who_reviewed_each(lang: str) -> None:
+def test_the_key_prs_at_a_glance_say_who_reviewed_each(lang: Lang) -> None:
     week, data = reviewed_week()
     with labelled({pr.number: ["fsdp"] for pr in week}):
         quick = context_for(week, lang, review_data=data).quick_view
@@ -2686,11 +2695,11 @@ def test_contributors_are_new_under_no_name_or_address_they_used_before() -> Non
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_trends_count_the_weeks_authors_and_name_the_new_ones(lang: str) -> None:
+def test_the_trends_count_the_weeks_authors_and_name_the_new_ones(lang: Lang) -> None:
     week, history = contributors_week()
     with labelled({pr.number: ["fsdp"] for pr in week}):
         context = context_for(week, lang, previous=WeekCounts(pr_count=5), history=history)
-        markdown = render_report(context, lang, "md")  # type: ignore[arg-type]
+        markdown = render_report(context, lang, "md")
     line = {
         "zh": (
             "本周有 4 位作者的 PR 被合并，其中 2 位是新作者（此前收录的 PR 中没有他们的）："
@@ -2745,7 +2754,7 @@ def test_names_that_share_an_address_through_other_names_are_one_person() -> Non
         ),
     ],
 )
-def test_a_sections_further_prs_are_named_by_type_when_many(lang: str, expected: str) -> None:
+def test_a_sections_further_prs_are_named_by_type_when_many(lang: Lang, expected: str) -> None:
     """verl's NPU section of 2026-05-11 named 6 of its 15 further PRs, none of them among its 8
     docs changes: named by type, each kind of work shows, the larger ones with more names."""
     kinds = [("doc", "docs change")] * 5 + [("fix", "fix")] * 3 + [("feat", "feature")]
@@ -2772,7 +2781,7 @@ def test_a_sections_further_prs_are_named_by_type_when_many(lang: str, expected:
         ("zh", "主题上 NPU/昇腾相关 PR 4 个（其中文档 3 个）"),
     ],
 )
-def test_a_top_themes_leading_kind_of_change_is_told(lang: str, said: str) -> None:
+def test_a_top_themes_leading_kind_of_change_is_told(lang: Lang, said: str) -> None:
     """verl's 17 NPU PRs of 2026-05-11 were 8 docs changes, the week's NPU story; the
     summary said only "NPU/Ascend (17 PRs)". A housekeeping theme (Docs) and a theme of one
     kind alone say nothing more."""
@@ -2802,7 +2811,7 @@ def test_a_top_themes_leading_kind_of_change_is_told(lang: str, said: str) -> No
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_header_the_summary_and_the_index_count_the_same_risk_flags(lang: str) -> None:
+def test_the_header_the_summary_and_the_index_count_the_same_risk_flags(lang: Lang) -> None:
     """verl's 2026-05-11 showed 18 risk flags in the index (every `pr_risks` row), 16 in the
     summary's tally (all but the revert's) and 5 on the HTML's card (the observations)."""
     prs = week_prs()
@@ -2813,7 +2822,7 @@ def test_the_header_the_summary_and_the_index_count_the_same_risk_flags(lang: st
     (tally,) = [p for p in context.summary if p.startswith(("Risk flags:", "风险标记："))]
     told = re.findall(r"\((\d+)\)" if lang == "en" else r"(\d+) 项", tally)
     assert sum(map(int, told)) == len(flags)
-    html = render_report(context, lang, "html")  # type: ignore[arg-type]
+    html = render_report(context, lang, "html")
     name = {"zh": "风险标记", "en": "Risk flags"}[lang]
     assert f'<div class="card"><b>{len(flags)}</b><span>{name}</span></div>' in html
 
@@ -2833,7 +2842,7 @@ def test_the_index_and_the_titles_name_the_iso_year() -> None:
         lang: build_report_context(
             REPO, new_year, [], [], [], [], [], REVIEWS, None, lang, calibration=CALIBRATION
         ).header
-        for lang in ("zh", "en")
+        for lang in LANGS
     }
     assert titles["zh"].title == f"{REPO} 2025 年第 1 周周报（12-30 至 01-05）"
     assert titles["en"].title == f"{REPO} weekly report, week 1 of 2025 (Dec 30 to Jan 5)"
@@ -2850,14 +2859,15 @@ def test_a_week_without_key_prs_says_so_where_the_key_changes_would_be() -> None
     """The week's lone line "No key changes could be grouped by theme this week" read as if
     there were some."""
     small = [make_pr(1, "[misc] chore: bump version", files=[("VERSION", 1, 1)])]
-    for lang, said in (
+    nothing_key: list[tuple[Lang, str]] = [
         ("en", "No PR reached importance 7.0 this week."),
         ("zh", "本周没有重要性达到 7.0 的 PR。"),
-    ):
+    ]
+    for lang, said in nothing_key:
         context = context_for(small, lang)
         assert context.header.key_pr_count == 0 and not context.groups
-        assert said in render_report(context, lang)  # type: ignore[arg-type]
-        assert said in render_report(context, lang, "html")  # type: ignore[arg-type]
+        assert said in render_report(context, lang)
+        assert said in render_report(context, lang, "html")
     assert context_for(small, "en").quick_view_lead == (
         "The week's only PR did not reach importance 7.0."
     )
@@ -2867,8 +2877,8 @@ def test_zh_sets_no_space_between_a_closing_parenthesis_and_chinese() -> None:
     """The tail of a list after a parenthesis: "Memento mori.（#6317） 等 10 位"."""
     context = context_for(week_prs(), "zh")
     context = context.model_copy(update={"summary": ["新作者：甲（#1）、乙（#2） 等 10 位。"]})
-    for fmt in ("md", "html"):
-        rendered = render_report(context, "zh", fmt)  # type: ignore[arg-type]
+    for fmt in FORMATS:
+        rendered = render_report(context, "zh", fmt)
         assert "）等 10 位" in rendered and "） 等" not in rendered
 
 

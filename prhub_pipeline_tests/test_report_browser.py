@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from prhub_pipeline.records import Lang
 from prhub_pipeline.reporting.render import render_report
 from prhub_pipeline_tests.browser import CHROMIUM, CHROMIUM_ARGS, requires_chromium
 from prhub_pipeline_tests.test_report import HOSTILE_TITLE, context_for, week_prs
@@ -56,9 +57,9 @@ def png_pixels(path: Path) -> tuple[int, int, bytes]:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_html_report_renders_in_chromium(tmp_path: Path, lang: str) -> None:
+def test_html_report_renders_in_chromium(tmp_path: Path, lang: Lang) -> None:
     page = tmp_path / f"report.{lang}.html"
-    page.write_text(render_report(context_for(week_prs(), lang), lang, "html"), encoding="utf-8")  # type: ignore[arg-type]
+    page.write_text(render_report(context_for(week_prs(), lang), lang, "html"), encoding="utf-8")
 
     dom = chromium(tmp_path, "--dump-dom", page.as_uri())
     assert dom.returncode == 0, dom.stderr[-2000:]

@@ -35,9 +35,12 @@ def risks_of(
     review_data: ReviewData = NO_REVIEWS,
     modules: dict[int, list[str]] | None = None,
     history: dict[int, PullRequest] | None = None,
-    **kwargs: bool,
+    *,
+    check_approvals: bool = True,
 ) -> list[RiskFlag]:
-    return flag_risks(prs, modules or {}, review_data, CONFIG, history or {}, **kwargs)
+    return flag_risks(
+        prs, modules or {}, review_data, CONFIG, history or {}, check_approvals=check_approvals
+    )
 
 
 def kinds(flags: list[RiskFlag]) -> set[str]:

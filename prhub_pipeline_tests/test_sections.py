@@ -240,10 +240,10 @@ def test_a_busy_weeks_unlabelled_prs_are_grouped_by_the_folder_they_change() -> 
     small = [
         _key_ref(200 + n, f"small{n // 2}", 9.5) for n in range(2 * (sections.MAX_SECTIONS - 2))
     ]
-    found = sections.groups([*small, *refs], {}, [], {})
-    assert len(found) == sections.MAX_SECTIONS
-    (more,) = [g for g in found if g.kind == "more"]
-    assert {g.name for g in found if g.kind == "place"} == {"src/transform/", "slime/backends/"}
+    grouped = sections.groups([*small, *refs], {}, [], {})
+    assert len(grouped) == sections.MAX_SECTIONS
+    (more,) = [g for g in grouped if g.kind == "more"]
+    assert {g.name for g in grouped if g.kind == "place"} == {"src/transform/", "slime/backends/"}
     assert more.label_of[20] == "src/cuda/op/"
     words = WORDINGS["en"]
     score = PrScore(number=20, importance=8.0, raw_score=8.0, parts={}, is_key=True, pr_type="fix")

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from prhub_pipeline.config import ThemeRule
@@ -10,7 +12,15 @@ from prhub_pipeline.modelling.tagging.themes import (
     subject_themes,
     tag_themes,
 )
-from prhub_pipeline.records import ConfigFileDiff, FileChange, ModuleLabel, SettingChange, ThemeTag
+from prhub_pipeline.records import (
+    ConfigFileDiff,
+    FileChange,
+    ModuleLabel,
+    ModuleOrigin,
+    PullRequest,
+    SettingChange,
+    ThemeTag,
+)
 from prhub_pipeline_tests.module_fixtures import MODULES, REPO, make_pr
 
 TEMPLATE = """### What does this PR do?
@@ -23,7 +33,11 @@ TEMPLATE = """### What does this PR do?
 """
 
 
-def themes_of(prs, rules=None, labels=()):  # type: ignore[no-untyped-def]
+def themes_of(
+    prs: Sequence[PullRequest],
+    rules: Sequence[ThemeRule] | None = None,
+    labels: Sequence[ModuleLabel] = (),
+) -> dict[int, set[str]]:
     found: dict[int, set[str]] = {}
     for tag in tag_themes(prs, rules, list(labels), MODULES):
         found.setdefault(tag.number, set()).add(tag.theme)
@@ -112,7 +126,7 @@ def test_a_prs_own_tags_give_themes_and_the_classifiers_guesses_do_not() -> None
 def test_an_own_tag_that_reads_as_a_themes_title_gives_the_theme() -> None:
     # tilelang #2855 "[CUDA][ROCm][Metal] Split backend-specific builtin ops": its tag says
     # ROCm, though its title (tags removed) and its one ROCm file among 45 do not.
-    def label(number: int, module: str, origin: str = "title") -> ModuleLabel:
+    def label(number: int, module: str, origin: ModuleOrigin = "title") -> ModuleLabel:
         return ModuleLabel(repo=REPO, number=number, module=module, origin=origin, confidence=1)
 
     prs = [
@@ -259,7 +273,7 @@ def test_a_path_share_holds_for_the_changed_lines_too() -> None:
     pin in five workflows (2 lines each of 105), is no CI work. An NPU script added beside its
     GPU twin still is NPU work, and so is a refactor of NPU kernels alone."""
 
-    def pr(number: int, title: str, files: list[tuple[str, int]]):  # type: ignore[no-untyped-def]
+    def pr(number: int, title: str, files: list[tuple[str, int]]) -> PullRequest:
         changes = [FileChange(path=p, additions=n, deletions=0) for p, n in files]
         return make_pr(number, title).model_copy(update={"files": changes})
 

@@ -366,14 +366,15 @@ def test_a_section_lead_names_its_label_or_says_it_has_none() -> None:
         make_pr(1, "[data] feat: audio inputs", files=[("verl/utils/dataset/a.py", 400, 20)]),
         make_pr(2, "fix: training crashes on resume", files=[("verl/trainer/r.py", 600, 90)]),
     ]
-    for lang, data_lead, unlabelled_lead in (
+    leads_by_lang: list[tuple[Lang, str, str]] = [
         (
             "en",
             "1 data PR this week (1 feature)",
             "1 PR this week in no module's or theme's section",
         ),
         ("zh", "本周 data 共 1 个 PR（新功能 1 个）", "本周未归入任何模块或主题小节的 PR 1 个"),
-    ):
+    ]
+    for lang, data_lead, unlabelled_lead in leads_by_lang:
         context = context_for(prs, lang, {1: ["data"], 2: []}, {1: [], 2: []})
         leads = {g.heading: g.lead for g in context.groups}
         assert leads["data"].startswith(data_lead)
@@ -418,7 +419,8 @@ def test_a_section_whose_prs_are_all_key_says_so_and_subjects_carry_no_stop() ->
         make_pr(1, "[trainer] fix: crash on resume.", files=[("verl/trainer/a.py", 700, 90)]),
         make_pr(2, "[trainer] fix: hang on save", files=[("verl/trainer/b.py", 650, 80)]),
     ]
-    for lang, said in (("en", "both of them key"), ("zh", "均为重点 PR")):
+    saids: list[tuple[Lang, str]] = [("en", "both of them key"), ("zh", "均为重点 PR")]
+    for lang, said in saids:
         context = context_for(prs, lang, {1: ["trainer"], 2: ["trainer"]}, {1: [], 2: []})
         (group,) = context.groups
         assert group.lead.endswith(f"{said}." if lang == "en" else f"{said}。")
