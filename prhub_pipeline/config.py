@@ -434,7 +434,7 @@ def _line_of(document: yaml.Node | None, loc: Sequence[int | str]) -> int | None
     return line
 
 
-class _StrictLoader(yaml.SafeLoader):  # type: ignore[misc]
+class _StrictLoader(yaml.SafeLoader):
     """PyYAML's safe loader without its silent guesses: a key given twice (PyYAML keeps the
     last) and a date that is none (PyYAML raises a bare ValueError) are errors at their line."""
 
@@ -456,7 +456,7 @@ class _StrictLoader(yaml.SafeLoader):  # type: ignore[misc]
                     key_node.start_mark,
                 )
             first_seen[key] = key_node.start_mark
-        return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
+        return super().construct_mapping(node, deep=deep)
 
     def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> Any:
         try:

@@ -20,6 +20,7 @@ from prhub_pipeline.modelling.scoring.risks import core_tests, flag_risks
 from prhub_pipeline.modelling.text.pr_summaries import shorten
 from prhub_pipeline.modelling.text.pr_titles import parse_title
 from prhub_pipeline.records import (
+    LANGS,
     MAX_DESCRIPTION_CHARS,
     MAX_TITLE_CHARS,
     Lang,
@@ -74,7 +75,6 @@ from prhub_pipeline_tests.test_importance import MERGED, REPO, history, make_pr
 
 CONFIG = ScoringConfig(core_paths=["verl/**/*.py"])
 WINDOW = WeekWindow(week_start=date(2026, 5, 11), timezone="Asia/Shanghai")
-LANGS: tuple[Lang, ...] = ("zh", "en")
 FORMATS: tuple[Format, ...] = ("md", "html")
 HOSTILE_TITLE = "[fsdp] fix: <script>alert(1)</script> | pipe\nnew line **bold** 🚀"
 CALIBRATION = fit_calibration(history(), {}, CONFIG)
