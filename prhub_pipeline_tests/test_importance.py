@@ -320,6 +320,10 @@ def history(count: int = 120) -> list[PullRequest]:
         ("Hy3 support and bug fixes", "feat", False, []),
         ("Qwen3 support fixes", "fix", False, []),
         ("CP attention fixes, Qwen3 support", "fix", False, []),
+        # PyTorch's marker of a breaking change (torchtitan #2386), and a series' place
+        ("[BC Breaking] feat: new config system", "feat", True, []),
+        ("[BC-breaking][fsdp] refactor: x", "refactor", True, ["fsdp"]),
+        ("[1/X] Refactor: split the trainer", "refactor", False, []),
     ],
 )
 def test_parse_title(title: str, pr_type: str, breaking: bool, tags: list[str]) -> None:

@@ -51,6 +51,42 @@ def test_title_prefixes(
     assert tags.stripped == stripped
 
 
+@pytest.mark.parametrize(
+    ("title", "modules", "breaking"),
+    [
+        # torchtitan #2386: PyTorch's marker of a breaking change.
+        ("[BC Breaking] Config System Refactor", [], True),
+        ("[BC-breaking][rollout] feat: x", ["rollout"], True),
+        # A PR's place in a series (slime #1373's `[1/X]` headed a section "1/X").
+        ("[1/X] Refactor: x", [], False),
+        ("[PR 1/3][rollout] feat: x", ["rollout"], False),
+        ("[1 of 3] x", [], False),
+        ("[Step 2] x", [], False),
+        # The issue it answers, whom it is for, a date, the branch it targets.
+        ("[#1234] x", [], False),
+        ("[Issue #123][rollout] fix: x", ["rollout"], False),
+        ("[@alice] x", [], False),
+        ("[2025-01-03] x", [], False),
+        ("[releases/v0.9.1] x", [], False),
+        ("[branch-0.9] x", [], False),
+    ],
+)
+def test_tags_that_are_no_module_in_a_repository_without_a_list(
+    title: str, modules: list[str], breaking: bool
+) -> None:
+    tags = parse_title_tags(title, ModulesConfig())
+    assert (tags.modules, tags.unknown, tags.breaking) == (modules, [], breaking)
+
+
+@pytest.mark.parametrize(
+    "tag", ["Resubmit", "FOLLOWUP", "Follow-up", "redo", "Backport", "Claude", "P0", "Temp"]
+)
+def test_how_a_pr_came_about_is_a_tag_but_no_area(tag: str) -> None:
+    """torchtitan's `[Resubmit]`, vllm-ascend's `[FOLLOWUP]` headed report sections."""
+    tags = parse_title_tags(f"[{tag}][rollout] fix: x", ModulesConfig())
+    assert len(tags.modules) == 2 and areas_of(tags.modules) == ["rollout"]
+
+
 def test_unknown_tags_are_kept_not_dropped() -> None:
     tags = parse_title_tags("[rollout, Long Context][sft] feat: x", MODULES)
     assert tags.modules == ["rollout"]

@@ -68,11 +68,20 @@ TYPE_ONLY_TAGS = frozenset(
 STATUS_TAGS = frozenset(
     {"nfc", "wip", "draft", "minor", "nit", "trivial", "dnm", "do_not_merge", "rfc"}
     | {"reland", "be", "ez", "easy", "misc", "miscellaneous"}
+    # How it came about again or elsewhere (torchtitan's `[Resubmit]`, vllm-ascend's
+    # `[FOLLOWUP]` and `[redo]`), who or what wrote it (`[Claude]`, `[pre-commit.ci]`), how
+    # urgent it is: none says where the change is.
+    | {"resubmit", "redo", "reapply", "follow_up", "followup", "backport", "temp", "tmp"}
+    | {"hack", "bot", "dependabot", "pre_commit.ci", "claude", "codex", "copilot"}
+    | {"urgent", "p0", "p1", "p2", "p3"}
 )
 # Words that say what kind of change a PR is, not where: `[misc] fix: ...`, `[fix][ci] ...`.
 # Beside the type-only tags, ones that name an area in some repositories (verl's `[ci]`).
 CHANGE_TYPES = TYPE_ONLY_TAGS | {"test", "perf", "docs", "doc", "build", "ci"}
-BREAKING_MARKERS = frozenset({"breaking", "breaking_change"})
+# PyTorch's projects write `[BC Breaking]` (torchtitan #2386 changed its config system so).
+BREAKING_MARKERS = frozenset(
+    {"breaking", "breaking_change", "breaking_changes", "bc_breaking", "bc_break"}
+)
 # `[main]`, `[Cherry-pick]`: the branch a PR targets or how it got there, not where it changed
 # (vllm-ascend tags 119 PRs `[main]` beside their real tags; `[dev]` is tooling work in verl and
 # tilelang). A module list may still name one.
@@ -81,8 +90,16 @@ BRANCH_MARKERS = frozenset({"main", "master", "cherry_pick", "cherrypick"})
 # which GitHub reads from the title, not where a change happened (apache/tvm tags 61 PRs so,
 # vllm-project/tpu-inference's bot 8). A module list may still name one.
 _CI_DIRECTIVE = re.compile(r"^(?:(?:skip|no)_?(?:ci|actions|checks)|(?:ci|actions)_?skip)$")
-# `[1/N]`, `[2/5]`, `[part 3]`: a PR's place in a series, not a module.
-_PART_MARKER = re.compile(r"^(?:part_?)?\d+(?:_?/_?(?:\d+|n))?$")
+# `[1/N]`, `[1/X]`, `[2/5]`, `[part 3]`, `[PR 1/3]`, `[1 of 3]`, `[Step 1]`: a PR's place in
+# a series, not a module (slime #1373's `[1/X]` headed a report section "1/X").
+_PART_MARKER = re.compile(r"^(?:(?:part|pr|step|patch)_?)?\d+(?:_?(?:/|of)_?(?:\d+|n|x|m))?$")
+# `[#1234]`, `[Issue #123]`, `[Fix #123]`, `[@alice]`: the issue a PR answers or whom it is
+# for. `[2025-01-03]`: a date. `[releases/v0.9.1]`, `[branch-0.9]`: the branch it targets.
+_REFERENCE_MARKER = re.compile(
+    r"^(?:(?:issue|fix|fixes|closes|pr)_?)?#\d+$|^@"
+    r"|^\d{4}[_./]\d{1,2}[_./]\d{1,2}$"
+    r"|^(?:releases?|branch)[_/]v?\d+(?:\.\d+)*(?:[._]?(?:x|dev|rc|post)\d*)?$"
+)
 # `[v0.9.1-dev]`, `[0.10.1]`, `[Release v0.9.0]`: the branch or release a PR targets.
 _VERSION_MARKER = re.compile(
     r"^(?:release_?)?v?\d+(?:\.\d+)+(?:[._]?(?:dev|rc|post|alpha|beta)\d*)?$"
@@ -202,7 +219,12 @@ def _classify_tag(
     """(modules, type, breaking, unknown) for one normalised tag from a bracket group."""
     if tag in BREAKING_MARKERS:
         return [], None, True, []
-    if not tag or _PART_MARKER.match(tag) or _VERSION_MARKER.match(tag):
+    if (
+        not tag
+        or _PART_MARKER.match(tag)
+        or _VERSION_MARKER.match(tag)
+        or _REFERENCE_MARKER.match(tag)
+    ):
         return [], None, False, []
     if (tag in BRANCH_MARKERS or _CI_DIRECTIVE.match(tag)) and (
         vocabulary.allowed is None or vocabulary.resolve(tag) is None

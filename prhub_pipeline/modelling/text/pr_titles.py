@@ -220,9 +220,12 @@ def _type_named_anywhere(title: str, first_word: str) -> PrType:
 
 
 _BRACKET = re.compile(r"^\s*\[(?P<inner>[^\]]*)\]\s*")
-_BREAKING = re.compile(r"^\s*breaking\s*$", re.IGNORECASE)
+# `[BREAKING]`, `[Breaking Change]`, and PyTorch's `[BC Breaking]` / `[BC-breaking]`.
+_BREAKING = re.compile(r"^\s*(?:bc[\s_-]*)?breaking(?:[\s_-]*changes?)?\s*$", re.IGNORECASE)
 _BREAKING_LEAD = re.compile(r"^BREAKING(?:[\s_-]*CHANGES?)?\s*[:：!]?\s*", re.IGNORECASE)
-_PART = re.compile(r"^\s*\d+\s*/\s*(?:\d+|n)\s*$", re.IGNORECASE)
+_PART = re.compile(
+    r"^\s*(?:(?:part|pr|step|patch)\s*)?\d+\s*(?:/|of)\s*(?:\d+|n|x|m)\s*$", re.IGNORECASE
+)
 # A scope in parentheses after the tags, as in a conventional commit (`[bugfix](pcp) expand
 # ...`, `[Refactor](kv_pool): simplify ...`: 20 of vllm-ascend's titles); without tags, only
 # before a colon (verl's `(fix): fix values ...`), since `(WIP) add ...` is no scope.
