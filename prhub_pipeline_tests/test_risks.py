@@ -234,6 +234,32 @@ def test_revert_chain_names_what_it_reopens() -> None:
     ]
 
 
+def test_revert_in_words_alone_is_no_revert_of_a_pr() -> None:
+    """tilelang #11 "[Doc] Revert repo link" set two links back by hand: no quoted title, no
+    revert body, no earlier PR named. It was flagged as a revert whose PR could not be
+    identified. A hand-written revert that names an earlier PR of the same files still is one."""
+    by_hand = make_pr(
+        11,
+        "[Doc] Revert repo link",
+        body="* instruction update\n\n* replace link with TileLang/tile-lang",
+        files=[("README.md", 2, 2)],
+    )
+    assert not [f for f in risks_of([by_hand]) if f.risk == "revert"]
+    earlier = make_pr(
+        4138,
+        "[rollout] feat: KV sharing",
+        files=[("verl/workers/rollout/kv.py", 80, 0)],
+        merged_at=MERGED - timedelta(days=3),
+    )
+    named = make_pr(
+        4200,
+        "Revert KV sharing (#4138)",
+        files=[("verl/workers/rollout/kv.py", 0, 80)],
+    )
+    flags = risks_of([named], history={4138: earlier})
+    assert [f.related for f in flags if f.risk == "revert"] == [[4138]]
+
+
 def test_a_very_large_change_says_how_much_of_it_is_tests() -> None:
     """verl #6076-like: 1432 lines, a third of them tests, is told with its tests; vllm-ascend
     #13370 "update GLM5.1-w8a8c8 weekly cases" (3394 lines, 3346 in tests) and lmdeploy #4594

@@ -536,9 +536,14 @@ def reverted_target(
 
 
 def resolve_revert(pr: PullRequest, known: Mapping[int, PullRequest]) -> PullRequest:
-    """The PR with `is_revert`/`reverted_number` filled in from its text when the source did not."""
+    """The PR with `is_revert`/`reverted_number` filled in from its text when the source did not.
+
+    A title that only says "Revert" in words, with no quoted title, no revert body and no
+    earlier PR it names, sets something back by hand: tilelang #11 "[Doc] Revert repo link"
+    edits two links, and was flagged as a revert whose PR could not be identified (10 such PRs
+    in tilelang and slime, none a revert of a PR)."""
     number, _ = reverted_target(pr, known)
-    if number is None and not pr.is_revert and parse_title(pr.title).type != "revert":
+    if number is None and not pr.is_revert and read_revert(pr.title, pr.body) is None:
         return pr
     return pr.model_copy(update={"is_revert": True, "reverted_number": number})
 
