@@ -9,14 +9,17 @@ import pytest
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring import importance as importance_module
 from prhub_pipeline.modelling.scoring.importance import (
+    CALIBRATION_MIN_PRS,
     CORE_WEIGHT,
     REVERT_WEIGHT,
     TYPE_WEIGHTS,
     PrReview,
     ScoreCalibration,
+    calibration_slice,
     change_shape,
     fit_calibration,
     fix_impacts,
+    raw_history,
     resolve_revert,
     score_parts,
     score_week,
@@ -1740,11 +1743,21 @@ def test_a_pr_of_only_tests_ci_or_images_weighs_like_a_test_change() -> None:
 
 
 def test_datasets_weigh_like_documentation_in_size() -> None:
-    data = make_pr(1, "[data] feat: demo sets", files=[("data/kto_en_demo.json", 5398, 0)])
-    docs = make_pr(2, "[data] feat: demo sets", files=[("docs/kto.md", 5398, 0)])
-    code = make_pr(3, "[data] feat: demo sets", files=[("src/kto.py", 5398, 0)])
+    data = make_pr(1, "[data] feat: demo sets", files=[("data/kto_en_demo.json", 2998, 0)])
+    docs = make_pr(2, "[data] feat: demo sets", files=[("docs/kto.md", 2998, 0)])
+    code = make_pr(3, "[data] feat: demo sets", files=[("src/kto.py", 2998, 0)])
     sizes = [score_parts(pr, [], CONFIG)["size"] for pr in (data, docs, code)]
     assert sizes[0] == sizes[1] < sizes[2]
+
+
+def test_size_stops_growing_at_a_thousand_lines() -> None:
+    """verl #1010's move to ruff (19,875 lines) led its week on size: past SIZE_FULL_LINES
+    lines a change is no more important for being larger."""
+    sizes = [
+        score_parts(make_pr(1, "feat: x", files=[("src/a.py", lines, 0)]), [], CONFIG)["size"]
+        for lines in (999, 1000, 20000)
+    ]
+    assert sizes[0] < sizes[1] == sizes[2] == pytest.approx(3.0, abs=0.001)
 
 
 def test_lock_files_weigh_like_data_in_size() -> None:
@@ -1764,9 +1777,16 @@ def test_lock_files_weigh_like_data_in_size() -> None:
 def test_breaking_marker_and_breadth_raise_the_score() -> None:
     plain = score_parts(make_pr(1, "[fsdp] feat: x"), ["fsdp"], CONFIG)
     breaking = score_parts(make_pr(1, "[BREAKING][fsdp] feat: x"), ["fsdp"], CONFIG)
-    broad = score_parts(make_pr(1, "[fsdp] feat: x"), ["fsdp", "megatron", "ckpt", "ray"], CONFIG)
+    four = ["fsdp", "megatron", "ckpt", "ray"]
+    spread = [(f"verl/{m}/impl.py", 10, 0) for m in four]
+    broad = score_parts(make_pr(1, "[fsdp] feat: x", files=spread), four, CONFIG)
     assert breaking["breaking"] > 0 and sum(breaking.values()) > sum(plain.values())
     assert broad["breadth"] > plain["breadth"] == 0
+    # As broad as its code: verl #5548's three tags on one changed file span one place, and
+    # two code folders bound four tags to two.
+    one_file = score_parts(make_pr(1, "[fsdp] feat: x", files=spread[:1]), four, CONFIG)
+    two = score_parts(make_pr(1, "[fsdp] feat: x", files=spread[:2]), four, CONFIG)
+    assert one_file["breadth"] == 0 and 0 < two["breadth"] < broad["breadth"]
     # `[BugFix][CUDA]`: the type tag a repository learned as a label is no second area.
     typed = score_parts(make_pr(1, "[BugFix][CUDA] Fix x"), ["bugfix", "cuda"], CONFIG)
     assert typed["breadth"] == 0
@@ -1947,11 +1967,41 @@ def test_revert_parts() -> None:
     revert = make_pr(11, 'Revert "[fsdp] fix: emit outputs"', is_revert=True, reverted_number=10)
     parts = score_parts(revert, [], CONFIG, reverted_pr=fix)
     assert parts["type"] == TYPE_WEIGHTS["revert"] and parts["revert"] == 1.5
-    assert score_parts(fix, [], CONFIG, reverted_later=True)["revert"] == 0.8
+    # Being reverted adds nothing to the reverted PR (verl #6350 ranked above the reference's
+    # key PRs on it); the revert chain is a risk observation of its own.
+    calibration = fit_calibration(history(), {}, CONFIG)
+    no_reviews = ReviewData(available=False)
+    [alone] = score_week([fix], {}, no_reviews, CONFIG, calibration)
+    both = score_week([fix, revert], {}, no_reviews, CONFIG, calibration)
+    assert next(s for s in both if s.number == 10).parts == alone.parts
+    assert alone.parts["revert"] == 0
 
 
 # ---------------------------------------------------------------------------------------------
 # Calibration and monotonic scores
+
+
+def test_a_weeks_calibration_is_fitted_on_its_year_and_nothing_later() -> None:
+    """A week scores the same however many later weeks are stored, so a backfill and the
+    weekly runs that kept a warehouse up to date agree. A year too quiet for a scale reaches
+    back to the latest CALIBRATION_MIN_PRS PRs."""
+    day = timedelta(days=1)
+    merged = [MERGED + i * day for i in range(400)]
+    end = merged[300]
+    assert calibration_slice(merged, merged[250], end) == slice(100, 300)
+    assert calibration_slice(merged, merged[50], end) == slice(50, 300)
+    assert calibration_slice(merged, merged[0], merged[10]) == slice(0, 10)
+    assert CALIBRATION_MIN_PRS == 200
+
+    prs = history(300)
+    start, week_end = prs[150].merged_at, prs[250].merged_at
+    so_far = raw_history(prs[:250], {}, CONFIG).calibration(start, week_end)
+    later = raw_history(prs, {}, CONFIG).calibration(start, week_end)
+    assert so_far == later and so_far.history_size == 200
+    # Whatever order the history comes in.
+    assert raw_history(prs[::-1], {}, CONFIG).calibration(start, week_end) == so_far
+    young = raw_history(prs[:20], {}, CONFIG).calibration(start, week_end)
+    assert (young.method, young.history_size) == ("fixed", 20)
 
 
 def test_calibration_maps_history_percentiles_and_round_trips_as_json() -> None:

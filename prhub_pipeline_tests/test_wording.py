@@ -219,21 +219,22 @@ def test_one_busiest_module_and_one_top_change_read_in_the_singular() -> None:
 
 def test_one_stored_pr_reads_in_the_singular() -> None:
     one = ScoreCalibration(method="fixed", history_size=1)
-    assert "only 1 PR of this repository stored, importance" in EN.how_generated(None, one, False)
+    assert "only 1 PR of this repository merged by this week, importance" in EN.how_generated(
+        None, one, False
+    )
     few = ScoreCalibration(method="fixed", history_size=3)
-    assert "only 3 PRs of this repository stored" in EN.how_generated(None, few, False)
+    assert "only 3 PRs of this repository merged by this week" in EN.how_generated(None, few, False)
 
 
-def test_the_calibration_does_not_call_later_prs_past() -> None:
-    """One calibration serves every week of a run, so an old week's is fitted on later PRs."""
+def test_the_calibration_names_the_prs_up_to_the_week() -> None:
+    """A week's calibration is fitted on the latest PRs up to it, none later."""
     fitted = ScoreCalibration(
         method="history", history_size=2475, raw_points=[1.0], percentiles=[50.0]
     )
-    assert "calibrated on this repository's 2475 stored PRs" in EN.how_generated(
+    assert "calibrated on this repository's latest 2475 PRs up to this week" in EN.how_generated(
         None, fitted, False
     )
-    assert "past" not in EN.how_generated(None, fitted, False)
-    assert "本仓库已收录的 2475 个 PR" in ZH.how_generated(None, fitted, False)
+    assert "本仓库截至本周最近的 2475 个 PR" in ZH.how_generated(None, fitted, False)
 
 
 def test_every_built_in_theme_has_a_chinese_name() -> None:

@@ -73,7 +73,7 @@ def _scores_metadata(results: Sequence[WeekScores]) -> dict[str, dg.MetadataValu
         for risk, count in result.risks.items():
             risks[risk] = risks.get(risk, 0) + count
     key = sum(len(r.key_prs) for r in results)
-    calibration = results[0].calibration if results else None
+    calibration = results[-1].calibration if results else None  # the latest week's
     return {
         "summary": dg.MetadataValue.text(
             f"{counted(sum(r.pr_count for r in results), 'PR')} scored, {key} key, "
@@ -81,7 +81,10 @@ def _scores_metadata(results: Sequence[WeekScores]) -> dict[str, dg.MetadataValu
         ),
         "risks": _counts_table(risks),
         "calibration": dg.MetadataValue.text(
-            f"{calibration.method} on {calibration.history_size} PRs" if calibration else "none"
+            f"{calibration.method} on the {calibration.history_size} PRs of the year up to"
+            f" {results[-1].window.key}"
+            if calibration
+            else "none"
         ),
         "top": dg.MetadataValue.json({r.window.key: r.top[:5] for r in results[-10:]}),
     }

@@ -11,7 +11,7 @@ import duckdb
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
-from prhub_pipeline.modelling.scoring.importance import calibration_outline
+from prhub_pipeline.modelling.scoring.importance import calibration_outline, calibration_slice
 from prhub_pipeline.modelling.scoring.risks import core_tests
 from prhub_pipeline.modelling.tagging.tags import tag_spellings
 from prhub_pipeline.modelling.tagging.themes import (
@@ -32,6 +32,7 @@ from prhub_pipeline.reporting.files import (
 from prhub_pipeline.reporting.render import render_report
 from prhub_pipeline.reporting.wording import module_display_names
 from prhub_pipeline.stages.ingest import windows_for
+from prhub_pipeline.stages.scoring import calibration_span
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.github import github_weeks, read_review_data
 from prhub_pipeline.warehouse.modules import read_module_labels, read_themes
@@ -83,9 +84,12 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
         subjects = subject_themes(read_themes(con, repo.name), len(stored))
         spellings = tag_spellings(list(stored.values()), repo.modules)
         owners = title_owners(stored.values())
-        calibration = calibration_outline(len(stored))
+        merged = sorted(pr.merged_at for pr in stored.values())
         for window in windows:
             week = window.week_start
+            # What the week's scores were calibrated on, as the report says it.
+            year = calibration_slice(merged, *calibration_span(window))
+            calibration = calibration_outline(year.stop - year.start)
             prs = read_prs(con, repo.name, week)
             modules = read_module_labels(con, repo.name, week)
             themes = read_themes(con, repo.name, week)

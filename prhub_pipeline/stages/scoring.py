@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, datetime
 
 import duckdb
 from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
 from prhub_pipeline.modelling.scoring.importance import (
+    CALIBRATION_WEEKS,
+    RawHistory,
     ScoreCalibration,
-    fit_calibration,
+    raw_history,
     score_week,
 )
 from prhub_pipeline.modelling.scoring.risks import flag_risks
@@ -41,15 +43,17 @@ class RepositoryHistory(BaseModel):
 
     by_number: dict[int, PullRequest]
     modules: dict[int, list[str]]
-    calibration: ScoreCalibration
+    raw: RawHistory  # every stored PR's raw score, for each week's calibration
+
+
+def calibration_span(window: WeekWindow) -> tuple[datetime, datetime]:
+    """The year a week's scores are calibrated on: the CALIBRATION_WEEKS weeks up to and
+    including it (see `importance.calibration_slice`)."""
+    return window.weeks_before(CALIBRATION_WEEKS - 1).start_utc, window.end_utc
 
 
 def load_history(con: duckdb.DuckDBPyConnection, repo: RepoConfig) -> RepositoryHistory:
-    """Every stored PR and its modules, and the score calibration fitted on all of them.
-
-    One calibration per repository and run, fitted on its whole stored history, so a score
-    means the same in every week of the run.
-    """
+    """Every stored PR, its modules and its raw score."""
     history = read_prs(con, repo.name)
     modules: dict[int, list[str]] = defaultdict(list)
     for label in read_module_labels(con, repo.name):
@@ -57,7 +61,7 @@ def load_history(con: duckdb.DuckDBPyConnection, repo: RepoConfig) -> Repository
     return RepositoryHistory(
         by_number={pr.number: pr for pr in history},
         modules=dict(modules),
-        calibration=fit_calibration(history, modules, repo.scoring),
+        raw=raw_history(history, modules, repo.scoring),
     )
 
 
@@ -68,12 +72,13 @@ def score_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
         for window in windows_for(settings, weeks):
             prs = read_prs(con, repo.name, window.week_start)
             review_data = read_review_data(con, repo.name, window.week_start)
+            calibration = history.raw.calibration(*calibration_span(window))
             scores = score_week(
                 prs,
                 history.modules,
                 review_data,
                 repo.scoring,
-                history.calibration,
+                calibration,
                 history.by_number,
             )
             risks = flag_risks(
@@ -101,7 +106,7 @@ def score_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
                     key_prs=[s.number for s in scores if s.is_key],
                     top=[(s.number, s.importance) for s in scores[:10]],
                     risks=dict(Counter(r.risk for r in risks)),
-                    calibration=history.calibration,
+                    calibration=calibration,
                 )
             )
     return results

@@ -2,10 +2,11 @@
 
 A PR's raw score is the sum of named parts (type, size, core share, breadth, what a fix fixes,
 review, revert), each a plain function of the PR. The raw score means little on its own: a
-repository with big PRs would score everything high. `fit_calibration` therefore records the
+repository with big PRs would score everything high. A calibration therefore records the
 distribution of raw scores over the repository's history, and `importance` is the raw score's
-place in it: 7.0 means "scores above 70% of this repository's stored PRs", in any week and any
-repository. The mapping is monotonic, so every part that grows can only raise the importance.
+place in it: 7.0 means "scores above 70% of this repository's PRs of the year up to this
+week" (`RawHistory.calibration`), in any week and any repository. The mapping is monotonic,
+so every part that grows can only raise the importance.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -355,6 +357,10 @@ TYPE_WEIGHTS: dict[PrType, float] = {
 }
 BREAKING_WEIGHT = 1.5
 SIZE_WEIGHT = 1.0  # per decade of changed lines
+# Lines beyond this many add nothing: past it a change's size says more about how mechanical
+# it is than how much it matters (verl #1010's move to ruff, 19,875 lines, led its week at 9.8;
+# #5707 deleted 5,672 lines). The very-large-change risk flag still tells them.
+SIZE_FULL_LINES = 1000
 DOC_LINE_WEIGHT = 0.2  # a documentation line counts as a fifth of a code line
 CORE_WEIGHT = 2.5
 CORE_FULL_LINES = 100  # core changes this large get the full core weight
@@ -367,7 +373,6 @@ REVIEW_CHANGES_REQUESTED_WEIGHT = 0.5
 REVIEW_CAP = 1.5
 REVERT_WEIGHT = 1.0  # on top of the revert type: something merged did not hold
 REVERT_OF_FIX_WEIGHT = 0.5  # and the revert re-opens what that fix fixed
-REVERTED_WEIGHT = 0.8  # the PR that a later PR reverted
 
 PART_NAMES = (
     "type",
@@ -444,6 +449,17 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
     return ChangeShape(total, doc, test, core, docs_only, data, support_only)
 
 
+def _code_places(pr: PullRequest, config: ScoringConfig) -> set[str]:
+    """The folders two levels deep (or top-level files) of the code a PR changes: not its
+    documentation, tests, CI, image builds, data or lock files."""
+    places = set()
+    for change in pr.files:
+        if file_kind(change.path, config) is None:
+            parts = change.path.split("/")
+            places.add("/".join(parts[:2]) if len(parts) > 2 else parts[0])
+    return places
+
+
 def pr_type(pr: PullRequest, shape: ChangeShape) -> PrType:
     """The kind of change a PR is: a revert; documentation when it changes documentation
     alone, whatever its title's verb says (verl's `[doc] chore: NPU model migration guidance`,
@@ -461,7 +477,6 @@ def score_parts(
     *,
     review: PrReview | None = None,
     reverted_pr: PullRequest | None = None,
-    reverted_later: bool = False,
     shape: ChangeShape | None = None,
 ) -> dict[str, float]:
     """The raw score's parts for one PR, in raw units (they sum to the raw score). `shape` is
@@ -481,13 +496,15 @@ def score_parts(
         parts["type"] = min(TYPE_WEIGHTS[kind], TYPE_WEIGHTS["test"])
     parts["breaking"] = BREAKING_WEIGHT if info.breaking else 0.0
     effective_lines = shape.code_lines + DOC_LINE_WEIGHT * (shape.doc_lines + shape.data_lines)
-    parts["size"] = SIZE_WEIGHT * math.log10(1 + effective_lines)
+    parts["size"] = SIZE_WEIGHT * math.log10(1 + min(effective_lines, SIZE_FULL_LINES))
     if shape.core_lines:
         share = shape.core_share
         damping = min(1.0, math.log10(1 + shape.core_lines) / math.log10(1 + CORE_FULL_LINES))
         parts["core"] = CORE_WEIGHT * share * damping
-    distinct_modules = len(set(areas_of(modules)))  # `[BugFix][CUDA]` spans one area
-    parts["breadth"] = BREADTH_WEIGHT * math.log2(distinct_modules) if distinct_modules > 1 else 0.0
+    # As many areas as both its modules and its code say: `[BugFix][CUDA]` spans one area, and
+    # verl #5548's `[perf, trainer, training_utils]` changed one file.
+    breadth = min(len(set(areas_of(modules))), len(_code_places(pr, config)))
+    parts["breadth"] = BREADTH_WEIGHT * math.log2(breadth) if breadth > 1 else 0.0
 
     if kind == "fix":
         impacts = fix_impacts(pr.title, pr.body)
@@ -513,8 +530,6 @@ def score_parts(
             and change_kind(reverted_pr.title, reverted_pr.body).type == "fix"
         ):
             parts["revert"] += REVERT_OF_FIX_WEIGHT
-    if reverted_later:
-        parts["revert"] += REVERTED_WEIGHT
     return {name: round(value, 4) for name, value in parts.items()}
 
 
@@ -587,6 +602,50 @@ class ScoreCalibration(BaseModel):
 
 MIN_CALIBRATION_HISTORY = 30
 _CALIBRATION_POINTS = 200  # enough for one decimal; keeps the JSON small
+# A week is calibrated on the PRs merged in the CALIBRATION_WEEKS weeks up to and including it,
+# and at least the CALIBRATION_MIN_PRS latest by its end (a quiet repository's year holds too
+# few). Not on the whole stored history: what a repository's PRs look like drifts (verl's
+# title convention, enforced from mid-2025, raised the type and core parts, and the share of
+# key PRs rose from 18% a quarter to 46% against one all-history scale), a backfill and the
+# weekly runs that kept a warehouse up to date scored a week differently (2025-06-02: 11 and 16
+# key PRs), and a week's scores moved as later weeks were stored. Over the year up to it, a
+# week scores the same whenever it is run; verl's key share stays within 30-41% a quarter.
+CALIBRATION_WEEKS = 52
+CALIBRATION_MIN_PRS = 200
+
+
+def calibration_slice(merged_at: Sequence[datetime], start: datetime, end: datetime) -> slice:
+    """Which PRs of a history in merge order (`merged_at` sorted) a week's calibration is fitted
+    on: those merged in [start, end), and at least the CALIBRATION_MIN_PRS latest before end."""
+    last = bisect.bisect_left(merged_at, end)
+    first = bisect.bisect_left(merged_at, start)
+    return slice(min(first, max(0, last - CALIBRATION_MIN_PRS)), last)
+
+
+@dataclass(frozen=True)
+class RawHistory:
+    """Every stored PR's raw score in merge order, worked out once for a run's calibrations."""
+
+    merged_at: list[datetime]
+    raw_scores: list[float]
+
+    def calibration(self, start: datetime, end: datetime) -> ScoreCalibration:
+        """The calibration of a week whose year runs from `start` to `end` (its own end)."""
+        return _fit(self.raw_scores[calibration_slice(self.merged_at, start, end)])
+
+
+def raw_history(
+    history: Sequence[PullRequest],
+    modules: Mapping[int, Sequence[str]],
+    config: ScoringConfig,
+) -> RawHistory:
+    """The raw scores of a repository's stored PRs (review data is not used: history from the
+    git source has none, and the scale must not depend on the source)."""
+    ordered = sorted(history, key=lambda pr: (pr.merged_at, pr.number))
+    return RawHistory(
+        merged_at=[pr.merged_at for pr in ordered],
+        raw_scores=_history_raw_scores(ordered, modules, config),
+    )
 
 
 def fit_calibration(
@@ -594,9 +653,13 @@ def fit_calibration(
     modules: Mapping[int, Sequence[str]],
     config: ScoringConfig,
 ) -> ScoreCalibration:
-    """Fit the raw-to-importance map on a repository's stored PRs (review data is not used:
-    history from the git source has none, and the map must not depend on the source)."""
-    raws = sorted(_history_raw_scores(history, modules, config))
+    """Fit the raw-to-importance map on all of `history` (see `RawHistory.calibration` for a
+    week's)."""
+    return _fit(_history_raw_scores(history, modules, config))
+
+
+def _fit(raw_scores: Sequence[float]) -> ScoreCalibration:
+    raws = sorted(raw_scores)
     if len(raws) < MIN_CALIBRATION_HISTORY:
         return calibration_outline(len(raws))
     n = len(raws)
@@ -639,7 +702,6 @@ def _history_raw_scores(
 ) -> list[float]:
     known = {pr.number: pr for pr in history}
     prepared = [resolve_revert(pr, known) for pr in history]
-    reverted = {pr.reverted_number for pr in prepared if pr.is_revert and pr.reverted_number}
     return [
         sum(
             score_parts(
@@ -647,7 +709,6 @@ def _history_raw_scores(
                 modules.get(pr.number, ()),
                 config,
                 reverted_pr=known.get(pr.reverted_number) if pr.reverted_number else None,
-                reverted_later=pr.number in reverted,
             ).values()
         )
         for pr in prepared
@@ -670,9 +731,6 @@ def score_week(
     known: dict[int, PullRequest] = dict(history_by_number or {})
     known.update({pr.number: pr for pr in prs})
     prepared = [resolve_revert(pr, known) for pr in prs]
-    reverted_in_week = {
-        pr.reverted_number for pr in prepared if pr.is_revert and pr.reverted_number
-    }
     reviews = reviews_by_pr(review_data)
     scores = []
     for pr in prepared:
@@ -685,7 +743,6 @@ def score_week(
             config,
             review=review,
             reverted_pr=reverted_pr,
-            reverted_later=pr.number in reverted_in_week,
             shape=shape,
         )
         raw = round(sum(parts.values()), 4)

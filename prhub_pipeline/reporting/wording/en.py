@@ -130,12 +130,12 @@ EN = Wording(
     generated="automatically, by prhub-pipeline from PR data",
     source="source: {source}",
     calibrated=(
-        "importance calibrated on this repository's {n} stored PRs (a raw score's rank among"
-        " them: 7.0 scores above 70%)"
+        "importance calibrated on this repository's latest {n} PRs up to this week (a raw"
+        " score's rank among them: 7.0 scores above 70%)"
     ),
     uncalibrated=(
-        "only {n} PR of this repository stored, importance not calibrated on history",
-        "only {n} PRs of this repository stored, importance not calibrated on history",
+        "only {n} PR of this repository merged by this week, importance not calibrated on history",
+        "only {n} PRs of this repository merged by this week, importance not calibrated on history",
     ),
     with_reviews="with review data",
     without_reviews="no review data",
