@@ -2,10 +2,16 @@
 -- description: Every risk flagged so far, newest first, with the PR's importance and whether a later PR reverted it.
 SELECT r.repo, r.week_start, r.number, p.title, r.risk, r.severity, r.detail,
        s.importance,
-       rev.number AS reverted_by,
+       rev.reverted_by,
        current_date - r.week_start AS age_days
 FROM {{ source('pr_risks') }} r
 JOIN {{ source('prs') }} p USING (repo, number)
 LEFT JOIN {{ source('pr_scores') }} s USING (repo, number)
-LEFT JOIN {{ source('prs') }} rev ON rev.repo = r.repo AND rev.reverted_number = r.number
+-- One row per flag: a PR reverted twice (vllm-ascend #5519 by #5902 and #5903) names the first.
+LEFT JOIN (
+    SELECT repo, reverted_number, arg_min(number, merged_at) AS reverted_by
+    FROM {{ source('prs') }}
+    WHERE reverted_number IS NOT NULL
+    GROUP BY repo, reverted_number
+) rev ON rev.repo = r.repo AND rev.reverted_number = r.number
 ORDER BY r.week_start DESC, s.importance DESC NULLS LAST, r.number

@@ -1,13 +1,20 @@
 from __future__ import annotations
 
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import duckdb
 import pytest
 
+from prhub_pipeline.defs.sql_assets import TABLE_PRODUCERS
+from prhub_pipeline.records import PullRequest, RiskFlag
+from prhub_pipeline.warehouse import connect, replace_partition
+from prhub_pipeline.warehouse.prs import pr_tables
+from prhub_pipeline.warehouse.reports import risk_tables
 from prhub_pipeline.warehouse.sql_models import SqlModelError, load_models, materialize
 
 SOURCES = ["prs", "pr_files"]
+DBT_LIKE_SQL = Path(__file__).resolve().parents[1] / "dbt_like_sql"
 
 
 def write(folder: Path, name: str, text: str) -> None:
@@ -78,3 +85,38 @@ def test_a_failing_model_keeps_the_previous_relation(tmp_path: Path) -> None:
     with pytest.raises(SqlModelError, match=r"a\.sql"):
         materialize(con, broken)
     assert con.execute("SELECT x FROM a").fetchone() == (1,)
+
+
+def test_risk_backlog_has_one_row_per_flag_when_a_pr_is_reverted_twice(tmp_path: Path) -> None:
+    """vllm-ascend #5519 was reverted by #5902 and #5903: its flag was listed twice."""
+    merged = datetime(2026, 5, 12, 3, 0, tzinfo=UTC)
+
+    def pr(number: int, minutes: int, **extra: object) -> PullRequest:
+        return PullRequest(
+            repo="acme/widgets",
+            number=number,
+            title=f"change {number}",
+            merged_at=merged + timedelta(minutes=minutes),
+            **extra,  # type: ignore[arg-type]
+        )
+
+    prs = [
+        pr(5519, 0),
+        pr(5903, 20, is_revert=True, reverted_number=5519),
+        pr(5902, 10, is_revert=True, reverted_number=5519),
+    ]
+    flag = RiskFlag(number=5519, risk="reverted", severity="high", detail="reverted by #5902")
+    week = date(2026, 5, 11)
+    with connect(tmp_path / "w.duckdb") as con:
+        replace_partition(
+            con,
+            "acme/widgets",
+            week,
+            [*pr_tables(week, prs), *risk_tables("acme/widgets", week, [flag])],
+        )
+        [backlog] = [
+            m for m in load_models(DBT_LIKE_SQL, TABLE_PRODUCERS) if m.name == "risk_backlog"
+        ]
+        materialize(con, backlog)
+        rows = con.execute("SELECT number, reverted_by FROM risk_backlog").fetchall()
+    assert rows == [(5519, 5902)]
