@@ -1015,7 +1015,7 @@ def test_a_theme_named_as_a_module_of_the_week_says_it_is_the_theme() -> None:
     finally:
         MODULES[6330], THEMES[6330] = ["doc"], ["NPU"]
         del THEMES[6331]
-    assert "| Docker | module | 1 |" in en and "| Docker-related | theme | 2 |" in en
+    assert "| Docker | module | 1 |" in en and "| Docker-related work | theme | 2 |" in en
     assert "| Docker 镜像 | 主题 | 2 |" in zh and "相关 |" not in zh
     assert "| Docker | theme | 2 |" in alone and "-related" not in alone
 

@@ -122,7 +122,7 @@ EN = Wording(
     },
     other_parts="other",
     theme_names={},  # the built-in themes are named in English
-    theme_told_apart="{name}-related",
+    theme_told_apart="{name}-related work",
     title=(
         "{repo} weekly report, week {week} of {year} ({start:%b} {start.day} to {end:%b} {end.day})"
     ),
