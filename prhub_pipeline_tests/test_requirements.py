@@ -380,13 +380,16 @@ def test_a_requirement_moved_to_another_manifest_is_one_change() -> None:
         'setup(install_requires=["ray"], extras_require={"test": ["pytest"]})\n',
     )
     assert (
-        flag.detail == "changes requirements: moves pytest in setup.py from the main list to test"
+        flag.detail
+        == "changes requirements: moves pytest in setup.py from the main list to the group test"
     )
     group = _dependency_group(flag)
     # The risk's own sentence names the one file, so the move does not name it again
     # (vllm-omni #97 read "pyproject.toml (moves gradio in pyproject.toml from dev to ...)").
-    assert EN.risk_text(group).endswith("#36: setup.py (moves pytest from the main list to test).")
-    assert ZH.risk_text(group).endswith("#36：setup.py（将 pytest 从主依赖列表移至 test）。")
+    assert EN.risk_text(group).endswith(
+        "#36: setup.py (moves pytest from the main list to the group test)."
+    )
+    assert ZH.risk_text(group).endswith("#36：setup.py（将 pytest 从主依赖列表移至 test 分组）。")
     # A move to several extras beside other edits reads as one of them (apache/tvm #19723 read
     # "moves psutil from the main list to all, popen-pool, rpc, adds all: tornado").
     group = _dependency_group(
@@ -401,11 +404,11 @@ def test_a_requirement_moved_to_another_manifest_is_one_change() -> None:
         )
     )
     assert EN.risk_text(group).endswith(
-        "#19723: pyproject.toml (moves psutil from the main list to all, popen-pool and rpc;"
-        " adds all: tornado)."
+        "#19723: pyproject.toml (moves psutil from the main list to the groups all, popen-pool"
+        " and rpc; adds all: tornado)."
     )
     assert ZH.risk_text(group).endswith(
-        "#19723：pyproject.toml（将 psutil 从主依赖列表移至 all、popen-pool 和 rpc；"
+        "#19723：pyproject.toml（将 psutil 从主依赖列表移至 all、popen-pool 和 rpc 分组；"
         "新增 all: tornado）。"
     )
     # One line split into two for other environments, in its file and group (VeOmni #901).

@@ -230,6 +230,8 @@ class RequirementPhrases:
     moved_within: str  # fields project, path, source, targets, versions: between groups
     moved_versions: str  # fields before, after
     main_list: str  # a manifest's requirements outside any group
+    # Field groups: a manifest's groups (extras, dependency groups) in a move; one, several.
+    groups: tuple[str, str]
     place: str  # fields path, group: a group within a manifest
     # The same project under other extras or marker, in its place.
     replaced: str  # fields before_key, before, after_key, after
@@ -257,6 +259,7 @@ ENGLISH = RequirementPhrases(
     moved_within="moves {project} in {path} from {source} to {targets}{versions}",
     moved_versions=" ({before} → {after})",
     main_list="the main list",
+    groups=("the group {groups}", "the groups {groups}"),
     place="{path} ({group})",
     replaced="{before_key} {before} → {after_key} {after}",
     redeclared="re-declares {project} in {place} for other environments or extras"
@@ -285,7 +288,8 @@ def describe(
 
     `named_path` is the one file the sentence around the edit already names: a re-lock of it,
     or a move between its groups, does not name it again ("uv.lock (adds 6 packages …)", not
-    "uv.lock (uv.lock: adds …)"; "pyproject.toml (moves gradio from dev to the main list)").
+    "uv.lock (uv.lock: adds …)"; "pyproject.toml (moves gradio from the group dev to the main
+    list)").
     """
     if isinstance(edit, DynamicRequirements):
         template = phrases.dynamic if edit.to_dynamic else phrases.static
@@ -347,10 +351,7 @@ def _describe_move(move: RequirementMove, phrases: RequirementPhrases, *, name_p
         versions = phrases.moved_versions.format(before=before, after=after)
     if move.path is not None:
         source, targets = (
-            _joined(
-                list(dict.fromkeys(requirement_place(c)[1] or phrases.main_list for c in side)),
-                phrases,
-            )
+            _groups(list(dict.fromkeys(requirement_place(c)[1] for c in side)), phrases)
             for side in (move.removed, move.added)
         )
         template = phrases.moved_within if name_path else phrases.moved
@@ -364,6 +365,18 @@ def _describe_move(move: RequirementMove, phrases: RequirementPhrases, *, name_p
     return phrases.moved.format(
         project=move.project, source=source, targets=targets, versions=versions
     )
+
+
+def _groups(groups: list[str], phrases: RequirementPhrases) -> str:
+    """Places in one manifest, its groups said to be groups: torchtitan #4058 moved
+    `torch-checkpointing` out of its extra of that name, and read "from torch-checkpointing to
+    the main list". `""` is the main list."""
+    named = [g for g in groups if g]
+    places = [phrases.main_list] if len(named) < len(groups) else []
+    if named:
+        template = phrases.groups[0] if len(named) == 1 else phrases.groups[1]
+        places.append(template.format(groups=_joined(named, phrases)))
+    return _joined(places, phrases)
 
 
 def _joined(items: list[str], phrases: RequirementPhrases) -> str:

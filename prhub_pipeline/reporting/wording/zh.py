@@ -330,6 +330,7 @@ ZH = Wording(
         moved_within="将 {path} 中的 {project} 从 {source} 移至 {targets}{versions}",
         moved_versions="，{before} → {after}",
         main_list="主依赖列表",
+        groups=("{groups} 分组", "{groups} 分组"),
         place="{path}（{group}）",
         replaced="{before_key} {before} → {after_key} {after}",
         redeclared="在 {place} 中按其他环境或 extras 重新声明 {project}（{before} → {after} 条）",
