@@ -226,6 +226,31 @@ def test_one_stored_pr_reads_in_the_singular() -> None:
     assert "only 3 PRs of this repository merged by this week" in EN.how_generated(None, few, False)
 
 
+def test_prs_without_a_module_of_their_own_are_all_counted() -> None:
+    """tilelang's type-only tags (`[Bugfix]`) left 15 of a week's 33 PRs without a module of
+    their own; the note counted the 5 the classifier gave one, and the other 10 went unsaid."""
+    assert EN.predicted_note(15, 33, 5) == [
+        "15 of the week's 33 PRs name no module in their titles or labels: the modules of 5 of"
+        " them are the classifier's predictions (marked * in the appendix), counted in the"
+        " table like the rest, and the other 10 have none."
+    ]
+    assert EN.predicted_note(15, 33, 15) == EN.predicted_note(15, 33)
+    assert EN.predicted_note(1, 33, 0) == [
+        "1 of the week's 33 PRs names no module in its title or labels, and none was predicted"
+        " for it."
+    ]
+    assert ZH.predicted_note(15, 33, 5)[0].endswith("其余 10 个没有模块。")
+    assert EN.predicted_note(0, 33, 0) == []
+    # In a report: a type-only tag is no module of the PR's own.
+    typed = make_pr(1, "[BugFix] Fix the loader", files=[("src/loader.py", 5, 1)])
+    tagged = make_pr(2, "[fsdp] fix: shard", files=[("verl/fsdp.py", 5, 1)])
+    context = context_for([typed, tagged], "en", {1: ["bugfix"], 2: ["fsdp"]})
+    assert (
+        "1 of the week's 2 PRs names no module in its title or labels, and none was predicted"
+        " for it." in context.trends_lead
+    )
+
+
 def test_the_calibration_names_the_prs_up_to_the_week() -> None:
     """A week's calibration is fitted on the latest PRs up to it, none later."""
     fitted = ScoreCalibration(

@@ -166,6 +166,11 @@ def build_report_context(
                 prs_of[name].add(number)
 
     predicted = {label.number for label in modules if label.origin == "model"}
+    own_areas = {
+        label.number for label in modules if label.origin != "model" and areas_of([label.module])
+    }
+    # PRs whose titles and labels name no area: a type-only tag (`[Bugfix]`) is none.
+    without_own = [pr.number for pr in prs if pr.number not in own_areas]
     unsure: dict[int, list[str]] = defaultdict(list)
     for label in modules:
         if label.origin == "model" and label.confidence < UNSURE_CONFIDENCE:
@@ -312,7 +317,7 @@ def build_report_context(
         + words.contributors_note(facts.contributors(prs_by_importance, known.values(), window))
         + words.reviewers_note(facts.busiest_reviewers(reviewing))
         + words.predicted_note(
-            sum(1 for ref in refs.values() if ref.predicted and ref.areas), len(prs)
+            len(without_own), len(prs), sum(1 for n in without_own if refs[n].areas)
         ),
         trends=_trend_rows(
             ordered,

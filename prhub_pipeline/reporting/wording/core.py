@@ -367,6 +367,10 @@ class Wording:
     core_testing_earlier: str
     predicted: Counted  # {n} of {total} PRs whose modules the classifier predicted
     predicted_all: Counted  # every one of the week's {total} PRs
+    # {n} of {total} PRs name no module themselves; the classifier predicted modules for
+    # {guessed} of them and none for the other {rest} (or for none of them).
+    predicted_some: str
+    predicted_none: Counted
     # Risks, quick view, follow-ups.
     risk_texts: dict[RiskKind, RiskText]
     ask: str
@@ -1052,13 +1056,21 @@ class Wording:
             return ""
         return self.more_people.format(total=total, rest=total - MAX_LISTED)
 
-    def predicted_note(self, n: int, total: int) -> list[str]:
-        """How many of the week's PRs have modules only the classifier gave them: in slime's
-        week of 2026-08-10, 12 of 29, among them all 10 of the `ci` PRs the table counts."""
+    def predicted_note(self, n: int, total: int, guessed: int | None = None) -> list[str]:
+        """How many of the week's PRs name no module in their titles or labels (`n`), and of
+        them how many have modules only the classifier gave them (`guessed`, all `n` when None):
+        in slime's week of 2026-08-10, 12 of 29, among them all 10 of the `ci` PRs the table
+        counts. tilelang's type-only tags (`[Bugfix]`) left 15 of a week's 33 PRs without a
+        module of their own, 10 of which the classifier gave none: the note said 5."""
+        guessed = n if guessed is None else guessed
         if not n:
             return []
-        template = self.predicted_all if n == total else self.predicted
-        return [_counted(template, n).format(n=n, total=total)]
+        if guessed == n:
+            template = self.predicted_all if n == total else self.predicted
+            return [_counted(template, n).format(n=n, total=total)]
+        if not guessed:
+            return [_counted(self.predicted_none, n).format(n=n, total=total)]
+        return [self.predicted_some.format(n=n, total=total, guessed=guessed, rest=n - guessed)]
 
     # Risks.
     def risk_text(self, group: RiskGroup) -> str:

@@ -353,6 +353,17 @@ EN = Wording(
         " are the classifier's predictions (marked * in the appendix), counted in the table like"
         " the rest.",
     ),
+    predicted_some=(
+        "{n} of the week's {total} PRs name no module in their titles or labels: the modules of"
+        " {guessed} of them are the classifier's predictions (marked * in the appendix), counted"
+        " in the table like the rest, and the other {rest} have none."
+    ),
+    predicted_none=(
+        "{n} of the week's {total} PRs names no module in its title or labels, and none was"
+        " predicted for it.",
+        "{n} of the week's {total} PRs name no module in their titles or labels, and none was"
+        " predicted for them.",
+    ),
     predicted_all=(
         "The week's only PR names no module in its title or labels: its modules are the"
         " classifier's predictions (marked * in the appendix).",
