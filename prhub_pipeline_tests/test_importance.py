@@ -323,6 +323,10 @@ def history(count: int = 120) -> list[PullRequest]:
         ("Hy3 support and bug fixes", "feat", False, []),
         ("Qwen3 support fixes", "fix", False, []),
         ("CP attention fixes, Qwen3 support", "fix", False, []),
+        # docstrings are documentation (tilelang's CodeRabbit PRs), a checker of them is not
+        ("📝 Add docstrings to `mxfp4`", "doc", False, []),
+        ("Add detailed docstrings to the loader", "doc", False, []),
+        ("[ci] feat: add docstring checker script", "feat", False, ["ci"]),
         # PyTorch's marker of a breaking change (torchtitan #2386), and a series' place
         ("[BC Breaking] feat: new config system", "feat", True, []),
         ("[BC-breaking][fsdp] refactor: x", "refactor", True, ["fsdp"]),

@@ -179,6 +179,12 @@ _ADDS_TESTS = re.compile(
     r"|write)\s+(?:(?!(?:and|with|support|for)\b)[\w.()/-]+\s+){0,3}?tests?(?:\s?cases?)?\b(?!_|-\w)",
     re.IGNORECASE,
 )
+# `📝 Add docstrings to `mxfp4``: documentation in the code (tilelang's CodeRabbit bot opened
+# five such PRs, four of them key features), not a feature.
+_ADDS_DOCSTRINGS = re.compile(
+    r"^\W*(?:add|improv|updat|generat|writ)\w*\s+(?:[\w.-]+\s+){0,2}?docstrings?\b",
+    re.IGNORECASE,
+)
 # `Reapply "[Refactor] Unify full-graph parameter update logic (#6041)"`: the change that comes
 # back, whose title says its type.
 _RELAND_QUOTED = re.compile(r"^re-?(?:apply|land)\b\W*?\"(?P<title>.+)\"", re.IGNORECASE)
@@ -320,6 +326,8 @@ def parse_title(title: str) -> TitleInfo:
         pr_type = "chore"
     elif pr_type == "feat" and _ADDS_TESTS.match(lead):
         pr_type = "test"
+    elif pr_type == "feat" and _ADDS_DOCSTRINGS.match(lead):
+        pr_type = "doc"
     # verl's early `[doc] ...`, `[bugfix] ...` titles: a tag that names a type wins over the
     # first word, which is often a plain verb ("update", "add"). `[Bug fix]` is `[bugfix]`.
     tag_types = {t for t in map(tag_type, tags) if t is not None}
