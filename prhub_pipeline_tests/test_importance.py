@@ -1754,6 +1754,20 @@ def test_datasets_weigh_like_documentation_in_size() -> None:
     assert sizes[0] == sizes[1] < sizes[2]
 
 
+def test_a_deleted_file_weighs_like_documentation_in_size_and_stays_core() -> None:
+    """slime #1943 deleted an unused 535-line file and scored 7.7 on its size: deleting is
+    read, and reviewed, more quickly than writing. A deleted core file is still core."""
+    deleted = make_pr(1, "chore: remove", files=[("verl/old.py", 0, 535)])
+    written = make_pr(2, "chore: add", files=[("verl/old.py", 535, 0)])
+    documented = make_pr(3, "chore: doc", files=[("docs/old.md", 535, 0)])
+    deleted = deleted.model_copy(
+        update={"files": [deleted.files[0].model_copy(update={"status": "removed"})]}
+    )
+    sizes = [score_parts(pr, [], CONFIG)["size"] for pr in (deleted, documented, written)]
+    assert sizes[0] == sizes[1] < sizes[2]
+    assert change_shape(deleted, CONFIG).core_lines == 535
+
+
 def test_size_stops_growing_at_a_thousand_lines() -> None:
     """verl #1010's move to ruff (19,875 lines) led its week on size: past SIZE_FULL_LINES
     lines a change is no more important for being larger."""

@@ -415,10 +415,14 @@ class ChangeShape:
     data_lines: int = 0
     # Only what supports the code changed (tests, CI, image builds; docs beside them).
     support_only: bool = False
+    # Lines of code files the PR deletes outright (not docs, data or tests), which weigh like
+    # docs in size, as a reviewer reads them: slime #1943 deleted an unused 535-line file and
+    # scored 7.7. Deleted core files still count as core lines.
+    removed_lines: int = 0
 
     @property
     def code_lines(self) -> int:
-        """Lines outside documentation and data files (tests included)."""
+        """Lines outside documentation and data files (tests and files deleted included)."""
         return self.total_lines - self.doc_lines - self.data_lines
 
     @property
@@ -432,21 +436,24 @@ class ChangeShape:
 def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
     if not pr.files:
         return ChangeShape(pr.additions + pr.deletions, 0, 0, 0, docs_only=False)
-    total = doc = test = data = core = 0
+    total = doc = test = data = core = removed = 0
     kinds = [file_kind(change.path, config) for change in pr.files]
     for change, kind in zip(pr.files, kinds, strict=True):
         total += change.lines
         if kind == "doc":
             doc += change.lines
-        elif kind == "test":
-            test += change.lines
         elif kind in ("data", "lock"):  # generated, like data: no measure of the work
             data += change.lines
-        elif matches_any(change.path, config.core_paths):
-            core += change.lines
+        elif kind == "test":
+            test += change.lines
+        else:
+            if change.status == "removed":
+                removed += change.lines
+            if matches_any(change.path, config.core_paths):
+                core += change.lines
     docs_only = all(kind == "doc" for kind in kinds)
     support_only = not docs_only and all(kind in ("doc", "test", "ci", "docker") for kind in kinds)
-    return ChangeShape(total, doc, test, core, docs_only, data, support_only)
+    return ChangeShape(total, doc, test, core, docs_only, data, support_only, removed)
 
 
 def _code_places(pr: PullRequest, config: ScoringConfig) -> set[str]:
@@ -495,7 +502,11 @@ def score_parts(
         # taking one out again a revert of the code (the revert part still counts).
         parts["type"] = min(TYPE_WEIGHTS[kind], TYPE_WEIGHTS["test"])
     parts["breaking"] = BREAKING_WEIGHT if info.breaking else 0.0
-    effective_lines = shape.code_lines + DOC_LINE_WEIGHT * (shape.doc_lines + shape.data_lines)
+    effective_lines = (
+        shape.code_lines
+        - shape.removed_lines
+        + DOC_LINE_WEIGHT * (shape.doc_lines + shape.data_lines + shape.removed_lines)
+    )
     parts["size"] = SIZE_WEIGHT * math.log10(1 + min(effective_lines, SIZE_FULL_LINES))
     if shape.core_lines:
         share = shape.core_share
