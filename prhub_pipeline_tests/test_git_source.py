@@ -358,9 +358,14 @@ def test_a_clone_missing_objects_is_a_clear_error(git_repo: GitRepo) -> None:
     "fatal: unable to read 7f36b11..."."""
     git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
     git_repo.commit("feat: weights (#7)", "2026-05-12T10:00:00+08:00", {"w.bin": "large\n"})
-    blob = git_repo.git("rev-parse", "HEAD:w.bin")
+    git_repo.commit("fix: loader (#8)", "2026-05-13T10:00:00+08:00", {"README.md": "hi\n"})
+    blob = git_repo.git("rev-parse", "HEAD~1:w.bin")
+    weights = git_repo.git("rev-parse", "HEAD~1")
     (git_repo.path / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
-    with pytest.raises(GitSourceError, match=rf"unable to read {blob}.*lacks objects"):
+    # git names the object; the error also names the PR whose diff needs it.
+    with pytest.raises(
+        GitSourceError, match=rf"commit {weights[:12]} \(PR #7\): .*unable to read {blob}.*lacks"
+    ):
         read_week(git_repo.path)
 
 

@@ -14,7 +14,7 @@ import bisect
 import os
 import re
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -233,10 +233,33 @@ def _parse_log(output: str) -> list[_Commit]:
     return commits
 
 
-def _read_changes(git_path: Path, shas: list[str]) -> dict[str, list[FileChange]]:
-    """Each commit's files, diffed against its first parent, in one `git log` call."""
+def _read_changes(
+    git_path: Path, shas: list[str], named: Mapping[str, str] | None = None
+) -> dict[str, list[FileChange]]:
+    """Each commit's files, diffed against its first parent, in one `git log` call.
+
+    When the clone lacks an object a diff needs, the error names the first commit that needs
+    it (`named` says what that commit is, e.g. its PR): git names only the object, and
+    torchtitan's mirror lacked a blob of one 2024 PR among a year of them."""
     if not shas:
         return {}
+    try:
+        return _log_changes(git_path, shas)
+    except GitSourceError as exc:
+        if not _MISSING_OBJECT.search(str(exc)) or len(shas) == 1:
+            raise
+        for sha in shas:
+            try:
+                _log_changes(git_path, [sha])
+            except GitSourceError:
+                what = (named or {}).get(sha, "")
+                raise GitSourceError(
+                    f"commit {sha[:12]}{f' ({what})' if what else ''}: {exc}"
+                ) from None
+        raise
+
+
+def _log_changes(git_path: Path, shas: list[str]) -> dict[str, list[FileChange]]:
     output = _run_git(
         git_path,
         [
@@ -497,7 +520,11 @@ def read_window(
     in_window = [
         landing for landing in first_landings.values() if start <= landing.commit.committed_at < end
     ]
-    changes = _read_changes(git_path, [landing.commit.sha for landing in in_window])
+    changes = _read_changes(
+        git_path,
+        [landing.commit.sha for landing in in_window],
+        {landing.commit.sha: f"PR #{landing.number}" for landing in in_window},
+    )
     branch_authors = _read_authors(
         git_path, [landing.merged_branch_tip for landing in in_window if landing.merged_branch_tip]
     )
