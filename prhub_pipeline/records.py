@@ -436,21 +436,28 @@ class WeekCounts(Record):
     pr_count: int = 0
     modules: dict[str, int] = Field(default_factory=dict)
     themes: dict[str, int] = Field(default_factory=dict)
+    # Of `modules`, the PRs that have the module as the classifier's guess (not stored in
+    # `weekly_counts`: read from the week's labels where wanted).
+    guesses: dict[str, int] = Field(default_factory=dict)
 
     @classmethod
     def from_labels(
         cls, pr_count: int, modules: Sequence[ModuleLabel], themes: Sequence[ThemeTag]
     ) -> WeekCounts:
         module_prs: dict[str, set[int]] = defaultdict(set)
+        guessed_prs: dict[str, set[int]] = defaultdict(set)
         theme_prs: dict[str, set[int]] = defaultdict(set)
         for label in modules:
             module_prs[label.module].add(label.number)
+            if label.origin == "model":
+                guessed_prs[label.module].add(label.number)
         for tag in themes:
             theme_prs[tag.theme].add(tag.number)
         return cls(
             pr_count=pr_count,
             modules={name: len(numbers) for name, numbers in module_prs.items()},
             themes={name: len(numbers) for name, numbers in theme_prs.items()},
+            guesses={name: len(numbers) for name, numbers in guessed_prs.items()},
         )
 
 

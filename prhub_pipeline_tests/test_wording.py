@@ -386,6 +386,22 @@ def test_a_largest_change_made_of_guesses_says_so(words: Wording, expected: str)
     assert "guess" not in EN.trends_lead(themed, previous, prs_of, {"CI": 10})[-1]
 
 
+def test_a_fall_from_last_weeks_guesses_says_so() -> None:
+    """torchtitan's 2025-02-10 led with "TorchComms (2 → 0)": last week's two were guesses
+    at 0.16 and 0.20, for a module first tagged months later."""
+    counts = WeekCounts(pr_count=12, modules={"rollout": 6}, themes={})
+    previous = WeekCounts(
+        pr_count=10, modules={"torchcomms": 2, "rollout": 5}, guesses={"torchcomms": 2}
+    )
+    prs_of = {"rollout": set(range(6))}
+    lead = EN.trends_lead(counts, previous, prs_of)[-1]
+    assert "torchcomms (2 → 0; all of last week's guessed by the classifier)" in lead
+    assert "上周的均为分类器预测" in ZH.trends_lead(counts, previous, prs_of)[-1]
+    # A fall of the repository's own tags reads as before.
+    own = previous.model_copy(update={"guesses": {"torchcomms": 0}})
+    assert "torchcomms (2 → 0)" in EN.trends_lead(counts, own, prs_of)[-1]
+
+
 def test_a_section_lead_names_its_label_or_says_it_has_none() -> None:
     """ "## data" led with "1 PR this week", which read as the whole week's count."""
     prs = [

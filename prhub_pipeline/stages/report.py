@@ -97,6 +97,10 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
             risks = read_risks(con, repo.name, week)
             review_data = read_review_data(con, repo.name, week)
             previous = read_week_counts(con, repo.name, week - timedelta(days=7))
+            if previous is not None:  # which of last week's modules were the classifier's
+                last_week = read_module_labels(con, repo.name, week - timedelta(days=7))
+                guesses = WeekCounts.from_labels(0, last_week, []).guesses
+                previous = previous.model_copy(update={"guesses": guesses})
             pushed = count_pushed_commits(con, repo.name, week)
             rendered = []
             counts: WeekCounts | None = None

@@ -345,6 +345,8 @@ class Wording:
     largest_change: str
     # A rise made mostly of the classifier's guesses: some, all, or the one PR.
     largest_change_guessed: tuple[str, str, str]
+    # A fall from last week's count, most of which were the classifier's guesses.
+    largest_change_guessed_before: tuple[str, str, str]
     subject_theme: Counted  # {names} {share} {n}: themes left out as the repository's subject
     faded_labels: str  # {names}: last week's few-PR labels this week has none of
     # Code files more PRs changed than usual (`facts.busy_files`): {list} of `busy_file`
@@ -975,11 +977,18 @@ class Wording:
         ]
         changes = []
         for name, now, before in biggest_changes(counts, previous, prs_of):
-            guesses = (guessed or {}).get(name, 0) if name not in counts.themes else 0
+            is_module = name not in counts.themes and name not in previous.themes
             template = self.largest_change
+            guesses = (guessed or {}).get(name, 0) if is_module else 0
             if now > before and 2 * guesses >= now:
                 some, all_, one = self.largest_change_guessed
                 template = one if now == 1 else all_ if guesses == now else some
+            elif now < before and is_module and 2 * previous.guesses.get(name, 0) >= before:
+                # torchtitan's 2025-02-10 read "TorchComms (2 → 0)": last week's two were
+                # guesses at 0.16 and 0.20, for a module first tagged months later.
+                guesses = previous.guesses[name]
+                some, all_, one = self.largest_change_guessed_before
+                template = one if before == 1 else all_ if guesses == before else some
             changes.append(
                 template.format(
                     name=self.display_name(name), now=now, before=before, guessed=guesses

@@ -322,6 +322,11 @@ EN = Wording(
         "{name} ({before} → {now}, all of them guessed by the classifier)",
         "{name} ({before} → {now}, guessed by the classifier)",
     ),
+    largest_change_guessed_before=(
+        "{name} ({before} → {now}; {guessed} of last week's guessed by the classifier)",
+        "{name} ({before} → {now}; all of last week's guessed by the classifier)",
+        "{name} ({before} → {now}; last week's guessed by the classifier)",
+    ),
     faded_labels="Not in the table: {names}, with one or two PRs last week and none this week.",
     busy_files="Code files changed by more PRs than usual: {list}.",
     busy_file="{path}, {n} PRs ({refs}) against {usual} a week over the previous {weeks} weeks",

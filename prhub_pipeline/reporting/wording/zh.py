@@ -245,6 +245,11 @@ ZH = Wording(
         "{name}（{before} → {now}，均为分类器预测）",
         "{name}（{before} → {now}，为分类器预测）",
     ),
+    largest_change_guessed_before=(
+        "{name}（{before} → {now}，上周其中 {guessed} 个为分类器预测）",
+        "{name}（{before} → {now}，上周的均为分类器预测）",
+        "{name}（{before} → {now}，上周的为分类器预测）",
+    ),
     faded_labels="以下模块与主题上周有一两个 PR、本周没有，未列入表中：{names}。",
     busy_files="改动的 PR 明显多于平时的代码文件：{list}。",
     busy_file="{path}（{refs}；此前 {weeks} 周平均每周 {usual} 个）",
