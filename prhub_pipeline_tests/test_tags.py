@@ -272,6 +272,24 @@ def test_learned_labels_fold_spellings_of_one_tag_into_the_most_used() -> None:
     ]
 
 
+def test_learned_labels_fold_short_and_long_words_of_one_area() -> None:
+    """vllm-ascend's `[Ops]` and `[Op]`, tilelang's `[Language]` and `[Lang]`, torchtitan's
+    `[cpu-offloading]` and `[cpu-offload]` headed two sections each. `[MPS]` is no plural."""
+    titles = (
+        ["[Ops] a"] * 4
+        + ["[Op] b"]
+        + ["[Language] c"] * 3
+        + ["[Lang] d"] * 2
+        + ["[cpu-offloading] e"] * 3
+        + ["[cpu-offload] f"] * 2
+        + ["[MPS] g"] * 5
+    )
+    prs = [make_pr(number, title) for number, title in enumerate(titles, start=1)]
+    learned = learn_modules_config(prs, ModulesConfig())
+    assert learned.allowed == ["cpu_offloading", "language", "mps", "ops"]
+    assert learned.aliases == {"op": "ops", "lang": "language", "cpu_offload": "cpu_offloading"}
+
+
 def test_learned_labels_fold_the_words_for_one_kind_of_change() -> None:
     """aibrix tags bug fixes `[Bug]`, `[Fix]` and `[Bugfix]` by whoever writes the title: one
     label, named as most PRs write it. A feature stays apart from an enhancement."""

@@ -157,6 +157,13 @@ _SHORT_FORMS_WRITTEN = {
     "enhancement": "enhance",
     "improve": "enhance",
     "improvement": "enhance",
+    # vllm-ascend tags 80 PRs `[Ops]` and 4 `[Op]` (a plural `s` goes only after three
+    # letters, or `mps` would be `mp`), tilelang `[Language]` and `[Lang]`, torchtitan
+    # `[cpu-offloading]` and `[cpu-offload]`.
+    "ops": "op",
+    "language": "lang",
+    "offloading": "offload",
+    "cpu offloading": "cpu offload",
 }
 
 
