@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import NamedTuple, get_args
+from typing import NamedTuple, TypedDict, Unpack, get_args
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring.config_diff import config_files, deleted_config_files
@@ -143,8 +143,26 @@ def flag_risks(
     return flags
 
 
-def _flag(pr: PullRequest, risk: RiskKind, detail: str, **facts: object) -> RiskFlag:
-    return RiskFlag(number=pr.number, risk=risk, severity=SEVERITY[risk], detail=detail, **facts)  # type: ignore[arg-type]
+class _FlagEvidence(TypedDict, total=False):
+    """RiskFlag's evidence fields, for `_flag`'s keywords to be type-checked as RiskFlag's."""
+
+    related: list[int]
+    paths: list[str]
+    files: list[str]
+    asks: list[ReviewAsk]
+    lines: int | None
+    test_lines: int | None
+    modules: list[str]
+    settings: list[SettingChange]
+    uncompared_paths: list[str]
+    deleted_paths: list[str]
+    quotes: list[str]
+
+
+def _flag(
+    pr: PullRequest, risk: RiskKind, detail: str, **evidence: Unpack[_FlagEvidence]
+) -> RiskFlag:
+    return RiskFlag(number=pr.number, risk=risk, severity=SEVERITY[risk], detail=detail, **evidence)
 
 
 def _revert_flags(
