@@ -45,6 +45,7 @@ from prhub_pipeline.reporting import facts, sections
 from prhub_pipeline.reporting.models import (
     GroupItem,
     Header,
+    LabelKind,
     PrRef,
     QuickViewItem,
     ReportContext,
@@ -515,10 +516,13 @@ def _trend_rows(
     # A theme made of a module (verl's Docs theme of its doc module, 13 PRs this week and 4 the
     # last) that counts the very same PRs shares the module's row: two rows would say it twice.
     module_rows: dict[tuple[frozenset[int], int | None], list[int]] = defaultdict(list)
-    for kind, names, table, prev_table in (
+    label_kinds: list[
+        tuple[LabelKind, Mapping[int, Sequence[str]], dict[str, int], dict[str, int] | None]
+    ] = [
         ("module", module_names, counts.modules, previous.modules if previous else None),
         ("theme", theme_names, counts.themes, previous.themes if previous else None),
-    ):
+    ]
+    for kind, names, table, prev_table in label_kinds:
         dropped = {
             name: 0 for name in prev_table or {} if name not in table and (kind, name) not in faded
         }
@@ -542,7 +546,7 @@ def _trend_rows(
                     continue
             rows.append(
                 TrendRow(
-                    kind=kind,  # type: ignore[arg-type]
+                    kind=kind,
                     name=name,
                     display=words.display_name(name),
                     count=count,

@@ -82,8 +82,11 @@ class ThemeGroup(Model):
     others: str | None = None
 
 
+LabelKind = Literal["module", "theme"]
+
+
 class TrendRow(Model):
-    kind: Literal["module", "theme"]
+    kind: LabelKind
     name: str
     display: str
     count: int

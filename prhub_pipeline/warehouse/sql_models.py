@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import duckdb
 import jinja2
@@ -23,6 +23,9 @@ MODEL_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
 HEADER_KEYS = {"materialized", "description"}
 
 
+Materialized = Literal["view", "table"]
+
+
 class SqlModelError(Exception):
     """A model file is malformed, refers to something unknown, or is part of a cycle."""
 
@@ -30,14 +33,19 @@ class SqlModelError(Exception):
 class SqlModel(BaseModel):
     name: str
     path: Path
-    materialized: Literal["view", "table"] = "view"
+    materialized: Materialized = "view"
     description: str = ""
     sql: str
     refs: list[str]
     sources: list[str]
 
 
-def _header(path: Path, text: str) -> dict[str, str]:
+class _Header(NamedTuple):
+    materialized: Materialized
+    description: str
+
+
+def _header(path: Path, text: str) -> _Header:
     header: dict[str, str] = {}
     for line in text.splitlines():
         if not line.strip():
@@ -46,12 +54,15 @@ def _header(path: Path, text: str) -> dict[str, str]:
         if not match or match.group("key") not in HEADER_KEYS:
             break
         header[match.group("key")] = match.group("value")
-    materialized = header.get("materialized", "view")
-    if materialized not in ("view", "table"):
-        raise SqlModelError(
-            f"{path.name}: materialized must be view or table, not {materialized!r}"
-        )
-    return header
+    written = header.get("materialized", "view")
+    materialized: Materialized
+    if written == "view":
+        materialized = "view"
+    elif written == "table":
+        materialized = "table"
+    else:
+        raise SqlModelError(f"{path.name}: materialized must be view or table, not {written!r}")
+    return _Header(materialized, header.get("description", ""))
 
 
 def _calls(path: Path, text: str) -> tuple[list[str], list[str]]:
@@ -98,8 +109,8 @@ def load_models(folder: Path, known_sources: Iterable[str]) -> list[SqlModel]:
         models[name] = SqlModel(
             name=name,
             path=path,
-            materialized=header.get("materialized", "view"),  # type: ignore[arg-type]
-            description=header.get("description", ""),
+            materialized=header.materialized,
+            description=header.description,
             sql=text,
             refs=refs,
             sources=sources,

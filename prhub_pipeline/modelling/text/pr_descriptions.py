@@ -196,13 +196,12 @@ def wraps_item(line: str) -> bool:
 def _drop_empty_headings(lines: list[str]) -> str:
     result: list[str] = []
     for line in lines:
-        if HEADING.match(line):
+        if heading := HEADING.match(line):
             while result and not result[-1].strip():
                 result.pop()
-            if result and HEADING.match(result[-1]):
-                previous = len(HEADING.match(result[-1]).group("hashes"))  # type: ignore[union-attr]
-                if previous >= len(HEADING.match(line).group("hashes")):  # type: ignore[union-attr]
-                    result.pop()
+            previous = HEADING.match(result[-1]) if result else None
+            if previous and len(previous.group("hashes")) >= len(heading.group("hashes")):
+                result.pop()
             if result:
                 result.append("")
         result.append(line)
