@@ -2022,6 +2022,26 @@ def test_a_weeks_calibration_is_fitted_on_its_year_and_nothing_later() -> None:
     assert (young.method, young.history_size) == ("fixed", 20)
 
 
+def test_a_reviewed_history_is_calibrated_with_its_review_parts() -> None:
+    """With review data the week's PRs score their review (up to REVIEW_CAP raw); the scale
+    they are placed on has it too, or every reviewed PR rose above its equals."""
+    prs = history(60)
+    thread = ReviewThread(
+        repo=REPO, pr_number=0, thread_id="t", is_resolved=True, is_outdated=False, comments=[]
+    )
+    reviews = {
+        pr.number: PrReview(
+            threads=[thread.model_copy(update={"pr_number": pr.number}) for _ in range(4)]
+        )
+        for pr in prs
+    }
+    plain = raw_history(prs, {}, CONFIG)
+    reviewed = raw_history(prs, {}, CONFIG, reviews)
+    assert [b - a for a, b in zip(plain.raw_scores, reviewed.raw_scores, strict=True)] == [
+        pytest.approx(1.0)
+    ] * 60
+
+
 def test_calibration_maps_history_percentiles_and_round_trips_as_json() -> None:
     calibration = fit_calibration(history(), {}, CONFIG)
     assert calibration.method == "history" and calibration.history_size == 120

@@ -12,18 +12,20 @@ from pydantic import BaseModel
 from prhub_pipeline.config import RepoConfig, Settings
 from prhub_pipeline.modelling.scoring.importance import (
     CALIBRATION_WEEKS,
+    PrReview,
     RawHistory,
     ScoreCalibration,
     raw_history,
+    reviews_by_pr,
     score_week,
 )
 from prhub_pipeline.modelling.scoring.risks import flag_risks
 from prhub_pipeline.records import PullRequest
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.warehouse import connect, replace_partition
-from prhub_pipeline.warehouse.github import read_review_data
+from prhub_pipeline.warehouse.github import github_weeks, read_review_data
 from prhub_pipeline.warehouse.modules import read_module_labels
-from prhub_pipeline.warehouse.prs import read_config_diffs, read_prs
+from prhub_pipeline.warehouse.prs import read_config_diffs, read_prs, week_pr_numbers
 from prhub_pipeline.warehouse.reports import risk_tables, score_tables
 from prhub_pipeline.weeks import WeekWindow
 
@@ -53,15 +55,23 @@ def calibration_span(window: WeekWindow) -> tuple[datetime, datetime]:
 
 
 def load_history(con: duckdb.DuckDBPyConnection, repo: RepoConfig) -> RepositoryHistory:
-    """Every stored PR, its modules and its raw score."""
+    """Every stored PR, its modules and its raw score (with its review, where its week has
+    review data)."""
     history = read_prs(con, repo.name)
     modules: dict[int, list[str]] = defaultdict(list)
     for label in read_module_labels(con, repo.name):
         modules[label.number].append(label.module)
+    reviews: dict[int, PrReview] = {}
+    reviewed_weeks = github_weeks(con, repo.name)
+    for week, numbers in week_pr_numbers(con, repo.name, reviewed_weeks).items():
+        review_data = read_review_data(con, repo.name, week)
+        if review_data.available:
+            found = reviews_by_pr(review_data)
+            reviews.update({number: found.get(number, PrReview()) for number in numbers})
     return RepositoryHistory(
         by_number={pr.number: pr for pr in history},
         modules=dict(modules),
-        raw=raw_history(history, modules, repo.scoring),
+        raw=raw_history(history, modules, repo.scoring, reviews),
     )
 
 

@@ -649,13 +649,16 @@ def raw_history(
     history: Sequence[PullRequest],
     modules: Mapping[int, Sequence[str]],
     config: ScoringConfig,
+    reviews: Mapping[int, PrReview] | None = None,
 ) -> RawHistory:
-    """The raw scores of a repository's stored PRs (review data is not used: history from the
-    git source has none, and the scale must not depend on the source)."""
+    """The raw scores of a repository's stored PRs, with their review parts where `reviews`
+    has the PR (a PR of a week with review data; see `reviews_by_pr`): the weeks scored with
+    review data are then placed on a scale that has it too. Left out, every PR reviewed at
+    all rose above the scale's PRs of equal worth (up to 1.5 raw)."""
     ordered = sorted(history, key=lambda pr: (pr.merged_at, pr.number))
     return RawHistory(
         merged_at=[pr.merged_at for pr in ordered],
-        raw_scores=_history_raw_scores(ordered, modules, config),
+        raw_scores=_history_raw_scores(ordered, modules, config, reviews or {}),
     )
 
 
@@ -709,7 +712,10 @@ def calibration_outline(history_size: int) -> ScoreCalibration:
 
 
 def _history_raw_scores(
-    history: Sequence[PullRequest], modules: Mapping[int, Sequence[str]], config: ScoringConfig
+    history: Sequence[PullRequest],
+    modules: Mapping[int, Sequence[str]],
+    config: ScoringConfig,
+    reviews: Mapping[int, PrReview] | None = None,
 ) -> list[float]:
     known = {pr.number: pr for pr in history}
     prepared = [resolve_revert(pr, known) for pr in history]
@@ -719,6 +725,7 @@ def _history_raw_scores(
                 pr,
                 modules.get(pr.number, ()),
                 config,
+                review=(reviews or {}).get(pr.number),
                 reverted_pr=known.get(pr.reverted_number) if pr.reverted_number else None,
             ).values()
         )
