@@ -5,7 +5,8 @@
 
 Modules come from the titles' tags, with the module list, display names and scoring settings
 (core paths, key threshold) of the shipped `prhub.yaml`; themes from the built-in theme rules,
-revert links as the scoring resolves them; the history before the week calibrates the scores.
+revert links as the scoring resolves them; the scores are calibrated as the pipeline calibrates
+a week's, on the PRs of the 52 weeks up to and including it.
 Review data, when the week's excerpt file is given, becomes a ReviewData: threads whose
 comments were captured, resolved when the excerpt says the reviewer's point looks addressed or
 the suggestion was applied. The excerpts carry no review states, so "merged without approval"
@@ -27,7 +28,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.scoring.importance import fit_calibration, resolve_revert, score_week
+from prhub_pipeline.modelling.scoring.importance import raw_history, resolve_revert, score_week
 from prhub_pipeline.modelling.scoring.risks import core_tests, flag_risks
 from prhub_pipeline.modelling.tagging.evaluation import load_modules_config
 from prhub_pipeline.modelling.tagging.pr_records import read_pr_records
@@ -45,6 +46,7 @@ from prhub_pipeline.records import (
 from prhub_pipeline.reporting.context import build_report_context
 from prhub_pipeline.reporting.files import write_report_files
 from prhub_pipeline.reporting.render import render_report
+from prhub_pipeline.stages.scoring import calibration_span
 from prhub_pipeline.weeks import WeekWindow
 
 REPO = "verl-project/verl"
@@ -126,7 +128,8 @@ def main() -> None:
     week = [pr for pr in prs if window.contains(pr.merged_at)]
     previous = [pr for pr in prs if window.previous().contains(pr.merged_at)]
     modules = {pr.number: ground_truth(pr, MODULES).modules for pr in prs}
-    calibration = fit_calibration(history, modules, SCORING)
+    upto = [pr for pr in prs if pr.merged_at < window.end_utc]
+    calibration = raw_history(upto, modules, SCORING).calibration(*calibration_span(window))
     fitted = time.perf_counter()
     review_data = (
         load_reviews(reviews_path) if reviews_path.exists() else ReviewData(available=False)
