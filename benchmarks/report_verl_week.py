@@ -43,7 +43,7 @@ from prhub_pipeline.records import (
     ThreadComment,
     WeekCounts,
 )
-from prhub_pipeline.reporting.context import build_report_context
+from prhub_pipeline.reporting.context import ReportBackground, build_report_context
 from prhub_pipeline.reporting.files import write_report_files
 from prhub_pipeline.reporting.render import render_report
 from prhub_pipeline.stages.scoring import calibration_span
@@ -184,12 +184,14 @@ def main() -> None:
             previous_counts,
             lang,
             calibration=calibration,
-            history_by_number=by_number,
-            scoring=SCORING,
-            source="git",
-            history_size=len(history),
             display_names=MODULES.display_names_in(lang),
-            core_tested=core_tested,
+            background=ReportBackground(
+                scoring=SCORING,
+                source="git",
+                history=by_number,
+                history_size=len(history),
+                core_tested=core_tested,
+            ),
         )
         rendered.append(
             RenderedReport(
@@ -202,8 +204,8 @@ def main() -> None:
     paths = write_report_files(out, REPO, window.week_start, rendered)
     print("wrote:", *[str(p) for p in paths], sep="\n  ")
     print(
-        f"timing: load {loaded - started:.2f}s, calibrate"
-        f" on {len(history)} PRs {fitted - loaded:.2f}s,"
+        f"timing: load {loaded - started:.2f}s, calibrate on {calibration.history_size}"
+        f" of {len(upto)} PRs {fitted - loaded:.2f}s,"
         f" score+risks {scored - fitted:.3f}s, build+render 2 langs x 2 formats"
         f" {rendered_at - render_started:.3f}s"
     )

@@ -39,7 +39,7 @@ from prhub_pipeline.records import (
     WeekCounts,
 )
 from prhub_pipeline.reporting import facts, sections
-from prhub_pipeline.reporting.context import MAX_QUICK_VIEW, build_report_context
+from prhub_pipeline.reporting.context import MAX_QUICK_VIEW, ReportBackground, build_report_context
 from prhub_pipeline.reporting.facts import Period, Summary, relanding
 from prhub_pipeline.reporting.files import write_report_files
 from prhub_pipeline.reporting.models import PrRef, ReportContext, TrendRow
@@ -211,11 +211,13 @@ def context_for(
         lang,
         report_url="https://example.org/r",
         calibration=CALIBRATION,
-        subject_themes=subject_themes,
-        history_size=4639,
         display_names=display_names,
-        scoring=scoring,
-        history_by_number={pr.number: pr for pr in history or []},
+        background=ReportBackground(
+            scoring=scoring or ScoringConfig(),
+            subject_themes=subject_themes or {},
+            history={pr.number: pr for pr in history or []},
+            history_size=4639,
+        ),
     )
 
 
@@ -565,7 +567,7 @@ def test_work_left_for_later_is_quoted_until_a_later_pr_takes_it_up(tmp_path: Pa
             None,
             lang,
             calibration=CALIBRATION,
-            history_by_number={p.number: p for p in history},
+            background=ReportBackground(history={p.number: p for p in history}),
         )
 
     gaps: list[tuple[Lang, str, str, str]] = [

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring.importance import ScoreCalibration, reverted_target
@@ -85,6 +85,39 @@ def _themes_told_apart(words: Wording, modules: set[str], themes: set[str]) -> W
     return replace(words, theme_names={**words.theme_names, **told_apart})
 
 
+@dataclass(frozen=True)
+class ReportBackground:
+    """What a week's report draws on beyond the week: the repository's settings and its stored
+    history. The defaults are a repository with the built-in rules and no history; a run that
+    reports many weeks works this out once and passes it to every week.
+
+    `scoring` gives the key threshold the header names and tells test, doc and data files apart
+    where a PR's outline of changed files is told. `source` names where the PRs came from (else
+    the week's PRs say). `housekeeping` names the housekeeping themes and their modules
+    (`ThemeRule.housekeeping`; `None`: the built-in rules), which group a PR only when nothing
+    more specific does; `theme_modules` every theme's modules (`None`: the built-in rules'), so
+    that a theme made of a module that counts the same PRs shares its trend row.
+    `subject_themes` are the themes that name what the repository is about (with their share of
+    its `history_size` stored PRs; `themes.subject_themes`): left out, and said so once.
+    `history` holds the stored PRs by number (the week's among them or not). `title_index` may
+    hold `title_owners` of the history; `core_tested` PRs' `risks.core_tests` (the others are
+    worked out per week), for the share of the changes of core code that came with tests.
+    `reviewed_before` holds the review (`facts.reviewing_by_pr`) of stored PRs with review data,
+    for the share approved in the weeks before.
+    """
+
+    scoring: ScoringConfig = field(default_factory=ScoringConfig)
+    source: str | None = None
+    housekeeping: Mapping[str, Sequence[str]] | None = None
+    theme_modules: Mapping[str, Sequence[str]] | None = None
+    subject_themes: Mapping[str, float] = field(default_factory=dict)
+    history: Mapping[int, PullRequest] = field(default_factory=dict)
+    history_size: int = 0
+    title_index: Mapping[str, int] | None = None
+    core_tested: Mapping[int, bool | None] = field(default_factory=dict)
+    reviewed_before: Mapping[int, facts.PrReviewing] = field(default_factory=dict)
+
+
 def build_report_context(
     repo: str,
     window: WeekWindow,
@@ -99,45 +132,31 @@ def build_report_context(
     report_url: str | None = None,
     *,
     calibration: ScoreCalibration | None = None,
-    history_by_number: Mapping[int, PullRequest] | None = None,
-    title_index: Mapping[str, int] | None = None,
-    scoring: ScoringConfig | None = None,
-    source: str | None = None,
-    housekeeping: Mapping[str, Sequence[str]] | None = None,
-    theme_modules: Mapping[str, Sequence[str]] | None = None,
-    subject_themes: Mapping[str, float] | None = None,
-    history_size: int = 0,
     display_names: Mapping[str, str] | None = None,
     pushed: int = 0,
-    core_tested: Mapping[int, bool | None] | None = None,
-    reviewed_before: Mapping[int, facts.PrReviewing] | None = None,
+    background: ReportBackground | None = None,
 ) -> ReportContext:
     """The report for one repository and week, in `lang`.
 
     `scores` must cover every PR in `prs` (a PR without a score is an error: the report would
     silently drop it). `previous_week_counts=None` means the previous week is unknown.
-    `housekeeping` names the housekeeping themes and their modules (`ThemeRule.housekeeping`;
-    `None`: the built-in rules), which group a PR only when nothing more specific does;
-    `theme_modules` every theme's modules (`None`: the built-in rules'), so that a theme made
-    of a module that counts the same PRs shares its trend row.
-    `subject_themes` are the themes that name what the repository is about (with their share
-    of its `history_size` stored PRs; `themes.subject_themes`): left out, and said so once.
-    `scoring` gives the key threshold the header names and tells test, doc and data files apart
-    where a PR's outline of changed files is told (the defaults when None). `display_names` are
-    the repository's names for its modules in `lang` (`ModulesConfig.display_names_in`).
-    `pushed` counts the week's commits pushed without a PR, which the header says the report
-    does not cover. `core_tested` may hold PRs' `risks.core_tests` worked out once for every
-    week of a run (the others are worked out here), for the share of the changes of core code
-    that came with tests. `reviewed_before` holds the review (`facts.reviewing_by_pr`) of stored
-    PRs with review data, for the share approved in the weeks before. `title_index` may hold
-    `title_owners` of the history (the week's PRs among it), worked out once for every week of a
-    run.
+    `calibration` is what the week's scores were calibrated on, as the header tells it.
+    `display_names` are the repository's names for its modules in `lang`
+    (`ModulesConfig.display_names_in`). `pushed` counts the week's commits pushed without a PR,
+    which the header says the report does not cover. `background` holds the repository's
+    settings and history (`ReportBackground`; the defaults when None).
     """
     if lang not in LANGS:
         raise ValueError(f"unknown report language {lang!r}; expected one of {', '.join(LANGS)}")
-    subjects = dict(subject_themes or {})
-    housekeeping_by_theme = housekeeping_themes(None) if housekeeping is None else housekeeping
-    theme_modules = modules_by_theme(None) if theme_modules is None else theme_modules
+    background = background or ReportBackground()
+    scoring = background.scoring
+    subjects = dict(background.subject_themes)
+    housekeeping_by_theme = (
+        housekeeping_themes(None) if background.housekeeping is None else background.housekeeping
+    )
+    theme_modules = (
+        modules_by_theme(None) if background.theme_modules is None else background.theme_modules
+    )
     themes = [t for t in themes if t.theme not in subjects]
     if previous_week_counts is not None and subjects:  # stored before the theme became one
         previous_week_counts = previous_week_counts.model_copy(
@@ -185,10 +204,11 @@ def build_report_context(
         {m for names in module_names.values() for m in names} | set(last_week.modules),
         {t for names in theme_names.values() for t in names} | set(last_week.themes),
     )
-    scoring = scoring or ScoringConfig()
-    known = dict(history_by_number or {})
+    known = dict(background.history)
     known.update(by_number)
-    owners = title_owners(known.values()) if title_index is None else title_index
+    owners = (
+        title_owners(known.values()) if background.title_index is None else background.title_index
+    )
     repeated = repeats(prs, {s.number: s.pr_type for s in scores}, known)
     refs = {
         pr.number: _pr_ref(
@@ -231,7 +251,10 @@ def build_report_context(
         key_threshold=scoring.key_threshold,
         risk_flag_count=len(risks),
         generated=words.how_generated(
-            source or (prs[0].source if prs else None), calibration, review_data.available, pushed
+            background.source or (prs[0].source if prs else None),
+            calibration,
+            review_data.available,
+            pushed,
         ),
         report_url=report_url,
     )
@@ -248,7 +271,7 @@ def build_report_context(
         facts.review_coverage(
             reviewing,
             prs,
-            facts.reviewing_before(reviewed_before or {}, known.values(), window),
+            facts.reviewing_before(background.reviewed_before, known.values(), window),
         ),
         housekeeping=housekeeping_by_theme,
     )
@@ -310,7 +333,7 @@ def build_report_context(
         summary=words.summary(summary),
         groups=groups,
         trends_lead=words.trends_lead(counts, previous_week_counts, prs_of, facts.guesses(ordered))
-        + words.subject_themes_note(subjects, history_size)
+        + words.subject_themes_note(subjects, background.history_size)
         + words.faded_labels_note([name for _, name in faded])
         + words.busy_files_note(
             facts.busy_files(prs_by_importance, known.values(), window, scoring)
@@ -338,8 +361,8 @@ def build_report_context(
             testing=facts.core_testing(
                 prs,
                 lambda pr: (
-                    core_tested[pr.number]
-                    if core_tested is not None and pr.number in core_tested
+                    background.core_tested[pr.number]
+                    if pr.number in background.core_tested
                     else core_tests(pr, scoring)
                 ),
                 known.values(),

@@ -20,7 +20,7 @@ from prhub_pipeline.modelling.tagging.themes import (
     subject_themes,
 )
 from prhub_pipeline.records import LANGS, PullRequest, RenderedReport, WeekCounts
-from prhub_pipeline.reporting.context import build_report_context, title_owners
+from prhub_pipeline.reporting.context import ReportBackground, build_report_context, title_owners
 from prhub_pipeline.reporting.facts import USUAL_WEEKS, PrReviewing, reviewing_by_pr
 from prhub_pipeline.reporting.files import (
     ReportDirError,
@@ -77,13 +77,21 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
         # before the first one (USUAL_WEEKS), not the whole history on every scheduled run.
         since = windows[0].weeks_before(USUAL_WEEKS).start_utc
         recent = [pr for pr in stored.values() if pr.merged_at >= since]
-        core_tested = {pr.number: core_tests(pr, repo.scoring) for pr in recent}
-        reviewed = stored_reviewing(
-            con, repo.name, stored, since=windows[0].week_start - timedelta(weeks=USUAL_WEEKS)
+        background = ReportBackground(
+            scoring=repo.scoring,
+            source=repo.source,
+            housekeeping=housekeeping_themes(repo.themes),
+            theme_modules=modules_by_theme(repo.themes),
+            subject_themes=subject_themes(read_themes(con, repo.name), len(stored)),
+            history=stored,
+            history_size=len(stored),
+            title_index=title_owners(stored.values()),
+            core_tested={pr.number: core_tests(pr, repo.scoring) for pr in recent},
+            reviewed_before=stored_reviewing(
+                con, repo.name, stored, since=windows[0].week_start - timedelta(weeks=USUAL_WEEKS)
+            ),
         )
-        subjects = subject_themes(read_themes(con, repo.name), len(stored))
         spellings = tag_spellings(list(stored.values()), repo.modules)
-        owners = title_owners(stored.values())
         merged = sorted(pr.merged_at for pr in stored.values())
         for window in windows:
             week = window.week_start
@@ -122,20 +130,11 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                         else None
                     ),
                     calibration=calibration,
-                    history_by_number=stored,
-                    title_index=owners,
-                    scoring=repo.scoring,
                     display_names=module_display_names(
                         repo.modules.display_names_in(lang), spellings
                     ),
-                    source=repo.source,
-                    housekeeping=housekeeping_themes(repo.themes),
-                    theme_modules=modules_by_theme(repo.themes),
-                    subject_themes=subjects,
-                    history_size=len(stored),
                     pushed=pushed,
-                    core_tested=core_tested,
-                    reviewed_before=reviewed,
+                    background=background,
                 )
                 counts = context.counts
                 rendered.append(
