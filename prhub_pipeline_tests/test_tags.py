@@ -87,6 +87,18 @@ def test_how_a_pr_came_about_is_a_tag_but_no_area(tag: str) -> None:
     assert len(tags.modules) == 2 and areas_of(tags.modules) == ["rollout"]
 
 
+def test_a_tag_one_letter_from_a_tool_that_writes_prs_is_an_area() -> None:
+    """`codex` and `claude` name who wrote a PR; `[Codec]` and `[Clause]` are places."""
+    tools = ["Codex", "Claude", "Copilot", "dependabot", "pre-commit.ci"]
+    assert areas_of([*tools, "Codec", "Coder", "Codes", "Clause", "Copilots"]) == [
+        "Codec",
+        "Coder",
+        "Codes",
+        "Clause",
+        "Copilots",
+    ]
+
+
 def test_unknown_tags_are_kept_not_dropped() -> None:
     tags = parse_title_tags("[rollout, Long Context][sft] feat: x", MODULES)
     assert tags.modules == ["rollout"]

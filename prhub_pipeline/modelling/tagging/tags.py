@@ -72,9 +72,11 @@ STATUS_TAGS = frozenset(
     # `[FOLLOWUP]` and `[redo]`), who or what wrote it (`[Claude]`, `[pre-commit.ci]`), how
     # urgent it is: none says where the change is.
     | {"resubmit", "redo", "reapply", "follow_up", "followup", "backport", "temp", "tmp"}
-    | {"hack", "bot", "dependabot", "pre_commit.ci", "claude", "codex", "copilot"}
-    | {"urgent", "p0", "p1", "p2", "p3"}
+    | {"hack", "urgent", "p0", "p1", "p2", "p3"}
 )
+# Tools and bots that write PRs: no area when named exactly, but one letter off they are words
+# of their own (`[Codec]`, `[Coder]` beside `codex`), never slips.
+AUTHOR_TAGS = frozenset({"bot", "dependabot", "pre_commit.ci", "claude", "codex", "copilot"})
 # Words that say what kind of change a PR is, not where: `[misc] fix: ...`, `[fix][ci] ...`.
 # Beside the type-only tags, ones that name an area in some repositories (verl's `[ci]`).
 CHANGE_TYPES = TYPE_ONLY_TAGS | {"test", "perf", "docs", "doc", "build", "ci"}
@@ -378,7 +380,7 @@ def _says_no_area(key: str) -> bool:
     same first letter (`[Refractor]`, `[bugifx]`, `[enchance]`, `[imporve]`: 24 PRs over six
     of twelve repositories, one of vllm-omni's report sections "Refractor"). Short tags are
     never slips (`core` is not `chore`)."""
-    if key in _NO_AREA_KEYS or _NOT_READY.match(key):
+    if key in _NO_AREA_KEYS or key in _AUTHOR_KEYS or _NOT_READY.match(key):
         return True
     return len(key) >= 5 and any(
         word[0] == key[0] and len(word) >= 5 and _edit_distance(key, word, 1) <= 1
@@ -392,6 +394,7 @@ def _spelling_free(tag: str) -> str:
 
 
 _NO_AREA_KEYS = frozenset(map(_spelling_free, TYPE_ONLY_TAGS | STATUS_TAGS))
+_AUTHOR_KEYS = frozenset(map(_spelling_free, AUTHOR_TAGS))
 # Status written as a phrase, spelling-free: `[not ready to review yet]`, `[Ready for review]`,
 # `[Don't merge yet]`, `[do not review]` (tpu-inference's report had a module "not ready to
 # review yet"; one or two such tags in each of four repositories).
