@@ -327,6 +327,12 @@ def history(count: int = 120) -> list[PullRequest]:
         ("📝 Add docstrings to `mxfp4`", "doc", False, []),
         ("Add detailed docstrings to the loader", "doc", False, []),
         ("[ci] feat: add docstring checker script", "feat", False, ["ci"]),
+        ("Add docstring checker script", "feat", False, []),
+        ("Add docstring coverage check to CI", "feat", False, []),
+        ("Add docstrings and a new fused MoE kernel", "feat", False, []),
+        ("Update docstrings for the rollout API.", "doc", False, []),
+        ("Write docstrings for the loader", "doc", False, []),
+        ("Generate docstrings", "doc", False, []),
         # PyTorch's marker of a breaking change (torchtitan #2386), and a series' place
         ("[BC Breaking] feat: new config system", "feat", True, []),
         ("[BC-breaking][fsdp] refactor: x", "refactor", True, ["fsdp"]),

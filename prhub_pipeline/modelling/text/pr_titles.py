@@ -181,8 +181,12 @@ _ADDS_TESTS = re.compile(
 )
 # `📝 Add docstrings to `mxfp4``: documentation in the code (tilelang's CodeRabbit bot opened
 # five such PRs, four of them key features), not a feature.
+# The docstrings are the whole object: "Add docstrings checker" or "Add docstrings and a
+# fused kernel" add more than documentation.
 _ADDS_DOCSTRINGS = re.compile(
-    r"^\W*(?:add|improv|updat|generat|writ)\w*\s+(?:[\w.-]+\s+){0,2}?docstrings?\b",
+    r"^\W*(?:add|improv|updat|generat|writ)\w*\s+(?:[\w.-]+\s+){0,2}?docstrings?"
+    r"(?:\s+(?:to|for|in|of|on|across|throughout)\s+(?:(?!\b(?:and|with|plus)\b)[^&+,;])*)?"
+    r"[\s.!]*$",
     re.IGNORECASE,
 )
 # `Reapply "[Refactor] Unify full-graph parameter update logic (#6041)"`: the change that comes
@@ -326,7 +330,7 @@ def parse_title(title: str) -> TitleInfo:
         pr_type = "chore"
     elif pr_type == "feat" and _ADDS_TESTS.match(lead):
         pr_type = "test"
-    elif pr_type == "feat" and _ADDS_DOCSTRINGS.match(lead):
+    elif pr_type in ("feat", "chore", "other") and _ADDS_DOCSTRINGS.match(lead):
         pr_type = "doc"
     # verl's early `[doc] ...`, `[bugfix] ...` titles: a tag that names a type wins over the
     # first word, which is often a plain verb ("update", "add"). `[Bug fix]` is `[bugfix]`.
