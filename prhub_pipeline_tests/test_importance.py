@@ -15,6 +15,7 @@ from prhub_pipeline.modelling.scoring.importance import (
     TYPE_WEIGHTS,
     PrReview,
     ScoreCalibration,
+    calibration_since,
     calibration_slice,
     change_shape,
     fit_calibration,
@@ -1772,6 +1773,14 @@ def test_a_deleted_file_weighs_like_documentation_in_size_and_stays_core() -> No
     sizes = [score_parts(pr, [], CONFIG)["size"] for pr in (deleted, documented, written)]
     assert sizes[0] == sizes[1] < sizes[2]
     assert change_shape(deleted, CONFIG).core_lines == 535
+    # A deleted workflow file too; deleted tests weigh in full, as tests do.
+    for path, removed in ((".github/workflows/old.yml", 535), ("tests/test_old.py", 0)):
+        gone = make_pr(4, "chore: remove", files=[(path, 0, 535)])
+        gone = gone.model_copy(
+            update={"files": [gone.files[0].model_copy(update={"status": "removed"})]}
+        )
+        assert change_shape(gone, CONFIG).removed_lines == removed, path
+    assert score_parts(gone, [], CONFIG)["size"] == sizes[2]
 
 
 def test_size_stops_growing_at_a_thousand_lines() -> None:
@@ -1812,7 +1821,10 @@ def test_breaking_marker_and_breadth_raise_the_score() -> None:
     two = score_parts(make_pr(1, "[fsdp] feat: x", files=spread[:2]), four, CONFIG)
     assert one_file["breadth"] == 0 and 0 < two["breadth"] < broad["breadth"]
     # `[BugFix][CUDA]`: the type tag a repository learned as a label is no second area.
-    typed = score_parts(make_pr(1, "[BugFix][CUDA] Fix x"), ["bugfix", "cuda"], CONFIG)
+    two_places = [("verl/cuda/a.py", 5, 0), ("verl/loader/b.py", 5, 0)]
+    typed = score_parts(
+        make_pr(1, "[BugFix][CUDA] Fix x", files=two_places), ["bugfix", "cuda"], CONFIG
+    )
     assert typed["breadth"] == 0
 
 
@@ -2026,6 +2038,29 @@ def test_a_weeks_calibration_is_fitted_on_its_year_and_nothing_later() -> None:
     assert raw_history(prs[::-1], {}, CONFIG).calibration(start, week_end) == so_far
     young = raw_history(prs[:20], {}, CONFIG).calibration(start, week_end)
     assert (young.method, young.history_size) == ("fixed", 20)
+
+
+def test_a_run_scores_only_the_history_its_weeks_are_calibrated_on() -> None:
+    """A scheduled run of one week scores a year of history, not all of it, and calibrates
+    every week of the run as the whole history would, ties at the year's edge included."""
+    prs = history(400)
+    prs = [  # PRs merged in the same second as their neighbours
+        pr.model_copy(update={"merged_at": prs[i - i % 3].merged_at}) for i, pr in enumerate(prs)
+    ]
+    merged = sorted(pr.merged_at for pr in prs)
+    year = timedelta(days=140)  # shorter than the history, so some is left out
+    spans = [(prs[i].merged_at - year, prs[i].merged_at) for i in (399, 250, 330)]
+    since = calibration_since(merged, spans)
+    assert since is not None and merged[0] < since
+    whole = raw_history(prs, {}, CONFIG)
+    part = raw_history(prs, {}, CONFIG, since=since)
+    assert len(part.raw_scores) < len(whole.raw_scores)
+    for start, end in spans:
+        assert part.calibration(start, end) == whole.calibration(start, end)
+    # A history of 230 PRs: the latest 200 reach back past the year's start.
+    assert calibration_since(merged[:230], spans[1:2]) == merged[30]
+    assert calibration_since(merged, []) is None
+    assert calibration_since([], spans) is None
 
 
 def test_a_reviewed_history_is_calibrated_with_its_review_parts() -> None:

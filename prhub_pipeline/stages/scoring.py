@@ -15,6 +15,7 @@ from prhub_pipeline.modelling.scoring.importance import (
     PrReview,
     RawHistory,
     ScoreCalibration,
+    calibration_since,
     raw_history,
     reviews_by_pr,
     score_week,
@@ -54,16 +55,24 @@ def calibration_span(window: WeekWindow) -> tuple[datetime, datetime]:
     return window.weeks_before(CALIBRATION_WEEKS - 1).start_utc, window.end_utc
 
 
-def load_history(con: duckdb.DuckDBPyConnection, repo: RepoConfig) -> RepositoryHistory:
-    """Every stored PR, its modules and its raw score (with its review, where its week has
-    review data)."""
+def load_history(
+    con: duckdb.DuckDBPyConnection, repo: RepoConfig, windows: Sequence[WeekWindow]
+) -> RepositoryHistory:
+    """Every stored PR and its modules, and the raw scores (with reviews, where a week has
+    review data) of the PRs that `windows` are calibrated on: a scheduled run of one week
+    scores a year of history, not all of it."""
     history = read_prs(con, repo.name)
     modules: dict[int, list[str]] = defaultdict(list)
     for label in read_module_labels(con, repo.name):
         modules[label.number].append(label.module)
+    since = calibration_since(
+        sorted(pr.merged_at for pr in history), map(calibration_span, windows)
+    )
+    calibrated = {pr.number for pr in history if since is not None and pr.merged_at >= since}
     reviews: dict[int, PrReview] = {}
-    reviewed_weeks = github_weeks(con, repo.name)
-    for week, numbers in week_pr_numbers(con, repo.name, reviewed_weeks).items():
+    for week, numbers in week_pr_numbers(con, repo.name, github_weeks(con, repo.name)).items():
+        if calibrated.isdisjoint(numbers):
+            continue
         review_data = read_review_data(con, repo.name, week)
         if review_data.available:
             found = reviews_by_pr(review_data)
@@ -71,15 +80,18 @@ def load_history(con: duckdb.DuckDBPyConnection, repo: RepoConfig) -> Repository
     return RepositoryHistory(
         by_number={pr.number: pr for pr in history},
         modules=dict(modules),
-        raw=raw_history(history, modules, repo.scoring, reviews),
+        raw=RawHistory([], [])  # no week of the run has a PR to calibrate on
+        if since is None
+        else raw_history(history, modules, repo.scoring, reviews, since=since),
     )
 
 
 def score_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[WeekScores]:
     results = []
     with connect(settings.database) as con:
-        history = load_history(con, repo)
-        for window in windows_for(settings, weeks):
+        windows = windows_for(settings, weeks)
+        history = load_history(con, repo, windows)
+        for window in windows:
             prs = read_prs(con, repo.name, window.week_start)
             review_data = read_review_data(con, repo.name, window.week_start)
             calibration = history.raw.calibration(*calibration_span(window))

@@ -15,7 +15,7 @@ import bisect
 import math
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
@@ -415,9 +415,10 @@ class ChangeShape:
     data_lines: int = 0
     # Only what supports the code changed (tests, CI, image builds; docs beside them).
     support_only: bool = False
-    # Lines of code files the PR deletes outright (not docs, data or tests), which weigh like
-    # docs in size, as a reviewer reads them: slime #1943 deleted an unused 535-line file and
-    # scored 7.7. Deleted core files still count as core lines.
+    # Lines of code, CI or image files the PR deletes outright, which weigh like docs in size,
+    # as a reviewer reads them: slime #1943 deleted an unused 535-line file and scored 7.7.
+    # Deleted core files still count as core lines. Deleted tests weigh in full: the tests a
+    # revert takes out with its change (verl #6360) are part of what it undoes.
     removed_lines: int = 0
 
     @property
@@ -635,7 +636,7 @@ def calibration_slice(merged_at: Sequence[datetime], start: datetime, end: datet
 
 @dataclass(frozen=True)
 class RawHistory:
-    """Every stored PR's raw score in merge order, worked out once for a run's calibrations."""
+    """Stored PRs' raw scores in merge order, worked out once for a run's calibrations."""
 
     merged_at: list[datetime]
     raw_scores: list[float]
@@ -650,16 +651,38 @@ def raw_history(
     modules: Mapping[int, Sequence[str]],
     config: ScoringConfig,
     reviews: Mapping[int, PrReview] | None = None,
+    since: datetime | None = None,
 ) -> RawHistory:
     """The raw scores of a repository's stored PRs, with their review parts where `reviews`
     has the PR (a PR of a week with review data; see `reviews_by_pr`): the weeks scored with
     review data are then placed on a scale that has it too. Left out, every PR reviewed at
-    all rose above the scale's PRs of equal worth (up to 1.5 raw)."""
-    ordered = sorted(history, key=lambda pr: (pr.merged_at, pr.number))
+    all rose above the scale's PRs of equal worth (up to 1.5 raw).
+
+    Only the PRs merged at or after `since` are scored, when given (`calibration_since`: the
+    earliest a run's weeks are calibrated on); the others still resolve their reverts."""
+    known = {pr.number: pr for pr in history}
+    ordered = sorted(
+        (pr for pr in history if since is None or pr.merged_at >= since),
+        key=lambda pr: (pr.merged_at, pr.number),
+    )
     return RawHistory(
         merged_at=[pr.merged_at for pr in ordered],
-        raw_scores=_history_raw_scores(ordered, modules, config, reviews or {}),
+        raw_scores=_history_raw_scores(ordered, modules, config, reviews or {}, known),
     )
+
+
+def calibration_since(
+    merged_at: Sequence[datetime], spans: Iterable[tuple[datetime, datetime]]
+) -> datetime | None:
+    """The earliest merge time any of the weeks whose years are `spans` is calibrated on, in a
+    history of `merged_at` (sorted); None when none of them has a PR to calibrate on. Later
+    weeks' slices never start earlier, so a `raw_history` since then calibrates them all."""
+    starts = [
+        merged_at[chosen.start]
+        for chosen in (calibration_slice(merged_at, start, end) for start, end in spans)
+        if chosen.start < chosen.stop
+    ]
+    return min(starts, default=None)
 
 
 def fit_calibration(
@@ -667,8 +690,9 @@ def fit_calibration(
     modules: Mapping[int, Sequence[str]],
     config: ScoringConfig,
 ) -> ScoreCalibration:
-    """Fit the raw-to-importance map on all of `history` (see `RawHistory.calibration` for a
-    week's)."""
+    """Fit the raw-to-importance map on all of `history`, as if it were one week's year: for a
+    history already cut to what a week is calibrated on (the pipeline and its benchmark cut
+    it with `RawHistory.calibration`)."""
     return _fit(_history_raw_scores(history, modules, config))
 
 
@@ -716,8 +740,9 @@ def _history_raw_scores(
     modules: Mapping[int, Sequence[str]],
     config: ScoringConfig,
     reviews: Mapping[int, PrReview] | None = None,
+    known: Mapping[int, PullRequest] | None = None,
 ) -> list[float]:
-    known = {pr.number: pr for pr in history}
+    known = {pr.number: pr for pr in history} if known is None else known
     prepared = [resolve_revert(pr, known) for pr in history]
     return [
         sum(
