@@ -28,7 +28,13 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.scoring.importance import raw_history, resolve_revert, score_week
+from prhub_pipeline.modelling.scoring.importance import (
+    PrReview,
+    raw_history,
+    resolve_revert,
+    reviews_by_pr,
+    score_week,
+)
 from prhub_pipeline.modelling.scoring.risks import core_tests, flag_risks
 from prhub_pipeline.modelling.tagging.evaluation import load_modules_config
 from prhub_pipeline.modelling.tagging.pr_records import read_pr_records
@@ -128,12 +134,18 @@ def main() -> None:
     week = [pr for pr in prs if window.contains(pr.merged_at)]
     previous = [pr for pr in prs if window.previous().contains(pr.merged_at)]
     modules = {pr.number: ground_truth(pr, MODULES).modules for pr in prs}
-    upto = [pr for pr in prs if pr.merged_at < window.end_utc]
-    calibration = raw_history(upto, modules, SCORING).calibration(*calibration_span(window))
-    fitted = time.perf_counter()
     review_data = (
         load_reviews(reviews_path) if reviews_path.exists() else ReviewData(available=False)
     )
+    # The week's PRs are scored with their reviews, and so placed on the scale, as the pipeline
+    # places a week with review data.
+    found = reviews_by_pr(review_data)
+    reviews = {pr.number: found.get(pr.number, PrReview()) for pr in week} if found else None
+    upto = [pr for pr in prs if pr.merged_at < window.end_utc]
+    calibration = raw_history(upto, modules, SCORING, reviews).calibration(
+        *calibration_span(window)
+    )
+    fitted = time.perf_counter()
     by_number = {pr.number: pr for pr in history}
     scores = score_week(week, modules, review_data, SCORING, calibration, by_number)
     risks = flag_risks(week, modules, review_data, SCORING, by_number, check_approvals=False)
