@@ -44,9 +44,9 @@ from prhub_pipeline.reporting.facts import Period, Summary, relanding
 from prhub_pipeline.reporting.files import write_report_files
 from prhub_pipeline.reporting.models import PrRef, ReportContext, TrendRow
 from prhub_pipeline.reporting.render import (
+    FORMATS,
     LABELS,
     MAX_CHART_BARS,
-    Format,
     RefScope,
     html_refs,
     md_escape,
@@ -75,7 +75,6 @@ from prhub_pipeline_tests.test_importance import MERGED, REPO, history, make_pr
 
 CONFIG = ScoringConfig(core_paths=["verl/**/*.py"])
 WINDOW = WeekWindow(week_start=date(2026, 5, 11), timezone="Asia/Shanghai")
-FORMATS: tuple[Format, ...] = ("md", "html")
 HOSTILE_TITLE = "[fsdp] fix: <script>alert(1)</script> | pipe\nnew line **bold** 🚀"
 CALIBRATION = fit_calibration(history(), {}, CONFIG)
 

@@ -81,7 +81,7 @@ def _scores_metadata(results: Sequence[WeekScores]) -> dict[str, dg.MetadataValu
         ),
         "risks": _counts_table(risks),
         "calibration": dg.MetadataValue.text(
-            f"{calibration.method} on the {calibration.history_size} PRs of the year up to"
+            f"{calibration.method} on the latest {calibration.history_size} PRs up to"
             f" {results[-1].window.key}"
             if calibration
             else "none"
