@@ -481,10 +481,12 @@ def _keys_at(node: yaml.Node | None, index: int) -> str:
             entries = [(str(key.value), key, value) for key, value in node.value]
         else:
             entries = [(str(i), item, item) for i, item in enumerate(node.value)]
+        # A block collection ends where the next key starts: its end is not inside it.
         inside = [
             (name, last)
             for name, first, last in entries
-            if first.start_mark.index <= index <= last.end_mark.index
+            if first.start_mark.index <= index < last.end_mark.index
+            or index == last.start_mark.index
         ]
         if not inside:
             break

@@ -115,6 +115,15 @@ def test_a_config_date_that_is_none_is_bad_input_naming_file_and_key(
             ": not valid YAML at line 2, column 9: expected ',' or ']', but got ':'",
         ),
         (b"database: x\ndatabase: y\n", ":2: database: key given twice, first on line 1"),
+        # After a block collection, whose end is where the next key starts.
+        (
+            b"language: en\nrepos:\n  - name: a/b\n    start: 2024-10-28\nlanguage: zh\n",
+            ":5: language: key given twice, first on line 1",
+        ),
+        (
+            b"repos:\n  - name: a/b\n    modules:\n      allowed: [x]\n    name: c/d\n",
+            ":5: repos.0.name: key given twice, first on line 2",
+        ),
     ],
 )
 def test_a_config_that_is_not_utf8_yaml_is_one_line_naming_the_file(
