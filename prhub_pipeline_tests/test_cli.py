@@ -14,7 +14,7 @@ from prhub_pipeline.cli import main
 from prhub_pipeline.modelling.tagging import evaluation
 from prhub_pipeline.modelling.tagging.pr_records import write_pr_records
 from prhub_pipeline.warehouse import WarehouseError
-from prhub_pipeline.warehouse.query import run_query
+from prhub_pipeline.warehouse.query import check_query, run_query
 from prhub_pipeline_tests.conftest import empty_warehouse, write_config
 from prhub_pipeline_tests.module_fixtures import synthetic_history
 
@@ -162,6 +162,17 @@ def test_an_empty_query_is_bad_input(
     )
 
 
+def test_a_query_of_several_statements_is_bad_input(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DuckDB printed the last statement's rows alone."""
+    assert prhub(["sql", "SELECT 1; SELECT 2;"], capsys) == (
+        2,
+        "prhub sql: argument query: the query holds 2 statements; run them one at a time",
+    )
+    assert check_query("SELECT 1;  -- the one") == "SELECT 1;  -- the one"
+
+
 def test_run_query_refuses_an_empty_query(tmp_path: Path) -> None:
     with pytest.raises(WarehouseError, match="the query is empty"):
         run_query(tmp_path / "prhub.duckdb", "-- comment only")
@@ -296,6 +307,18 @@ def test_evaluate_with_an_empty_test_file_is_bad_input(
     empty.write_text("\n", encoding="utf-8")
     argv = ["classifier", "evaluate", "--train", str(train), "--test", str(empty)]
     assert prhub(argv, capsys) == (2, f"prhub: {empty}: no PR records")
+
+
+def test_evaluate_names_a_missing_file_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, test = _records(tmp_path)
+    missing = tmp_path / "missing.jsonl"
+    argv = ["classifier", "evaluate", "--train", str(missing), "--test", str(test)]
+    assert prhub(argv, capsys) == (
+        2,
+        f"prhub: {missing}: cannot read PR records: No such file or directory",
+    )
 
 
 def test_evaluate_names_the_file_and_line_of_a_bad_record_or_byte(

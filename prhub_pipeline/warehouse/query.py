@@ -16,13 +16,19 @@ MAX_CELL = 80
 
 def check_query(query: str) -> str:
     """The query, unless it holds no SQL statement (DuckDB runs that as nothing at all and
-    returns no cursor). A query DuckDB cannot parse passes: running it shows where it fails."""
+    returns no cursor) or more than one (DuckDB returns the last one's rows alone, and the
+    others' would go unseen). A query DuckDB cannot parse passes: running it shows where it
+    fails."""
     try:
         statements = duckdb.extract_statements(query)
     except duckdb.Error:
         return query
     if not statements:
         raise WarehouseError("the query is empty: it holds no SQL statement")
+    if len(statements) > 1:
+        raise WarehouseError(
+            f"the query holds {len(statements)} statements; run them one at a time"
+        )
     return query
 
 

@@ -112,7 +112,7 @@ def read_pr_records(path: Path) -> PrRecords:
     try:
         text = read_utf8_text(path)
     except OSError as exc:
-        raise PrRecordError(f"{path}: cannot read PR records: {exc}") from exc
+        raise PrRecordError(f"{path}: cannot read PR records: {exc.strerror or exc}") from exc
     except NotUtf8Error as exc:
         raise PrRecordError(
             f"{path}:{exc.line}: not UTF-8 text (byte 0x{exc.byte:02x} at position {exc.position})"
