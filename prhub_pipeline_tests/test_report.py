@@ -2552,8 +2552,15 @@ def test_the_summary_says_who_reviewed_the_weeks_prs(lang: Lang) -> None:
     assert (
         words.review_coverage_sentence(quiet)
         == {
-            "zh": "评审：2 个 PR 中 1 个经作者以外的人评审（评审人 1 位）。",
-            "en": "Reviews: 1 of 2 PRs reviewed by someone other than their author (1 reviewer).",
+            # Threads without submitted reviews tell who took part, not who reviewed.
+            "zh": (
+                "评审（数据只含评审讨论，不含提交的评审）：2 个 PR 中 1 个有作者以外的人参与讨论"
+                "（评审人 1 位）。"
+            ),
+            "en": (
+                "Reviews (the data holds review threads, not submitted reviews): 1 of 2 PRs"
+                " discussed by someone other than their author (1 reviewer)."
+            ),
         }[lang]
     )
 

@@ -287,6 +287,8 @@ class Wording:
     # is empty, `review_coverage_bots` or `review_coverage_all_bots`), hours (empty or
     # `review_coverage_hours`).
     review_coverage: str
+    # The same but approved, where the data holds review threads and no submitted reviews.
+    review_coverage_threads_only: str
     review_coverage_approved: str  # fields n, earlier (empty or `review_coverage_earlier`)
     review_coverage_earlier: str  # fields share, earlier (the share before), weeks
     review_coverage_reviewers: Counted  # field n
@@ -751,7 +753,11 @@ class Wording:
             return _counted(template, n).format(n=n, **fields) if n else ""
 
         bots = self._opened_by_bots(c.threads, c.bot_threads)
-        return self.review_coverage.format(
+        # Without submitted reviews, only who took part in a thread is known, not who reviewed.
+        template = (
+            self.review_coverage if c.approved is not None else self.review_coverage_threads_only
+        )
+        return template.format(
             prs=c.prs,
             reviewed=c.reviewed,
             approved=self._approved(c),

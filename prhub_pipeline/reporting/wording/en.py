@@ -242,6 +242,10 @@ EN = Wording(
         "Reviews: {reviewed} of {prs} PRs reviewed by someone other than their author{reviewers}"
         "{approved}{threads}{hours}."
     ),
+    review_coverage_threads_only=(
+        "Reviews (the data holds review threads, not submitted reviews): {reviewed} of {prs} PRs"
+        " discussed by someone other than their author{reviewers}{threads}{hours}."
+    ),
     review_coverage_hours="; a median of {hours} hours from opening to merge",
     review_coverage_approved=", {n} approved{earlier}",
     review_coverage_earlier=" ({share}, against {earlier} over the previous {weeks} weeks)",

@@ -187,6 +187,10 @@ ZH = Wording(
         "评审：{prs} 个 PR 中 {reviewed} 个经作者以外的人评审{reviewers}{approved}{threads}"
         "{hours}。"
     ),
+    review_coverage_threads_only=(
+        "评审（数据只含评审讨论，不含提交的评审）："
+        "{prs} 个 PR 中 {reviewed} 个有作者以外的人参与讨论{reviewers}{threads}{hours}。"
+    ),
     review_coverage_hours="；从创建到合并的中位时长 {hours} 小时",
     review_coverage_approved="，{n} 个获得批准{earlier}",
     review_coverage_earlier="（{share}，此前 {weeks} 周为 {earlier}）",
