@@ -602,7 +602,23 @@ def test_the_revert_chain_and_review_asks_reach_the_report() -> None:
     )
     en = render_report(context_for(week_prs(), "en"), "en", "md")
     assert "the event loop here.”\n" in en
-    assert "so [#6293](https://github.com/verl-project/verl/pull/6293) is no longer fixed" in en
+    assert (
+        "with the fix reverted, the problem [#6293](https://github.com/verl-project/verl/pull/6293)"
+        " reports is unfixed again." in en
+    )
+    # What the reverted fix had fixed says what is broken again (verl #6350's KeyError).
+    crashing = [
+        pr.model_copy(update={"body": "Without it the loss raises `KeyError` on the outputs."})
+        if pr.number == 6350
+        else pr
+        for pr in week_prs()
+    ]
+    impacts: list[tuple[Lang, str]] = [
+        ("en", "reports (crashes or errors) is unfixed again"),
+        ("zh", "所述问题（崩溃或报错）重新"),
+    ]
+    for lang, said in impacts:
+        assert said in render_report(context_for(crashing, lang), lang, "md")
     # The summary and the risk name the reverted title; the chain's section, whose items give
     # both titles right below, does not repeat it.
     section = en.split("## Revert chain", 1)[1].split("\n- ", 1)[0]

@@ -19,7 +19,12 @@ from itertools import pairwise
 from typing import Literal, TypeVar, cast
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.scoring.importance import FileKind, file_kind, is_bot
+from prhub_pipeline.modelling.scoring.importance import (
+    FileKind,
+    file_kind,
+    is_bot,
+    ranked_fix_impacts,
+)
 from prhub_pipeline.modelling.scoring.known_gaps import followed_up_by
 from prhub_pipeline.modelling.scoring.repeats import title_words
 from prhub_pipeline.modelling.scoring.risks import RISK_ORDER, tests_noted
@@ -296,6 +301,9 @@ class RevertChain:
     title: str | None
     reopened: list[int]
     relanded: int | None = None
+    # What the reverted fix had fixed (`ranked_fix_impacts`), now unfixed again: the issues
+    # say what broke, the revert itself does not.
+    impacts: list[FixImpact] = field(default_factory=list)
     reason: str | None = None  # what the revert's description says beyond pointing at it
     # The day the re-land merged, when that was after the report's week: a report written
     # once later weeks are stored knows of it, one written at the week's end did not.
@@ -313,12 +321,14 @@ def revert_chain(
     reason = revert_reason(revert, known.get(target)) if revert is not None else None
     relanded = relanding(flag.number, target, known)
     merged = known[relanded].merged_at if relanded is not None else None
+    reopened = flag.related[1:]
     return RevertChain(
         number=flag.number,
         target=target,
         title=title,
-        reopened=flag.related[1:],
+        reopened=reopened,
         relanded=relanded,
+        impacts=ranked_fix_impacts(known[target]) if reopened and target in known else [],
         reason=shorten(reason, REASON_LIMIT) if reason else None,
         relanded_later_on=(
             merged.astimezone(window.zone).date()

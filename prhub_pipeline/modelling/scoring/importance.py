@@ -318,6 +318,12 @@ _NO_BEHAVIOUR_CHANGED = re.compile(
 )
 
 
+def ranked_fix_impacts(pr: PullRequest) -> list[FixImpact]:
+    """The impacts a fix names (`fix_impacts`), the weightiest first."""
+    found = fix_impacts(pr.title, pr.body)
+    return sorted(found, key=lambda k: (-FIX_IMPACT_WEIGHTS[k] * found[k], k))
+
+
 def fix_impacts(title: str, body: str) -> dict[FixImpact, float]:
     """Impacts a fix names: 1.0 when the title says it, 0.75 when only the description does.
 
@@ -791,10 +797,7 @@ def score_week(
         raw = round(sum(parts.values()), 4)
         importance = calibration.importance(raw)
         info = change_kind(pr.title, pr.body)
-        impacts: list[FixImpact] = []
-        if parts["fix_impact"]:
-            found = fix_impacts(pr.title, pr.body)
-            impacts = sorted(found, key=lambda k: (-FIX_IMPACT_WEIGHTS[k] * found[k], k))
+        impacts = ranked_fix_impacts(pr) if parts["fix_impact"] else []
         scores.append(
             PrScore(
                 number=pr.number,

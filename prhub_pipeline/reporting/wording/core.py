@@ -299,7 +299,8 @@ class Wording:
     revert_unknown: Counted  # fields refs
     revert: str
     revert_title: str
-    revert_reopened: Counted
+    revert_reopened: Counted  # fields target, refs, impacts (empty or `revert_impacts`)
+    revert_impacts: str  # field names: what the reverted fix had fixed
     revert_relanded: str  # fields target, relanded, when
     revert_relanded_soon: str  # when: within the report's week
     revert_relanded_later: str  # when: a day after the week's end
@@ -845,7 +846,12 @@ class Wording:
             text += self.revert_relanded.format(target=target, relanded=chain.relanded, when=when)
         elif chain.reopened:
             reopened = _counted(self.revert_reopened, len(chain.reopened))
-            text += reopened.format(target=target, refs=self.refs(chain.reopened))
+            impacts = [self.impact_names[i] for i in chain.impacts[:2]]
+            text += reopened.format(
+                target=target,
+                refs=self.refs(chain.reopened),
+                impacts=self.revert_impacts.format(names=self.join(impacts)) if impacts else "",
+            )
         return _closed(text + self.stop)  # a quoted reason may end in its own stop
 
     # Key changes.

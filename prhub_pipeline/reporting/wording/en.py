@@ -260,9 +260,12 @@ EN = Wording(
     revert="#{number} reverted #{target}",
     revert_title=' ("{title}")',
     revert_reopened=(
-        "; #{target} said it fixed {refs}, so {refs} is no longer fixed by that change",
-        "; #{target} said it fixed {refs}, so {refs} are no longer fixed by that change",
+        "; #{target} said it fixed {refs}: with the fix reverted, the problem {refs} reports"
+        "{impacts} is unfixed again",
+        "; #{target} said it fixed {refs}: with the fix reverted, the problems {refs} report"
+        "{impacts} are unfixed again",
     ),
+    revert_impacts=" ({names})",
     revert_relanded="; #{relanded} landed the change again{when}",
     revert_relanded_soon="",
     revert_relanded_later=" on {day:%b} {day.day}, after this week",
@@ -495,7 +498,7 @@ EN = Wording(
     ),
     follow_ups={
         "refix": "Follow up on {reopened}: the fix #{target} was reverted by #{number};"
-        " it needs a new fix, with a test for the reason of the revert.",
+        " find out why, then fix it again with a test.",
         "revert_explained": "Fix the cause #{number} gives for reverting #{target} (see the"
         " risk observations) and land a corrected version with a test for it.",
         "revert": "Find out why #{number} reverted #{target}"

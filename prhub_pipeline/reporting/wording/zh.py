@@ -204,7 +204,10 @@ ZH = Wording(
     ),
     revert="#{number} 回退了 #{target}",
     revert_title="（{title}）",
-    revert_reopened="；#{target} 曾声明修复 {refs}，该修复回退后 {refs} 不再由它修复",
+    revert_reopened=(
+        "；#{target} 曾声明修复 {refs}，回退后 {refs} 所述问题{impacts}重新处于未修复状态"
+    ),
+    revert_impacts="（{names}）",
     revert_relanded="；#{relanded} {when}重新合入了这项改动",
     revert_relanded_soon="随后",
     revert_relanded_later="在本周之后（{day:%m-%d}）",
@@ -395,7 +398,7 @@ ZH = Wording(
     ),
     follow_ups={
         "refix": "跟进 {reopened}：其修复 #{target} 已被 #{number} 回退，"
-        "需要新的修复方案，并补充覆盖回退原因的测试。",
+        "需查明回退原因后重新修复，并补充测试。",
         "revert_explained": "按 #{number} 给出的回退原因（见风险观察）修正 #{target}，"
         "再重新提交并补充相应的测试。",
         "revert": "确认 #{number} 回退 #{target} 的原因，并决定是否重新提交修正后的版本。",
