@@ -1297,6 +1297,16 @@ def test_a_title_and_what_only_goes_with_it_make_no_summary(title: str, body: st
     assert summarize(title, body).lower() == parse_title(title).subject.lower()
 
 
+SP_FIRST_ITEM = (
+    "The engine had already SP-sliced `input_ids` along the sequence dimension, so `torch.roll`"
+    " wraps at the local-shard boundary instead of the global sequence."
+)
+SP_ITEMS = (
+    f"- {SP_FIRST_ITEM}\n- Each rank then computes log-probs against labels that belong to the"
+    " neighbouring shard of the sequence.\n"
+)
+
+
 @pytest.mark.parametrize(
     ("body", "expected"),
     [
@@ -1308,6 +1318,35 @@ def test_a_title_and_what_only_goes_with_it_make_no_summary(title: str, body: st
             "- **System debugging**: early runs may produce invalid responses\n",
             "This PR replaces the crash with a warning and a NaN, so training can continue in"
             " edge cases.",
+        ),
+        # verl #6268: a long lead-in that tells the problem beats the list's explanation; one
+        # that leaves its telling to the list does not (vllm-ascend #5495), nor one whose last
+        # word runs on into it (verl #2469: "..., which supports:").
+        *(
+            (
+                f"### What does this PR do?\n\n{lead}\n\n{SP_ITEMS}",
+                expected,
+            )
+            for lead, expected in (
+                (
+                    "When `use_fused_kernels=True` is combined with"
+                    " `ulysses_sequence_parallel_size > 1`, the fused-forward functions were"
+                    " re-rolling SP-sliced inputs locally:",
+                    "When `use_fused_kernels=True` is combined with"
+                    " `ulysses_sequence_parallel_size > 1`, the fused-forward functions were"
+                    " re-rolling SP-sliced inputs locally.",
+                ),
+                (
+                    "Affected by the upstream scheduler change in vLLM, we have to make the"
+                    " following changes to our own scheduler code:",
+                    SP_FIRST_ITEM,
+                ),
+                (
+                    "Introduce a RolloutViewer TUI tool to visualize rollout and reward results"
+                    " dumped by the trainer, which supports:",
+                    SP_FIRST_ITEM,
+                ),
+            )
         ),
         # verl #5969: background that ends on a lead-in beats an item's `LCM alignment: ...`.
         (

@@ -650,8 +650,15 @@ _LIST_LEAD_END = re.compile(r"(?:,?\s+(?:such\s+as|including))?\s*[:：]\s*$")
 # A lead-in that cannot end a sentence: `... canonical GRPO by:`, `... the changes are:`.
 _DANGLING = re.compile(
     r"\b(?:by|with|to|for|of|in|on|at|from|as|via|like|below|following|follows|include|includes"
+    r"|supports?|provides?|contains?|offers?|covers?"
     r"|is|are|was|were|be|which|that|these|those|the|a|an|and|or)\s*$",
     re.IGNORECASE,
+)
+LONG_LEAD_IN_WORDS = 15
+# Words of a lead-in that leave what it tells to the list: "the following error", "some
+# issues", "several changes".
+_POINTS_AT_ITEMS = re.compile(
+    r"\b(?:follow(?:s|ing)?|below|some|several|a few|multiple|various)\b", re.IGNORECASE
 )
 
 
@@ -677,8 +684,17 @@ def _is_bare_lead_in(paragraph: str) -> bool:
     lead_end = _LIST_LEAD_END.search(paragraph)
     if not lead_end or len(_SENTENCE_END.split(paragraph)) > 1:
         return False
-    says_the_change = _STATES_THE_CHANGE.match(paragraph) and len(paragraph.split()) >= 10
-    return not says_the_change or _dangles(paragraph)
+    if _dangles(paragraph):
+        return True
+    if _STATES_THE_CHANGE.match(paragraph) and len(paragraph.split()) >= 10:
+        return False
+    # A long one may tell the problem (verl #6268: "When `use_fused_kernels=True` is combined
+    # with ..., the fused-forward functions ... were re-rolling SP-sliced inputs locally:"),
+    # unless it points at what follows ("we have to make the following changes:").
+    return (
+        len(paragraph.split()) < LONG_LEAD_IN_WORDS
+        or _POINTS_AT_ITEMS.search(paragraph) is not None
+    )
 
 
 # A few words that run on into the list below them, without a colon: `This pr adds` (torchtitan
