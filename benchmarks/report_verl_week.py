@@ -9,8 +9,9 @@ revert links as the scoring resolves them; the scores are calibrated as the pipe
 a week's, on the PRs of the 52 weeks up to and including it.
 Review data, when the week's excerpt file is given, becomes a ReviewData: threads whose
 comments were captured, resolved when the excerpt says the reviewer's point looks addressed or
-the suggestion was applied. The excerpts carry no review states, so "merged without approval"
-is not checked here, and being partial they undercount the summary's reviewed PRs and threads.
+the suggestion was applied, and not when the flagged code was merged unchanged. The excerpts
+carry no review states, so "merged without approval" is not checked here, and being partial
+they undercount the summary's reviewed PRs and threads.
 """
 
 from __future__ import annotations
@@ -83,8 +84,7 @@ def load_reviews(path: Path) -> ReviewData:
     threads = []
     for item in json.loads(path.read_text(encoding="utf-8")):
         for index, thread in enumerate(item["review_threads"]):
-            # A thread cut before its outcome says neither who asked what nor if it was resolved.
-            if not thread["comments"] or thread["looks_addressed"] is None:
+            if not thread["comments"]:  # nothing captured: who asked what is unknown
                 continue
             comments = [
                 ThreadComment(
@@ -103,8 +103,13 @@ def load_reviews(path: Path) -> ReviewData:
                     thread_id=f"{item['number']}-{index}",
                     path=thread["path"],
                     line=thread["line"],
-                    is_resolved=bool(thread["looks_addressed"])
-                    or thread["merged_code"] == "suggestion_applied",
+                    # Code merged as flagged leaves the point open, whatever else the excerpt
+                    # says; a thread cut before its outcome counts as open too.
+                    is_resolved=thread["merged_code"] != "flagged_code_unchanged"
+                    and (
+                        bool(thread["looks_addressed"])
+                        or thread["merged_code"] == "suggestion_applied"
+                    ),
                     comments=comments,
                 )
             )
