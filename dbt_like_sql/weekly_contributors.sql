@@ -1,5 +1,5 @@
 -- materialized: view
--- description: Authors per week, as the report counts them (bots left out): how many people, how many new (first merged PR that week under any of their names: author_identities), who, and the week's PRs (all of them, bots' and deleted accounts' too). A week without PRs is a row of zeros.
+-- description: Authors per week, as the report counts them (bots left out): how many people, how many new (first merged PR that week under any of their names: author_identities; NULL until the stored history reaches 12 weeks before the week, as the report names no newcomers then), who, and the week's PRs (all of them, bots' and deleted accounts' too). A week without PRs is a row of zeros.
 WITH authored AS (
     SELECT p.repo, p.week_start, i.person,
            arg_min(p.author, p.merged_at) AS author,  -- the name the week's first PR used
@@ -26,13 +26,21 @@ people AS (
 ),
 merged AS (
     SELECT repo, week_start, count(*) AS prs FROM {{ source('prs') }} GROUP BY repo, week_start
+),
+-- As the report (facts.contributors): who is new is known once the stored history reaches
+-- 12 weeks (USUAL_WEEKS) before the week; until then anyone could look new.
+history AS (
+    SELECT repo, min(week_start) AS first_week FROM {{ source('prs') }} GROUP BY repo
 )
 SELECT w.repo, w.week_start,
        coalesce(p.authors, 0) AS authors,
-       coalesce(p.new_authors, 0) AS new_authors,
-       coalesce(p.new_author_names, []) AS new_author_names,
+       CASE WHEN h.first_week < w.week_start - INTERVAL 84 DAY
+            THEN coalesce(p.new_authors, 0) END AS new_authors,
+       CASE WHEN h.first_week < w.week_start - INTERVAL 84 DAY
+            THEN coalesce(p.new_author_names, []) END AS new_author_names,
        coalesce(m.prs, 0) AS prs,
        p.most_active_author
 FROM {{ ref('stored_weeks') }} w
 LEFT JOIN people p USING (repo, week_start)
 LEFT JOIN merged m USING (repo, week_start)
+LEFT JOIN history h USING (repo)

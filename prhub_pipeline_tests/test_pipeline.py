@@ -174,6 +174,8 @@ def test_an_author_under_a_new_name_is_no_new_author(git_repo: GitRepo, tmp_path
     noreply = "86939755+xiazhahe@users.noreply.github.com"
     git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
     for number, day, name, email in (
+        # Who is new is known once the history reaches 12 weeks back, as in the report.
+        (10, "2026-01-07", "Carol", "carol@example.com"),
         (1, "2026-05-05", "xiazhahe", noreply),
         (2, "2026-05-06", "Alice", "alice@example.com"),
         (3, "2026-05-12", "NIE SHIYU", noreply),
@@ -187,20 +189,18 @@ def test_an_author_under_a_new_name_is_no_new_author(git_repo: GitRepo, tmp_path
             name,
             email,
         )
-    config = write_config(tmp_path, git_repo.path)
-    assert (
-        main(["materialize", "--config", str(config), "--week", WEEKS[0], "--through", WEEKS[1]])
-        == 0
-    )
+    config = write_config(tmp_path, git_repo.path, start="2026-01-05")
+    args = ["materialize", "--config", str(config), "--week", "2026-01-05", "--through", WEEKS[1]]
+    assert main(args) == 0
     rows = stored(
         config,
         "SELECT week_start::VARCHAR, authors, new_authors, new_author_names"
-        " FROM weekly_contributors ORDER BY 1",
+        f" FROM weekly_contributors WHERE week_start >= '{WEEKS[0]}' ORDER BY 1",
     )
     # A new author is named as they signed that week (as the report names them).
     assert rows == [("2026-05-04", 2, 2, ["Alice", "xiazhahe"]), ("2026-05-11", 3, 1, ["Bob"])]
     activity = stored(config, "SELECT author, prs FROM author_activity ORDER BY prs DESC, author")
-    assert activity == [("Alice", 2), ("NIE SHIYU", 2), ("Bob", 1)]
+    assert activity == [("Alice", 2), ("NIE SHIYU", 2), ("Bob", 1), ("Carol", 1)]
     keys = stored(config, "SELECT number, author_key FROM prs ORDER BY 1")
     assert keys == [
         (1, "xiazhahe"),
@@ -208,7 +208,11 @@ def test_an_author_under_a_new_name_is_no_new_author(git_repo: GitRepo, tmp_path
         (3, "xiazhahe"),
         (4, "bob@example.com"),
         (5, "alice@example.com"),
+        (10, "carol@example.com"),
     ]
+    # Before that, anyone could look new: the count is unknown.
+    early = stored(config, "SELECT new_authors FROM weekly_contributors ORDER BY week_start")
+    assert early[0] == (None,)
 
 
 def test_each_report_links_to_itself_where_the_reports_are_published(
@@ -975,9 +979,9 @@ def test_weekly_models_count_people_as_the_report_does_and_keep_empty_weeks(
         config,
         "SELECT week_start::VARCHAR, authors, new_authors, new_author_names, prs,"
         " most_active_author FROM weekly_contributors ORDER BY 1",
-    ) == [
-        (WEEKS[-1], 2, 2, ["Yuhan Yang", "lxb007981"], 3, "lxb007981"),
-        ("2026-06-01", 0, 0, [], 0, None),
+    ) == [  # a history too short to tell who is new
+        (WEEKS[-1], 2, None, None, 3, "lxb007981"),
+        ("2026-06-01", 0, None, None, 0, None),
     ]
     assert stored(config, "SELECT author, is_bot, prs FROM author_activity WHERE is_bot") == [
         ("dependabot[bot]", True, 1)
@@ -987,6 +991,12 @@ def test_weekly_models_count_people_as_the_report_does_and_keep_empty_weeks(
         "SELECT pr_count, previous_week, change FROM weekly_module_trends"
         " WHERE week_start = '2026-06-01' AND module = 'core'",
     ) == [(0, 3, -3)]
+    # The week before the first stored one is unknown, as the report takes it: no change.
+    assert stored(
+        config,
+        "SELECT pr_count, previous_week, change FROM weekly_module_trends"
+        f" WHERE week_start = '{WEEKS[-1]}' AND module = 'core'",
+    ) == [(3, None, None)]
     assert stored(
         config,
         "SELECT prs, review_data_available FROM review_health WHERE week_start = '2026-06-01'",
