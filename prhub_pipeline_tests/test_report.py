@@ -1098,7 +1098,7 @@ def test_a_pr_without_description_is_outlined_not_summarised_by_its_own_title() 
     quick = {item.pr.number: item.summary + item.risks for item in context.quick_view}
     assert "support megatron-bridge" not in quick[6600]
     assert quick[6600] == (
-        "No description beyond the title; it changes verl/a.py (900 lines)."
+        "The commit message says nothing beyond the title; it changes verl/a.py (900 lines)."
         " (risks: core-path change without tests)"
     )
     assert quick[6601].startswith("Splits optimizer state across ranks. (risks: ")
@@ -1130,7 +1130,10 @@ def test_a_description_that_is_another_prs_title_is_outlined() -> None:
     finally:
         del MODULES[6602], MODULES[6603]
     quick = {item.pr.number: item.summary for item in squashed.quick_view}
-    assert quick[6603] == "No description beyond the title; it changes b/runner.go (700 lines)."
+    assert (
+        quick[6603]
+        == "The commit message says nothing beyond the title; it changes b/runner.go (700 lines)."
+    )
     quick = {item.pr.number: item.summary for item in prose.quick_view}
     assert quick[6603].startswith("Add brixbench benchmark module")
 

@@ -670,12 +670,13 @@ def test_an_outline_names_the_largest_core_place_first_then_the_largest_other() 
     ]
     assert outline.support == ["test", "doc", "ci"]
     assert EN.change_outline(outline, 300) == (
-        "No description beyond the title; it changes 8 files (1148 lines) in 3 folders, "
+        "The commit message says nothing beyond the title; "
+        "it changes 8 files (1148 lines) in 3 folders, "
         "including verl/workers/engine/fsdp/ (2 files, 154 lines) and examples/grpo_trainer/ "
         "(2 files, 432 lines), besides tests, docs, and CI."
     )
     assert ZH.change_outline(outline, 300) == (
-        "描述没有标题以外的信息；改动了 8 个文件（1148 行），分布在 3 个目录，包括 "
+        "提交信息只有标题；改动了 8 个文件（1148 行），分布在 3 个目录，包括 "
         "verl/workers/engine/fsdp/（2 个文件，154 行）、"
         "examples/grpo_trainer/（2 个文件，432 行），另有测试、文档、CI 改动。"
     )
@@ -695,16 +696,18 @@ def test_an_outline_naming_every_place_gives_no_totals_before_them() -> None:
     outline = facts.change_outline(pr, CONFIG)
     assert outline is not None and outline.place_count == 2
     assert EN.change_outline(outline, 300) == (
-        "No description beyond the title; it changes verl/models/wrapper.py (16 lines) and "
+        "The commit message says nothing beyond the title; "
+        "it changes verl/models/wrapper.py (16 lines) and "
         "verl/runner/compile.py (12 lines)."
     )
     assert ZH.change_outline(outline, 300) == (
-        "描述没有标题以外的信息；改动了 verl/models/wrapper.py（16 行）、"
+        "提交信息只有标题；改动了 verl/models/wrapper.py（16 行）、"
         "verl/runner/compile.py（12 行）。"
     )
     # Past the limit, the totals come back with the one place there is room for.
     assert EN.change_outline(outline, 100) == (
-        "No description beyond the title; it changes 2 files (28 lines) in 2 folders, "
+        "The commit message says nothing beyond the title; "
+        "it changes 2 files (28 lines) in 2 folders, "
         "including verl/models/wrapper.py (16 lines)."
     )
 
@@ -726,11 +729,12 @@ def test_an_outline_of_every_code_place_counts_the_other_files_apart() -> None:
     outline = facts.change_outline(pr, CONFIG)
     assert outline is not None and outline.place_count == 1
     assert EN.change_outline(outline, 300) == (
-        "No description beyond the title; it changes verl/single_controller/base/worker.py "
+        "The commit message says nothing beyond the title; "
+        "it changes verl/single_controller/base/worker.py "
         "(15 lines), and 4 files of tests, docs, and CI (76 lines)."
     )
     assert ZH.change_outline(outline, 300) == (
-        "描述没有标题以外的信息；改动了 verl/single_controller/base/worker.py（15 行），"
+        "提交信息只有标题；改动了 verl/single_controller/base/worker.py（15 行），"
         "另有测试、文档、CI 4 个文件（76 行）。"
     )
     # Latin after Chinese keeps its space (ColossalAI #5893 read "另有CI 3 个文件").
@@ -758,14 +762,34 @@ def test_an_outline_of_every_code_place_counts_the_other_files_apart() -> None:
     assert ZH.change_outline(lock_outline, 300).endswith("另有依赖锁文件 1 个文件（2245 行）。")
 
 
+def test_an_outline_says_where_nothing_beyond_the_title_was_found() -> None:
+    """The git source reads the merge commit's message: slime #2262's commit had no body, its
+    PR a long description, which the report said it lacked."""
+    committed = make_pr(1, "[doc] chore: news", files=[("README.md", 1, 0)])
+    fetched = committed.model_copy(update={"source": "github"})
+    texts = {
+        (pr.source, words.lang): words.change_outline(outline, 300)
+        for pr in (committed, fetched)
+        if (outline := facts.change_outline(pr, CONFIG)) is not None
+        for words in (EN, ZH)
+    }
+    assert texts == {
+        ("git", "en"): "The commit message says nothing beyond the title; it changes README.md"
+        " (1 line).",
+        ("git", "zh"): "提交信息只有标题；改动了 README.md（1 行）。",
+        ("github", "en"): "No description beyond the title; it changes README.md (1 line).",
+        ("github", "zh"): "描述没有标题以外的信息；改动了 README.md（1 行）。",
+    }
+
+
 def test_an_outline_of_one_file_says_if_it_is_new_and_counts_lines_right() -> None:
     only = make_pr(1, "[doc] chore: news", files=[("README.md", 1, 0)])
     outline = facts.change_outline(only, CONFIG)
     assert outline is not None
     assert EN.change_outline(outline, 300) == (
-        "No description beyond the title; it changes README.md (1 line)."
+        "The commit message says nothing beyond the title; it changes README.md (1 line)."
     )
-    assert ZH.change_outline(outline, 300) == "描述没有标题以外的信息；改动了 README.md（1 行）。"
+    assert ZH.change_outline(outline, 300) == "提交信息只有标题；改动了 README.md（1 行）。"
     added = only.model_copy(
         update={"files": [only.files[0].model_copy(update={"status": "added", "additions": 40})]}
     )
@@ -797,7 +821,7 @@ def test_an_outline_without_code_places_the_supporting_files_themselves() -> Non
     outline = facts.change_outline(docs, CONFIG)
     assert outline is not None and outline.support == []
     assert EN.change_outline(outline, 300) == (
-        "No description beyond the title; it changes 2 files (50 lines) in docs/."
+        "The commit message says nothing beyond the title; it changes 2 files (50 lines) in docs/."
     )
 
 
@@ -807,7 +831,9 @@ def test_an_outline_of_a_partial_file_list_says_the_folders_are_a_floor() -> Non
     outline = facts.change_outline(partial, CONFIG)
     assert outline is not None and not outline.complete
     text = EN.change_outline(outline, 300)
-    assert text.startswith("No description beyond the title; it changes 240 files (9010 lines)")
+    assert text.startswith(
+        "The commit message says nothing beyond the title; it changes 240 files (9010 lines)"
+    )
     assert " in 3 or more folders, including " in text
     assert "分布在至少 3 个目录" in ZH.change_outline(outline, 300)
     assert facts.change_outline(partial.model_copy(update={"files": []}), CONFIG) is None
@@ -818,15 +844,15 @@ def test_an_outline_of_one_folder_gives_its_counts_once_and_names_the_repository
     outline = facts.change_outline(engine, CONFIG)
     assert outline is not None
     assert EN.change_outline(outline, 300) == (
-        "No description beyond the title; it changes 2 files (24 lines) in te/jax/."
+        "The commit message says nothing beyond the title; "
+        "it changes 2 files (24 lines) in te/jax/."
     )
     readmes = make_pr(4, "Add ci badge", files=[("README.md", 1, 0), ("README_zh.md", 1, 1)])
     outline = facts.change_outline(readmes, CONFIG)
     assert outline is not None
     assert EN.change_outline(outline, 300).endswith("(3 lines) in the repository root.")
     assert (
-        ZH.change_outline(outline, 300)
-        == "描述没有标题以外的信息；改动了 2 个文件（3 行），在根目录。"
+        ZH.change_outline(outline, 300) == "提交信息只有标题；改动了 2 个文件（3 行），在根目录。"
     )
 
 

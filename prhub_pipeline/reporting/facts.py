@@ -183,6 +183,9 @@ class ChangeOutline:
     place_count: int  # how many places there are in all
     support: list[FileKind]  # other kinds of files beside the code
     complete: bool = True  # False when the source listed only some files (GitHub's first 100)
+    # The git source reads the merge commit's message, not the PR's description: a commit that
+    # says nothing beyond its title says nothing of the description (slime's commits mostly).
+    from_commit: bool = False
 
 
 def change_outline(pr: PullRequest, scoring: ScoringConfig) -> ChangeOutline | None:
@@ -218,6 +221,7 @@ def change_outline(pr: PullRequest, scoring: ScoringConfig) -> ChangeOutline | N
         place_count=len(places),
         support=[kind for kind in SUPPORT_KINDS if code and kind in present],
         complete=len(pr.files) >= pr.changed_files,
+        from_commit=pr.source == "git",
     )
 
 

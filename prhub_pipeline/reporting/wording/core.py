@@ -232,8 +232,11 @@ class Wording:
     repeat_reverted: str
     repeat_branch: str
     # A PR's changed files, when its description adds nothing to its title (ChangeOutline).
-    outline_one: str  # fields place
-    outline_many: str  # fields files, lines, where, besides
+    outline_one: str  # fields lead, place
+    outline_many: str  # fields lead, files, lines, where, besides
+    # The outline's lead: nothing beyond the title in the description, or in the commit message.
+    outline_lead: str
+    outline_lead_commit: str
     outline_in: str  # fields places: all there are
     outline_among: str  # fields n (the folders in all), places (some of them)
     outline_among_listed: str  # as outline_among, when the source listed only some files
@@ -569,8 +572,9 @@ class Wording:
 
     def change_outline(self, outline: ChangeOutline, limit: int) -> str:
         """The outline as one sentence, naming fewer places when all would pass `limit`."""
+        lead = self.outline_lead_commit if outline.from_commit else self.outline_lead
         if outline.files == 1 and outline.place_count == 1:
-            return self.outline_one.format(place=self._place(outline.places[0]))
+            return self.outline_one.format(lead=lead, place=self._place(outline.places[0]))
         besides = ""
         if outline.support:
             kinds = self.join([self.outline_kinds[k] for k in outline.support])
@@ -582,7 +586,11 @@ class Wording:
             where = self.outline_in.format(places=place)
             return _tight(
                 self.outline_many.format(
-                    files=outline.files, lines=self._lines(outline.lines), where=where, besides=""
+                    lead=lead,
+                    files=outline.files,
+                    lines=self._lines(outline.lines),
+                    where=where,
+                    besides="",
                 )
             )
         text = ""
@@ -592,6 +600,7 @@ class Wording:
                 files = outline.files - sum(p.files for p in outline.places)
                 text = _tight(
                     self.outline_places_and_support.format(
+                        lead=lead,
                         places=places,
                         files=_counted(self.file_count, files).format(n=files),
                         lines=self._lines(outline.lines - sum(p.lines for p in outline.places)),
@@ -604,7 +613,7 @@ class Wording:
             if outline.complete and outline.place_count == shown and not outline.support:
                 # Every place is named with its counts: totals before them would repeat them
                 # ("2 files (28 lines) in a.py (16 lines) and b.py (12 lines)").
-                text = self.outline_one.format(place=places)
+                text = self.outline_one.format(lead=lead, place=places)
                 if len(text) <= limit:
                     break
                 continue
@@ -614,6 +623,7 @@ class Wording:
                 where = among.format(n=outline.place_count, places=places)
             text = _tight(
                 self.outline_many.format(
+                    lead=lead,
                     files=outline.files,
                     lines=self._lines(outline.lines),
                     where=where,

@@ -156,17 +156,15 @@ EN = Wording(
     repeat_reverted="; #{number} reverted it",
     repeat_branch="; this one is for {branch}",
     revert_reason="; its description says: “{reason}”",
-    outline_one="No description beyond the title; it changes {place}.",
-    outline_many=(
-        "No description beyond the title; it changes {files} files ({lines}) {where}{besides}."
-    ),
+    outline_one="{lead}; it changes {place}.",
+    outline_many="{lead}; it changes {files} files ({lines}) {where}{besides}.",
+    outline_lead="No description beyond the title",
+    outline_lead_commit="The commit message says nothing beyond the title",
     outline_in="in {places}",
     outline_among="in {n} folders, including {places}",
     outline_among_listed="in {n} or more folders, including {places}",
     outline_besides=", besides {kinds}",
-    outline_places_and_support=(
-        "No description beyond the title; it changes {places}, and {files} of {kinds} ({lines})."
-    ),
+    outline_places_and_support="{lead}; it changes {places}, and {files} of {kinds} ({lines}).",
     file_count=("{n} file", "{n} files"),
     outline_kinds={
         "test": "tests",

@@ -116,15 +116,15 @@ ZH = Wording(
     repeat_reverted="，后被 #{number} 回退",
     repeat_branch="；本 PR 合入 {branch} 分支",
     revert_reason="；回退说明：“{reason}”",
-    outline_one="描述没有标题以外的信息；改动了 {place}。",
-    outline_many="描述没有标题以外的信息；改动了 {files} 个文件（{lines}），{where}{besides}。",
+    outline_one="{lead}；改动了 {place}。",
+    outline_many="{lead}；改动了 {files} 个文件（{lines}），{where}{besides}。",
+    outline_lead="描述没有标题以外的信息",
+    outline_lead_commit="提交信息只有标题",
     outline_in="在 {places}",
     outline_among="分布在 {n} 个目录，包括 {places}",
     outline_among_listed="分布在至少 {n} 个目录，包括 {places}",
     outline_besides="，另有 {kinds} 改动",
-    outline_places_and_support=(
-        "描述没有标题以外的信息；改动了 {places}，另有 {kinds} {files}（{lines}）。"
-    ),
+    outline_places_and_support="{lead}；改动了 {places}，另有 {kinds} {files}（{lines}）。",
     file_count="{n} 个文件",
     outline_kinds={
         "test": "测试",
