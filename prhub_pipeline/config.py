@@ -187,7 +187,19 @@ class ScoringConfig(StrictModel):
     # Documentation weighs less in size and makes a PR "docs only" when it is all there is.
     doc_paths: list[str] = Field(
         # SVG files are figures of the docs and README (LLaMA-Factory #9071: 1325 lines of logos).
-        default_factory=lambda: ["docs/**", "doc/**", "**/*.md", "**/*.rst", "**/*.mdx", "**/*.svg"]
+        # The docs sites' settings too (vllm-ascend #14279, a tutorial and its mkdocs.yml entry).
+        default_factory=lambda: [
+            "docs/**",
+            "doc/**",
+            "**/*.md",
+            "**/*.rst",
+            "**/*.mdx",
+            "**/*.svg",
+            "mkdocs.yml",
+            "mkdocs.yaml",
+            ".readthedocs.yml",
+            ".readthedocs.yaml",
+        ]
     )
     # Datasets and tables checked in with the code (LLaMA-Factory #9224: 45k lines of demo JSON):
     # their lines weigh like documentation in size and never make a large change.

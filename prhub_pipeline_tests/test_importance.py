@@ -1764,6 +1764,13 @@ def test_parts_for_a_docs_only_pr() -> None:
     parts = score_parts(pr, ["doc"], CONFIG)
     assert parts["type"] == TYPE_WEIGHTS["doc"]
     assert parts["core"] == 0 and parts["fix_impact"] == 0
+    # A tutorial and its entry in the docs site's settings (vllm-ascend #14279, 8.6 as a feature).
+    tutorial = make_pr(
+        2,
+        "[Doc][Feature] Add Dots3 deployment tutorial",
+        files=[("docs/source/tutorials/dots3.md", 300, 0), ("mkdocs.yml", 1, 0)],
+    )
+    assert change_shape(tutorial, ScoringConfig()).docs_only
 
 
 def test_a_pr_of_only_tests_ci_or_images_weighs_like_a_test_change() -> None:
@@ -2009,6 +2016,8 @@ def test_a_setting_that_had_no_effect_is_its_own_impact() -> None:
         assert fix_impacts(title, "") == {"ignored_setting": 1.0}, title
     body = "Setting ignore_eos to True in the script had no effect."
     assert fix_impacts("[rollout] fix: propagate ignore_eos", body) == {"ignored_setting": 0.75}
+    # What the fix leaves alone (vllm-ascend #13785).
+    assert fix_impacts("[x] fix: y", "The new check has no effect on performance.") == {}
 
 
 def test_review_part_counts_threads_and_disagreement() -> None:
