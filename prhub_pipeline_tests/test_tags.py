@@ -69,6 +69,7 @@ def test_title_prefixes(
         ("[2025-01-03] x", [], False),
         ("[releases/v0.9.1] x", [], False),
         ("[branch-0.9] x", [], False),
+        ("[Recreate of 2753][graph_trainer] x", ["graph_trainer"], False),
     ],
 )
 def test_tags_that_are_no_module_in_a_repository_without_a_list(
@@ -79,7 +80,8 @@ def test_tags_that_are_no_module_in_a_repository_without_a_list(
 
 
 @pytest.mark.parametrize(
-    "tag", ["Resubmit", "FOLLOWUP", "Follow-up", "redo", "Backport", "Claude", "P0", "Temp"]
+    "tag",
+    ["Resubmit", "FOLLOWUP", "Follow-up", "redo", "Backport", "Claude", "P0", "Temp", "BE week"],
 )
 def test_how_a_pr_came_about_is_a_tag_but_no_area(tag: str) -> None:
     """torchtitan's `[Resubmit]`, vllm-ascend's `[FOLLOWUP]` headed report sections."""
@@ -186,6 +188,7 @@ def test_type_only_tags_say_no_area() -> None:
     ]
     assert areas_of(["Enhance", "Enhancements", "Improvements", "docs"]) == ["docs"]  # mmengine
     assert areas_of(["Improve", "rl"]) == ["rl"]  # InternLM/xtuner's 32 `[Improve] ...` PRs
+    assert areas_of(["add", "Update", "quant"]) == ["quant"]  # slime's `[add]add blockwise ...`
     # Status said in a phrase (tpu-inference's report had a module "not ready to review yet").
     status = ["not ready to review yet", "Ready for review", "Don't merge yet", "dont_review"]
     assert areas_of([*status, "almost ready", "ready", "kernel"]) == ["kernel"]

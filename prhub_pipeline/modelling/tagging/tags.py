@@ -72,8 +72,11 @@ STATUS_TAGS = frozenset(
     # `[FOLLOWUP]` and `[redo]`), who or what wrote it (`[Claude]`, `[pre-commit.ci]`), how
     # urgent it is: none says where the change is.
     | {"resubmit", "redo", "reapply", "follow_up", "followup", "backport", "temp", "tmp"}
-    | {"hack", "urgent", "p0", "p1", "p2", "p3"}
+    | {"hack", "urgent", "p0", "p1", "p2", "p3", "be_week"}
 )
+# A verb of the title put in brackets (slime's `[add]add blockwise quant ...`): no area, but no
+# conventional type either (`Update(README): ...` is no scoped change).
+VERB_TAGS = frozenset({"add", "update", "upgrade"})
 # Tools and bots that write PRs: no area when named exactly, but one letter off they are words
 # of their own (`[Codec]`, `[Coder]` beside `codex`), never slips.
 AUTHOR_TAGS = frozenset({"bot", "dependabot", "pre_commit.ci", "claude", "codex", "copilot"})
@@ -99,6 +102,8 @@ _PART_MARKER = re.compile(r"^(?:(?:part|pr|step|patch)_?)?\d+(?:_?(?:/|of)_?(?:\
 # for. `[2025-01-03]`: a date. `[releases/v0.9.1]`, `[branch-0.9]`: the branch it targets.
 _REFERENCE_MARKER = re.compile(
     r"^(?:(?:issue|fix|fixes|closes|pr)_?)?#\d+$|^@"
+    # The PR it comes back as (torchtitan's `[Recreate of 2753]`).
+    r"|^(?:recreate|reland|redo|resubmit|reapply|revert|follow_?up)(?:_(?:of|to))?_#?\d+$"
     r"|^\d{4}[_./]\d{1,2}[_./]\d{1,2}$"
     r"|^(?:releases?|branch)[_/]v?\d+(?:\.\d+)*(?:[._]?(?:x|dev|rc|post)\d*)?$"
 )
@@ -393,7 +398,7 @@ def _spelling_free(tag: str) -> str:
     return normalise_tag(tag).replace("_", "")
 
 
-_NO_AREA_KEYS = frozenset(map(_spelling_free, TYPE_ONLY_TAGS | STATUS_TAGS))
+_NO_AREA_KEYS = frozenset(map(_spelling_free, TYPE_ONLY_TAGS | STATUS_TAGS | VERB_TAGS))
 _AUTHOR_KEYS = frozenset(map(_spelling_free, AUTHOR_TAGS))
 # Status written as a phrase, spelling-free: `[not ready to review yet]`, `[Ready for review]`,
 # `[Don't merge yet]`, `[do not review]` (tpu-inference's report had a module "not ready to
