@@ -426,7 +426,8 @@ class RiskFlag(Record):
     modules: list[str] = Field(default_factory=list)
     settings: list[SettingChange] = Field(default_factory=list)  # config default changes
     uncompared_paths: list[str] = Field(default_factory=list)  # config files not compared
-    deleted_paths: list[str] = Field(default_factory=list)  # config files deleted
+    # Files deleted: config files (config default changes), all of them (very large changes).
+    deleted_paths: list[str] = Field(default_factory=list)
     quotes: list[str] = Field(default_factory=list)  # the author's words (work left open)
 
 

@@ -737,6 +737,36 @@ def test_very_large_changes_are_listed_largest_first() -> None:
 @pytest.mark.parametrize(
     ("lang", "said"),
     [
+        ("en", "changes 2000 lines outside documentation and data files, besides deleting 2 files"),
+        ("zh", "改动 2000 行（不含文档与数据文件），另删除 2 个文件"),
+    ],
+)
+def test_a_very_large_change_says_what_it_deletes_beside_its_lines(lang: Lang, said: str) -> None:
+    """slime #2251 deleted 78 files (9219 lines) beside its 2352 lines: the report told the
+    lines alone."""
+    internalized = make_pr(
+        6404,
+        "[megatron] refactor: internalize the bridge",
+        files=[
+            ("verl/bridge/core.py", 2000, 0),
+            ("verl/old/a.py", 0, 900),
+            ("verl/old/b.py", 0, 99),
+        ],
+    )
+    removed = [
+        change.model_copy(update={"status": "removed"})
+        if change.path.startswith("verl/old/")
+        else change
+        for change in internalized.files
+    ]
+    context = context_for([*week_prs(), internalized.model_copy(update={"files": removed})], lang)
+    observation = next(o for o in context.risks if o.risk == "large_change")
+    assert said in observation.text
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
         ("en", "changes 2524 lines outside documentation and data files, 1800 of them in tests"),
         ("zh", "改动 2524 行（不含文档与数据文件，其中测试 1800 行）"),
     ],

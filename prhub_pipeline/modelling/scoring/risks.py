@@ -502,6 +502,7 @@ def _path_flags(
                 lines=shape.code_lines,
                 test_lines=shape.test_lines,
                 paths=_top_paths(edited),
+                deleted_paths=[f.path for f in removed],
             )
         )
     if len(modules) >= config.cross_cutting_modules:
