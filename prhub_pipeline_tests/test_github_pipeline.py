@@ -128,7 +128,7 @@ def test_a_github_week_lands_whole_and_survives_faults(
     assert number == 6410 and gap["quotes"] == ["I'll handle it in a follow-up PR."]
     assert [a["reviewer"] for a in gap["asks"]] == ["core-maintainer"]
     assert (
-        "leaves for later: “I'll handle it in a follow-up PR.” (answering core-maintainer"
+        "names what it leaves open: “I'll handle it in a follow-up PR.” (answering core-maintainer"
         in str(report)
     )
 

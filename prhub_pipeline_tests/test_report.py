@@ -572,11 +572,11 @@ def test_work_left_for_later_is_quoted_until_a_later_pr_takes_it_up(tmp_path: Pa
     gaps: list[tuple[Lang, str, str, str]] = [
         (
             "en",
-            f"#6091's author leaves for later: “{quote}”",
+            f"#6091's author names what it leaves open: “{quote}”",
             " (#6400 has since followed it up).",
-            "Track the work #6091",
+            "Track what #6091",
         ),
-        ("zh", f"#6091 的作者写明留待后续：“{quote}”", "（#6400 随后跟进）。", "跟踪 #6091"),
+        ("zh", f"#6091 的作者写明尚未解决的部分：“{quote}”", "（#6400 随后跟进）。", "跟踪 #6091"),
     ]
     for lang, said, taken, asked in gaps:
         [open_gap] = [r for r in context(lang, []).risks if r.risk == "known_gap"]

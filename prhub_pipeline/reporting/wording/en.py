@@ -21,7 +21,7 @@ _RISK_HEADINGS: dict[RiskKind, str] = {
     "config_default_change": "Configuration default changes",
     "dependency_change": "Dependency changes",
     "repeated_fix": "Fixes made again",
-    "known_gap": "Work left for later",
+    "known_gap": "Work left open",
     "docker_change": "Docker image changes",
     "ci_change": "CI workflow changes",
 }
@@ -106,7 +106,7 @@ EN = Wording(
         "config_default_change": "configuration default change",
         "dependency_change": "dependency change",
         "repeated_fix": "fix made again",
-        "known_gap": "work left for later",
+        "known_gap": "work left open",
         "docker_change": "Docker image change",
         "ci_change": "CI workflow change",
     },
@@ -432,7 +432,7 @@ EN = Wording(
         "config_default_change": RiskText("", "#{number} {settings}", "."),
         "dependency_change": RiskText("", "#{number}: {paths}{requirements}", "."),
         "known_gap": RiskText(
-            "", "#{number}'s author leaves for later: {quotes}{answers}{taken_up}", "."
+            "", "#{number}'s author names what it leaves open: {quotes}{answers}{taken_up}", "."
         ),
         "docker_change": RiskText("", "#{number}: {paths}", "."),
         "ci_change": RiskText("", "#{number}: {paths}", "."),
@@ -515,7 +515,7 @@ EN = Wording(
         "config_default_change": "Confirm the configuration default changes of {refs}"
         " and note them in the release notes.",
         "dependency_change": "Confirm that the dependency" + _WORKS,
-        "known_gap": "Track the work {refs} left for later PRs and make sure someone takes it up.",
+        "known_gap": "Track what {refs} left open and make sure someone takes it up.",
         "repeated_fix": "Make sure what {refs} fixed a second time has a regression test.",
         "docker_change": "Confirm that the image" + _WORKS,
         "ci_change": "Confirm that the CI" + _WORKS,

@@ -19,7 +19,7 @@ _RISK_HEADINGS: dict[RiskKind, str] = {
     "config_default_change": "配置默认值变化",
     "dependency_change": "依赖变更",
     "repeated_fix": "再次修复",
-    "known_gap": "留待后续的工作",
+    "known_gap": "尚未解决的部分",
     "docker_change": "Docker 镜像变更",
     "ci_change": "CI 流程变更",
 }
@@ -320,7 +320,7 @@ ZH = Wording(
         "config_default_change": RiskText("", "#{number} {settings}", "。"),
         "dependency_change": RiskText("", "#{number}：{paths}{requirements}", "。"),
         "known_gap": RiskText(
-            "", "#{number} 的作者写明留待后续：{quotes}{answers}{taken_up}", "。"
+            "", "#{number} 的作者写明尚未解决的部分：{quotes}{answers}{taken_up}", "。"
         ),
         "docker_change": RiskText("", "#{number}：{paths}", "。"),
         "ci_change": RiskText("", "#{number}：{paths}", "。"),
@@ -412,7 +412,7 @@ ZH = Wording(
         "breaking_change": "在发布说明中列出 {refs} 的不兼容变更并给出迁移说明。",
         "config_default_change": "确认 {refs} 对配置默认值的改动，并在发布说明中注明。",
         "dependency_change": "确认依赖" + _WORKS,
-        "known_gap": "跟踪 {refs} 留待后续 PR 的工作，确认有人接手。",
+        "known_gap": "跟踪 {refs} 尚未解决的部分，确认有人接手。",
         "repeated_fix": "为 {refs} 再次修复的问题补充回归测试，确认这次已彻底解决。",
         "docker_change": "确认镜像" + _WORKS,
         "ci_change": "确认 CI " + _WORKS,
