@@ -191,6 +191,29 @@ def reverted_by_mention(revert: PullRequest, earlier: Iterable[PullRequest]) -> 
     return None
 
 
+def also_reverted(revert: PullRequest, target: int, earlier: Iterable[PullRequest]) -> list[int]:
+    """The PRs besides `target` that a revert of several undoes: those its title or body names
+    (by number, link or merge commit) that changed a file it changes. torchtitan #3212 "Revert
+    precompile PRs (#3107, #3178) to fix CI" was told as a revert of #3178 alone."""
+    if not REVERT_WORD_TITLE.match(revert.title):
+        return []
+    candidates = {
+        pr.number: pr
+        for pr in earlier
+        if pr.number not in (revert.number, target) and pr.merged_at <= revert.merged_at
+    }
+    commits = merge_commits(candidates.values())
+    touched = _paths(revert)
+    title = TRAILING_PR_NUMBER.sub("", revert.title)
+    found = [
+        pr.number
+        for text in (title, revert.body)
+        for pr in _mentions(text, candidates, commits)
+        if touched & _paths(pr)
+    ]
+    return list(dict.fromkeys(found))
+
+
 def _mentions(
     text: str, by_number: Mapping[int, PullRequest], commits: Mapping[str, int]
 ) -> list[PullRequest]:

@@ -626,6 +626,46 @@ def test_the_revert_chain_and_review_asks_reach_the_report() -> None:
     assert en.count("emit distillation outputs") > 3
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "en",
+            "reverted [#3178](https://github.com/verl-project/verl/pull/3178); it also reverted"
+            " [#3107](https://github.com/verl-project/verl/pull/3107)",
+        ),
+        (
+            "zh",
+            "回退了 [#3178](https://github.com/verl-project/verl/pull/3178)，同时回退了"
+            " [#3107](https://github.com/verl-project/verl/pull/3107)",
+        ),
+    ],
+)
+def test_a_revert_of_several_prs_names_them_all(lang: Lang, said: str) -> None:
+    """torchtitan #3212 "Revert precompile PRs (#3107, #3178) to fix CI" was told as a revert
+    of #3178 alone; a PR its title names that changed none of its files is none it reverts."""
+    precompile = [("torchtitan/precompile.py", 40, 0), ("torchtitan/bucketing.py", 25, 0)]
+    earlier = [
+        make_pr(3107, "Enable bucketing pass in precompile path", files=precompile[1:]),
+        make_pr(3178, "Precompile the joint graph", files=precompile[:1]),
+        make_pr(3150, "Unrelated docs fix", files=[("docs/a.md", 3, 1)]),
+    ]
+    revert = make_pr(
+        3212,
+        "Revert precompile PRs (#3107, #3178, #3150) to fix CI",
+        files=[(path, 0, added) for path, added, _ in precompile],
+        merged_at=MERGED + timedelta(days=1),
+        is_revert=True,
+        reverted_number=3178,
+    )
+    chain = next(
+        line
+        for line in render_report(context_for([*earlier, revert], lang), lang, "md").splitlines()
+        if said in line
+    )
+    assert "pull/3150" not in chain
+
+
 def test_a_revert_says_why_when_its_description_does() -> None:
     """verl #7488's description gives its reason ("#7205 will cause hccl error ..."); #6360's
     only points at what it reverts, so its item names that PR's title instead."""

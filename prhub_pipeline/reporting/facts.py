@@ -55,6 +55,7 @@ from prhub_pipeline.records import (
 )
 from prhub_pipeline.reporting.models import PrRef
 from prhub_pipeline.reporting.sections import dominant_themes
+from prhub_pipeline.reverts import also_reverted
 from prhub_pipeline.weeks import WeekWindow
 
 MAX_LISTED = 6
@@ -308,6 +309,7 @@ class RevertChain:
     # What the reverted fix had fixed (`ranked_fix_impacts`), now unfixed again: the issues
     # say what broke, the revert itself does not.
     impacts: list[FixImpact] = field(default_factory=list)
+    also: list[int] = field(default_factory=list)  # other PRs it reverted (`also_reverted`)
     reason: str | None = None  # what the revert's description says beyond pointing at it
     # The day the re-land merged, when that was after the report's week: a report written
     # once later weeks are stored knows of it, one written at the week's end did not.
@@ -333,6 +335,7 @@ def revert_chain(
         reopened=reopened,
         relanded=relanded,
         impacts=ranked_fix_impacts(known[target]) if reopened and target in known else [],
+        also=also_reverted(revert, target, known.values()) if revert is not None else [],
         reason=shorten(reason, REASON_LIMIT) if reason else None,
         relanded_later_on=(
             merged.astimezone(window.zone).date()

@@ -302,6 +302,7 @@ class Wording:
     revert_unknown: Counted  # fields refs
     revert: str
     revert_title: str
+    revert_also: str  # field refs: the other PRs a revert of several undid
     revert_reopened: Counted  # fields target, refs, impacts (empty or `revert_impacts`)
     revert_impacts: str  # field names: what the reverted fix had fixed
     revert_relanded: str  # fields target, relanded, when
@@ -847,6 +848,8 @@ class Wording:
         text = self.revert.format(number=chain.number, target=target)
         if with_title and chain.title:
             text += self.revert_title.format(title=chain.title)
+        if chain.also:
+            text += self.revert_also.format(refs=self.refs(chain.also))
         if with_reason and chain.reason:
             text += self.revert_reason.format(reason=chain.reason)
         if chain.relanded is not None:

@@ -257,6 +257,7 @@ EN = Wording(
     ),
     revert="#{number} reverted #{target}",
     revert_title=' ("{title}")',
+    revert_also="; it also reverted {refs}",
     revert_reopened=(
         "; #{target} said it fixed {refs}: with the fix reverted, the problem {refs} reports"
         "{impacts} is unfixed again",

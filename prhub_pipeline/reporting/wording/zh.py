@@ -204,6 +204,7 @@ ZH = Wording(
     ),
     revert="#{number} 回退了 #{target}",
     revert_title="（{title}）",
+    revert_also="，同时回退了 {refs}",
     revert_reopened=(
         "；#{target} 曾声明修复 {refs}，回退后 {refs} 所述问题{impacts}重新处于未修复状态"
     ),
