@@ -14,6 +14,7 @@ from prhub_pipeline.modelling.tagging.classifier import (
     FIELDS,
     FieldCounts,
     LabelMemory,
+    cross_fitted_modules,
     label_week,
     tagged_examples,
     time_ordered_split,
@@ -382,3 +383,19 @@ def test_a_model_trained_under_other_modules_settings_does_not_label(tmp_path: P
         update={"modules": MODULES.model_copy(update={"keep_models": 3, "min_micro_f1": 0.9})}
     )
     assert label_weeks(settings, renamed, [week])[0].origins == {"model": 1}
+
+
+def test_validation_scores_a_pr_with_thresholds_its_own_tag_did_not_tune() -> None:
+    """The reported validation F1 was measured on the PRs that tuned the thresholds: each half
+    of the validation PRs is now decided by what the other half tuned, so no PR's own tags
+    move its prediction."""
+    rng = np.random.default_rng(0)
+    scores = rng.normal(size=(40, 3))
+    truth = scores + rng.normal(scale=0.8, size=scores.shape) > 0.5
+    predicted = cross_fitted_modules(scores, truth)
+    for row in (7, 31):  # one PR of each half whose own tags tuned in-sample thresholds moved
+        flipped = truth.copy()
+        flipped[row] = ~flipped[row]
+        again = cross_fitted_modules(scores, flipped)
+        assert (again[row] == predicted[row]).all()
+    assert predicted.shape == truth.shape and predicted.any()

@@ -644,6 +644,38 @@ def _tune_thresholds(probabilities: np.ndarray, truth: np.ndarray) -> np.ndarray
     return thresholds
 
 
+def _calibrate(scores: np.ndarray, truth: np.ndarray) -> tuple[float, float, np.ndarray]:
+    """One Platt scaling for every label (slope, offset) and the labels' thresholds on the
+    probabilities it gives, fitted on `truth`."""
+    platt = (
+        LogisticRegression(C=1.0).fit(scores.reshape(-1, 1), truth.reshape(-1).astype(int))
+        if 0 < truth.sum() < truth.size
+        else None
+    )
+    slope = float(platt.coef_[0, 0]) if platt is not None else 1.0
+    offset = float(platt.intercept_[0]) if platt is not None else 0.0
+    return slope, offset, _tune_thresholds(_sigmoid(slope * scores + offset), truth)
+
+
+def cross_fitted_modules(scores: np.ndarray, truth: np.ndarray) -> np.ndarray:
+    """The validation PRs' modules, each half's decided with the scaling and thresholds fitted
+    on the other half: F1 measured on the PRs that tuned them overstated the model (by 0.02
+    to 0.03 micro-F1 on verl, slime and torchtitan)."""
+    predicted = np.zeros(truth.shape, dtype=bool)
+    halves = np.array_split(np.arange(len(truth)), 2)
+    for tuned, measured in ((halves[0], halves[1]), (halves[1], halves[0])):
+        if not len(tuned) or not len(measured):
+            continue
+        slope, offset, thresholds = _calibrate(scores[tuned], truth[tuned])
+        predicted[measured] = _decide(
+            _sigmoid(slope * scores[measured] + offset),
+            thresholds,
+            MIN_TOP_PROBABILITY,
+            MIN_SHARE_OF_TOP,
+        )
+    return predicted
+
+
 def _insufficient(message: str, counts: Counter[str], size: int, started: float) -> TrainingResult:
     return TrainingResult(
         status="insufficient_training_data",
@@ -754,19 +786,10 @@ def train_module_classifier(
     assert best is not None
     _, params, validate_scores = best
 
-    # One Platt scaling for every label: scores -> probabilities, fitted on validation.
-    platt = (
-        LogisticRegression(C=1.0).fit(
-            validate_scores.reshape(-1, 1), y_validate.reshape(-1).astype(int)
-        )
-        if 0 < y_validate.sum() < y_validate.size
-        else None
-    )
-    slope = float(platt.coef_[0, 0]) if platt is not None else 1.0
-    offset = float(platt.intercept_[0]) if platt is not None else 0.0
-    probabilities = _sigmoid(slope * validate_scores + offset)
-    thresholds = _tune_thresholds(probabilities, y_validate)
-    validate_predicted = _decide(probabilities, thresholds, MIN_TOP_PROBABILITY, MIN_SHARE_OF_TOP)
+    # One Platt scaling for every label (scores -> probabilities) and the thresholds, fitted on
+    # validation; the F1s reported are of predictions each half of it got from the other's.
+    slope, offset, thresholds = _calibrate(validate_scores, y_validate)
+    validate_predicted = cross_fitted_modules(validate_scores, y_validate)
     micro, macro = _f1s(y_validate, validate_predicted, macro_columns)
     per_label = label_f1(y_validate, validate_predicted)
     per_label_f1 = {
