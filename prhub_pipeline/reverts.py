@@ -191,12 +191,25 @@ def reverted_by_mention(revert: PullRequest, earlier: Iterable[PullRequest]) -> 
     return None
 
 
+_CODE_BLOCK = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+
+
 def also_reverted(revert: PullRequest, target: int, earlier: Iterable[PullRequest]) -> list[int]:
     """The PRs besides `target` that a revert of several undoes: those its title or body names
     (by number, link or merge commit) that changed a file it changes. torchtitan #3212 "Revert
     precompile PRs (#3107, #3178) to fix CI" was told as a revert of #3178 alone."""
     if not REVERT_WORD_TITLE.match(revert.title):
         return []
+    text = read_revert(revert.title, revert.body)
+    if text is not None and text.body_number is not None:
+        return []  # GitHub's revert button undoes one PR
+    # Only the body's lines that speak of reverting, outside code: a pasted traceback's
+    # "frame #3" named verl #3 beside #883's revert of #706.
+    body = "\n".join(
+        line
+        for line in _CODE_BLOCK.sub("", revert.body).splitlines()
+        if re.search(r"revert", line, re.IGNORECASE)
+    )
     candidates = {
         pr.number: pr
         for pr in earlier
@@ -207,8 +220,8 @@ def also_reverted(revert: PullRequest, target: int, earlier: Iterable[PullReques
     title = TRAILING_PR_NUMBER.sub("", revert.title)
     found = [
         pr.number
-        for text in (title, revert.body)
-        for pr in _mentions(text, candidates, commits)
+        for said in (title, body)
+        for pr in _mentions(said, candidates, commits)
         if touched & _paths(pr)
     ]
     return list(dict.fromkeys(found))

@@ -399,3 +399,9 @@ def test_validation_scores_a_pr_with_thresholds_its_own_tag_did_not_tune() -> No
         again = cross_fitted_modules(scores, flipped)
         assert (again[row] == predicted[row]).all()
     assert predicted.shape == truth.shape and predicted.any()
+
+
+def test_one_validation_pr_is_decided_with_what_it_tuned() -> None:
+    """With no other half, the one PR's modules come from its own tuning, not from none."""
+    predicted = cross_fitted_modules(np.array([[2.0, -2.0]]), np.array([[True, False]]))
+    assert predicted.tolist() == [[True, False]]

@@ -55,7 +55,7 @@ from prhub_pipeline.reporting.render import (
     render_report,
 )
 from prhub_pipeline.reporting.wording import WORDINGS
-from prhub_pipeline.reverts import read_revert
+from prhub_pipeline.reverts import also_reverted, read_revert
 from prhub_pipeline.warehouse.connection import connect
 from prhub_pipeline.warehouse.partitions import replace_partition
 from prhub_pipeline.warehouse.prs import pr_tables
@@ -2644,11 +2644,11 @@ def test_the_summary_says_who_reviewed_the_weeks_prs(lang: Lang) -> None:
             # Threads without submitted reviews tell who took part, not who reviewed.
             "zh": (
                 "评审（数据只含评审讨论，不含提交的评审）：2 个 PR 中 1 个有作者以外的人参与讨论"
-                "（评审人 1 位）。"
+                "（参与者 1 位）。"
             ),
             "en": (
                 "Reviews (the data holds review threads, not submitted reviews): 1 of 2 PRs"
-                " discussed by someone other than their author (1 reviewer)."
+                " discussed by someone other than their author (1 participant)."
             ),
         }[lang]
     )
@@ -2997,3 +2997,21 @@ def test_a_pr_reverted_in_its_week_gets_no_other_follow_up() -> None:
     tests = [s for s in context.suggestions if s.startswith("Add tests")]
     assert len(tests) == 1 and "#7003" in tests[0] and "#7001" not in tests[0]
     assert any("#7001" in s and "#7002" in s for s in context.suggestions)  # the revert's own
+
+
+def test_a_revert_button_or_a_pasted_traceback_names_no_other_reverted_pr() -> None:
+    """verl #883 ("Reverts volcengine/verl#706") pasted a traceback whose "frame #3" named
+    verl #3, which shares a file with it."""
+    shared = [("verl/utils/megatron_utils.py", 10, 0)]
+    earlier = [make_pr(3, "init", files=shared), make_pr(706, "Use Mcore GPTModel", files=shared)]
+    body = "Reverts volcengine/verl#706\n\n```\nframe #3: c10d::ProcessGroup\n```"
+    button = make_pr(883, 'Revert "Use Mcore GPTModel"', body=body, files=shared, merged_at=MERGED)
+    assert also_reverted(button, 706, earlier) == []
+    pasted = button.model_copy(update={"body": body.split("\n", 1)[1]})
+    assert also_reverted(pasted, 706, earlier) == []
+
+
+def test_a_week_of_github_data_without_reviews_or_threads_had_none() -> None:
+    week = [make_pr(1, "x"), make_pr(2, "y")]
+    coverage = facts.review_coverage(facts.reviewing_by_pr(week, ReviewData(available=True)))
+    assert coverage is not None and coverage.approved == 0

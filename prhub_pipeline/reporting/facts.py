@@ -832,7 +832,9 @@ def reviewing_by_pr(
     threads = defaultdict(list)
     for thread in review_data.threads:
         threads[thread.pr_number].append(thread)
-    known = bool(review_data.reviews)
+    # No submitted review and no thread either: none was given (GitHub has no thread without a
+    # review); threads without reviews are excerpts, which tell who took part, not who approved.
+    known = bool(review_data.reviews) or not review_data.threads
     return {pr.number: _reviewing(pr, reviews[pr.number], threads[pr.number], known) for pr in prs}
 
 

@@ -295,6 +295,7 @@ class Wording:
     review_coverage_approved: str  # fields n, earlier (empty or `review_coverage_earlier`)
     review_coverage_earlier: str  # fields share, earlier (the share before), weeks
     review_coverage_reviewers: Counted  # field n
+    review_coverage_participants: Counted  # field n: the same, from review threads alone
     review_coverage_threads: Counted  # fields n, bots
     review_coverage_bots: Counted  # field n: the threads a bot opened, when not all of them
     review_coverage_all_bots: Counted  # (one thread, several)
@@ -774,7 +775,12 @@ class Wording:
             prs=c.prs,
             reviewed=c.reviewed,
             approved=self._approved(c),
-            reviewers=counted(self.review_coverage_reviewers, c.reviewers),
+            reviewers=counted(
+                self.review_coverage_reviewers
+                if c.approved is not None
+                else self.review_coverage_participants,
+                c.reviewers,
+            ),
             threads=counted(self.review_coverage_threads, c.threads, bots=bots),
             hours=(
                 ""

@@ -248,6 +248,7 @@ EN = Wording(
     review_coverage_approved=", {n} approved{earlier}",
     review_coverage_earlier=" ({share}, against {earlier} over the previous {weeks} weeks)",
     review_coverage_reviewers=(" (1 reviewer)", " ({n} reviewers)"),
+    review_coverage_participants=(" (1 participant)", " ({n} participants)"),
     review_coverage_threads=("; 1 review thread{bots}", "; {n} review threads{bots}"),
     review_coverage_bots=(", 1 of them opened by a bot", ", {n} of them opened by bots"),
     review_coverage_all_bots=(", opened by a bot", ", all of them opened by bots"),

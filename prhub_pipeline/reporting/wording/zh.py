@@ -195,6 +195,7 @@ ZH = Wording(
     review_coverage_approved="，{n} 个获得批准{earlier}",
     review_coverage_earlier="（{share}，此前 {weeks} 周为 {earlier}）",
     review_coverage_reviewers="（评审人 {n} 位）",
+    review_coverage_participants="（参与者 {n} 位）",
     review_coverage_threads="；评审讨论 {n} 个{bots}",
     review_coverage_bots="，其中 {n} 个由机器人发起",
     review_coverage_all_bots="，均由机器人发起",
