@@ -346,7 +346,7 @@ def revert_chain(
 
 
 def taken_up(risks: Sequence[RiskFlag], known: Mapping[int, PullRequest]) -> dict[int, int]:
-    """For each PR flagged with work left for later, the later known PR that says it follows
+    """For each PR flagged with work left open, the later known PR that says it follows
     that PR up (`Follow-up to #6921`, `building on #5564`), where there is one."""
     found = {}
     for flag in risks:
@@ -1100,7 +1100,7 @@ def risk_groups(
     merged_at: Mapping[int, datetime] | None = None,
 ) -> list[RiskGroup]:
     """The week's risks by kind; `chains` are the week's revert chains by revert number,
-    `taken_up` the later PR that followed up each PR with work left for later, where known,
+    `taken_up` the later PR that followed up each PR with work left open, where known,
     and `merged_at` when each PR merged (for requirements several PRs changed in turn)."""
     found = []
     for kind, flags in by_kind(risks):
@@ -1176,7 +1176,7 @@ def follow_ups(
     large_change_lines: int = 0,
 ) -> list[FollowUp]:
     """One follow-up per risk kind (per revert), most serious first; a revert whose target
-    is unknown, a reverted PR (its revert carries the follow-up), work left for later that
+    is unknown, a reverted PR (its revert carries the follow-up), work left open that
     a later PR has taken up and a change very large only with its tests (a noted share of
     them, and under `large_change_lines` without them) have none. Nor does a reverted PR under
     any other kind: its change is no longer in the tree (verl's 2025-03-31 asked for tests

@@ -416,7 +416,7 @@ class Wording:
     chain_step_removed: str  # fields number
     chain_step_changed: str  # fields number, before, after
     chain_then: str
-    # Work left for later: the author's words, quoted; the review comments they answered; the
+    # Work left open: the author's words, quoted; the review comments they answered; the
     # later PR that took the work up.
     quote: str  # fields text
     gap_answers: str  # fields asks
