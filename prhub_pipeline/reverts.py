@@ -180,10 +180,9 @@ def reverted_by_mention(revert: PullRequest, earlier: Iterable[PullRequest]) -> 
                 return by_title
     by_number = {pr.number: pr for pr in candidates}
     commits = merge_commits(candidates)
-    touched = _paths(revert)
     subject_words = _words(subject.group("subject")) if subject else set()
     for text in (revert.title, revert.body):
-        sharing = [pr for pr in _mentions(text, by_number, commits) if touched & _paths(pr)]
+        sharing = _named_sharing_files(text, revert, by_number, commits)
         if sharing:
             # One revert of several PRs (vllm-ascend #6891 lists four commits): the one its
             # title describes, else the first named.
@@ -216,15 +215,21 @@ def also_reverted(revert: PullRequest, target: int, earlier: Iterable[PullReques
         if pr.number not in (revert.number, target) and pr.merged_at <= revert.merged_at
     }
     commits = merge_commits(candidates.values())
-    touched = _paths(revert)
     title = TRAILING_PR_NUMBER.sub("", revert.title)
     found = [
         pr.number
         for said in (title, body)
-        for pr in _mentions(said, candidates, commits)
-        if touched & _paths(pr)
+        for pr in _named_sharing_files(said, revert, candidates, commits)
     ]
     return list(dict.fromkeys(found))
+
+
+def _named_sharing_files(
+    text: str, revert: PullRequest, by_number: Mapping[int, PullRequest], commits: Mapping[str, int]
+) -> list[PullRequest]:
+    """The known PRs `text` names (`_mentions`) that changed a file the revert changes."""
+    touched = _paths(revert)
+    return [pr for pr in _mentions(text, by_number, commits) if touched & _paths(pr)]
 
 
 def _mentions(
