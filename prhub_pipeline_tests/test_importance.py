@@ -1320,7 +1320,8 @@ SP_ITEMS = (
             " edge cases.",
         ),
         # verl #6268: a long lead-in that tells the problem beats the list's explanation; one
-        # that leaves its telling to the list does not (vllm-ascend #5495), nor one whose last
+        # that leaves its telling to the list in its last clause does not (vllm-ascend #5495:
+        # "some" in an earlier clause is the problem's), nor one whose last
         # word runs on into it (verl #2469: "..., which supports:").
         *(
             (
@@ -1335,6 +1336,12 @@ SP_ITEMS = (
                     "When `use_fused_kernels=True` is combined with"
                     " `ulysses_sequence_parallel_size > 1`, the fused-forward functions were"
                     " re-rolling SP-sliced inputs locally.",
+                ),
+                (
+                    "When some rollout workers restart after a failure, the fused-forward"
+                    " functions were re-rolling SP-sliced inputs locally:",
+                    "When some rollout workers restart after a failure, the fused-forward"
+                    " functions were re-rolling SP-sliced inputs locally.",
                 ),
                 (
                     "Affected by the upstream scheduler change in vLLM, we have to make the"

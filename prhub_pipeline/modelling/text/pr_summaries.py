@@ -655,11 +655,12 @@ _DANGLING = re.compile(
     re.IGNORECASE,
 )
 LONG_LEAD_IN_WORDS = 15
-# Words of a lead-in that leave what it tells to the list: "the following error", "some
-# issues", "several changes".
+# Words of a lead-in's last clause that leave what it tells to the list: "the following
+# error", "some issues", "several changes"; not "When some workers restart, ...:".
 _POINTS_AT_ITEMS = re.compile(
     r"\b(?:follow(?:s|ing)?|below|some|several|a few|multiple|various)\b", re.IGNORECASE
 )
+_CLAUSE_BREAK = re.compile(r"[,;，；]")
 
 
 # A sentence that only counts what follows (`this pr accomplish two things`, vllm-ascend
@@ -693,7 +694,8 @@ def _is_bare_lead_in(paragraph: str) -> bool:
     # unless it points at what follows ("we have to make the following changes:").
     return (
         len(paragraph.split()) < LONG_LEAD_IN_WORDS
-        or _POINTS_AT_ITEMS.search(paragraph) is not None
+        or _POINTS_AT_ITEMS.search(_CLAUSE_BREAK.split(paragraph[: lead_end.start()])[-1])
+        is not None
     )
 
 
