@@ -2023,8 +2023,13 @@ def test_a_setting_that_had_no_effect_is_its_own_impact() -> None:
         assert fix_impacts(title, "") == {"ignored_setting": 1.0}, title
     body = "Setting ignore_eos to True in the script had no effect."
     assert fix_impacts("[rollout] fix: propagate ignore_eos", body) == {"ignored_setting": 0.75}
-    # What the fix leaves alone (vllm-ascend #13785).
-    assert fix_impacts("[x] fix: y", "The new check has no effect on performance.") == {}
+    # What the fix leaves alone (vllm-ascend #13785, #5223), or why it may (verl #6867).
+    for body in (
+        "The new check has no effect on performance.",
+        "It has no effect on the default behavior.",
+        "Temperature has no effect on `prompt_logprobs`: the teacher does not sample.",
+    ):
+        assert fix_impacts("[x] fix: y", body) == {}, body
 
 
 def test_review_part_counts_threads_and_disagreement() -> None:

@@ -236,9 +236,9 @@ _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
     ),
     "ignored_setting": re.compile(
         r"\bsilently\s+(?:[\w`.-]+\s+){0,2}?(?:drop|ignor|overrid)\w*"
-        # Not "has no effect on performance" (vllm-ascend #13785): what the change leaves alone.
-        r"|\b(?:has|had|have|takes?|took)\s+no\s+effect\b"
-        r"(?!\s+on\s+(?:the\s+)?(?:perf|performance|speed|latency|throughput|memory|accuracy))"
+        # Not "has no effect on performance / on the vllm-ascend logic / on prompt_logprobs"
+        # (vllm-ascend #13785, #5223, verl #6867): what the change leaves alone, or why.
+        r"|\b(?:has|had|have|takes?|took)\s+no\s+effect\b(?!\s+on\b)"
         r"|\b(?:is|are|was|were|being)\s+(?:silently\s+)?ignored\b"
         r"|\bnot\s+(?:take|taking|took)\s+effect\b|不生效|未生效|没有生效",
         re.IGNORECASE,
