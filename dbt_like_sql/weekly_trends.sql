@@ -1,5 +1,5 @@
 -- materialized: view
--- description: PRs per module and per theme in each week, with the previous week's count and the change (NULL where the previous week is not stored: the first week, a gap; a drop to zero shows as a row too, in a week without PRs as well). Modules are counted as tagged: type-like tags (verl's misc) have rows here, though the report's table leaves them out.
+-- description: PRs per module and per theme in each week, with the previous week's count and the change (NULL where the previous week has no report, as the report takes it: the first week, a gap, a week ingested but not reported; a drop to zero shows as a row too, in a week without PRs as well). Modules are counted as tagged: type-like tags (verl's misc) have rows here, though the report's table leaves them out.
 WITH labels AS (
     SELECT repo, week_start, 'module' AS kind, module AS name, number FROM {{ source('pr_modules') }}
     UNION ALL
@@ -18,13 +18,13 @@ grid AS (
 )
 SELECT g.repo, CAST(g.week_start AS DATE) AS week_start, g.kind, g.name,
        coalesce(c.pr_count, 0) AS pr_count,
-       -- NULL when the previous week is not stored (the first week, a gap): unknown, as in the report
-       CASE WHEN s.week_start IS NOT NULL THEN coalesce(prev.pr_count, 0) END AS previous_week,
+       -- NULL when the previous week has no report: unknown, as the report takes it
+       CASE WHEN r.week_start IS NOT NULL THEN coalesce(prev.pr_count, 0) END AS previous_week,
        coalesce(c.pr_count, 0)
-           - CASE WHEN s.week_start IS NOT NULL THEN coalesce(prev.pr_count, 0) END AS change
+           - CASE WHEN r.week_start IS NOT NULL THEN coalesce(prev.pr_count, 0) END AS change
 FROM grid g
-LEFT JOIN {{ ref('stored_weeks') }} s
-       ON s.repo = g.repo AND s.week_start = g.week_start - INTERVAL 7 DAY
+LEFT JOIN (SELECT DISTINCT repo, week_start FROM {{ source('weekly_counts') }}) r
+       ON r.repo = g.repo AND r.week_start = g.week_start - INTERVAL 7 DAY
 LEFT JOIN counts c
        ON c.repo = g.repo AND c.week_start = g.week_start AND c.kind = g.kind AND c.name = g.name
 LEFT JOIN counts prev

@@ -1001,6 +1001,15 @@ def test_weekly_models_count_people_as_the_report_does_and_keep_empty_weeks(
         config,
         "SELECT prs, review_data_available FROM review_health WHERE week_start = '2026-06-01'",
     ) == [(0, None)]
+    # A week whose PRs are stored but whose report is not (its report stage never ran) is
+    # unknown too: the next report shows no change against it.
+    with duckdb.connect(str(load_settings(config).database)) as con:
+        con.execute("DELETE FROM weekly_counts WHERE week_start = ?", [WEEKS[-1]])
+    assert stored(
+        config,
+        "SELECT pr_count, previous_week, change FROM weekly_module_trends"
+        " WHERE week_start = '2026-06-01' AND module = 'core'",
+    ) == [(0, None, None)]
 
 
 def test_each_week_of_a_range_run_carries_its_own_metadata(
