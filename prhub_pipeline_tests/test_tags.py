@@ -189,6 +189,8 @@ def test_type_only_tags_say_no_area() -> None:
     assert areas_of(["Enhance", "Enhancements", "Improvements", "docs"]) == ["docs"]  # mmengine
     assert areas_of(["Improve", "rl"]) == ["rl"]  # InternLM/xtuner's 32 `[Improve] ...` PRs
     assert areas_of(["add", "Update", "quant"]) == ["quant"]  # slime's `[add]add blockwise ...`
+    # A verb's forms too; a word one letter from a verb is a name (a repository's updater).
+    assert areas_of(["Added", "updated", "Upgrading", "Updater", "adder"]) == ["Updater", "adder"]
     # Status said in a phrase (tpu-inference's report had a module "not ready to review yet").
     status = ["not ready to review yet", "Ready for review", "Don't merge yet", "dont_review"]
     assert areas_of([*status, "almost ready", "ready", "kernel"]) == ["kernel"]

@@ -74,11 +74,21 @@ STATUS_TAGS = frozenset(
     | {"resubmit", "redo", "reapply", "follow_up", "followup", "backport", "temp", "tmp"}
     | {"hack", "urgent", "p0", "p1", "p2", "p3", "be_week"}
 )
-# A verb of the title put in brackets (slime's `[add]add blockwise quant ...`): no area, but no
-# conventional type either (`Update(README): ...` is no scoped change).
-VERB_TAGS = frozenset({"add", "update", "upgrade"})
+# A verb of the title put in brackets (slime's `[add]add blockwise quant ...`), in any of its
+# forms (`[Added]`): no area, but no conventional type either (`Update(README): ...` is no
+# scoped change).
+VERB_TAGS = frozenset(
+    verb + ending
+    for verb, endings in (
+        ("add", ("", "s", "ed", "ing")),
+        ("update", ("", "s", "d")),
+        ("upgrade", ("", "s", "d")),
+    )
+    for ending in endings
+) | {"updating", "upgrading"}
 # Tools and bots that write PRs: no area when named exactly, but one letter off they are words
-# of their own (`[Codec]`, `[Coder]` beside `codex`), never slips.
+# of their own (`[Codec]`, `[Coder]` beside `codex`), never slips; nor are the verbs'
+# neighbours (`[Updater]` is a component).
 AUTHOR_TAGS = frozenset({"bot", "dependabot", "pre_commit.ci", "claude", "codex", "copilot"})
 # Words that say what kind of change a PR is, not where: `[misc] fix: ...`, `[fix][ci] ...`.
 # Beside the type-only tags, ones that name an area in some repositories (verl's `[ci]`).
@@ -385,7 +395,7 @@ def _says_no_area(key: str) -> bool:
     same first letter (`[Refractor]`, `[bugifx]`, `[enchance]`, `[imporve]`: 24 PRs over six
     of twelve repositories, one of vllm-omni's report sections "Refractor"). Short tags are
     never slips (`core` is not `chore`)."""
-    if key in _NO_AREA_KEYS or key in _AUTHOR_KEYS or _NOT_READY.match(key):
+    if key in _NO_AREA_KEYS or key in _EXACT_NO_AREA_KEYS or _NOT_READY.match(key):
         return True
     return len(key) >= 5 and any(
         word[0] == key[0] and len(word) >= 5 and _edit_distance(key, word, 1) <= 1
@@ -398,8 +408,8 @@ def _spelling_free(tag: str) -> str:
     return normalise_tag(tag).replace("_", "")
 
 
-_NO_AREA_KEYS = frozenset(map(_spelling_free, TYPE_ONLY_TAGS | STATUS_TAGS | VERB_TAGS))
-_AUTHOR_KEYS = frozenset(map(_spelling_free, AUTHOR_TAGS))
+_NO_AREA_KEYS = frozenset(map(_spelling_free, TYPE_ONLY_TAGS | STATUS_TAGS))
+_EXACT_NO_AREA_KEYS = frozenset(map(_spelling_free, AUTHOR_TAGS | VERB_TAGS))
 # Status written as a phrase, spelling-free: `[not ready to review yet]`, `[Ready for review]`,
 # `[Don't merge yet]`, `[do not review]` (tpu-inference's report had a module "not ready to
 # review yet"; one or two such tags in each of four repositories).
