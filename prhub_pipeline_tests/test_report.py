@@ -679,7 +679,7 @@ def test_a_revert_says_why_when_its_description_does() -> None:
         merged_at=MERGED + timedelta(days=2),
         is_revert=True,
         reverted_number=6350,
-    )
+    ).model_copy(update={"source": "github"})
     # A description that is the title again says nothing: no outline stands in as a reason.
     again = make_pr(
         6367,
@@ -730,6 +730,14 @@ def test_a_revert_says_why_when_its_description_does() -> None:
     said = "its description says: “#6350 causes an hccl error when weights are updated on NPU”"
     assert observation.text.count(said) == 1 and observation.text.count("its description") == 1
     assert not any("its description" in line for line in context.summary)
+    # From the git source, it is the revert's commit message that says so.
+    committed = reason.model_copy(update={"source": "git"})
+    context = context_for([*prs, committed], "en")
+    observation = next(o for o in context.risks if o.risk == "revert")
+    assert said.replace("description", "commit message") in observation.text
+    zh_context = context_for([*prs, committed], "zh")
+    observation = next(o for o in zh_context.risks if o.risk == "revert")
+    assert "回退提交信息：“#6350 causes" in observation.text
     # A reason that ends in its own stop is not given a second one after the quote.
     stopped = again.model_copy(update={"body": "The option broke checkpoint loading on NPU."})
     context = context_for([*prs, stopped, original], "en")

@@ -311,6 +311,7 @@ class RevertChain:
     impacts: list[FixImpact] = field(default_factory=list)
     also: list[int] = field(default_factory=list)  # other PRs it reverted (`also_reverted`)
     reason: str | None = None  # what the revert's description says beyond pointing at it
+    reason_from_commit: bool = False  # the "description" is a git-source commit message
     # The day the re-land merged, when that was after the report's week: a report written
     # once later weeks are stored knows of it, one written at the week's end did not.
     relanded_later_on: date | None = None
@@ -337,6 +338,7 @@ def revert_chain(
         impacts=ranked_fix_impacts(known[target]) if reopened and target in known else [],
         also=also_reverted(revert, target, known.values()) if revert is not None else [],
         reason=shorten(reason, REASON_LIMIT) if reason else None,
+        reason_from_commit=revert is not None and revert.source == "git",
         relanded_later_on=(
             merged.astimezone(window.zone).date()
             if merged is not None and merged >= window.end_utc

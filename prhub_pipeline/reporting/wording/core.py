@@ -223,6 +223,7 @@ class Wording:
     reverts_pr_which: str
     reverted_titled: str
     revert_reason: str
+    revert_reason_commit: str  # the same, said of a git-source commit message
     # An earlier PR under the same title (facts.Repeat).
     repeat: str
     repeat_when: Counted  # {n} days before; n = 0 has its own
@@ -857,7 +858,8 @@ class Wording:
         if chain.also:
             text += self.revert_also.format(refs=self.refs(chain.also))
         if with_reason and chain.reason:
-            text += self.revert_reason.format(reason=chain.reason)
+            said = self.revert_reason_commit if chain.reason_from_commit else self.revert_reason
+            text += said.format(reason=chain.reason)
         if chain.relanded is not None:
             later = chain.relanded_later_on
             when = (

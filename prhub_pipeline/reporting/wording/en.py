@@ -156,6 +156,7 @@ EN = Wording(
     repeat_reverted="; #{number} reverted it",
     repeat_branch="; this one is for {branch}",
     revert_reason="; its description says: “{reason}”",
+    revert_reason_commit="; its commit message says: “{reason}”",
     outline_one="{lead}; it changes {place}.",
     outline_many="{lead}; it changes {files} files ({lines}) {where}{besides}.",
     outline_lead="No description beyond the title",

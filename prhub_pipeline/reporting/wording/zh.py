@@ -116,6 +116,7 @@ ZH = Wording(
     repeat_reverted="，后被 #{number} 回退",
     repeat_branch="；本 PR 合入 {branch} 分支",
     revert_reason="；回退说明：“{reason}”",
+    revert_reason_commit="；回退提交信息：“{reason}”",
     outline_one="{lead}；改动了 {place}。",
     outline_many="{lead}；改动了 {files} 个文件（{lines}），{where}{besides}。",
     outline_lead="描述没有标题以外的信息",
