@@ -603,8 +603,8 @@ def test_the_revert_chain_and_review_asks_reach_the_report() -> None:
     en = render_report(context_for(week_prs(), "en"), "en", "md")
     assert "the event loop here.”\n" in en
     assert (
-        "with the fix reverted, the problem [#6293](https://github.com/verl-project/verl/pull/6293)"
-        " reports is unfixed again." in en
+        "said it fixed [#6293](https://github.com/verl-project/verl/pull/6293): with the fix"
+        " reverted, that problem is unfixed again." in en
     )
     # What the reverted fix had fixed says what is broken again (verl #6350's KeyError).
     crashing = [
@@ -614,11 +614,24 @@ def test_the_revert_chain_and_review_asks_reach_the_report() -> None:
         for pr in week_prs()
     ]
     impacts: list[tuple[Lang, str]] = [
-        ("en", "reports (crashes or errors) is unfixed again"),
-        ("zh", "所述问题（崩溃或报错）重新"),
+        ("en", "that problem (crashes or errors) is unfixed again"),
+        ("zh", "回退后该问题（崩溃或报错）重新"),
     ]
     for lang, said in impacts:
         assert said in render_report(context_for(crashing, lang), lang, "md")
+    # Two issues and two impacts: the impacts are listed apart ("crashes or errors and
+    # out-of-memory" read as one thing).
+    two = [
+        pr.model_copy(
+            update={"body": pr.body + "\n\nAlso fixes #6294: the loss raises `KeyError`, then OOM."}
+        )
+        if pr.number == 6350
+        else pr
+        for pr in week_prs()
+    ]
+    en_two = render_report(context_for(two, "en"), "en", "md")
+    assert "those problems (out-of-memory, crashes or errors) are unfixed again" in en_two
+    assert "回退后这些问题（" in render_report(context_for(two, "zh"), "zh", "md")
     # The summary and the risk name the reverted title; the chain's section, whose items give
     # both titles right below, does not repeat it.
     section = en.split("## Revert chain", 1)[1].split("\n- ", 1)[0]

@@ -872,7 +872,10 @@ class Wording:
             text += reopened.format(
                 target=target,
                 refs=self.refs(chain.reopened),
-                impacts=self.revert_impacts.format(names=self.join(impacts)) if impacts else "",
+                # A list, not "a and b": an impact's name may hold its own "or".
+                impacts=(
+                    self.revert_impacts.format(names=self.list_sep.join(impacts)) if impacts else ""
+                ),
             )
         return _closed(text + self.stop)  # a quoted reason may end in its own stop
 

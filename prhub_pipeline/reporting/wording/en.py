@@ -261,10 +261,10 @@ EN = Wording(
     revert_title=' ("{title}")',
     revert_also="; it also reverted {refs}",
     revert_reopened=(
-        "; #{target} said it fixed {refs}: with the fix reverted, the problem {refs} reports"
-        "{impacts} is unfixed again",
-        "; #{target} said it fixed {refs}: with the fix reverted, the problems {refs} report"
-        "{impacts} are unfixed again",
+        "; #{target} said it fixed {refs}: with the fix reverted, that problem{impacts} is"
+        " unfixed again",
+        "; #{target} said it fixed {refs}: with the fix reverted, those problems{impacts} are"
+        " unfixed again",
     ),
     revert_impacts=" ({names})",
     revert_relanded="; #{relanded} landed the change again{when}",

@@ -208,7 +208,8 @@ ZH = Wording(
     revert_title="（{title}）",
     revert_also="，同时回退了 {refs}",
     revert_reopened=(
-        "；#{target} 曾声明修复 {refs}，回退后 {refs} 所述问题{impacts}重新处于未修复状态"
+        "；#{target} 曾声明修复 {refs}，回退后该问题{impacts}重新处于未修复状态",
+        "；#{target} 曾声明修复 {refs}，回退后这些问题{impacts}重新处于未修复状态",
     ),
     revert_impacts="（{names}）",
     revert_relanded="；#{relanded} {when}重新合入了这项改动",
