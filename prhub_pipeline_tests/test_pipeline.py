@@ -352,6 +352,35 @@ def test_a_run_of_several_repositories_checks_every_clone_before_writing_any(
     assert not (tmp_path / "warehouse" / "prhub.duckdb").exists()  # nothing was written
 
 
+def test_a_range_run_dagster_narrowed_to_its_first_week_fails_instead_of_storing_one(
+    history: GitRepo, tmp_path: Path
+) -> None:
+    """A backfill from Jobs > weekly_report_job > Partitions tags each range run with its first
+    partition as well (dagster-io/dagster#17404), and Dagster then gives the run that partition
+    alone: it stored the first week, skipped the others and succeeded."""
+    config = write_config(tmp_path, history.path)
+    job = build_definitions(config).resolve_job_def("weekly_report_job")
+    first, last = (
+        dg.MultiPartitionKey({"repo": "acme/widgets", "week": week}) for week in WEEKS[:2]
+    )
+    result = job.execute_in_process(
+        instance=dg.DagsterInstance.ephemeral(),
+        tags={
+            RANGE_START_TAG: str(first),
+            RANGE_END_TAG: str(last),
+            "dagster/partition/repo": "acme/widgets",
+            "dagster/partition/week": WEEKS[0],
+        },
+        raise_on_error=False,
+    )
+    assert not result.success
+    failure = next(e for e in result.all_events if e.is_step_failure)
+    assert f"this run is for {first} to {last}, but Dagster gives it only {first}" in str(
+        failure.step_failure_data.user_failure_data or failure.step_failure_data.error
+    )
+    assert not result.get_asset_materialization_events()
+
+
 def refused_after_editing(
     config: Path, weeks: list[str], old: str, new: str, capsys: pytest.CaptureFixture[str]
 ) -> str:

@@ -9,7 +9,12 @@ from typing import Protocol, TypeVar
 import dagster as dg
 
 from prhub_pipeline.config import RepoConfig, Settings
-from prhub_pipeline.defs.partitions import partition_key, weeks_by_repo
+from prhub_pipeline.defs.partitions import (
+    RANGE_END_TAG,
+    RANGE_START_TAG,
+    partition_key,
+    weeks_by_repo,
+)
 from prhub_pipeline.defs.resources import PrhubSettings
 from prhub_pipeline.warehouse.quality import CheckOutcome
 from prhub_pipeline.weeks import WeekWindow
@@ -47,7 +52,7 @@ def run_weekly_stage(
     results: list[Result] = []
     outcomes: list[CheckOutcome] = []
     runs: list[tuple[RepoConfig, list[date]]] = []
-    for repo_name, asked in weeks_by_repo(context.partition_keys).items():
+    for repo_name, asked in weeks_by_repo(_asked_partitions(context)).items():
         repo = settings.repo(repo_name)
         weeks = [week for week in asked if week >= repo.start]
         if len(weeks) < len(asked):
@@ -79,6 +84,21 @@ def run_weekly_stage(
         if spec.name not in reported and check is not None
     ]
     return results, checks
+
+
+def _asked_partitions(context: dg.AssetExecutionContext) -> Sequence[str]:
+    """The run's partitions; refuses a range run that Dagster narrowed to its first partition
+    (a job backfill adds `dagster/partition/<dimension>` tags beside the range tags:
+    dagster-io/dagster#17404), which would otherwise succeed having stored one week."""
+    keys = context.partition_keys
+    start, end = context.run.tags.get(RANGE_START_TAG), context.run.tags.get(RANGE_END_TAG)
+    if start and end and start != end and len(keys) == 1:
+        raise dg.Failure(
+            f"this run is for {start} to {end}, but Dagster gives it only {keys[0]}: a backfill"
+            " from Jobs > weekly_report_job > Partitions runs a range as its first week. Launch"
+            " it from the asset graph instead (select the weekly assets, Materialize)."
+        )
+    return keys
 
 
 def check_results(outcomes: Sequence[CheckOutcome]) -> list[dg.AssetCheckResult]:
