@@ -824,6 +824,9 @@ def test_the_classifier_check_warns_without_a_good_enough_model(
     assert str(metadata["summary"].value).startswith("insufficient_training_data: ")
     assert {"training_size", "label_counts", "train_seconds", "model_version"} <= set(metadata)
     assert evaluation.metadata["threshold"].value == 0.6
+    # No model, no F1: a 0.0 would plot in the UI beside the trained models' scores.
+    assert "validation_micro_f1" not in evaluation.metadata
+    assert str(evaluation.metadata["status"].value).startswith("insufficient_training_data")
 
 
 def test_a_trained_classifier_shows_what_validation_chose() -> None:

@@ -2009,9 +2009,12 @@ def test_the_report_check_fails_when_a_pr_is_not_linked(tmp_path: Path) -> None:
     broken = rendered["en"].model_copy(update={"markdown": missing})
     assert outcome([rendered["zh"], broken])["report_covers_every_pr"] == (
         False,
-        [f"{week} en md: no link to #6331"],
+        [f"{REPO} {week} en md: no link to #6331"],
     )
-    assert outcome([rendered["zh"]])["report_in_every_language"] == (False, [f"{week} en"])
+    assert outcome([rendered["zh"]])["report_in_every_language"] == (
+        False,
+        [f"{REPO} {week} en"],
+    )
 
 
 @pytest.fixture

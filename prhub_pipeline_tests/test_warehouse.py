@@ -130,7 +130,7 @@ def test_one_merge_commit_stored_as_two_prs_fails_the_raw_prs_check(tmp_path: Pa
         replace_partition(con, "acme/widgets", WEEK, pr_tables(WEEK, same))
         outcome = check_raw_prs(con, "acme/widgets", [WEEK], "UTC")[0]
     assert (outcome.name, outcome.passed) == ("no_duplicate_prs", False)
-    assert outcome.offending == ["commit abababababab: #1, #2"]
+    assert outcome.offending == ["acme/widgets commit abababababab: #1, #2"]
 
 
 def test_a_stored_pr_broken_by_hand_is_named_when_read(tmp_path: Path) -> None:
@@ -152,8 +152,10 @@ def test_a_pr_filed_under_another_week_fails_the_raw_prs_check(tmp_path: Path) -
         shanghai = check_raw_prs(con, "acme/widgets", [WEEK], "Asia/Shanghai")[1]
     misplaced = outcomes["prs_inside_their_week"]
     assert not misplaced.passed and misplaced.severity == "error"
-    assert misplaced.detail == "1 of 2 PRs merged outside their week's window"
-    assert misplaced.offending == ["#1 merged 2026-05-12T03:00:00+00:00 filed under 2026-05-04"]
+    assert misplaced.detail == "acme/widgets: 1 of 2 PRs merged outside their week's window"
+    assert misplaced.offending == [
+        "acme/widgets #1 merged 2026-05-12T03:00:00+00:00 filed under 2026-05-04"
+    ]
     assert shanghai.passed
 
 
@@ -174,8 +176,9 @@ def test_a_pr_without_a_module_fails_the_module_check_as_a_warning(tmp_path: Pat
         False,
         "warn",
     )
-    assert outcome.detail == "1 of 2 PRs have no module"
-    assert outcome.offending == ["#2 feat: nothing names a module"]
+    # A check's status is its latest run's, whatever weeks it covered: the failure says where.
+    assert outcome.detail == "acme/widgets: 1 of 2 PRs have no module (week 2026-05-11)"
+    assert outcome.offending == ["acme/widgets 2026-05-11 #2 feat: nothing names a module"]
     assert fixed.passed
 
 
@@ -193,12 +196,13 @@ def test_scores_out_of_range_or_missing_fail_the_score_checks(tmp_path: Path) ->
         con.execute("UPDATE pr_scores SET importance = 11.5 WHERE number = 2")
         in_range, counted = check_scores(con, "acme/widgets", [WEEK])
         assert (in_range.name, in_range.passed) == ("scores_within_0_10", False)
-        assert in_range.offending == ["#2: 11.5"] and counted.passed
+        assert in_range.offending == ["acme/widgets 2026-05-11 #2: 11.5"] and counted.passed
+        assert in_range.detail == "acme/widgets: 1 scores outside 0-10 (week 2026-05-11)"
         replace_partition(con, "acme/widgets", WEEK, score_tables("acme/widgets", WEEK, [score(1)]))
         in_range, counted = check_scores(con, "acme/widgets", [WEEK])
     assert in_range.passed
     assert (counted.name, counted.passed) == ("every_pr_scored", False)
-    assert counted.offending == ["2026-05-11: 2 PRs, 1 scores"]
+    assert counted.offending == ["acme/widgets 2026-05-11: 2 PRs, 1 scores"]
 
 
 class _FullDisk:

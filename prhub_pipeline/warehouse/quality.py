@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date
 from typing import Literal
 
@@ -15,6 +15,10 @@ from prhub_pipeline.weeks import week_of
 
 
 class CheckOutcome(BaseModel):
+    """One check over one repository's weeks. The detail names the repository and each
+    offending item its week: a check's status in the UI is its latest run's, whatever weeks
+    that run covered, so a failure must say where to look."""
+
     name: str
     passed: bool
     detail: str
@@ -35,7 +39,7 @@ def check_raw_prs(
         [repo, first, last],
     ).fetchall()
     misplaced = [
-        f"#{number} merged {merged_at.isoformat()} filed under {week_start.isoformat()}"
+        f"{repo} #{number} merged {merged_at.isoformat()} filed under {week_start.isoformat()}"
         for number, merged_at, week_start in rows
         if week_of(merged_at, timezone) != week_start
     ]
@@ -43,16 +47,18 @@ def check_raw_prs(
         CheckOutcome(
             name="no_duplicate_prs",
             passed=not duplicates,
-            detail=f"{len(duplicates)} merge commits stored as more than one PR",
+            detail=f"{repo}: {len(duplicates)} merge commits stored as more than one PR",
             offending=[
-                f"commit {sha[:12]}: " + ", ".join(f"#{n}" for n in numbers)
+                f"{repo} commit {sha[:12]}: " + ", ".join(f"#{n}" for n in numbers)
                 for sha, numbers in duplicates[:20]
             ],
         ),
         CheckOutcome(
             name="prs_inside_their_week",
             passed=not misplaced,
-            detail=f"{len(misplaced)} of {len(rows)} PRs merged outside their week's window",
+            detail=(
+                f"{repo}: {len(misplaced)} of {len(rows)} PRs merged outside their week's window"
+            ),
             offending=misplaced[:20],
         ),
     ]
@@ -60,6 +66,16 @@ def check_raw_prs(
 
 def _weeks_param(weeks: Sequence[date]) -> list[date]:
     return sorted(set(weeks))
+
+
+def _in_weeks(weeks: Iterable[date]) -> str:
+    """` (weeks 2026-05-11, 2026-05-18)`: where the offending rows are, or nothing."""
+    found = sorted(set(weeks))
+    if not found:
+        return ""
+    listed = ", ".join(week.isoformat() for week in found[:10])
+    more = f" and {len(found) - 10} more" if len(found) > 10 else ""
+    return f" (week{'s' if len(found) > 1 else ''} {listed}{more})"
 
 
 def check_modules(
@@ -77,8 +93,11 @@ def check_modules(
         CheckOutcome(
             name="every_pr_has_a_module",
             passed=not rows,
-            detail=f"{len(rows)} of {total[0] if total else 0} PRs have no module",
-            offending=[f"#{number} {title[:80]}" for number, title in rows[:20]],
+            detail=f"{repo}: {len(rows)} of {total[0] if total else 0} PRs have no module"
+            + _in_weeks(week for week, _, _ in rows),
+            offending=[
+                f"{repo} {week} #{number} {title[:80]}" for week, number, title in rows[:20]
+            ],
             severity="warn",
         )
     ]
@@ -90,8 +109,9 @@ def check_scores(
     """Scores lie in 0-10, and every stored PR has exactly one score."""
     params = [repo, _weeks_param(weeks)]
     out_of_range = con.execute(
-        "SELECT number, importance FROM pr_scores WHERE repo = ? AND list_contains(?, week_start)"
-        " AND NOT (importance BETWEEN 0 AND 10) ORDER BY number",
+        "SELECT week_start, number, importance FROM pr_scores"
+        " WHERE repo = ? AND list_contains(?, week_start)"
+        " AND NOT (importance BETWEEN 0 AND 10) ORDER BY week_start, number",
         params,
     ).fetchall()
     mismatched = con.execute(read_sql("check_score_counts.sql"), params).fetchall()
@@ -99,14 +119,20 @@ def check_scores(
         CheckOutcome(
             name="scores_within_0_10",
             passed=not out_of_range,
-            detail=f"{len(out_of_range)} scores outside 0-10",
-            offending=[f"#{number}: {importance}" for number, importance in out_of_range[:20]],
+            detail=f"{repo}: {len(out_of_range)} scores outside 0-10"
+            + _in_weeks(week for week, _, _ in out_of_range),
+            offending=[
+                f"{repo} {week} #{number}: {importance}"
+                for week, number, importance in out_of_range[:20]
+            ],
         ),
         CheckOutcome(
             name="every_pr_scored",
             passed=not mismatched,
-            detail=f"{len(mismatched)} week(s) where PRs and scores differ in count",
-            offending=[f"{week}: {prs} PRs, {scores} scores" for week, prs, scores in mismatched],
+            detail=f"{repo}: {len(mismatched)} week(s) where PRs and scores differ in count",
+            offending=[
+                f"{repo} {week}: {prs} PRs, {scores} scores" for week, prs, scores in mismatched
+            ],
         ),
     ]
 
@@ -131,7 +157,7 @@ def check_reports(
         prs_of.setdefault(week, []).append(number)
     have = {(week, lang) for week, lang, _, _ in stored}
     missing = [
-        f"{week} {lang}" for week in sorted(set(weeks)) for lang in languages
+        f"{repo} {week} {lang}" for week in sorted(set(weeks)) for lang in languages
         if (week, lang) not in have
     ]  # fmt: skip
     link = re.compile(rf"https://github\.com/{re.escape(repo)}/pull/(\d+)\b")
@@ -143,18 +169,18 @@ def check_reports(
             if absent:
                 numbers = ", ".join(f"#{n}" for n in absent[:10])
                 more = f" and {len(absent) - 10} more" if len(absent) > 10 else ""
-                unlinked.append(f"{week} {lang} {fmt}: no link to {numbers}{more}")
+                unlinked.append(f"{repo} {week} {lang} {fmt}: no link to {numbers}{more}")
     return [
         CheckOutcome(
             name="report_in_every_language",
             passed=not missing,
-            detail=f"{len(missing)} report(s) missing",
+            detail=f"{repo}: {len(missing)} report(s) missing",
             offending=missing[:20],
         ),
         CheckOutcome(
             name="report_covers_every_pr",
             passed=not unlinked,
-            detail=f"{len(unlinked)} report(s) not linking every PR of their week",
+            detail=f"{repo}: {len(unlinked)} report(s) not linking every PR of their week",
             offending=unlinked[:20],
         ),
     ]
