@@ -2,6 +2,7 @@
 and the weekly report."""
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import dagster as dg
 
@@ -99,6 +100,15 @@ def _report_metadata(results: Sequence[WeekReport]) -> dict[str, dg.MetadataValu
         "files": dg.MetadataValue.json([str(path) for r in results for path in r.files][:40]),
     }
     return metadata
+
+
+def _report_files(files: Sequence[Path]) -> dict[str, dg.MetadataValue]:
+    """One path entry per written file, `file_en_html` for `2026-05-11.en.html`: the UI shows
+    each as a copyable path."""
+    return {
+        "file_" + "_".join(path.name.split(".")[1:]): dg.MetadataValue.path(str(path))
+        for path in files
+    }
 
 
 def build_analysis_assets(
@@ -285,6 +295,7 @@ def build_analysis_assets(
                     "pr_count": dg.MetadataValue.int(result.pr_count),
                     "key_pr_count": dg.MetadataValue.int(result.key_pr_count),
                     "risk_flags": dg.MetadataValue.int(result.risk_flags),
+                    **_report_files(result.files),
                 },
                 partition_key=partition_key(result.repo, result.window.week_start),
             )
