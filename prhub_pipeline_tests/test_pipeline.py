@@ -519,6 +519,11 @@ def test_the_sql_models_are_refreshed_after_each_weekly_run(
         tags={CLI_PID_TAG: "4242"},
     )
     assert isinstance(evaluate(by_cli), dg.SkipReason)
+    # A refresh not started yet reads this run's data too: a backfill queues one, not one a run.
+    instance.add_run(dg.DagsterRun(job_name="sql_models_job", run_id="waiting-refresh"))
+    skipped = evaluate(weekly)
+    assert isinstance(skipped, dg.SkipReason)
+    assert "run waiting-refresh of sql_models_job has not started yet" in str(skipped.skip_message)
 
 
 def test_a_week_before_a_repositorys_start_stores_nothing(history: GitRepo, tmp_path: Path) -> None:

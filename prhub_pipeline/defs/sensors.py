@@ -15,6 +15,9 @@ if TYPE_CHECKING:  # what define_asset_job returns; Dagster does not export its 
     )
 
 
+WAITING = [dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.QUEUED]
+
+
 def build_sql_models_sensor(
     weekly_job: str, weekly_keys: Collection[dg.AssetKey], models_job: UnresolvedAssetJobDefinition
 ) -> dg.SensorDefinition:
@@ -43,6 +46,16 @@ def build_sql_models_sensor(
             wrote_weekly = bool(run.asset_selection & weekly)
         if not wrote_weekly:
             return dg.SkipReason(f"run {run.run_id} wrote none of the weekly assets")
+        # A backfill's runs each succeed in turn: one refresh still waiting for the pool reads
+        # all they wrote, where one each would queue as many runs behind the backfill's own.
+        waiting = context.instance.get_runs(
+            filters=dg.RunsFilter(job_name=models_job.name, statuses=WAITING), limit=1
+        )
+        if waiting:
+            return dg.SkipReason(
+                f"run {waiting[0].run_id} of {models_job.name} has not started yet: it reads"
+                f" what run {run.run_id} wrote"
+            )
         return dg.RunRequest(run_key=run.run_id)
 
     return sql_models_after_weekly_runs
