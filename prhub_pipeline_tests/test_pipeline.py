@@ -30,7 +30,7 @@ from prhub_pipeline.defs.instance import (
     fail_orphaned_runs,
     prepare_dagster_home,
 )
-from prhub_pipeline.defs.partitions import RANGE_END_TAG, RANGE_START_TAG
+from prhub_pipeline.defs.partitions import RANGE_END_TAG, RANGE_START_TAG, range_tags
 from prhub_pipeline.defs.runner import _failure
 from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
@@ -85,6 +85,12 @@ def commit_core_fixes(git_repo: GitRepo, merged: list[tuple[int, str, str | None
             author,
             f"{number}@example.com" if author else None,
         )
+
+
+def first_weeks_range_tags() -> dict[str, str]:
+    """The tags of a range run over acme/widgets' first two weeks, as a backfill launches it."""
+    first, last = (date.fromisoformat(week) for week in WEEKS[:2])
+    return range_tags("acme/widgets", first, last)
 
 
 def stored(config: Path, sql: str) -> list[tuple[object, ...]]:
@@ -360,14 +366,12 @@ def test_a_range_run_dagster_narrowed_to_its_first_week_fails_instead_of_storing
     alone: it stored the first week, skipped the others and succeeded."""
     config = write_config(tmp_path, history.path)
     job = build_definitions(config).resolve_job_def("weekly_report_job")
-    first, last = (
-        dg.MultiPartitionKey({"repo": "acme/widgets", "week": week}) for week in WEEKS[:2]
-    )
+    tags = first_weeks_range_tags()
+    first, last = tags[RANGE_START_TAG], tags[RANGE_END_TAG]
     result = job.execute_in_process(
         instance=dg.DagsterInstance.ephemeral(),
         tags={
-            RANGE_START_TAG: str(first),
-            RANGE_END_TAG: str(last),
+            **tags,
             "dagster/partition/repo": "acme/widgets",
             "dagster/partition/week": WEEKS[0],
         },
@@ -1062,12 +1066,9 @@ def test_each_week_of_a_range_run_carries_its_own_metadata(
     )
     config = write_config(tmp_path, git_repo.path)
     job = build_definitions(config).resolve_job_def("weekly_report_job")
-    first, last = (
-        dg.MultiPartitionKey({"repo": "acme/widgets", "week": week}) for week in WEEKS[:2]
-    )
     result = job.execute_in_process(
         instance=dg.DagsterInstance.ephemeral(),
-        tags={RANGE_START_TAG: str(first), RANGE_END_TAG: str(last)},
+        tags=first_weeks_range_tags(),
         asset_selection=[dg.AssetKey("raw_prs"), dg.AssetKey("module_labels")],
     )
     assert result.success
