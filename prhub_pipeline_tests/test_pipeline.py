@@ -291,28 +291,60 @@ def test_an_empty_week_is_a_valid_partition(
     ) in out
 
 
+@pytest.mark.parametrize(
+    ("cut", "lost"),
+    [
+        # A `branch` of another line of history, here one cut before the stored weeks.
+        ("HEAD~6", "2026-05-18 (3 of 3 stored, e.g. #107), 2026-05-25 (3 of 3 stored, e.g. #110)"),
+        # A clone behind by a day: the week read in part (verl's 2026-05-11 went 43 -> 16 PRs).
+        ("HEAD~1", "2026-05-25 (1 of 3 stored, e.g. #112)"),
+    ],
+)
 def test_a_source_without_a_stored_weeks_prs_replaces_nothing(
-    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    history: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    cut: str,
+    lost: str,
 ) -> None:
-    """A `branch` of another line of history (here one cut before the stored weeks) has none
-    of their PRs: storing it would delete them and publish empty reports."""
+    """A clone that lacks stored PRs of a week, whose merge commits are not on its branch:
+    storing what it has would delete them and publish a report of part of the week or none."""
     config = write_config(tmp_path, history.path)
     args = ["materialize", "--config", str(config), "--week", WEEKS[2], "--through", WEEKS[3]]
     assert main(args) == 0
     before = stored(config, "SELECT week_start::VARCHAR, number FROM prs ORDER BY 2")
     reports = stored(config, "SELECT week_start::VARCHAR, markdown FROM weekly_reports")
-    history.git("branch", "releases", "HEAD~6")  # the last PR of WEEKS[1]
+    history.git("branch", "releases", cut)
     config.write_text(config.read_text(encoding="utf-8") + "    branch: releases\n", "utf-8")
     capsys.readouterr()
     assert main(args) == 1
     err = capsys.readouterr().err
     assert (
-        "SourceCheckError: acme/widgets: the source has none of the PRs stored for week(s)"
-        " 2026-05-18 (3 stored, e.g. #107), 2026-05-25 (3 stored, e.g. #110); refusing to"
-        " replace them with none. Check the repository's `branch`, `git_path` or `name`."
+        f"SourceCheckError: acme/widgets: the clone lacks PRs stored for week(s) {lost}: their"
+        f" merge commits are not on releases in {history.path}; refusing to replace them."
+        " Update the clone (git fetch), or check the repository's `branch`, `git_path` or"
+        " `name`."
     ) in err
     assert stored(config, "SELECT week_start::VARCHAR, number FROM prs ORDER BY 2") == before
     assert stored(config, "SELECT week_start::VARCHAR, markdown FROM weekly_reports") == reports
+
+
+def test_a_shallow_clone_is_refused_before_anything_is_read(
+    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A shallow clone's history ends at its cut: the weeks before it read fewer PRs or none."""
+    shallow = tmp_path / "shallow.git"
+    subprocess.run(
+        ["git", "clone", "-q", "--bare", "--depth", "3", f"file://{history.path}", str(shallow)],
+        check=True,
+    )
+    config = write_config(tmp_path, shallow)
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[3]]) == 1
+    assert (
+        f"{shallow} is a shallow clone: the weeks before its cut would lose PRs; make it whole"
+        f" first: git --git-dir={shallow} fetch --unshallow"
+    ) in capsys.readouterr().err
+    assert not (tmp_path / "warehouse" / "prhub.duckdb").exists()
 
 
 def test_a_missing_clone_stops_only_its_own_repository(

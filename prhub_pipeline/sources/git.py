@@ -124,13 +124,20 @@ def _try_git(git_dir: Path, args: list[str]) -> str | None:
 
 
 def check_clone(git_path: Path, repo: str) -> None:
-    """Raise GitSourceError, saying how to make it, unless `git_path` is a git clone."""
+    """Raise GitSourceError, saying how to make it, unless `git_path` is a whole git clone: a
+    shallow one ends its history at its cut, and the weeks before it would read fewer PRs (or
+    none) than they had."""
     if not git_path.exists():
         raise GitSourceError(
             f"git_path: no such directory {git_path} (clone the repository there first:"
             f" git clone --bare https://github.com/{repo} {git_path})"
         )
-    _git_dir(git_path)
+    git_dir = _git_dir(git_path)
+    if _try_git(git_dir, ["rev-parse", "--is-shallow-repository"]) == "true":
+        raise GitSourceError(
+            f"{git_path} is a shallow clone: the weeks before its cut would lose PRs; make it"
+            f" whole first: git --git-dir={git_dir} fetch --unshallow"
+        )
 
 
 def _git_dir(git_path: Path) -> Path:
@@ -449,6 +456,9 @@ class GitWindow(BaseModel):
     # When the branch's newest commit landed: a week after it reads as empty, rightly for a
     # quiet repository, wrongly for a clone nobody updated.
     newest_commit_at: datetime | None = None
+    # Every commit of the branch's first-parent history: a stored PR whose merge commit is not
+    # among them is one the clone has lost sight of (behind, or another line of history).
+    branch_commits: frozenset[str] = frozenset()
 
 
 def read_merged_prs(
@@ -565,6 +575,7 @@ def read_window(
             if c.sha not in landed and start <= c.committed_at < end
         ],
         newest_commit_at=max((c.committed_at for c in history), default=None),
+        branch_commits=frozenset(c.sha for c in history),
     )
 
 

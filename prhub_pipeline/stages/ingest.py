@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
 
 import duckdb
@@ -51,6 +51,7 @@ from prhub_pipeline.warehouse.prs import (
     prs_in_other_weeks,
     pushed_commit_tables,
     repos_with_merge_commits,
+    week_merge_commits,
     week_pr_numbers,
 )
 from prhub_pipeline.warehouse.reports import reported_weeks
@@ -184,6 +185,43 @@ def refuse_emptying(
         )
 
 
+def refuse_losing(
+    con: duckdb.DuckDBPyConnection,
+    repo: RepoConfig,
+    read: Mapping[date, Sequence[PullRequest]],
+    branch_commits: Collection[str],
+) -> None:
+    """Raise SourceCheckError when a clone read fewer of a week's PRs than are stored and the
+    missing ones' merge commits are not on its branch (git source).
+
+    Merged PRs stay merged: a clone that lost sight of them is behind (`git_fetch: false` on a
+    clone nobody updated: verl's week of 2026-05-11 went from 43 PRs to 16, rc 0) or follows
+    another line of history, and replacing the week would delete its data and publish a report
+    of part of it. A missing PR whose commit is on the branch is read otherwise now (its
+    message no longer names it), which the run may store.
+    """
+    stored = week_merge_commits(con, repo.name, sorted(read))
+    lost: dict[date, tuple[int, list[int]]] = {}
+    for week, rows in stored.items():
+        have = {pr.number for pr in read[week]}
+        gone = [
+            n for n, sha in rows if n not in have and (sha is None or sha not in branch_commits)
+        ]
+        if gone:
+            lost[week] = (len(rows), gone)
+    if lost:
+        weeks = ", ".join(
+            f"{week} ({len(gone)} of {total} stored, e.g. #{gone[0]})"
+            for week, (total, gone) in sorted(lost.items())
+        )
+        raise SourceCheckError(
+            f"{repo.name}: the clone lacks PRs stored for week(s) {weeks}: their merge commits"
+            f" are not on {repo.branch or 'HEAD'} in {repo.git_path}; refusing to replace them."
+            " Update the clone (git fetch), or check the repository's `branch`, `git_path` or"
+            " `name`."
+        )
+
+
 def refuse_stored_elsewhere(
     con: duckdb.DuckDBPyConnection, repo: str, prs: Sequence[PullRequest]
 ) -> None:
@@ -279,8 +317,11 @@ def _ingest_git(
     results = []
     with connect(settings.database) as con:
         refuse_stored_elsewhere(con, repo.name, prs)
-        refuse_emptying(
-            con, repo.name, {w.week_start: by_week.get(w.week_start, []) for w in windows}
+        refuse_losing(
+            con,
+            repo,
+            {w.week_start: by_week.get(w.week_start, []) for w in windows},
+            history.branch_commits,
         )
         late = record_late_prs(
             con, repo.name, {w.week_start: by_week[w.week_start] for w in earlier}

@@ -211,6 +211,20 @@ def week_pr_numbers(
     return weeks
 
 
+def week_merge_commits(
+    con: duckdb.DuckDBPyConnection, repo: str, weeks: Sequence[date]
+) -> dict[date, list[tuple[int, str | None]]]:
+    """The stored PRs of these weeks of a repository, as (number, merge commit) by week."""
+    found: dict[date, list[tuple[int, str | None]]] = {}
+    for week, number, sha in con.execute(
+        "SELECT week_start, number, merge_commit_sha FROM prs"
+        " WHERE repo = ? AND list_contains(?::DATE[], week_start) ORDER BY week_start, number",
+        [repo, list(weeks)],
+    ).fetchall():
+        found.setdefault(week, []).append((number, sha))
+    return found
+
+
 def prs_in_other_weeks(
     con: duckdb.DuckDBPyConnection, repo: str, timezone: str
 ) -> list[tuple[int, datetime, date]]:
