@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 FileStatus = Literal["added", "modified", "removed", "renamed", "copied"]
 SourceKind = Literal["git", "github"]
@@ -118,11 +118,24 @@ def author_key(login: str | None = None, email: str | None = None) -> str | None
     return (noreply["login"] if noreply else email.strip()).lower()
 
 
+MAX_PR_NUMBER = 2**31  # the warehouse's INTEGER: a larger number is no PR's
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """Every problem of a record, `field: message; ...`: pydantic's own text puts the reasons
+    on lines after the first, which one-line errors drop."""
+    return "; ".join(
+        f"{'.'.join(str(part) for part in error['loc']) or 'record'}: {error['msg']}"
+        for error in exc.errors()
+    )
+
+
 class PullRequest(Record):
     """A merged pull request, as any source sees it."""
 
     repo: str
-    number: int = Field(gt=0)
+    # Strict: `true` or "12" in a records file is no PR number; the warehouse stores INTEGER.
+    number: int = Field(gt=0, lt=MAX_PR_NUMBER, strict=True)
     title: str
     body: str = ""
     author: str | None = None  # login (github) or display name (git); None for deleted users

@@ -188,6 +188,19 @@ def test_labels_are_named_as_the_model_and_scores_name_them(tmp_path: Path) -> N
             r"bad\.jsonl:2: PR #3: files\.0: expected an object with a path, got 'a\.py'$",
         ),
         ("[1, 2]", r"bad\.jsonl:2: invalid PR record: expected a JSON object"),
+        # `true` was PR #1, "12" PR #12, and 10**30 failed the warehouse's INTEGER later.
+        *(
+            (
+                f'{{"repo": "a/b", "number": {number}, "title": "x",'
+                ' "merged_at": "2026-01-01T00:00:00Z"}',
+                rf"bad\.jsonl:2: (?:invalid PR record|PR #\d+): number: {reason}",
+            )
+            for number, reason in (
+                ("true", "Input should be a valid integer"),
+                ('"12"', "Input should be a valid integer"),
+                (str(10**30), "Input should be less than 2147483648"),
+            )
+        ),
     ],
 )
 def test_bad_lines_name_file_and_line(tmp_path: Path, line: str, message: str) -> None:

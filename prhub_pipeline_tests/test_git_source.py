@@ -161,6 +161,10 @@ def test_commits_that_are_not_prs_are_skipped_and_counted(git_repo: GitRepo) -> 
     git_repo.commit("init", "2026-05-12T10:00:00+08:00", {"README.md": "hello\n"})
     git_repo.commit("fix typo directly on main", "2026-05-12T11:00:00+08:00", {"a": "1"})
     git_repo.commit("mention (#12) in the middle of a line", "2026-05-12T12:00:00+08:00")
+    # No PR has these numbers: the week could never be read (`#0` failed validation, and a
+    # number past INTEGER the warehouse write, naming no commit).
+    git_repo.commit("a typo (#0)", "2026-05-12T13:00:00+08:00")
+    git_repo.commit("a pasted id (#99999999999999999999999)", "2026-05-12T14:00:00+08:00")
     git_repo.commit("feat: a later PR (#2)", "2026-05-18T10:00:00+08:00", {"c": "1"})
     assert read_week(git_repo.path) == {}
     window = read_window(git_repo.path, "acme/widgets", WEEK.start, WEEK.end)
@@ -169,6 +173,8 @@ def test_commits_that_are_not_prs_are_skipped_and_counted(git_repo: GitRepo) -> 
         ("init", 2, "Test Author"),  # 10:00 in Shanghai, stored in UTC
         ("fix typo directly on main", 3, "Test Author"),
         ("mention (#12) in the middle of a line", 4, "Test Author"),
+        ("a typo (#0)", 5, "Test Author"),
+        ("a pasted id (#99999999999999999999999)", 6, "Test Author"),
     ]
     assert all(len(c.sha) == 40 and c.repo == "acme/widgets" for c in window.pushed)
 

@@ -23,12 +23,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from prhub_pipeline.records import (
+    MAX_PR_NUMBER,
     FileChange,
     FileStatus,
     FileVersions,
     PullRequest,
     PushedCommit,
     author_key,
+    describe_validation_error,
 )
 from prhub_pipeline.reverts import RevertText, read_revert, reverted_number
 
@@ -384,25 +386,32 @@ class _Landing:
     merged_branch_tip: str | None  # a merge commit's second parent: the PR branch's last commit
 
 
+def _pr_number(digits: str) -> int | None:
+    """The PR a subject's `#N` names; none for `#0` or a number past any PR's (a typo or a
+    pasted id), whose commit is then one pushed without a PR."""
+    number = int(digits)
+    return number if 0 < number < MAX_PR_NUMBER else None
+
+
 def _landing(commit: _Commit) -> _Landing | None:
     subject, body, co_authors = _split_message(commit.message)
     merge = MERGE_SUBJECT.match(subject)
-    if merge and len(commit.parents) > 1:
+    if merge and len(commit.parents) > 1 and (number := _pr_number(merge.group("number"))):
         title, _, body = body.partition("\n")
         return _Landing(
             commit=commit,
-            number=int(merge.group("number")),
+            number=number,
             title=title.strip() or subject,
             body=body.strip(),
             co_authors=co_authors,
             merged_branch_tip=commit.parents[1],
         )
     squash = SQUASH_SUBJECT.match(subject)
-    if not squash:
+    if not squash or not (number := _pr_number(squash.group("number"))):
         return None
     return _Landing(
         commit=commit,
-        number=int(squash.group("number")),
+        number=number,
         title=squash.group("title"),
         body=body,
         co_authors=co_authors,
@@ -441,7 +450,8 @@ def _to_pull_request(
         )
     except ValidationError as exc:
         raise GitSourceError(
-            f"commit {commit.sha[:12]} (PR #{landing.number}) is not a valid PR: {exc}"
+            f"commit {commit.sha[:12]} (PR #{landing.number}) is not a valid PR:"
+            f" {describe_validation_error(exc)}"
         ) from None
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from prhub_pipeline.config import NotUtf8Error, read_utf8_text
-from prhub_pipeline.records import FileChange, PullRequest
+from prhub_pipeline.records import FileChange, PullRequest, describe_validation_error
 
 # Keys of a record that PullRequest and FileChange take; others (merged_at_local ...) are ignored.
 _PR_KEYS = tuple(key for key in PullRequest.model_fields if key != "files")
@@ -136,10 +136,7 @@ def read_pr_records(path: Path) -> PrRecords:
         try:
             pr = pr_from_json(record)
         except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in error['loc']) or 'record'}: {error['msg']}"
-                for error in exc.errors()
-            )
+            problems = describe_validation_error(exc)
             raise PrRecordError(f"{path}:{line_number}: {which}: {problems}") from None
         except TypeError as exc:
             raise PrRecordError(f"{path}:{line_number}: {which}: {exc}") from None
