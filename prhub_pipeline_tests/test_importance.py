@@ -2269,6 +2269,12 @@ def test_a_pr_changing_documentation_alone_is_a_docs_change_whatever_its_verb() 
         ),
         ("Fix a numerical error in the online softmax.", {"wrong_result"}),
         ("Loss curves were numerically unstable at bf16.", {"wrong_result"}),
+        # Words that name another change or what stays unchanged (verl #7328, #7413, #7334).
+        ("Rebased on a MoE residual-memory leak fix.", set()),
+        ("There is a memory leak in the rollout workers.", {"oom"}),
+        ("Checked the non-regression cases too.", set()),
+        ("Warn when flash-attn is built against a mismatched CUDA runtime.", set()),
+        ("Fix the logprob mismatch between rollout and training.", {"wrong_result"}),
     ],
 )
 def test_compiler_words_and_added_tests_are_no_impacts(body: str, impacts: set[str]) -> None:

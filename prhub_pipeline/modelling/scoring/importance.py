@@ -181,6 +181,14 @@ _STRUCTURE_NOUNS = (
     "parameter",
     "argument",
     "key",
+    # What a build or an environment mismatches (verl #7334: "flash-attn built against a
+    # mismatched CUDA runtime" gets a warning; no result was wrong).
+    "cuda",
+    "runtime",
+    "driver",
+    "toolkit",
+    "abi",
+    "library",
 )
 _STRUCTURE_NOUN = "(?:" + "|".join(_STRUCTURE_NOUNS) + ")s?"
 _STRUCTURE_MISMATCH = (
@@ -200,7 +208,8 @@ _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
         r"|\bcannot (?:start|load|import)\b|崩溃|报错|异常退出",
     ),
     "oom": re.compile(
-        r"\bOOM(?:s|ed|[- ]?kill\w*)?\b|out of memory|memory leak"
+        # Not "a MoE residual-memory leak fix" (verl #7328): another change named.
+        r"\bOOM(?:s|ed|[- ]?kill\w*)?\b|out of memory|memory leak(?!s?\s+fix(?:es)?\b)"
         r"|显存不足|内存泄漏|内存溢出|显存溢出",
         re.IGNORECASE,
     ),
@@ -245,7 +254,9 @@ _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
     ),
     "regression": re.compile(
         # Not a regression test (`regression tests`, `regression testing`); see also _ADDED_TEST.
-        r"\bregress(?:ion|ed|es)?\b(?!s?\s+(?:test|coverage|suite|check))|\bno longer works?\b"
+        # Nor "non-regression cases" (verl #7413).
+        r"(?<!non-)(?<!non )\bregress(?:ion|ed|es)?\b(?!s?\s+(?:test|coverage|suite|check))"
+        r"|\bno longer works?\b"
         r"|回归(?!测试)",
         re.IGNORECASE,
     ),
