@@ -371,8 +371,9 @@ RELAND_WITHIN = timedelta(days=14)
 def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int | None:
     """The first PR merged after the revert that lands the reverted change again.
 
-    In order of evidence: the reverted PR's title again (tags and numbers aside); a revert of
-    the revert; a similar title
+    In order of evidence: its description saying so (verl #7327, "Reland of #5599", titled
+    otherwise); the reverted PR's title again (tags and numbers aside); a revert of the revert;
+    a similar title
     that touches at least half of its files (tilelang #682 "Add Flash Attn example on amd mi300
     series" after #672 reverted #671 "[Enhancement] Add flash attn example for AMD MI300
     series"); within two weeks, nearly all of its files and mostly those (vllm-ascend #4810).
@@ -409,7 +410,13 @@ def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int
             soon and len(files) >= RELAND_MIN_FILES and theirs >= RELAND_FILE_SHARE and own >= 0.5
         )
 
+    says_so = re.compile(
+        rf"\bre-?(?:land|apply|submit)\w*\s+(?:of\s+|for\s+)?"
+        rf"(?:[\w.-]+/[\w.-]+#|#|https?://github\.com/[\w.-]+/[\w.-]+/pull/){target}\b",
+        re.IGNORECASE,
+    )
     for evidence in (
+        lambda pr: not pr.is_revert and says_so.search(pr.body) is not None,
         lambda pr: (
             pr.title.strip().casefold() == title or (words and title_words(pr.title) == words)
         ),
