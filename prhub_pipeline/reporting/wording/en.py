@@ -18,7 +18,8 @@ _RISK_HEADINGS: dict[RiskKind, str] = {
     "no_approval": "Merged without an approving review",
     "large_change": "Very large changes",
     "cross_cutting": "Cross-cutting changes",
-    "config_default_change": "Configuration default changes",
+    # The flag covers settings renamed or removed too, not only defaults changed (verl #7374).
+    "config_default_change": "Configuration setting changes",
     "dependency_change": "Dependency changes",
     "repeated_fix": "Fixes made again",
     "known_gap": "Work left open",
@@ -103,7 +104,7 @@ EN = Wording(
         "no_approval": "merged without an approving review",
         "large_change": "very large change",
         "cross_cutting": "cross-cutting change",
-        "config_default_change": "configuration default change",
+        "config_default_change": "configuration setting change",
         "dependency_change": "dependency change",
         "repeated_fix": "fix made again",
         "known_gap": "work left open",
@@ -515,8 +516,8 @@ EN = Wording(
         "large_change": "Watch for regressions after large changes such as {refs}.",
         "breaking_change": "List the breaking changes of {refs}"
         " in the release notes with migration steps.",
-        "config_default_change": "Confirm the configuration default changes of {refs}"
-        " and note them in the release notes.",
+        "config_default_change": "Confirm the configuration setting changes of {refs} (changed"
+        " defaults, renamed or removed settings) and note them in the release notes.",
         "dependency_change": "Confirm that the dependency" + _WORKS,
         "known_gap": "Track what {refs} left open and make sure someone takes it up.",
         "repeated_fix": "Make sure what {refs} fixed a second time has a regression test.",

@@ -16,7 +16,8 @@ _RISK_HEADINGS: dict[RiskKind, str] = {
     "no_approval": "未经批准即合并",
     "large_change": "超大变更",
     "cross_cutting": "跨模块变更",
-    "config_default_change": "配置默认值变化",
+    # The flag covers settings renamed or removed too, not only defaults changed (verl #7374).
+    "config_default_change": "配置项变更",
     "dependency_change": "依赖变更",
     "repeated_fix": "再次修复",
     "known_gap": "尚未解决的部分",
@@ -414,7 +415,9 @@ ZH = Wording(
         ),
         "large_change": "对 {refs} 这类大改动安排合并后的回归观察。",
         "breaking_change": "在发布说明中列出 {refs} 的不兼容变更并给出迁移说明。",
-        "config_default_change": "确认 {refs} 对配置默认值的改动，并在发布说明中注明。",
+        "config_default_change": (
+            "确认 {refs} 对配置项的改动（默认值变化、配置项重命名或删除），并在发布说明中注明。"
+        ),
         "dependency_change": "确认依赖" + _WORKS,
         "known_gap": "跟踪 {refs} 尚未解决的部分，确认有人接手。",
         "repeated_fix": "为 {refs} 再次修复的问题补充回归测试，确认这次已彻底解决。",
