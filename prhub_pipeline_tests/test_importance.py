@@ -153,7 +153,7 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[1/N][fsdp] refactor: split engine", "refactor", False, ["fsdp"]),
         ("[Docker,vLLM] Fix: image", "fix", False, ["docker", "vllm"]),
         ("fix(rollout): handle empty batch", "fix", False, []),
-        ("feat!: drop python 3.9", "feat", True, []),
+        ("feat!: add python 3.13, drop 3.9", "feat", True, []),
         ("Fix crash when loading checkpoints", "fix", False, []),
         ("[doc] update the readme", "doc", False, ["doc"]),
         ("docs: new tutorial", "doc", False, []),
@@ -338,6 +338,11 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[BC Breaking] feat: new config system", "feat", True, []),
         ("[BC-breaking][fsdp] refactor: x", "refactor", True, ["fsdp"]),
         ("[1/X] Refactor: split the trainer", "refactor", False, []),
+        # taking something out is no new feature (verl #7374, vllm-ascend #12496)
+        ("[ci, trainer] feat: remove mindspeedllm backend", "refactor", False, ["ci", "trainer"]),
+        ("[Feature] Remove additional config option", "refactor", False, ["feature"]),
+        ("[rollout] feat: deprecate all rollout sharding managers", "refactor", False, ["rollout"]),
+        ("feat: drop-in replacement for the sampler", "feat", False, []),
     ],
 )
 def test_parse_title(title: str, pr_type: str, breaking: bool, tags: list[str]) -> None:

@@ -320,7 +320,12 @@ def parse_title(title: str) -> TitleInfo:
         pr_type = TYPE_ALIASES[conventional.group("type").lower()]
         breaking = breaking or conventional.group("bang") is not None
         subject = conventional.group("rest").strip() or rest
-        return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=subject)
+        return TitleInfo(
+            type=_removal_is_no_feature(pr_type, subject),
+            breaking=breaking,
+            prefix_tags=tags,
+            subject=subject,
+        )
     # `rollout: Fix ...`, `megatron：Update ...`: a scope where the type would be.
     lead = conventional.group("rest") if conventional else rest
     pr_type = first_word_type(lead) or _type_named_anywhere(rest, _first_words(lead)[0])
@@ -343,7 +348,21 @@ def parse_title(title: str) -> TitleInfo:
         pr_type = "chore"
     # `[BREAKING][refact]: move ...`: the type went in a bracket and left its colon behind.
     subject = rest.lstrip(":：-–— ") if tags or breaking else rest
-    return TitleInfo(type=pr_type, breaking=breaking, prefix_tags=tags, subject=subject or rest)
+    return TitleInfo(
+        type=_removal_is_no_feature(pr_type, subject or rest),
+        breaking=breaking,
+        prefix_tags=tags,
+        subject=subject or rest,
+    )
+
+
+# `feat: remove the chat scheduler`, `[Feature] Remove ...`: taking something out is no new
+# feature (verl #7374 read "new feature: remove mindspeedllm backend engine support").
+_REMOVES = re.compile(r"^(?:remov|delet|deprecat|drop(?:s|ped|ping)?(?![\w-]))", re.IGNORECASE)
+
+
+def _removal_is_no_feature(pr_type: PrType, subject: str) -> PrType:
+    return "refactor" if pr_type == "feat" and _REMOVES.match(subject.strip()) else pr_type
 
 
 # The boxes of a template's "Type of change" list that an author ticks (TransformerEngine's and
