@@ -1227,9 +1227,8 @@ def test_a_description_that_is_another_prs_title_is_outlined() -> None:
     finally:
         del MODULES[6602], MODULES[6603]
     quick = {item.pr.number: item.summary for item in squashed.quick_view}
-    assert (
-        quick[6603]
-        == "The commit message says nothing beyond the title; it changes b/runner.go (700 lines)."
+    assert quick[6603] == (
+        "The commit message does not summarise the change; it changes b/runner.go (700 lines)."
     )
     quick = {item.pr.number: item.summary for item in prose.quick_view}
     assert quick[6603].startswith("Add brixbench benchmark module")

@@ -683,6 +683,18 @@ def test_an_outline_names_the_largest_core_place_first_then_the_largest_other() 
     # Past the limit, it names one place fewer rather than being cut.
     short = EN.change_outline(outline, 160)
     assert "examples/grpo_trainer/" not in short and short.endswith("besides tests, docs, and CI.")
+    # A message with more than the title, though no summary (verl #7242: a link and a block of
+    # metrics), is not said to have nothing beyond it.
+    linked = _fsdpturbo_pr(
+        body="### What does this PR do?\n\nVeOmni counterpart PR https://github.com/x/y/pull/962"
+        "\n\n```\ntraining/kl:0.005\n```\n\nNext PRs:"
+    )
+    described = facts.change_outline(linked, CONFIG)
+    assert described is not None and described.described
+    assert EN.change_outline(described, 300).startswith(
+        "The commit message does not summarise the change; it changes 8 files"
+    )
+    assert ZH.change_outline(described, 300).startswith("提交信息未概述改动内容；改动了 8 个文件")
 
 
 def test_an_outline_naming_every_place_gives_no_totals_before_them() -> None:

@@ -32,6 +32,7 @@ from prhub_pipeline.modelling.tagging.tags import areas_of, normalise_tag, spell
 from prhub_pipeline.modelling.text.pr_summaries import (
     SLACK,
     own_references,
+    prose,
     shorten,
     summarize,
     words_beyond,
@@ -187,6 +188,10 @@ class ChangeOutline:
     # The git source reads the merge commit's message, not the PR's description: a commit that
     # says nothing beyond its title says nothing of the description (slime's commits mostly).
     from_commit: bool = False
+    # The description's prose says more than the title, though no summary: a link and what
+    # comes next (verl #7242, beside a block of metrics), which "nothing beyond the title"
+    # would deny.
+    described: bool = False
 
 
 def change_outline(pr: PullRequest, scoring: ScoringConfig) -> ChangeOutline | None:
@@ -223,6 +228,7 @@ def change_outline(pr: PullRequest, scoring: ScoringConfig) -> ChangeOutline | N
         support=[kind for kind in SUPPORT_KINDS if code and kind in present],
         complete=len(pr.files) >= pr.changed_files,
         from_commit=pr.source == "git",
+        described=adds_to_title(prose(pr.body), pr.title) if pr.body.strip() else False,
     )
 
 

@@ -236,8 +236,10 @@ class Wording:
     outline_one: str  # fields lead, place
     outline_many: str  # fields lead, files, lines, where, besides
     # The outline's lead: nothing beyond the title in the description, or in the commit message.
-    outline_lead: str
-    outline_lead_commit: str
+    # Before a key PR's outline of changed files: (no description, one that is no summary),
+    # of a PR's description or (git source) of its commit message.
+    outline_lead: tuple[str, str]
+    outline_lead_commit: tuple[str, str]
     outline_in: str  # fields places: all there are
     outline_among: str  # fields n (the folders in all), places (some of them)
     outline_among_listed: str  # as outline_among, when the source listed only some files
@@ -576,7 +578,9 @@ class Wording:
 
     def change_outline(self, outline: ChangeOutline, limit: int) -> str:
         """The outline as one sentence, naming fewer places when all would pass `limit`."""
-        lead = self.outline_lead_commit if outline.from_commit else self.outline_lead
+        lead = (self.outline_lead_commit if outline.from_commit else self.outline_lead)[
+            outline.described
+        ]
         if outline.files == 1 and outline.place_count == 1:
             return self.outline_one.format(lead=lead, place=self._place(outline.places[0]))
         besides = ""

@@ -160,8 +160,14 @@ EN = Wording(
     revert_reason_commit="; its commit message says: “{reason}”",
     outline_one="{lead}; it changes {place}.",
     outline_many="{lead}; it changes {files} files ({lines}) {where}{besides}.",
-    outline_lead="No description beyond the title",
-    outline_lead_commit="The commit message says nothing beyond the title",
+    outline_lead=(
+        "No description beyond the title",
+        "The description does not summarise the change",
+    ),
+    outline_lead_commit=(
+        "The commit message says nothing beyond the title",
+        "The commit message does not summarise the change",
+    ),
     outline_in="in {places}",
     outline_among="in {n} folders, including {places}",
     outline_among_listed="in {n} or more folders, including {places}",
