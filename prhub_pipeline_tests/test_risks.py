@@ -802,6 +802,31 @@ def test_other_skips_and_re_enabled_tests_are_not_flagged(title: str) -> None:
     assert "tests_disabled" not in kinds(risks_of([pr]))
 
 
+def test_tests_a_description_says_it_disables_are_flagged() -> None:
+    """verl #7357 said "disable fully_async/one_step_off_policy workflows" under the title
+    "[ci] feat: add v1 separate_async workflow", deleting five e2e workflows; a conditional
+    skip or a CI job skipped is no test switched off (verl #7347, vllm-ascend #10450)."""
+    files = [(".github/workflows/e2e_fully_async.yml", 0, 120)]
+    said = {
+        "### What does this PR do?\n\n- Add v1 separate_async workflow and disable"
+        " fully_async/one_step_off_policy workflows, preparing the move.": True,
+        "1. skip the failed ut": True,
+        "Skip tests when their optional Megatron dependencies are unavailable.": False,
+        "Skip CPU test time collection job": False,
+        "The old workflow stays; nothing is disabled.": False,
+    }
+    for number, (body, flagged) in enumerate(said.items(), start=1):
+        pr = make_pr(number, "[ci] feat: add v1 separate_async workflow", body=body, files=files)
+        details = [f.detail for f in risks_of([pr]) if f.risk == "tests_disabled"]
+        assert bool(details) == flagged, body
+    [detail] = [
+        f.detail
+        for f in risks_of([make_pr(9, "[ci] feat: x", body="1. skip the failed ut", files=files)])
+        if f.risk == "tests_disabled"
+    ]
+    assert detail == 'disables tests: "skip the failed ut" (.github/workflows/e2e_fully_async.yml)'
+
+
 def test_a_skip_named_in_the_title_needs_a_test_or_ci_change() -> None:
     code_only = make_pr(1, "[rollout] fix: skip the warmup test batch", files=[("verl/a.py", 4, 1)])
     assert "tests_disabled" not in kinds(risks_of([code_only]))

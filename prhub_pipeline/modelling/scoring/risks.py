@@ -31,7 +31,7 @@ from prhub_pipeline.modelling.scoring.repeats import Repeat, repeats
 from prhub_pipeline.modelling.scoring.requirement_edits import ENGLISH, describe, requirement_edits
 from prhub_pipeline.modelling.tagging.tags import areas_of
 from prhub_pipeline.modelling.text.pr_descriptions import clean_description
-from prhub_pipeline.modelling.text.pr_summaries import shorten
+from prhub_pipeline.modelling.text.pr_summaries import prose, shorten
 from prhub_pipeline.modelling.text.pr_titles import change_kind, closing_references, parse_title
 from prhub_pipeline.paths import (
     CI_FILES,
@@ -234,14 +234,40 @@ _DISABLED_THING = re.compile(
 )
 
 
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+# In a description, a skip on a condition (`Skip tests when their optional dependencies are
+# unavailable`, verl #7347) or of a CI job (`Skip CPU test time collection job`, `Skip
+# build-image job when ...`, vllm-ascend #10450, #10239) switches off no test that ran.
+_ON_A_CONDITION = re.compile(r"\s*(?:when|if|unless)\b", re.IGNORECASE)
+_A_JOB = re.compile(r"\bjobs?`?[.!]?$", re.IGNORECASE)
+
+
+def _disables_tests(match: re.Match[str], in_title: bool) -> bool:
+    what = match.group("what")
+    if not _DISABLED_THING.search(what):
+        return False
+    return in_title or not (_A_JOB.search(what) or _ON_A_CONDITION.match(match.string, match.end()))
+
+
 def _disabled_test_flags(pr: PullRequest, config: ScoringConfig) -> list[RiskFlag]:
-    """Tests the PR switches off, by its title's own words (see `_DISABLES`), where it changes
-    tests or CI: what the suite no longer checks until someone switches it back on. A revert
-    of such a PR switches them back on."""
+    """Tests the PR switches off, by its title's or its description's own words (see
+    `_DISABLES`; a line of prose or a list item of its own: verl #7357 said "disable
+    fully_async/one_step_off_policy workflows" under another title), where it changes tests
+    or CI: what the suite no longer checks until someone switches it back on. A revert of such
+    a PR switches them back on."""
     title = parse_title(pr.title)
-    if title.type == "revert" or not any(
-        _DISABLED_THING.search(m.group("what")) for m in _DISABLES.finditer(title.subject)
-    ):
+    if title.type == "revert":
+        return []
+    described = (_LIST_MARK.sub("", line) for line in prose(pr.body).splitlines())
+    said = next(
+        (
+            line
+            for line in (title.subject, *described)
+            if any(_disables_tests(m, line is title.subject) for m in _DISABLES.finditer(line))
+        ),
+        None,
+    )
+    if said is None:
         return []
     patterns = [*config.test_paths, *CI_FILES]
     touched = [f for f in pr.files if matches_any(f.path, patterns)]
@@ -252,7 +278,7 @@ def _disabled_test_flags(pr: PullRequest, config: ScoringConfig) -> list[RiskFla
         _flag(
             pr,
             "tests_disabled",
-            f'disables tests: "{title.subject}" ({_listed(paths, len(touched))})',
+            f'disables tests: "{shorten(said, 120)}" ({_listed(paths, len(touched))})',
             paths=paths,
         )
     ]
