@@ -1410,8 +1410,12 @@ def test_an_empty_week() -> None:
         html = render_report(context, lang, "html")
         assert ("没有合并的 PR" if lang == "zh" else "No pull requests were merged") in markdown
         assert '<section id="risks">' in html
-        # No PRs, no reviews to regenerate the week for: nothing calls for a follow-up.
+        # No PRs: nothing calls for a follow-up.
         assert context.suggestions == [WORDINGS[lang].no_follow_up]
+    # A source without reviews is told in the header, summary and risks, not as a weekly ask
+    # to switch sources (verl's git-source weeks ended on "regenerate from github").
+    context = context_for(week_prs(), "en", ReviewData(available=False))
+    assert not any("github" in s.lower() for s in context.suggestions)
 
 
 def test_a_docs_only_week() -> None:

@@ -375,9 +375,7 @@ def build_report_context(
         ),
         quick_view=quick_view,
         suggestions=words.suggestions(
-            facts.follow_ups(risks, refs, chains, taken_up, scoring.large_change_lines),
-            review_data.available,
-            len(prs),
+            facts.follow_ups(risks, refs, chains, taken_up, scoring.large_change_lines)
         ),
         prs=ordered,
         counts=counts,

@@ -445,7 +445,6 @@ class Wording:
     # kind's PRs read in it (fields name, refs).
     check_names: dict[RiskKind, str]
     check_part: str
-    follow_up_without_reviews: str
     no_follow_up: str
 
     def __post_init__(self) -> None:
@@ -1365,15 +1364,10 @@ class Wording:
         return f"{score.raw_score:.1f} = " + " + ".join(shown) if shown else "0.0"
 
     # Follow-ups.
-    def suggestions(
-        self, follow_ups: Sequence[FollowUp], review_available: bool, pr_count: int
-    ) -> list[str]:
-        """The follow-ups, and (where the week has PRs whose reviews the source did not give)
-        the hint to regenerate it from a source that gives them."""
-        items = [self._follow_up(f) for f in follow_ups]
-        if not review_available and pr_count:
-            items.append(self.follow_up_without_reviews)
-        return items or [self.no_follow_up]
+    def suggestions(self, follow_ups: Sequence[FollowUp]) -> list[str]:
+        """The follow-ups. A source without reviews is said in the header, the summary and the
+        risks; a fourth time, as a weekly ask to switch sources, told no one what to do."""
+        return [self._follow_up(f) for f in follow_ups] or [self.no_follow_up]
 
     def _follow_up(self, follow_up: FollowUp) -> str:
         chain = follow_up.revert

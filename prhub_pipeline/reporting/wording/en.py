@@ -537,7 +537,5 @@ EN = Wording(
     },
     check_names={"dependency_change": "dependency", "docker_change": "image", "ci_change": "CI"},
     check_part="{name} changes in {refs}",
-    follow_up_without_reviews="For review-based risks (unresolved threads, unapproved"
-    " merges), regenerate this week from the github source.",
     no_follow_up="Nothing in this week's data calls for a specific follow-up.",
 )

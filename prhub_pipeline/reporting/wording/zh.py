@@ -429,7 +429,5 @@ ZH = Wording(
     },
     check_names={"dependency_change": "依赖", "docker_change": "镜像", "ci_change": "CI"},
     check_part="{name} {refs}",
-    follow_up_without_reviews="如需评审相关的风险（未解决意见、未批准合并），"
-    "请使用 github 数据源重新生成本周报告。",
     no_follow_up="本周数据未提示需要专门跟进的事项。",
 )
