@@ -263,7 +263,7 @@ ZH = Wording(
         "{name}（{before} → {now}，上周的为分类器预测）",
     ),
     faded_labels="以下模块与主题上周有一两个 PR、本周没有，未列入表中：{names}。",
-    busy_files="改动的 PR 明显多于平时的代码文件：{list}。",
+    busy_files="本周被明显多于平时的 PR 改动的代码文件：{list}。",
     busy_file="{path}（{refs}；此前 {weeks} 周平均每周 {usual} 个）",
     busy_file_new="{path}（{refs}；此前 {weeks} 周没有 PR 改动它）",
     busy_file_sep="；",
