@@ -2446,6 +2446,9 @@ def test_an_error_the_bug_failed_to_raise_or_a_wrong_argument_is_no_impact() -> 
         "fix: export", "Megatron: error due to using incorrect export weights method."
     )
     assert "wrong_result" not in fix_impacts("fix: copy", "calls with incorrect argument usage")
+    # An error the fix turns away with on purpose (verl #7243).
+    rejected = "EP export is explicitly rejected with `NotImplementedError` instead."
+    assert "crash" not in fix_impacts("fix: export", rejected)
     # An error the bug raises, and a wrong value, still are.
     assert "crash" in fix_impacts("fix: hf rollout", "A NotImplementedError is raised at start.")
     assert "wrong_result" in fix_impacts("fix: loss", "The loss is incorrect after resume.")

@@ -287,7 +287,10 @@ _IMPERATIVE = re.compile(r"^\s*(?:do\s+not|don['’]t)\b", re.IGNORECASE)
 # An error the fix makes the code raise is what it does, not what went wrong: `now raises
 # RuntimeError when ...` (AReaL #1323), `Added an explicit check to raise a RuntimeError`.
 _RAISED_BY_THE_FIX = re.compile(
-    r"\b(?:now|adds?|added)\b(?:\s+\S+){0,4}?\s+(?:raises?|throws?)\s+(?:an?\s+|the\s+)?`?$",
+    r"\b(?:now|adds?|added)\b(?:\s+\S+){0,4}?\s+(?:raises?|throws?)\s+(?:an?\s+|the\s+)?`?$"
+    # What the fix turns away on purpose (verl #7243: "EP export is explicitly rejected with
+    # `NotImplementedError` instead of silently producing ...").
+    r"|\b(?:rejected|refused|rejects?|refuses?|fails?\s+fast)\s+with\s+(?:an?\s+|the\s+)?`?$",
     re.IGNORECASE,
 )
 # An error the bug failed to raise, which the fix raises (verl #885: "the NotImplementedError
