@@ -81,6 +81,17 @@ class PushedCommit(Record):
     _utc = field_validator("committed_at")(_require_utc)
 
 
+class ReleaseTag(Record):
+    """A version tag created in a week (`v0.9.0`): the reports say what was released."""
+
+    repo: str
+    name: str
+    sha: str  # the commit it tags
+    tagged_at: datetime  # an annotated tag's own date, else its commit's
+
+    _utc = field_validator("tagged_at")(_require_utc)
+
+
 class FileChange(Record):
     """One file touched by a pull request. Counts are None for binary files."""
 

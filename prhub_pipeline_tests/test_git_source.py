@@ -13,6 +13,7 @@ from prhub_pipeline.sources.git import (
     GitSourceError,
     read_file_versions,
     read_merged_prs,
+    read_version_tags,
     read_window,
     update_clone,
 )
@@ -406,11 +407,16 @@ def test_a_bare_clone_is_updated_from_its_origin_before_reading(
 ) -> None:
     bare = bare_clone_with_one_pr(git_repo, tmp_path)
     git_repo.commit("fix: b (#2)", "2026-05-13T10:00:00+08:00", {"b.py": "2\n"})
+    git_repo.git("tag", "-a", "v1.0.0", "-m", "v1.0.0", date="2026-05-14T10:00:00+08:00")
     assert list(read_week(bare)) == [1]  # merged on GitHub after the clone was made
 
     update = update_clone(bare)
     assert update.status == "updated" and update.message.startswith("main fetched from origin")
     assert list(read_week(bare)) == [1, 2]
+    # The release tagged upstream since is fetched too: the week's report names it.
+    assert [t.name for t in read_version_tags(bare, "acme/widgets", WEEK.start, WEEK.end)] == [
+        "v1.0.0"
+    ]
     assert update_clone(bare).message.endswith("already up to date")
 
 
@@ -557,3 +563,22 @@ def test_a_merge_subject_on_a_commit_with_one_parent_is_no_merged_pr(git_repo: G
         "init",
         "Merge pull request #5 from someone/branch",
     ]
+
+
+def test_version_tags_of_the_week_are_read_by_their_own_date(git_repo: GitRepo) -> None:
+    """verl's v0.9.0 tags `bump version to 0.9.0` on a release branch main never merged: the
+    tag, not the branch, tells the release. An annotated tag counts from when it was made, a
+    lightweight one from its commit; tags that name no version are no releases."""
+    old = git_repo.commit("feat: an earlier PR (#1)", "2026-05-04T10:00:00+08:00")
+    git_repo.git("tag", "v0.8.0", old)  # lightweight: its commit's date, the week before
+    git_repo.git("checkout", "-q", "-b", "release/v0.9.0")
+    bump = git_repo.commit("chore: bump version to 0.9.0 (#2)", "2026-05-12T09:00:00+08:00")
+    git_repo.git("tag", "-a", "v0.9.0", "-m", "v0.9.0", date="2026-05-14T15:34:50+08:00")
+    git_repo.git("tag", "nightly", bump)
+    git_repo.git("checkout", "-q", "main")
+    git_repo.git("tag", "-a", "v0.9.1", old, "-m", "late", date="2026-05-18T10:00:00+08:00")
+    tags = read_version_tags(git_repo.path, "acme/widgets", WEEK.start, WEEK.end)
+    assert [(t.name, t.sha, t.tagged_at.isoformat()) for t in tags] == [
+        ("v0.9.0", bump, "2026-05-14T07:34:50+00:00")
+    ]
+    assert all(t.repo == "acme/widgets" for t in tags)

@@ -1088,6 +1088,26 @@ def test_weekly_models_count_people_as_the_report_does_and_keep_empty_weeks(
     ) == [(0, None, None)]
 
 
+def test_a_version_tagged_in_the_week_is_stored_and_named_in_the_summary(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """verl's report of 2026-08-10 never said v0.9.0 was released that week."""
+    commit_core_fixes(git_repo, [(1, "2026-05-26", None), (2, "2026-05-27", None)])
+    git_repo.git("tag", "-a", "v1.2.0", "-m", "v1.2.0", date="2026-05-28T09:00:00+08:00")
+    sha = git_repo.git("rev-parse", "HEAD")
+    config = write_config(tmp_path, git_repo.path)
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[-1]]) == 0
+    assert stored(config, "SELECT week_start::VARCHAR, name, sha FROM release_tags") == [
+        (WEEKS[-1], "v1.2.0", sha)
+    ]
+    reports = {
+        str(lang): str(markdown)
+        for lang, markdown in stored(config, "SELECT lang, markdown FROM weekly_reports")
+    }
+    assert f"Released this week: v1.2.0 (tagged May 28 on commit {sha[:9]})." in reports["en"]
+    assert f"本周发布：v1.2.0（05-28 打标签，提交 {sha[:9]}）。" in reports["zh"]
+
+
 def test_each_week_of_a_range_run_carries_its_own_metadata(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:

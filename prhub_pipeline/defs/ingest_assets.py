@@ -148,8 +148,9 @@ def build_ingest_assets(
         description=(
             "Merged pull requests of a repository and week with their files, read from the"
             " configured source (git clone or GitHub), and the settings each PR changed in its"
-            " configuration files, and (git source) the commits pushed without a PR. Tables:"
-            " prs, pr_files, pr_config_files, pr_setting_changes, pushed_commits, late_prs."
+            " configuration files, and (git source) the commits pushed without a PR and the"
+            " version tags of the week. Tables: prs, pr_files, pr_config_files,"
+            " pr_setting_changes, pushed_commits, release_tags, late_prs."
         ),
     )
     def raw_prs(context: dg.AssetExecutionContext, prhub: PrhubSettings) -> dg.MaterializeResult:

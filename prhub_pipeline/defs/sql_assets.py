@@ -16,6 +16,7 @@ TABLE_PRODUCERS: dict[str, str] = {
     "pr_setting_changes": "raw_prs",
     "github_pages": "raw_prs",
     "pushed_commits": "raw_prs",
+    "release_tags": "raw_prs",
     "late_prs": "raw_prs",
     "reviews": "review_threads",
     "review_threads": "review_threads",

@@ -36,6 +36,7 @@ from prhub_pipeline.records import (
     ModuleLabel,
     PrScore,
     PullRequest,
+    ReleaseTag,
     ReviewData,
     RiskFlag,
     ThemeTag,
@@ -134,6 +135,7 @@ def build_report_context(
     calibration: ScoreCalibration | None = None,
     display_names: Mapping[str, str] | None = None,
     pushed: int = 0,
+    releases: Sequence[ReleaseTag] = (),
     background: ReportBackground | None = None,
 ) -> ReportContext:
     """The report for one repository and week, in `lang`.
@@ -143,7 +145,8 @@ def build_report_context(
     `calibration` is what the week's scores were calibrated on, as the header tells it.
     `display_names` are the repository's names for its modules in `lang`
     (`ModulesConfig.display_names_in`). `pushed` counts the week's commits pushed without a PR,
-    which the header says the report does not cover. `background` holds the repository's
+    which the header says the report does not cover; `releases` are the week's version tags,
+    which the summary names. `background` holds the repository's
     settings and history (`ReportBackground`; the defaults when None).
     """
     if lang not in LANGS:
@@ -274,6 +277,10 @@ def build_report_context(
             facts.reviewing_before(background.reviewed_before, known.values(), window),
         ),
         housekeeping=housekeeping_by_theme,
+        releases=[
+            facts.Release(name=t.name, day=t.tagged_at.astimezone(window.zone).date(), sha=t.sha)
+            for t in releases
+        ],
     )
     groups = [
         ThemeGroup(

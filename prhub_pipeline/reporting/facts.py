@@ -437,6 +437,15 @@ def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int
 
 
 @dataclass(frozen=True)
+class Release:
+    """A version tag of the week (`ReleaseTag`), on its day in the report's time zone."""
+
+    name: str
+    day: date
+    sha: str
+
+
+@dataclass(frozen=True)
 class Summary:
     period: Period
     pr_count: int
@@ -453,6 +462,7 @@ class Summary:
     risk_tally: list[tuple[RiskKind, int]]  # every kind, most serious first
     review_available: bool
     reviews: ReviewCoverage | None = None  # None without review data
+    releases: list[Release] = field(default_factory=list)
     # Of the PRs (the fixes) each module counts, how many have it as the classifier's guess.
     module_guesses: dict[str, int] = field(default_factory=dict)
     fix_guesses: dict[str, int] = field(default_factory=dict)
@@ -501,6 +511,7 @@ def summary(
     theme_names: Mapping[int, Sequence[str]],
     reviews: ReviewCoverage | None = None,
     housekeeping: Collection[str] = (),
+    releases: Sequence[Release] = (),
 ) -> Summary:
     key = [r for r in ordered if r.is_key]
     all_fixes = [r for r in ordered if r.pr_type == "fix"]
@@ -549,6 +560,7 @@ def summary(
         risk_tally=sorted(tally.items(), key=lambda kv: RISK_ORDER.index(kv[0])),
         review_available=review_available,
         reviews=reviews,
+        releases=list(releases),
     )
 
 

@@ -29,6 +29,7 @@ from prhub_pipeline.records import (
     FileVersions,
     PullRequest,
     PushedCommit,
+    ReleaseTag,
     author_key,
     describe_validation_error,
 )
@@ -589,6 +590,38 @@ def read_window(
     )
 
 
+# A tag that names a version: `v0.9.0`, `0.8.1`, `v1.0.0rc2`, `release-1.2`, `pkg/v2.3.1`;
+# not `nightly`, `latest` or `ascend-ci-cache`.
+VERSION_TAG = re.compile(r"^(?:[\w.-]*?[-_/])?v?\d+\.\d+(?:[.\w+-]*)$")
+
+
+def read_version_tags(
+    git_path: Path, repo: str, start: datetime, end: datetime
+) -> list[ReleaseTag]:
+    """The clone's version tags dated in [start, end), oldest first: an annotated tag by its
+    own date (when it was made), a lightweight one by its commit's. A release is tagged on a
+    release branch as often as on the reported one (verl's v0.9.0 on `bump version to 0.9.0`,
+    which main never merged), so the tag, not the branch, tells it."""
+    output = _run_git(
+        git_path,
+        [
+            "for-each-ref",
+            "--format=%(refname:strip=2)%00%(creatordate:iso-strict)%00%(objectname)"
+            "%00%(*objectname)",
+            "refs/tags",
+        ],
+    )
+    tags = []
+    for line in output.splitlines():
+        name, dated, sha, peeled = line.split("\0")
+        if not VERSION_TAG.match(name) or not dated:
+            continue
+        tagged_at = datetime.fromisoformat(dated).astimezone(UTC)
+        if start <= tagged_at < end:
+            tags.append(ReleaseTag(repo=repo, name=name, sha=peeled or sha, tagged_at=tagged_at))
+    return sorted(tags, key=lambda tag: (tag.tagged_at, tag.name))
+
+
 def read_file_versions(
     git_path: Path, files: Sequence[tuple[PullRequest, FileChange]]
 ) -> list[FileVersions]:
@@ -713,6 +746,8 @@ def update_clone(git_path: Path, branch: str | None = None) -> CloneUpdate:
                 "--quiet",
                 "origin",
                 f"+{ref}:{ref}",
+                # The releases the reports tell; a tag moved upstream moves here too.
+                "+refs/tags/*:refs/tags/*",
             ],
             timeout=FETCH_TIMEOUT_SECONDS,
             env={**os.environ, "GIT_TERMINAL_PROMPT": "0"},  # never wait for a password

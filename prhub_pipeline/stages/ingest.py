@@ -17,6 +17,7 @@ from prhub_pipeline.records import (
     FileVersions,
     PullRequest,
     PushedCommit,
+    ReleaseTag,
     RequestStats,
     ReviewData,
 )
@@ -25,6 +26,7 @@ from prhub_pipeline.sources.git import (
     CloneUpdate,
     check_clone,
     read_file_versions,
+    read_version_tags,
     read_window,
     update_clone,
 )
@@ -50,6 +52,7 @@ from prhub_pipeline.warehouse.prs import (
     pr_tables,
     prs_in_other_weeks,
     pushed_commit_tables,
+    release_tables,
     repos_with_merge_commits,
     week_merge_commits,
     week_pr_numbers,
@@ -310,6 +313,9 @@ def _ingest_git(
     pushed: dict[date, list[PushedCommit]] = defaultdict(list)
     for commit in history.pushed:
         pushed[week_of(commit.committed_at, settings.timezone)].append(commit)
+    releases: dict[date, list[ReleaseTag]] = defaultdict(list)
+    for tag in read_version_tags(repo.git_path, repo.name, windows[0].start, windows[-1].end):
+        releases[week_of(tag.tagged_at, settings.timezone)].append(tag)
     versions = read_file_versions(repo.git_path, _compared_files(repo, prs))
     diffs_by_pr: dict[int, list[ConfigFileDiff]] = defaultdict(list)
     for diff in config_file_diffs(repo.name, versions):
@@ -336,6 +342,7 @@ def _ingest_git(
                 *config_diff_tables(window.week_start, diffs),
                 *landing_tables(window.week_start, []),
                 *pushed_commit_tables(window.week_start, week_pushed),
+                *release_tables(window.week_start, releases.get(window.week_start, [])),
             ]
             replace_partition(con, repo.name, window.week_start, tables)
             results.append(

@@ -40,6 +40,7 @@ from prhub_pipeline.warehouse.prs import (
     clear_stored_late_prs,
     count_pushed_commits,
     read_prs,
+    read_release_tags,
     week_pr_numbers,
     weeks_with_late_prs,
 )
@@ -110,6 +111,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                 guesses = WeekCounts.from_labels(0, last_week, []).guesses
                 previous = previous.model_copy(update={"guesses": guesses})
             pushed = count_pushed_commits(con, repo.name, week)
+            releases = read_release_tags(con, repo.name, week)
             rendered = []
             counts: WeekCounts | None = None
             for lang in LANGS:
@@ -134,6 +136,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                         repo.modules.display_names_in(lang), spellings
                     ),
                     pushed=pushed,
+                    releases=releases,
                     background=background,
                 )
                 counts = context.counts

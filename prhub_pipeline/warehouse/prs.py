@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 import duckdb
@@ -15,6 +15,7 @@ from prhub_pipeline.records import (
     FileChange,
     PullRequest,
     PushedCommit,
+    ReleaseTag,
     SettingChange,
 )
 from prhub_pipeline.warehouse.connection import WarehouseError, read_sql
@@ -112,6 +113,30 @@ def pushed_commit_tables(week_start: date, commits: Sequence[PushedCommit]) -> l
     """The `pushed_commits` rows of one partition (none: the partition's are emptied)."""
     rows = [(c.repo, week_start, c.sha, c.committed_at, c.author, c.subject) for c in commits]
     return [TableRows("pushed_commits", PUSHED_COLUMNS, rows)]
+
+
+RELEASE_COLUMNS = ("repo", "week_start", "name", "sha", "tagged_at")
+
+
+def release_tables(week_start: date, tags: Sequence[ReleaseTag]) -> list[TableRows]:
+    """The `release_tags` rows of one partition (none: the partition's are emptied)."""
+    rows = [(t.repo, week_start, t.name, t.sha, t.tagged_at) for t in tags]
+    return [TableRows("release_tags", RELEASE_COLUMNS, rows)]
+
+
+def read_release_tags(
+    con: duckdb.DuckDBPyConnection, repo: str, week_start: date
+) -> list[ReleaseTag]:
+    """The version tags created in one week, oldest first."""
+    rows = con.execute(
+        "SELECT name, sha, tagged_at FROM release_tags WHERE repo = ? AND week_start = ?"
+        " ORDER BY tagged_at, name",
+        [repo, week_start],
+    ).fetchall()
+    return [
+        ReleaseTag(repo=repo, name=name, sha=sha, tagged_at=tagged_at.astimezone(UTC))
+        for name, sha, tagged_at in rows
+    ]
 
 
 LATE_PR_COLUMNS = ("repo", "week_start", "number", "merged_at", "noticed_at")

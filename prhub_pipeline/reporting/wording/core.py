@@ -260,6 +260,8 @@ class Wording:
     # Summary.
     no_prs: str
     overview: Counted
+    released: str  # field list: the week's version tags (`release`)
+    release: str  # fields name, day, sha
     # How many PRs are key: of one PR (not key, key), of several (none, one, {key}).
     overview_key: tuple[str, str, str, str, str]
     busiest_modules: Counted
@@ -659,8 +661,10 @@ class Wording:
     # Summary.
     def summary(self, s: Summary) -> list[str]:
         span = self.span.format(**vars(s.period))
+        tags = [self.release.format(name=r.name, day=r.day, sha=r.sha[:9]) for r in s.releases]
+        released = [self.released.format(list=self.join(tags))] if tags else []
         if not s.pr_count:
-            return [self.no_prs.format(span=span)]
+            return [self.no_prs.format(span=span), *released]
         overview = _counted(self.overview, s.pr_count)
         key = self.overview_key[min(s.key_count, 1) if s.pr_count == 1 else 2 + min(s.key_count, 2)]
         paragraphs = [
@@ -671,6 +675,7 @@ class Wording:
                 types=self.count_phrase(s.types),
             )
         ]
+        paragraphs.extend(released)
         focus = []
         if s.top_modules:
             # Several modules all of the classifier's guesses (a repository that seldom tags)

@@ -197,6 +197,8 @@ EN = Wording(
     line_count=("{n} line", "{n} lines"),
     top_folder="the repository root",
     no_prs="No pull requests were merged this week ({span}).",
+    released="Released this week: {list}.",
+    release="{name} (tagged {day:%b} {day.day} on commit {sha})",
     overview=(
         "{n} pull request was merged this week ({span}); {key}. By type: {types}.",
         "{n} pull requests were merged this week ({span}); {key}. By type: {types}.",

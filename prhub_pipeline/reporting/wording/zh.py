@@ -152,6 +152,8 @@ ZH = Wording(
     top_folder="根目录",
     no_prs="本周（{span}）没有合并的 PR。",
     overview="本周（{span}）共合并 {n} 个 PR，{key}。按类型分：{types}。",
+    released="本周发布：{list}。",
+    release="{name}（{day:%m-%d} 打标签，提交 {sha}）",
     overview_key=(
         "没有重点 PR",
         "为重点 PR",
