@@ -204,6 +204,7 @@ def _ui(args: argparse.Namespace, config_path: Path) -> int:
 
 def _report(args: argparse.Namespace, settings: Settings, config_path: Path) -> int:
     from prhub_pipeline.warehouse import connect
+    from prhub_pipeline.warehouse.connection import READER_LOCK_SECONDS
     from prhub_pipeline.warehouse.reports import read_report
 
     if args.out:
@@ -219,7 +220,8 @@ def _report(args: argparse.Namespace, settings: Settings, config_path: Path) -> 
     else:
         raise UsageError("several repositories are configured: name one with --repo")
     lang = args.lang or settings.language
-    with connect(settings.database, read_only=True) as con:
+    # A user waiting at the terminal: a materialize holding the file is said within seconds.
+    with connect(settings.database, read_only=True, lock_timeout=READER_LOCK_SECONDS) as con:
         stored = read_report(con, repo, args.week, lang)
     if stored is None:
         missing = f"no {lang} report is stored for {repo} week {args.week}"

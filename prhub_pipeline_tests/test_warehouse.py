@@ -1,5 +1,10 @@
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -7,12 +12,20 @@ import duckdb
 import pytest
 
 from prhub_pipeline.records import ConfigFileDiff, FileChange, ModuleLabel, PrScore, PullRequest
-from prhub_pipeline.warehouse import WarehouseError, connect, replace_partition
+from prhub_pipeline.warehouse import (
+    WarehouseError,
+    WarehouseLockedError,
+    connect,
+    connection,
+    replace_partition,
+)
 from prhub_pipeline.warehouse.connection import _migration_files, schema_version, transaction
 from prhub_pipeline.warehouse.modules import module_tables
 from prhub_pipeline.warehouse.prs import config_diff_tables, pr_tables, read_config_diffs, read_prs
 from prhub_pipeline.warehouse.quality import check_modules, check_raw_prs, check_scores
+from prhub_pipeline.warehouse.query import run_query
 from prhub_pipeline.warehouse.reports import score_tables
+from prhub_pipeline_tests.conftest import empty_warehouse
 
 WEEK = date(2026, 5, 11)
 
@@ -230,3 +243,150 @@ def test_a_failed_commit_is_the_error_raised_not_the_rollback_after_it() -> None
     ):
         con.execute("DELETE FROM prs")
     assert con.statements == ["BEGIN TRANSACTION", "DELETE FROM prs", "COMMIT", "ROLLBACK"]
+
+
+@pytest.fixture
+def held_by_a_writer(tmp_path: Path) -> Iterator[tuple[Path, int]]:
+    """A warehouse another process holds open for writing, and that process's PID."""
+    database = tmp_path / "held.duckdb"
+    with connect(database):
+        pass
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import duckdb, sys, time\n"
+            f"con = duckdb.connect({str(database)!r})\n"
+            "print('open', flush=True)\n"
+            "time.sleep(60)\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
+        yield database, holder.pid
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_a_reader_waiting_for_a_writer_says_who_holds_the_lock(
+    held_by_a_writer: tuple[Path, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`prhub sql` waited 120 s without a word, then told the reader to run writers one at a
+    time, and dropped DuckDB's message that names the PID."""
+    database, pid = held_by_a_writer
+    monkeypatch.setattr(connection, "WAIT_NOTICE_SECONDS", 0.2)
+    told: list[str] = []
+    started = time.monotonic()
+    with (
+        pytest.raises(WarehouseLockedError) as error,
+        connect(database, read_only=True, lock_timeout=1.0, on_wait=told.append),
+    ):
+        pass
+    assert time.monotonic() - started < 10
+    assert len(told) == 1
+    assert told[0].startswith(f"waiting for the lock on {database} held by ")
+    assert f"(PID {pid})" in told[0]
+    message = str(error.value)
+    assert message.startswith(f"warehouse {database} is being written by ")
+    assert "read it again once that run has finished" in message
+    assert f"PID {pid}" in message and "writers one at a time" not in message
+
+
+def test_a_users_query_waits_seconds_not_minutes_for_a_writer(
+    held_by_a_writer: tuple[Path, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database, pid = held_by_a_writer
+    assert connection.READER_LOCK_SECONDS <= 15 < connection.WRITER_LOCK_SECONDS
+    monkeypatch.setattr(connection, "READER_LOCK_SECONDS", 0.5)
+    started = time.monotonic()
+    with pytest.raises(WarehouseLockedError, match=f"PID {pid}"):
+        run_query(database, "SELECT 1")
+    assert time.monotonic() - started < 10
+
+
+def test_a_writer_that_gives_up_keeps_duckdbs_message(
+    held_by_a_writer: tuple[Path, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database, pid = held_by_a_writer
+    monkeypatch.setattr(connection, "WAIT_NOTICE_SECONDS", 0.0)
+    told: list[str] = []
+    with (
+        pytest.raises(WarehouseLockedError, match=f"one at a time .*PID {pid}"),
+        connect(database, lock_timeout=0.3, on_wait=told.append),
+    ):
+        pass
+    assert told and f"(PID {pid})" in told[0]
+
+
+def test_a_warehouse_of_a_newer_prhub_is_refused(tmp_path: Path) -> None:
+    database = empty_warehouse(tmp_path / "w.duckdb")
+    latest = max(version for version, _, _ in _migration_files())
+    with connect(database) as con:
+        con.execute(
+            "INSERT INTO schema_migrations VALUES (?, 'from_the_future', now())", [latest + 1]
+        )
+    expected = (
+        f"{database} has schema version {latest + 1}; this prhub knows up to {latest}:"
+        " upgrade prhub"
+    )
+    for read_only in (False, True):
+        with (
+            pytest.raises(WarehouseError, match=re.escape(expected)),
+            connect(database, read_only=read_only),
+        ):
+            pass
+
+
+def _warehouse_with_data(database: Path) -> bytes:
+    """A warehouse whose last blocks hold a table's rows, written over several sessions (as
+    weeks are), and its bytes."""
+    with connect(database) as con:
+        con.execute(
+            "CREATE TABLE filler AS SELECT range AS i, md5(range::VARCHAR) AS s FROM range(200000)"
+        )
+    with connect(database) as con:
+        con.execute("CREATE TABLE kept AS SELECT 1 AS i")
+    with connect(database) as con:
+        con.execute("DROP TABLE filler")
+        con.execute(
+            "CREATE TABLE later AS SELECT range AS i, md5(range::VARCHAR) AS s FROM range(100000)"
+        )
+    return database.read_bytes()
+
+
+def test_a_warehouse_cut_short_is_named_damaged_at_open_or_first_query(tmp_path: Path) -> None:
+    """A file cut short opened, and the first query reaching its missing blocks failed as
+    `IOException: IO Error: Could not read enough bytes` (a materialize: `ingest failed:
+    raw_prs: IOException`)."""
+    database = tmp_path / "w.duckdb"
+    data = _warehouse_with_data(database)
+    for cut in (4096, len(data) // 2, len(data) - 200_000, len(data) - 1):
+        database.write_bytes(data[:cut])
+        for read_only in (False, True):
+            with (
+                pytest.raises(
+                    WarehouseError, match=f"^warehouse {re.escape(str(database))} is damaged: "
+                ),
+                connect(database, read_only=read_only) as con,
+            ):
+                con.execute("SELECT * FROM later").fetchall()
+            assert database.read_bytes() == data[:cut]  # left as it was, for a restore
+
+
+def test_a_warehouse_overwritten_in_part_is_named_damaged(tmp_path: Path) -> None:
+    database = tmp_path / "w.duckdb"
+    data = bytearray(_warehouse_with_data(database))
+    data[600] ^= 0xFF  # in the file's header, which DuckDB checksums
+    database.write_bytes(bytes(data))
+    with pytest.raises(WarehouseError, match=r"is damaged: .*Corrupt database file"):
+        run_query(database, "SELECT 1")
+
+
+def test_a_file_that_is_no_warehouse_says_so(tmp_path: Path) -> None:
+    database = tmp_path / "w.duckdb"
+    database.write_bytes(bytes(range(256)) * 200)
+    with pytest.raises(WarehouseError, match="not a valid DuckDB database file"):
+        run_query(database, "SELECT 1")

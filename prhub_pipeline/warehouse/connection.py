@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from functools import lru_cache
 from importlib import resources
@@ -19,6 +20,19 @@ from pathlib import Path
 import duckdb
 
 LOCK_MESSAGE = re.compile(r"Could not set lock|Conflicting lock", re.IGNORECASE)
+# DuckDB's words for who holds the lock: `... Conflicting lock is held in /usr/bin/python3
+# (PID 4242) by user ann. See also https://...`.
+LOCK_HOLDER = re.compile(r"Conflicting lock is held in (?P<holder>.+?)(?:\. See also\b.*)?$", re.S)
+# What DuckDB says of a file cut short (a full disk, a copy interrupted) or overwritten in part.
+DAMAGE_MESSAGE = re.compile(
+    r"Could not read enough bytes|Corrupt database file|checksum", re.IGNORECASE
+)
+# How long a writer waits for another writer (Dagster's pool makes this rare), how long a
+# user's read-only query waits (a materialize may hold the file for minutes: better said
+# soon), and when a wait is first told of.
+WRITER_LOCK_SECONDS = 120.0
+READER_LOCK_SECONDS = 10.0
+WAIT_NOTICE_SECONDS = 2.0
 
 
 class WarehouseError(Exception):
@@ -103,11 +117,34 @@ SANDBOX: dict[str, str | bool | int | float | list[str]] = {
 }
 
 
+def _tell_stderr(message: str) -> None:
+    print(f"prhub: {message}", file=sys.stderr, flush=True)
+
+
+def _lock_holder(exc: duckdb.Error) -> str:
+    """Who holds the lock, as DuckDB names it (a program and its PID), else "another process"."""
+    found = LOCK_HOLDER.search(str(exc))
+    return found.group("holder").strip() if found else "another process"
+
+
+def _damaged(path: Path, exc: duckdb.Error) -> WarehouseError:
+    return WarehouseError(
+        f"warehouse {path} is damaged: {exc}; restore it from a copy, or move it away and"
+        " materialize the weeks again"
+    )
+
+
 def _open(
-    path: Path, read_only: bool, lock_timeout: float, sandboxed: bool
+    path: Path,
+    read_only: bool,
+    lock_timeout: float,
+    sandboxed: bool,
+    on_wait: Callable[[str], None],
 ) -> duckdb.DuckDBPyConnection:
-    deadline = time.monotonic() + lock_timeout
+    started = time.monotonic()
+    deadline = started + lock_timeout
     delay = 0.05
+    told = False
     while True:
         try:
             return duckdb.connect(
@@ -115,35 +152,93 @@ def _open(
             )
         except duckdb.IOException as exc:
             if not LOCK_MESSAGE.search(str(exc)):
+                if DAMAGE_MESSAGE.search(str(exc)):
+                    raise _damaged(path, exc) from exc
                 raise WarehouseError(f"cannot open warehouse {path}: {exc}") from exc
-            if time.monotonic() >= deadline:
+            now = time.monotonic()
+            if now >= deadline:
+                if read_only:
+                    raise WarehouseLockedError(
+                        f"warehouse {path} is being written by {_lock_holder(exc)} and could not"
+                        f" be read for {lock_timeout:.0f}s; read it again once that run has"
+                        f" finished ({exc})"
+                    ) from exc
                 raise WarehouseLockedError(
                     f"warehouse {path} stayed locked by another process for {lock_timeout:.0f}s;"
                     " run writers one at a time (the Dagster pool 'prhub_warehouse' does this)"
+                    f" ({exc})"
                 ) from exc
-            time.sleep(delay * (1 + random.random()))
+            if not told and now - started >= WAIT_NOTICE_SECONDS:
+                on_wait(f"waiting for the lock on {path} held by {_lock_holder(exc)}")
+                told = True
+            time.sleep(min(delay * (1 + random.random()), max(deadline - now, 0.0)))
             delay = min(delay * 2, 2.0)
+        except duckdb.Error as exc:
+            # A header or catalog block that fails its checksum is no IOException.
+            if DAMAGE_MESSAGE.search(str(exc)):
+                raise _damaged(path, exc) from exc
+            raise WarehouseError(f"cannot open warehouse {path}: {exc}") from exc
+
+
+def _latest_migration() -> int:
+    return max((version for version, _, _ in _migration_files()), default=0)
+
+
+def _check_file(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """Refuse a schema of a newer prhub, whose tables this code would misread or migrate
+    wrongly. (A file cut short opens, and fails when a query reaches its missing blocks: that
+    error is turned into "damaged" where it is raised. Its size says nothing sooner: a
+    connection of this process shares DuckDB's instance, whose blocks may not be written yet.)"""
+    version, latest = schema_version(con), _latest_migration()
+    if version > latest:
+        raise WarehouseError(
+            f"{path} has schema version {version}; this prhub knows up to {latest}: upgrade prhub"
+        )
 
 
 @contextmanager
 def connect(
-    path: Path, *, read_only: bool = False, lock_timeout: float = 120.0, sandboxed: bool = False
+    path: Path,
+    *,
+    read_only: bool = False,
+    lock_timeout: float | None = None,
+    sandboxed: bool = False,
+    on_wait: Callable[[str], None] = _tell_stderr,
 ) -> Iterator[duckdb.DuckDBPyConnection]:
     """A short-lived connection: writers migrate first; readers need an existing file.
-    `sandboxed` (read-only only) reaches nothing outside the warehouse (see SANDBOX)."""
+    `sandboxed` (read-only only) reaches nothing outside the warehouse (see SANDBOX): a user's
+    query, which waits READER_LOCK_SECONDS for a writer unless `lock_timeout` says otherwise
+    (other connections WRITER_LOCK_SECONDS). A wait past WAIT_NOTICE_SECONDS is told to
+    `on_wait` once, naming who holds the lock. A file of a newer schema is a WarehouseError before
+    anything is read or written; a damaged one (cut short, failing its checksum) when it is
+    opened or when a query in the block reaches the damage."""
     if sandboxed and not read_only:
         raise ValueError("a sandboxed connection is read-only")
     if read_only and not path.exists():
         raise WarehouseError(f"warehouse {path} does not exist yet: materialize a week first")
+    if lock_timeout is None:
+        lock_timeout = READER_LOCK_SECONDS if sandboxed else WRITER_LOCK_SECONDS
     if not read_only:
         path.parent.mkdir(parents=True, exist_ok=True)
-    con = _open(path, read_only, lock_timeout, sandboxed)
+    con = _open(path, read_only, lock_timeout, sandboxed, on_wait)
     try:
-        con.execute("SET TimeZone = 'UTC'")
-        if sandboxed:
-            con.execute("SET lock_configuration = true")
-        if not read_only:
-            migrate(con)
-        yield con
+        try:
+            con.execute("SET TimeZone = 'UTC'")
+            if sandboxed:
+                con.execute("SET lock_configuration = true")
+            _check_file(con, path)
+            if not read_only:
+                migrate(con)
+        except duckdb.Error as exc:
+            if DAMAGE_MESSAGE.search(str(exc)):
+                raise _damaged(path, exc) from exc
+            raise
+        try:
+            yield con
+        except duckdb.Error as exc:
+            # Blocks past the ones checked above (a bit flipped in a table's data).
+            if DAMAGE_MESSAGE.search(str(exc)):
+                raise _damaged(path, exc) from exc
+            raise
     finally:
         con.close()
