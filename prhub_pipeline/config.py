@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Sequence
@@ -14,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     ValidationError,
@@ -23,6 +25,7 @@ from pydantic import (
 from yaml.constructor import ConstructorError
 from yaml.reader import ReaderError
 
+from prhub_pipeline.paths import check_glob
 from prhub_pipeline.records import Lang
 from prhub_pipeline.weeks import monday_of
 
@@ -43,7 +46,35 @@ class ConfigError(Exception):
 
 
 class StrictModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+def _a_number(value: Any) -> Any:
+    """YAML's `true` is no number (pydantic would read it as 1), nor are `.nan` and `.inf`
+    (which pydantic would compare with the bounds and name the wrong reason)."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected a number, got {str(value).lower()}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"expected a finite number, got {value}")
+    return value
+
+
+def _a_path(value: Any) -> Any:
+    """An empty path would be the config file's own folder (a database there is a folder)."""
+    if isinstance(value, str) and not value.strip():
+        raise ValueError("is empty; name a path (relative to the config file, or absolute)")
+    return value
+
+
+Number = Annotated[float, BeforeValidator(_a_number)]
+Count = Annotated[int, BeforeValidator(_a_number)]
+ConfigPath = Annotated[Path, BeforeValidator(_a_path)]
+
+
+def _globs(patterns: list[str]) -> list[str]:
+    for pattern in patterns:
+        check_glob(pattern)
+    return patterns
 
 
 def normalise_tag(tag: str) -> str:
@@ -60,12 +91,12 @@ class ModulesConfig(StrictModel):
     allowed: list[str] | None = None  # None: learned from the tagged history
     aliases: dict[str, str] = Field(default_factory=dict)  # e.g. docs -> doc
     label_modules: dict[str, str] = Field(default_factory=dict)  # GitHub label -> module
-    min_training_prs: int = Field(default=50, ge=1)
+    min_training_prs: Count = Field(default=50, ge=1)
     # Without `allowed`: a title tag becomes a label once this many PRs carry it.
-    min_label_prs: int = Field(default=5, ge=1)
-    min_micro_f1: float = Field(default=0.6, ge=0.0, le=1.0)
+    min_label_prs: Count = Field(default=5, ge=1)
+    min_micro_f1: Number = Field(default=0.6, ge=0.0, le=1.0)
     # Trained models kept per repository, newest first (each is a few MB; weekly retraining).
-    keep_models: int = Field(default=12, ge=1)
+    keep_models: Count = Field(default=12, ge=1)
     # The report's name for a module, in every language (`ckpt: Checkpointing`) or per
     # language (`algo: {en: Algorithms, zh: 算法}`); else the module as the repository spells it.
     display_names: dict[str, str | dict[Lang, str]] = Field(default_factory=dict)
@@ -79,7 +110,38 @@ class ModulesConfig(StrictModel):
                 "an empty list allows no module; leave `allowed` out to learn the modules"
                 " from the tagged history"
             )
+        first: dict[str, str] = {}
+        for position, module in enumerate(allowed or []):
+            key = normalise_tag(module)
+            if not key:
+                raise ValueError(f"entry {position} ({module!r}) is empty: name a module")
+            if key in first:
+                # Tags are read ignoring case, spaces and dashes: the two are one module.
+                raise ValueError(
+                    f"{first[key]!r} and {module!r} are one module (tags ignore case, spaces"
+                    " and dashes); list it once"
+                )
+            first[key] = module
         return allowed
+
+    @field_validator("aliases")
+    @classmethod
+    def _aliases_once(cls, aliases: dict[str, str]) -> dict[str, str]:
+        # `{Docs: doc, docs: ci}` names one tag twice: which module it becomes would depend on
+        # the order the keys are sorted in.
+        first: dict[str, str] = {}
+        for name, module in aliases.items():
+            if not normalise_tag(name) or not normalise_tag(module):
+                raise ValueError(f"{name!r}: {module!r}: an alias and its module must not be empty")
+            key = normalise_tag(name)
+            if key in first and normalise_tag(aliases[first[key]]) != normalise_tag(module):
+                other = first[key]
+                raise ValueError(
+                    f"{other!r} (to {aliases[other]!r}) and {name!r} (to {module!r}) are one tag"
+                    " (tags ignore case, spaces and dashes) mapped to two modules; keep one"
+                )
+            first.setdefault(key, name)
+        return aliases
 
     @model_validator(mode="after")
     def _named_modules_exist(self) -> ModulesConfig:
@@ -149,7 +211,7 @@ class ThemeRule(StrictModel):
     paths: list[str] = Field(default_factory=list)
     # Paths alone assign the theme when the globs match at least this share of the changed
     # paths (0: any one). A fix that adds a test the CI runs is not a CI change.
-    min_path_share: float = Field(default=0.0, ge=0.0, le=1.0)
+    min_path_share: Number = Field(default=0.0, ge=0.0, le=1.0)
     # Paths the globs never take, though they match (a PR's own tests in a CI folder).
     except_paths: list[str] = Field(default_factory=list)
     modules: list[str] = Field(default_factory=list)
@@ -169,9 +231,21 @@ class ThemeRule(StrictModel):
                 raise ValueError(f"invalid regular expression {pattern!r}: {exc}") from exc
         return patterns
 
+    @field_validator("name")
+    @classmethod
+    def _named(cls, name: str) -> str:
+        if not name.strip():
+            raise ValueError("is empty; name the theme")
+        return name
+
+    @field_validator("paths", "except_paths")
+    @classmethod
+    def _path_globs(cls, patterns: list[str]) -> list[str]:
+        return _globs(patterns)
+
 
 class ScoringConfig(StrictModel):
-    key_threshold: float = Field(default=7.0, ge=0.0, le=10.0)
+    key_threshold: Number = Field(default=7.0, ge=0.0, le=10.0)
     core_paths: list[str] = Field(default_factory=list)
     test_paths: list[str] = Field(
         default_factory=lambda: [
@@ -182,8 +256,8 @@ class ScoringConfig(StrictModel):
             "**/*_test.py",
         ]
     )
-    large_change_lines: int = Field(default=1000, ge=1)
-    cross_cutting_modules: int = Field(default=4, ge=2)
+    large_change_lines: Count = Field(default=1000, ge=1)
+    cross_cutting_modules: Count = Field(default=4, ge=2)
     # Documentation weighs less in size and makes a PR "docs only" when it is all there is.
     doc_paths: list[str] = Field(
         # SVG files are figures of the docs and README (LLaMA-Factory #9071: 1325 lines of logos).
@@ -230,15 +304,20 @@ class ScoringConfig(StrictModel):
         ]
     )
     # A core-path change smaller than this (lines) is not flagged for missing tests.
-    untested_core_min_lines: int = Field(default=10, ge=1)
+    untested_core_min_lines: Count = Field(default=10, ge=1)
+
+    @field_validator("core_paths", "test_paths", "doc_paths", "data_paths", "config_paths")
+    @classmethod
+    def _path_globs(cls, patterns: list[str]) -> list[str]:
+        return _globs(patterns)
 
 
 class GitHubConfig(StrictModel):
     api_url: str = "https://api.github.com/graphql"
     token_env: str = "GITHUB_TOKEN"
-    max_rate_limit_wait_seconds: float = Field(default=900.0, ge=0.0)
-    max_retries: int = Field(default=5, ge=0)
-    timeout_seconds: float = Field(default=30.0, gt=0.0)
+    max_rate_limit_wait_seconds: Number = Field(default=900.0, ge=0.0)
+    max_retries: Count = Field(default=5, ge=0)
+    timeout_seconds: Number = Field(default=30.0, gt=0.0)
 
     @field_validator("api_url")
     @classmethod
@@ -251,7 +330,7 @@ class GitHubConfig(StrictModel):
 class RepoConfig(StrictModel):
     name: str
     source: Literal["git", "github"]
-    git_path: Path | None = None
+    git_path: ConfigPath | None = None
     branch: str | None = None  # default: the clone's HEAD
     git_fetch: bool = True  # update a bare clone's branch from its origin before reading
     start: date
@@ -343,13 +422,13 @@ class RepoConfig(StrictModel):
 
 
 class Settings(StrictModel):
-    database: Path
+    database: ConfigPath
     timezone: str = "Asia/Shanghai"
     language: Lang = "zh"
-    reports_dir: Path = Path("reports")
+    reports_dir: ConfigPath = Path("reports")
     # Where reports_dir is published (a web server's URL for it): each report links to itself.
     reports_url: str | None = None
-    sql_models_dir: Path | None = None  # default: dbt_like_sql/ of this project
+    sql_models_dir: ConfigPath | None = None  # default: dbt_like_sql/ of this project
     repos: Annotated[list[RepoConfig], Field(min_length=1)]
 
     @field_validator("timezone")

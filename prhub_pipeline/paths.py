@@ -51,10 +51,64 @@ DOCKERFILES = ("Dockerfile*", "*.Dockerfile", "*.dockerfile", "docker-compose*.y
 DOCKER_FILES = (*DOCKERFILES, "docker/**")
 
 
+# `{a,b}`: alternatives, which these globs do not expand (the braces would be matched as they
+# are, and `*.{c,h}` would match no file).
+BRACE_ALTERNATIVES = re.compile(r"\{[^{}]*,[^{}]*\}")
+
+
+def _class_end(pattern: str, start: int) -> int | None:
+    """Where the character class opened by the `[` at `start` closes (the index of its `]`),
+    or None when it does not. A `]` right after `[` or `[!` is one of the class's characters."""
+    i = start + 1
+    if i < len(pattern) and pattern[i] in "!^":
+        i += 1
+    if i < len(pattern) and pattern[i] == "]":
+        i += 1
+    end = pattern.find("]", i)
+    return end if end >= 0 else None
+
+
+def _class_regex(body: str) -> str:
+    """A glob class's body (`ch`, `!0-9`, `a-z_`) as a regex that, like `*` and `?`, never
+    matches a `/`."""
+    negated = body[:1] in ("!", "^")
+    body = body[1:] if negated else body
+    escaped = "".join("\\" + c if c in "\\[]^" else c for c in body)
+    return f"(?!/)[{'^' if negated else ''}{escaped}]"
+
+
+def check_glob(pattern: str) -> str:
+    """Raise ValueError, naming the pattern, for a glob these rules cannot read as it is
+    meant: an empty one, a `[` whose class never closes, a range out of order (`[z-a]`), or
+    `{a,b}` alternatives."""
+    if not pattern.strip():
+        raise ValueError("an empty pattern matches nothing; remove it")
+    if BRACE_ALTERNATIVES.search(pattern):
+        raise ValueError(
+            f"{pattern!r}: `{{a,b}}` alternatives are not supported; list one pattern for each"
+        )
+    i = 0
+    while (i := pattern.find("[", i)) >= 0:
+        end = _class_end(pattern, i)
+        if end is None:
+            raise ValueError(
+                f"{pattern!r}: the `[` at position {i + 1} opens a character class that never"
+                " closes (`*.[ch]` matches .c and .h files)"
+            )
+        i = end + 1
+    try:
+        glob_regex(pattern)
+    except re.error as exc:
+        raise ValueError(f"{pattern!r}: not a valid character class ({exc.msg})") from None
+    return pattern
+
+
 @lru_cache(maxsize=512)
 def glob_regex(pattern: str) -> re.Pattern[str]:
-    """gitignore-like globs: `**` spans directories, `*` and `?` stay within one; a pattern
-    without `/` matches a file name at any depth, and a leading `/` anchors it at the root."""
+    """gitignore-like globs: `**` spans directories, `*` and `?` stay within one, and
+    `[ch]`, `[a-z]`, `[!0-9]` match one character of a class (a `[` that never closes is
+    itself); a pattern without `/` matches a file name at any depth, and a leading `/`
+    anchors it at the root."""
     pattern = pattern.strip()
     anchored = pattern.startswith("/")
     pattern = pattern.lstrip("/")
@@ -75,6 +129,9 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
         elif pattern[i] == "?":
             out.append("[^/]")
             i += 1
+        elif pattern[i] == "[" and (end := _class_end(pattern, i)) is not None:
+            out.append(_class_regex(pattern[i + 1 : end]))
+            i = end + 1
         else:
             out.append(re.escape(pattern[i]))
             i += 1

@@ -18,7 +18,7 @@ ALLOWED: dict[str, set[str]] = {
     "weeks": set(),
     "paths": set(),
     "reverts": {"records"},
-    "config": {"records", "weeks"},
+    "config": {"paths", "records", "weeks"},
     "warehouse": {"records", "weeks"},
     "sources": {"config", "records", "reverts", "weeks"},
     "modelling": {"config", "paths", "records", "reverts"},

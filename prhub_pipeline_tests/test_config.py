@@ -348,3 +348,179 @@ def test_a_display_name_matches_its_module_as_tags_do(tmp_path: Path) -> None:
     assert modules.display_names_in("en") == {"doc": "Documentation"}
     spelt = modules.model_copy(update={"display_names": {"Fully Async": "Async training"}})
     assert spelt.display_names_in("zh") == {"fully_async": "Async training"}
+
+
+MODULES_AT = "    start: 2024-10-28"
+
+
+@pytest.mark.parametrize(
+    ("modules", "message"),
+    [
+        # tags.py sorted the aliases and took the last: `docs` became `ci`, silently.
+        (
+            "{allowed: [doc, ci], aliases: {Docs: doc, docs: ci}}",
+            r"repos\.0\.modules\.aliases: 'Docs' \(to 'doc'\) and 'docs' \(to 'ci'\) are one tag"
+            r" \(tags ignore case, spaces and dashes\) mapped to two modules; keep one",
+        ),
+        (
+            "{aliases: {'Fully Async': async, fully-async: sync}}",
+            r"repos\.0\.modules\.aliases: 'Fully Async' \(to 'async'\) and 'fully-async'",
+        ),
+        (
+            "{allowed: [FSDP, fsdp, doc]}",
+            r"repos\.0\.modules\.allowed: 'FSDP' and 'fsdp' are one module \(tags ignore case,"
+            r" spaces and dashes\); list it once",
+        ),
+        (
+            "{allowed: ['', ' ', fsdp]}",
+            r"repos\.0\.modules\.allowed: entry 0 \(''\) is empty: name a module",
+        ),
+        (
+            "{allowed: [fsdp, ' ']}",
+            r"repos\.0\.modules\.allowed: entry 1 \(' '\) is empty: name a module",
+        ),
+        ("{aliases: {' ': doc}}", r"repos\.0\.modules\.aliases: ' ': 'doc': an alias and its"),
+    ],
+)
+def test_modules_given_twice_or_empty_are_refused_naming_them(
+    tmp_path: Path, modules: str, message: str
+) -> None:
+    (tmp_path / "clone").mkdir()
+    text = VALID.replace(MODULES_AT, f"{MODULES_AT}\n    modules: {modules}")
+    with pytest.raises(ConfigError, match=message):
+        load_settings(write(tmp_path, text))
+
+
+def test_one_alias_spelled_twice_to_one_module_is_kept(tmp_path: Path) -> None:
+    (tmp_path / "clone").mkdir()
+    text = VALID.replace(
+        MODULES_AT, f"{MODULES_AT}\n    modules: {{aliases: {{Docs: doc, docs: doc}}}}"
+    )
+    assert load_settings(write(tmp_path, text)).repos[0].modules.aliases == {
+        "Docs": "doc",
+        "docs": "doc",
+    }
+
+
+@pytest.mark.parametrize(
+    ("replace", "by", "key"),
+    [
+        ("database: data/prhub.duckdb", 'database: ""', "database"),
+        ("language: zh", 'language: zh\nreports_dir: ""', "reports_dir"),
+        ("language: zh", 'language: zh\nreports_dir: "  "', "reports_dir"),
+        ("language: zh", 'language: zh\nsql_models_dir: ""', "sql_models_dir"),
+        ("git_path: clone", 'git_path: ""', r"repos\.0\.git_path"),
+    ],
+)
+def test_an_empty_path_is_refused_naming_its_key(
+    tmp_path: Path, replace: str, by: str, key: str
+) -> None:
+    """An empty path was the config's own folder: `database: ""` failed later as "Is a
+    directory", naming no key."""
+    (tmp_path / "clone").mkdir()
+    path = write(tmp_path, VALID.replace(replace, by))
+    with pytest.raises(ConfigError, match=rf":\d+: {key}: is empty; name a path"):
+        load_settings(path)
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        (
+            "scoring: {key_threshold: true}",
+            r"repos\.0\.scoring\.key_threshold: expected a number, got true",
+        ),
+        ("scoring: {large_change_lines: true}", r"large_change_lines: expected a number, got true"),
+        (
+            "scoring: {large_change_lines: false}",
+            r"large_change_lines: expected a number, got false",
+        ),
+        ("modules: {min_micro_f1: .nan}", r"min_micro_f1: expected a finite number, got nan"),
+        ("scoring: {key_threshold: .inf}", r"key_threshold: expected a finite number, got inf"),
+        (
+            "github: {timeout_seconds: -.inf}",
+            r"timeout_seconds: expected a finite number, got -inf",
+        ),
+        ("github: {max_retries: true}", r"max_retries: expected a number, got true"),
+        (
+            "themes: [{name: CI, paths: [ci/**], min_path_share: .NaN}]",
+            r"min_path_share: expected a finite",
+        ),
+    ],
+)
+def test_a_boolean_or_nan_is_no_number(tmp_path: Path, setting: str, message: str) -> None:
+    """`key_threshold: true` was 1, and `.nan` failed as "greater than or equal to 0"."""
+    (tmp_path / "clone").mkdir()
+    text = VALID.replace(MODULES_AT, f"{MODULES_AT}\n    {setting}")
+    with pytest.raises(ConfigError, match=message):
+        load_settings(write(tmp_path, text))
+
+
+def test_numbers_written_as_numbers_are_kept(tmp_path: Path) -> None:
+    (tmp_path / "clone").mkdir()
+    text = VALID.replace(
+        MODULES_AT,
+        f"{MODULES_AT}\n    scoring: {{key_threshold: 6, large_change_lines: 800}}"
+        "\n    modules: {min_micro_f1: 0.5, keep_models: 3}",
+    )
+    repo = load_settings(write(tmp_path, text)).repos[0]
+    assert (repo.scoring.key_threshold, repo.scoring.large_change_lines) == (6.0, 800)
+    assert (repo.modules.min_micro_f1, repo.modules.keep_models) == (0.5, 3)
+    assert repo.start.isoformat() == "2024-10-28"
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        (
+            "scoring: {test_paths: ['[tests']}",
+            r"repos\.0\.scoring\.test_paths: '\[tests': the `\[` at position 1 opens a"
+            r" character class that never closes",
+        ),
+        (
+            "scoring: {core_paths: ['src/*.{c,h}']}",
+            r"repos\.0\.scoring\.core_paths: 'src/\*\.\{c,h\}': `\{a,b\}` alternatives are not",
+        ),
+        (
+            "scoring: {doc_paths: ['[z-a]*']}",
+            r"doc_paths: '\[z-a\]\*': not a valid character class",
+        ),
+        ("scoring: {doc_paths: ['  ']}", r"doc_paths: an empty pattern matches nothing"),
+        (
+            "themes: [{name: CI, paths: ['ci/[abc']}]",
+            r"repos\.0\.themes\.0\.paths: 'ci/\[abc': the `\[` at position 4",
+        ),
+        (
+            "themes: [{name: CI, paths: [ci/**], except_paths: ['ci/*.{py,sh}']}]",
+            r"repos\.0\.themes\.0\.except_paths: 'ci/\*\.\{py,sh\}'",
+        ),
+    ],
+)
+def test_a_glob_that_cannot_match_as_meant_is_refused(
+    tmp_path: Path, setting: str, message: str
+) -> None:
+    """`[` was matched as itself: `[tests` was accepted, and `*.[ch]` matched no file."""
+    (tmp_path / "clone").mkdir()
+    text = VALID.replace(MODULES_AT, f"{MODULES_AT}\n    {setting}")
+    with pytest.raises(ConfigError, match=message):
+        load_settings(write(tmp_path, text))
+
+
+@pytest.mark.parametrize(
+    ("pattern", "matching", "not_matching"),
+    [
+        ("*.[ch]", ["a.c", "src/lib/a.h"], ["a.cc", "a.py", "a.[ch]"]),
+        ("csrc/[a-c]*.cu", ["csrc/attn.cu", "csrc/conv.cu"], ["csrc/gemm.cu", "x/csrc/a.cu"]),
+        ("[!_]*.py", ["ops.py", "x/ops.py"], ["_private.py", "x/_p.py"]),
+        ("a[/]b", [], ["a/b"]),  # a class, like `?`, never matches the `/` between folders
+        ("v[]x]", ["v]", "vx"], ["v"]),  # a `]` first in the class is one of its characters
+    ],
+)
+def test_a_glob_character_class_matches_one_of_its_characters(
+    pattern: str, matching: list[str], not_matching: list[str]
+) -> None:
+    from prhub_pipeline.paths import check_glob, matches_any
+
+    assert check_glob(pattern) == pattern
+    assert [path for path in matching if not matches_any(path, [pattern])] == []
+    assert [path for path in not_matching if matches_any(path, [pattern])] == []
