@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict
+
+WEEK_KEY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 class WeekWindow(BaseModel):
@@ -65,11 +68,14 @@ def monday_of(day: date) -> date:
 
 
 def parse_week(text: str) -> date:
-    """A partition key `YYYY-MM-DD` that must be a Monday."""
+    """A partition key `YYYY-MM-DD` that must be a Monday. Only that form: `fromisoformat`
+    also reads `20260511` and `2026-W20-1`, which name no partition."""
+    if not WEEK_KEY.fullmatch(text):
+        raise ValueError(f"week {text!r} is not a date of the form YYYY-MM-DD")
     try:
         day = date.fromisoformat(text)
-    except ValueError:
-        raise ValueError(f"week {text!r} is not a date of the form YYYY-MM-DD") from None
+    except ValueError as exc:
+        raise ValueError(f"week {text!r} is not a real date ({exc})") from None
     if day.weekday() != 0:
         raise ValueError(
             f"week {text!r} is a {day:%A}; a week is named by its Monday"

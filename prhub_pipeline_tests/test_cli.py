@@ -32,6 +32,26 @@ from prhub_pipeline_tests.module_fixtures import synthetic_history
             "prhub report: argument --lang: invalid choice: 'fr'",
         ),
         (["ui", "--port", "x"], "prhub ui: argument --port: 'x' is not a port number (1-65535)"),
+        # It has the form; it is no day of the calendar.
+        (
+            ["materialize", "--week", "2026-02-30"],
+            "prhub materialize: argument --week: week '2026-02-30' is not a real date"
+            " (day is out of range for month)",
+        ),
+        # Python reads these as dates too; no partition is named so.
+        (
+            ["report", "--week", "20260511"],
+            "prhub report: argument --week: week '20260511' is not a date of the form YYYY-MM-DD",
+        ),
+        (
+            ["materialize", "--week", "2026-W20-1"],
+            "prhub materialize: argument --week: week '2026-W20-1' is not a date of the form"
+            " YYYY-MM-DD",
+        ),
+        (
+            ["materialize", "--week", "２０２６-05-11"],
+            "prhub materialize: argument --week: week '２０２６-05-11' is not a date of the form",
+        ),
     ],
 )
 def test_a_bad_argument_is_one_line_naming_it_and_its_value(
