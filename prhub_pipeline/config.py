@@ -484,19 +484,45 @@ def find_config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
     return Path(DEFAULT_CONFIG_NAME)
 
 
-def _describe(error: ValidationError, document: yaml.Node | None = None) -> tuple[int | None, str]:
+def describe_validation_error(
+    path: Path, error: ValidationError, document: yaml.Node | None, at: Sequence[int | str] = ()
+) -> str:
+    """`FILE:LINE: key: message` (or `FILE: key: message (line N); ...` for several) for a
+    section of a YAML file validated on its own: `at` is where the section is in the file
+    (`("repos", 0, "modules")`), so its keys are named and found as prhub.yaml's are."""
+    line, problem = _describe(error, document, at)
+    return f"{path}:{line}: {problem}" if line else f"{path}: {problem}"
+
+
+def load_yaml_document(path: Path) -> tuple[Any, yaml.Node | None]:
+    """A YAML file's data, and its document's nodes for describe_validation_error; errors as
+    load_yaml_file's."""
+    return _load_yaml(path)
+
+
+def _describe(
+    error: ValidationError, document: yaml.Node | None = None, at: Sequence[int | str] = ()
+) -> tuple[int | None, str]:
     """Each error as `key: message`, and where in the YAML `document` the key is when known:
     the line of a single error (for `FILE:LINE: key: message`, as the YAML errors say it),
     `(line N)` after each of several."""
     described = []
     for item in error.errors():
-        key = ".".join(str(part) for part in item["loc"]) or "(top level)"
+        loc = (*at, *item["loc"])
         message = item["msg"]
         if item["type"] == "extra_forbidden":
             message = "unknown key"
         elif message.startswith("Value error, "):
             message = message.removeprefix("Value error, ")
-        described.append((_line_of(document, item["loc"]), f"{key}: {message}"))
+        # A check of several keys says which one it is about first (`aliases: 'docs' maps to
+        # ...`): its line is that key's, and at the top level it needs no other name.
+        named = re.match(r"([A-Za-z_]\w*)[.:]", message)
+        line = _line_of(document, (*loc, named.group(1)) if named else loc)
+        if loc:
+            text = f"{'.'.join(str(part) for part in loc)}: {message}"
+        else:
+            text = message if named else f"(top level): {message}"
+        described.append((line, text))
     if len(described) == 1:
         return described[0]
     in_file_order = sorted(described, key=lambda found: found[0] or 0)

@@ -524,3 +524,17 @@ def test_a_glob_character_class_matches_one_of_its_characters(
     assert check_glob(pattern) == pattern
     assert [path for path in matching if not matches_any(path, [pattern])] == []
     assert [path for path in not_matching if matches_any(path, [pattern])] == []
+
+
+def test_a_check_of_several_keys_gives_the_line_of_the_key_it_names(tmp_path: Path) -> None:
+    (tmp_path / "clone").mkdir()
+    text = VALID.replace(
+        MODULES_AT,
+        f"{MODULES_AT}\n    modules:\n      allowed: [doc]\n      aliases: {{docs: dcos}}",
+    )
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as error:
+        load_settings(path)
+    assert str(error.value).startswith(
+        f"{path}:12: repos.0.modules: aliases: 'docs' maps to 'dcos', which is not one"
+    )

@@ -256,6 +256,11 @@ def test_a_test_file_without_tagged_prs_scores_nothing(tmp_path: Path) -> None:
         None,
         None,
     )
+    # rc 0 and nothing scored said nothing: the wrong file, or one whose PRs carry no tag.
+    assert report.warnings == [f"no PR of {test} carries a tag: nothing is scored"]
+    untagged_train = write_records(tmp_path / "untagged_train.jsonl", untagged)
+    report = evaluate_files(untagged_train, train, None, None)
+    assert report.warnings[0] == f"no PR of {untagged_train} carries a tag: nothing is learned"
     with pytest.raises(EvaluationError, match=r"missing/p\.jsonl: cannot write predictions"):
         evaluate_files(train, test, None, tmp_path / "missing" / "p.jsonl")
 
@@ -336,7 +341,7 @@ def test_repo_config_file(tmp_path: Path) -> None:
         allowed=["fsdp", "doc"], aliases={"docs": "doc"}
     )
     path.write_text("allowed: [fsdp]\nalias: {docs: doc}\n", encoding="utf-8")
-    with pytest.raises(EvaluationError, match=r"modules\.yaml: alias: unknown key"):
+    with pytest.raises(EvaluationError, match=r"modules\.yaml:2: alias: unknown key"):
         load_modules_config(path)
 
 
@@ -432,3 +437,40 @@ def test_score_predictions_without_a_tagged_test_pr_are_null() -> None:
         None,
     )
     assert scores.per_label == {}
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        # pydantic's "Value error, " prefix was kept, and no line was given.
+        (
+            "allowed: [doc, ci]\naliases:\n  Docs: doc\n  docs: ci\n",
+            r"modules\.yaml:2: aliases: 'Docs' \(to 'doc'\) and 'docs' \(to 'ci'\) are one tag",
+        ),
+        (
+            "allowed: [FSDP, fsdp]\n",
+            r"modules\.yaml:1: allowed: 'FSDP' and 'fsdp' are one module",
+        ),
+        (
+            "# modules\nallowed: [doc]\naliases: {docs: dcos}\n",
+            r"modules\.yaml:3: aliases: 'docs' maps to 'dcos', which is not one of the allowed",
+        ),
+        # Keys inside a settings file are named, and found, where they are in it.
+        (
+            "database: x.duckdb\nrepos:\n  - name: a/b\n    modules:\n      min_label_prs: true\n",
+            r"modules\.yaml:5: repos\.0\.modules\.min_label_prs: expected a number, got true$",
+        ),
+        (
+            "name: a/b\nsource: git\nmodules:\n  allowed: [doc]\n  keep_models: 0\n",
+            r"modules\.yaml:5: modules\.keep_models: Input should be greater than or equal to 1$",
+        ),
+    ],
+)
+def test_a_repo_config_error_reads_like_prhub_yamls(
+    tmp_path: Path, content: str, message: str
+) -> None:
+    path = tmp_path / "modules.yaml"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(EvaluationError, match=message) as error:
+        load_modules_config(path)
+    assert "Value error" not in str(error.value)

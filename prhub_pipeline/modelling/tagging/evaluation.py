@@ -25,7 +25,8 @@ from prhub_pipeline.config import (
     ModulesConfig,
     RepoConfig,
     Settings,
-    load_yaml_file,
+    describe_validation_error,
+    load_yaml_document,
     normalise_tag,
 )
 from prhub_pipeline.modelling.tagging.classifier import (
@@ -100,28 +101,24 @@ def load_modules_config(path: Path) -> ModulesConfig:
     one repository's entry of a settings file (its `modules`), or a settings file (prhub.yaml)
     that configures one repository."""
     try:
-        raw = load_yaml_file(path)
+        raw, document = load_yaml_document(path)
     except ConfigError as exc:
         raise EvaluationError(str(exc)) from None
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
         raise EvaluationError(f"{path}: expected a mapping with keys such as allowed, aliases")
-    raw = _modules_section(path, raw)
+    section, at = _modules_section(path, raw)
     try:
-        return ModulesConfig.model_validate(raw)
+        return ModulesConfig.model_validate(section)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or '(top level)'}: "
-            + ("unknown key" if e["type"] == "extra_forbidden" else e["msg"])
-            for e in exc.errors()
-        )
-        raise EvaluationError(f"{path}: {problems}") from None
+        # As prhub.yaml's errors read: the key where it is in the file, and its line.
+        raise EvaluationError(describe_validation_error(path, exc, document, at)) from None
 
 
-def _modules_section(path: Path, raw: dict[str, Any]) -> Any:
+def _modules_section(path: Path, raw: dict[str, Any]) -> tuple[Any, tuple[int | str, ...]]:
     """The ModulesConfig keys of a config file that may be a settings file or a repository's
-    entry in one."""
+    entry in one, and where in the file they are."""
     repos = raw.get("repos")
     if isinstance(repos, list):
         entries = [entry for entry in repos if isinstance(entry, dict)]
@@ -135,11 +132,11 @@ def _modules_section(path: Path, raw: dict[str, Any]) -> Any:
         _known_keys(
             path, entries[0], set(RepoConfig.model_fields), f"repos.{repos.index(entries[0])}."
         )
-        return entries[0].get("modules") or {}
+        return entries[0].get("modules") or {}, ("repos", repos.index(entries[0]), "modules")
     if "modules" in raw or {"name", "source"} <= raw.keys():  # a repository's entry
         _known_keys(path, raw, set(RepoConfig.model_fields), "")
-        return raw.get("modules") or {}
-    return raw
+        return raw.get("modules") or {}, ("modules",)
+    return raw, ()
 
 
 def _known_keys(path: Path, section: dict[str, Any], known: set[str], where: str) -> None:
@@ -186,6 +183,14 @@ def evaluate_files(
     test_truth = [scored_modules(pr, config, repo_config, labels) for pr in test_records.prs]
     unknown = Counter(tag for truth in test_truth for tag in truth.unknown)
     unseen = Counter(m for truth in test_truth for m in truth.modules if m not in labels)
+    untagged = [
+        f"no PR of {path} carries a tag: {consequence}"
+        for path, truths, consequence in (
+            (train, train_truth, "nothing is learned"),
+            (test, [truth.modules for truth in test_truth], "nothing is scored"),
+        )
+        if not any(truths)  # the wrong file, or a repository that tags with labels
+    ]
     report = EvaluationReport(
         status=result.status,
         message=result.message,
@@ -203,7 +208,7 @@ def evaluate_files(
         training=result.metrics,
         test_unknown_tags=_ranked(unknown),
         test_unseen_labels=_ranked(unseen),
-        warnings=_file_warnings(train_records.prs, test_records.prs),
+        warnings=[*untagged, *_file_warnings(train_records.prs, test_records.prs)],
     )
     model = result.model
     if model is None:  # nothing predicted: every tagged test PR's modules are missed
