@@ -4,7 +4,7 @@ import io
 import json
 import pickle
 import zipfile
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +24,7 @@ from prhub_pipeline.modelling.tagging.model_store import (
     payload_sha256,
     to_payload,
 )
-from prhub_pipeline.records import ModuleLabel, ThemeTag, UnknownTag
+from prhub_pipeline.records import ModuleLabel, StoredModelPayload, ThemeTag, UnknownTag
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.modules import (
     module_tables,
@@ -167,11 +167,29 @@ def test_a_pickle_is_never_loaded_even_with_a_matching_digest(
     buffer = io.BytesIO()
     np.savez(buffer, header=np.array([Boom()], dtype=object))
     payload = buffer.getvalue()
-    with pytest.raises(ModelStoreError, match="not a readable model archive"):
-        model_from_bytes(payload, payload_sha256(payload))
-    with pytest.raises(ModelStoreError, match="not a readable model archive"):
-        data = pickle.dumps({"x": 1})
-        model_from_bytes(data, payload_sha256(data))
+    data = pickle.dumps({"x": 1})
+    for pickled in (payload, data):
+        # numpy's own text advised loading it "unsafely using the allow_pickle= keyword".
+        with pytest.raises(ModelStoreError) as error:
+            model_from_bytes(pickled, payload_sha256(pickled))
+        assert str(error.value) == (
+            "stored model holds pickled data and is never loaded; retrain it"
+            " (module_classifier_job / prhub materialize)"
+        )
+        stored = StoredModelPayload(
+            repo=REPO,
+            model_version="v7",
+            trained_at=datetime(2026, 5, 11, tzinfo=UTC),
+            payload=pickled,
+            sha256=payload_sha256(pickled),
+            metrics_json=None,
+        )
+        with pytest.raises(ModelStoreError) as error:
+            from_payload(stored)
+        assert str(error.value) == (
+            f"the stored model v7 of {REPO} holds pickled data and is never loaded; retrain it"
+            " (module_classifier_job / prhub materialize)"
+        )
     assert "pickle executed" not in capsys.readouterr().out
 
 

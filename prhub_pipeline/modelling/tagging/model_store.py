@@ -46,6 +46,18 @@ class ModelStoreError(Exception):
     """A stored model is corrupt, tampered with, or of a format this version cannot read."""
 
 
+class PickledModelError(ModelStoreError):
+    """A stored model holds pickled data (numpy's object arrays, or a pickle itself), which
+    would run code on load: never loaded."""
+
+
+RETRAIN = "retrain it (module_classifier_job / prhub materialize)"
+# numpy's words when `allow_pickle=False` meets pickled data: an object array in an archive,
+# or a pickle where an archive belongs ("... you can load it unsafely using the allow_pickle=
+# keyword ...", which is advice prhub must not pass on).
+PICKLED_MESSAGE = ("allow_pickle", "Object arrays cannot be loaded")
+
+
 def payload_sha256(payload: bytes) -> str:
     return hashlib.sha256(payload).hexdigest()
 
@@ -200,6 +212,10 @@ def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
     except ModelStoreError:
         raise
     except (ValueError, KeyError, TypeError, AttributeError, OSError, zipfile.BadZipFile) as exc:
+        if isinstance(exc, ValueError) and any(words in str(exc) for words in PICKLED_MESSAGE):
+            raise PickledModelError(
+                f"stored model holds pickled data and is never loaded; {RETRAIN}"
+            ) from None
         raise ModelStoreError(f"stored model is not a readable model archive: {exc}") from exc
     n_features = sum(len(f.vocabulary) for f in fields)
     if coef.shape != (len(labels), n_features) or intercept.shape != (len(labels),):
@@ -268,6 +284,11 @@ def from_payload(stored: StoredModelPayload) -> StoredModel:
     """
     try:
         model = model_from_bytes(stored.payload, stored.sha256)
+    except PickledModelError:
+        raise PickledModelError(
+            f"the stored model {stored.model_version} of {stored.repo} holds pickled data and is"
+            f" never loaded; {RETRAIN}"
+        ) from None
     except ModelStoreError as exc:
         raise ModelStoreError(
             f"module classifier {stored.model_version} of {stored.repo}: {exc}"
