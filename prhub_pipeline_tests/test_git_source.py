@@ -582,3 +582,34 @@ def test_version_tags_of_the_week_are_read_by_their_own_date(git_repo: GitRepo) 
         ("v0.9.0", bump, "2026-05-14T07:34:50+00:00")
     ]
     assert all(t.repo == "acme/widgets" for t in tags)
+
+
+def test_an_empty_clone_says_it_has_no_commits(git_repo: GitRepo) -> None:
+    """git said `fatal: ambiguous argument 'HEAD': unknown revision or path ...`."""
+    with pytest.raises(GitSourceError) as error:
+        read_week(git_repo.path)
+    assert (
+        str(error.value)
+        == f"{git_repo.path} has no commits (clone the repository with its history)"
+    )
+
+
+def test_a_branch_the_clone_lacks_is_named_with_its_branches(git_repo: GitRepo) -> None:
+    """git said `fatal: ambiguous argument 'nosuch': unknown revision or path ...`."""
+    git_repo.commit("feat: a (#1)", "2026-05-12T10:00:00+08:00", {"a.py": "a\n"})
+    git_repo.git("branch", "release/v1")
+    with pytest.raises(GitSourceError) as error:
+        read_window(git_repo.path, "acme/widgets", WEEK.start, WEEK.end, branch="nosuch")
+    assert str(error.value) == (
+        f"branch `nosuch` does not exist in {git_repo.path} (its branches: main, release/v1)"
+    )
+    # HEAD naming a branch without commits, where others have some.
+    git_repo.git("symbolic-ref", "HEAD", "refs/heads/gone")
+    with pytest.raises(
+        GitSourceError,
+        match=r"its HEAD names branch `gone`, which has no commits \(its branches: main,"
+        r" release/v1\); set the repository's `branch`",
+    ):
+        read_week(git_repo.path)
+    git_repo.git("symbolic-ref", "HEAD", "refs/heads/main")
+    assert list(read_week(git_repo.path)) == [1]

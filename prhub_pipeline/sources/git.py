@@ -143,6 +143,30 @@ def check_clone(git_path: Path, repo: str) -> None:
         )
 
 
+def _check_branch(git_path: Path, branch: str | None) -> None:
+    """Raise GitSourceError saying what is missing when `branch` (default: HEAD) names no
+    commit of the clone: an empty repository, a branch it does not have, a HEAD naming a
+    branch without commits."""
+    git_dir = _git_dir(git_path)
+    revision = branch or "HEAD"
+    if _try_git(
+        git_dir, ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}"]
+    ):
+        return
+    listing = _try_git(git_dir, ["for-each-ref", "--format=%(refname:short)", "refs/heads"])
+    branches = (listing or "").splitlines()
+    if not branches and not _try_git(git_dir, ["rev-list", "--max-count=1", "--all"]):
+        raise GitSourceError(f"{git_path} has no commits (clone the repository with its history)")
+    shown = ", ".join(branches[:10]) + (", ..." if len(branches) > 10 else "") or "none"
+    if branch is None:
+        head = _try_git(git_dir, ["symbolic-ref", "--short", "HEAD"]) or "HEAD"
+        raise GitSourceError(
+            f"{git_path}: its HEAD names branch `{head}`, which has no commits (its branches:"
+            f" {shown}); set the repository's `branch`"
+        )
+    raise GitSourceError(f"branch `{branch}` does not exist in {git_path} (its branches: {shown})")
+
+
 def _git_dir(git_path: Path) -> Path:
     dot_git = git_path / ".git"
     if dot_git.exists():
@@ -514,18 +538,22 @@ def read_window(
     """
     if start.tzinfo is None or end.tzinfo is None:
         raise ValueError("start and end must carry a time zone")
-    output = _run_git(
-        git_path,
-        [
-            "log",
-            "--first-parent",
-            "-z",
-            "--no-color",
-            f"--format={LOG_FORMAT}",
-            "--end-of-options",
-            branch or "HEAD",
-        ],
-    )
+    try:
+        output = _run_git(
+            git_path,
+            [
+                "log",
+                "--first-parent",
+                "-z",
+                "--no-color",
+                f"--format={LOG_FORMAT}",
+                "--end-of-options",
+                branch or "HEAD",
+            ],
+        )
+    except GitSourceError:
+        _check_branch(git_path, branch)  # git's own words name no cause: `ambiguous argument`
+        raise
     history = landing_times(list(reversed(_parse_log(output))))
     landings = [landing for c in history if (landing := _landing(c))]
     if history and not landings:
