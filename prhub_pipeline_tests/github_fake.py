@@ -1,9 +1,10 @@
 """A fake of GitHub's GraphQL API for tests and benchmarks.
 
 graphql-core parses, validates and executes every query against GitHub's published schema
-(`<checkout>/../shared/github/schema.graphql`) with resolvers over in-memory pull requests, so
-pagination (`first`/`after`, `pageInfo`, `totalCount`), the search cap (`issueCount` true, at most
-1,000 results served), `node(id:)`, `rateLimit` cost and null authors behave as GitHub's do.
+(`<checkout>/../shared/github/schema.graphql`, or the file `PRHUB_GITHUB_SCHEMA` names) with
+resolvers over in-memory pull requests, so pagination (`first`/`after`, `pageInfo`,
+`totalCount`), the search cap (`issueCount` true, at most 1,000 results served), `node(id:)`,
+`rateLimit` cost and null authors behave as GitHub's do.
 `repository(owner:, name:) { object(expression:) }` serves the files' texts the PRs hold (null for
 any other expression, as GitHub answers). It speaks HTTP through `httpx.MockTransport` with
 GitHub's rate-limit headers and can inject faults.
@@ -14,9 +15,10 @@ from __future__ import annotations
 import base64
 import functools
 import json
+import os
 import re
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -41,10 +43,22 @@ from graphql import (
     validate,
 )
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "shared" / "github" / "schema.graphql"
+SCHEMA_ENV = "PRHUB_GITHUB_SCHEMA"
+DEFAULT_SCHEMA_PATH = Path(__file__).resolve().parents[2] / "shared" / "github" / "schema.graphql"
+
+
+def schema_path(environ: Mapping[str, str] = os.environ) -> Path:
+    """`PRHUB_GITHUB_SCHEMA` when set, else `<checkout>/../shared/github/schema.graphql`: a
+    checkout elsewhere (a clone in /tmp) has no `shared/` beside it."""
+    override = environ.get(SCHEMA_ENV)
+    return Path(override) if override else DEFAULT_SCHEMA_PATH
+
+
+SCHEMA_PATH = schema_path()
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "github"
 SCHEMA_MISSING = (
-    f"GitHub's GraphQL schema is not at {SCHEMA_PATH} (../shared/github/schema.graphql)"
+    f"GitHub's GraphQL schema is not at {SCHEMA_PATH}: place it at"
+    f" ../shared/github/schema.graphql beside the checkout or set {SCHEMA_ENV} to its path"
 )
 SEARCH_CAP = 1000
 NODE_LIMIT = 500_000

@@ -13,6 +13,7 @@ import traceback
 from collections import deque
 from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -33,6 +34,7 @@ from prhub_pipeline.sources.github import (
 )
 from prhub_pipeline.weeks import WeekWindow
 from prhub_pipeline_tests.github_fake import (
+    DEFAULT_SCHEMA_PATH,
     FIXTURES,
     Fault,
     graphql_errors,
@@ -41,6 +43,7 @@ from prhub_pipeline_tests.github_fake import (
     malformed_json,
     primary_rate_limit,
     read_timeout,
+    schema_path,
     secondary_rate_limit,
 )
 
@@ -462,3 +465,11 @@ def test_the_token_never_appears_in_pages_stats_records_or_the_client() -> None:
 def test_page_sizes_follow_githubs_limits() -> None:
     with pytest.raises(ValueError, match="less than or equal to 100"):
         PageSizes(files=101)
+
+
+def test_the_schema_path_can_be_set_for_a_checkout_without_shared_beside_it(
+    tmp_path: Path,
+) -> None:
+    schema = tmp_path / "schema.graphql"
+    assert schema_path({"PRHUB_GITHUB_SCHEMA": str(schema)}) == schema
+    assert schema_path({}) == DEFAULT_SCHEMA_PATH

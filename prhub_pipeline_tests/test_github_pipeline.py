@@ -14,6 +14,7 @@ from prhub_pipeline.records import FileChange, FileVersions, PullRequest
 from prhub_pipeline.sources.github import FetchedVersions, GitHubResponseError
 from prhub_pipeline.stages import ingest
 from prhub_pipeline_tests.github_fake import (
+    SCHEMA_MISSING,
     FakeActor,
     FakeFile,
     FakeGitHub,
@@ -26,10 +27,7 @@ from prhub_pipeline_tests.github_fake import (
 from prhub_pipeline_tests.loopback import serve
 from prhub_pipeline_tests.test_pipeline import stored
 
-pytestmark = pytest.mark.skipif(
-    not schema_available(),
-    reason="GitHub's schema (../shared/github/schema.graphql) is absent: the fake cannot run",
-)
+pytestmark = pytest.mark.skipif(not schema_available(), reason=SCHEMA_MISSING)
 TOKEN = "ghp_endToEndSecret0123456789abcdef"
 WEEK_PRS = 6  # the fixture week's PRs inside 2026-05-11 .. 2026-05-17 in Asia/Shanghai
 
