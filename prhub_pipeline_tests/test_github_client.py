@@ -51,6 +51,8 @@ REPO = "verl-project/verl"
 WINDOW = WeekWindow(week_start=date(2026, 5, 11), timezone="Asia/Shanghai")
 SIZES = PageSizes(files=1, thread_comments=1)
 TOKEN = "ghp_pRhUbTeStToKeN0123456789abcdefSECRET"
+# Printable ASCII that a repr or JSON string escapes: redaction must find it escaped too.
+QUOTED_TOKEN = "ghp_qUoTeD\\back'slash\"0123456789SECRET"
 NOW = 1_800_000_000.0
 RESPONSES: dict[str, Any] = json.loads((FIXTURES / "responses_two_prs.json").read_text("utf-8"))
 
@@ -84,6 +86,7 @@ class Scripted:
 def make_client(
     handler: Callable[[httpx.Request], httpx.Response],
     sleeps: list[float] | None = None,
+    token: str = TOKEN,
     **config: Any,
 ) -> GitHubClient:
     settings = {"max_retries": 3, "max_rate_limit_wait_seconds": 900.0, **config}
@@ -91,7 +94,7 @@ def make_client(
         GitHubConfig(**settings),
         transport=httpx.MockTransport(handler),
         sleep=(sleeps if sleeps is not None else []).append,
-        token=TOKEN,
+        token=token,
         clock=lambda: NOW,
         jitter=lambda: 0.5,
     )
@@ -101,10 +104,11 @@ def fetch(
     faults: list[Fault | None] | None = None,
     responses: dict[str, Any] | None = None,
     sleeps: list[float] | None = None,
+    token: str = TOKEN,
     **config: Any,
 ) -> tuple[GitHubWeek, Scripted]:
     server = Scripted(faults, responses)
-    with make_client(server, sleeps, **config) as client:
+    with make_client(server, sleeps, token, **config) as client:
         return fetch_week(client, REPO, WINDOW, page_sizes=SIZES), server
 
 
@@ -410,6 +414,13 @@ def _connect_error(request: httpx.Request) -> httpx.Response:
     raise httpx.ConnectError(f"connection refused for {request.headers['authorization']}")
 
 
+def _quoting_error(request: httpx.Request) -> httpx.Response:
+    """An error that quotes the header as a repr does (h11's "Illegal header value b'...'")."""
+    raise httpx.LocalProtocolError(
+        f"Illegal header value {request.headers['authorization'].encode()!r}"
+    )
+
+
 def _exception_chain(error: BaseException) -> Iterator[BaseException]:
     seen: set[int] = set()
     pending: list[BaseException | None] = [error]
@@ -422,6 +433,7 @@ def _exception_chain(error: BaseException) -> Iterator[BaseException]:
         pending.extend([current.__cause__, current.__context__])
 
 
+@pytest.mark.parametrize("token", [TOKEN, QUOTED_TOKEN], ids=["plain", "quotes-backslash"])
 @pytest.mark.parametrize(
     ("faults", "echoes"),
     [
@@ -430,26 +442,60 @@ def _exception_chain(error: BaseException) -> Iterator[BaseException]:
         ([_echoing(400)], True),
         ([_echoing(403)], True),
         ([_connect_error] * 4, True),
+        ([_quoting_error] * 4, True),
         ([read_timeout()] * 30, False),
         ([malformed_json()], False),
         ([primary_rate_limit(int(NOW) + 5000)], False),
     ],
-    ids=["errors", "401", "400", "403", "connect", "timeouts", "malformed", "rate-limit"],
+    ids=["errors", "401", "400", "403", "connect", "repr", "timeouts", "malformed", "rate-limit"],
 )
 def test_the_token_never_appears_in_errors_or_logs(
-    faults: list[Fault | None], echoes: bool, caplog: pytest.LogCaptureFixture
+    faults: list[Fault | None], echoes: bool, token: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
     with pytest.raises(GitHubError) as failure:
-        fetch(faults)
+        fetch(faults, token=token)
     produced = "\n".join(traceback.format_exception(failure.value)) + caplog.text
     for error in _exception_chain(failure.value):
         # No httpx exception is chained: its request would carry the Authorization header.
         assert not isinstance(error, httpx.HTTPError)
         produced += repr(error) + str(error) + repr(error.args)
-    assert TOKEN not in produced
+    # Nor escaped, as a repr or JSON string quotes it; its secret part alone neither.
+    for form in (token, repr(token)[1:-1], repr(token.encode())[2:-1], json.dumps(token)[1:-1]):
+        assert form not in produced
+    assert token.removeprefix("ghp_")[:12] not in produced
     # What the server echoed back is shown, with the token masked.
     assert ("bearer [token]" in str(failure.value)) == echoes
+
+
+@pytest.mark.parametrize(
+    "token",
+    [f"{TOKEN[:8]} {TOKEN[8:]}", f"{TOKEN[:8]}\t{TOKEN[8:]}", f"{TOKEN}\x1b", f"{TOKEN}\u00e9"],
+    ids=["space", "tab", "escape", "non-ascii"],
+)
+def test_a_token_no_github_token_looks_like_fails_before_any_request_without_showing_it(
+    monkeypatch: pytest.MonkeyPatch, token: str
+) -> None:
+    monkeypatch.setenv("PRHUB_GH_TOKEN", token)
+    server = Scripted()
+    with pytest.raises(GitHubAuthError, match="PRHUB_GH_TOKEN") as failure:
+        GitHubClient(
+            GitHubConfig(token_env="PRHUB_GH_TOKEN"), transport=httpx.MockTransport(server)
+        )
+    assert server.requests == []
+    shown = "\n".join(traceback.format_exception(failure.value))
+    assert TOKEN[4:16] not in shown
+    assert failure.value.__context__ is None
+
+
+def test_whitespace_around_the_token_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PRHUB_GH_TOKEN", f" {TOKEN}\n")
+    server = Scripted()
+    with GitHubClient(
+        GitHubConfig(token_env="PRHUB_GH_TOKEN"), transport=httpx.MockTransport(server)
+    ) as client:
+        fetch_week(client, REPO, WINDOW, page_sizes=SIZES)
+    assert server.requests[0].headers["authorization"] == f"bearer {TOKEN}"
 
 
 def test_the_token_never_appears_in_pages_stats_records_or_the_client() -> None:

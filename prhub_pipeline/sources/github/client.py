@@ -3,9 +3,11 @@ timeouts, rate limits), with errors that name the request and never the token.""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,6 +30,8 @@ GRAPHQL_TIMEOUT_MESSAGES = (
     "Something went wrong while executing your query",
     "We couldn't respond to your request in time",
 )
+# A token is printable ASCII without spaces (GitHub's are `ghp_` and base62).
+TOKEN_PATTERN = re.compile(r"[\x21-\x7e]+")
 BACKOFF_BASE_SECONDS = 1.0
 BACKOFF_CAP_SECONDS = 60.0
 # GitHub: without Retry-After or an exhausted budget, wait at least a minute, longer each time.
@@ -105,22 +109,19 @@ class GitHubClient:
         clock: Callable[[], float] = time.time,
         jitter: Callable[[], float] = random.random,
     ) -> None:
-        token = token if token is not None else os.environ.get(config.token_env)
-        if not token or not token.strip():
-            raise GitHubAuthError(
-                f"no GitHub token: set the environment variable {config.token_env}"
-                " (a token with read access to the repository's pull requests)"
-            )
+        token = _checked_token(
+            token if token is not None else os.environ.get(config.token_env), config.token_env
+        )
         self.config = config
         self._sleep = sleep
         self._clock = clock
         self._jitter = jitter
-        self._redact = _redactor(token.strip())
+        self._redact = _redactor(token)
         self._http = httpx.Client(
             transport=transport,
             timeout=config.timeout_seconds,
             headers={
-                "Authorization": f"bearer {token.strip()}",
+                "Authorization": f"bearer {token}",
                 "Accept": "application/json",
                 "User-Agent": "prhub-pipeline",
             },
@@ -333,9 +334,37 @@ class GitHubClient:
         return body
 
 
+def _checked_token(token: str | None, token_env: str) -> str:
+    """The token without surrounding whitespace; one with any character no GitHub token has
+    fails here, naming the variable only: httpx would put it, escaped where redaction cannot
+    find it, into an exception (a header it cannot encode or send)."""
+    token = (token or "").strip()
+    if not token:
+        raise GitHubAuthError(
+            f"no GitHub token: set the environment variable {token_env}"
+            " (a token with read access to the repository's pull requests)"
+        )
+    if not TOKEN_PATTERN.fullmatch(token):
+        raise GitHubAuthError(
+            f"the GitHub token in {token_env} holds whitespace, control or non-ASCII"
+            " characters, which no GitHub token has: set it again"
+        )
+    return token
+
+
 def _redactor(token: str) -> Callable[[str], str]:
+    # The token as an error may quote it: itself, and escaped in a repr or JSON string (a
+    # backslash or quote in it doubles); the longest first, so none leaves a part behind.
+    forms = sorted(
+        {token, repr(token)[1:-1], repr(token.encode())[2:-1], json.dumps(token)[1:-1]},
+        key=len,
+        reverse=True,
+    )
+
     def redact(text: str) -> str:
-        return text.replace(token, "[token]")
+        for form in forms:
+            text = text.replace(form, "[token]")
+        return text
 
     return redact
 
