@@ -287,11 +287,11 @@ def test_secondary_retry_after_beyond_the_maximum_wait_fails() -> None:
     assert failure.value.retry_at == datetime.fromtimestamp(NOW + 1200, UTC)
 
 
-def test_errors_in_a_200_response_fail_naming_the_query_pr_and_cursor() -> None:
+def test_errors_in_a_200_response_fail_naming_the_week_query_pr_and_cursor() -> None:
     with pytest.raises(GitHubResponseError) as failure:
         fetch([None, graphql_errors("Could not resolve to a node with the global id of 'x'")])
     message = str(failure.value)
-    assert "PullRequestFollowUps" in message
+    assert "verl-project/verl, week of 2026-05-11: PullRequestFollowUps (follow-ups" in message
     assert "PR #7001 files after cursor 'Y3Vyc29yOnYyOjA='" in message
     assert "Could not resolve to a node" in message
 

@@ -93,7 +93,9 @@ class _WeekFetcher:
             name, query, variables = compose_query(
                 self.repo, self.window.zone, search, batch, self.sizes, self.branch
             )
-            context = _describe_request(name, variables, search, batch)
+            # A follow-up's own words name only PRs: say whose week it is, as parse errors do.
+            where = f"{self.repo}, week of {self.window.week_start}: "
+            context = where + _describe_request(name, variables, search, batch)
             smaller = self.sizes.halved()
             try:
                 result = self.client.execute(
