@@ -100,6 +100,9 @@ class FakeFile:
 
 @dataclass(frozen=True)
 class FakeReview:
+    """A review; GitHub gives every review but a PENDING one a `submittedAt`, so the fake
+    gives one without `submitted_at` its PR's merge time."""
+
     id: str
     author: FakeActor | None
     state: str
@@ -222,6 +225,12 @@ def load_fixture_week(name: str) -> list[FakePullRequest]:
 
 def _iso(moment: datetime | None) -> str | None:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if moment else None
+
+
+def _submitted_at(review: FakeReview, merged_at: datetime) -> datetime | None:
+    if review.state == "PENDING":
+        return None  # the token owner's review, not submitted yet
+    return review.submitted_at or merged_at
 
 
 def _encode_cursor(index: int) -> str:
@@ -546,7 +555,7 @@ class FakeGitHub:
                     "author": r.author.node() if r.author else None,
                     "state": r.state,
                     "body": r.body,
-                    "submittedAt": _iso(r.submitted_at),
+                    "submittedAt": _iso(_submitted_at(r, pr.merged_at)),
                 }
                 for r in pr.reviews
             ],

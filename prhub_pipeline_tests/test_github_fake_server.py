@@ -116,6 +116,14 @@ def test_the_fixture_week_is_stored_completely_in_one_request() -> None:
     assert ghost_review.author is None
 
 
+def test_the_token_owners_pending_review_is_counted_by_github_but_not_stored() -> None:
+    # One review a page: PR 6404's only review is its pending one, counted in totalCount.
+    week = fetch(FakeGitHub(load_fixture_week("week_2026-05-11.json")), PageSizes(reviews=1))
+    reviews = week.review_data.reviews
+    assert len(reviews) == 7 and {r.pr_number for r in reviews} == {6398, 6401, 6402, 6403}
+    assert all(r.state != "PENDING" and r.submitted_at is not None for r in reviews)
+
+
 def test_an_empty_week_is_one_request_and_available_empty_review_data() -> None:
     fake = FakeGitHub([])
     week = fetch(fake)

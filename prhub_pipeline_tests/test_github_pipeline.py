@@ -84,7 +84,8 @@ def test_a_github_week_lands_whole_and_survives_faults(
     report = stored(config, "SELECT markdown FROM weekly_reports WHERE lang = 'en'")[0][0]
     assert "no review data" not in str(report).lower()
     # 6398, 6401 and 6402 approved; core-maintainer's thread on 6410; not the deleted
-    # reviewer's comment on the deleted author's 6403, nor 6404 (no reviews).
+    # reviewer's comment on the deleted author's 6403, nor 6404 (only the token
+    # owner's pending review, which is not stored).
     assert (
         "Reviews: 4 of 6 PRs reviewed by someone other than their author (3 reviewers),"
         " 3 approved; 6 review threads, 2 of them opened by bots; a median of 42.0 hours from"

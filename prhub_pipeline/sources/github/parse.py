@@ -344,6 +344,7 @@ def _pull_request_records(
                 submitted_at=parse_timestamp(r.get("submittedAt"), f"{what} review submittedAt"),
             )
             for r in parts.connections["reviews"].items.values()
+            if _submitted(r)
         ]
         threads = [
             ReviewThread(
@@ -373,6 +374,12 @@ def _pull_request_records(
     except (TypeError, ValidationError) as exc:
         raise GitHubResponseError(f"{what} is not a valid record: {exc}") from None
     return pull_request, reviews, threads, comments
+
+
+def _submitted(review: dict[str, Any]) -> bool:
+    """Whether a review was submitted: GitHub also lists (and counts in `totalCount`) the token
+    owner's own pending review, which nobody else sees and which may never be submitted."""
+    return review.get("state") != "PENDING" and review.get("submittedAt") is not None
 
 
 def _file_status(change_type: Any, what: str) -> FileStatus:
