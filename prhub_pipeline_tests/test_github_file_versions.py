@@ -40,6 +40,7 @@ TOKEN = "test-token"
 SHA = "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"
 OTHER_SHA = "f60718293a4b5c6d7e8f90123456789012345678"
 CONFIG = "verl/trainer/config/ppo_trainer.yaml"
+OTHER = "verl/trainer/config/critic.yaml"
 MERGED = datetime(2026, 5, 12, 8, 0, tzinfo=UTC)
 needs_schema = pytest.mark.skipif(not schema_available(), reason=SCHEMA_MISSING)
 
@@ -94,7 +95,12 @@ class Repository:
     def expressions(self, index: int) -> list[str]:
         """The expressions request `index` asked for, in order e0, e1, ..."""
         variables = self.payloads[index]["variables"]
-        return [variables[f"e{i}"] for i in range(sum(k.startswith("e") for k in variables))]
+        aliases = sorted((key for key in variables if re.fullmatch(r"e\d+", key)), key=_number)
+        return [variables[key] for key in aliases]
+
+
+def _number(alias: str) -> int:
+    return int(alias[1:])
 
 
 def fetch(
@@ -132,6 +138,18 @@ def test_a_renamed_file_is_read_at_its_previous_path_before_the_pr() -> None:
         FileVersions(pr_number=12, path=CONFIG, status="renamed", before="n: 1\n", after="n: 1\n")
     ]
     assert server.expressions(0) == [f"{SHA}^:{old}", f"{SHA}:{CONFIG}"]
+
+
+def test_a_renamed_file_without_its_previous_path_reads_only_the_after_side() -> None:
+    # GitHub's changed files name no previous path; the new one held nothing before the PR.
+    server = Repository({f"{SHA}:{CONFIG}": blob("n: 1\n"), f"{SHA}:{OTHER}": blob("m: 2\n")})
+    renamed = FileChange(path=CONFIG, status="renamed")
+    versions = fetch(server, [(pr(12), renamed), (pr(12), FileChange(path=OTHER))])
+    assert versions == [
+        FileVersions(pr_number=12, path=CONFIG, status="renamed", before=None, after="n: 1\n"),
+        FileVersions(pr_number=12, path=OTHER, after="m: 2\n"),
+    ]
+    assert server.expressions(0) == [f"{SHA}:{CONFIG}", f"{SHA}^:{OTHER}", f"{SHA}:{OTHER}"]
 
 
 def test_a_path_without_a_blob_reads_as_none() -> None:

@@ -49,11 +49,13 @@ def fetch_file_versions(
     """The text of each (PR, file) in the PR's merge commit and in that commit's first parent,
     in input order, so the caller can compare a configuration file's settings across the PR.
 
-    The before side is read at `previous_path` when the file was renamed. A side is None where
-    GitHub has no blob there (added or removed file, or a directory) or its text is not usable
-    whole (binary or truncated); both are None for a PR without a merge commit, which sends
-    nothing. For a PR rebased in several commits the first parent is its own previous commit, not
-    the base: the same limit as reading the commits with git.
+    The before side is read at `previous_path` when the file was renamed. GitHub's
+    PullRequestChangedFile never gives that path, so the before side of the GitHub source's
+    renamed files is unknown: not asked for, and None. A side is None where GitHub has no blob
+    there (added or removed file, or a directory) or its text is not usable whole (binary or
+    truncated); both are None for a PR without a merge commit, which sends nothing. For a PR
+    rebased in several commits the first parent is its own previous commit, not the base: the
+    same limit as reading the commits with git.
 
     A batch GitHub keeps timing out on (large lock or data files) is asked again in halves; a
     file it times out on alone is left unread (both sides None) and named in `timed_out`.
@@ -95,10 +97,13 @@ def _fetch_blobs(
     stats: RequestStats | None,
 ) -> list[tuple[str | None, str | None]]:
     """(before, after) of every file in `batch` from one query. Expression e(2i) is file i's
-    before side, e(2i+1) its after side; all are bound variables, never query text."""
+    before side (absent when its path is unknown), e(2i+1) its after side; all are bound
+    variables, never query text."""
     expressions: dict[str, str] = {}
     for index, (pr, file) in enumerate(batch):
-        expressions[f"e{2 * index}"] = f"{pr.merge_commit_sha}^:{file.previous_path or file.path}"
+        before = _path_before(file)
+        if before is not None:
+            expressions[f"e{2 * index}"] = f"{pr.merge_commit_sha}^:{before}"
         expressions[f"e{2 * index + 1}"] = f"{pr.merge_commit_sha}:{file.path}"
     owner, _, name = repo.partition("/")
     declarations = "".join(f", ${key}: String!" for key in expressions)
@@ -123,15 +128,23 @@ def _fetch_blobs(
     repository = result.body["data"].get("repository")
     if not isinstance(repository, dict):
         raise GitHubResponseError(f"GitHub answered {context} without the repository")
-    texts: list[str | None] = []
+    texts: dict[str, str | None] = {}
     for key, expression in expressions.items():
         blob = repository.get(key)
         if key not in repository or not isinstance(blob, dict | None):
             raise GitHubResponseError(
                 f"GitHub answered {context} without object {key} {expression!r}"
             )
-        texts.append(_blob_text(blob, f"{repo} {expression}"))
-    return list(zip(texts[0::2], texts[1::2], strict=True))
+        texts[key] = _blob_text(blob, f"{repo} {expression}")
+    return [(texts.get(f"e{2 * i}"), texts[f"e{2 * i + 1}"]) for i in range(len(batch))]
+
+
+def _path_before(file: FileChange) -> str | None:
+    """Where the file was before the PR; None for a renamed file whose previous path is unknown
+    (the new path did not exist there, so reading it would spend a blob on a null)."""
+    if file.status == "renamed" and file.previous_path is None:
+        return None
+    return file.previous_path or file.path
 
 
 def _blob_text(blob: dict[str, Any] | None, what: str) -> str | None:
