@@ -673,6 +673,24 @@ def read_timeout() -> Fault:
     return fault
 
 
+def connect_timeout() -> Fault:
+    """No connection within the timeout: the network, not the query's weight."""
+
+    def fault(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectTimeout("timed out", request=request)
+
+    return fault
+
+
+def pool_timeout() -> Fault:
+    """No free connection in the client's pool within the timeout."""
+
+    def fault(request: httpx.Request) -> httpx.Response:
+        raise httpx.PoolTimeout("timed out", request=request)
+
+    return fault
+
+
 def secondary_rate_limit(*, status: int = 403, retry_after: int | None = None) -> Fault:
     def fault(request: httpx.Request) -> httpx.Response:
         headers = {"retry-after": str(retry_after)} if retry_after is not None else {}

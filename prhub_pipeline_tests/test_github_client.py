@@ -37,10 +37,12 @@ from prhub_pipeline_tests.github_fake import (
     DEFAULT_SCHEMA_PATH,
     FIXTURES,
     Fault,
+    connect_timeout,
     graphql_errors,
     graphql_timeout,
     http_status,
     malformed_json,
+    pool_timeout,
     primary_rate_limit,
     read_timeout,
     schema_path,
@@ -221,6 +223,15 @@ def test_a_query_github_times_out_on_twice_is_asked_again_in_halved_pages() -> N
     assert (first["variables"]["first"], first["variables"]["threads"]) == (12, 25)
     assert week.stats.page_shrinks == 1
     assert (week.stats.requests, week.stats.retries) == (4, 1)
+
+
+@pytest.mark.parametrize("fault", [connect_timeout(), pool_timeout()], ids=["connect", "pool"])
+def test_a_connection_that_times_out_is_retried_in_the_same_pages(fault: Fault) -> None:
+    # No connection says nothing of the query's weight: the network is down for a moment.
+    week, server = fetch([fault, fault, fault])
+    assert [pr.number for pr in week.prs] == [7001, 7002]
+    assert server.payloads[0]["variables"]["first"] == SIZES.search
+    assert (week.stats.page_shrinks, week.stats.retries) == (0, 3)
 
 
 def test_timeouts_at_the_smallest_pages_are_retried_then_fail_naming_the_query() -> None:

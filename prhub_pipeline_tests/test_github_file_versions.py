@@ -29,6 +29,7 @@ from prhub_pipeline_tests.github_fake import (
     FakeGitHub,
     FakePullRequest,
     Fault,
+    connect_timeout,
     github_schema,
     http_status,
     schema_available,
@@ -253,6 +254,19 @@ def test_a_batch_github_times_out_on_is_halved_and_a_file_it_times_out_on_alone_
         f"{SHA}^:c.yaml",
         f"{SHA}:c.yaml",
     ]
+
+
+def test_a_connection_that_times_out_is_retried_not_taken_for_a_file_too_big_to_read() -> None:
+    server = Repository(
+        {f"{SHA}^:{CONFIG}": blob("n: 1\n"), f"{SHA}:{CONFIG}": blob("n: 2\n")},
+        faults=[connect_timeout()] * 2,
+    )
+    with GitHubClient(
+        GitHubConfig(), transport=httpx.MockTransport(server), token=TOKEN, sleep=lambda _: None
+    ) as client:
+        versions, timed_out = fetch_file_versions(client, REPO, [(pr(12), FileChange(path=CONFIG))])
+    assert timed_out == [] and server.requests == 3
+    assert (versions[0].before, versions[0].after) == ("n: 1\n", "n: 2\n")
 
 
 def test_expressions_and_the_repository_are_bound_variables_not_query_text() -> None:

@@ -65,7 +65,7 @@ class GitHubUnavailableError(GitHubError):
 
 class GitHubTimeoutError(GitHubUnavailableError):
     """GitHub kept running out of time on a query (HTTP 502/504, its own query timeout, or no
-    answer within `timeout_seconds`): the same query in smaller pages may pass."""
+    answer within `timeout_seconds` once sent): the same query in smaller pages may pass."""
 
     def __init__(self, message: str, *, requests: int, retries: int) -> None:
         super().__init__(message)
@@ -164,9 +164,13 @@ class GitHubClient:
                 response = self._http.post(
                     self.config.api_url, json={"query": query, "variables": variables}
                 )
-            except httpx.TimeoutException:
+            except httpx.ReadTimeout:
                 failure = f"timed out after {self.config.timeout_seconds:g}s"
                 timed_out = True
+            except httpx.TimeoutException as exc:
+                # Connecting, waiting for a connection or sending: the network, not the query's
+                # weight, so retried like any transient failure and never asked smaller.
+                failure = f"{type(exc).__name__} after {self.config.timeout_seconds:g}s"
             except httpx.TransportError as exc:
                 failure = f"{type(exc).__name__}: {self._redact(str(exc))}"
             else:
