@@ -302,6 +302,22 @@ def test_a_query_github_keeps_timing_out_on_is_paged_again_smaller_without_loss(
     assert week.stats.requests == fake.http_requests
 
 
+def test_after_timeouts_down_to_pages_of_one_the_week_goes_on_in_the_configured_sizes() -> None:
+    prs = tiny_prs(60, WINDOW.start_utc + timedelta(hours=1), timedelta(minutes=30))
+    clean_fake = FakeGitHub(prs)
+    clean = fetch(clean_fake)
+    fake = FakeGitHub(prs)
+    # Six halvings take every size to 1; the last two timeouts are retried at that size.
+    fake.fail_next(*[read_timeout()] * 14)
+    week = fetch(fake)
+    assert (week.prs, week.review_data) == (clean.prs, clean.review_data)
+    assert week.stats.page_shrinks == 6
+    search_sizes = [q.variables["first"] for q in fake.received]
+    assert search_sizes == [1, 25, 25, 25]
+    # One PR at size 1, the other 59 in pages of 25: not sixty pages of one.
+    assert fake.http_requests == 14 + 1 + clean_fake.http_requests
+
+
 def test_a_thread_deleted_while_the_week_is_fetched_fails_saying_to_run_it_again() -> None:
     fake = FakeGitHub([big_pull_request()])
     serve = fake.handle

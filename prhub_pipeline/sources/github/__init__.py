@@ -23,9 +23,10 @@ comments 100, threads 50 x comments 20) = 1 + 25 x 5 + 25 x 50 = 1,376 connectio
 14 points, and 25 x 400 + 25 x 50 + 25 x 50 x 20 = 36,250 nodes. A week of 1,000 PRs costs about
 560 points of the 5,000 an hour a token gets; the response of one page usually stays small
 enough for GitHub's 10 second query timeout, and a query GitHub times out on twice is asked
-again with every page size halved (a PR with thousands of files or long threads). A follow-up
-request carries up to 50 connection pages of 100 (1 to 51 points; at most 50 x 100 x 20 =
-100,000 nodes when all are review-thread pages).
+again with every page size halved (a PR with thousands of files or long threads); the request
+after it is asked in the configured sizes again. A follow-up request carries up to 50
+connection pages of 100 (1 to 51 points; at most 50 x 100 x 20 = 100,000 nodes when all are
+review-thread pages).
 Measured request counts per week: benchmarks/github_requests.py.
 
 `fetch_file_versions` reads files' text before and after PRs (merge commit and its first parent)

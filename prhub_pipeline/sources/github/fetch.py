@@ -74,6 +74,8 @@ class _WeekFetcher:
         self.repo = repo
         self.window = window
         self.sizes = sizes
+        # Smaller sizes for the retry of the request GitHub timed out on; None: the configured.
+        self.shrunk: PageSizes | None = None
         self.branch = branch
         self.stats = RequestStats()
         self.searches: deque[SearchStep] = deque(
@@ -85,18 +87,19 @@ class _WeekFetcher:
 
     def run(self) -> list[RawPage]:
         while self.searches or self.follow_ups:
+            sizes = self.shrunk or self.sizes
             search = self.searches.popleft() if self.searches else None
             batch = [
                 self.follow_ups.popleft()
-                for _ in range(min(len(self.follow_ups), self.sizes.follow_ups_per_request))
+                for _ in range(min(len(self.follow_ups), sizes.follow_ups_per_request))
             ]
             name, query, variables = compose_query(
-                self.repo, self.window.zone, search, batch, self.sizes, self.branch
+                self.repo, self.window.zone, search, batch, sizes, self.branch
             )
             # A follow-up's own words name only PRs: say whose week it is, as parse errors do.
             where = f"{self.repo}, week of {self.window.week_start}: "
             context = where + _describe_request(name, variables, search, batch)
-            smaller = self.sizes.halved()
+            smaller = sizes.halved()
             try:
                 result = self.client.execute(
                     query,
@@ -120,6 +123,9 @@ class _WeekFetcher:
                         f"{exc}: it was deleted while the week was fetched; run the week again"
                     ) from None
                 raise
+            # Only the query that was too heavy is asked smaller: the next is another, and a
+            # short outage must not leave the rest of the week in pages of one.
+            self.shrunk = None
             self._count(result, search is not None, len(batch))
             data = result.body["data"]
             self.pages.append(
@@ -145,11 +151,11 @@ class _WeekFetcher:
         smaller: PageSizes,
         timeout: GitHubTimeoutError,
     ) -> None:
-        """Queue the request that timed out again, to be sent in smaller pages from now on."""
+        """Queue the request that timed out again, first, to be sent in smaller pages."""
         if search is not None:
             self.searches.appendleft(search)
         self.follow_ups.extendleft(reversed(batch))
-        self.sizes = smaller
+        self.shrunk = smaller
         self.stats.page_shrinks += 1
         self.stats.requests += timeout.requests
         self.stats.retries += timeout.retries
