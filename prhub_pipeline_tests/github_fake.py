@@ -3,7 +3,8 @@
 graphql-core parses, validates and executes every query against GitHub's published schema
 (`<checkout>/../shared/github/schema.graphql`, or the file `PRHUB_GITHUB_SCHEMA` names) with
 resolvers over in-memory pull requests, so pagination (`first`/`after`, `pageInfo`,
-`totalCount`), the search cap (`issueCount` true, at most 1,000 results served), `node(id:)`,
+`totalCount`), the search cap (`issueCount` true, at most 1,000 results served), the files cap
+(`changedFiles` true, at most 3,000 files listed and counted), `node(id:)`,
 `rateLimit` cost and null authors behave as GitHub's do.
 `repository(owner:, name:) { object(expression:) }` serves the files' texts the PRs hold (null for
 any other expression, as GitHub answers). It speaks HTTP through `httpx.MockTransport` with
@@ -61,6 +62,7 @@ SCHEMA_MISSING = (
     f" ../shared/github/schema.graphql beside the checkout or set {SCHEMA_ENV} to its path"
 )
 SEARCH_CAP = 1000
+FILES_CAP = 3000  # a PR's files GitHub lists (totalCount too); changedFiles stays true
 NODE_LIMIT = 500_000
 RATE_LIMIT = 5000
 RESET_EPOCH = 1_900_000_000  # a fixed x-ratelimit-reset, far in the future
@@ -545,7 +547,7 @@ class FakeGitHub:
                     "deletions": f.deletions,
                     "changeType": f.change_type,
                 }
-                for f in pr.files
+                for f in pr.files[:FILES_CAP]
             ],
             "_labels": [{"__typename": "Label", "name": name} for name in pr.labels],
             "_reviews": [

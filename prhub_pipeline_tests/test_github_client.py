@@ -324,6 +324,18 @@ def test_a_connection_that_stops_early_fails_the_week() -> None:
     )
 
 
+def test_fewer_files_than_github_counts_changed_fail_the_week() -> None:
+    # The files connection agrees with itself (2 of totalCount 2), not with changedFiles.
+    responses = copy.deepcopy(RESPONSES)
+    responses["search"]["data"]["search"]["nodes"][0]["changedFiles"] = 3
+    with pytest.raises(GitHubResponseError) as failure:
+        fetch(responses=responses)
+    assert str(failure.value) == (
+        "verl-project/verl, week of 2026-05-11: PR #7001 files: GitHub counts 3 changed files"
+        " but its pages held 2"
+    )
+
+
 def test_a_file_kind_github_added_since_counts_as_modified(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -250,6 +250,25 @@ def test_a_pr_with_over_100_files_threads_reviews_labels_and_comments_is_paged_c
     assert week.stats.requests == 3 == fake.http_requests
 
 
+def test_a_pr_with_more_files_than_github_lists_is_counted_and_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    huge = FakePullRequest(
+        number=6600,
+        title="[misc] chore: regenerate the vendored protos",
+        merged_at=WINDOW.start_utc + timedelta(days=1),
+        files=[FakeFile(f"vendor/proto_{i:04d}.py") for i in range(3500)],
+    )
+    week = fetch(FakeGitHub([huge, *tiny_prs(2, WINDOW.start_utc, timedelta(hours=1))]))
+    by_number = {pr.number: pr for pr in week.prs}
+    assert by_number[6600].changed_files == 3500 and len(by_number[6600].files) == 3000
+    assert week.stats.truncated_file_lists == 1
+    assert (
+        "verl-project/verl, week of 2026-05-11: PR #6600 changed 3500 files, but GitHub lists"
+        " only the first 3000" in caplog.text
+    )
+
+
 def test_follow_ups_of_many_prs_share_requests() -> None:
     when = WINDOW.start_utc + timedelta(days=2)
     prs = [

@@ -10,6 +10,7 @@ from typing import Any
 
 from prhub_pipeline.records import (
     GitHubWeek,
+    PullRequest,
     RawPage,
     RequestStats,
     SearchRange,
@@ -58,7 +59,25 @@ def fetch_week(
     pages = fetcher.run()
     prs, review_data = parse_pages(repo, pages, window.week_start)
     fetcher.stats.pages = len(pages)
+    fetcher.stats.truncated_file_lists = _count_truncated_file_lists(repo, window, prs)
     return GitHubWeek(repo=repo, prs=prs, review_data=review_data, pages=pages, stats=fetcher.stats)
+
+
+def _count_truncated_file_lists(repo: str, window: WeekWindow, prs: Sequence[PullRequest]) -> int:
+    """The PRs whose files GitHub cut at 3,000, each logged: nothing else shows them (their
+    `changed_files` keeps the true count, their `files` the 3,000 listed)."""
+    truncated = [pr for pr in prs if pr.changed_files > len(pr.files)]
+    for pr in truncated:
+        logger.warning(
+            "%s, week of %s: PR #%d changed %d files, but GitHub lists only the first %d;"
+            " the rest are not stored",
+            repo,
+            window.week_start,
+            pr.number,
+            pr.changed_files,
+            len(pr.files),
+        )
+    return len(truncated)
 
 
 class _WeekFetcher:
