@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import httpx
 import pytest
 
 from prhub_pipeline.cli import main
@@ -20,6 +21,7 @@ from prhub_pipeline_tests.github_fake import (
     FakeGitHub,
     FakePullRequest,
     FakeReview,
+    graphql_errors,
     http_status,
     load_fixture_week,
     schema_available,
@@ -190,6 +192,43 @@ def test_a_failing_week_keeps_what_was_stored(
     assert failed.startswith("  ingest failed: raw_prs: GitHubAuthError: ") and "401" in failed
     assert "ghp_wrongToken" not in err_and_out and TOKEN not in err_and_out
     assert stored(config, COUNTS) == before
+
+
+def test_a_follow_up_failing_after_the_search_page_keeps_the_stored_week(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A week whose search page arrived but whose further pages did not is not written: not
+    its search page, nor the first 100 files of a PR with more."""
+    many_files = FakePullRequest(
+        number=6430,
+        title="[ci] chore: move the test data",
+        merged_at=datetime(2026, 5, 13, 3, 0, tzinfo=UTC),
+        files=[FakeFile(f"tests/data/case_{i:03d}.json") for i in range(150)],
+    )
+    fake = FakeGitHub([*load_fixture_week("week_2026-05-11.json"), many_files], token=TOKEN)
+    monkeypatch.setenv("PRHUB_TEST_TOKEN", TOKEN)
+    args = ["materialize", "--week", "2026-05-11"]
+    rows = (COUNTS, "SELECT seq, query_name, response::VARCHAR FROM github_pages ORDER BY seq")
+    with serve(fake.handle) as url:
+        config = write_github_config(tmp_path, f"{url}/graphql")
+        assert main([*args, "--config", str(config)]) == 0
+    before = [stored(config, sql) for sql in rows]
+    assert before[0][0][:2] == (WEEK_PRS + 1, 12 + 150)  # the files' follow-up was stored
+    capsys.readouterr()
+
+    def failing_follow_ups(request: httpx.Request) -> httpx.Response:
+        if b"query PullRequestFollowUps" in request.content:  # an error GitHub does not retry
+            return graphql_errors("Something unexpected happened")(request)
+        return fake.handle(request)
+
+    searches = len(fake.searches)
+    with serve(failing_follow_ups) as url:
+        config = write_github_config(tmp_path, f"{url}/graphql")
+        assert main([*args, "--config", str(config)]) == 1
+    assert len(fake.searches) == searches + 1  # the search page was answered
+    err = capsys.readouterr().err
+    assert "verl-project/verl, week of 2026-05-11: PullRequestFollowUps" in err
+    assert [stored(config, sql) for sql in rows] == before
 
 
 def test_a_github_week_stores_the_settings_a_pr_changed_and_the_report_names_them(

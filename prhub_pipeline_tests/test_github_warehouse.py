@@ -11,7 +11,6 @@ from prhub_pipeline.config import GitHubConfig
 from prhub_pipeline.records import GitHubWeek, RequestStats, ReviewData
 from prhub_pipeline.sources.github import (
     GitHubClient,
-    GitHubUnavailableError,
     fetch_week,
     parse_pages,
 )
@@ -26,7 +25,6 @@ from prhub_pipeline.warehouse.prs import pr_tables, read_prs
 from prhub_pipeline_tests.github_fake import (
     SCHEMA_MISSING,
     FakeGitHub,
-    http_status,
     load_fixture_week,
     schema_available,
 )
@@ -42,8 +40,8 @@ from prhub_pipeline_tests.test_github_client import (
 WEEK = WINDOW.week_start
 
 
-def fetch_hand_written(faults: list | None = None) -> GitHubWeek:
-    with make_client(Scripted(faults)) as client:
+def fetch_hand_written() -> GitHubWeek:
+    with make_client(Scripted()) as client:
         return fetch_week(client, REPO, WINDOW, page_sizes=SIZES)
 
 
@@ -120,19 +118,6 @@ def test_review_tables_answer_sql_questions(tmp_path: Path) -> None:
         (6402, 81),
     ]
     assert landing == ("6",)  # the landing JSON is queryable too
-
-
-def test_a_failing_fetch_leaves_the_stored_week_untouched(tmp_path: Path) -> None:
-    database = tmp_path / "warehouse.duckdb"
-    good = fetch_hand_written()
-    store(database, good)
-    with pytest.raises(GitHubUnavailableError):
-        # The follow-up request fails for good: fetch_week raises before anything is written.
-        fetch_hand_written([None, *[http_status(503)] * 4])
-    with connect(database) as con:
-        assert read_prs(con, REPO, WEEK) == good.prs
-        assert read_review_data(con, REPO, WEEK) == good.review_data
-        assert len(read_landing_pages(con, REPO, WEEK)) == len(good.pages)
 
 
 def test_a_partition_without_github_landing_has_no_review_data(tmp_path: Path) -> None:
