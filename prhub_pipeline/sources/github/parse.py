@@ -31,9 +31,6 @@ from prhub_pipeline.sources.github.queries import PR_CONNECTIONS
 logger = logging.getLogger(__name__)
 
 SEARCH_RESULT_CAP = 1000
-# A PR's `files` connection lists at most this many, and its totalCount says no more; only
-# `changedFiles` tells the true number.
-FILES_CAP = 3000
 GHOST_LOGIN = "ghost"  # what GitHub shows for deleted accounts
 CHANGE_TYPE_STATUS: dict[str, FileStatus] = {
     "ADDED": "added",
@@ -290,7 +287,6 @@ def _pull_request_records(
     what = f"PR #{number}"
     for kind, connection in parts.connections.items():
         connection.check(f"{what} {kind}")
-    _check_file_count(node, len(parts.connections["files"].items), what)
     for thread_id, thread_comments in parts.thread_comments.items():
         thread_comments.check(f"{what} review thread {thread_id} comments")
     author, _ = _actor(node.get("author"))
@@ -378,16 +374,6 @@ def _pull_request_records(
     except (TypeError, ValidationError) as exc:
         raise GitHubResponseError(f"{what} is not a valid record: {exc}") from None
     return pull_request, reviews, threads, comments
-
-
-def _check_file_count(node: dict[str, Any], listed: int, what: str) -> None:
-    """The files connection agrees with itself even when cut at FILES_CAP, so it is held to
-    `changedFiles` as far as GitHub lists files."""
-    changed = node.get("changedFiles")
-    if isinstance(changed, int) and listed < min(changed, FILES_CAP):
-        raise GitHubResponseError(
-            f"{what} files: GitHub counts {changed} changed files but its pages held {listed}"
-        )
 
 
 def _submitted(review: dict[str, Any]) -> bool:
