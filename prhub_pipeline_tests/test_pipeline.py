@@ -34,6 +34,7 @@ from prhub_pipeline.defs.partitions import RANGE_END_TAG, RANGE_START_TAG, range
 from prhub_pipeline.defs.runner import _failure
 from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
+from prhub_pipeline.records import RequestStats
 from prhub_pipeline.sources.git import CloneUpdate
 from prhub_pipeline.stages import report as report_stage
 from prhub_pipeline.stages.ingest import WeekIngest, ingest_summary
@@ -1209,3 +1210,8 @@ def test_a_run_of_several_repositories_says_whose_clone_fetch_each_was() -> None
     one = _ingest_metadata([ingest("a/one", "updated", "main fetched from origin")])
     assert one["clone_update"].value == "updated"
     assert "a/one:" not in str(one["summary"].value)
+    # A PR cut at GitHub's 3,000 listed files is said in the run's summary.
+    cut = ingest("c/big", "updated", "x").model_copy(
+        update={"clone": None, "github": RequestStats(truncated_file_lists=2)}
+    )
+    assert "2 PRs with more files than GitHub lists, stored in part" in ingest_summary([cut])

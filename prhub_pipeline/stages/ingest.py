@@ -115,6 +115,10 @@ def ingest_summary(results: Sequence[WeekIngest]) -> str:
     notes += [f"week {r.window.key}: {r.unread_config}" for r in results if r.unread_config]
     notes += dict.fromkeys(r.clone_behind for r in results if r.clone_behind)
     notes += dict.fromkeys(r.late_prs for r in results if r.late_prs)
+    cut = sum(r.github.truncated_file_lists for r in results if r.github is not None)
+    if cut:
+        # GitHub lists a PR's first 3,000 files: the rest are in no table, tag or flag.
+        notes.append(f"{counted(cut, 'PR')} with more files than GitHub lists, stored in part")
     direct = sum(r.pushed_commits or 0 for r in results)
     if direct:
         # Commits pushed straight to the branch are in no report: say how many there were.
