@@ -81,8 +81,16 @@ class PushedCommit(Record):
     _utc = field_validator("committed_at")(_require_utc)
 
 
+# A tag that names a version: `v0.9.0`, `0.8.1`, `v1.0.0rc2`, `release-1.2`, `pkg/v2.3.1`;
+# not `nightly`, `latest` or `ascend-ci-cache`.
+VERSION_TAG = re.compile(r"^(?:[\w.-]*?[-_/])?v?\d+\.\d+(?:[.\w+-]*)$")
+
+
 class ReleaseTag(Record):
-    """A version tag created in a week (`v0.9.0`): the reports say what was released."""
+    """A version tag created in a week (`v0.9.0`, `VERSION_TAG`): the reports say what was
+    released. Either source reads it by the tag's own date: an annotated tag's (when it was
+    made), else its commit's; a release is tagged on a release branch as often as on the
+    reported one (verl's v0.9.0 on `bump version to 0.9.0`, which main never merged)."""
 
     repo: str
     name: str

@@ -132,6 +132,29 @@ class FakeThread:
 
 
 @dataclass(frozen=True)
+class FakeTag:
+    """A tag of a commit: annotated when it has its own `tagged_at`, else lightweight."""
+
+    name: str
+    sha: str
+    committed_at: datetime
+    tagged_at: datetime | None = None
+    repo: str = "verl-project/verl"
+
+    def node(self) -> dict[str, Any]:
+        commit = {"__typename": "Commit", "oid": self.sha, "committedDate": _iso(self.committed_at)}
+        if self.tagged_at is None:
+            return {"name": self.name, "target": commit}
+        tag = {
+            "__typename": "Tag",
+            "oid": "tag" + self.sha[3:],
+            "tagger": {"date": _iso(self.tagged_at)},
+            "target": commit,
+        }
+        return {"name": self.name, "target": tag}
+
+
+@dataclass(frozen=True)
 class FakePullRequest:
     number: int
     title: str
@@ -381,6 +404,22 @@ def _object(
     }
 
 
+def _refs(repository: dict[str, Any], info: Any, **args: Any) -> dict[str, Any]:
+    """The repository's tags, newest commit first (`orderBy: TAG_COMMIT_DATE DESC`)."""
+    if args.get("refPrefix") != "refs/tags/":
+        raise GraphQLError("the fake serves refs under refs/tags/ only")
+    order = args.get("orderBy") or {}
+    if order != {"field": "TAG_COMMIT_DATE", "direction": "DESC"}:
+        raise GraphQLError("the fake orders tags by TAG_COMMIT_DATE DESC only")
+    fake: FakeGitHub = info.context
+    tags = sorted(
+        (t for t in fake.tags if t.repo == repository["_repo"]),
+        key=lambda t: t.committed_at,
+        reverse=True,
+    )
+    return _connection(info, [t.node() for t in tags], args)
+
+
 def _rate_limit(_root: Any, info: Any, **_: Any) -> dict[str, Any]:
     fake: FakeGitHub = info.context
     return {
@@ -404,6 +443,7 @@ def github_schema() -> GraphQLSchema:
     query.fields["repository"].resolve = _repository
     repository = cast(GraphQLObjectType, schema.type_map["Repository"])
     repository.fields["object"].resolve = _object
+    repository.fields["refs"].resolve = _refs
     pull_request = cast(GraphQLObjectType, schema.type_map["PullRequest"])
     for name in ("files", "labels", "reviews", "reviewThreads", "comments"):
         pull_request.fields[name].resolve = _connection_resolver("_" + name)
@@ -473,10 +513,12 @@ class FakeGitHub:
         stop_early: dict[str, int] | None = None,
         renamed: dict[str, str] | None = None,
         repos: Iterable[str] = ("verl-project/verl",),
+        tags: Iterable[FakeTag] = (),
     ) -> None:
         self.token = token
         self.renamed = dict(renamed or {})  # old owner/name -> the repository's name now
         self.repos = {*repos}  # repositories that exist besides those of the PRs
+        self.tags = list(tags)
         self.remaining = remaining
         self.stop_early = dict(stop_early or {})  # connection name -> items served before it stops
         self.pr_nodes: dict[int, dict[str, Any]] = {}

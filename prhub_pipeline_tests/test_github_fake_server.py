@@ -11,7 +11,7 @@ import pytest
 from graphql import parse, validate
 
 from prhub_pipeline.config import GitHubConfig
-from prhub_pipeline.records import GitHubWeek, SearchRange
+from prhub_pipeline.records import GitHubWeek, RequestStats, SearchRange
 from prhub_pipeline.sources.github import (
     FollowUp,
     GitHubClient,
@@ -19,6 +19,7 @@ from prhub_pipeline.sources.github import (
     PageSizes,
     SearchStep,
     compose_query,
+    fetch_version_tags,
     fetch_week,
     parse_pages,
 )
@@ -31,6 +32,7 @@ from prhub_pipeline_tests.github_fake import (
     FakeGitHub,
     FakePullRequest,
     FakeReview,
+    FakeTag,
     FakeThread,
     github_schema,
     http_status,
@@ -419,3 +421,35 @@ def test_landing_pages_rebuild_the_fetched_week() -> None:
     fake = FakeGitHub([big_pull_request(), *load_fixture_week("week_2026-05-11.json")])
     week = fetch(fake)
     assert parse_pages(REPO, week.pages) == (week.prs, week.review_data)
+
+
+def test_version_tags_of_the_weeks_are_read_by_their_own_date() -> None:
+    """verl's v0.9.0 is an annotated tag of `bump version to 0.9.0` on a release branch: read
+    by the tag's date, a lightweight tag by its commit's; tags naming no version, or dated
+    outside the weeks, are no releases. Paging stops once the commits are well before them."""
+    day = timedelta(days=1)
+    start = WINDOW.start_utc
+    hour = timedelta(hours=1)
+    # Older releases every 12 hours before them: the second page ends 127 days back, where
+    # paging stops, and a third is never asked.
+    old = [FakeTag(f"v0.0.{i}", f"{i:040x}", start - 30 * day - 12 * i * hour) for i in range(250)]
+    tags = [
+        FakeTag("v0.9.0", "a" * 40, start - 20 * day, tagged_at=start + 3 * day),
+        FakeTag("v0.8.5", "b" * 40, start + 1 * day),
+        FakeTag("nightly", "c" * 40, start + 2 * day),
+        FakeTag("v1.0.0", "d" * 40, start + 8 * day),
+        FakeTag("v0.8.4", "e" * 40, start - 2 * day),
+        *old,
+    ]
+    fake = FakeGitHub([], tags=tags)
+    stats = RequestStats()
+    with GitHubClient(
+        GitHubConfig(), transport=fake.transport(), token=fake.token, sleep=lambda _: None
+    ) as client:
+        found = fetch_version_tags(client, REPO, WINDOW.start_utc, WINDOW.end_utc, stats=stats)
+    assert fake.invalid == []
+    assert [(t.name, t.sha, t.tagged_at) for t in found] == [
+        ("v0.8.5", "b" * 40, start + 1 * day),
+        ("v0.9.0", "a" * 40, start + 3 * day),
+    ]
+    assert stats.requests == 2 and len(fake.received) == 2  # the third page is never asked

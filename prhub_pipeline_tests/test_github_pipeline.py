@@ -21,6 +21,7 @@ from prhub_pipeline_tests.github_fake import (
     FakeGitHub,
     FakePullRequest,
     FakeReview,
+    FakeTag,
     graphql_errors,
     http_status,
     load_fixture_week,
@@ -61,13 +62,21 @@ COUNTS = (
 def test_a_github_week_lands_whole_and_survives_faults(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fake = FakeGitHub(load_fixture_week("week_2026-05-11.json"), token=TOKEN)
+    release = FakeTag(
+        "v0.8.0",
+        "f" * 40,
+        datetime(2026, 5, 12, 9, tzinfo=UTC),
+        tagged_at=datetime(2026, 5, 14, 7, 34, tzinfo=UTC),
+    )
+    fake = FakeGitHub(load_fixture_week("week_2026-05-11.json"), token=TOKEN, tags=[release])
     monkeypatch.setenv("PRHUB_TEST_TOKEN", TOKEN)
     with serve(fake.handle) as url:
         config = write_github_config(tmp_path, f"{url}/graphql")
         args = ["materialize", "--config", str(config), "--week", "2026-05-11"]
         assert main(args) == 0
         first = stored(config, COUNTS)
+        # The week's release, read from GitHub's tags as the git source reads a clone's.
+        assert stored(config, "SELECT name, sha FROM release_tags") == [("v0.8.0", "f" * 40)]
         prs, files, reviews, threads, comments, reports = first[0]
         assert prs == WEEK_PRS and reports == 2
         # The fixture's six PRs inside the week: 12 files, 7 reviews, 6 threads, 9 comments.
@@ -85,6 +94,7 @@ def test_a_github_week_lands_whole_and_survives_faults(
     assert TOKEN.encode() not in database.read_bytes()
     report = stored(config, "SELECT markdown FROM weekly_reports WHERE lang = 'en'")[0][0]
     assert "no review data" not in str(report).lower()
+    assert "Released this week: v0.8.0 (tagged May 14 on commit fffffffff)." in str(report)
     # 6398, 6401 and 6402 approved; core-maintainer's thread on 6410; not the deleted
     # reviewer's comment on the deleted author's 6403, nor 6404 (only the token
     # owner's pending review, which is not stored).

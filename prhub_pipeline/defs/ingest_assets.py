@@ -148,8 +148,8 @@ def build_ingest_assets(
         description=(
             "Merged pull requests of a repository and week with their files, read from the"
             " configured source (git clone or GitHub), and the settings each PR changed in its"
-            " configuration files, and (git source) the commits pushed without a PR and the"
-            " version tags of the week. Tables: prs, pr_files, pr_config_files,"
+            " configuration files, the version tags of the week, and (git source) the commits"
+            " pushed without a PR. Tables: prs, pr_files, pr_config_files,"
             " pr_setting_changes, pushed_commits, release_tags, late_prs."
         ),
     )

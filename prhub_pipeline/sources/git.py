@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from prhub_pipeline.records import (
     MAX_PR_NUMBER,
+    VERSION_TAG,
     FileChange,
     FileStatus,
     FileVersions,
@@ -618,18 +619,11 @@ def read_window(
     )
 
 
-# A tag that names a version: `v0.9.0`, `0.8.1`, `v1.0.0rc2`, `release-1.2`, `pkg/v2.3.1`;
-# not `nightly`, `latest` or `ascend-ci-cache`.
-VERSION_TAG = re.compile(r"^(?:[\w.-]*?[-_/])?v?\d+\.\d+(?:[.\w+-]*)$")
-
-
 def read_version_tags(
     git_path: Path, repo: str, start: datetime, end: datetime
 ) -> list[ReleaseTag]:
-    """The clone's version tags dated in [start, end), oldest first: an annotated tag by its
-    own date (when it was made), a lightweight one by its commit's. A release is tagged on a
-    release branch as often as on the reported one (verl's v0.9.0 on `bump version to 0.9.0`,
-    which main never merged), so the tag, not the branch, tells it."""
+    """The clone's version tags (`VERSION_TAG`) dated in [start, end), oldest first (see
+    `ReleaseTag`)."""
     output = _run_git(
         git_path,
         [

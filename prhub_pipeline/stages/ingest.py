@@ -34,6 +34,7 @@ from prhub_pipeline.sources.github import (
     GitHubClient,
     GitHubResponseError,
     fetch_file_versions,
+    fetch_version_tags,
     fetch_week,
     parse_pages,
 )
@@ -405,9 +406,15 @@ def _ingest_github(
     """Fetch and store week by week: a failure keeps every week stored before it, and the
     failing week's previous data, intact. The warehouse is not held open while fetching."""
     results = []
+    releases: dict[date, list[ReleaseTag]] = defaultdict(list)
     with GitHubClient(repo.github) as client:
         for window in windows:
             week = fetch_week(client, repo.name, window, branch=repo.branch)
+            if window is windows[0]:  # one read for the run's weeks, counted in its first
+                for tag in fetch_version_tags(
+                    client, repo.name, windows[0].start, windows[-1].end, stats=week.stats
+                ):
+                    releases[week_of(tag.tagged_at, settings.timezone)].append(tag)
             files = _compared_files(repo, week.prs)
             unread = None
             try:
@@ -436,6 +443,7 @@ def _ingest_github(
                 *github_tables(window.week_start, week),
                 # GitHub lists PRs, not pushes; a repository may have moved from git to github.
                 *pushed_commit_tables(window.week_start, []),
+                *release_tables(window.week_start, releases.get(window.week_start, [])),
             ]
             with connect(settings.database) as con:
                 refuse_stored_elsewhere(con, repo.name, week.prs)

@@ -34,6 +34,8 @@ Measured request counts per week: benchmarks/github_requests.py.
 
 `fetch_file_versions` reads files' text before and after PRs (merge commit and its first parent)
 so configuration changes can be compared setting by setting; it costs 1 point a request.
+`fetch_version_tags` reads the version tags of a run's weeks (the releases the reports name),
+1 point a page of 100 tags.
 
 The token lives only in the HTTP client's headers: never in a message, log, page or record.
 """
@@ -51,6 +53,7 @@ from prhub_pipeline.sources.github.fetch import fetch_week
 from prhub_pipeline.sources.github.file_versions import FetchedVersions, fetch_file_versions
 from prhub_pipeline.sources.github.parse import CHANGE_TYPE_STATUS, parse_pages
 from prhub_pipeline.sources.github.queries import FollowUp, PageSizes, SearchStep, compose_query
+from prhub_pipeline.sources.github.tags import fetch_version_tags
 
 __all__ = [
     "CHANGE_TYPE_STATUS",
@@ -67,6 +70,7 @@ __all__ = [
     "SearchStep",
     "compose_query",
     "fetch_file_versions",
+    "fetch_version_tags",
     "fetch_week",
     "parse_pages",
 ]
