@@ -140,6 +140,13 @@ def author_key(login: str | None = None, email: str | None = None) -> str | None
 MAX_PR_NUMBER = 2**31  # the warehouse's INTEGER: a larger number is no PR's
 
 
+def pr_number(digits: str) -> int | None:
+    """The PR a text's `#N` names; none for `#0` or a number past any PR's (a typo or a pasted
+    id), which would fail the week's write."""
+    number = int(digits)
+    return number if 0 < number < MAX_PR_NUMBER else None
+
+
 def describe_validation_error(exc: ValidationError) -> str:
     """Every problem of a record, `field: message; ...`: pydantic's own text puts the reasons
     on lines after the first, which one-line errors drop."""
@@ -173,7 +180,8 @@ class PullRequest(Record):
     files: list[FileChange] = Field(default_factory=list)
     is_revert: bool = False
     reverted_sha: str | None = None  # the commit a revert undoes, when it names one
-    reverted_number: int | None = None  # the PR a revert undoes, when it can be resolved
+    # The PR a revert undoes, when it can be resolved.
+    reverted_number: int | None = Field(default=None, gt=0, lt=MAX_PR_NUMBER)
     source: SourceKind = "git"
 
     _utc = field_validator("merged_at", "created_at")(_require_utc)

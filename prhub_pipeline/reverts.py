@@ -21,7 +21,12 @@ from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict
 
-from prhub_pipeline.records import MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, PullRequest
+from prhub_pipeline.records import (
+    MAX_DESCRIPTION_CHARS,
+    MAX_TITLE_CHARS,
+    PullRequest,
+    pr_number,
+)
 
 # `Revert "<title>"`, also behind tags and with the reverted PR's number after the quote, as
 # vllm-ascend writes them: `[Revert] Revert "[CI] add a5 nightly test" (#14190)`.
@@ -92,7 +97,7 @@ def read_revert(title: str, body: str) -> RevertText | None:
     )
     return RevertText(
         quoted_title=quoted_title,
-        body_number=int(by_body.group("number")) if by_body else None,
+        body_number=pr_number(by_body.group("number")) if by_body else None,
         reverted_sha=by_commit.group("sha") if by_commit else None,
     )
 

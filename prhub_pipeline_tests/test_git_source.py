@@ -234,6 +234,17 @@ def test_revert_of_a_pr_from_an_earlier_week_is_resolved(git_repo: GitRepo) -> N
     assert read_week(git_repo.path)[41].reverted_number == 40
 
 
+def test_a_revert_naming_no_possible_pr_reverts_none(git_repo: GitRepo) -> None:
+    """`Reverts acme/widgets#99999999999` failed the week's write (INTEGER), naming no commit."""
+    git_repo.commit(
+        "Revert the cache (#42)\n\nReverts acme/widgets#99999999999",
+        "2026-05-12T10:00:00+08:00",
+        {"o.py": ""},
+    )
+    revert = read_week(git_repo.path)[42]
+    assert revert.is_revert and revert.reverted_number is None
+
+
 def test_a_revert_quoting_a_reused_title_names_the_pr_merged_before_it(git_repo: GitRepo) -> None:
     git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
     git_repo.commit("feat: X (#1)", "2026-05-11T10:00:00+08:00", {"x.py": "1\n"})

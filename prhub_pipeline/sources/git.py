@@ -23,7 +23,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from prhub_pipeline.records import (
-    MAX_PR_NUMBER,
     VERSION_TAG,
     FileChange,
     FileStatus,
@@ -33,6 +32,7 @@ from prhub_pipeline.records import (
     ReleaseTag,
     author_key,
     describe_validation_error,
+    pr_number,
 )
 from prhub_pipeline.reverts import RevertText, read_revert, reverted_number
 
@@ -412,17 +412,10 @@ class _Landing:
     merged_branch_tip: str | None  # a merge commit's second parent: the PR branch's last commit
 
 
-def _pr_number(digits: str) -> int | None:
-    """The PR a subject's `#N` names; none for `#0` or a number past any PR's (a typo or a
-    pasted id), whose commit is then one pushed without a PR."""
-    number = int(digits)
-    return number if 0 < number < MAX_PR_NUMBER else None
-
-
 def _landing(commit: _Commit) -> _Landing | None:
     subject, body, co_authors = _split_message(commit.message)
     merge = MERGE_SUBJECT.match(subject)
-    if merge and len(commit.parents) > 1 and (number := _pr_number(merge.group("number"))):
+    if merge and len(commit.parents) > 1 and (number := pr_number(merge.group("number"))):
         title, _, body = body.partition("\n")
         return _Landing(
             commit=commit,
@@ -433,7 +426,7 @@ def _landing(commit: _Commit) -> _Landing | None:
             merged_branch_tip=commit.parents[1],
         )
     squash = SQUASH_SUBJECT.match(subject)
-    if not squash or not (number := _pr_number(squash.group("number"))):
+    if not squash or not (number := pr_number(squash.group("number"))):
         return None
     return _Landing(
         commit=commit,
