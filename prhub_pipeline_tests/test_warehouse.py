@@ -385,6 +385,16 @@ def test_a_warehouse_overwritten_in_part_is_named_damaged(tmp_path: Path) -> Non
         run_query(database, "SELECT 1")
 
 
+def test_an_error_quoting_damage_words_in_data_is_no_damage(tmp_path: Path) -> None:
+    """A duplicate key "src/checksum.py" was reported as a damaged warehouse."""
+    database = tmp_path / "w.duckdb"
+    with connect(database) as con:
+        con.execute("CREATE TABLE t (path VARCHAR PRIMARY KEY)")
+    with pytest.raises(duckdb.ConstraintException), connect(database) as con:
+        con.execute("INSERT INTO t VALUES ('Corrupt database file checksum.py')")
+        con.execute("INSERT INTO t VALUES ('Corrupt database file checksum.py')")
+
+
 def test_a_file_that_is_no_warehouse_says_so(tmp_path: Path) -> None:
     database = tmp_path / "w.duckdb"
     database.write_bytes(bytes(range(256)) * 200)

@@ -23,9 +23,10 @@ LOCK_MESSAGE = re.compile(r"Could not set lock|Conflicting lock", re.IGNORECASE)
 # DuckDB's words for who holds the lock: `... Conflicting lock is held in /usr/bin/python3
 # (PID 4242) by user ann. See also https://...`.
 LOCK_HOLDER = re.compile(r"Conflicting lock is held in (?P<holder>.+?)(?:\. See also\b.*)?$", re.S)
-# What DuckDB says of a file cut short (a full disk, a copy interrupted) or overwritten in part.
+# What DuckDB says of a file cut short (a full disk, a copy interrupted) or overwritten in part,
+# at the start of its message: an error quoting data ("duplicate key 'src/checksum.py'") is none.
 DAMAGE_MESSAGE = re.compile(
-    r"Could not read enough bytes|Corrupt database file|checksum", re.IGNORECASE
+    r"^(?:[A-Z][A-Za-z ]* Error: )?(?:Could not read enough bytes from file|Corrupt database file)"
 )
 # How long a writer waits for another writer (Dagster's pool makes this rare), how long a
 # user's read-only query waits (a materialize may hold the file for minutes: better said
@@ -127,11 +128,13 @@ def _lock_holder(exc: duckdb.Error) -> str:
     return found.group("holder").strip() if found else "another process"
 
 
-def _damaged(path: Path, exc: duckdb.Error) -> WarehouseError:
-    return WarehouseError(
-        f"warehouse {path} is damaged: {exc}; restore it from a copy, or move it away and"
-        " materialize the weeks again"
-    )
+def _raise_if_damaged(path: Path, exc: duckdb.Error) -> None:
+    """Raise WarehouseError when `exc` is DuckDB finding the file damaged (DAMAGE_MESSAGE)."""
+    if DAMAGE_MESSAGE.match(str(exc)):
+        raise WarehouseError(
+            f"warehouse {path} is damaged: {exc}; restore it from a copy, or move it away and"
+            " materialize the weeks again"
+        ) from exc
 
 
 def _open(
@@ -152,8 +155,7 @@ def _open(
             )
         except duckdb.IOException as exc:
             if not LOCK_MESSAGE.search(str(exc)):
-                if DAMAGE_MESSAGE.search(str(exc)):
-                    raise _damaged(path, exc) from exc
+                _raise_if_damaged(path, exc)
                 raise WarehouseError(f"cannot open warehouse {path}: {exc}") from exc
             now = time.monotonic()
             if now >= deadline:
@@ -175,8 +177,7 @@ def _open(
             delay = min(delay * 2, 2.0)
         except duckdb.Error as exc:
             # A header or catalog block that fails its checksum is no IOException.
-            if DAMAGE_MESSAGE.search(str(exc)):
-                raise _damaged(path, exc) from exc
+            _raise_if_damaged(path, exc)
             raise WarehouseError(f"cannot open warehouse {path}: {exc}") from exc
 
 
@@ -230,15 +231,13 @@ def connect(
             if not read_only:
                 migrate(con)
         except duckdb.Error as exc:
-            if DAMAGE_MESSAGE.search(str(exc)):
-                raise _damaged(path, exc) from exc
+            _raise_if_damaged(path, exc)
             raise
         try:
             yield con
         except duckdb.Error as exc:
             # Blocks past the ones checked above (a bit flipped in a table's data).
-            if DAMAGE_MESSAGE.search(str(exc)):
-                raise _damaged(path, exc) from exc
+            _raise_if_damaged(path, exc)
             raise
     finally:
         con.close()
