@@ -82,8 +82,12 @@ class PushedCommit(Record):
 
 
 # A tag that names a version: `v0.9.0`, `0.8.1`, `v1.0.0rc2`, `release-1.2`, `pkg/v2.3.1`;
-# not `nightly`, `latest` or `ascend-ci-cache`.
-VERSION_TAG = re.compile(r"^(?:[\w.-]*?[-_/])?v?\d+\.\d+(?:[.\w+-]*)$")
+# not `latest` or `ascend-ci-cache`, nor a build that is no release (`nightly-2026.05.12`,
+# `v0.10.0.dev0`, `1.2-snapshot`).
+VERSION_TAG = re.compile(
+    r"^(?!.*(?:nightly|snapshot|\.dev\d*$|-dev\b))(?:[\w.-]*?[-_/])?v?\d+\.\d+(?:[.\w+-]*)$",
+    re.IGNORECASE,
+)
 
 
 class ReleaseTag(Record):

@@ -588,9 +588,14 @@ def test_version_tags_of_the_week_are_read_by_their_own_date(git_repo: GitRepo) 
     git_repo.git("tag", "nightly", bump)
     git_repo.git("checkout", "-q", "main")
     git_repo.git("tag", "-a", "v0.9.1", old, "-m", "late", date="2026-05-18T10:00:00+08:00")
+    # A tag of a tag is its commit's; a tag of a tree names no commit, so no release.
+    git_repo.git("tag", "-a", "v0.9.0-final", "v0.9.0", "-m", "x", date="2026-05-15T09:00:00+08:00")
+    tree = git_repo.git("rev-parse", f"{bump}^{{tree}}")
+    git_repo.git("tag", "-a", "v0.9.0-tree", tree, "-m", "x", date="2026-05-15T10:00:00+08:00")
     tags = read_version_tags(git_repo.path, "acme/widgets", WEEK.start, WEEK.end)
     assert [(t.name, t.sha, t.tagged_at.isoformat()) for t in tags] == [
-        ("v0.9.0", bump, "2026-05-14T07:34:50+00:00")
+        ("v0.9.0", bump, "2026-05-14T07:34:50+00:00"),
+        ("v0.9.0-final", bump, "2026-05-15T01:00:00+00:00"),
     ]
     assert all(t.repo == "acme/widgets" for t in tags)
 

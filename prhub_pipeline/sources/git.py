@@ -615,25 +615,37 @@ def read_window(
 def read_version_tags(
     git_path: Path, repo: str, start: datetime, end: datetime
 ) -> list[ReleaseTag]:
-    """The clone's version tags (`VERSION_TAG`) dated in [start, end), oldest first (see
-    `ReleaseTag`)."""
+    """The clone's version tags (`VERSION_TAG`) of commits, dated in [start, end), oldest
+    first (see `ReleaseTag`). A tag of a tree or blob is no release; an annotated tag without
+    a tagger is dated by its commit; a tag of a tag is followed to its commit."""
+    git_dir = _git_dir(git_path)
     output = _run_git(
         git_path,
         [
             "for-each-ref",
-            "--format=%(refname:strip=2)%00%(creatordate:iso-strict)%00%(objectname)"
-            "%00%(*objectname)",
+            "--format=%(refname:strip=2)%00%(creatordate:iso-strict)%00%(objecttype)"
+            "%00%(objectname)%00%(*objecttype)%00%(*objectname)%00%(*committerdate:iso-strict)",
             "refs/tags",
         ],
     )
     tags = []
     for line in output.splitlines():
-        name, dated, sha, peeled = line.split("\0")
-        if not VERSION_TAG.match(name) or not dated:
+        name, dated, kind, sha, peeled_kind, peeled, committed = line.split("\0")
+        if not VERSION_TAG.match(name):
+            continue
+        commit: str | None = sha
+        if kind == "tag" and peeled_kind == "commit":
+            commit, dated = peeled, dated or committed
+        elif kind == "tag" and peeled_kind == "tag":  # rare: one rev-parse
+            peel = f"refs/tags/{name}^{{commit}}"
+            commit = _try_git(git_dir, ["rev-parse", "--verify", "-q", peel])
+        elif kind != "commit":
+            continue
+        if not commit or not dated:
             continue
         tagged_at = datetime.fromisoformat(dated).astimezone(UTC)
         if start <= tagged_at < end:
-            tags.append(ReleaseTag(repo=repo, name=name, sha=peeled or sha, tagged_at=tagged_at))
+            tags.append(ReleaseTag(repo=repo, name=name, sha=commit, tagged_at=tagged_at))
     return sorted(tags, key=lambda tag: (tag.tagged_at, tag.name))
 
 
