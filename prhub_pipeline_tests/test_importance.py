@@ -343,6 +343,8 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[Feature] Remove additional config option", "refactor", False, ["feature"]),
         ("[rollout] feat: deprecate all rollout sharding managers", "refactor", False, ["rollout"]),
         ("feat: drop-in replacement for the sampler", "feat", False, []),
+        ("feat: removable storage backends", "feat", False, []),
+        ("feat: deprecation warnings for the old engine", "feat", False, []),
     ],
 )
 def test_parse_title(title: str, pr_type: str, breaking: bool, tags: list[str]) -> None:
@@ -2277,6 +2279,7 @@ def test_a_pr_changing_documentation_alone_is_a_docs_change_whatever_its_verb() 
         # Words that name another change or what stays unchanged (verl #7328, #7413, #7334).
         ("Rebased on a MoE residual-memory leak fix.", set()),
         ("There is a memory leak in the rollout workers.", {"oom"}),
+        ("This PR is a memory leak fix for the rollout worker.", {"oom"}),
         ("Checked the non-regression cases too.", set()),
         ("Warn when flash-attn is built against a mismatched CUDA runtime.", set()),
         ("Fix the logprob mismatch between rollout and training.", {"wrong_result"}),
@@ -2449,6 +2452,8 @@ def test_an_error_the_bug_failed_to_raise_or_a_wrong_argument_is_no_impact() -> 
     # An error the fix turns away with on purpose (verl #7243).
     rejected = "EP export is explicitly rejected with `NotImplementedError` instead."
     assert "crash" not in fix_impacts("fix: export", rejected)
+    # What the bug did to requests is the bug's.
+    assert "crash" in fix_impacts("fix: x", "Requests were rejected with `RuntimeError`.")
     # An error the bug raises, and a wrong value, still are.
     assert "crash" in fix_impacts("fix: hf rollout", "A NotImplementedError is raised at start.")
     assert "wrong_result" in fix_impacts("fix: loss", "The loss is incorrect after resume.")

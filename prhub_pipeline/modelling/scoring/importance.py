@@ -208,8 +208,10 @@ _FIX_IMPACT_PATTERNS: dict[FixImpact, re.Pattern[str]] = {
         r"|\bcannot (?:start|load|import)\b|崩溃|报错|异常退出",
     ),
     "oom": re.compile(
-        # Not "a MoE residual-memory leak fix" (verl #7328): another change named.
-        r"\bOOM(?:s|ed|[- ]?kill\w*)?\b|out of memory|memory leak(?!s?\s+fix(?:es)?\b)"
+        # Not "a MoE residual-memory leak fix" (verl #7328): another change, named by a
+        # compound; "This PR is a memory leak fix" is this one.
+        r"\bOOM(?:s|ed|[- ]?kill\w*)?\b|out of memory|(?<!-)memory leak"
+        r"|-memory leak(?!s?\s+fix(?:es)?\b)"
         r"|显存不足|内存泄漏|内存溢出|显存溢出",
         re.IGNORECASE,
     ),
@@ -289,8 +291,11 @@ _IMPERATIVE = re.compile(r"^\s*(?:do\s+not|don['’]t)\b", re.IGNORECASE)
 _RAISED_BY_THE_FIX = re.compile(
     r"\b(?:now|adds?|added)\b(?:\s+\S+){0,4}?\s+(?:raises?|throws?)\s+(?:an?\s+|the\s+)?`?$"
     # What the fix turns away on purpose (verl #7243: "EP export is explicitly rejected with
-    # `NotImplementedError` instead of silently producing ...").
-    r"|\b(?:rejected|refused|rejects?|refuses?|fails?\s+fast)\s+with\s+(?:an?\s+|the\s+)?`?$",
+    # `NotImplementedError` instead of silently producing ..."), not what the bug did
+    # ("requests were rejected with `RuntimeError`").
+    r"|\b(?:(?:is|are)\s+(?:now\s+|explicitly\s+|clearly\s+)*(?:rejected|refused)|now\s+"
+    r"(?:rejects?|refuses?|fails?\s+fast)|(?:rejects?|refuses?|fails?\s+fast))"
+    r"\s+with\s+(?:an?\s+|the\s+)?`?$",
     re.IGNORECASE,
 )
 # An error the bug failed to raise, which the fix raises (verl #885: "the NotImplementedError

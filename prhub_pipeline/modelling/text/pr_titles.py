@@ -358,7 +358,11 @@ def parse_title(title: str) -> TitleInfo:
 
 # `feat: remove the chat scheduler`, `[Feature] Remove ...`: taking something out is no new
 # feature (verl #7374 read "new feature: remove mindspeedllm backend engine support").
-_REMOVES = re.compile(r"^(?:remov|delet|deprecat|drop(?:s|ped|ping)?(?![\w-]))", re.IGNORECASE)
+_REMOVES = re.compile(
+    r"^(?:remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|deprecat(?:e|es|ed|ing)|drop(?:s|ped|ping)?)"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
 
 
 def _removal_is_no_feature(pr_type: PrType, subject: str) -> PrType:
