@@ -356,7 +356,8 @@ class RequestStats(BaseModel):
     follow_up_items: int = 0  # connection pages fetched by follow-ups
     search_parts: int = 1  # ranges searched: more than 1 when a week held over 1,000 PRs
     page_shrinks: int = 0  # times GitHub timed out on a query and the pages were halved
-    truncated_file_lists: int = 0  # PRs with more files than the 3,000 GitHub lists
+    # PRs whose listed files fall short of their changed files (GitHub lists 3,000 at most).
+    truncated_file_lists: int = 0
     points_spent: int = 0  # sum of rateLimit.cost
     retries: int = 0
     rate_limit_waits: int = 0

@@ -518,7 +518,8 @@ def test_definitions_load_and_checks_pass(history: GitRepo, tmp_path: Path) -> N
     assert {"report", "key_pr_count", "risk_flags"} <= set(report.metadata)
     html = report.metadata["file_en_html"].value
     assert str(html).endswith("acme/widgets/2026-05-11.en.html") and Path(str(html)).is_file()
-    assert {"file_zh_md", "file_zh_html", "file_en_md"} <= set(report.metadata)
+    assert {"file_zh_md", "file_zh_html", "file_en_md", "file_index"} <= set(report.metadata)
+    assert "file_html" not in report.metadata
 
 
 def test_the_sql_models_are_refreshed_after_each_weekly_run(

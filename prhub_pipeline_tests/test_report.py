@@ -410,11 +410,16 @@ def test_a_reland_is_told_by_its_title_its_revert_or_its_files() -> None:
     )
     assert relanding(101, 100, known(wider)) is None  # mostly other files: a new change
     # Its description says so, under another title and files (verl #7327: "Reland of #5599").
-    for body in ("Reland of #100, with the receiver fixed.", "Re-lands acme/widgets#100"):
+    for body in (
+        "Reland of #100, with the receiver fixed.",
+        f"Re-lands {REPO}#100",
+        f"Relanding https://github.com/{REPO}/pull/100 again.",
+    ):
         told = make_pr(107, "[vllm] fix: resolve base_layer", body=body, merged_at=MERGED + 9 * day)
         assert relanding(101, 100, known(told, renamed)) == 107, body
-    unrelated = make_pr(108, "fix: x", body="Relanded #1000 last week.", merged_at=MERGED + 2 * day)
-    assert relanding(101, 100, known(unrelated)) is None
+    for body in ("Relanded #1000 last week.", "Reland of vllm-project/vllm#100 upstream."):
+        unrelated = make_pr(108, "fix: x", body=body, merged_at=MERGED + 2 * day)
+        assert relanding(101, 100, known(unrelated)) is None, body
 
 
 def test_a_pr_under_an_earlier_prs_title_names_it() -> None:

@@ -103,10 +103,14 @@ def _report_metadata(results: Sequence[WeekReport]) -> dict[str, dg.MetadataValu
 
 
 def _report_files(files: Sequence[Path]) -> dict[str, dg.MetadataValue]:
-    """One path entry per written file, `file_en_html` for `2026-05-11.en.html`: the UI shows
-    each as a copyable path."""
+    """One path entry per written file, `file_en_html` for `2026-05-11.en.html` and
+    `file_index` for the repository's `index.html`: the UI shows each as a copyable path."""
     return {
-        "file_" + "_".join(path.name.split(".")[1:]): dg.MetadataValue.path(str(path))
+        (
+            "file_index"
+            if path.name == "index.html"
+            else "file_" + "_".join(path.name.split(".")[1:])
+        ): dg.MetadataValue.path(str(path))
         for path in files
     }
 

@@ -416,9 +416,11 @@ def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int
             soon and len(files) >= RELAND_MIN_FILES and theirs >= RELAND_FILE_SHARE and own >= 0.5
         )
 
+    # Its own repository's PR: `#N`, `owner/name#N` or the PR's URL, not another's `#N`.
+    repo = re.escape(reverted.repo)
     says_so = re.compile(
         rf"\bre-?(?:land|apply|submit)\w*\s+(?:of\s+|for\s+)?"
-        rf"(?:[\w.-]+/[\w.-]+#|#|https?://github\.com/[\w.-]+/[\w.-]+/pull/){target}\b",
+        rf"(?:(?<![\w./-]){repo}#|(?<![\w./-])#|https?://github\.com/{repo}/pull/){target}\b",
         re.IGNORECASE,
     )
     for evidence in (

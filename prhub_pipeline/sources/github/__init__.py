@@ -15,10 +15,11 @@ A week is fetched with as few sequential requests as the page sizes allow:
    the next search page when there is one.
 3. Every response is kept as a `RawPage`; `parse_pages` rebuilds the records from those pages
    alone and proves completeness (search union == `issueCount`, every connection == its
-   `totalCount`, a PR's files == `changedFiles`), so later stages never re-fetch and a short
-   page fails loudly. One limit it cannot prove away: GitHub lists at most 3,000 files of a PR
-   (`totalCount` says 3,000 too; only `changedFiles` tells the truth), so a larger PR keeps its
-   first 3,000 files, is logged, and is counted in `RequestStats.truncated_file_lists`.
+   `totalCount`), so later stages never re-fetch and a short page fails loudly. One limit it
+   cannot prove away: GitHub lists at most 3,000 files of a PR (`totalCount` says 3,000 too;
+   only `changedFiles` tells the truth), so a PR whose listed files fall short of
+   `changedFiles` keeps those it lists, is logged, and is counted in
+   `RequestStats.truncated_file_lists`.
 
 Cost (GitHub's formula: connection requests / 100, nodes capped at 500,000 per query) with the
 default `PageSizes`: a search page asks for 25 PRs x (files 100, labels 100, reviews 100,

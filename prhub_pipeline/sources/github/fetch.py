@@ -64,12 +64,13 @@ def fetch_week(
 
 
 def _count_truncated_file_lists(repo: str, window: WeekWindow, prs: Sequence[PullRequest]) -> int:
-    """The PRs whose files GitHub cut at 3,000, each logged: nothing else shows them (their
-    `changed_files` keeps the true count, their `files` the 3,000 listed)."""
+    """The PRs whose listed files fall short of `changedFiles` (GitHub lists at most 3,000),
+    each logged: nothing else shows them (their `changed_files` keeps the true count, their
+    `files` those listed)."""
     truncated = [pr for pr in prs if pr.changed_files > len(pr.files)]
     for pr in truncated:
         logger.warning(
-            "%s, week of %s: PR #%d changed %d files, but GitHub lists only the first %d;"
+            "%s, week of %s: PR #%d changed %d files, but GitHub listed %d;"
             " the rest are not stored",
             repo,
             window.week_start,
