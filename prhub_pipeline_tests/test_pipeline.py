@@ -37,14 +37,21 @@ from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
 from prhub_pipeline.records import RequestStats
 from prhub_pipeline.sources.git import CloneUpdate
 from prhub_pipeline.stages import report as report_stage
-from prhub_pipeline.stages.ingest import WeekIngest, ingest_summary
+from prhub_pipeline.stages.ingest import (
+    SourceCheckError,
+    WeekIngest,
+    ingest_summary,
+    refuse_losing,
+)
 from prhub_pipeline.stages.modules import ClassifierSummary, WeekModules, tally_modules
-from prhub_pipeline.warehouse import connect
+from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.connection import WarehouseLockedError
+from prhub_pipeline.warehouse.prs import pr_tables
 from prhub_pipeline.warehouse.query import format_table
 from prhub_pipeline.weeks import WeekWindow
 from prhub_pipeline_tests.conftest import empty_warehouse, write_config
 from prhub_pipeline_tests.gitrepo import GitRepo
+from prhub_pipeline_tests.test_importance import make_pr
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 WEEKS = ["2026-05-04", "2026-05-11", "2026-05-18", "2026-05-25"]
@@ -324,10 +331,33 @@ def test_a_source_without_a_stored_weeks_prs_replaces_nothing(
         f"SourceCheckError: acme/widgets: the clone lacks PRs stored for week(s) {lost}: their"
         f" merge commits are not on releases in {history.path}; refusing to replace them."
         " Update the clone (git fetch), or check the repository's `branch`, `git_path` or"
-        " `name`."
+        " `name`. If the branch's history lost them upstream, delete the week's stored PRs"
+        " (DELETE FROM prs WHERE repo = 'acme/widgets' AND week_start = '<week>') and run it"
+        " again."
     ) in err
     assert stored(config, "SELECT week_start::VARCHAR, number FROM prs ORDER BY 2") == before
     assert stored(config, "SELECT week_start::VARCHAR, markdown FROM weekly_reports") == reports
+
+
+def test_prs_the_github_source_stored_off_the_branch_do_not_hold_a_git_week(
+    tmp_path: Path,
+) -> None:
+    """The github source searches every branch unless `branch` is set: its release-branch PRs
+    are never on the clone's first-parent history, and refusing them would block the week for
+    good. Only the git source's own PRs are held to the branch."""
+    week = date(2026, 5, 11)
+    on_branch = make_pr(1, merged_at=datetime(2026, 5, 12, tzinfo=UTC)).model_copy(
+        update={"merge_commit_sha": "a" * 40, "repo": "acme/widgets"}
+    )
+    release = make_pr(2, merged_at=datetime(2026, 5, 13, tzinfo=UTC)).model_copy(
+        update={"merge_commit_sha": "b" * 40, "source": "github", "repo": "acme/widgets"}
+    )
+    repo = load_settings(write_config(tmp_path, tmp_path)).repo("acme/widgets")
+    with connect(tmp_path / "w.duckdb") as con:
+        replace_partition(con, "acme/widgets", week, pr_tables(week, [on_branch, release]))
+        refuse_losing(con, repo, {week: [on_branch]}, {"a" * 40})
+        with pytest.raises(SourceCheckError, match=r"2026-05-11 \(1 of 1 stored, e.g. #1\)"):
+            refuse_losing(con, repo, {week: []}, set())
 
 
 def test_a_shallow_clone_is_refused_before_anything_is_read(

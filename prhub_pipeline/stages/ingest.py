@@ -206,7 +206,9 @@ def refuse_losing(
     clone nobody updated: verl's week of 2026-05-11 went from 43 PRs to 16, rc 0) or follows
     another line of history, and replacing the week would delete its data and publish a report
     of part of it. A missing PR whose commit is on the branch is read otherwise now (its
-    message no longer names it), which the run may store.
+    message no longer names it), which the run may store. PRs the github source stored (those
+    of release branches too, when it searched every branch) are held to `refuse_emptying`
+    only. Where history really lost them upstream, the error says how to let the week go.
     """
     stored = week_merge_commits(con, repo.name, sorted(read))
     lost: dict[date, tuple[int, list[int]]] = {}
@@ -226,7 +228,9 @@ def refuse_losing(
             f"{repo.name}: the clone lacks PRs stored for week(s) {weeks}: their merge commits"
             f" are not on {repo.branch or 'HEAD'} in {repo.git_path}; refusing to replace them."
             " Update the clone (git fetch), or check the repository's `branch`, `git_path` or"
-            " `name`."
+            " `name`. If the branch's history lost them upstream, delete the week's stored PRs"
+            f" (DELETE FROM prs WHERE repo = '{repo.name}' AND week_start = '<week>') and run"
+            " it again."
         )
 
 
@@ -328,12 +332,9 @@ def _ingest_git(
     results = []
     with connect(settings.database) as con:
         refuse_stored_elsewhere(con, repo.name, prs)
-        refuse_losing(
-            con,
-            repo,
-            {w.week_start: by_week.get(w.week_start, []) for w in windows},
-            history.branch_commits,
-        )
+        read = {w.week_start: by_week.get(w.week_start, []) for w in windows}
+        refuse_losing(con, repo, read, history.branch_commits)
+        refuse_emptying(con, repo.name, read)  # of what another source stored too
         late = record_late_prs(
             con, repo.name, {w.week_start: by_week[w.week_start] for w in earlier}
         )

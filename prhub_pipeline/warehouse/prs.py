@@ -239,11 +239,13 @@ def week_pr_numbers(
 def week_merge_commits(
     con: duckdb.DuckDBPyConnection, repo: str, weeks: Sequence[date]
 ) -> dict[date, list[tuple[int, str | None]]]:
-    """The stored PRs of these weeks of a repository, as (number, merge commit) by week."""
+    """The PRs of these weeks of a repository that the git source stored, as (number, merge
+    commit) by week."""
     found: dict[date, list[tuple[int, str | None]]] = {}
     for week, number, sha in con.execute(
         "SELECT week_start, number, merge_commit_sha FROM prs"
-        " WHERE repo = ? AND list_contains(?::DATE[], week_start) ORDER BY week_start, number",
+        " WHERE repo = ? AND source = 'git' AND list_contains(?::DATE[], week_start)"
+        " ORDER BY week_start, number",
         [repo, list(weeks)],
     ).fetchall():
         found.setdefault(week, []).append((number, sha))
