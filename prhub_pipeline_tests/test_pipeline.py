@@ -1140,6 +1140,40 @@ def test_a_version_tagged_in_the_week_is_stored_and_named_in_the_summary(
     assert f"本周发布：v1.2.0（05-28 打标签，提交 {sha[:9]}）。" in reports["zh"]
 
 
+def test_a_tag_pushed_after_its_week_was_reported_gets_the_week_run_again(
+    git_repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """verl tags its releases lightweight, so a tag carries its commit's date: v0.9.0 is dated
+    Friday 2026-08-14 and may be pushed after the schedule reported that week on Monday, which
+    then never said it. The next run notices it, and the schedule runs the week again."""
+    commit_core_fixes(git_repo, [(101, "2026-05-05", None), (102, "2026-05-08", None)])
+    release = git_repo.git("rev-parse", "HEAD")
+    config = write_config(tmp_path, git_repo.path)
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[0]]) == 0
+    git_repo.git("tag", "v1.0.0", release)  # pushed after the week was reported
+    git_repo.commit("[core] fix: next (#104)", "2026-05-12T10:00:00+08:00", {"src/n.py": "1\n"})
+    capsys.readouterr()
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[1]]) == 0
+    assert "version tags pushed after their weeks were reported: 2026-05-04 gains v1.0.0" in (
+        capsys.readouterr().out
+    )
+    settings = load_settings(config)
+    monday_morning = datetime(2026, 5, 17, 22, 0, tzinfo=UTC)  # after the week of 05-11
+    assert requested(weekly_run_requests(settings, monday_morning)) == [
+        "acme/widgets|2026-05-04..2026-05-11"
+    ]
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[0]]) == 0
+    report = stored(
+        config,
+        "SELECT markdown FROM weekly_reports WHERE week_start = '2026-05-04' AND lang = 'en'",
+    )[0][0]
+    assert f"Released this week: v1.0.0 (tagged May 8 on commit {release[:9]})." in str(report)
+    # Reported with it, the week is not run again; a later run keeps when it was noticed.
+    assert [r.partition_key for r in weekly_run_requests(settings, monday_morning)] == [
+        "acme/widgets|2026-05-11"
+    ]
+
+
 def test_each_week_of_a_range_run_carries_its_own_metadata(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:

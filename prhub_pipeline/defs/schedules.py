@@ -1,6 +1,6 @@
 """The weekly schedule: on Monday morning, the previous complete week of every repository (and
-earlier weeks left without a report, or lacking PRs found since); the classifier's an hour
-before."""
+earlier weeks left without a report, or lacking PRs or release tags found since); the
+classifier's an hour before."""
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta

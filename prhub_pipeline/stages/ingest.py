@@ -54,6 +54,7 @@ from prhub_pipeline.warehouse.prs import (
     prs_in_other_weeks,
     pushed_commit_tables,
     release_tables,
+    release_tag_names,
     repos_with_merge_commits,
     week_merge_commits,
     week_pr_numbers,
@@ -303,14 +304,7 @@ def _ingest_git(
     assert repo.git_path is not None  # the config requires it for the git source
     check_clone(repo.git_path, repo.name)
     clone = update_clone(repo.git_path, repo.branch) if repo.git_fetch else None
-    earlier = windows_for(
-        settings,
-        [
-            week
-            for n in range(LATE_PR_WEEKS, 0, -1)
-            if (week := windows[0].week_start - timedelta(weeks=n)) >= repo.start
-        ],
-    )
+    earlier = _earlier_windows(settings, repo, windows)
     history = read_window(
         repo.git_path, repo.name, (earlier or windows)[0].start, windows[-1].end, branch=repo.branch
     )
@@ -322,9 +316,10 @@ def _ingest_git(
     pushed: dict[date, list[PushedCommit]] = defaultdict(list)
     for commit in history.pushed:
         pushed[week_of(commit.committed_at, settings.timezone)].append(commit)
-    releases: dict[date, list[ReleaseTag]] = defaultdict(list)
-    for tag in read_version_tags(repo.git_path, repo.name, windows[0].start, windows[-1].end):
-        releases[week_of(tag.tagged_at, settings.timezone)].append(tag)
+    releases = _by_week(
+        read_version_tags(repo.git_path, repo.name, (earlier or windows)[0].start, windows[-1].end),
+        settings.timezone,
+    )
     versions = read_file_versions(repo.git_path, _compared_files(repo, prs))
     diffs_by_pr: dict[int, list[ConfigFileDiff]] = defaultdict(list)
     for diff in config_file_diffs(repo.name, versions):
@@ -335,8 +330,10 @@ def _ingest_git(
         read = {w.week_start: by_week.get(w.week_start, []) for w in windows}
         refuse_losing(con, repo, read, history.branch_commits)
         refuse_emptying(con, repo.name, read)  # of what another source stored too
-        late = record_late_prs(
-            con, repo.name, {w.week_start: by_week[w.week_start] for w in earlier}
+        now = datetime.now(UTC)
+        late = _notes(
+            record_late_prs(con, repo.name, {w.week_start: by_week[w.week_start] for w in earlier}),
+            record_late_release_tags(con, repo.name, _of(releases, earlier), now),
         )
         for window in windows:
             week_prs = by_week.get(window.week_start, [])
@@ -348,7 +345,9 @@ def _ingest_git(
                 *config_diff_tables(window.week_start, diffs),
                 *landing_tables(window.week_start, []),
                 *pushed_commit_tables(window.week_start, week_pushed),
-                *release_tables(window.week_start, releases.get(window.week_start, [])),
+                *release_tables(
+                    con, repo.name, window.week_start, releases.get(window.week_start, []), now
+                ),
             ]
             replace_partition(con, repo.name, window.week_start, tables)
             results.append(
@@ -364,6 +363,67 @@ def _ingest_git(
                 )
             )
     return results
+
+
+def _earlier_windows(
+    settings: Settings, repo: RepoConfig, windows: Sequence[WeekWindow]
+) -> list[WeekWindow]:
+    """The LATE_PR_WEEKS weeks before a run's (from the repository's start): what a source
+    has for them since they were reported (merges, tags) is told and queued again."""
+    return windows_for(
+        settings,
+        [
+            week
+            for n in range(LATE_PR_WEEKS, 0, -1)
+            if (week := windows[0].week_start - timedelta(weeks=n)) >= repo.start
+        ],
+    )
+
+
+def _by_week(tags: Sequence[ReleaseTag], timezone: str) -> dict[date, list[ReleaseTag]]:
+    weeks: dict[date, list[ReleaseTag]] = defaultdict(list)
+    for tag in tags:
+        weeks[week_of(tag.tagged_at, timezone)].append(tag)
+    return weeks
+
+
+def _of(
+    releases: Mapping[date, list[ReleaseTag]], windows: Sequence[WeekWindow]
+) -> dict[date, list[ReleaseTag]]:
+    return {w.week_start: releases.get(w.week_start, []) for w in windows}
+
+
+def _notes(*notes: str | None) -> str | None:
+    return "; ".join(note for note in notes if note) or None
+
+
+def record_late_release_tags(
+    con: duckdb.DuckDBPyConnection,
+    repo: str,
+    in_source: Mapping[date, Sequence[ReleaseTag]],
+    now: datetime,
+) -> str | None:
+    """Store, for each reported week of `in_source`, the version tags the source has for it
+    that it was stored without, noticed `now`: a tag pushed after the week was reported (a
+    lightweight tag carries its commit's date: verl's v0.9.0 is dated the Friday before the
+    Monday it was pushed on, maybe after the schedule reported that week). The weekly schedule
+    then runs the week again, and its summary names the release. Says which, or None."""
+    if not in_source:
+        return None
+    told = []
+    for week in sorted(reported_weeks(con, repo, min(in_source), max(in_source))):
+        tags = in_source.get(week, [])
+        stored = release_tag_names(con, repo, week)
+        new = [tag.name for tag in tags if tag.name not in stored]
+        if new:
+            replace_partition(con, repo, week, release_tables(con, repo, week, tags, now))
+            told.append(f"{week} gains {', '.join(new)}")
+    if not told:
+        return None
+    return (
+        f"{repo}: version tags pushed after their weeks were reported: {'; '.join(told)}; the"
+        f" weekly schedule runs them again, or run `prhub materialize --repo {repo} --week WEEK`"
+    )
 
 
 def record_late_prs(
@@ -407,15 +467,25 @@ def _ingest_github(
     """Fetch and store week by week: a failure keeps every week stored before it, and the
     failing week's previous data, intact. The warehouse is not held open while fetching."""
     results = []
-    releases: dict[date, list[ReleaseTag]] = defaultdict(list)
+    earlier = _earlier_windows(settings, repo, windows)
+    releases: dict[date, list[ReleaseTag]] = {}
+    late: str | None = None
     with GitHubClient(repo.github) as client:
         for window in windows:
             week = fetch_week(client, repo.name, window, branch=repo.branch)
             if window is windows[0]:  # one read for the run's weeks, counted in its first
-                for tag in fetch_version_tags(
-                    client, repo.name, windows[0].start, windows[-1].end, stats=week.stats
-                ):
-                    releases[week_of(tag.tagged_at, settings.timezone)].append(tag)
+                tags = fetch_version_tags(
+                    client,
+                    repo.name,
+                    (earlier or windows)[0].start,
+                    windows[-1].end,
+                    stats=week.stats,
+                )
+                releases = _by_week(tags, settings.timezone)
+                with connect(settings.database) as con:
+                    late = record_late_release_tags(
+                        con, repo.name, _of(releases, earlier), datetime.now(UTC)
+                    )
             files = _compared_files(repo, week.prs)
             unread = None
             try:
@@ -444,14 +514,28 @@ def _ingest_github(
                 *github_tables(window.week_start, week),
                 # GitHub lists PRs, not pushes; a repository may have moved from git to github.
                 *pushed_commit_tables(window.week_start, []),
-                *release_tables(window.week_start, releases.get(window.week_start, [])),
             ]
             with connect(settings.database) as con:
                 refuse_stored_elsewhere(con, repo.name, week.prs)
                 refuse_emptying(con, repo.name, {window.week_start: week.prs})
+                tables += release_tables(
+                    con,
+                    repo.name,
+                    window.week_start,
+                    releases.get(window.week_start, []),
+                    datetime.now(UTC),
+                )
                 replace_partition(con, repo.name, window.week_start, tables)
             results.append(
-                _summary(repo, window, week.prs, diffs, stats=week.stats, unread_config=unread)
+                _summary(
+                    repo,
+                    window,
+                    week.prs,
+                    diffs,
+                    stats=week.stats,
+                    unread_config=unread,
+                    late_prs=late,
+                )
             )
     return results
 

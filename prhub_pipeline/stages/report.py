@@ -43,6 +43,7 @@ from prhub_pipeline.warehouse.prs import (
     read_release_tags,
     week_pr_numbers,
     weeks_with_late_prs,
+    weeks_with_late_release_tags,
 )
 from prhub_pipeline.warehouse.reports import (
     list_reports,
@@ -210,8 +211,9 @@ SCHEDULE_LOCK_SECONDS = 5.0
 
 
 def weeks_to_run_again(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[date]:
-    """Of `weeks`, those with no stored report (their run failed, or none ran) or that lack PRs
-    a later git run found for them (`late_prs`), oldest first; all of them before the
+    """Of `weeks`, those with no stored report (their run failed, or none ran), that lack PRs
+    a later git run found for them (`late_prs`), or whose report predates a version tag stored
+    for them since (`weeks_with_late_release_tags`), oldest first; all of them before the
     warehouse exists. Raises WarehouseError when the warehouse cannot be read within
     SCHEDULE_LOCK_SECONDS."""
     if not weeks:
@@ -222,4 +224,5 @@ def weeks_to_run_again(settings: Settings, repo: RepoConfig, weeks: Sequence[dat
     with connect(settings.database, read_only=True, lock_timeout=SCHEDULE_LOCK_SECONDS) as con:
         reported = reported_weeks(con, repo.name, first, last)
         late = weeks_with_late_prs(con, repo.name, first, last)
+        late |= weeks_with_late_release_tags(con, repo.name, first, last)
     return sorted(week for week in weeks if week not in reported or week in late)

@@ -115,13 +115,50 @@ def pushed_commit_tables(week_start: date, commits: Sequence[PushedCommit]) -> l
     return [TableRows("pushed_commits", PUSHED_COLUMNS, rows)]
 
 
-RELEASE_COLUMNS = ("repo", "week_start", "name", "sha", "tagged_at")
+RELEASE_COLUMNS = ("repo", "week_start", "name", "sha", "tagged_at", "noticed_at")
 
 
-def release_tables(week_start: date, tags: Sequence[ReleaseTag]) -> list[TableRows]:
-    """The `release_tags` rows of one partition (none: the partition's are emptied)."""
-    rows = [(t.repo, week_start, t.name, t.sha, t.tagged_at) for t in tags]
+def release_tables(
+    con: duckdb.DuckDBPyConnection,
+    repo: str,
+    week_start: date,
+    tags: Sequence[ReleaseTag],
+    now: datetime,
+) -> list[TableRows]:
+    """The `release_tags` rows of one partition (none: the partition's are emptied). A tag
+    stored before keeps when it was first noticed; a new one is noticed `now`."""
+    noticed = dict(
+        con.execute(
+            "SELECT name, noticed_at FROM release_tags WHERE repo = ? AND week_start = ?",
+            [repo, week_start],
+        ).fetchall()
+    )
+    rows = [
+        (t.repo, week_start, t.name, t.sha, t.tagged_at, noticed.get(t.name, now)) for t in tags
+    ]
     return [TableRows("release_tags", RELEASE_COLUMNS, rows)]
+
+
+def release_tag_names(con: duckdb.DuckDBPyConnection, repo: str, week_start: date) -> set[str]:
+    """The names of the version tags stored for one week."""
+    rows = con.execute(
+        "SELECT name FROM release_tags WHERE repo = ? AND week_start = ?", [repo, week_start]
+    ).fetchall()
+    return {name for (name,) in rows}
+
+
+def weeks_with_late_release_tags(
+    con: duckdb.DuckDBPyConnection, repo: str, first: date, last: date
+) -> set[date]:
+    """The weeks from `first` to `last` whose report predates a release tag stored for them
+    since (a tag pushed after the week was reported); none before any run made the table."""
+    (tables,) = con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'release_tags'"
+    ).fetchone() or (0,)
+    if not tables:
+        return set()
+    rows = con.execute(read_sql("select_weeks_with_late_release_tags.sql"), [repo, first, last])
+    return {week for (week,) in rows.fetchall()}
 
 
 def read_release_tags(
