@@ -484,7 +484,7 @@ def find_config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
     return Path(DEFAULT_CONFIG_NAME)
 
 
-def describe_validation_error(
+def describe_config_error(
     path: Path, error: ValidationError, document: yaml.Node | None, at: Sequence[int | str] = ()
 ) -> str:
     """`FILE:LINE: key: message` (or `FILE: key: message (line N); ...` for several) for a
@@ -492,12 +492,6 @@ def describe_validation_error(
     (`("repos", 0, "modules")`), so its keys are named and found as prhub.yaml's are."""
     line, problem = _describe(error, document, at)
     return f"{path}:{line}: {problem}" if line else f"{path}: {problem}"
-
-
-def load_yaml_document(path: Path) -> tuple[Any, yaml.Node | None]:
-    """A YAML file's data, and its document's nodes for describe_validation_error; errors as
-    load_yaml_file's."""
-    return _load_yaml(path)
 
 
 def _describe(
@@ -635,10 +629,10 @@ def load_yaml_file(path: Path) -> Any:
     """A YAML file's data. Every problem is a one-line ConfigError naming the file and where
     in it: not UTF-8, not YAML (line and column), a key given twice or a date that is none
     (line and key)."""
-    return _load_yaml(path)[0]
+    return load_yaml_document(path)[0]
 
 
-def _load_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
+def load_yaml_document(path: Path) -> tuple[Any, yaml.Node | None]:
     """A YAML file's data and its document's nodes (which know every key's line)."""
     try:
         text = read_utf8_text(path)
@@ -679,7 +673,7 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
     config_path = find_config_path(path).expanduser().resolve()
     if not config_path.is_file():
         raise ConfigError(f"config file not found: {config_path}")
-    raw, document = _load_yaml(config_path)
+    raw, document = load_yaml_document(config_path)
     if not isinstance(raw, dict):
         raise ConfigError(f"{config_path}: expected a mapping of settings at the top level")
     try:

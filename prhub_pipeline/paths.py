@@ -73,7 +73,8 @@ def _class_regex(body: str) -> str:
     matches a `/`."""
     negated = body[:1] in ("!", "^")
     body = body[1:] if negated else body
-    escaped = "".join("\\" + c if c in "\\[]^" else c for c in body)
+    # `&`, `~` and `|` doubled are set operations to Python's regex: always literal here.
+    escaped = "".join("\\" + c if c in "\\[]^&~|" else c for c in body)
     return f"(?!/)[{'^' if negated else ''}{escaped}]"
 
 
@@ -94,6 +95,11 @@ def check_glob(pattern: str) -> str:
             raise ValueError(
                 f"{pattern!r}: the `[` at position {i + 1} opens a character class that never"
                 " closes (`*.[ch]` matches .c and .h files)"
+            )
+        if pattern.startswith(("[[:", "[![:", "[^[:"), i):
+            raise ValueError(
+                f"{pattern!r}: POSIX classes like `[[:alpha:]]` are not supported; list the"
+                " characters or a range (`[a-zA-Z]`)"
             )
         i = end + 1
     try:

@@ -487,6 +487,10 @@ def test_numbers_written_as_numbers_are_kept(tmp_path: Path) -> None:
         ),
         ("scoring: {doc_paths: ['  ']}", r"doc_paths: an empty pattern matches nothing"),
         (
+            "scoring: {doc_paths: ['[[:alpha:]]*.md']}",
+            r"doc_paths: '\[\[:alpha:\]\]\*\.md': POSIX classes like",
+        ),
+        (
             "themes: [{name: CI, paths: ['ci/[abc']}]",
             r"repos\.0\.themes\.0\.paths: 'ci/\[abc': the `\[` at position 4",
         ),
@@ -514,6 +518,7 @@ def test_a_glob_that_cannot_match_as_meant_is_refused(
         ("[!_]*.py", ["ops.py", "x/ops.py"], ["_private.py", "x/_p.py"]),
         ("a[/]b", [], ["a/b"]),  # a class, like `?`, never matches the `/` between folders
         ("v[]x]", ["v]", "vx"], ["v"]),  # a `]` first in the class is one of its characters
+        ("a[&&]b", ["a&b"], ["ab", "a&&b"]),  # no set operation, no warning
     ],
 )
 def test_a_glob_character_class_matches_one_of_its_characters(

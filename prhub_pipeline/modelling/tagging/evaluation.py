@@ -25,7 +25,7 @@ from prhub_pipeline.config import (
     ModulesConfig,
     RepoConfig,
     Settings,
-    describe_validation_error,
+    describe_config_error,
     load_yaml_document,
     normalise_tag,
 )
@@ -113,7 +113,7 @@ def load_modules_config(path: Path) -> ModulesConfig:
         return ModulesConfig.model_validate(section)
     except ValidationError as exc:
         # As prhub.yaml's errors read: the key where it is in the file, and its line.
-        raise EvaluationError(describe_validation_error(path, exc, document, at)) from None
+        raise EvaluationError(describe_config_error(path, exc, document, at)) from None
 
 
 def _modules_section(path: Path, raw: dict[str, Any]) -> tuple[Any, tuple[int | str, ...]]:
