@@ -266,8 +266,8 @@ def test_a_pr_with_more_files_than_github_lists_is_counted_and_logged(
     assert by_number[6600].changed_files == 3500 and len(by_number[6600].files) == 3000
     assert week.stats.truncated_file_lists == 1
     assert (
-        "verl-project/verl, week of 2026-05-11: PR #6600 changed 3500 files, but GitHub lists"
-        " only the first 3000" in caplog.text
+        "verl-project/verl, week of 2026-05-11: PR #6600 changed 3500 files, but GitHub listed"
+        " 3000; the rest are not stored" in caplog.text
     )
 
 
