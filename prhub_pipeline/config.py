@@ -180,7 +180,15 @@ class ModulesConfig(StrictModel):
                     f"aliases: {name!r} is an allowed module; an alias renames a tag outside the"
                     " module list"
                 )
+        named: dict[str, str] = {}
         for module, names in self.display_names.items():
+            # `Doc` and `doc` are one module: which name the reports used depended on order.
+            if normalise_tag(module) in named:
+                raise ValueError(
+                    f"display_names: {named[normalise_tag(module)]!r} and {module!r} are one"
+                    " module (tags ignore case, spaces and dashes); name it once"
+                )
+            named[normalise_tag(module)] = module
             if self.allowed is not None and normalise_tag(module) not in allowed:
                 raise ValueError(
                     f"display_names: {module!r} is not one of the allowed modules"

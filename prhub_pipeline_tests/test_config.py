@@ -108,6 +108,11 @@ def test_valid_config_resolves_paths_relative_to_the_file(tmp_path: Path) -> Non
         ),
         (
             "    start: 2024-10-28",
+            "    start: 2024-10-28\n    modules: {display_names: {Doc: Docs, doc: Documents}}",
+            r"display_names: 'Doc' and 'doc' are one module",
+        ),
+        (
+            "    start: 2024-10-28",
             "    start: 2024-10-28\n    modules: {display_names: {algo: {fr: Algorithmes}}}",
             r"repos\.0\.modules\.display_names\.algo",
         ),
