@@ -96,7 +96,7 @@ def check_glob(pattern: str) -> str:
                 f"{pattern!r}: the `[` at position {i + 1} opens a character class that never"
                 " closes (`*.[ch]` matches .c and .h files)"
             )
-        if pattern.startswith(("[[:", "[![:", "[^[:"), i):
+        if "[:" in pattern[i + 1 : end + 1]:
             raise ValueError(
                 f"{pattern!r}: POSIX classes like `[[:alpha:]]` are not supported; list the"
                 " characters or a range (`[a-zA-Z]`)"

@@ -85,7 +85,8 @@ class PushedCommit(Record):
 # not `latest` or `ascend-ci-cache`, nor a build that is no release (`nightly-2026.05.12`,
 # `v0.10.0.dev0`, `1.2-snapshot`).
 VERSION_TAG = re.compile(
-    r"^(?!.*(?:nightly|snapshot|\.dev\d*$|-dev\b))(?:[\w.-]*?[-_/])?v?\d+\.\d+(?:[.\w+-]*)$",
+    r"^(?!.*(?:nightly|snapshot|[._-]?dev\d*(?:[+.]|$)|[-_]dev\b))"
+    r"(?:[\w.-]*?[-_/])?v?\d+\.\d+(?:[.\w+-]*)$",
     re.IGNORECASE,
 )
 

@@ -496,6 +496,10 @@ def test_numbers_written_as_numbers_are_kept(tmp_path: Path) -> None:
             r"doc_paths: '\[\[:alpha:\]\]\*\.md': POSIX classes like",
         ),
         (
+            "scoring: {doc_paths: ['src/[a[:digit:]]x']}",
+            r"doc_paths: 'src/\[a\[:digit:\]\]x': POSIX classes like",
+        ),
+        (
             "themes: [{name: CI, paths: ['ci/[abc']}]",
             r"repos\.0\.themes\.0\.paths: 'ci/\[abc': the `\[` at position 4",
         ),

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from prhub_pipeline.records import PullRequest, author_key
+from prhub_pipeline.records import VERSION_TAG, PullRequest, author_key
 from prhub_pipeline.sources.git import (
     GitSourceError,
     read_file_versions,
@@ -629,3 +629,26 @@ def test_a_branch_the_clone_lacks_is_named_with_its_branches(git_repo: GitRepo) 
         read_week(git_repo.path)
     git_repo.git("symbolic-ref", "HEAD", "refs/heads/main")
     assert list(read_week(git_repo.path)) == [1]
+
+
+@pytest.mark.parametrize(
+    ("name", "is_release"),
+    [
+        ("v0.9.0", True),
+        ("0.8.1", True),
+        ("v1.0.0rc2", True),
+        ("v0.2.0.post1", True),
+        ("release-1.2", True),
+        ("pkg/v2.3.1", True),
+        ("nightly-2026.05.12", False),
+        ("v0.10.0.dev0", False),
+        ("v1.0.0-dev1", False),
+        ("v0.10.0dev0", False),
+        ("v1.0.0.dev0+cu121", False),
+        ("v1.0.0_dev", False),
+        ("1.2-snapshot", False),
+        ("latest", False),
+    ],
+)
+def test_a_version_tag_names_a_release(name: str, is_release: bool) -> None:
+    assert bool(VERSION_TAG.match(name)) == is_release

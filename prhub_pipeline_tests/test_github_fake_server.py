@@ -23,6 +23,7 @@ from prhub_pipeline.sources.github import (
     fetch_week,
     parse_pages,
 )
+from prhub_pipeline.sources.github import tags as tags_module
 from prhub_pipeline.weeks import WeekWindow
 from prhub_pipeline_tests.github_fake import (
     SCHEMA_MISSING,
@@ -453,3 +454,25 @@ def test_version_tags_of_the_weeks_are_read_by_their_own_date() -> None:
         ("v0.9.0", "a" * 40, start + 3 * day),
     ]
     assert stats.requests == 2 and len(fake.received) == 2  # the third page is never asked
+
+
+def test_tags_past_the_page_cap_are_logged(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A repository tagging every build pushes a backfill's releases past the pages read:
+    said, not dropped in silence."""
+    monkeypatch.setattr(tags_module, "MAX_TAG_PAGES", 2)
+    start = WINDOW.start_utc
+    builds = [
+        FakeTag(f"build-{i}", f"{i:040x}", start + timedelta(days=30, hours=i)) for i in range(250)
+    ]
+    fake = FakeGitHub([], tags=[*builds, FakeTag("v0.8.0", "a" * 40, start + timedelta(days=1))])
+    with (
+        caplog.at_level("WARNING"),
+        GitHubClient(
+            GitHubConfig(), transport=fake.transport(), token=fake.token, sleep=lambda _: None
+        ) as client,
+    ):
+        assert fetch_version_tags(client, REPO, WINDOW.start_utc, WINDOW.end_utc) == []
+    assert len(fake.received) == 2
+    assert "read 2 pages of tags without reaching 2026-05-10" in caplog.text

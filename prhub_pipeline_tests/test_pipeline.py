@@ -1154,7 +1154,7 @@ def test_a_tag_pushed_after_its_week_was_reported_gets_the_week_run_again(
     git_repo.commit("[core] fix: next (#104)", "2026-05-12T10:00:00+08:00", {"src/n.py": "1\n"})
     capsys.readouterr()
     assert main(["materialize", "--config", str(config), "--week", WEEKS[1]]) == 0
-    assert "version tags pushed after their weeks were reported: 2026-05-04 gains v1.0.0" in (
+    assert "version tags not in their weeks' reports: 2026-05-04 gains v1.0.0" in (
         capsys.readouterr().out
     )
     settings = load_settings(config)
@@ -1171,6 +1171,15 @@ def test_a_tag_pushed_after_its_week_was_reported_gets_the_week_run_again(
     # Reported with it, the week is not run again; a later run keeps when it was noticed.
     assert [r.partition_key for r in weekly_run_requests(settings, monday_morning)] == [
         "acme/widgets|2026-05-11"
+    ]
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[1]]) == 0
+    assert "gains" not in capsys.readouterr().out
+    # A tag moved to another commit of the week is noticed again.
+    git_repo.git("tag", "-f", "v1.0.0", "HEAD~2")
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[1]]) == 0
+    assert "2026-05-04 gains v1.0.0" in capsys.readouterr().out
+    assert requested(weekly_run_requests(settings, monday_morning)) == [
+        "acme/widgets|2026-05-04..2026-05-11"
     ]
 
 

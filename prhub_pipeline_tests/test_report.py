@@ -414,6 +414,8 @@ def test_a_reland_is_told_by_its_title_its_revert_or_its_files() -> None:
         "Reland of #100, with the receiver fixed.",
         f"Re-lands {REPO}#100",
         f"Relanding https://github.com/{REPO}/pull/100 again.",
+        # Under the repository's former owner (verl #2434, "Reapply .../volcengine/verl/...").
+        "Reapply https://github.com/volcengine/verl/pull/100",
     ):
         told = make_pr(107, "[vllm] fix: resolve base_layer", body=body, merged_at=MERGED + 9 * day)
         assert relanding(101, 100, known(told, renamed)) == 107, body

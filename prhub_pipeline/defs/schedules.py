@@ -26,9 +26,10 @@ def weekly_run_requests(
     log: Callable[[str], None] = lambda line: None,
 ) -> list[dg.RunRequest]:
     """Per repository, a run for the week that ended most recently before `now`, and for the
-    earlier weeks since its `start` that have no stored report or lack PRs a git run found for
-    them since: a run that failed (a fetch that timed out), ticks the daemon missed for weeks,
-    or a merge pushed after its week was read leave no gap behind. Consecutive weeks are one
+    earlier weeks since its `start` that have no stored report, lack PRs a git run found for
+    them since, or have a release tag stored after their report: a run that failed (a fetch
+    that timed out), ticks the daemon missed for weeks, a merge or a tag pushed after its week
+    was read leave no gap behind. Consecutive weeks are one
     run over their range, as a backfill runs them: a new warehouse's history is one run, not
     one per week.
 
@@ -93,7 +94,8 @@ def build_weekly_schedule(settings: Settings, job_name: str) -> dg.ScheduleDefin
         default_status=dg.DefaultScheduleStatus.RUNNING,
         description=(
             "Every Monday 06:00: last week's report for every configured repository, and any"
-            " earlier week since its start that has no stored report or lacks PRs found since."
+            " earlier week since its start that has no stored report, lacks PRs found since, or"
+            " has a release tag stored after its report."
         ),
     )
     def weekly_report_schedule(

@@ -416,11 +416,14 @@ def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int
             soon and len(files) >= RELAND_MIN_FILES and theirs >= RELAND_FILE_SHARE and own >= 0.5
         )
 
-    # Its own repository's PR: `#N`, `owner/name#N` or the PR's URL, not another's `#N`.
-    repo = re.escape(reverted.repo)
+    # Its own repository's PR: `#N`, `owner/name#N` or the PR's URL, under any owner (verl
+    # moved from volcengine/ to verl-project/: "Reapply https://github.com/volcengine/verl/
+    # pull/1880"), not another repository's `#N`.
+    name = re.escape(reverted.repo.partition("/")[2])
     says_so = re.compile(
         rf"\bre-?(?:land|apply|submit)\w*\s+(?:of\s+|for\s+)?"
-        rf"(?:(?<![\w./-]){repo}#|(?<![\w./-])#|https?://github\.com/{repo}/pull/){target}\b",
+        rf"(?:(?<![\w./-])[\w.-]+/{name}#|(?<![\w./-])#"
+        rf"|https?://github\.com/[\w.-]+/{name}/pull/){target}\b",
         re.IGNORECASE,
     )
     for evidence in (

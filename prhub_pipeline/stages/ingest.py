@@ -54,7 +54,7 @@ from prhub_pipeline.warehouse.prs import (
     prs_in_other_weeks,
     pushed_commit_tables,
     release_tables,
-    release_tag_names,
+    release_tag_commits,
     repos_with_merge_commits,
     week_merge_commits,
     week_pr_numbers,
@@ -404,25 +404,30 @@ def record_late_release_tags(
     now: datetime,
 ) -> str | None:
     """Store, for each reported week of `in_source`, the version tags the source has for it
-    that it was stored without, noticed `now`: a tag pushed after the week was reported (a
-    lightweight tag carries its commit's date: verl's v0.9.0 is dated the Friday before the
-    Monday it was pushed on, maybe after the schedule reported that week). The weekly schedule
-    then runs the week again, and its summary names the release. Says which, or None."""
+    now: one it was stored without (or on another commit) is noticed `now`, which makes the
+    weekly schedule run the week again so that its summary names the release. Such a tag was
+    pushed after the week was reported: a lightweight tag carries its commit's date (verl's
+    v0.9.0 is dated the Friday before the Monday it was pushed on). A tag deleted upstream
+    leaves the week's rows. Says which weeks gained tags, or None."""
     if not in_source:
         return None
     told = []
     for week in sorted(reported_weeks(con, repo, min(in_source), max(in_source))):
         tags = in_source.get(week, [])
-        stored = release_tag_names(con, repo, week)
-        new = [tag.name for tag in tags if tag.name not in stored]
+        stored = release_tag_commits(con, repo, week)
+        if {(tag.name, tag.sha) for tag in tags} == set(stored.items()):
+            continue
+        moved = {tag.name for tag in tags if stored.get(tag.name) not in (None, tag.sha)}
+        rows = release_tables(con, repo, week, tags, now, renoticed=moved)
+        replace_partition(con, repo, week, rows)
+        new = [tag.name for tag in tags if tag.name not in stored or tag.name in moved]
         if new:
-            replace_partition(con, repo, week, release_tables(con, repo, week, tags, now))
             told.append(f"{week} gains {', '.join(new)}")
     if not told:
         return None
     return (
-        f"{repo}: version tags pushed after their weeks were reported: {'; '.join(told)}; the"
-        f" weekly schedule runs them again, or run `prhub materialize --repo {repo} --week WEEK`"
+        f"{repo}: version tags not in their weeks' reports: {'; '.join(told)}; the weekly"
+        f" schedule runs them again, or run `prhub materialize --repo {repo} --week WEEK`"
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -124,9 +124,11 @@ def release_tables(
     week_start: date,
     tags: Sequence[ReleaseTag],
     now: datetime,
+    renoticed: Collection[str] = (),
 ) -> list[TableRows]:
     """The `release_tags` rows of one partition (none: the partition's are emptied). A tag
-    stored before keeps when it was first noticed; a new one is noticed `now`."""
+    stored before keeps when it was first noticed; a new one, or one in `renoticed` (moved to
+    another commit), is noticed `now`."""
     noticed = dict(
         con.execute(
             "SELECT name, noticed_at FROM release_tags WHERE repo = ? AND week_start = ?",
@@ -134,17 +136,27 @@ def release_tables(
         ).fetchall()
     )
     rows = [
-        (t.repo, week_start, t.name, t.sha, t.tagged_at, noticed.get(t.name, now)) for t in tags
+        (
+            t.repo,
+            week_start,
+            t.name,
+            t.sha,
+            t.tagged_at,
+            now if t.name in renoticed else noticed.get(t.name, now),
+        )
+        for t in tags
     ]
     return [TableRows("release_tags", RELEASE_COLUMNS, rows)]
 
 
-def release_tag_names(con: duckdb.DuckDBPyConnection, repo: str, week_start: date) -> set[str]:
-    """The names of the version tags stored for one week."""
+def release_tag_commits(
+    con: duckdb.DuckDBPyConnection, repo: str, week_start: date
+) -> dict[str, str]:
+    """The version tags stored for one week, by name, with the commit each tags."""
     rows = con.execute(
-        "SELECT name FROM release_tags WHERE repo = ? AND week_start = ?", [repo, week_start]
+        "SELECT name, sha FROM release_tags WHERE repo = ? AND week_start = ?", [repo, week_start]
     ).fetchall()
-    return {name for (name,) in rows}
+    return dict(rows)
 
 
 def weeks_with_late_release_tags(

@@ -3,11 +3,14 @@ page of 100 tags, newest commits first."""
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from prhub_pipeline.records import VERSION_TAG, ReleaseTag, RequestStats
 from prhub_pipeline.sources.github.client import GitHubClient, GitHubResponseError, add_cost
+
+logger = logging.getLogger(__name__)
 
 TAGS_QUERY_NAME = "RepositoryTags"
 TAGS_QUERY = """
@@ -25,7 +28,12 @@ query RepositoryTags($owner: String!, $name: String!, $after: String) {
           ... on Commit { committedDate }
           ... on Tag {
             tagger { date }
-            target { __typename oid ... on Commit { committedDate } }
+            target {
+              __typename
+              oid
+              ... on Commit { committedDate }
+              ... on Tag { target { __typename oid ... on Commit { committedDate } } }
+            }
           }
         }
       }
@@ -49,12 +57,22 @@ def fetch_version_tags(
 ) -> list[ReleaseTag]:
     """The repository's version tags dated in [start, end), oldest first (see `ReleaseTag`).
 
-    Pages run newest commit first and stop once a page ends with commits older than `start` by
-    TAGGED_AFTER_COMMIT, or after MAX_TAG_PAGES pages (2,000 tags)."""
+    Pages run newest first and stop once a page ends with tags (by the later of their commit's
+    and their own date: GitHub's order of annotated tags is not documented) older than `start`
+    by TAGGED_AFTER_COMMIT, or after MAX_TAG_PAGES pages (2,000 tags), which is logged: the
+    weeks' releases may lie past them."""
     owner, _, name = repo.partition("/")
     tags: list[ReleaseTag] = []
     after: str | None = None
-    for page in range(MAX_TAG_PAGES):
+    for page in range(MAX_TAG_PAGES + 1):
+        if page == MAX_TAG_PAGES:
+            logger.warning(
+                "%s: read %d pages of tags without reaching %s; older releases are not named",
+                repo,
+                MAX_TAG_PAGES,
+                start.date(),
+            )
+            break
         context = f"{TAGS_QUERY_NAME} ({repo} tags, page {page + 1})"
         result = client.execute(
             TAGS_QUERY, {"owner": owner, "name": name, "after": after}, context=context
@@ -71,7 +89,8 @@ def fetch_version_tags(
             if found is None:
                 continue
             tag, committed = found
-            oldest = committed if oldest is None else min(oldest, committed)
+            latest = max(committed, tag.tagged_at)
+            oldest = latest if oldest is None else min(oldest, latest)
             if start <= tag.tagged_at < end and VERSION_TAG.match(tag.name):
                 tags.append(tag)
         info = refs.get("pageInfo") or {}
@@ -90,6 +109,8 @@ def _release_tag(
     if target.get("__typename") == "Tag":
         tagger_date = (target.get("tagger") or {}).get("date")
         target = target.get("target") or {}
+        if target.get("__typename") == "Tag":  # a tag of a tag, followed as git does
+            target = target.get("target") or {}
     if target.get("__typename") != "Commit":
         return None
     committed_text = target.get("committedDate")

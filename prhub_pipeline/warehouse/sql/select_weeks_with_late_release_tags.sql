@@ -1,5 +1,5 @@
 -- Reported weeks of a repository ($1) from $2 to $3 with a release tag stored after the
--- week's first report was generated.
+-- week's report was generated (every language's rows are written at once).
 SELECT DISTINCT t.week_start
 FROM release_tags t
 JOIN (
