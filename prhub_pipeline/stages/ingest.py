@@ -86,7 +86,8 @@ class WeekIngest(BaseModel):
     pushed_commits: int | None = None
     # The week starts after the newest commit of a clone nobody updated (`_after_newest`).
     clone_behind: str | None = None
-    # Reported weeks before the run's that the clone has PRs for that they lack (`late_prs`).
+    # Reported weeks before the run's that the source has PRs (`late_prs`) or version tags
+    # (`record_late_release_tags`) for that they lack.
     late_prs: str | None = None
 
 
@@ -333,7 +334,7 @@ def _ingest_git(
         now = datetime.now(UTC)
         late = _notes(
             record_late_prs(con, repo.name, {w.week_start: by_week[w.week_start] for w in earlier}),
-            record_late_release_tags(con, repo.name, _of(releases, earlier), now),
+            record_late_release_tags(con, repo.name, _weeks_of(releases, earlier), now),
         )
         for window in windows:
             week_prs = by_week.get(window.week_start, [])
@@ -387,7 +388,7 @@ def _by_week(tags: Sequence[ReleaseTag], timezone: str) -> dict[date, list[Relea
     return weeks
 
 
-def _of(
+def _weeks_of(
     releases: Mapping[date, list[ReleaseTag]], windows: Sequence[WeekWindow]
 ) -> dict[date, list[ReleaseTag]]:
     return {w.week_start: releases.get(w.week_start, []) for w in windows}
@@ -408,7 +409,8 @@ def record_late_release_tags(
     weekly schedule run the week again so that its summary names the release. Such a tag was
     pushed after the week was reported: a lightweight tag carries its commit's date (verl's
     v0.9.0 is dated the Friday before the Monday it was pushed on). A tag deleted upstream
-    leaves the week's rows. Says which weeks gained tags, or None."""
+    leaves the week's rows but queues no run: the week's report names it until it runs again.
+    Says which weeks gained tags, or None."""
     if not in_source:
         return None
     told = []
@@ -489,7 +491,7 @@ def _ingest_github(
                 releases = _by_week(tags, settings.timezone)
                 with connect(settings.database) as con:
                     late = record_late_release_tags(
-                        con, repo.name, _of(releases, earlier), datetime.now(UTC)
+                        con, repo.name, _weeks_of(releases, earlier), datetime.now(UTC)
                     )
             files = _compared_files(repo, week.prs)
             unread = None
