@@ -9,9 +9,9 @@ JOIN {{ source('prs') }} p USING (repo, number)
 LEFT JOIN {{ source('pr_scores') }} s USING (repo, number)
 -- One row per flag: a PR reverted twice (vllm-ascend #5519 by #5902 and #5903) names the first.
 LEFT JOIN (
-    SELECT repo, reverted_number, arg_min(number, merged_at) AS reverted_by
-    FROM {{ source('prs') }}
-    WHERE reverted_number IS NOT NULL
-    GROUP BY repo, reverted_number
+    SELECT v.repo, v.reverted_number, arg_min(v.number, p.merged_at) AS reverted_by
+    FROM {{ source('pr_reverts') }} v
+    JOIN {{ source('prs') }} p USING (repo, number)
+    GROUP BY v.repo, v.reverted_number
 ) rev ON rev.repo = r.repo AND rev.reverted_number = r.number
 ORDER BY r.week_start DESC, s.importance DESC NULLS LAST, r.number

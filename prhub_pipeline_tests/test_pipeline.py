@@ -229,6 +229,28 @@ def test_an_author_under_a_new_name_is_no_new_author(git_repo: GitRepo, tmp_path
     assert early[0] == (None,)
 
 
+def test_every_pr_a_revert_of_several_undoes_is_stored_and_in_the_backlog(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """A hand-written revert of two PRs: the git source reads no PR from its title, scoring
+    finds both (`pr_reverts`), and `risk_backlog` says each was reverted."""
+    commit_core_fixes(git_repo, [(101, "2026-05-11", None), (102, "2026-05-12", None)])
+    git_repo.commit(
+        "Revert the precompile PRs (#101, #102) to fix CI (#103)",
+        "2026-05-13T10:00:00+08:00",
+        {"src/m101.py": "", "src/m102.py": ""},
+    )
+    config = write_config(tmp_path, git_repo.path)
+    assert main(["materialize", "--config", str(config), "--week", "2026-05-11"]) == 0
+    assert stored(config, "SELECT count(*) FROM prs WHERE reverted_number IS NOT NULL") == [(0,)]
+    assert stored(config, "SELECT number, reverted_number FROM pr_reverts ORDER BY 2") == [
+        (103, 101),
+        (103, 102),
+    ]
+    backlog = "SELECT DISTINCT number, reverted_by FROM risk_backlog WHERE number < 103 ORDER BY 1"
+    assert stored(config, backlog) == [(101, 103), (102, 103)]
+
+
 def test_each_report_links_to_itself_where_the_reports_are_published(
     history: GitRepo, tmp_path: Path
 ) -> None:

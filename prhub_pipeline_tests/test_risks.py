@@ -12,6 +12,7 @@ from prhub_pipeline.modelling.scoring.risks import (
     distinct_settings,
     flag_risks,
     one_line_ask,
+    reverted_prs,
 )
 from prhub_pipeline.records import (
     ConfigFileDiff,
@@ -232,6 +233,41 @@ def test_revert_chain_names_what_it_reopens() -> None:
     assert [f.detail for f in unknown if f.risk == "revert"] == [
         "reverts #6350 (not in the loaded history)"
     ]
+
+
+def test_a_revert_of_several_prs_flags_each_as_reverted() -> None:
+    """torchtitan #3212 "Revert precompile PRs (#3107, #3178) to fix CI": #3107 merged the same
+    week and was not flagged as reverted, and the revert's flag named #3178 alone."""
+    bucketing = make_pr(3107, "Enable bucketing", files=[("torchtitan/bucketing.py", 25, 0)])
+    precompile = make_pr(3178, "Precompile the graph", files=[("torchtitan/precompile.py", 40, 0)])
+    revert = make_pr(
+        3212,
+        "Revert precompile PRs (#3107, #3178) to fix CI",
+        files=[("torchtitan/bucketing.py", 0, 25), ("torchtitan/precompile.py", 0, 40)],
+        merged_at=MERGED + timedelta(days=1),
+        is_revert=True,
+        reverted_number=3178,
+    )
+    flags = risks_of([bucketing, precompile, revert])
+    [chain] = [f for f in flags if f.risk == "revert"]
+    assert chain.related == [3178]
+    assert chain.detail.endswith("; it also reverts #3107")
+    reverted = {f.number: f.related for f in flags if f.risk == "reverted"}
+    assert reverted == {3107: [3212], 3178: [3212]}
+    # The first of two reverts of one PR is the one its flag names.
+    again = revert.model_copy(update={"number": 3213, "merged_at": MERGED + timedelta(days=2)})
+    flags = risks_of([bucketing, precompile, again, revert])
+    assert {f.number: f.related for f in flags if f.risk == "reverted"} == reverted
+    assert reverted_prs([revert], {3107: bucketing, 3178: precompile}) == {3212: [3178, 3107]}
+    # Named only in words, in a later week: found from the history.
+    by_hand = make_pr(
+        3300,
+        "Revert the precompile change, it broke CI (#3178)",
+        files=[("torchtitan/precompile.py", 0, 40)],
+        merged_at=MERGED + timedelta(days=9),
+    )
+    assert reverted_prs([by_hand], {3178: precompile}) == {3300: [3178]}
+    assert reverted_prs([bucketing], {}) == {}
 
 
 def test_revert_in_words_alone_is_no_revert_of_a_pr() -> None:

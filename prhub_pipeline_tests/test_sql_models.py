@@ -10,7 +10,7 @@ from prhub_pipeline.defs.sql_assets import TABLE_PRODUCERS
 from prhub_pipeline.records import PullRequest, RiskFlag
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.prs import pr_tables
-from prhub_pipeline.warehouse.reports import risk_tables
+from prhub_pipeline.warehouse.reports import revert_tables, risk_tables
 from prhub_pipeline.warehouse.sql_models import SqlModelError, load_models, materialize
 
 SOURCES = ["prs", "pr_files"]
@@ -88,7 +88,9 @@ def test_a_failing_model_keeps_the_previous_relation(tmp_path: Path) -> None:
 
 
 def test_risk_backlog_has_one_row_per_flag_when_a_pr_is_reverted_twice(tmp_path: Path) -> None:
-    """vllm-ascend #5519 was reverted by #5902 and #5903: its flag was listed twice."""
+    """vllm-ascend #5519 was reverted by #5902 and #5903: its flag was listed twice. A PR a
+    revert of several undoes (#5520, which `prs.reverted_number` does not hold) is reverted
+    too."""
     merged = datetime(2026, 5, 12, 3, 0, tzinfo=UTC)
 
     def pr(number: int, minutes: int, **extra: object) -> PullRequest:
@@ -102,21 +104,29 @@ def test_risk_backlog_has_one_row_per_flag_when_a_pr_is_reverted_twice(tmp_path:
 
     prs = [
         pr(5519, 0),
+        pr(5520, 1),
         pr(5903, 20, is_revert=True, reverted_number=5519),
         pr(5902, 10, is_revert=True, reverted_number=5519),
     ]
-    flag = RiskFlag(number=5519, risk="reverted", severity="high", detail="reverted by #5902")
+    flags = [
+        RiskFlag(number=number, risk="reverted", severity="high", detail="reverted by #5902")
+        for number in (5519, 5520)
+    ]
     week = date(2026, 5, 11)
     with connect(tmp_path / "w.duckdb") as con:
         replace_partition(
             con,
             "acme/widgets",
             week,
-            [*pr_tables(week, prs), *risk_tables("acme/widgets", week, [flag])],
+            [
+                *pr_tables(week, prs),
+                *risk_tables("acme/widgets", week, flags),
+                *revert_tables("acme/widgets", week, {5902: [5519, 5520], 5903: [5519]}),
+            ],
         )
         [backlog] = [
             m for m in load_models(DBT_LIKE_SQL, TABLE_PRODUCERS) if m.name == "risk_backlog"
         ]
         materialize(con, backlog)
         rows = con.execute("SELECT number, reverted_by FROM risk_backlog").fetchall()
-    assert rows == [(5519, 5902)]
+    assert rows == [(5519, 5902), (5520, 5902)]

@@ -88,6 +88,46 @@ def test_config_files_stored_before_keeps_existing_read_as_changed(tmp_path: Pat
         assert read_config_diffs(con, "acme/widgets", WEEK) == [diff]
 
 
+def test_reverts_scored_before_pr_reverts_existed_are_kept(tmp_path: Path) -> None:
+    """A warehouse at schema 10: its scored reverts fill `pr_reverts` from what the source read
+    (risk_backlog reads them there), and a revert of a week not scored yet waits for scoring."""
+    path = tmp_path / "w.duckdb"
+    scored = make_pr(5).model_copy(update={"is_revert": True, "reverted_number": 3})
+    unscored = make_pr(6).model_copy(update={"is_revert": True, "reverted_number": 4})
+    with duckdb.connect(str(path)) as con:
+        con.execute(
+            "CREATE TABLE schema_migrations ("
+            "version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)"
+        )
+        for version, name, script in _migration_files():
+            if version <= 10:
+                con.execute(script)
+                con.execute("INSERT INTO schema_migrations VALUES (?, ?, now())", [version, name])
+    with duckdb.connect(str(path)) as con:
+        for table in [
+            *pr_tables(WEEK, [make_pr(3), scored, unscored]),
+            *score_tables(
+                "acme/widgets",
+                WEEK,
+                [
+                    PrScore(
+                        number=5,
+                        importance=5.0,
+                        raw_score=1.0,
+                        parts={},
+                        is_key=False,
+                        pr_type="revert",
+                    )
+                ],
+            ),
+        ]:
+            with con.appender(table.table, columns=list(table.columns)) as appender:
+                appender.append_rows(table.rows)
+    with connect(path) as con:
+        rows = con.execute("SELECT repo, number, week_start, reverted_number FROM pr_reverts")
+        assert rows.fetchall() == [("acme/widgets", 5, WEEK, 3)]
+
+
 def test_rewriting_a_partition_never_duplicates(tmp_path: Path) -> None:
     with connect(tmp_path / "w.duckdb") as con:
         for _ in range(3):

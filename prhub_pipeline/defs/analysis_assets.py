@@ -241,9 +241,9 @@ def build_analysis_assets(
         ],
         description=(
             "Importance 0-10 (one decimal) of each PR with its parts (type, breaking, size,"
-            " core, breadth, fix impact, review, revert), calibrated on every PR the warehouse"
-            " holds for the repository (later weeks too: an old week re-run after a backfill"
-            " may move by a tenth), and risk flags with evidence. Tables: pr_scores, pr_risks."
+            " core, breadth, fix impact, review, revert), calibrated on the repository's"
+            " stored PRs of the year up to the week; risk flags with evidence; the PRs the"
+            " week's reverts undo. Tables: pr_scores, pr_risks, pr_reverts."
         ),
     )
     def importance_scores(

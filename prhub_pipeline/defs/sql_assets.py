@@ -28,6 +28,7 @@ TABLE_PRODUCERS: dict[str, str] = {
     "module_models": "module_classifier",
     "pr_scores": "importance_scores",
     "pr_risks": "importance_scores",
+    "pr_reverts": "importance_scores",
     "weekly_reports": "weekly_report",
     "weekly_counts": "weekly_report",
 }

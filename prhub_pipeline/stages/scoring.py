@@ -20,14 +20,14 @@ from prhub_pipeline.modelling.scoring.importance import (
     reviews_by_pr,
     score_week,
 )
-from prhub_pipeline.modelling.scoring.risks import flag_risks
+from prhub_pipeline.modelling.scoring.risks import flag_risks, reverted_prs
 from prhub_pipeline.records import PullRequest
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.github import github_weeks, read_review_data
 from prhub_pipeline.warehouse.modules import read_module_labels
 from prhub_pipeline.warehouse.prs import read_config_diffs, read_prs, week_pr_numbers
-from prhub_pipeline.warehouse.reports import risk_tables, score_tables
+from prhub_pipeline.warehouse.reports import revert_tables, risk_tables, score_tables
 from prhub_pipeline.weeks import WeekWindow
 
 
@@ -118,6 +118,9 @@ def score_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
                 [
                     *score_tables(repo.name, window.week_start, scores),
                     *risk_tables(repo.name, window.week_start, risks),
+                    *revert_tables(
+                        repo.name, window.week_start, reverted_prs(prs, history.by_number)
+                    ),
                 ],
             )
             results.append(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 
 import duckdb
@@ -32,6 +32,7 @@ SCORE_COLUMNS = (
     "parts",
 )
 RISK_COLUMNS = ("repo", "number", "week_start", "risk", "severity", "detail", "evidence")
+REVERT_COLUMNS = ("repo", "number", "week_start", "reverted_number")
 REPORT_COLUMNS = (
     "repo",
     "week_start",
@@ -110,6 +111,18 @@ def risk_tables(repo: str, week_start: date, risks: Sequence[RiskFlag]) -> list[
         for r in risks
     ]
     return [TableRows("pr_risks", RISK_COLUMNS, rows)]
+
+
+def revert_tables(
+    repo: str, week_start: date, reverted: Mapping[int, Sequence[int]]
+) -> list[TableRows]:
+    """The `pr_reverts` rows of one partition: each revert's number and the PRs it undoes."""
+    rows = [
+        (repo, revert, week_start, number)
+        for revert, numbers in sorted(reverted.items())
+        for number in dict.fromkeys(numbers)
+    ]
+    return [TableRows("pr_reverts", REVERT_COLUMNS, rows)]
 
 
 def report_tables(

@@ -53,6 +53,7 @@ from prhub_pipeline.records import (
     SettingChange,
     Severity,
 )
+from prhub_pipeline.reverts import also_reverted
 
 RISK_ORDER: tuple[RiskKind, ...] = get_args(RiskKind)  # most serious first
 SEVERITY: dict[RiskKind, Severity] = {
@@ -117,7 +118,11 @@ def flag_risks(
     known: dict[int, PullRequest] = dict(history_by_number or {})
     known.update({pr.number: pr for pr in prs})
     prepared = [resolve_revert(pr, known) for pr in prs]
-    reverters = {pr.reverted_number: pr for pr in prepared if pr.is_revert and pr.reverted_number}
+    undone = _undone(prepared, known)
+    reverters: dict[int, PullRequest] = {}
+    for pr in sorted(prepared, key=lambda pr: pr.merged_at):
+        for number in undone.get(pr.number, ()):
+            reverters.setdefault(number, pr)
     reviews = reviews_by_pr(review_data)
     comments = defaultdict(list)
     for comment in review_data.comments:
@@ -129,7 +134,7 @@ def flag_risks(
     for pr in prepared:
         pr_modules = list(dict.fromkeys(areas_of(modules.get(pr.number, ()))))
         review = reviews.get(pr.number, PrReview())
-        flags.extend(_revert_flags(pr, known, reverters))
+        flags.extend(_revert_flags(pr, known, reverters, undone.get(pr.number, [])[1:]))
         flags.extend(_breaking_flags(pr))
         if review_data.available:
             flags.extend(_unresolved_flags(pr, review))
@@ -165,8 +170,34 @@ def _flag(
     return RiskFlag(number=pr.number, risk=risk, severity=SEVERITY[risk], detail=detail, **evidence)
 
 
+def reverted_prs(
+    prs: Sequence[PullRequest], known: Mapping[int, PullRequest]
+) -> dict[int, list[int]]:
+    """For each revert among `prs` whose reverted PR is identified, the PRs it undoes: the one
+    its text names first (`resolve_revert`), then the others a revert of several names
+    (`also_reverted`: torchtitan #3212 "Revert precompile PRs (#3107, #3178) to fix CI")."""
+    known = {**known, **{pr.number: pr for pr in prs}}
+    return _undone([resolve_revert(pr, known) for pr in prs], known)
+
+
+def _undone(
+    prepared: Sequence[PullRequest], known: Mapping[int, PullRequest]
+) -> dict[int, list[int]]:
+    return {
+        pr.number: [
+            pr.reverted_number,
+            *also_reverted(pr, pr.reverted_number, known.values()),
+        ]
+        for pr in prepared
+        if pr.is_revert and pr.reverted_number is not None
+    }
+
+
 def _revert_flags(
-    pr: PullRequest, known: Mapping[int, PullRequest], reverters: Mapping[int, PullRequest]
+    pr: PullRequest,
+    known: Mapping[int, PullRequest],
+    reverters: Mapping[int, PullRequest],
+    also: Sequence[int],
 ) -> list[RiskFlag]:
     flags = []
     if pr.is_revert:
@@ -189,6 +220,8 @@ def _revert_flags(
                 refs = ", ".join(f"#{n}" for n in reopened)
                 detail += f", which fixed {refs}: {refs} is no longer fixed by it"
             related = [target.number, *reopened]
+        if also:
+            detail += f"; it also reverts {', '.join(f'#{n}' for n in also)}"
         flags.append(_flag(pr, "revert", detail, related=related, paths=_top_paths(pr.files)))
     reverter = reverters.get(pr.number)
     if reverter is not None:
