@@ -249,6 +249,8 @@ def test_every_pr_a_revert_of_several_undoes_is_stored_and_in_the_backlog(
     ]
     backlog = "SELECT DISTINCT number, reverted_by FROM risk_backlog WHERE number < 103 ORDER BY 1"
     assert stored(config, backlog) == [(101, 103), (102, 103)]
+    facts = "SELECT number, reverts, reverted_by FROM pr_facts ORDER BY number"
+    assert stored(config, facts) == [(101, [], 103), (102, [], 103), (103, [101, 102], None)]
 
 
 def test_each_report_links_to_itself_where_the_reports_are_published(
