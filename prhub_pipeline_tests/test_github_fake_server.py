@@ -3,6 +3,7 @@ query validity, pagination, the 1,000-result search cap, huge PRs, and faults mi
 
 from __future__ import annotations
 
+import json
 import math
 from datetime import UTC, date, datetime, timedelta
 
@@ -322,6 +323,31 @@ def test_a_query_github_keeps_timing_out_on_is_paged_again_smaller_without_loss(
     search_sizes = [q.variables["first"] for q in fake.received if "first" in q.variables]
     assert search_sizes[0] == PageSizes().search // 2
     assert week.stats.requests == fake.http_requests
+
+
+def test_a_heavy_prs_later_follow_up_pages_are_asked_in_the_size_that_passed() -> None:
+    """Each follow-up page of one heavy PR timed out twice at the configured size before it
+    was halved: the PR's later pages now start at the size that passed."""
+    clean = fetch(FakeGitHub([big_pull_request()]))
+    fake = FakeGitHub([big_pull_request()])
+    heavy = fake.pr_nodes[6500]["id"]
+    serve = fake.handle
+    timed_out: list[int] = []
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        variables = json.loads(request.content).get("variables") or {}
+        follow_ups_only = "query" not in variables
+        if follow_ups_only and variables.get("pageSize", 0) > 50 and heavy in variables.values():
+            timed_out.append(variables["pageSize"])
+            return read_timeout()(request)
+        return serve(request)
+
+    fake.handle = handle  # type: ignore[method-assign]
+    week = fetch(fake)
+    assert (week.prs, week.review_data) == (clean.prs, clean.review_data)
+    assert timed_out == [100, 100] and week.stats.page_shrinks == 1
+    later = [q.variables for q in fake.received if heavy in q.variables.values()][1:]
+    assert later and all(v["pageSize"] == 50 for v in later)
 
 
 def test_after_timeouts_down_to_pages_of_one_the_week_goes_on_in_the_configured_sizes() -> None:

@@ -96,6 +96,10 @@ class _WeekFetcher:
         self.sizes = sizes
         # Smaller sizes for the retry of the request GitHub timed out on; None: the configured.
         self.shrunk: PageSizes | None = None
+        # The sizes a PR's follow-up pages passed in after a timeout: its later pages are as
+        # heavy (a PR with long review threads), so they are asked so at once, not after two
+        # more timeouts each.
+        self.follow_up_sizes: dict[int, PageSizes] = {}
         self.branch = branch
         self.stats = RequestStats()
         self.searches: deque[SearchStep] = deque(
@@ -107,12 +111,8 @@ class _WeekFetcher:
 
     def run(self) -> list[RawPage]:
         while self.searches or self.follow_ups:
-            sizes = self.shrunk or self.sizes
             search = self.searches.popleft() if self.searches else None
-            batch = [
-                self.follow_ups.popleft()
-                for _ in range(min(len(self.follow_ups), sizes.follow_ups_per_request))
-            ]
+            sizes, batch = self._next_batch()
             name, query, variables = compose_query(
                 self.repo, self.window.zone, search, batch, sizes, self.branch
             )
@@ -145,6 +145,8 @@ class _WeekFetcher:
                 raise
             # Only the query that was too heavy is asked smaller: the next is another, and a
             # short outage must not leave the rest of the week in pages of one.
+            if self.shrunk is not None and search is None:
+                self.follow_up_sizes.update((item.pr_number, sizes) for item in batch)
             self.shrunk = None
             self._count(result, search is not None, len(batch))
             data = result.body["data"]
@@ -163,6 +165,25 @@ class _WeekFetcher:
             for index, item in enumerate(batch):
                 self._take_follow_up(item, data.get(f"f{index}"), context)
         return self.pages
+
+    def _next_batch(self) -> tuple[PageSizes, list[FollowUp]]:
+        """The sizes of the next request and the follow-ups it takes: the retry's smaller
+        sizes, else the smallest any of its PRs' pages needed before, else the configured."""
+        sizes = self.shrunk or self.sizes
+        batch = [
+            self.follow_ups.popleft()
+            for _ in range(min(len(self.follow_ups), sizes.follow_ups_per_request))
+        ]
+        remembered = [
+            self.follow_up_sizes[item.pr_number]
+            for item in batch
+            if item.pr_number in self.follow_up_sizes
+        ]
+        if self.shrunk is None and remembered:
+            sizes = min(remembered, key=lambda known: known.follow_up)
+            self.follow_ups.extendleft(reversed(batch[sizes.follow_ups_per_request :]))
+            batch = batch[: sizes.follow_ups_per_request]
+        return sizes, batch
 
     def _ask_again(
         self,
