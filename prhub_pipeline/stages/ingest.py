@@ -409,7 +409,8 @@ def record_late_release_tags(
     weekly schedule run the week again so that its summary names the release. Such a tag was
     pushed after the week was reported: a lightweight tag carries its commit's date (verl's
     v0.9.0 is dated the Friday before the Monday it was pushed on). A tag deleted upstream
-    leaves the week's rows but queues no run: the week's report names it until it runs again.
+    is taken out of the week's rows but queues no run: the week's report names it until the
+    week runs again.
     Says which weeks gained tags, or None."""
     if not in_source:
         return None
