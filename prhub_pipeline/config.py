@@ -95,6 +95,9 @@ class ModulesConfig(StrictModel):
     # Without `allowed`: a title tag becomes a label once this many PRs carry it.
     min_label_prs: Count = Field(default=5, ge=1)
     min_micro_f1: Number = Field(default=0.6, ge=0.0, le=1.0)
+    # The model labels PRs only where the repository's own tags name an area for at least this
+    # share of a year's PRs (see `classifier.area_tagged_share`); 0 lets it label anywhere.
+    min_tagged_share: Number = Field(default=0.5, ge=0.0, le=1.0)
     # Trained models kept per repository, newest first (each is a few MB; weekly retraining).
     keep_models: Count = Field(default=12, ge=1)
     # The report's name for a module, in every language (`ckpt: Checkpointing`) or per

@@ -14,6 +14,7 @@ from prhub_pipeline.modelling.tagging.classifier import (
     FIELDS,
     FieldCounts,
     LabelMemory,
+    area_tagged_share,
     cross_fitted_modules,
     label_week,
     tagged_examples,
@@ -383,6 +384,52 @@ def test_a_model_trained_under_other_modules_settings_does_not_label(tmp_path: P
         update={"modules": MODULES.model_copy(update={"keep_models": 3, "min_micro_f1": 0.9})}
     )
     assert label_weeks(settings, renamed, [week])[0].origins == {"model": 1}
+
+
+def test_a_repository_that_tags_few_of_its_prs_gets_no_model_labels(tmp_path: Path) -> None:
+    """slime tags 17% of a year's PRs, mostly `[docker]` and `[docs]`: a model trained on them
+    called its loss fixes `ci`. The model is trained and stored (its metrics say what it could
+    do) but labels no PR while the share is under `min_tagged_share`, and says why."""
+    history = synthetic_history(160)
+    untagged = [
+        make_pr(
+            1000 + i,
+            f"fix: sampling engine stalls {i}",
+            paths=("verl/workers/rollout/a.py",),
+            merged_at=history[-1].merged_at - timedelta(hours=i + 1),
+        )
+        for i in range(200)
+    ]
+    kind_only = make_pr(
+        999,
+        "[fix] sampling engine stalls",
+        paths=("verl/workers/rollout/a.py",),
+        merged_at=history[-1].merged_at - timedelta(hours=300),
+    )
+    settings, repo = _stored_history(tmp_path, [*history, *untagged, kind_only])
+    week = week_of(untagged[0].merged_at, settings.timezone)
+    summary = train_classifier(settings, repo)
+    assert summary.status == "trained"
+    # 160 tagged with areas of 361 PRs: a `[fix]` alone names no area.
+    assert summary.metrics.area_tagged_share == round(160 / 361, 4)
+    assert not summary.labels_prs
+    assert "it labels no PR: the repository's own tags name an area for 44% of a year's PRs" in (
+        summary.describe()
+    )
+    (labelled,) = label_weeks(settings, repo, [week])
+    assert labelled.origins.get("model") is None and labelled.unlabelled
+    assert labelled.model_not_applied is not None
+    assert "tags name an area for 44% of a year's PRs" in labelled.model_not_applied
+    # PRs older than a year do not count: the convention followed now is what matters.
+    old = [
+        pr.model_copy(update={"merged_at": pr.merged_at - timedelta(days=400)}) for pr in untagged
+    ]
+    assert area_tagged_share([*history, *old], tagged_examples(history, MODULES)) == 1.0
+    # A lower minimum lets the same model label.
+    lenient = repo.model_copy(
+        update={"modules": MODULES.model_copy(update={"min_tagged_share": 0.4})}
+    )
+    assert label_weeks(settings, lenient, [week])[0].origins.get("model")
 
 
 def test_validation_scores_a_pr_with_thresholds_its_own_tag_did_not_tune() -> None:

@@ -46,6 +46,8 @@ def _classifier_metadata(summary: ClassifierSummary) -> dict[str, dg.MetadataVal
         metadata["linear_training_size"] = dg.MetadataValue.int(metrics.linear_training_size)
     if metrics.chosen_params:  # what validation chose: regularisation, recency, memory weights
         metadata["chosen_params"] = dg.MetadataValue.json(metrics.chosen_params)
+    if metrics.area_tagged_share is not None:
+        metadata["area_tagged_share"] = dg.MetadataValue.float(metrics.area_tagged_share)
     return metadata
 
 

@@ -35,7 +35,14 @@ class ClassifierSummary(BaseModel):
     message: str
     metrics: TrainingMetrics
     min_micro_f1: float
+    min_tagged_share: float = 0.0
     sha256: str | None = None
+
+    @property
+    def labels_prs(self) -> bool:
+        """Whether the repository tags enough of its PRs for the model to label the rest."""
+        share = self.metrics.area_tagged_share
+        return share is None or share >= self.min_tagged_share
 
     @property
     def passes_threshold(self) -> bool:
@@ -53,7 +60,14 @@ class ClassifierSummary(BaseModel):
         if macro is not None:
             line += f", macro-F1 {macro:.3f}"
         verdict = "at or above" if self.passes_threshold else "below"
-        return f"{line} ({verdict} the {self.min_micro_f1:.2f} threshold)"
+        line += f" ({verdict} the {self.min_micro_f1:.2f} threshold)"
+        if not self.labels_prs:
+            line += (
+                f"; it labels no PR: the repository's own tags name an area for"
+                f" {self.metrics.area_tagged_share:.0%} of a year's PRs, under"
+                f" modules.min_tagged_share {self.min_tagged_share:g}"
+            )
+        return line
 
 
 class WeekModules(BaseModel):
@@ -136,6 +150,7 @@ def train_classifier(settings: Settings, repo: RepoConfig) -> ClassifierSummary:
         message=result.message,
         metrics=result.metrics,
         min_micro_f1=repo.modules.min_micro_f1,
+        min_tagged_share=repo.modules.min_tagged_share,
         sha256=sha256,
     )
 
@@ -187,10 +202,20 @@ def label_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
 
 
 def _why_not_applied(stored: StoredModel | None, repo: RepoConfig) -> str | None:
-    trained_under = stored.metrics.modules_settings if stored and stored.metrics else None
-    if stored is None or trained_under in (None, modules_settings_digest(repo.modules)):
-        return None  # a model stored before the settings were recorded still labels
-    return (
-        f"the stored model {stored.model_version} was trained under other modules settings;"
-        " module_classifier trains one under these once the history meets them"
-    )
+    if stored is None:
+        return None
+    metrics = stored.metrics
+    trained_under = metrics.modules_settings if metrics else None
+    if trained_under not in (None, modules_settings_digest(repo.modules)):
+        return (
+            f"the stored model {stored.model_version} was trained under other modules settings;"
+            " module_classifier trains one under these once the history meets them"
+        )
+    share = metrics.area_tagged_share if metrics else None
+    if share is not None and share < repo.modules.min_tagged_share:
+        return (
+            f"the repository's own tags name an area for {share:.0%} of a year's PRs, under"
+            f" modules.min_tagged_share {repo.modules.min_tagged_share:g}: the PRs it tags are"
+            " a kind of PR, not a sample, so a model trained on them would guess"
+        )
+    return None  # a model stored before the settings (or the share) were recorded still labels
