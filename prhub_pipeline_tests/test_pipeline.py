@@ -742,6 +742,49 @@ def test_a_pr_pushed_after_its_week_was_read_gets_the_week_run_again(
     assert [r.partition_key for r in requests] == ["acme/widgets|2026-05-11"]
 
 
+def test_a_stored_pr_the_clone_dates_otherwise_now_keeps_its_week(
+    git_repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A merge committed with an older date than the one before it made `landing_times` date
+    the stored #102 back into the week before: that week's late PRs named #102, and running
+    the week again failed on a duplicate key (#102 is stored in 2026-05-11)."""
+    commit_core_fixes(git_repo, [(101, "2026-05-05", None), (102, "2026-05-12", None)])
+    config = write_config(tmp_path, git_repo.path)
+    args = ["materialize", "--config", str(config)]
+    assert main([*args, "--week", WEEKS[0], "--through", WEEKS[1]]) == 0
+    git_repo.commit("[core] fix: old date (#103)", "2026-05-08T10:00:00+08:00", {"s/c.py": "1\n"})
+    git_repo.commit("[core] fix: next (#104)", "2026-05-19T10:00:00+08:00", {"s/d.py": "1\n"})
+    capsys.readouterr()
+    assert main([*args, "--week", WEEKS[2]]) == 0
+    assert "2026-05-04 lacks #103;" in capsys.readouterr().out
+    assert main([*args, "--week", WEEKS[0]]) == 0
+    weeks = "SELECT number, week_start::VARCHAR FROM prs ORDER BY number"
+    expected = [(101, WEEKS[0]), (102, WEEKS[1]), (103, WEEKS[0]), (104, WEEKS[2])]
+    assert stored(config, weeks) == expected
+    assert stored(config, "SELECT count(*) FROM late_prs") == [(0,)]
+
+
+def test_a_week_run_again_keeps_a_stored_pr_the_clone_dates_far_from_it(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """Two later merges dated back to March made `landing_times` date the stored #102 there,
+    outside what a run of its week reads: the run replaced the week without it, rc 0."""
+    commit_core_fixes(git_repo, [(101, "2026-03-02", None), (102, "2026-05-12", None)])
+    config = write_config(tmp_path, git_repo.path, start="2026-03-02")
+    args = ["materialize", "--config", str(config), "--week", WEEKS[1]]
+    assert main(args) == 0
+    for number, day in ((103, "03"), (104, "04")):
+        git_repo.commit(
+            f"[core] fix: dated back (#{number})",
+            f"2026-03-{day}T10:00:00+08:00",
+            {f"s/{number}.py": "1\n"},
+        )
+    assert main(args) == 0
+    assert stored(config, "SELECT number, merged_at FROM prs WHERE number = 102") == [
+        (102, datetime(2026, 5, 12, 2, 0, tzinfo=UTC))
+    ]
+
+
 def test_partitions_run_in_parallel_processes(history: GitRepo, tmp_path: Path) -> None:
     """Four processes write four partitions of one DuckDB file at once; every row lands."""
     config = write_config(tmp_path, history.path)

@@ -14,7 +14,7 @@ import bisect
 import os
 import re
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -510,9 +510,10 @@ def read_window(
     end: datetime,
     *,
     branch: str | None = None,
+    also: Collection[int] = (),
 ) -> GitWindow:
-    """PRs merged into the branch's first-parent history in [start, end), oldest first, and
-    the window's commits that name no PR.
+    """PRs merged into the branch's first-parent history in [start, end), and those numbered
+    `also` whenever they landed, oldest first, and the window's commits that name no PR.
 
     Three `git log` calls cover the whole window, however many weeks it spans: the branch's
     first-parent messages (whole history: a few MB even for busy repositories), then the files
@@ -561,7 +562,9 @@ def read_window(
     for landing in landings:
         first_landings.setdefault(landing.number, landing)
     in_window = [
-        landing for landing in first_landings.values() if start <= landing.commit.committed_at < end
+        landing
+        for landing in first_landings.values()
+        if start <= landing.commit.committed_at < end or landing.number in also
     ]
     changes = _read_changes(
         git_path,

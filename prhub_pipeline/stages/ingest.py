@@ -56,6 +56,7 @@ from prhub_pipeline.warehouse.prs import (
     release_tables,
     release_tag_commits,
     repos_with_merge_commits,
+    stored_landings,
     week_merge_commits,
     week_pr_numbers,
 )
@@ -306,13 +307,31 @@ def _ingest_git(
     check_clone(repo.git_path, repo.name)
     clone = update_clone(repo.git_path, repo.branch) if repo.git_fetch else None
     earlier = _earlier_windows(settings, repo, windows)
+    with connect(settings.database) as con:
+        held = week_pr_numbers(con, repo.name, only=[w.week_start for w in (*earlier, *windows)])
     history = read_window(
-        repo.git_path, repo.name, (earlier or windows)[0].start, windows[-1].end, branch=repo.branch
+        repo.git_path,
+        repo.name,
+        (earlier or windows)[0].start,
+        windows[-1].end,
+        branch=repo.branch,
+        also={number for numbers in held.values() for number in numbers},
     )
     behind = _after_newest(repo, windows, history.newest_commit_at, clone)
+    with connect(settings.database) as con:
+        landed = stored_landings(con, repo.name, [pr.number for pr in history.prs])
     by_week: dict[date, list[PullRequest]] = defaultdict(list)
     for pr in history.prs:
-        by_week[week_of(pr.merged_at, settings.timezone)].append(pr)
+        stored = landed.get(pr.number)
+        if stored is None:
+            by_week[week_of(pr.merged_at, settings.timezone)].append(pr)
+            continue
+        # A stored PR keeps its week and merge time: a history whose commit dates are out of
+        # order may date it otherwise once later commits arrive (`landing_times`), and moving
+        # it would take it out of a week its report already counted, or put it in a week the
+        # run does not rewrite (where it was lost) or twice in one it does.
+        week, merged_at = stored
+        by_week[week].append(pr.model_copy(update={"merged_at": merged_at}))
     prs = [pr for window in windows for pr in by_week.get(window.week_start, [])]
     pushed: dict[date, list[PushedCommit]] = defaultdict(list)
     for commit in history.pushed:

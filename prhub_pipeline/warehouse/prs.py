@@ -301,6 +301,18 @@ def week_merge_commits(
     return found
 
 
+def stored_landings(
+    con: duckdb.DuckDBPyConnection, repo: str, numbers: Sequence[int]
+) -> dict[int, tuple[date, datetime]]:
+    """(week_start, merged_at) of those of these PRs of a repository that are stored."""
+    rows = con.execute(
+        "SELECT number, week_start, merged_at FROM prs"
+        " WHERE repo = ? AND list_contains(?::INTEGER[], number)",
+        [repo, list(numbers)],
+    ).fetchall()
+    return {number: (week, merged_at.astimezone(UTC)) for number, week, merged_at in rows}
+
+
 def prs_in_other_weeks(
     con: duckdb.DuckDBPyConnection, repo: str, timezone: str
 ) -> list[tuple[int, datetime, date]]:
