@@ -1125,6 +1125,10 @@ def test_the_module_labels_summary_names_the_unknown_tags() -> None:
     )
     assert tally.modules == {"core": 6}
     assert "unknown" not in tally_modules([week({})]).summary
+    kinds = week({}).model_copy(update={"kind_only": [7, 9]})
+    assert tally_modules([kinds]).summary == (
+        "3 PRs: 3 by title, 0 without a module, 2 with only a kind of change (`[fix]`), no area"
+    )
     stale = week({}).model_copy(update={"model_not_applied": "trained under other settings"})
     assert tally_modules([stale]).summary.endswith(", no model: trained under other settings")
     # The asset shows them in the Dagster UI.

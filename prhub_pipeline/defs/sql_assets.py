@@ -34,6 +34,13 @@ TABLE_PRODUCERS: dict[str, str] = {
 }
 
 
+def _rows_summary(rows: int, prhub: PrhubSettings) -> str:
+    """The model's rows, which span every repository of the warehouse: `prhub materialize`
+    prints them under the repository it ran for."""
+    repos = len(prhub.load().repos)
+    return f"{rows} rows" if repos == 1 else f"{rows} rows (all {repos} repositories)"
+
+
 def _model_asset(model: SqlModel) -> dg.AssetsDefinition:
     deps = [dg.AssetKey(ref) for ref in model.refs]
     deps += sorted({dg.AssetKey(TABLE_PRODUCERS[source]) for source in model.sources})
@@ -55,7 +62,7 @@ def _model_asset(model: SqlModel) -> dg.AssetsDefinition:
         with connect(prhub.load().database) as con:
             rows = materialize(con, model)
         return dg.MaterializeResult(
-            metadata={"rows": dg.MetadataValue.int(rows), "summary": f"{rows} rows"}
+            metadata={"rows": dg.MetadataValue.int(rows), "summary": _rows_summary(rows, prhub)}
         )
 
     return sql_model

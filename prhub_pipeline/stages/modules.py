@@ -16,6 +16,7 @@ from prhub_pipeline.modelling.tagging.classifier import (
     train_module_classifier,
 )
 from prhub_pipeline.modelling.tagging.model_store import StoredModel, from_payload, to_payload
+from prhub_pipeline.modelling.tagging.tags import areas_of
 from prhub_pipeline.modelling.tagging.themes import tag_themes
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.stages.text import counted
@@ -77,6 +78,9 @@ class WeekModules(BaseModel):
     origins: dict[str, int]  # PRs whose modules came from title / label / model
     areas_from_model: int  # of the tagged PRs, those with only type tags the model gave areas
     unlabelled: list[int]
+    # PRs whose modules say only what kind of change they are (`[fix]`), no area: the reports
+    # count them with the PRs without a module.
+    kind_only: list[int] = []
     unknown_tags: dict[str, int]
     modules: dict[str, int]
     themes: dict[str, int]
@@ -106,6 +110,7 @@ def tally_modules(results: Sequence[WeekModules]) -> ModulesTally:
         origins.update(result.origins)
         unknown.update(result.unknown_tags)
     unlabelled = sum(len(r.unlabelled) for r in results)
+    kind_only = sum(len(r.kind_only) for r in results)
     areas_from_model = sum(r.areas_from_model for r in results)
     completed = (
         f" ({areas_from_model} type-only tagged, areas by model)" if areas_from_model else ""
@@ -113,6 +118,8 @@ def tally_modules(results: Sequence[WeekModules]) -> ModulesTally:
     by_origin = ", ".join(f"{count} by {origin}" for origin, count in sorted(origins.items()))
     # A week whose PRs nothing labelled has no origins to list ("3 PRs: 3 without a module").
     described = [part for part in (by_origin + completed, f"{unlabelled} without a module") if part]
+    if kind_only:
+        described.append(f"{kind_only} with only a kind of change (`[fix]`), no area")
     if unknown:
         # Tags outside the module list are kept (pr_unknown_tags), not dropped: say which, so
         # a new module or a misspelling is seen and can be configured.
@@ -181,8 +188,10 @@ def label_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
                 module_tables(window.week_start, labelled.labels, themes, labelled.unknown),
             )
             origin_of: dict[int, str] = {}
+            modules_of: dict[int, list[str]] = {}
             for label in labelled.labels:  # the PR's own tags come first
                 origin_of.setdefault(label.number, label.origin)
+                modules_of.setdefault(label.number, []).append(label.module)
             results.append(
                 WeekModules(
                     repo=repo.name,
@@ -191,6 +200,7 @@ def label_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
                     origins=dict(Counter(origin_of.values())),
                     areas_from_model=len(labelled.areas_from_model),
                     unlabelled=labelled.unlabelled,
+                    kind_only=sorted(n for n, found in modules_of.items() if not areas_of(found)),
                     unknown_tags=dict(Counter(tag.tag for tag in labelled.unknown)),
                     modules=dict(Counter(label.module for label in labelled.labels)),
                     themes=dict(Counter(tag.theme for tag in themes)),
