@@ -222,7 +222,7 @@ def test_a_tag_joining_a_kind_of_change_and_an_area_is_both() -> None:
 
 def test_status_tags_say_no_area_and_stay_tags() -> None:
     """slime's `[NFC] Add observability subfolder` headed a report section "nfc"."""
-    assert areas_of(["nfc", "WIP", "draft", "minor", "rollout"]) == ["rollout"]
+    assert areas_of(["nfc", "WIP", "draft", "minor", "new", "rollout"]) == ["rollout"]
     assert parse_title_tags("[NFC] Add observability subfolder", ModulesConfig()).modules == ["nfc"]
     assert parse_title_tags("[WIP][fsdp] x", ModulesConfig(allowed=["fsdp"])).unknown == ["wip"]
     # pytorch/torchtitan's sections "Reland" and "BE": how a change came about, not where.

@@ -73,6 +73,8 @@ STATUS_TAGS = frozenset(
     # urgent it is: none says where the change is.
     | {"resubmit", "redo", "reapply", "follow_up", "followup", "backport", "temp", "tmp"}
     | {"hack", "urgent", "p0", "p1", "p2", "p3", "be_week"}
+    # vllm-ascend's `[Feature][main][new]` (#9385, #9533): new work, no area (a module "new").
+    | {"new"}
 )
 # A verb of the title put in brackets (slime's `[add]add blockwise quant ...`), in any of its
 # forms (`[Added]`): no area, but no conventional type either (`Update(README): ...` is no
