@@ -225,7 +225,6 @@ def _why_not_applied(stored: StoredModel | None, repo: RepoConfig) -> str | None
     if share is not None and share < repo.modules.min_tagged_share:
         return (
             f"the repository's own tags name an area for {share:.0%} of a year's PRs, under"
-            f" modules.min_tagged_share {repo.modules.min_tagged_share:g}: the PRs it tags are"
-            " a kind of PR, not a sample, so a model trained on them would guess"
+            f" modules.min_tagged_share {repo.modules.min_tagged_share:g}"
         )
     return None  # a model stored before the settings (or the share) were recorded still labels
