@@ -10,7 +10,13 @@ from datetime import timedelta
 import pytest
 
 from prhub_pipeline.modelling.scoring.known_gaps import deferrals, followed_up_by, stated_gaps
-from prhub_pipeline.records import PrComment, ReviewData, ReviewThread, ThreadComment
+from prhub_pipeline.records import (
+    PrComment,
+    PullRequest,
+    ReviewData,
+    ReviewThread,
+    ThreadComment,
+)
 from prhub_pipeline_tests.test_importance import MERGED, REPO, make_pr
 from prhub_pipeline_tests.test_risks import risks_of
 
@@ -128,6 +134,10 @@ def test_the_authors_own_words_about_work_left_open(body: str, gaps: list[str]) 
         "The correctness will be verified by `actionlint` running in CI on subsequent pull"
         " requests.",
         "This PR fixes KV cache binding in the Qwen3 Next MTP patch.",  # a model's name
+        # vllm-ascend #13672: what this PR readies for later ones, not what it leaves
+        "This establishes a single source of truth for hardware identity and\nprepares for"
+        " capability-oriented hardware profiles in subsequent PRs.",
+        "This lays the groundwork for FP8 rollout in future PRs.",
         "The following changes are included:\n\n- a\n- b",
         TEMPLATE_TAIL,  # the template's checklist is not the author's
         "```python\n# TODO: remove in the next PR\n```",  # code is not prose
@@ -223,3 +233,31 @@ def test_a_later_pr_that_says_it_follows_one_up_takes_the_work_up() -> None:
         merged_at=MERGED + timedelta(days=9),
     )
     assert followed_up_by(make_pr(3456), [following]) == 3530
+
+
+def test_a_later_pr_built_on_one_takes_the_work_up() -> None:
+    gap = make_pr(13672, body="The remaining migration will be done in follow-up PRs.")
+    later = MERGED + timedelta(days=2)
+    for body in (
+        "Depends on #13672.\n\nIntroduces hardware profiles.",  # vllm-ascend #13721
+        "This PR is on top of #13672.",  # verl #1397
+        "Stacked on https://github.com/vllm-project/vllm-ascend/pull/13672",  # verl #6051
+    ):
+        assert followed_up_by(gap, [make_pr(13721, body=body, merged_at=later)]) == 13721
+    unrelated = make_pr(13730, body="Depends on #136720.", merged_at=later)
+    assert followed_up_by(gap, [unrelated]) is None
+
+
+def test_the_next_part_of_the_authors_series_takes_the_work_up() -> None:
+    first = make_pr(13672, "[Refactor][device][1/N] Refactor Ascend hardware discovery")
+    later = MERGED + timedelta(days=2)
+
+    def part(number: int, title: str, author: str = "alice") -> list[PullRequest]:
+        return [make_pr(number, title, merged_at=later, author=author)]
+
+    second = "[Refactor][Device][2/N] Introduce capability-oriented hardware profiles"
+    assert followed_up_by(first, part(13721, second)) == 13721  # vllm-ascend #13721
+    assert followed_up_by(first, part(13721, second, author="bob")) is None
+    assert followed_up_by(first, part(13722, "[Refactor][Device][3/N] Migrate workers")) is None
+    assert followed_up_by(first, part(13723, "[Refactor][Model][2/N] Migrate models")) is None
+    assert followed_up_by(first, part(13724, "[Refactor][Device][2/3] Profiles")) is None

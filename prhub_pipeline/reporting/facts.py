@@ -355,7 +355,8 @@ def revert_chain(
 
 def taken_up(risks: Sequence[RiskFlag], known: Mapping[int, PullRequest]) -> dict[int, int]:
     """For each PR flagged with work left open, the later known PR that says it follows
-    that PR up (`Follow-up to #6921`, `building on #5564`), where there is one."""
+    that PR up (`Follow-up to #6921`, `building on #5564`, `Depends on #13672`) or is the next
+    part of its series (`[2/N]` after `[1/N]`), where there is one."""
     found = {}
     for flag in risks:
         if flag.risk == "known_gap" and flag.number in known:

@@ -58,6 +58,12 @@ _NOT_A_GAP = re.compile(
     # what happens on every later PR ("verified by actionlint in CI on subsequent PRs")
     r"|\b(?:on|across)\s+(?:all\s+|any\s+|every\s+)?(?:future|subsequent|later|upcoming)\s+"
     r"(?:PRs?|pull[- ]requests?)\b"
+    # what this PR readies for a later one ("prepares for capability-oriented hardware profiles
+    # in subsequent PRs", vllm-ascend #13672)
+    r"|\b(?:prepar(?:es|ed|ing)(?:\s+the\s+(?:ground|way))?"
+    r"|(?:lays?|laying|laid|paves?|paving|paved)\s+the\s+(?:ground(?:work)?|way|foundations?))"
+    r"\s+for\b[^.;,]*?"
+    r"\b(?:follow[- ]?up|future|next|later|subsequent|upcoming)\b"
     r"|\s\|\s",  # a table row
     re.IGNORECASE,
 )
@@ -165,25 +171,62 @@ def _follow_up_of(number: int) -> re.Pattern[str]:
     ref = rf"(?:#|/pull/){number}\b(?!\d)"
     return re.compile(
         rf"\bfollow[- ]?(?:ups?|ing)?\s+(?:PR\s+)?(?:to|of|for|on|up on)?\s*(?:PR\s*)?\S*{ref}"
-        rf"|\b(?:building|builds?|based)\s+on\s+(?:PR\s*)?\S*{ref}"
+        # a PR built on this one carries its work on: "Depends on #13672." (vllm-ascend #13721),
+        # "on top of #1396" (verl #1397), "Stacked on #5834" (verl #6051)
+        rf"|\b(?:building|builds?|based|depend(?:s|ing)?|stacked)\s+on\s+(?:PR\s*)?\S*{ref}"
+        rf"|\bon\s+top\s+of\s+(?:PR\s*)?\S*{ref}"
         rf"|\bcontinu(?:es|ation of)\s+(?:PR\s*)?\S*{ref}",
         re.IGNORECASE,
     )
 
 
+# A title's place in its author's series of PRs: "[Refactor][device][1/N] ..." is followed by
+# "[Refactor][Device][2/N] ..." (vllm-ascend #13672, #13721), "[4/n][trainer]" by
+# "[5/n][trainer]" (verl #5802, #5951).
+_SERIES_PLACE = re.compile(r"\[\s*(\d+)\s*/\s*(\d+|n)\s*\]", re.IGNORECASE)
+_TITLE_TAG = re.compile(r"\[([^\]]*)\]")
+
+
+def _next_in_series(pr: PullRequest, later: PullRequest) -> bool:
+    """True when `later` is the next part of the series `pr` belongs to: the same author, the
+    same bracketed tags, the same count and the next index."""
+    place, later_place = _SERIES_PLACE.search(pr.title), _SERIES_PLACE.search(later.title)
+    if place is None or later_place is None or pr.author is None or later.author != pr.author:
+        return False
+    return (
+        int(later_place[1]) == int(place[1]) + 1
+        and later_place[2].lower() == place[2].lower()
+        and _series_tags(later.title) == _series_tags(pr.title)
+    )
+
+
+def _series_tags(title: str) -> list[str]:
+    return [
+        tag.strip().lower()
+        for tag in _TITLE_TAG.findall(title)
+        if not _SERIES_PLACE.fullmatch(f"[{tag}]")
+    ]
+
+
 def followed_up_by(pr: PullRequest, later: Iterable[PullRequest]) -> int | None:
-    """The first PR merged after `pr` whose title or description says it follows it up."""
+    """The first PR merged after `pr` whose title or description says it follows it up, or
+    that is the next part of its series."""
     pattern = _follow_up_of(pr.number)
     digits = str(pr.number)  # a cheap test first: this runs over the whole history
     candidates = sorted(
         (
             p
             for p in later
-            if p.merged_at > pr.merged_at and (digits in p.title or digits in p.body)
+            if p.merged_at > pr.merged_at
+            and (digits in p.title or digits in p.body or _next_in_series(pr, p))
         ),
         key=lambda p: (p.merged_at, p.number),
     )
     for candidate in candidates:
-        if pattern.search(candidate.title) or pattern.search(candidate.body):
+        if (
+            pattern.search(candidate.title)
+            or pattern.search(candidate.body)
+            or _next_in_series(pr, candidate)
+        ):
             return candidate.number
     return None
