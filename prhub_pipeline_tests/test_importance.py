@@ -629,6 +629,16 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "wrapper functions, dump reading and writing |\n\nKeeps dumps across steps.",
             "Keeps dumps across steps.",
         ),
+        # vllm-ascend #13358: a wrapped row's first line ends in `|` too; its next line is
+        # still the table (it was the summary), which runs to the blank line or a heading.
+        (
+            "t",
+            "### What this PR does / why we need it?\n\n| Files | Upstream change |\n|---|---|\n"
+            "| `vllm_ascend/__init__.py` |\n[vllm#48841](https://github.com/vllm-project/vllm/"
+            "pull/48841) — added `from triton.experimental import gluon` |\n\nKeeps the"
+            " Ascend patches in step with vLLM main.",
+            "Keeps the Ascend patches in step with vLLM main.",
+        ),
         # A dropped checklist item takes its hard-wrapped lines with it (verl #2973 was
         # summarised as "Guide](https://...CONTRIBUTING.md). checks](...)").
         (

@@ -200,7 +200,10 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
     current: list[str] = []
     in_item = False
     numbered = False  # a numbered list is under way (its items may hold other lists)
-    in_row = False  # a table row hard-wrapped over several lines (verl #5556)
+    # A table, from a line starting with `|` to the next blank line (`clean_description` puts
+    # one before each heading): GitHub's tables end there, and a hard-wrapped row's lines may
+    # each end in `|` (verl #5556; vllm-ascend #13358's second line of a row was its summary).
+    in_table = False
     after_image = False
 
     def flush() -> None:
@@ -233,13 +236,13 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
             flush()
             continue
         line = lines[0].strip()
-        if in_row or line.startswith("|"):
+        if in_table or line.startswith("|"):
             # A lead-in to the table, which is left out, introduces nothing (`**Scope of
             # Changes**:` over a table of files, vllm-ascend #5977).
-            if not in_row and current and _is_bare_lead_in(_plain(" ".join(current))):
+            if not in_table and current and _is_bare_lead_in(_plain(" ".join(current))):
                 current.clear()
             flush()
-            in_row = bool(line) and not line.endswith("|")
+            in_table = bool(line)
             continue
         heading = HEADING.match(line)
         if heading:
