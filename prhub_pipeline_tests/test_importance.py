@@ -600,6 +600,23 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "This PR fixes the above issue.",
             "Currently the cache is rebuilt on every step.",
         ),
+        # vllm-ascend #13412: a paragraph that names what it changes only by pointing back
+        # ("that ordering") leaves the background as the summary; one whose `by` clause says
+        # the change does not (verl #4143).
+        (
+            "t",
+            "### What does this PR do?\n\nPR #13268 moved quant-method selection into the"
+            " constructor. Before it, the BF16 weights were created first.\n\nThis change"
+            " restores that ordering when `quant_config is None`.",
+            "PR #13268 moved quant-method selection into the constructor. Before it, the BF16"
+            " weights were created first.",
+        ),
+        (
+            "t",
+            "### What does this PR do?\n\nThe torchvision pin is ignored on upgrade.\n\nThis PR"
+            " solves this conflict, by moving the torchvision pin into the dockerfile.",
+            "This PR solves this conflict, by moving the torchvision pin into the dockerfile.",
+        ),
         (
             "t",
             "### What does this PR do?\n\nWe bring MXFP8 quantization to the rollout.\n\n"

@@ -630,6 +630,18 @@ _STATES_THE_CHANGE = re.compile(
     r"(?![^.]{0,40}\b(?:above|the issue|this issue|the problem|this problem)\b[^.]{0,20}(?:\.|$))",
     re.IGNORECASE,
 )
+# A paragraph on what the PR does that names what it acts on only by pointing back at the
+# background ("This change restores that ordering when ...", vllm-ascend #13412; "This PR only
+# removes those two keyword arguments.", vllm-ascend #13149) does not stand alone as a summary,
+# unless a `by ...ing` clause says the change (see `_FIXES_IT_BY`).
+_POINTS_BACK = re.compile(
+    r"^(?:this (?:pr|pull request|change|patch|commit)|in this (?:pr|pull request|change),?\s+we"
+    r"|we)\s+(?:\w+\s+){0,4}?"
+    rf"(?:{_VERBS}|solve[sd]?|address(?:es|ed)?)\s+(?:the\s+)?"
+    r"(?:th(?:ese|ose)|(?<!ensure )(?<!ensures )that|this|above|aforementioned)\s+"
+    r"(?![^.:;]*\bby\s+\w+ing\b)(?!(?:pr|pull request|change|patch|commit)\b)\S",
+    re.IGNORECASE,
+)
 # A sentence that opens by going on from the one before it.
 _CONTINUES = re.compile(r"^(?:also|and)\s*,?\s+(?=[a-z`])", re.IGNORECASE)
 # "This PR also fixes two adjacent bugs ...": a change beside the main one, not the main one.
@@ -1155,6 +1167,7 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
                 if _STATES_THE_CHANGE.match(text)
                 and len(text.split()) >= 7
                 and not _ALSO.match(text)
+                and not _POINTS_BACK.match(text)
             ),
             chosen,
         )
