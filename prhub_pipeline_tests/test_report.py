@@ -1789,7 +1789,7 @@ def test_a_long_risk_list_names_the_most_important_and_counts_the_rest(lang: Lan
     [ci] = [o for o in context.risks if o.risk == "ci_change"]
     named = re.findall(r"#(\d+)", ci.text)
     assert len(named) == 6 and named[0] == "7007"  # the largest change is the most important
-    assert {"zh": "等 8 个", "en": "and 2 more"}[lang] in ci.text
+    assert {"zh": "；另有 2 个 PR。", "en": "; and 2 more PRs."}[lang] in ci.text
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -503,6 +503,24 @@ def flagged(
     )
 
 
+def test_the_prs_a_risk_leaves_unlisted_are_counted_apart_from_the_last_ones_clauses() -> None:
+    """vllm-ascend's 2026-08-03 report: "#12982 changes 1324 lines ..., 419 of them in tests
+    and 4 more" read as 423 lines."""
+    large = replace(flagged(12982, [], []), lines=1324, test_lines=419)
+    group = RiskGroup(kind="large_change", numbers=[12982], listed=[large], unlisted=4, reverts=[])
+    assert EN.risk_text(group) == (
+        "#12982 changes 1324 lines outside documentation and data files, 419 of them in tests;"
+        " and 4 more PRs, which makes review and regression checks harder."
+    )
+    assert ZH.risk_text(group) == (
+        "#12982 改动 1324 行（不含文档与数据文件，其中测试 419 行）；另有 4 个 PR，"
+        "评审与回归验证的难度更高。"
+    )
+    assert EN.risk_text(replace(group, unlisted=1)).endswith(
+        "; and 1 more PR, which makes review and regression checks harder."
+    )
+
+
 def test_config_default_changes_name_their_settings_and_values() -> None:
     env_var = "Environment.TILELANG_CLEANUP_TEMP_FILES"
     switched = flagged(

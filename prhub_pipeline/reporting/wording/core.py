@@ -388,6 +388,9 @@ class Wording:
     predicted_none: Counted
     # Risks, quick view, follow-ups.
     risk_texts: dict[RiskKind, RiskText]
+    # After a risk's listed PRs, apart from the last one's clauses ("..., 419 of them in tests
+    # and 4 more" read as 423 lines, vllm-ascend's 2026-08-03 report); fields rest.
+    risk_more: Counted
     ask: str
     ask_bot: str
     ask_where: str
@@ -1133,7 +1136,8 @@ class Wording:
         lead, item, end = self.risk_texts[group.kind]
         n = len(group.numbers)
         items = self.clause_sep.join(self._risk_item(item, pr) for pr in group.listed)
-        more = self._more(len(group.listed) + group.unlisted, len(group.listed))
+        rest = group.unlisted
+        more = _counted(self.risk_more, rest).format(rest=rest) if rest else ""
         lead = _counted(lead, n).format(n=n, refs=self.refs(group.numbers))
         chains = [self._requirement_chain(chain) for chain in group.requirement_chains]
         sentences = [_closed(_stopped_once(lead + items + more, _counted(end, n))), *chains]

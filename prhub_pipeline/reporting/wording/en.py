@@ -449,6 +449,7 @@ EN = Wording(
         "docker_change": RiskText("", "#{number}: {paths}", "."),
         "ci_change": RiskText("", "#{number}: {paths}", "."),
     },
+    risk_more=("; and 1 more PR", "; and {rest} more PRs"),
     ask="{reviewer}{bot}{where} asked “{ask}”",
     ask_bot=" (bot)",
     ask_where=" on {where}",

@@ -332,6 +332,7 @@ ZH = Wording(
         "docker_change": RiskText("", "#{number}：{paths}", "。"),
         "ci_change": RiskText("", "#{number}：{paths}", "。"),
     },
+    risk_more="；另有 {rest} 个 PR",
     ask="{reviewer}{bot}{where} 提出“{ask}”",
     ask_bot="（机器人）",
     ask_where=" 在 {where}",
