@@ -307,11 +307,13 @@ class ScoringConfig(StrictModel):
             "**/configs/**/*.yml",
             "**/config/**/*.py",
             # Python modules that hold a project's settings by convention: environment
-            # variables with their defaults, argument dataclasses, the package's own config.
+            # variables with their defaults, argument dataclasses, the package's own config,
+            # the command line's options (slime/utils/arguments.py, slime #2249).
             "**/envs.py",
             "**/env.py",
             "**/*_args.py",
             "*/*_config.py",
+            "**/arguments.py",
         ]
     )
     # A core-path change smaller than this (lines) is not flagged for missing tests.

@@ -10,7 +10,8 @@ from prhub_pipeline.modelling.scoring.config_diff import (
     config_files,
     deleted_config_files,
 )
-from prhub_pipeline.records import FileVersions, SettingChange
+from prhub_pipeline.modelling.scoring.risks import flag_risks
+from prhub_pipeline.records import FileVersions, ReviewData, SettingChange
 from prhub_pipeline_tests.test_importance import make_pr
 from prhub_pipeline_tests.test_risks import with_statuses
 
@@ -507,6 +508,83 @@ class WeightPrefetchConfig:
     after = before.replace('"gate_up": 1,', '"gate_up": 1.0,').replace('"qkv": 1.0', '"qkv": 0.5')
     assert compare_config("vllm_ascend/ascend_config.py", before, after) == [
         change("WeightPrefetchConfig.prefetch_ratio[attn][qkv]", "1.0", "0.5")
+    ]
+
+
+SLIME_ARGUMENTS = "slime/utils/arguments.py"
+COMMAND_LINE = """\
+import argparse
+import os
+
+
+def reset_arg(parser, name, **kwargs):
+    parser.add_argument(name, **kwargs)
+
+
+def add_slime_arguments(parser):
+    parser.add_argument("--actor-num-nodes", type=int, default=1, help="Nodes of the actor")
+    parser.add_argument("--train-memory-margin-bytes", type=int, default=1024**3)
+    parser.add_argument("--colocate", action="store_true")
+    parser.add_argument("-m", "--hf-checkpoint", required=True)
+    group = parser.add_argument_group("teacher")
+    group.add_argument("--teacher-port", default=int(os.getenv("TEACHER_PORT", "7999")))
+    group.add_argument("--sglang-port", default=ServerArgs.port)
+    reset_arg(parser, "--lr", type=float, default=1e-6)
+    return parser
+"""
+
+
+def test_command_line_options_are_settings() -> None:
+    # slime #2249 removed `--train-memory-margin-bytes`; launch scripts passing it now fail. A
+    # default that code computes (`ServerArgs.port`) is only known to be there.
+    after = (
+        COMMAND_LINE.replace(
+            '    parser.add_argument("--train-memory-margin-bytes", type=int, default=1024**3)\n',
+            "",
+        )
+        .replace("default=1, help", "default=2, help")
+        .replace('"--colocate", action="store_true"', '"--colocate", action="store_false"')
+        .replace('"7999"', '"8000"')
+        .replace("default=ServerArgs.port", "default=ServerArgs.port + 1")
+        .replace("default=1e-6)", "default=1e-5)")
+        .replace(
+            "    return parser",
+            '    parser.add_argument("--new-flag", default="x")\n    return parser',
+        )
+    )
+    assert compare_config(SLIME_ARGUMENTS, COMMAND_LINE, after) == [
+        change("--actor-num-nodes", "1", "2"),
+        change("--colocate", "False", "True"),
+        change("--lr", "1e-06", "1e-05"),
+        change("--new-flag", None, "'x'"),
+        change("--teacher-port", "'7999'", "'8000'"),
+        change("--train-memory-margin-bytes", "1024 ** 3", None),
+    ]
+    # An option that had to be given now has argparse's None.
+    optional = COMMAND_LINE.replace("required=True", "default=None")
+    assert compare_config(SLIME_ARGUMENTS, COMMAND_LINE, optional) == [
+        change("--hf-checkpoint", "required", "None")
+    ]
+    # slime #1205 moved options into its `reset_arg` helper: none was removed.
+    helper = COMMAND_LINE.replace(
+        'parser.add_argument("--actor-num-nodes",', 'reset_arg(parser, "--actor-num-nodes",'
+    )
+    assert compare_config(SLIME_ARGUMENTS, COMMAND_LINE, helper) == []
+
+
+def test_a_removed_command_line_option_is_flagged() -> None:
+    after = COMMAND_LINE.replace(
+        '    parser.add_argument("--train-memory-margin-bytes", type=int, default=1024**3)\n', ""
+    )
+    pr = make_pr(2249, "Remove --train-memory-margin-bytes", files=[(SLIME_ARGUMENTS, 0, 1)])
+    assert [f.path for f in compared_files(pr, ScoringConfig())] == [SLIME_ARGUMENTS]
+    diffs = config_file_diffs(
+        "THUDM/slime",
+        [FileVersions(pr_number=2249, path=SLIME_ARGUMENTS, before=COMMAND_LINE, after=after)],
+    )
+    flags = flag_risks([pr], {}, ReviewData(available=False), ScoringConfig(), {}, diffs)
+    assert [(f.risk, f.detail) for f in flags] == [
+        ("config_default_change", "removes settings: --train-memory-margin-bytes")
     ]
 
 

@@ -8,9 +8,9 @@ settings went away, and says nothing when none did.
 YAML files are compared key by key after parsing: nested keys dotted, a Hydra `defaults` list
 entry by entry, a list of mappings entry by entry (by the field that names its entries, else by
 position, its entries matched by content across the two versions), other lists and empty
-mappings as one value. Python config files (dataclasses, settings classes, module constants)
-are compared by the default each field or name is given: a rewritten type hint or docstring is
-no change.
+mappings as one value. Python config files (dataclasses, settings classes, module constants,
+argparse options) are compared by the default each field, name or `--option` is given: a
+rewritten type hint or docstring is no change.
 """
 
 from __future__ import annotations
@@ -687,6 +687,7 @@ def _python_settings(text: str) -> dict[str, str] | None:
         return None
     settings: dict[str, str] = {}
     _python_scope(tree.body, "", settings)
+    _command_line_options(tree, settings)
     return settings
 
 
@@ -713,6 +714,72 @@ def _python_scope(body: Sequence[ast.stmt], prefix: str, settings: dict[str, str
         for target in targets:
             if isinstance(target, ast.Name):
                 _python_setting(prefix, target.id, value, settings)
+
+
+# An option's default that code computes when the parser is built (`default=ServerArgs.port`):
+# what it is cannot be read from the text, only that the option has one.
+COMPUTED_DEFAULT = "computed"
+# What argparse gives an option declared without a default.
+_IMPLIED_DEFAULTS = {"store_true": "False", "store_false": "True"}
+# Nodes of a value written out in the text, arithmetic included (slime's `1024**3` bytes).
+_LITERAL_NODES = (
+    ast.Constant,
+    ast.Tuple,
+    ast.List,
+    ast.Set,
+    ast.Dict,
+    ast.UnaryOp,
+    ast.BinOp,
+    ast.unaryop,
+    ast.operator,
+    ast.expr_context,
+)
+
+
+# The keywords of `add_argument`: a helper given an option's name with them declares it too.
+_ARGUMENT_KEYWORDS = {"default", "type", "action", "help", "required", "choices", "nargs"}
+
+
+def _command_line_options(tree: ast.Module, settings: dict[str, str]) -> None:
+    """A command line's options, `--name` by the first long name each `add_argument` call
+    gives (of a parser, a group, any receiver), with their defaults: launch scripts pass them,
+    so one removed makes them fail (slime #2249 removed `--train-memory-margin-bytes` from
+    slime/utils/arguments.py). A helper called with a long name and add_argument's keywords
+    declares one as well: slime #1205 moved `--padded-vocab-size` into its
+    `reset_arg(parser, "--padded-vocab-size", type=int, default=None)`, which removed nothing.
+    An option declared twice (a pre-parser's copy) keeps the first default in the text."""
+    calls = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and (
+            _called_name(node.func) == "add_argument"
+            or any(keyword.arg in _ARGUMENT_KEYWORDS for keyword in node.keywords)
+        )
+    ]
+    for call in sorted(calls, key=lambda node: (node.lineno, node.col_offset)):
+        names = [_text(arg) for arg in call.args]
+        option = next((name for name in names if name and name.startswith("--")), None)
+        if option is not None:
+            settings.setdefault(option, _option_default(call))
+
+
+def _option_default(call: ast.Call) -> str:
+    """The default an `add_argument` call gives its option: a value written out, the fallback
+    of an environment variable it reads, or COMPUTED_DEFAULT; without one, `required` for an
+    option that must be given, else what argparse implies (`None`, `False` for `store_true`)."""
+    keywords = {keyword.arg: keyword.value for keyword in call.keywords if keyword.arg}
+    default = keywords.get("default")
+    if default is not None:
+        if all(isinstance(node, _LITERAL_NODES) for node in ast.walk(default)):
+            return ast.unparse(default)
+        read = _environment_default(default)
+        return read[1] if read else COMPUTED_DEFAULT
+    required = keywords.get("required")
+    if isinstance(required, ast.Constant) and required.value is True:
+        return "required"
+    action = _text(keywords.get("action"))
+    return _IMPLIED_DEFAULTS.get(action or "", "None")
 
 
 def _method_settings(method: ast.FunctionDef, prefix: str, settings: dict[str, str]) -> None:
