@@ -11,7 +11,7 @@ from prhub_pipeline.modelling.scoring.config_diff import (
     deleted_config_files,
 )
 from prhub_pipeline.modelling.scoring.risks import flag_risks
-from prhub_pipeline.records import FileVersions, ReviewData, SettingChange
+from prhub_pipeline.records import ConfigFileDiff, FileVersions, ReviewData, SettingChange
 from prhub_pipeline_tests.test_importance import make_pr
 from prhub_pipeline_tests.test_risks import with_statuses
 
@@ -722,6 +722,61 @@ def test_ci_data_that_only_gains_keys_and_items_keeps_what_it_had() -> None:
         "[tests/e2e/test_qwen3_eplb.py, tests/ut/eplb]",
     )
     assert not kept(reordered)
+
+
+ASCEND_CONFIG = "vllm_ascend/ascend_config.py"
+SPEC_CONFIG = """\
+TORCHAIR_MODEL_LIST = ["deepseek", "pangu"]
+
+
+class DynamicSpecConfig:
+    SUPPORTED_METHODS = ("dspark",)
+    methods: tuple = ("dspark",)
+"""
+
+
+def test_a_python_constant_that_only_gained_items_changes_no_default() -> None:
+    # vllm-ascend #13819 added `dflash` to the supported methods, #2162 `kimi_k2` to the
+    # TorchAir models: lists of what the code supports grew.
+    grown = SPEC_CONFIG.replace('("dspark",)\n    methods', '("dspark", "dflash")\n    methods')
+    grown = grown.replace('"pangu"]', '"pangu", "kimi_k2"]')
+    assert keeps_existing(SPEC_CONFIG, grown, ASCEND_CONFIG)
+    pr = make_pr(13819, files=[(ASCEND_CONFIG, 2, 2)])
+    flags = flag_risks(
+        [pr], {}, ReviewData(available=False), ScoringConfig(), {}, spec_config_diffs(grown)
+    )
+    assert flags == []
+    # A constant that lost or reordered items, and a setting users run with that grew, still
+    # change defaults (verl #1451 made the SFT trainer log to wandb as well).
+    lost = SPEC_CONFIG.replace('["deepseek", "pangu"]', '["deepseek"]')
+    reordered = SPEC_CONFIG.replace('["deepseek", "pangu"]', '["pangu", "deepseek"]')
+    setting = SPEC_CONFIG.replace('tuple = ("dspark",)', 'tuple = ("dspark", "x")')
+    assert not keeps_existing(SPEC_CONFIG, lost, ASCEND_CONFIG)
+    assert not keeps_existing(SPEC_CONFIG, reordered, ASCEND_CONFIG)
+    for after in (lost, reordered, setting):
+        [flag] = flag_risks(
+            [pr], {}, ReviewData(available=False), ScoringConfig(), {}, spec_config_diffs(after)
+        )
+        assert flag.detail.startswith("changes defaults: ")
+
+
+def spec_config_diffs(after: str) -> list[ConfigFileDiff]:
+    return config_file_diffs(
+        "vllm-project/vllm-ascend",
+        [FileVersions(pr_number=13819, path=ASCEND_CONFIG, before=SPEC_CONFIG, after=after)],
+    )
+
+
+def test_a_grown_list_in_yaml_is_still_a_changed_default() -> None:
+    sft = "verl/trainer/config/sft_trainer.yaml"
+    before = 'trainer:\n  logger: ["console"]\n'
+    after = 'trainer:\n  logger: ["console", "wandb"]\n'
+    assert keeps_existing(before, after, sft)  # JSON as before: the file gained an item
+    pr = make_pr(1451, files=[(sft, 1, 1)])
+    versions = [FileVersions(pr_number=1451, path=sft, before=before, after=after)]
+    compared = config_file_diffs("verl-project/verl", versions)
+    [flag] = flag_risks([pr], {}, ReviewData(available=False), ScoringConfig(), {}, compared)
+    assert flag.detail == 'changes defaults: trainer.logger ["console"] → ["console", "wandb"]'
 
 
 def test_ci_workflows_are_compared_beside_configs_and_manifests() -> None:

@@ -301,29 +301,65 @@ def _widens_trigger(change: SettingChange) -> bool:
     before, after = change.before, change.after
     if before is None or after is None or not _TRIGGER_FILTER.fullmatch(change.key):
         return False
-    if not _adds_to(before, after):
+    old, new = _sequence(before), _sequence(after)
+    if old is None or new is None or not _keeps_in_order(old, new):
         return False
-    old, new = json.loads(before), json.loads(after)
     return not any(
         isinstance(item, str) and item.startswith("!") for item in new if item not in old
     )
 
 
+def extends_constant(path: str, change: SettingChange) -> bool:
+    """Whether a change only appends items to a Python constant's list or tuple: an UPPER_CASE
+    name is the code's, not a setting users run with, and one that lists what the code supports
+    grows with it (vllm-ascend #13819 added `dflash` to
+    `DynamicSpecConfig.SUPPORTED_METHODS`, #2162 `kimi_k2` to `TORCHAIR_MODEL_LIST`). A
+    setting's list that grew changes what users get: verl #1451 made the SFT trainer's
+    `trainer.logger` `["console", "wandb"]`."""
+    name = change.key.rsplit(".", 1)[-1]
+    return (
+        path.endswith(".py")
+        and change.before is not None
+        and bool(_MODULE_CONSTANT.fullmatch(name))
+        and _adds_to(change.before, change.after)
+    )
+
+
+# Longer values are not read as sequences: ast.literal_eval's cost grows with them.
+MAX_SEQUENCE_CHARS = 100_000
+
+
 def _adds_to(before: str | None, after: str | None) -> bool:
-    """Whether a setting is new, or a list that kept every item it had, in order, and gained
-    more (`tests: [a]` -> `[a, b]`)."""
+    """Whether a setting is new, or a list (JSON as YAML values are shown, or a Python list or
+    tuple) that kept every item it had, in order, and gained more (`tests: [a]` -> `[a, b]`,
+    `('dspark',)` -> `('dspark', 'dflash')`)."""
     if before is None:
         return True
     if after is None:
         return False
-    try:
-        old, new = json.loads(before), json.loads(after)
-    except ValueError:
-        return False
-    if not isinstance(old, list) or not isinstance(new, list):
-        return False
+    old, new = _sequence(before), _sequence(after)
+    return old is not None and new is not None and _keeps_in_order(old, new)
+
+
+def _keeps_in_order(old: list[Any], new: list[Any]) -> bool:
+    """Whether `new` holds every item of `old`, in its order."""
     remaining = iter(new)
     return all(any(item == candidate for candidate in remaining) for item in old)
+
+
+def _sequence(value: str) -> list[Any] | None:
+    """A value's items when it is a JSON list or a Python list or tuple literal."""
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        if len(value) > MAX_SEQUENCE_CHARS:
+            return None
+        try:
+            parsed = ast.literal_eval(value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None
+        return list(parsed) if isinstance(parsed, list | tuple) else None
+    return parsed if isinstance(parsed, list) else None
 
 
 def _entry_orders(settings: Iterable[str]) -> dict[str, list[str]]:

@@ -16,7 +16,11 @@ from pathlib import PurePosixPath
 from typing import NamedTuple, TypedDict, Unpack, get_args
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.scoring.config_diff import config_files, deleted_config_files
+from prhub_pipeline.modelling.scoring.config_diff import (
+    config_files,
+    deleted_config_files,
+    extends_constant,
+)
 from prhub_pipeline.modelling.scoring.importance import (
     DELETED_USER,
     ChangeShape,
@@ -692,7 +696,8 @@ def _config_flags(
     configuration files the PR deleted.
 
     A file that could not be compared (unparsable, or stored before comparing existed) is
-    judged by its line counts: edited existing lines may have changed a default.
+    judged by its line counts: edited existing lines may have changed a default. A Python
+    constant's list that only gained items changes none (`extends_constant`).
 
     A PR that only brings a generated config up to date changes no default of its own: verl
     #5285 synced `_generated_ppo_veomni_trainer.yaml` with the two settings #5255 had removed
@@ -708,7 +713,9 @@ def _config_flags(
             # `defaults: [ppo_trainer, _self_]`) inherits the keys it dropped.
             inherits = any(_includes_more(c) for c in diff.changes)
             compared.extend(
-                (change.path, c) for c in diff.changes if not (inherits and c.after is None)
+                (change.path, c)
+                for c in diff.changes
+                if not (inherits and c.after is None) and not extends_constant(change.path, c)
             )
         elif (change.deletions or 0) > 0 and change.status != "added":
             uncertain.append(change.path)
