@@ -1,6 +1,6 @@
 -- materialized: view
--- description: Every author's merged PRs, lines changed, active weeks and key PRs, most active first: one row per person under all their names (author_identities), named as they last signed; bots are marked (the report leaves them out of its author counts). PRs of deleted accounts (no author) have no row.
-SELECT f.repo, any_value(i.person_name) AS author,
+-- description: Every author's merged PRs, lines changed, active weeks and key PRs, most active first: one row per person under all their names (pr_authors), named as they last signed; bots are marked (the report leaves them out of its author counts). PRs of deleted accounts (no author) have no row.
+SELECT f.repo, arg_max(f.author, f.merged_at) AS author,
        bool_and(lower(f.author) LIKE '%[bot]') AS is_bot,
        count(*) AS prs,
        sum(f.additions + f.deletions)::BIGINT AS lines_changed,
@@ -9,6 +9,6 @@ SELECT f.repo, any_value(i.person_name) AS author,
        max(f.week_start) AS last_week,
        count(*) FILTER (WHERE f.is_key) AS key_prs
 FROM {{ ref('pr_facts') }} f
-JOIN {{ ref('author_identities') }} i USING (repo, author)
-GROUP BY f.repo, i.person
+JOIN {{ ref('pr_authors') }} a USING (repo, number)
+GROUP BY f.repo, a.person
 ORDER BY f.repo, prs DESC, author

@@ -1,13 +1,12 @@
 -- materialized: view
--- description: Authors per week, as the report counts them (bots left out): how many people, how many new (first merged PR that week under any of their names: author_identities; NULL until the stored history reaches 12 weeks before the week, as the report names no newcomers then), who, and the week's PRs (all of them, bots' and deleted accounts' too). A week without PRs is a row of zeros.
+-- description: Authors per week, as the report counts them (bots left out): how many people, how many new (first merged PR that week under any of their names: pr_authors; NULL until the stored history reaches 12 weeks before the week, as the report names no newcomers then), who, and the week's PRs (all of them, bots' and deleted accounts' too). A week without PRs is a row of zeros.
 WITH authored AS (
-    SELECT p.repo, p.week_start, i.person,
-           arg_min(p.author, p.merged_at) AS author,  -- the name the week's first PR used
+    SELECT a.repo, a.week_start, a.person,
+           arg_min(a.author, a.merged_at) AS author,  -- the name the week's first PR used
            count(*) AS prs
-    FROM {{ source('prs') }} p
-    JOIN {{ ref('author_identities') }} i USING (repo, author)
-    WHERE lower(p.author) NOT LIKE '%[bot]'
-    GROUP BY p.repo, p.week_start, i.person
+    FROM {{ ref('pr_authors') }} a
+    WHERE lower(a.author) NOT LIKE '%[bot]'
+    GROUP BY a.repo, a.week_start, a.person
 ),
 first_week AS (
     SELECT repo, person, min(week_start) AS first_week FROM authored GROUP BY repo, person

@@ -130,3 +130,58 @@ def test_risk_backlog_has_one_row_per_flag_when_a_pr_is_reverted_twice(tmp_path:
         materialize(con, backlog)
         rows = con.execute("SELECT number, reverted_by FROM risk_backlog").fetchall()
     assert rows == [(5519, 5902), (5520, 5902)]
+
+
+def materialize_shipped_models(con: duckdb.DuckDBPyConnection) -> None:
+    for model in load_models(DBT_LIKE_SQL, TABLE_PRODUCERS):
+        materialize(con, model)
+
+
+def test_author_figures_count_prs_stored_since_the_last_model_refresh(tmp_path: Path) -> None:
+    """`author_identities` is a table, refreshed with the models: a PR stored after the last
+    refresh (a Dagster run with the sql_models_after_weekly_runs sensor off) by an author it
+    did not know was left out of `weekly_contributors` and `author_activity` (the reviewer's
+    verl warehouse: author_activity summed 2883 PRs, `prs` held 2884). A new name whose key
+    another name has is that person, no new author."""
+
+    def pr(number: int, merged: datetime, author: str, key: str) -> PullRequest:
+        return PullRequest(
+            repo="acme/widgets",
+            number=number,
+            title=f"change {number}",
+            merged_at=merged,
+            author=author,
+            author_key=key,
+        )
+
+    january, first, second = date(2026, 1, 5), date(2026, 5, 4), date(2026, 5, 11)
+    at = datetime(2026, 5, 4, 3, 0, tzinfo=UTC)
+    with connect(tmp_path / "w.duckdb") as con:
+        # The history reaches 12 weeks back, so who is new is known.
+        january_prs = [pr(1, datetime(2026, 1, 6, tzinfo=UTC), "Carol", "carol")]
+        replace_partition(con, "acme/widgets", january, pr_tables(january, january_prs))
+        first_prs = [pr(2, at, "Alice", "alice"), pr(3, at, "xiazhahe", "xiazhahe")]
+        replace_partition(con, "acme/widgets", first, pr_tables(first, first_prs))
+        materialize_shipped_models(con)
+        later = at + timedelta(days=7)
+        second_prs = [
+            pr(4, later, "Alice", "alice"),
+            pr(5, later + timedelta(hours=1), "NIE SHIYU", "xiazhahe"),
+            pr(6, later, "Dana", "dana"),
+        ]
+        replace_partition(con, "acme/widgets", second, pr_tables(second, second_prs))
+        week = con.execute(
+            "SELECT authors, new_authors, new_author_names, prs FROM weekly_contributors"
+            " WHERE week_start = ?",
+            [second],
+        ).fetchall()
+        activity = con.execute(
+            "SELECT author, prs, first_week, last_week FROM author_activity ORDER BY author"
+        ).fetchall()
+    assert week == [(3, 1, ["Dana"], 3)]
+    assert activity == [
+        ("Alice", 2, first, second),
+        ("Carol", 1, january, january),
+        ("Dana", 1, second, second),
+        ("NIE SHIYU", 2, first, second),  # named as they last signed
+    ]

@@ -24,7 +24,8 @@ def build_sql_models_sensor(
     """A sensor that runs `models_job` after each successful run of `weekly_job` or of a
     selection with any of `weekly_keys`: the schedule's weekly runs and UI backfills alike.
     Without it the models kept what the last `prhub materialize` wrote: `author_identities` is
-    a table, so every author first seen since was missing from `weekly_contributors`."""
+    a table, and `pr_authors` can only guess the person of a name first seen since (its
+    author_key's, else one of its own)."""
     weekly = frozenset(weekly_keys)
 
     @dg.run_status_sensor(
