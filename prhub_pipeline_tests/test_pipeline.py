@@ -1360,3 +1360,29 @@ def test_a_run_of_several_repositories_says_whose_clone_fetch_each_was() -> None
         update={"clone": None, "github": RequestStats(truncated_file_lists=2)}
     )
     assert "2 PRs with more files than GitHub lists, stored in part" in ingest_summary([cut])
+
+
+def test_the_models_job_drops_the_model_of_a_removed_file(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """A model removed from the models folder stayed in the warehouse for good (a table model
+    looked current); the next models run drops it, and says so."""
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "pr_numbers.sql").write_text("SELECT number FROM {{ source('prs') }}", "utf-8")
+    (models / "pr_total.sql").write_text(
+        "-- materialized: table\nSELECT count(*) AS n FROM {{ source('prs') }}", "utf-8"
+    )
+    config = write_config(tmp_path, git_repo.path, sql_models_dir="models")
+    instance = dg.DagsterInstance.ephemeral()
+    first = build_definitions(config).resolve_job_def("sql_models_job")
+    assert first.execute_in_process(instance=instance).success
+    (models / "pr_total.sql").unlink()
+    again = build_definitions(config).resolve_job_def("sql_models_job")
+    result = again.execute_in_process(instance=instance)
+    assert result.success
+    [event] = result.get_asset_materialization_events()
+    summary = event.materialization.metadata["summary"]
+    assert summary == dg.TextMetadataValue("0 rows; dropped stale pr_total")
+    names = stored(config, "SELECT table_name FROM information_schema.tables")
+    assert ("pr_numbers",) in names and ("pr_total",) not in names and ("prs",) in names

@@ -8,10 +8,16 @@ import pytest
 
 from prhub_pipeline.defs.sql_assets import TABLE_PRODUCERS
 from prhub_pipeline.records import PullRequest, RiskFlag
-from prhub_pipeline.warehouse import connect, replace_partition
+from prhub_pipeline.warehouse import connect, migrate, replace_partition
 from prhub_pipeline.warehouse.prs import pr_tables
 from prhub_pipeline.warehouse.reports import revert_tables, risk_tables
-from prhub_pipeline.warehouse.sql_models import SqlModelError, load_models, materialize
+from prhub_pipeline.warehouse.sql_models import (
+    SqlModelError,
+    drop_stale_models,
+    load_models,
+    materialize,
+    model_names,
+)
 
 SOURCES = ["prs", "pr_files"]
 DBT_LIKE_SQL = Path(__file__).resolve().parents[1] / "dbt_like_sql"
@@ -20,6 +26,20 @@ DBT_LIKE_SQL = Path(__file__).resolve().parents[1] / "dbt_like_sql"
 def write(folder: Path, name: str, text: str) -> None:
     folder.mkdir(exist_ok=True)
     (folder / f"{name}.sql").write_text(text, encoding="utf-8")
+
+
+def migrated() -> duckdb.DuckDBPyConnection:
+    """An in-memory warehouse with the pipeline's tables, and the registry the models write."""
+    con = duckdb.connect()
+    migrate(con)
+    return con
+
+
+def store_prs(con: duckdb.DuckDBPyConnection, numbers: list[int]) -> None:
+    week = date(2026, 5, 11)
+    merged = datetime(2026, 5, 12, 3, 0, tzinfo=UTC)
+    prs = [PullRequest(repo="acme/widgets", number=n, title="t", merged_at=merged) for n in numbers]
+    replace_partition(con, "acme/widgets", week, pr_tables(week, prs))
 
 
 def test_graph_comes_from_refs_and_header_sets_materialization(tmp_path: Path) -> None:
@@ -37,9 +57,8 @@ def test_graph_comes_from_refs_and_header_sets_materialization(tmp_path: Path) -
     )
     assert ordered[0].sources == ["prs"] and ordered[0].materialized == "view"
 
-    con = duckdb.connect()
-    con.execute("CREATE TABLE prs (number INTEGER)")
-    con.execute("INSERT INTO prs VALUES (1), (2)")
+    con = migrated()
+    store_prs(con, [1, 2])
     assert [materialize(con, model) for model in ordered] == [2, 1]
     assert con.execute("SELECT total FROM b_totals").fetchone() == (3,)
     kinds = dict(
@@ -64,6 +83,12 @@ def test_graph_comes_from_refs_and_header_sets_materialization(tmp_path: Path) -
         ({"a": "-- materialized: cube\nSELECT 1"}, r"a\.sql: materialized must be view or table"),
         ({"a": "SELECT {{ ref('b' }}"}, r"a\.sql: template error"),
         ({"prs": "SELECT 1"}, r"prs\.sql: prs is a pipeline table"),
+        # No source, but the warehouse's own: a model would replace them.
+        ({"sql_models": "SELECT 1"}, r"sql_models\.sql: sql_models is a pipeline table"),
+        (
+            {"schema_migrations": "SELECT 1"},
+            r"schema_migrations\.sql: schema_migrations is a pipeline table",
+        ),
         ({"Bad-Name": "SELECT 1"}, r"Bad-Name\.sql: a model name must be lower_snake_case"),
     ],
 )
@@ -79,7 +104,7 @@ def test_bad_models_fail_naming_the_file(
 def test_a_failing_model_keeps_the_previous_relation(tmp_path: Path) -> None:
     write(tmp_path / "models", "a", "SELECT 1 AS x")
     [model] = load_models(tmp_path / "models", SOURCES)
-    con = duckdb.connect()
+    con = migrated()
     materialize(con, model)
     broken = model.model_copy(update={"sql": "SELECT no_such_column FROM prs"})
     with pytest.raises(SqlModelError, match=r"a\.sql"):
@@ -185,3 +210,51 @@ def test_author_figures_count_prs_stored_since_the_last_model_refresh(tmp_path: 
         ("Dana", 1, second, second),
         ("NIE SHIYU", 2, first, second),  # named as they last signed
     ]
+
+
+def test_a_model_whose_file_is_gone_is_dropped_and_nothing_else(tmp_path: Path) -> None:
+    """Materializing only created or replaced: a model removed or renamed in dbt_like_sql/
+    stayed in the warehouse for good, and a stale `table` model looked current."""
+    models = tmp_path / "models"
+    write(
+        models, "pr_totals", "-- materialized: table\nSELECT count(*) AS n FROM {{ source('prs') }}"
+    )
+    write(models, "pr_numbers", "SELECT number FROM {{ source('prs') }}")
+    con = migrated()
+    store_prs(con, [1, 2])
+    for model in load_models(models, SOURCES):
+        materialize(con, model)
+    con.execute("CREATE VIEW my_own AS SELECT 1 AS x")  # a user's view: no model's
+    (models / "pr_totals.sql").rename(models / "pr_count.sql")
+    (models / "pr_numbers.sql").unlink()
+    for model in load_models(models, SOURCES):
+        materialize(con, model)
+    con.execute("DROP VIEW pr_numbers")  # dropped by hand: forgetting it is enough
+
+    assert drop_stale_models(con, model_names(models)) == ["pr_numbers", "pr_totals"]
+    relations = con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+    names = {name for (name,) in relations}
+    assert {"pr_count", "my_own", "prs", "sql_models", "schema_migrations"} <= names
+    assert not names & {"pr_totals", "pr_numbers"}
+    assert con.execute("SELECT name, materialized FROM sql_models").fetchall() == [
+        ("pr_count", "table")
+    ]
+    # A pipeline table named in the registry (by hand) is never dropped.
+    con.execute("INSERT INTO sql_models VALUES ('prs', 'table', now())")
+    assert drop_stale_models(con, model_names(models)) == []
+    assert con.execute("SELECT count(*) FROM prs").fetchone() == (2,)
+
+
+def test_the_models_a_warehouse_had_before_the_registry_are_known(tmp_path: Path) -> None:
+    """Migration 012 names the shipped models' relations a warehouse already holds, so one whose
+    file is gone by the first run after the upgrade goes too."""
+    with connect(tmp_path / "w.duckdb") as con:
+        materialize_shipped_models(con)
+        con.execute("DELETE FROM sql_models")  # as before migration 012
+        con.execute("DELETE FROM schema_migrations WHERE version = 12")
+        con.execute("DROP TABLE sql_models")
+    with connect(tmp_path / "w.duckdb") as con:
+        known = {name for (name,) in con.execute("SELECT name FROM sql_models").fetchall()}
+        shipped = model_names(DBT_LIKE_SQL)
+        assert known == shipped
+        assert drop_stale_models(con, shipped - {"weekly_theme_trends"}) == ["weekly_theme_trends"]

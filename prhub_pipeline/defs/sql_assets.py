@@ -6,7 +6,13 @@ import dagster as dg
 
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
 from prhub_pipeline.warehouse import connect
-from prhub_pipeline.warehouse.sql_models import SqlModel, load_models, materialize
+from prhub_pipeline.warehouse.sql_models import (
+    SqlModel,
+    drop_stale_models,
+    load_models,
+    materialize,
+    model_names,
+)
 
 # Which asset writes each warehouse table a model may read with source().
 TABLE_PRODUCERS: dict[str, str] = {
@@ -61,8 +67,15 @@ def _model_asset(model: SqlModel) -> dg.AssetsDefinition:
     def sql_model(prhub: PrhubSettings) -> dg.MaterializeResult:
         with connect(prhub.load().database) as con:
             rows = materialize(con, model)
+            # Each model's run tidies up, so a run of any of them drops what a removed file
+            # made; the folder as it is now decides, not the one this code location loaded.
+            dropped = drop_stale_models(con, model_names(model.path.parent))
+        dropped_note = f"; dropped stale {', '.join(dropped)}" if dropped else ""
         return dg.MaterializeResult(
-            metadata={"rows": dg.MetadataValue.int(rows), "summary": _rows_summary(rows, prhub)}
+            metadata={
+                "rows": dg.MetadataValue.int(rows),
+                "summary": _rows_summary(rows, prhub) + dropped_note,
+            }
         )
 
     return sql_model

@@ -109,6 +109,16 @@ def migrate(con: duckdb.DuckDBPyConnection) -> int:
     return current
 
 
+@lru_cache(maxsize=1)
+def pipeline_tables() -> frozenset[str]:
+    """The tables the migrations create, found by migrating an empty in-memory database: the
+    pipeline's own, which no SQL model may replace or drop."""
+    with duckdb.connect() as con:
+        migrate(con)
+        rows = con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+    return frozenset(name for (name,) in rows)
+
+
 # A connection for a user's own queries reaches nothing but the warehouse: no files (COPY ...
 # TO, read_text, ATTACH), no extensions, no network, and no setting that would lift that.
 SANDBOX: dict[str, str | bool | int | float | list[str]] = {

@@ -3,12 +3,14 @@
 A model refers to other models with `{{ ref('name') }}` and to the pipeline's tables with
 `{{ source('name') }}`; the dependency graph comes from those calls alone. An optional header of
 `-- key: value` lines at the top sets `materialized` (view or table) and `description`.
+The `sql_models` table (migration 012) names every relation a model made, so that one whose
+file is gone can be dropped without touching anything else.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Literal, NamedTuple
 
@@ -16,7 +18,7 @@ import duckdb
 import jinja2
 from pydantic import BaseModel
 
-from prhub_pipeline.warehouse.connection import transaction
+from prhub_pipeline.warehouse.connection import pipeline_tables, transaction
 
 HEADER_LINE = re.compile(r"^--\s*(?P<key>[a-z_]+)\s*:\s*(?P<value>.*?)\s*$")
 MODEL_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
@@ -89,7 +91,8 @@ def _calls(path: Path, text: str) -> tuple[list[str], list[str]]:
 
 def load_models(folder: Path, known_sources: Iterable[str]) -> list[SqlModel]:
     """Every model in `folder`, in dependency order. Fails naming the file at fault."""
-    known = set(known_sources)
+    # schema_migrations and sql_models are no source, but a model must not replace them either.
+    known = set(known_sources) | pipeline_tables()
     models: dict[str, SqlModel] = {}
     for path in sorted(folder.glob("*.sql")):
         name = path.stem
@@ -120,6 +123,12 @@ def load_models(folder: Path, known_sources: Iterable[str]) -> list[SqlModel]:
             if ref not in models:
                 raise SqlModelError(f"{model.path.name}: ref('{ref}') names no model in {folder}")
     return _in_dependency_order(models)
+
+
+def model_names(folder: Path) -> set[str]:
+    """The names of the models `folder` holds now, a file that does not load too: its model
+    keeps the relation it made until the file is mended or removed."""
+    return {path.stem for path in folder.glob("*.sql")}
 
 
 def _in_dependency_order(models: dict[str, SqlModel]) -> list[SqlModel]:
@@ -167,7 +176,29 @@ def materialize(con: duckdb.DuckDBPyConnection, model: SqlModel) -> int:
                 dropped = "VIEW" if existing[0] == "VIEW" else "TABLE"
                 con.execute(f"DROP {dropped} {model.name}")
             con.execute(f"CREATE {kind} {model.name} AS {body}")
+            con.execute(
+                "INSERT OR REPLACE INTO sql_models VALUES (?, ?, now())",
+                [model.name, model.materialized],
+            )
     except duckdb.Error as exc:
         raise SqlModelError(f"{model.path.name}: {exc}") from exc
     row = con.execute(f"SELECT count(*) FROM {model.name}").fetchone()
     return int(row[0]) if row else 0
+
+
+def drop_stale_models(con: duckdb.DuckDBPyConnection, current: Collection[str]) -> list[str]:
+    """Drop the views and tables earlier runs made of models that `current` no longer names
+    (a file removed or renamed), which would otherwise look current forever; returns their
+    names. Only relations `sql_models` names go, never a pipeline table."""
+    keep = set(current) | pipeline_tables()
+    with transaction(con):
+        made = con.execute("SELECT name FROM sql_models ORDER BY name").fetchall()
+        stale = [name for (name,) in made if name not in keep]
+        for name in stale:
+            existing = con.execute(
+                "SELECT table_type FROM information_schema.tables WHERE table_name = ?", [name]
+            ).fetchone()
+            if existing:  # a user may have dropped it already
+                con.execute(f"DROP {'VIEW' if existing[0] == 'VIEW' else 'TABLE'} {name}")
+            con.execute("DELETE FROM sql_models WHERE name = ?", [name])
+    return stale
