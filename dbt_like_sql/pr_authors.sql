@@ -19,3 +19,4 @@ SELECT k.repo, k.week_start, k.number, k.author, k.merged_at,
 FROM keyed k
 LEFT JOIN {{ ref('author_identities') }} i USING (repo, author)
 LEFT JOIN known_keys n USING (repo, identity_key)
+ORDER BY k.repo, k.week_start, k.number

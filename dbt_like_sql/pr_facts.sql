@@ -41,3 +41,4 @@ LEFT JOIN {{ source('pr_scores') }} s USING (repo, number)
 LEFT JOIN risks r USING (repo, number)
 LEFT JOIN reverts v USING (repo, number)
 LEFT JOIN reverted rv USING (repo, number)
+ORDER BY p.repo, p.week_start, p.number

@@ -71,3 +71,4 @@ SELECT s.repo, s.week_start, coalesce(w.prs, 0) AS prs,
        w.* EXCLUDE (repo, week_start, prs)
 FROM {{ ref('stored_weeks') }} s
 LEFT JOIN weekly w USING (repo, week_start)
+ORDER BY s.repo, s.week_start

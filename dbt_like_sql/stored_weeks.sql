@@ -3,3 +3,4 @@
 SELECT DISTINCT repo, week_start FROM {{ source('prs') }}
 UNION
 SELECT DISTINCT repo, week_start FROM {{ source('weekly_counts') }}
+ORDER BY repo, week_start

@@ -43,3 +43,4 @@ FROM {{ ref('stored_weeks') }} w
 LEFT JOIN people p USING (repo, week_start)
 LEFT JOIN merged m USING (repo, week_start)
 LEFT JOIN history h USING (repo)
+ORDER BY w.repo, w.week_start

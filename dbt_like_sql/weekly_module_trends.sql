@@ -3,3 +3,4 @@
 SELECT repo, week_start, name AS module, pr_count, previous_week, change
 FROM {{ ref('weekly_trends') }}
 WHERE kind = 'module'
+ORDER BY repo, week_start, module

@@ -3,3 +3,4 @@
 SELECT repo, week_start, name AS theme, pr_count, previous_week, change
 FROM {{ ref('weekly_trends') }}
 WHERE kind = 'theme'
+ORDER BY repo, week_start, theme

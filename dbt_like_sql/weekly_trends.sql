@@ -30,3 +30,4 @@ LEFT JOIN counts c
 LEFT JOIN counts prev
        ON prev.repo = g.repo AND prev.week_start = g.week_start - INTERVAL 7 DAY
       AND prev.kind = g.kind AND prev.name = g.name
+ORDER BY g.repo, g.week_start, g.kind, g.name

@@ -7,8 +7,9 @@ import duckdb
 import pytest
 
 from prhub_pipeline.defs.sql_assets import TABLE_PRODUCERS
-from prhub_pipeline.records import PullRequest, RiskFlag
+from prhub_pipeline.records import ModuleLabel, PullRequest, RiskFlag, ThemeTag
 from prhub_pipeline.warehouse import connect, migrate, replace_partition
+from prhub_pipeline.warehouse.modules import module_tables
 from prhub_pipeline.warehouse.prs import pr_tables
 from prhub_pipeline.warehouse.reports import revert_tables, risk_tables
 from prhub_pipeline.warehouse.sql_models import (
@@ -258,3 +259,53 @@ def test_the_models_a_warehouse_had_before_the_registry_are_known(tmp_path: Path
         shipped = model_names(DBT_LIKE_SQL)
         assert known == shipped
         assert drop_stale_models(con, shipped - {"weekly_theme_trends"}) == ["weekly_theme_trends"]
+
+
+@pytest.mark.parametrize(
+    ("model", "order"),
+    [
+        ("weekly_trends", "repo, week_start, kind, name"),
+        ("weekly_module_trends", "repo, week_start, module"),
+        ("weekly_theme_trends", "repo, week_start, theme"),
+        ("weekly_contributors", "repo, week_start"),
+        ("review_health", "repo, week_start"),
+        ("stored_weeks", "repo, week_start"),
+        ("pr_facts", "repo, week_start, number"),
+        ("pr_authors", "repo, week_start, number"),
+    ],
+)
+def test_the_weekly_models_list_their_rows_in_order(
+    weekly_warehouse: duckdb.DuckDBPyConnection, model: str, order: str
+) -> None:
+    """The weekly models came back in whatever order DuckDB's joins left them: `prhub sql
+    "SELECT * FROM weekly_trends LIMIT 4"` showed four rows of a week in the middle."""
+    rows = weekly_warehouse.execute(f"SELECT {order} FROM {model}").fetchall()
+    assert len(rows) > 1 and rows == sorted(rows)
+
+
+@pytest.fixture(scope="module")
+def weekly_warehouse() -> duckdb.DuckDBPyConnection:
+    """Two repositories, four weeks each, stored latest first, each week's PRs in descending
+    number with three modules and two themes: an order the models must not follow."""
+    con = migrated()
+    for repo in ("zeta/widgets", "acme/widgets"):
+        for offset in (3, 2, 1, 0):
+            week = date(2026, 5, 4) + timedelta(weeks=offset)
+            numbers = [100 * offset + n for n in (9, 5, 1)]
+            merged = datetime.combine(week, datetime.min.time(), UTC) + timedelta(days=1)
+            prs = [
+                PullRequest(
+                    repo=repo, number=n, title=f"change {n}", merged_at=merged, author=f"dev{n}"
+                )
+                for n in numbers
+            ]
+            labels = [
+                ModuleLabel(repo=repo, number=n, module=m, origin="title", confidence=1.0)
+                for n, m in zip(numbers, ("zz", "mm", "aa"), strict=True)
+            ]
+            themes = [ThemeTag(repo=repo, number=n, theme=t) for n in numbers for t in ("Z", "A")]
+            replace_partition(
+                con, repo, week, [*pr_tables(week, prs), *module_tables(week, labels, themes, [])]
+            )
+    materialize_shipped_models(con)
+    return con
