@@ -214,7 +214,7 @@ def test_a_users_query_reaches_nothing_but_the_warehouse(tmp_path: Path, query: 
     """`prhub sql` read the warehouse only, yet COPY ... TO overwrote the config file."""
     database = empty_warehouse(tmp_path / "prhub.duckdb")
     (tmp_path / "prhub.yaml").write_text("database: prhub.duckdb\n", encoding="utf-8")
-    assert run_query(database, "SELECT count(*) AS prs FROM prs") == (["prs"], [(0,)])
+    assert run_query(database, "SELECT count(*) AS prs FROM prs") == (["prs"], [("0",)])
     with pytest.raises(WarehouseError, match="query failed"):
         run_query(database, query.format(folder=tmp_path))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["prhub.duckdb", "prhub.yaml"]

@@ -47,7 +47,7 @@ from prhub_pipeline.stages.modules import ClassifierSummary, WeekModules, tally_
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.connection import WarehouseLockedError
 from prhub_pipeline.warehouse.prs import pr_tables
-from prhub_pipeline.warehouse.query import format_table
+from prhub_pipeline.warehouse.query import format_table, run_query
 from prhub_pipeline.weeks import WeekWindow
 from prhub_pipeline_tests.conftest import empty_warehouse, write_config
 from prhub_pipeline_tests.gitrepo import GitRepo
@@ -910,7 +910,7 @@ def test_sql_cells_show_no_control_characters() -> None:
 
 
 def test_sql_table_lines_end_where_their_text_does() -> None:
-    table = format_table(["module", "change"], [("fully_async", 2), ("ci", None)])
+    table = format_table(["module", "change"], [("fully_async", "2"), ("ci", "")])
     assert table.splitlines() == [
         "module      | change",
         "------------+-------",
@@ -918,6 +918,37 @@ def test_sql_table_lines_end_where_their_text_does() -> None:
         "ci          |",
         "(2 rows)",
     ]
+
+
+def test_sql_columns_line_up_under_wide_characters() -> None:
+    """verl's "Changsheng Quan (全昌盛)": len() counts a CJK character once, a terminal shows it
+    two columns wide, so every `|` after it stood three columns right of the others'."""
+    table = format_table(
+        ["author", "prs"], [("Changsheng Quan (全昌盛)", "3"), ("Chi Zhang", "169")]
+    )
+    assert table.splitlines()[:4] == [
+        "author                   | prs",
+        "-------------------------+----",
+        "Changsheng Quan (全昌盛) | 3",
+        "Chi Zhang                | 169",
+    ]
+    # A cell is cut at 80 columns, not 80 characters: 39 wide ones and the ellipsis.
+    cut = format_table(["title"], [("修" * 100,)]).splitlines()[2]
+    assert cut == "修" * 39 + "…"
+
+
+def test_sql_prints_values_as_duckdb_writes_them(tmp_path: Path) -> None:
+    """Values printed as Python shows them: `[None, 'x']`, `True`, `3 days, 0:00:00`,
+    `b'\\x1b'`, and NULL as nothing, like the empty string."""
+    database = empty_warehouse(tmp_path / "prhub.duckdb")
+    columns, rows = run_query(
+        database,
+        "SELECT [NULL, 'x'] AS l, true AS t, NULL AS n, '' AS e, INTERVAL 3 DAY AS i,"
+        " '\\x1Bab'::BLOB AS b, {'a': 1, 'b': NULL} AS s, 2 AS s",
+    )
+    assert format_table(columns, rows).splitlines()[2] == (
+        "[NULL, x] | true | NULL |   | 3 days | \\x1Bab | {'a': 1, 'b': NULL} | 2"
+    )
 
 
 def test_the_classifier_summary_says_where_validation_stands() -> None:

@@ -65,13 +65,15 @@ def _migration_files() -> list[tuple[int, str, str]]:
 
 
 def schema_version(con: duckdb.DuckDBPyConnection) -> int:
-    exists = con.execute(
+    # fetchall, not fetchone: a result left unfinished keeps DuckDB from running a relation
+    # (`con.sql`, which `prhub sql` uses) on the connection connect() hands out.
+    [(exists,)] = con.execute(
         "SELECT count(*) FROM information_schema.tables WHERE table_name = 'schema_migrations'"
-    ).fetchone()
-    if not exists or not exists[0]:
+    ).fetchall()
+    if not exists:
         return 0
-    row = con.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()
-    return int(row[0]) if row else 0
+    [(version,)] = con.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchall()
+    return int(version)
 
 
 @contextmanager

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import duckdb
 
@@ -32,39 +33,66 @@ def check_query(query: str) -> str:
     return query
 
 
-def run_query(database: Path, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+def run_query(database: Path, query: str) -> tuple[list[str], list[tuple[str | None, ...]]]:
     """Run a user's query on the warehouse alone: read-only, and without DuckDB's reach into
-    files, extensions or the network (`COPY ... TO` would write anywhere)."""
+    files, extensions or the network (`COPY ... TO` would write anywhere). Each value comes as
+    DuckDB writes it (a cast to VARCHAR: `[NULL, x]`, `true`, `3 days`, `\\x1B`), None for NULL:
+    Python's own text for them (`[None, 'x']`, `True`, `3 days, 0:00:00`, `b'\\x1b'`) is no SQL."""
     check_query(query)
     with connect(database, read_only=True, sandboxed=True) as con:
         try:
-            cursor = con.execute(query)
+            result = con.sql(query)
+            if result is None:
+                return [], []
+            # By position: a query may name two columns alike (`SELECT 1 AS a, 2 AS a`).
+            as_text = ", ".join(f"CAST(#{i} AS VARCHAR)" for i in range(1, len(result.columns) + 1))
+            return list(result.columns), result.project(as_text).fetchall()
         except duckdb.Error as exc:
             raise WarehouseError(f"query failed: {exc}") from None
-        if cursor.description is None:
-            return [], []
-        columns = [column[0] for column in cursor.description]
-        return columns, cursor.fetchall()
 
 
-def _cell(value: Any) -> str:
+def _char_width(char: str) -> int:
+    """The columns a terminal gives the character: two for a wide one (CJK: "全昌盛"), none
+    for a combining mark."""
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def display_width(text: str) -> int:
+    return sum(_char_width(char) for char in text)
+
+
+def _cell(value: str | None) -> str:
+    if value is None:
+        return "NULL"  # not the empty string, which shows as nothing
     # Stored text may predate the records' cleaning, and paths keep what git allows: a cell
     # shows no control character, which a terminal would obey (`ESC]52;` sets its clipboard).
-    text = "" if value is None else printable(re.sub(r"[\t\n\r]", " ", str(value)))
-    return text if len(text) <= MAX_CELL else text[: MAX_CELL - 1] + "…"
+    text = printable(re.sub(r"[\t\n\r]", " ", value))
+    if display_width(text) <= MAX_CELL:
+        return text
+    kept, width = [], 0
+    for char in text:
+        width += _char_width(char)
+        if width > MAX_CELL - 1:  # room for the ellipsis
+            break
+        kept.append(char)
+    return "".join(kept) + "…"
 
 
-def format_table(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
+def format_table(columns: list[str], rows: Sequence[tuple[str | None, ...]]) -> str:
     if not columns:
         return "(no result)"
     cells = [[_cell(value) for value in row] for row in rows]
     widths = [
-        max([len(column), *(len(row[i]) for row in cells)]) for i, column in enumerate(columns)
+        max([display_width(column), *(display_width(row[i]) for row in cells)])
+        for i, column in enumerate(columns)
     ]
 
     def line(values: list[str]) -> str:
         # The last column is not padded: lines end where their text does, as psql's do.
-        return " | ".join(c.ljust(w) for c, w in zip(values, widths, strict=True)).rstrip()
+        padded = (c + " " * (w - display_width(c)) for c, w in zip(values, widths, strict=True))
+        return " | ".join(padded).rstrip()
 
     lines = [line(columns), "-+-".join("-" * w for w in widths)]
     lines.extend(line(row) for row in cells)
