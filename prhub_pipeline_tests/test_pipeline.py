@@ -144,7 +144,7 @@ def test_every_stage_lands_and_reports_are_readable(
         " (SELECT count(*) FROM pr_scores),"
         " (SELECT count(*) FROM weekly_reports),"
         " (SELECT count(*) FROM pr_facts),"
-        " (SELECT sum(pr_count) FROM weekly_module_trends WHERE module = 'core')",
+        " (SELECT sum(prs) FROM weekly_module_trends WHERE module = 'core')",
     )
     assert counts == [(12, 12, 8, 12, 12)]  # 4 weeks x 2 languages of reports
     reports = tmp_path / "reports" / "acme" / "widgets"
@@ -1198,13 +1198,13 @@ def test_weekly_models_count_people_as_the_report_does_and_keep_empty_weeks(
     ]
     assert stored(
         config,
-        "SELECT pr_count, previous_week, change FROM weekly_module_trends"
+        "SELECT prs, previous_prs, change FROM weekly_module_trends"
         " WHERE week_start = '2026-06-01' AND module = 'core'",
     ) == [(0, 3, -3)]
     # The week before the first stored one is unknown, as the report takes it: no change.
     assert stored(
         config,
-        "SELECT pr_count, previous_week, change FROM weekly_module_trends"
+        "SELECT prs, previous_prs, change FROM weekly_module_trends"
         f" WHERE week_start = '{WEEKS[-1]}' AND module = 'core'",
     ) == [(3, None, None)]
     assert stored(
@@ -1217,7 +1217,7 @@ def test_weekly_models_count_people_as_the_report_does_and_keep_empty_weeks(
         con.execute("DELETE FROM weekly_counts WHERE week_start = ?", [WEEKS[-1]])
     assert stored(
         config,
-        "SELECT pr_count, previous_week, change FROM weekly_module_trends"
+        "SELECT prs, previous_prs, change FROM weekly_module_trends"
         " WHERE week_start = '2026-06-01' AND module = 'core'",
     ) == [(0, None, None)]
 

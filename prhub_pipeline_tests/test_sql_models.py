@@ -309,3 +309,27 @@ def weekly_warehouse() -> duckdb.DuckDBPyConnection:
             )
     materialize_shipped_models(con)
     return con
+
+
+def test_the_trends_name_their_counts_as_the_other_weekly_models_do(
+    weekly_warehouse: duckdb.DuckDBPyConnection,
+) -> None:
+    """weekly_trends' `previous_week` held a PR count, not a week, and its `pr_count` was
+    `prs` in weekly_contributors and review_health."""
+
+    def columns(model: str) -> list[str]:
+        return [row[0] for row in weekly_warehouse.execute(f"DESCRIBE {model}").fetchall()]
+
+    counts = ["prs", "previous_prs", "change"]
+    assert columns("weekly_trends") == ["repo", "week_start", "kind", "name", *counts]
+    assert columns("weekly_module_trends") == ["repo", "week_start", "module", *counts]
+    assert columns("weekly_theme_trends") == ["repo", "week_start", "theme", *counts]
+    assert "prs" in columns("weekly_contributors") and "prs" in columns("review_health")
+    # Three PRs a week, each with both themes; no week has a report, so the one before is unknown.
+    week = date(2026, 5, 11)
+    rows = weekly_warehouse.execute(
+        "SELECT name, prs, previous_prs, change FROM weekly_trends"
+        " WHERE repo = 'acme/widgets' AND week_start = ? AND kind = 'theme'",
+        [week],
+    ).fetchall()
+    assert rows == [("A", 3, None, None), ("Z", 3, None, None)]
