@@ -6,7 +6,8 @@
 Modules come from the titles' tags, with the module list, display names and scoring settings
 (core paths, key threshold) of the shipped `prhub.yaml`; themes from the built-in theme rules,
 revert links as the scoring resolves them; the scores are calibrated as the pipeline calibrates
-a week's, on the PRs of the 52 weeks up to and including it.
+a week's, on the PRs of the 52 weeks up to and including it. The themes left out as verl's
+subject are worked out as the pipeline does, on the PRs up to the week's end.
 Review data, when the week's excerpt file is given, becomes a ReviewData: threads whose
 comments were captured, resolved when the excerpt says the reviewer's point looks addressed or
 the suggestion was applied, and not when the flagged code was merged unchanged. The excerpts
@@ -40,7 +41,11 @@ from prhub_pipeline.modelling.scoring.risks import core_tests, flag_risks
 from prhub_pipeline.modelling.tagging.evaluation import load_modules_config
 from prhub_pipeline.modelling.tagging.pr_records import read_pr_records
 from prhub_pipeline.modelling.tagging.tags import ground_truth
-from prhub_pipeline.modelling.tagging.themes import tag_themes
+from prhub_pipeline.modelling.tagging.themes import (
+    housekeeping_themes,
+    subject_themes,
+    tag_themes,
+)
 from prhub_pipeline.records import (
     ModuleLabel,
     PullRequest,
@@ -176,6 +181,15 @@ def main() -> None:
     for risk in risks:
         print(f"  #{risk.number} {risk.risk}: {risk.detail[:160]}")
 
+    subjects = subject_themes(
+        tag_themes(upto, None, module_labels(upto), MODULES),
+        [pr.number for pr in upto],
+        housekeeping_themes(None),
+    )
+    print(
+        f"subject themes (of {subjects.measured_prs} PRs beyond housekeeping):",
+        ", ".join(f"{t} {share:.0%}" for t, share in subjects.shares.items()) or "none",
+    )
     labels = module_labels(week)
     themes = tag_themes(week, None, labels, MODULES)
     previous_labels = module_labels(previous)
@@ -205,8 +219,8 @@ def main() -> None:
             background=ReportBackground(
                 scoring=SCORING,
                 source="git",
+                subjects=subjects,
                 history=by_number,
-                history_size=len(history),
                 core_tested=core_tested,
             ),
         )

@@ -17,6 +17,7 @@ from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring.importance import fit_calibration, fix_impacts, score_week
 from prhub_pipeline.modelling.scoring.repeats import Repeat, repeats
 from prhub_pipeline.modelling.scoring.risks import core_tests, flag_risks
+from prhub_pipeline.modelling.tagging.themes import SubjectThemes
 from prhub_pipeline.modelling.text.pr_summaries import shorten
 from prhub_pipeline.modelling.text.pr_titles import parse_title
 from prhub_pipeline.records import (
@@ -213,9 +214,8 @@ def context_for(
         display_names=display_names,
         background=ReportBackground(
             scoring=scoring or ScoringConfig(),
-            subject_themes=subject_themes or {},
+            subjects=SubjectThemes(shares=subject_themes or {}, measured_prs=4639),
             history={pr.number: pr for pr in history or []},
-            history_size=4639,
         ),
     )
 
@@ -1501,10 +1501,11 @@ def test_without_core_paths_the_report_says_core_changes_were_not_checked() -> N
     [
         (
             "en",
-            "NPU is not counted as a theme: 59% of this repository's 4639 stored PRs carry"
-            " it, so it says what the repository is about, not what changed this week.",
+            "NPU is not counted as a theme: 59% of this repository's 4639 stored PRs that do"
+            " more than housekeeping (docs, CI and the like) carry it, so it says what the"
+            " repository is about, not what changed this week.",
         ),
-        ("zh", "NPU 不作为主题统计：本仓库已存的 4639 个 PR 中有 59% 带有它"),
+        ("zh", "NPU 不作为主题统计：本仓库已存的 PR 中，不只是文档、CI 等日常维护的有 4639 个"),
     ],
 )
 def test_a_theme_most_of_the_repository_carries_is_left_out_and_said_so(

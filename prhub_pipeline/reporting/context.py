@@ -21,7 +21,11 @@ from prhub_pipeline.modelling.scoring.importance import ScoreCalibration, revert
 from prhub_pipeline.modelling.scoring.repeats import Repeat, repeats
 from prhub_pipeline.modelling.scoring.risks import SEVERITY, core_tests
 from prhub_pipeline.modelling.tagging.tags import areas_of
-from prhub_pipeline.modelling.tagging.themes import housekeeping_themes, modules_by_theme
+from prhub_pipeline.modelling.tagging.themes import (
+    SubjectThemes,
+    housekeeping_themes,
+    modules_by_theme,
+)
 from prhub_pipeline.modelling.text.pr_summaries import (
     commit_subject,
     opens_with_commit_item,
@@ -98,8 +102,8 @@ class ReportBackground:
     (`ThemeRule.housekeeping`; `None`: the built-in rules), which group a PR only when nothing
     more specific does; `theme_modules` every theme's modules (`None`: the built-in rules'), so
     that a theme made of a module that counts the same PRs shares its trend row.
-    `subject_themes` are the themes that name what the repository is about (with their share of
-    its `history_size` stored PRs; `themes.subject_themes`): left out, and said so once.
+    `subjects` are the themes that name what the repository is about (`themes.subject_themes`):
+    left out, and said so once.
     `history` holds the stored PRs by number (the week's among them or not). `title_index` may
     hold `title_owners` of the history; `core_tested` PRs' `risks.core_tests` (the others are
     worked out per week), for the share of the changes of core code that came with tests.
@@ -111,9 +115,8 @@ class ReportBackground:
     source: str | None = None
     housekeeping: Mapping[str, Sequence[str]] | None = None
     theme_modules: Mapping[str, Sequence[str]] | None = None
-    subject_themes: Mapping[str, float] = field(default_factory=dict)
+    subjects: SubjectThemes = field(default_factory=SubjectThemes)
     history: Mapping[int, PullRequest] = field(default_factory=dict)
-    history_size: int = 0
     title_index: Mapping[str, int] | None = None
     core_tested: Mapping[int, bool | None] = field(default_factory=dict)
     reviewed_before: Mapping[int, facts.PrReviewing] = field(default_factory=dict)
@@ -153,7 +156,7 @@ def build_report_context(
         raise ValueError(f"unknown report language {lang!r}; expected one of {', '.join(LANGS)}")
     background = background or ReportBackground()
     scoring = background.scoring
-    subjects = dict(background.subject_themes)
+    subjects = dict(background.subjects.shares)
     housekeeping_by_theme = (
         housekeeping_themes(None) if background.housekeeping is None else background.housekeeping
     )
@@ -340,7 +343,7 @@ def build_report_context(
         summary=words.summary(summary),
         groups=groups,
         trends_lead=words.trends_lead(counts, previous_week_counts, prs_of, facts.guesses(ordered))
-        + words.subject_themes_note(subjects, background.history_size)
+        + words.subject_themes_note(subjects, background.subjects.measured_prs)
         + words.faded_labels_note([name for _, name in faded])
         + words.busy_files_note(
             facts.busy_files(prs_by_importance, known.values(), window, scoring)

@@ -84,9 +84,10 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
             source=repo.source,
             housekeeping=housekeeping_themes(repo.themes),
             theme_modules=modules_by_theme(repo.themes),
-            subject_themes=subject_themes(read_themes(con, repo.name), len(stored)),
+            subjects=subject_themes(
+                read_themes(con, repo.name), stored.keys(), housekeeping_themes(repo.themes)
+            ),
             history=stored,
-            history_size=len(stored),
             title_index=title_owners(stored.values()),
             core_tested={pr.number: core_tests(pr, repo.scoring) for pr in recent},
             reviewed_before=stored_reviewing(

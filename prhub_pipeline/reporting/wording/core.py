@@ -360,7 +360,8 @@ class Wording:
     largest_change_guessed: tuple[str, str, str]
     # A fall from last week's count, most of which were the classifier's guesses.
     largest_change_guessed_before: tuple[str, str, str]
-    subject_theme: Counted  # {names} {share} {n}: themes left out as the repository's subject
+    # {names} {share} {n}: themes left out as the repository's subject, of n PRs beyond housekeeping
+    subject_theme: Counted
     faded_labels: str  # {names}: last week's few-PR labels this week has none of
     # Code files more PRs changed than usual (`facts.busy_files`): {list} of `busy_file`
     # ({path} {n} {refs} {usual} {weeks}), or `busy_file_new` where none had changed it.
@@ -1046,14 +1047,15 @@ class Wording:
             lines.append(_tight(self.largest_changes.format(list=self.join(changes))))
         return lines
 
-    def subject_themes_note(self, subjects: Mapping[str, float], history_size: int) -> list[str]:
-        """One sentence naming the themes left out as what the repository is about."""
+    def subject_themes_note(self, subjects: Mapping[str, float], measured_prs: int) -> list[str]:
+        """One sentence naming the themes left out as what the repository is about, with their
+        share of the `measured_prs` stored PRs that do more than housekeeping."""
         if not subjects:
             return []
         names = self.join([self.display_name(name) for name in subjects])
         share = f"{round(100 * min(subjects.values()))}%"
         template = _counted(self.subject_theme, len(subjects))
-        return [template.format(names=names, share=share, n=history_size)]
+        return [template.format(names=names, share=share, n=measured_prs)]
 
     def faded_labels_note(self, names: Sequence[str]) -> list[str]:
         """One sentence naming the labels with no row for having gone from one or two PRs to

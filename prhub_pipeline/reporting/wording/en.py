@@ -393,11 +393,12 @@ EN = Wording(
         " the classifier's predictions (marked * in the appendix).",
     ),
     subject_theme=(
-        "{names} is not counted as a theme: {share} of this repository's {n} stored PRs carry"
-        " it, so it says what the repository is about, not what changed this week.",
+        "{names} is not counted as a theme: {share} of this repository's {n} stored PRs that"
+        " do more than housekeeping (docs, CI and the like) carry it, so it says what the"
+        " repository is about, not what changed this week.",
         "{names} are not counted as themes: each is carried by at least {share} of this"
-        " repository's {n} stored PRs, so they say what the repository is about, not what"
-        " changed this week.",
+        " repository's {n} stored PRs that do more than housekeeping (docs, CI and the like), so"
+        " they say what the repository is about, not what changed this week.",
     ),
     risk_texts={
         "breaking_change": RiskText(
