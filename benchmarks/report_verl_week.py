@@ -7,7 +7,8 @@ Modules come from the titles' tags, with the module list, display names and scor
 (core paths, key threshold) of the shipped `prhub.yaml`; themes from the built-in theme rules,
 revert links as the scoring resolves them; the scores are calibrated as the pipeline calibrates
 a week's, on the PRs of the 52 weeks up to and including it. The themes left out as verl's
-subject are worked out as the pipeline does, on the PRs up to the week's end.
+subject, or for a module of their name, are worked out as the pipeline does, on the PRs up to
+the week's end.
 Review data, when the week's excerpt file is given, becomes a ReviewData: threads whose
 comments were captured, resolved when the excerpt says the reviewer's point looks addressed or
 the suggestion was applied, and not when the flagged code was merged unchanged. The excerpts
@@ -45,6 +46,7 @@ from prhub_pipeline.modelling.tagging.themes import (
     housekeeping_themes,
     subject_themes,
     tag_themes,
+    themes_named_modules_stand_for,
 )
 from prhub_pipeline.records import (
     ModuleLabel,
@@ -181,15 +183,15 @@ def main() -> None:
     for risk in risks:
         print(f"  #{risk.number} {risk.risk}: {risk.detail[:160]}")
 
-    subjects = subject_themes(
-        tag_themes(upto, None, module_labels(upto), MODULES),
-        [pr.number for pr in upto],
-        housekeeping_themes(None),
-    )
+    stored_labels = module_labels(upto)
+    stored_themes = tag_themes(upto, None, stored_labels, MODULES)
+    subjects = subject_themes(stored_themes, [pr.number for pr in upto], housekeeping_themes(None))
+    module_named = themes_named_modules_stand_for(stored_themes, stored_labels)
     print(
         f"subject themes (of {subjects.measured_prs} PRs beyond housekeeping):",
         ", ".join(f"{t} {share:.0%}" for t, share in subjects.shares.items()) or "none",
     )
+    print("themes a module of their name stands for:", ", ".join(sorted(module_named)) or "none")
     labels = module_labels(week)
     themes = tag_themes(week, None, labels, MODULES)
     previous_labels = module_labels(previous)
@@ -220,6 +222,7 @@ def main() -> None:
                 scoring=SCORING,
                 source="git",
                 subjects=subjects,
+                module_named=module_named,
                 history=by_number,
                 core_tested=core_tested,
             ),

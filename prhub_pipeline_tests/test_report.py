@@ -191,6 +191,7 @@ def context_for(
     previous: WeekCounts | None = None,
     subject_themes: dict[str, float] | None = None,
     display_names: dict[str, str] | None = None,
+    module_named: set[str] | None = None,
     scoring: ScoringConfig | None = None,
     history: list[PullRequest] | None = None,
 ) -> ReportContext:
@@ -215,6 +216,7 @@ def context_for(
         background=ReportBackground(
             scoring=scoring or ScoringConfig(),
             subjects=SubjectThemes(shares=subject_themes or {}, measured_prs=4639),
+            module_named=module_named or set(),
             history={pr.number: pr for pr in history or []},
         ),
     )
@@ -1126,7 +1128,8 @@ def test_a_theme_holding_the_very_prs_of_a_module_is_named_once() -> None:
 
 def test_a_theme_named_as_a_module_of_the_week_says_it_is_the_theme() -> None:
     """verl's reports listed a Docker module (its `docker` tag, 1 PR) and a Docker theme (4 PRs)
-    by one name; in Chinese the theme is Docker 镜像, which no module is named."""
+    by one name; in Chinese the theme is Docker 镜像, which no module is named. The module's
+    PR is among the theme's, whose row counts it: no row of the module beside it."""
     MODULES[6330], THEMES[6330], THEMES[6331] = ["docker"], ["Docker"], ["Docker"]
     try:
         en = render_report(context_for(week_prs(), "en"), "en", "md")
@@ -1136,9 +1139,42 @@ def test_a_theme_named_as_a_module_of_the_week_says_it_is_the_theme() -> None:
     finally:
         MODULES[6330], THEMES[6330] = ["doc"], ["NPU"]
         del THEMES[6331]
-    assert "| Docker | module | 1 |" in en and "| Docker-related work | theme | 2 |" in en
+    assert "| Docker | module |" not in en and "| Docker-related work | theme | 2 |" in en
+    assert "| docker |" in en[en.index("| [#6330]") :].splitlines()[0]  # still the PR's module
     assert "| Docker 镜像 | 主题 | 2 |" in zh and "相关 |" not in zh
     assert "| Docker | theme | 2 |" in alone and "-related" not in alone
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_theme_a_module_of_its_name_stands_for_is_told_by_the_module_alone(lang: Lang) -> None:
+    """vllm-ascend's 2026-08-10 had a "Performance | module" row beside a "Performance-related
+    work | theme" row, and 2026-08-03 a section of each name: it tags 57 of its 71 Performance
+    PRs `[Performance]` (`themes_named_modules_stand_for`). The module tells the subject; the
+    PR the theme's words alone found (#6076) goes by its module."""
+    MODULES[6331], THEMES[6331], THEMES[6076] = ["performance"], ["Performance"], ["Performance"]
+    try:
+        context = context_for(week_prs(), lang, module_named={"Performance"})
+        plain = context_for(week_prs(), lang)
+    finally:
+        MODULES[6331] = ["fsdp"]
+        del THEMES[6331], THEMES[6076]
+    rows = {(r.kind, r.name): r for r in context.trends}
+    assert (
+        rows[("module", "performance")].count == 1
+        and rows[("module", "performance")].previous is None
+    )
+    assert not any(r.kind == "theme" and r.name == "Performance" for r in context.trends)
+    assert "Performance" not in context.counts.themes
+    assert all(g.name != "Performance" for g in context.groups)
+    theme = {"en": "Performance-related", "zh": "性能优化"}[lang]
+    assert not any(theme in line for line in context.summary)
+    assert (
+        next(g.name for g in context.groups if 6076 in [i.pr.number for i in g.items])
+        == "fully_async"
+    )
+    # Without it, the theme's row counts both PRs and the module's PR has no row of its own.
+    rows = {(r.kind, r.name): r for r in plain.trends}
+    assert rows[("theme", "Performance")].count == 2 and ("module", "performance") not in rows
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

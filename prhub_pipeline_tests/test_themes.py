@@ -12,6 +12,7 @@ from prhub_pipeline.modelling.tagging.themes import (
     rule_matches,
     subject_themes,
     tag_themes,
+    themes_named_modules_stand_for,
 )
 from prhub_pipeline.records import (
     ConfigFileDiff,
@@ -470,3 +471,26 @@ def test_a_theme_most_of_the_prs_beyond_housekeeping_carry_is_the_repositorys_su
     # Too few PRs beyond housekeeping to tell.
     short = tagged("NPU/Ascend", range(99)) + tagged("Docs", range(99, 200))
     assert subject_themes(short, range(200), housekeeping) == SubjectThemes(measured_prs=99)
+
+
+def test_a_module_of_a_themes_name_stands_for_it_when_it_tags_most_of_the_themes_prs() -> None:
+    """vllm-ascend tags 57 of its 71 Performance PRs `[Performance]`: the module says the
+    subject, and the theme beside it ("Performance-related work") says it again. Its 3 `[MoE]`
+    PRs among 99 MoE PRs, and the classifier's guesses, stand for nothing."""
+
+    def tagged(theme: str, numbers: range) -> list[ThemeTag]:
+        return [ThemeTag(repo=REPO, number=n, theme=theme) for n in numbers]
+
+    def labelled(module: str, numbers: range, origin: ModuleOrigin = "title") -> list[ModuleLabel]:
+        return [
+            ModuleLabel(repo=REPO, number=n, module=module, origin=origin, confidence=1.0)
+            for n in numbers
+        ]
+
+    tags = tagged("Performance", range(10)) + tagged("MoE", range(10, 20))
+    tags += tagged("Docker", range(20, 30))
+    labels = labelled("performance", range(6)) + labelled("moe", range(10, 13))
+    labels += labelled("docker", range(20, 22)) + labelled("docker", range(22, 30), "model")
+    labels += labelled("perf", range(6, 10))  # another name: another label
+    assert themes_named_modules_stand_for(tags, labels) == {"Performance"}
+    assert themes_named_modules_stand_for(tags, labelled("performance", range(5))) == set()

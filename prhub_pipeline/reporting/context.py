@@ -20,7 +20,7 @@ from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring.importance import ScoreCalibration, reverted_target
 from prhub_pipeline.modelling.scoring.repeats import Repeat, repeats
 from prhub_pipeline.modelling.scoring.risks import SEVERITY, core_tests
-from prhub_pipeline.modelling.tagging.tags import areas_of
+from prhub_pipeline.modelling.tagging.tags import areas_of, normalise_tag
 from prhub_pipeline.modelling.tagging.themes import (
     SubjectThemes,
     housekeeping_themes,
@@ -103,7 +103,8 @@ class ReportBackground:
     more specific does; `theme_modules` every theme's modules (`None`: the built-in rules'), so
     that a theme made of a module that counts the same PRs shares its trend row.
     `subjects` are the themes that name what the repository is about (`themes.subject_themes`):
-    left out, and said so once.
+    left out, and said so once. `module_named` are the themes a module of their name stands for
+    (`themes.themes_named_modules_stand_for`): left out, the module's row and section tell them.
     `history` holds the stored PRs by number (the week's among them or not). `title_index` may
     hold `title_owners` of the history; `core_tested` PRs' `risks.core_tests` (the others are
     worked out per week), for the share of the changes of core code that came with tests.
@@ -116,6 +117,7 @@ class ReportBackground:
     housekeeping: Mapping[str, Sequence[str]] | None = None
     theme_modules: Mapping[str, Sequence[str]] | None = None
     subjects: SubjectThemes = field(default_factory=SubjectThemes)
+    module_named: Collection[str] = ()
     history: Mapping[int, PullRequest] = field(default_factory=dict)
     title_index: Mapping[str, int] | None = None
     core_tested: Mapping[int, bool | None] = field(default_factory=dict)
@@ -163,12 +165,13 @@ def build_report_context(
     theme_modules = (
         modules_by_theme(None) if background.theme_modules is None else background.theme_modules
     )
-    themes = [t for t in themes if t.theme not in subjects]
-    if previous_week_counts is not None and subjects:  # stored before the theme became one
+    left_out = set(subjects) | set(background.module_named)
+    themes = [t for t in themes if t.theme not in left_out]
+    if previous_week_counts is not None and left_out:  # stored before the theme was left out
         previous_week_counts = previous_week_counts.model_copy(
             update={
                 "themes": {
-                    k: v for k, v in previous_week_counts.themes.items() if k not in subjects
+                    k: v for k, v in previous_week_counts.themes.items() if k not in left_out
                 }
             }
         )
@@ -540,10 +543,23 @@ def _trend_rows(
     (huggingface/trl's CI row led with "Add DiffusionGemma block-diffusion SFT example",
     guessed `ci` at 0.34): they are counted, but named as the module's work they are not.
     A theme made of a module (`theme_modules`, or named as it) with the same PRs this week and
-    as many the last shares the module's row."""
+    as many the last shares the module's row. A module of a theme's name whose PRs this week
+    are all the theme's, but not as a shared row would have them, has none: the theme's row
+    counts them."""
     if not counts.pr_count:
         return []
     rows: list[TrendRow] = []
+    # The theme's rules take a module's tag of its name, so the module's PRs are among the
+    # theme's: vllm-ascend's 2026-08-03 read "MoE | module | 1" above "MoE-related work | theme
+    # | 13", its one `[MoE]` PR among the 13 (a module that stands for its theme has it left
+    # out instead: `themes_named_modules_stand_for`).
+    named_themes = {
+        normalise_tag(theme): (
+            frozenset(n for n, names in theme_names.items() if theme in names),
+            previous.themes.get(theme, 0) if previous else None,
+        )
+        for theme in counts.themes
+    }
     # A theme made of a module (verl's Docs theme of its doc module, 13 PRs this week and 4 the
     # last) that counts the very same PRs shares the module's row: two rows would say it twice.
     module_rows: dict[tuple[frozenset[int], int | None], list[int]] = defaultdict(list)
@@ -563,6 +579,9 @@ def _trend_rows(
             members = [r for r in ordered if name in names.get(r.number, [])]
             prev = prev_table.get(name, 0) if prev_table is not None else None
             same = (frozenset(r.number for r in members), prev)
+            theme_of_name = named_themes.get(normalise_tag(name)) if kind == "module" else None
+            if theme_of_name is not None and same[0] <= theme_of_name[0] and same != theme_of_name:
+                continue
             if kind == "module" and members:
                 module_rows[same].append(len(rows))
             elif kind == "theme":

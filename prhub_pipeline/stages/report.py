@@ -18,6 +18,7 @@ from prhub_pipeline.modelling.tagging.themes import (
     housekeeping_themes,
     modules_by_theme,
     subject_themes,
+    themes_named_modules_stand_for,
 )
 from prhub_pipeline.records import LANGS, PullRequest, RenderedReport, WeekCounts
 from prhub_pipeline.reporting.context import ReportBackground, build_report_context, title_owners
@@ -79,13 +80,15 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
         # before the first one (USUAL_WEEKS), not the whole history on every scheduled run.
         since = windows[0].weeks_before(USUAL_WEEKS).start_utc
         recent = [pr for pr in stored.values() if pr.merged_at >= since]
+        stored_themes = read_themes(con, repo.name)
         background = ReportBackground(
             scoring=repo.scoring,
             source=repo.source,
             housekeeping=housekeeping_themes(repo.themes),
             theme_modules=modules_by_theme(repo.themes),
-            subjects=subject_themes(
-                read_themes(con, repo.name), stored.keys(), housekeeping_themes(repo.themes)
+            subjects=subject_themes(stored_themes, stored.keys(), housekeeping_themes(repo.themes)),
+            module_named=themes_named_modules_stand_for(
+                stored_themes, read_module_labels(con, repo.name)
             ),
             history=stored,
             title_index=title_owners(stored.values()),

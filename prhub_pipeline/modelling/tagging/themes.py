@@ -251,6 +251,38 @@ def subject_themes(
     )
 
 
+# A module of a theme's name that the repository's own tags give more than this share of the
+# theme's stored PRs stands for the theme (`themes_named_modules_stand_for`).
+NAMED_MODULE_SHARE = 0.5
+
+
+def themes_named_modules_stand_for(
+    tags: Iterable[ThemeTag], labels: Iterable[ModuleLabel]
+) -> set[str]:
+    """The themes a module of their name stands for: the repository tags the subject itself,
+    on more than NAMED_MODULE_SHARE of the theme's stored PRs (own tags only, titles' and
+    labels', not the classifier's guesses). The theme's rules take those tags too, so the
+    theme is the module again with a few PRs its words matched: vllm-ascend tags 57 of its 71
+    Performance PRs `[Performance]`, and its weeks read "Performance" (module) beside
+    "Performance-related work" (theme). An occasional tag stands for nothing: vllm-ascend's
+    3 `[MoE]` PRs of its 99 MoE PRs, verl's 35 `[docker]` of its 144 Docker PRs. A module the
+    rule takes under another name (verl's `perf` for Performance) reads as another label."""
+    theme_of: dict[str, str] = {}  # the themes by their names as tags
+    theme_prs: dict[str, set[int]] = defaultdict(set)
+    for tag in tags:
+        theme_of[normalise_tag(tag.theme)] = tag.theme
+        theme_prs[normalise_tag(tag.theme)].add(tag.number)
+    tagged: dict[str, set[int]] = defaultdict(set)
+    for label in labels:
+        if label.origin != "model":
+            tagged[normalise_tag(label.module)].add(label.number)
+    return {
+        theme_of[name]
+        for name, prs in theme_prs.items()
+        if len(tagged[name] & prs) > NAMED_MODULE_SHARE * len(prs)
+    }
+
+
 def housekeeping_themes(rules: Sequence[ThemeRule] | None) -> dict[str, list[str]]:
     """The housekeeping themes of a rule set (`None`: the built-in rules), with their modules."""
     return {rule.name: list(rule.modules) for rule in _active(rules) if rule.housekeeping}
