@@ -274,3 +274,31 @@ def test_a_folder_inside_another_folders_section_joins_it_unless_it_has_more_prs
 def _filed(found: list[sections.Group]) -> dict[int, tuple[sections.GroupKind, str]]:
     """Each PR's section, as (kind, name)."""
     return {ref.number: (group.kind, group.name) for group in found for ref in group.members}
+
+
+def test_a_label_spread_over_many_sections_names_those_holding_most_of_it() -> None:
+    """vllm-ascend's 2026-08-03 sent NPU/Ascend's readers to eight other sections, nearly every
+    one: past MAX_SEE_ALSO, the lead names the sections holding the most of the label's PRs
+    (then in report order) and counts the rest."""
+    own = [_key_ref(n, "wide", 9.9) for n in (1, 2, 3)]
+    elsewhere = [_key_ref(n, "wide", 9.0 - n / 100) for n in (10, 11, 20, 21, 22, 23, 24)]
+    themes = {10: ["theme0"], 11: ["theme0"]} | {20 + k: [f"theme{k + 1}"] for k in range(5)}
+    found = sections.groups([*own, *elsewhere], themes, [], {})
+    wide = next(g for g in found if g.name == "wide")
+    assert wide.see_also == (("label", "theme0"), ("label", "theme1"), ("label", "theme2"))
+    assert wide.see_also_unnamed == 3 and wide.label_total == 10
+    assert (
+        WORDINGS["en"]
+        .group_lead(wide, [])
+        .endswith(" See also theme0, theme1, theme2, and 3 other sections.")
+    )
+    assert (
+        WORDINGS["zh"]
+        .group_lead(wide, [])
+        .endswith("另见：theme0、theme1、theme2、其他 3 个小节。")
+    )
+    # As many as MAX_SEE_ALSO are all named.
+    found = sections.groups([*own, *elsewhere[:5]], themes, [], {})
+    wide = next(g for g in found if g.name == "wide")
+    assert [name for _, name in wide.see_also] == [f"theme{k}" for k in range(4)]
+    assert wide.see_also_unnamed == 0

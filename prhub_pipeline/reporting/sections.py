@@ -26,6 +26,10 @@ MAX_GROUP_ITEMS = 5
 # group holds only the PRs grouped under its label: the label may have more in other groups.
 MAX_SECTIONS = 10
 SMALL_GROUP_PRS = 2
+# A label's other PRs in more sections than this: its lead names one fewer, those holding the
+# most of them, and counts the rest. vllm-ascend's 2026-08-03 sent its NPU/Ascend readers to
+# eight sections, nearly every other one, before NPU/Ascend was its subject.
+MAX_SEE_ALSO = 4
 # A theme that more than this share of a week's PRs carry heads no section (weeks of at least
 # DOMINANT_THEME_MIN_PRS PRs): in vllm-ascend every PR is NPU work.
 DOMINANT_THEME_SHARE = 0.5
@@ -98,9 +102,11 @@ class Group:
     rest: list[PrRef]
     # Each PR sits in one group, so a theme or module can have more PRs than its group:
     # `label_total` is the label's count this week (the trend table's), `see_also` the other
-    # groups holding its PRs, in report order, and `in_appendix_only` how many no group shows.
+    # groups holding its PRs, in report order (at most MAX_SEE_ALSO: `see_also_unnamed` counts
+    # those past it), and `in_appendix_only` how many no group shows.
     label_total: int = 0
     see_also: tuple[tuple[GroupKind, str], ...] = ()
+    see_also_unnamed: int = 0
     in_appendix_only: int = 0
     # The "more" group's PRs: the module or theme each would have headed.
     label_of: Mapping[int, str] = field(default_factory=dict)
@@ -297,10 +303,15 @@ def _with_label_spread(
         if group.name in (*r.modules, *themes.get(r.number, []))
         and group_of[r.number] != (group.kind, group.name)
     ]
+    held = Counter(g for g in elsewhere if g in order)
+    named = sorted(held, key=lambda g: (-held[g], order[g]))
+    if len(named) > MAX_SEE_ALSO:
+        named = named[: MAX_SEE_ALSO - 1]
     return replace(
         group,
         label_total=len(group.members) + len(elsewhere),
-        see_also=tuple(sorted({g for g in elsewhere if g in order}, key=order.__getitem__)),
+        see_also=tuple(sorted(named, key=order.__getitem__)),
+        see_also_unnamed=len(held) - len(named),
         in_appendix_only=sum(1 for g in elsewhere if g not in order),
     )
 

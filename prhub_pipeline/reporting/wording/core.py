@@ -337,6 +337,7 @@ class Wording:
     # None key; the one PR key; {key} of several; all of several; both of two.
     group_key: tuple[str, str, str, str, str]
     group_see_also: str
+    see_also_unnamed: str  # {n}: the sections past those a lead names (`Group.see_also_unnamed`)
     appendix: str
     item: str
     # An item's notes, joined by `item_note_sep` into `item_notes`: its importance, except where
@@ -933,6 +934,8 @@ class Wording:
             intro = _counted(self.group_intro, n)
             return _tight(intro.format(name=self.display_name(group.name), **counts))
         elsewhere = [self._heading(kind, name) for kind, name in group.see_also]
+        if group.see_also_unnamed:
+            elsewhere.append(self.see_also_unnamed.format(n=group.see_also_unnamed))
         if group.in_appendix_only:
             elsewhere.append(self.appendix)
         intro = _tight(

@@ -311,6 +311,7 @@ EN = Wording(
         "both of them key",
     ),
     group_see_also=" See also {list}.",
+    see_also_unnamed="{n} other sections",
     appendix="the appendix",
     item="{type}: {subject}{notes}. {summary}",
     item_untyped="{subject}{notes}. {summary}",

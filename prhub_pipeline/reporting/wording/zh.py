@@ -236,6 +236,7 @@ ZH = Wording(
     group_intro_part="本周 {name} 共 {total} 个 PR，此处 {n} 个（{types}），{key}。",
     group_key=("均非重点", "为重点 PR", "其中重点 {key} 个", "均为重点 PR", "均为重点 PR"),
     group_see_also="另见：{list}。",
+    see_also_unnamed="其他 {n} 个小节",
     appendix="附录",
     item="{type}：{subject}{notes}。{summary}",
     item_untyped="{subject}{notes}。{summary}",
