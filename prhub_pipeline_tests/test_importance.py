@@ -1860,14 +1860,61 @@ def test_a_deleted_file_weighs_like_documentation_in_size_and_stays_core() -> No
     sizes = [score_parts(pr, [], CONFIG)["size"] for pr in (deleted, documented, written)]
     assert sizes[0] == sizes[1] < sizes[2]
     assert change_shape(deleted, CONFIG).core_lines == 535
-    # A deleted workflow file too; deleted tests weigh in full, as tests do.
+    # A deleted workflow file too; deleted tests weigh in full, as tests do, in a revert (verl
+    # #6360), whose deletions are what it undoes. Elsewhere they are code taken out (below).
     for path, removed in ((".github/workflows/old.yml", 535), ("tests/test_old.py", 0)):
-        gone = make_pr(4, "chore: remove", files=[(path, 0, 535)])
+        gone = make_pr(4, 'Revert "chore: add"', files=[(path, 0, 535)], is_revert=True)
         gone = gone.model_copy(
             update={"files": [gone.files[0].model_copy(update={"status": "removed"})]}
         )
         assert change_shape(gone, CONFIG).removed_lines == removed, path
     assert score_parts(gone, [], CONFIG)["size"] == sizes[2]
+
+
+def test_code_taken_out_weighs_like_documentation_in_size_and_core() -> None:
+    """vllm-ascend #12440 (+3/-450) took out an obsolete patch and its test: 8.8, 9th of its
+    week's 104 PRs, on deleted lines counted in full in size and core. Lines deleted where a
+    part of the PR (its code, its tests) adds next to none weigh like docs; the PR stays core,
+    and a revert's deletions, what it undoes, count in full (verl #6360)."""
+    files = [
+        ("verl/patch/__init__.py", 1, 25),
+        ("verl/patch/compat.py", 0, 159),
+        ("tests/test_compat.py", 0, 258),
+    ]
+    removal = make_pr(1, "[misc] refactor: remove obsolete compat patch", files=files)
+    documented = make_pr(
+        2,
+        "[misc] refactor: remove obsolete compat docs",
+        files=[("verl/patch/__init__.py", 1, 0), ("docs/compat.md", 0, 442)],
+    )
+    revert = make_pr(3, 'Revert "[misc] feat: compat patch"', files=files, is_revert=True)
+    written = make_pr(
+        4, "[misc] refactor: rewrite compat patch", files=[(p, d, a) for p, a, d in files]
+    )
+    shape = change_shape(removal, CONFIG)
+    assert (shape.core_lines, shape.taken_out_lines, shape.taken_out_core_lines) == (185, 442, 184)
+    parts = {
+        pr.number: score_parts(pr, [], CONFIG) for pr in (removal, documented, revert, written)
+    }
+    assert parts[1]["size"] == parts[2]["size"] < parts[3]["size"] == parts[4]["size"]
+    assert parts[1]["core"] < parts[3]["core"] == parts[4]["core"] == CORE_WEIGHT
+
+
+def test_an_edit_that_deletes_lines_is_not_code_taken_out() -> None:
+    """verl #6307 (+11/-94) rewrote a quantization with one fused call, and vllm-ascend #14248
+    fixed a precision bug by deleting two lines: edits, weighed as such. Tests rewritten beside
+    a removal (vllm-ascend #13769, +79/-15) weigh in full too."""
+    rewrite = make_pr(1, "[vllm] refactor: fused quant", files=[("verl/quant.py", 11, 94)])
+    fix = make_pr(2, "[fsdp] fix: precision", files=[("verl/a.py", 0, 2), ("tests/t.py", 62, 0)])
+    for pr in (rewrite, fix):
+        shape = change_shape(pr, CONFIG)
+        assert (shape.taken_out_lines, shape.taken_out_core_lines) == (0, 0), pr.title
+    kernel = make_pr(
+        3,
+        "[ops] refactor: remove unused kernel",
+        files=[("verl/ops/kernel.py", 0, 168), ("tests/test_kernel.py", 79, 15)],
+    )
+    assert change_shape(kernel, CONFIG).taken_out_lines == 168
 
 
 def test_size_stops_growing_at_a_thousand_lines() -> None:

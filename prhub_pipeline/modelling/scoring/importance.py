@@ -389,6 +389,10 @@ SIZE_WEIGHT = 1.0  # per decade of changed lines
 # #5707 deleted 5,672 lines). The very-large-change risk flag still tells them.
 SIZE_FULL_LINES = 1000
 DOC_LINE_WEIGHT = 0.2  # a documentation line counts as a fifth of a code line
+REMOVAL_DELETIONS_PER_ADDITION = 10  # code edits this lopsided take code out
+# Fewer deleted lines are an edit, not code taken out: vllm-ascend #14248 fixed a precision bug
+# by deleting two lines.
+REMOVAL_MIN_LINES = 20
 CORE_WEIGHT = 2.5
 CORE_FULL_LINES = 100  # core changes this large get the full core weight
 BREADTH_WEIGHT = 0.7  # per doubling of the number of modules
@@ -444,9 +448,15 @@ class ChangeShape:
     support_only: bool = False
     # Lines of code, CI or image files the PR deletes outright, which weigh like docs in size,
     # as a reviewer reads them: slime #1943 deleted an unused 535-line file and scored 7.7.
-    # Deleted core files still count as core lines. Deleted tests weigh in full: the tests a
-    # revert takes out with its change (verl #6360) are part of what it undoes.
+    # Deleted core files still count as core lines. Deleted tests weigh in full, unless they
+    # are taken out (below): the tests a revert takes out with its change (verl #6360) are
+    # part of what it undoes.
     removed_lines: int = 0
+    # The other lines deleted from the code outside tests, and from the tests, where that part
+    # of the PR takes code out (`_takes_out`), and those of them in core files: `score_parts`
+    # weighs them like docs too, in size and in how much core a change is.
+    taken_out_lines: int = 0
+    taken_out_core_lines: int = 0
 
     @property
     def code_lines(self) -> int:
@@ -464,24 +474,54 @@ class ChangeShape:
 def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
     if not pr.files:
         return ChangeShape(pr.additions + pr.deletions, 0, 0, 0, docs_only=False)
-    total = doc = test = data = core = removed = 0
+    total = doc = test = data = core = removed = core_deleted = 0
+    added = {"test": 0, "code": 0}
+    deleted = {"test": 0, "code": 0}
     kinds = [file_kind(change.path, config) for change in pr.files]
     for change, kind in zip(pr.files, kinds, strict=True):
         total += change.lines
         if kind == "doc":
             doc += change.lines
-        elif kind in ("data", "lock"):  # generated, like data: no measure of the work
+            continue
+        if kind in ("data", "lock"):  # generated, like data: no measure of the work
             data += change.lines
-        elif kind == "test":
+            continue
+        part = "test" if kind == "test" else "code"
+        added[part] += change.additions or 0
+        deleted[part] += change.deletions or 0
+        if kind == "test":
             test += change.lines
-        else:
-            if change.status == "removed":
-                removed += change.lines
-            if matches_any(change.path, config.core_paths):
-                core += change.lines
+            continue
+        if change.status == "removed":
+            removed += change.lines
+        if matches_any(change.path, config.core_paths):
+            core += change.lines
+            core_deleted += change.deletions or 0
     docs_only = all(kind == "doc" for kind in kinds)
     support_only = not docs_only and all(kind in ("doc", "test", "ci", "docker") for kind in kinds)
-    return ChangeShape(total, doc, test, core, docs_only, data, support_only, removed)
+    code_taken_out = _takes_out(added["code"], deleted["code"])
+    taken_out = deleted["code"] - removed if code_taken_out else 0
+    if _takes_out(added["test"], deleted["test"]):
+        taken_out += deleted["test"]
+    return ChangeShape(
+        total,
+        doc,
+        test,
+        core,
+        docs_only,
+        data,
+        support_only,
+        removed,
+        taken_out,
+        core_deleted if code_taken_out else 0,
+    )
+
+
+def _takes_out(added: int, deleted: int) -> bool:
+    """Whether lines deleted and added take code out rather than change it: at least
+    REMOVAL_MIN_LINES deleted, and REMOVAL_DELETIONS_PER_ADDITION per line added. verl #6307
+    (+11/-94) rewrote a quantization with one fused call, which is no removal."""
+    return deleted >= REMOVAL_MIN_LINES and added * REMOVAL_DELETIONS_PER_ADDITION <= deleted
 
 
 def _code_places(pr: PullRequest, config: ScoringConfig) -> set[str]:
@@ -530,15 +570,26 @@ def score_parts(
         # taking one out again a revert of the code (the revert part still counts).
         parts["type"] = min(TYPE_WEIGHTS[kind], TYPE_WEIGHTS["test"])
     parts["breaking"] = BREAKING_WEIGHT if info.breaking else 0.0
+    # Code taken out is read, and reviewed, like docs: the lines weigh like docs in size and in
+    # how much core a change is. vllm-ascend #12440 (+3/-450) took out an obsolete patch with
+    # its test and scored 8.8, 9th of its week's 104 PRs, on the deleted lines. Not a revert's:
+    # what it takes out is what it undoes (verl #6360). A removal users meet is breaking, and
+    # that part still counts.
+    undoes = kind == "revert"
+    light_lines = shape.removed_lines + (0 if undoes else shape.taken_out_lines)
     effective_lines = (
         shape.code_lines
-        - shape.removed_lines
-        + DOC_LINE_WEIGHT * (shape.doc_lines + shape.data_lines + shape.removed_lines)
+        - light_lines
+        + DOC_LINE_WEIGHT * (shape.doc_lines + shape.data_lines + light_lines)
     )
     parts["size"] = SIZE_WEIGHT * math.log10(1 + min(effective_lines, SIZE_FULL_LINES))
     if shape.core_lines:
+        # The share says where the change is; the damping how much of the core it changes.
         share = shape.core_share
-        damping = min(1.0, math.log10(1 + shape.core_lines) / math.log10(1 + CORE_FULL_LINES))
+        core_lines: float = shape.core_lines
+        if not undoes:
+            core_lines -= (1 - DOC_LINE_WEIGHT) * shape.taken_out_core_lines
+        damping = min(1.0, math.log10(1 + core_lines) / math.log10(1 + CORE_FULL_LINES))
         parts["core"] = CORE_WEIGHT * share * damping
     # As many areas as both its modules and its code say: `[BugFix][CUDA]` spans one area, and
     # verl #5548's `[perf, trainer, training_utils]` changed one file.

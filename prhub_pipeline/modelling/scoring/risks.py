@@ -23,6 +23,7 @@ from prhub_pipeline.modelling.scoring.config_diff import (
 )
 from prhub_pipeline.modelling.scoring.importance import (
     DELETED_USER,
+    REMOVAL_DELETIONS_PER_ADDITION,
     ChangeShape,
     PrReview,
     change_shape,
@@ -94,7 +95,6 @@ _MAX_PATHS = 3
 # A config generated from the others (verl's `_generated_ppo_trainer.yaml`, the composed
 # trainer config checked in for reference), which a PR brings up to date with its sources.
 _GENERATED_CONFIG = re.compile(r"(?:^|/)_?generated[_.-][^/]*$", re.IGNORECASE)
-REMOVAL_DELETIONS_PER_ADDITION = 10  # core edits this lopsided take code out
 MAX_SETTINGS = 3  # setting changes a sentence names
 SHOWN_VALUE_CHARS = 40  # longer values are cut to the part that changed
 _VALUE_CONTEXT = 8  # characters kept around that part
