@@ -8,7 +8,9 @@ Modules come from the titles' tags, with the module list, display names and scor
 revert links as the scoring resolves them; the scores are calibrated as the pipeline calibrates
 a week's, on the PRs of the 52 weeks up to and including it. The themes left out as verl's
 subject, or for a module of their name, are worked out as the pipeline does, on the PRs up to
-the week's end.
+the week's end. The PR file holds no file contents, so no requirement is compared and no PR
+scores the toolchain-upgrade part here (the reference week has none: no PR of it re-pins a
+requirement).
 Review data, when the week's excerpt file is given, becomes a ReviewData: threads whose
 comments were captured, resolved when the excerpt says the reviewer's point looks addressed or
 the suggestion was applied, and not when the flagged code was merged unchanged. The excerpts

@@ -12,6 +12,7 @@ from prhub_pipeline.modelling.scoring.importance import (
     CALIBRATION_MIN_PRS,
     CORE_WEIGHT,
     REVERT_WEIGHT,
+    TOOLCHAIN_WEIGHT,
     TYPE_WEIGHTS,
     PrReview,
     ScoreCalibration,
@@ -35,6 +36,7 @@ from prhub_pipeline.records import (
     Review,
     ReviewData,
     ReviewThread,
+    SettingChange,
     ThreadComment,
 )
 from prhub_pipeline.reverts import read_revert, reverted_number
@@ -2222,6 +2224,56 @@ def test_a_reviewed_history_is_calibrated_with_its_review_parts() -> None:
     assert [b - a for a, b in zip(plain.raw_scores, reviewed.raw_scores, strict=True)] == [
         pytest.approx(1.0)
     ] * 60
+
+
+def test_a_toolchain_upgrade_scores_like_a_change_of_all_the_core() -> None:
+    """vllm-ascend #13901 moved every image to CANN 9.1.0 and re-pinned torch-npu and
+    triton-ascend: what every run runs on, and it scored 4.2 as a chore of CI and image files.
+    A re-pin of the project's own requirements with its images is a toolchain upgrade, in the
+    week and in the history it is calibrated on. A pin alone (verl #65 re-pinned ray beside a
+    fix), an image alone (verl #6269 bumped a CI image), or the pins of a development or a
+    recipe's manifest are not."""
+    upgrade = make_pr(
+        1,
+        "[Misc] Upgrade CANN(9.1.0), PTA(2.10.0.post4), and Triton(3.2.2)",
+        files=[("Dockerfile", 2, 2), ("requirements.txt", 2, 2), (".github/workflows/a.yml", 1, 1)],
+    )
+    repins = [
+        SettingChange(
+            path="requirements.txt", key="torch-npu", before="==2.10.0", after="==2.10.1"
+        ),
+        SettingChange(
+            path="pyproject.toml", key="build: torch-npu", before="==2.10.0", after="==2.10.1"
+        ),
+    ]
+    assert score_parts(upgrade, [], CONFIG)["toolchain"] == 0.0
+    assert score_parts(upgrade, [], CONFIG, requirement_changes=repins)["toolchain"] == (
+        TOOLCHAIN_WEIGHT
+    )
+    pin_only = make_pr(2, "[misc] fix: weak reference", files=[("requirements.txt", 1, 1)])
+    assert score_parts(pin_only, [], CONFIG, requirement_changes=repins)["toolchain"] == 0.0
+    for elsewhere in (
+        SettingChange(path="requirements-dev.txt", key="pytest", before="==8.0", after="==8.1"),
+        SettingChange(path="setup.py", key="test: pytest", before="==8.0", after="==8.1"),
+        SettingChange(
+            path="recipe/vla/requirements.txt", key="torch", before="==2.7", after="==2.8"
+        ),
+        SettingChange(path="requirements.txt", key="torch", before=None, after="==2.8"),
+        SettingChange(path="uv.lock", key="locked: torch", before="==2.7", after="==2.8"),
+    ):
+        parts = score_parts(upgrade, [], CONFIG, requirement_changes=[elsewhere])
+        assert parts["toolchain"] == 0.0, elsewhere
+
+    prs = [*history(60), upgrade.model_copy(update={"number": 999})]
+    changes = {999: repins}
+    plain = raw_history(prs, {}, CONFIG)
+    upgraded = raw_history(prs, {}, CONFIG, requirement_changes=changes)
+    assert upgraded.raw_scores[-1] == pytest.approx(plain.raw_scores[-1] + TOOLCHAIN_WEIGHT)
+    calibration = upgraded.calibration(prs[0].merged_at, prs[-1].merged_at + timedelta(days=1))
+    (score,) = score_week(
+        prs[-1:], {}, ReviewData(available=False), CONFIG, calibration, requirement_changes=changes
+    )
+    assert score.raw_score == pytest.approx(upgraded.raw_scores[-1])
 
 
 def test_calibration_maps_history_percentiles_and_round_trips_as_json() -> None:

@@ -1056,6 +1056,32 @@ def test_the_settings_a_pr_changed_are_stored_and_flagged(
     assert stored(config, changes) == [(1, config_file, "trainer.epochs", "1", "3")]
 
 
+def test_a_toolchain_upgrade_is_scored_from_the_requirements_it_repins(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """The scoring reads the stored requirement changes (vllm-ascend #13901 re-pinned torch-npu
+    with its images: a toolchain upgrade); an image edit alone is none."""
+    git_repo.commit(
+        "init",
+        "2026-05-01T10:00:00+08:00",
+        {"requirements.txt": "torch==2.7.1\n", "Dockerfile": "FROM base:1.0\n"},
+    )
+    git_repo.commit(
+        "[misc] chore: upgrade torch and the base image (#1)",
+        "2026-05-12T10:00:00+08:00",
+        {"requirements.txt": "torch==2.8.0\n", "Dockerfile": "FROM base:2.0\n"},
+    )
+    git_repo.commit(
+        "[misc] chore: bump the base image (#2)",
+        "2026-05-13T10:00:00+08:00",
+        {"Dockerfile": "FROM base:2.1\n"},
+    )
+    config = write_config(tmp_path, git_repo.path)
+    assert main(["materialize", "--config", str(config), "--week", "2026-05-11"]) == 0
+    toolchain = "SELECT number, parts->>'toolchain' FROM pr_scores ORDER BY number"
+    assert stored(config, toolchain) == [(1, "2.5"), (2, "0.0")]
+
+
 def test_a_reports_dir_that_cannot_hold_reports_stores_nothing(
     history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

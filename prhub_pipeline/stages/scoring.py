@@ -21,12 +21,17 @@ from prhub_pipeline.modelling.scoring.importance import (
     score_week,
 )
 from prhub_pipeline.modelling.scoring.risks import flag_risks, reverted_prs
-from prhub_pipeline.records import PullRequest
+from prhub_pipeline.records import PullRequest, SettingChange
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.github import github_weeks, read_review_data
 from prhub_pipeline.warehouse.modules import read_module_labels
-from prhub_pipeline.warehouse.prs import read_config_diffs, read_prs, week_pr_numbers
+from prhub_pipeline.warehouse.prs import (
+    read_config_diffs,
+    read_prs,
+    read_setting_changes,
+    week_pr_numbers,
+)
 from prhub_pipeline.warehouse.reports import revert_tables, risk_tables, score_tables
 from prhub_pipeline.weeks import WeekWindow
 
@@ -46,6 +51,8 @@ class RepositoryHistory(BaseModel):
 
     by_number: dict[int, PullRequest]
     modules: dict[int, list[str]]
+    # Every stored PR's compared setting changes, for the requirements the toolchain part reads.
+    setting_changes: dict[int, list[SettingChange]]
     raw: RawHistory  # every stored PR's raw score, for each week's calibration
 
 
@@ -77,12 +84,21 @@ def load_history(
         if review_data.available:
             found = reviews_by_pr(review_data)
             reviews.update({number: found.get(number, PrReview()) for number in numbers})
+    setting_changes = read_setting_changes(con, repo.name)
     return RepositoryHistory(
         by_number={pr.number: pr for pr in history},
         modules=dict(modules),
+        setting_changes=setting_changes,
         raw=RawHistory([], [])  # no week of the run has a PR to calibrate on
         if since is None
-        else raw_history(history, modules, repo.scoring, reviews, since=since),
+        else raw_history(
+            history,
+            modules,
+            repo.scoring,
+            reviews,
+            since=since,
+            requirement_changes=setting_changes,
+        ),
     )
 
 
@@ -102,6 +118,7 @@ def score_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
                 repo.scoring,
                 calibration,
                 history.by_number,
+                history.setting_changes,
             )
             risks = flag_risks(
                 prs,

@@ -270,6 +270,19 @@ def read_config_diffs(
     ]
 
 
+def read_setting_changes(
+    con: duckdb.DuckDBPyConnection, repo: str
+) -> dict[int, list[SettingChange]]:
+    """Every stored PR's setting changes, by PR number, each with its file's path: what the
+    scoring of a repository's history reads of its dependency manifests."""
+    changes: dict[int, list[SettingChange]] = defaultdict(list)
+    for number, path, key, before, after in con.execute(
+        read_sql("select_repo_setting_changes.sql"), [repo]
+    ).fetchall():
+        changes[number].append(SettingChange(key=key, before=before, after=after, path=path))
+    return dict(changes)
+
+
 def week_pr_numbers(
     con: duckdb.DuckDBPyConnection, repo: str, only: Sequence[date] | None = None
 ) -> dict[date, list[int]]:

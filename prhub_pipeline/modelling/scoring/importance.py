@@ -1,12 +1,12 @@
 """Importance: an explainable 0-10 score per PR, calibrated on the repository's own history.
 
 A PR's raw score is the sum of named parts (type, size, core share, breadth, what a fix fixes,
-review, revert), each a plain function of the PR. The raw score means little on its own: a
-repository with big PRs would score everything high. A calibration therefore records the
-distribution of raw scores over the repository's history, and `importance` is the raw score's
-place in it: 7.0 means "scores above 70% of this repository's PRs of the year up to this
-week" (`RawHistory.calibration`), in any week and any repository. The mapping is monotonic,
-so every part that grows can only raise the importance.
+review, revert, toolchain upgrade), each a plain function of the PR. The raw score means little
+on its own: a repository with big PRs would score everything high. A calibration therefore
+records the distribution of raw scores over the repository's history, and `importance` is the
+raw score's place in it: 7.0 means "scores above 70% of this repository's PRs of the year up to
+this week" (`RawHistory.calibration`), in any week and any repository. The mapping is
+monotonic, so every part that grows can only raise the importance.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.modelling.scoring.requirements import runtime_repins
 from prhub_pipeline.modelling.tagging.tags import areas_of
 from prhub_pipeline.modelling.text.pr_summaries import prose
 from prhub_pipeline.modelling.text.pr_titles import change_kind, parse_title
@@ -35,6 +36,7 @@ from prhub_pipeline.records import (
     Review,
     ReviewData,
     ReviewThread,
+    SettingChange,
 )
 from prhub_pipeline.reverts import (
     merge_commits,
@@ -404,6 +406,10 @@ REVIEW_CHANGES_REQUESTED_WEIGHT = 0.5
 REVIEW_CAP = 1.5
 REVERT_WEIGHT = 1.0  # on top of the revert type: something merged did not hold
 REVERT_OF_FIX_WEIGHT = 0.5  # and the revert re-opens what that fix fixed
+# A new toolchain reaches every run, as a change of all the core code does: vllm-ascend #13901
+# moved every image to CANN 9.1.0 and re-pinned torch-npu and triton-ascend, and scored 4.2 as a
+# chore of CI and image files.
+TOOLCHAIN_WEIGHT = CORE_WEIGHT
 
 PART_NAMES = (
     "type",
@@ -414,6 +420,7 @@ PART_NAMES = (
     "fix_impact",
     "review",
     "revert",
+    "toolchain",
 )
 
 
@@ -553,9 +560,12 @@ def score_parts(
     review: PrReview | None = None,
     reverted_pr: PullRequest | None = None,
     shape: ChangeShape | None = None,
+    requirement_changes: Sequence[SettingChange] = (),
 ) -> dict[str, float]:
     """The raw score's parts for one PR, in raw units (they sum to the raw score). `shape` is
-    the PR's `change_shape`, where the caller has it already."""
+    the PR's `change_shape`, where the caller has it already; `requirement_changes` its
+    compared setting changes (`config_diff`'s, each with its path), of which the requirements
+    of dependency manifests count."""
     info = change_kind(pr.title, pr.body)
     shape = change_shape(pr, config) if shape is None else shape
     kind = pr_type(pr, shape)
@@ -620,7 +630,21 @@ def score_parts(
             and change_kind(reverted_pr.title, reverted_pr.body).type == "fix"
         ):
             parts["revert"] += REVERT_OF_FIX_WEIGHT
+    if upgrades_toolchain(pr, requirement_changes):
+        parts["toolchain"] = TOOLCHAIN_WEIGHT
     return {name: round(value, 4) for name, value in parts.items()}
+
+
+def upgrades_toolchain(pr: PullRequest, requirement_changes: Sequence[SettingChange]) -> bool:
+    """Whether a PR moves what the project runs on: it re-pins a requirement of the project's
+    own install (`runtime_repins`) and edits the images it is built into (Dockerfiles). A pin
+    alone moves one library (verl #65 re-pinned ray beside a fix), and an image alone what one
+    image holds (verl #6269 bumped a CI image)."""
+    if not runtime_repins(requirement_changes):
+        return False
+    return any(
+        change.edits_content and matches_any(change.path, DOCKERFILES) for change in pr.files
+    )
 
 
 def reverted_target(
@@ -730,6 +754,7 @@ def raw_history(
     config: ScoringConfig,
     reviews: Mapping[int, PrReview] | None = None,
     since: datetime | None = None,
+    requirement_changes: Mapping[int, Sequence[SettingChange]] | None = None,
 ) -> RawHistory:
     """The raw scores of a repository's stored PRs, with their review parts where `reviews`
     has the PR (a PR of a week with review data; see `reviews_by_pr`): the weeks scored with
@@ -737,7 +762,8 @@ def raw_history(
     all rose above the scale's PRs of equal worth (up to 1.5 raw).
 
     Only the PRs merged at or after `since` are scored, when given (`calibration_since`: the
-    earliest a run's weeks are calibrated on); the others still resolve their reverts."""
+    earliest a run's weeks are calibrated on); the others still resolve their reverts.
+    `requirement_changes` are the PRs' compared setting changes, by number (see `score_parts`)."""
     known = {pr.number: pr for pr in history}
     ordered = sorted(
         (pr for pr in history if since is None or pr.merged_at >= since),
@@ -745,7 +771,9 @@ def raw_history(
     )
     return RawHistory(
         merged_at=[pr.merged_at for pr in ordered],
-        raw_scores=_history_raw_scores(ordered, modules, config, reviews or {}, known),
+        raw_scores=_history_raw_scores(
+            ordered, modules, config, reviews or {}, known, requirement_changes or {}
+        ),
     )
 
 
@@ -819,6 +847,7 @@ def _history_raw_scores(
     config: ScoringConfig,
     reviews: Mapping[int, PrReview] | None = None,
     known: Mapping[int, PullRequest] | None = None,
+    requirement_changes: Mapping[int, Sequence[SettingChange]] | None = None,
 ) -> list[float]:
     known = {pr.number: pr for pr in history} if known is None else known
     prepared = [resolve_revert(pr, known) for pr in history]
@@ -830,6 +859,7 @@ def _history_raw_scores(
                 config,
                 review=(reviews or {}).get(pr.number),
                 reverted_pr=known.get(pr.reverted_number) if pr.reverted_number else None,
+                requirement_changes=(requirement_changes or {}).get(pr.number, ()),
             ).values()
         )
         for pr in prepared
@@ -847,8 +877,10 @@ def score_week(
     config: ScoringConfig,
     calibration: ScoreCalibration,
     history_by_number: Mapping[int, PullRequest] | None = None,
+    requirement_changes: Mapping[int, Sequence[SettingChange]] | None = None,
 ) -> list[PrScore]:
-    """Scores for one week's PRs, highest first (ties by PR number)."""
+    """Scores for one week's PRs, highest first (ties by PR number); `requirement_changes` are
+    their compared setting changes, by number (see `score_parts`)."""
     known: dict[int, PullRequest] = dict(history_by_number or {})
     known.update({pr.number: pr for pr in prs})
     prepared = [resolve_revert(pr, known) for pr in prs]
@@ -865,6 +897,7 @@ def score_week(
             review=review,
             reverted_pr=reverted_pr,
             shape=shape,
+            requirement_changes=(requirement_changes or {}).get(pr.number, ()),
         )
         raw = round(sum(parts.values()), 4)
         importance = calibration.importance(raw)

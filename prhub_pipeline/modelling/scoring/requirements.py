@@ -28,6 +28,8 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
+from prhub_pipeline.records import SettingChange
+
 # Manifests whose requirements are read, by file name (requirements files also by folder).
 _REQUIREMENTS_TXT = re.compile(r"(?:requirements|constraints)[\w.-]*\.(?:txt|in)", re.IGNORECASE)
 _READ_NAMES = ("pyproject.toml", "setup.py", "setup.cfg", "package.json", "uv.lock", "poetry.lock")
@@ -314,3 +316,35 @@ def _literal_strings(node: ast.expr) -> list[str]:
     if not isinstance(node, ast.List | ast.Tuple):
         return []
     return [i.value for i in node.elts if isinstance(i, ast.Constant) and isinstance(i.value, str)]
+
+
+# A requirement group or manifest for working on the project, not for running it: verl's `test`
+# extra, vllm-ascend's requirements-dev.txt and docs/requirements-docs.txt.
+_DEVELOPMENT = re.compile(
+    r"(?:^|[-_.])(?:dev|develop|test|tests|testing|docs?|lint|linting|style|typing)(?:$|[-_.])",
+    re.IGNORECASE,
+)
+
+
+def runtime_repins(changes: Iterable[SettingChange]) -> list[SettingChange]:
+    """The requirements of the project's own install that `changes` (each with its path)
+    re-pin: declared in a manifest at the repository's root (a recipe's or the docs' own is
+    another install), in the main list, the build requirements or an extra other than one for
+    development, with a version before and after. Lock files' packages follow from these."""
+    found = []
+    for change in changes:
+        path = PurePosixPath(change.path or "")
+        key = requirement_key(change.key)
+        if (
+            len(path.parts) == 1
+            and is_read_manifest(str(path))
+            and not _DEVELOPMENT.search(path.stem)
+            and key is not None
+            and key.group not in (LOCKED, *DYNAMIC_FIELDS)
+            and change.key not in DYNAMIC_FIELDS
+            and not _DEVELOPMENT.search(key.group)
+            and change.before is not None
+            and change.after is not None
+        ):
+            found.append(change)
+    return found

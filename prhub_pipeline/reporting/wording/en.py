@@ -120,6 +120,7 @@ EN = Wording(
         "fix_impact": "fix impact",
         "review": "review",
         "revert": "revert",
+        "toolchain": "toolchain upgrade",
     },
     other_parts="other",
     theme_names={},  # the built-in themes are named in English

@@ -89,6 +89,7 @@ ZH = Wording(
         "fix_impact": "修复后果",
         "review": "评审",
         "revert": "回退",
+        "toolchain": "工具链升级",
     },
     other_parts="其他",
     theme_names=_THEMES,
