@@ -432,6 +432,41 @@ def test_a_repository_that_tags_few_of_its_prs_gets_no_model_labels(tmp_path: Pa
     assert label_weeks(settings, lenient, [week])[0].origins.get("model")
 
 
+def test_tags_are_read_in_their_learned_spellings_where_no_model_labels(tmp_path: Path) -> None:
+    """torchtitan's `[graphtrainer]` and `[graph_trainer]` headed two sections of one week once
+    its model stopped labelling (it tags 46% of its PRs): the model had carried the spellings."""
+    learned = MODULES.model_copy(update={"allowed": None, "aliases": {}})
+    history = synthetic_history(160)
+    last = history[-1].merged_at
+    spelt = [
+        make_pr(
+            300 + i,
+            f"[{'graphtrainer' if i % 2 else 'graph_trainer'}] feat: trace {i}",
+            paths=("torchtitan/experiments/graph_trainer/a.py",),
+            merged_at=last - timedelta(days=i + 1),
+        )
+        for i in range(12)
+    ]
+    untagged = [
+        make_pr(1000 + i, f"feat: change {i}", merged_at=last - timedelta(hours=i + 1))
+        for i in range(200)
+    ]
+    week = [
+        make_pr(n, title, merged_at=last + timedelta(days=30, hours=n - 500))
+        for n, title in ((500, "[graphtrainer] feat: a"), (501, "[graph_trainer] fix: b"))
+    ]
+    settings, repo = _stored_history(tmp_path, [*history, *spelt, *untagged, *week])
+    repo = repo.model_copy(update={"modules": learned})
+    monday = week_of(week[0].merged_at, settings.timezone)
+    for minimum in (20, 5000):  # a model that does not label; no model at all
+        modules = learned.model_copy(update={"min_training_prs": minimum})
+        settled = repo.model_copy(update={"modules": modules})
+        train_classifier(settings, settled)
+        (labelled,) = label_weeks(settings, settled, [monday])
+        assert labelled.origins == {"title": 2}
+        assert len(labelled.modules) == 1 and next(iter(labelled.modules.values())) == 2
+
+
 def test_validation_scores_a_pr_with_thresholds_its_own_tag_did_not_tune() -> None:
     """The reported validation F1 was measured on the PRs that tuned the thresholds: each half
     of the validation PRs is now decided by what the other half tuned, so no PR's own tags

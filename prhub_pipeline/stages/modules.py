@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from prhub_pipeline.config import RepoConfig, Settings
 from prhub_pipeline.modelling.tagging.classifier import (
+    LabelSpellings,
     TrainingMetrics,
     label_week,
     modules_settings_digest,
@@ -176,9 +177,15 @@ def label_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
         if not_applied:
             stored = None
         model = stored.model if stored else None
+        # Where no model labels, the tags' spellings are still learned from the history.
+        spellings = (
+            LabelSpellings.learned(read_prs(con, repo.name), repo.modules)
+            if model is None and repo.modules.allowed is None
+            else None
+        )
         for window in windows_for(settings, weeks):
             prs = read_prs(con, repo.name, window.week_start)
-            labelled = label_week(prs, model, repo.modules)
+            labelled = label_week(prs, model, repo.modules, spellings)
             diffs = read_config_diffs(con, repo.name, window.week_start)
             themes = tag_themes(prs, repo.themes, labelled.labels, repo.modules, diffs)
             replace_partition(

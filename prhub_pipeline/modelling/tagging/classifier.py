@@ -27,7 +27,7 @@ import json
 import re
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache, partial
@@ -889,8 +889,25 @@ def train_module_classifier(
     )
 
 
+@dataclass(frozen=True)
+class LabelSpellings:
+    """A repository's learned labels and their other spellings (`graphtrainer` ->
+    `graph_trainer`), as `learn_modules_config` finds them in its tagged history."""
+
+    labels: Sequence[str]
+    aliases: Mapping[str, str]
+
+    @classmethod
+    def learned(cls, prs: Sequence[PullRequest], config: ModulesConfig) -> LabelSpellings:
+        learned = learn_modules_config(prs, config)
+        return cls(learned.allowed or [], learned.aliases)
+
+
 def label_week(
-    prs: Sequence[PullRequest], model: ModuleModel | None, config: ModulesConfig
+    prs: Sequence[PullRequest],
+    model: ModuleModel | None,
+    config: ModulesConfig,
+    spellings: LabelSpellings | None = None,
 ) -> WeekLabels:
     """Each PR's modules: its own valid tags (title, else labels) at confidence 1.0; the
     model's prediction for PRs without them. Unknown tags are returned, not dropped.
@@ -898,13 +915,18 @@ def label_week(
     A PR whose own tags only say what kind of change it is (`[BugFix] ...`, in a repository
     that learned `bugfix` as a label) keeps them, and the model adds where the change happened
     (areas only), so the report can list it with its area's other changes.
+
+    Without a module list, tags are read in the spellings the model learned, or `spellings`
+    where no model labels: torchtitan's `[graphtrainer]` and `[graph_trainer]` are one module.
     """
     labels: list[ModuleLabel] = []
     unknown: list[UnknownTag] = []
     untagged: list[PullRequest] = []
     type_tagged: list[PullRequest] = []
-    if model is not None and config.allowed is None:  # its labels' other spellings, as learned
-        config = config.model_copy(update={"aliases": {**model.aliases, **config.aliases}})
+    if model is not None:
+        spellings = LabelSpellings(model.labels, model.aliases)
+    if spellings is not None and config.allowed is None:
+        config = config.model_copy(update={"aliases": {**spellings.aliases, **config.aliases}})
     for pr in prs:
         truth = ground_truth(pr, config)
         unknown.extend(UnknownTag(repo=pr.repo, number=pr.number, tag=t) for t in truth.unknown)
@@ -912,8 +934,8 @@ def label_week(
             untagged.append(pr)
             continue
         modules = truth.modules
-        if model is not None and config.allowed is None:
-            modules = split_joined_labels(modules, model.labels, config.aliases)
+        if spellings is not None and config.allowed is None:
+            modules = split_joined_labels(modules, spellings.labels, config.aliases)
         labels.extend(
             ModuleLabel(
                 repo=pr.repo, number=pr.number, module=m, origin=truth.origin, confidence=1.0
