@@ -218,12 +218,17 @@ def test_one_busiest_module_and_one_top_change_read_in_the_singular() -> None:
 
 
 def test_one_stored_pr_reads_in_the_singular() -> None:
+    """The count is of the stored history, which begins at the configured start: torchtitan's
+    first stored week read "only 14 PRs of this repository merged by this week"."""
     one = ScoreCalibration(method="fixed", history_size=1)
-    assert "only 1 PR of this repository merged by this week, importance" in EN.how_generated(
+    assert "only 1 PR of this repository stored up to this week, importance" in EN.how_generated(
         None, one, False
     )
     few = ScoreCalibration(method="fixed", history_size=3)
-    assert "only 3 PRs of this repository merged by this week" in EN.how_generated(None, few, False)
+    assert "only 3 PRs of this repository stored up to this week" in EN.how_generated(
+        None, few, False
+    )
+    assert "本仓库截至本周仅存储了 3 个 PR" in ZH.how_generated(None, few, False)
 
 
 def test_prs_without_a_module_of_their_own_are_all_counted() -> None:

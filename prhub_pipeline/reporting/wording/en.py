@@ -135,9 +135,13 @@ EN = Wording(
         "importance calibrated on this repository's latest {n} PRs up to this week (a raw"
         " score's rank among them: 7.0 scores above 70%)"
     ),
+    # The stored history, not the repository's: it begins at the configured `start`
+    # (torchtitan's first stored week read "only 14 PRs of this repository", of thousands).
     uncalibrated=(
-        "only {n} PR of this repository merged by this week, importance not calibrated on history",
-        "only {n} PRs of this repository merged by this week, importance not calibrated on history",
+        "only {n} PR of this repository stored up to this week, importance not calibrated on"
+        " history",
+        "only {n} PRs of this repository stored up to this week, importance not calibrated on"
+        " history",
     ),
     with_reviews="with review data",
     without_reviews="no review data",
