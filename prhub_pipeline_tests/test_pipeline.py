@@ -785,6 +785,33 @@ def test_a_week_run_again_keeps_a_stored_pr_the_clone_dates_far_from_it(
     ]
 
 
+def test_a_weeks_report_tells_the_repositorys_subject_as_of_the_weeks_end(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """vllm-ascend's first week's report named NPU/Ascend its subject on the 1,153 PRs stored
+    since: a report must read the same whenever it is written."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    for number in range(101, 221):
+        first = number <= 120
+        npu = number % 4 != 0 if first else number % 10 != 0
+        day = date(2026, 5, 5) if first else date(2026, 5, 12)
+        minute = number % 60
+        git_repo.commit(
+            f"[core] feat: {'npu ' if npu else ''}kernel {number} (#{number})",
+            f"{day.isoformat()}T1{number % 10}:{minute:02d}:00+08:00",
+            {f"src/k{number}.py": f"{number}\n"},
+        )
+    config = write_config(tmp_path, git_repo.path)
+    args = ["materialize", "--config", str(config), "--week", WEEKS[0], "--through", WEEKS[1]]
+    assert main(args) == 0
+    reports = tmp_path / "reports" / "acme" / "widgets"
+    first_week = (reports / f"{WEEKS[0]}.en.md").read_text(encoding="utf-8")
+    second_week = (reports / f"{WEEKS[1]}.en.md").read_text(encoding="utf-8")
+    assert "is not counted as a theme" not in first_week  # 20 PRs: too few to tell
+    assert "| NPU/Ascend | theme |" in first_week
+    assert "NPU/Ascend is not counted as a theme" in second_week
+
+
 def test_partitions_run_in_parallel_processes(history: GitRepo, tmp_path: Path) -> None:
     """Four processes write four partitions of one DuckDB file at once; every row lands."""
     config = write_config(tmp_path, history.path)

@@ -4,6 +4,7 @@ store them and write the files."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -81,15 +82,12 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
         since = windows[0].weeks_before(USUAL_WEEKS).start_utc
         recent = [pr for pr in stored.values() if pr.merged_at >= since]
         stored_themes = read_themes(con, repo.name)
+        stored_labels = read_module_labels(con, repo.name)
         background = ReportBackground(
             scoring=repo.scoring,
             source=repo.source,
             housekeeping=housekeeping_themes(repo.themes),
             theme_modules=modules_by_theme(repo.themes),
-            subjects=subject_themes(stored_themes, stored.keys(), housekeeping_themes(repo.themes)),
-            module_named=themes_named_modules_stand_for(
-                stored_themes, read_module_labels(con, repo.name)
-            ),
             history=stored,
             title_index=title_owners(stored.values()),
             core_tested={pr.number: core_tests(pr, repo.scoring) for pr in recent},
@@ -104,6 +102,17 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
             # What the week's scores were calibrated on, as the report says it.
             year = calibration_slice(merged, *calibration_span(window))
             calibration = calibration_outline(year.stop - year.start)
+            # What the repository is about, as of the week's end: a report must not depend on
+            # when it was written (vllm-ascend's first week named the 1,153 PRs stored since).
+            upto = {n for n, pr in stored.items() if pr.merged_at < window.end_utc}
+            themes_upto = [tag for tag in stored_themes if tag.number in upto]
+            week_background = replace(
+                background,
+                subjects=subject_themes(themes_upto, upto, housekeeping_themes(repo.themes)),
+                module_named=themes_named_modules_stand_for(
+                    themes_upto, [label for label in stored_labels if label.number in upto]
+                ),
+            )
             prs = read_prs(con, repo.name, week)
             modules = read_module_labels(con, repo.name, week)
             themes = read_themes(con, repo.name, week)
@@ -142,7 +151,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                     ),
                     pushed=pushed,
                     releases=releases,
-                    background=background,
+                    background=week_background,
                 )
                 counts = context.counts
                 rendered.append(
