@@ -807,6 +807,13 @@ def test_a_breaking_change_declared_in_the_description_in_any_case() -> None:
         "[BugFix] Fix CI failures: clean /tmp on runners and skip CuTeDSL alloc_global tests",
         "[BugFix] Comment out newly added vlm e2e.",
         "[CI] Disable buggy(maybe) warp specialized kernel ci test for H20",
+        "[graph_trainer] Temp Disable Numerical test to restore CI health",  # torchtitan #2854
+        "[graph_trainer] Skip tests broken by upstream PyTorch nightly regressions",  # #3432
+        "Skip GraphTrainer H100 EP-overlap MoE failures",  # torchtitan #4053
+        "[graph_trainer] Fix CI for the cu130 nightly; quarantine upstream-blocked H100 tests",
+        "[CI] Temporarily remove the unstable test case for Qwen3-235B PD separation",
+        "[CI] Remove flaky test_mooncake_connector",
+        "[CI] Remove the DeepSeek nightly test until the hang is fixed",
     ],
 )
 def test_tests_a_pr_says_it_skips_or_disables_are_flagged(title: str) -> None:
@@ -831,6 +838,15 @@ def test_tests_a_pr_says_it_skips_or_disables_are_flagged(title: str) -> None:
         "[CI] Re-enable the sleep mode test",
         'Revert "[CI] temporarily skip graph mode precision e2e test"',
         "[CI] Add skipped testcases.",
+        "[CI] Retry model downloads, skip on failure",
+        # Tests taken out for good: pruned, moved or duplicated (vllm-ascend #9191, #9362,
+        # verl #5259, torchtitan #3855), or what is taken out is no test.
+        "[Test]Remove duplicate cases",
+        "[CI][eagle3] Remove speculative decode tests in e2e",
+        "[ci] chore: delete redundant npu ci",
+        "[rl] Remove RL H100 CI to A10G and drop oversized sample before packing",
+        "[CI] Remove the flaky retry",
+        "[CI] Delete test data",
     ],
 )
 def test_other_skips_and_re_enabled_tests_are_not_flagged(title: str) -> None:
@@ -847,6 +863,9 @@ def test_tests_a_description_says_it_disables_are_flagged() -> None:
         "### What does this PR do?\n\n- Add v1 separate_async workflow and disable"
         " fully_async/one_step_off_policy workflows, preparing the move.": True,
         "1. skip the failed ut": True,
+        # torchtitan #3588: a bold list item, its file and reason in the same paragraph.
+        "**3. Skip `test_eager_self_deterministic`\n(`test_bitwise_deterministic.py`)**\n"
+        "The six eager self-determinism tests hard-code hashes that drift with each nightly.": True,
         "Skip tests when their optional Megatron dependencies are unavailable.": False,
         "Skip CPU test time collection job": False,
         "The old workflow stays; nothing is disabled.": False,
