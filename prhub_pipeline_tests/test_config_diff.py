@@ -449,6 +449,26 @@ class ModelArguments(BaseModel):
     ]
 
 
+def test_a_module_constant_holding_a_document_is_no_setting() -> None:
+    # vllm-ascend #12774 grew profiling_config.py's symbol list (a YAML document in a string,
+    # later an f-string) to 375 lines; the report said it changed its default.
+    before = '''\
+SERVICE_PROFILING_SYMBOLS_YAML = """
+# ===== Batch / Scheduler =====
+- symbol: vllm.v1.core.sched.scheduler:Scheduler.schedule
+"""
+PROFILING_LEVEL = "basic"
+'''
+    after = (
+        before.replace('= """', '= f"""')
+        .replace("=====\n", "=====\n- symbol: {ENTRY}\n")
+        .replace('"basic"', '"full"')
+    )
+    assert compare_config("vllm_ascend/config/profiling_config.py", before, after) == [
+        change("PROFILING_LEVEL", "'basic'", "'full'")
+    ]
+
+
 def test_defaults_read_in_init_from_a_mapping_are_settings() -> None:
     # vllm-ascend's AscendConfig reads its options from `additional_config` in __init__
     # (#6686 turned CPU binding on by default).

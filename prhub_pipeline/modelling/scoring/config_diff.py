@@ -856,7 +856,18 @@ def _python_setting(prefix: str, name: str, value: ast.expr, settings: dict[str,
         return  # `logger = get_logger(...)`, type aliases, computed paths: no settings
     if not prefix and _VERSION_CONSTANT.search(name):
         return  # a release's number (LLaMA-Factory's env.py `VERSION`) is nobody's setting
+    if not prefix and _multi_line_text(value):
+        # A document kept in the code: vllm-ascend's profiling_config.py holds its profiler's
+        # symbol list as `SERVICE_PROFILING_SYMBOLS_YAML = """..."""`, which #12774 grew to 375
+        # lines and the report told as a default changed.
+        return
     settings[prefix + name] = _python_default(value)
+
+
+def _multi_line_text(value: ast.expr) -> bool:
+    """Whether a value is a string or f-string literal of more than one line."""
+    parts = value.values if isinstance(value, ast.JoinedStr) else [value]
+    return any("\n" in (_text(part) or "") for part in parts)
 
 
 def _python_mapping(key: str, value: ast.expr, settings: dict[str, str]) -> None:
