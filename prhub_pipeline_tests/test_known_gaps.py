@@ -73,6 +73,11 @@ TEMPLATE_TAIL = """
             "- vLLM main: https://github.com/vllm-project/vllm/commit/2cc5711",
             ["TODO: enable v1 e2e test."],
         ),
+        (  # a TODO of the author's own, about code it quotes
+            "Add the owners file.\n\nTODO: resolve the `TODO(ivankobzarev)` comments in"
+            " `graph_trainer`.",
+            ["TODO: resolve the `TODO(ivankobzarev)` comments in `graph_trainer`."],
+        ),
         (  # verl #1138: a TODO heading's unchecked item is open, its checked ones are done,
             # and a checked item's hard-wrapped line is no item of its own
             "### Summary\nAsync rollout.\n\n### TODO\n- [x] AsyncLLM: initialization\n"
@@ -141,6 +146,9 @@ def test_the_authors_own_words_about_work_left_open(body: str, gaps: list[str]) 
         "The following changes are included:\n\n- a\n- b",
         TEMPLATE_TAIL,  # the template's checklist is not the author's
         "```python\n# TODO: remove in the next PR\n```",  # code is not prose
+        # torchtitan #3487: nor is code quoted in a sentence
+        "`IvanKobzarev` is the confirmed GitHub handle (it matches the existing"
+        " `TODO(ivankobzarev)` comments).",
     ],
 )
 def test_words_about_the_past_offers_and_this_prs_own_place_are_no_gap(body: str) -> None:
