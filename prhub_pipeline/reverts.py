@@ -44,18 +44,25 @@ CUT_REVERT_TITLE = re.compile(
 MIN_CUT_TITLE = 20
 REVERTS_PR_BODY = re.compile(
     # `[ \t]*`, not `\s*`: from every line start, `\s*` ran over all the blank lines after it.
-    r"^[ \t]*(?:Reverts|Revert of PR)\s+(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)\b",
+    # Authors who revert by hand say so as the button does (vllm-ascend #12228 "Manually
+    # reverts #11899 from `main`.", #11021 "This PR reverts #10077.").
+    r"^[ \t]*(?:(?:this\s+pr\s+|manually\s+)?reverts|Revert of PR)\s+"
+    r"(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)\b",
     re.MULTILINE | re.IGNORECASE,
 )
 REVERTS_COMMIT = re.compile(r"This reverts commit (?P<sha>[0-9a-f]{7,40})")
-# A title that says it reverts, behind any tags: `Revert ...`, `[CI] Revert "..."`, `revert: ...`.
-REVERT_WORD_TITLE = re.compile(r"^(?:\s*[\[【][^\]】]*[\]】])*\s*revert\b", re.IGNORECASE)
+# A title that says it reverts, behind any tags: `Revert ...`, `[CI] Revert "..."`, `revert: ...`,
+# or in a tag of its own (vllm-ascend #12228 "[Revert][Refactor][Attention] Restore paged
+# attention fallback (reverts #11899)").
+_REVERT_LEAD = (
+    r"^(?:\s*[\[【][^\]】]*[\]】])*?\s*(?:revert\b|[\[【]\s*revert\s*[\]】](?:\s*revert\b)?)"
+)
+REVERT_WORD_TITLE = re.compile(_REVERT_LEAD, re.IGNORECASE)
 TRAILING_PR_NUMBER = re.compile(r"\s*\(#(?P<number>\d+)\)\s*$")
 # What follows the word in a title that says it reverts, an unclosed or missing quote allowed:
 # `Revert "[Feature] Cache the code start compilation` (vllm-ascend #9899).
 _REVERTED_SUBJECT = re.compile(
-    r'^(?:\s*[\[【][^\]】]*[\]】])*\s*revert\s*:?\s*"?(?P<subject>.+?)"?\s*$',
-    re.DOTALL | re.IGNORECASE,
+    _REVERT_LEAD + r'\s*:?\s*"?(?P<subject>.+?)"?\s*$', re.DOTALL | re.IGNORECASE
 )
 _QUOTED_SUBJECT = re.compile(r'(?P<title>[^"]+)"')
 # `#4138`, `pr4214`, `PR #3295`, `.../pull/10301`: a PR number, as people write one.

@@ -1781,6 +1781,31 @@ def test_a_revert_behind_tags_with_the_number_after_the_quote() -> None:
     assert parse_title(title).type == "revert"
 
 
+def test_a_revert_tag_or_a_manual_revert_statement_makes_a_revert() -> None:
+    """vllm-ascend #12228 "[Revert][Refactor][Attention] Restore paged attention fallback
+    (reverts #11899)", body "Manually reverts #11899 from `main`.": typed a fix, and #11899
+    never marked reverted."""
+    day = timedelta(days=1)
+    removal = make_pr(
+        11899,
+        "[Refactor][Attention] Remove paged attention",
+        files=[("vllm_ascend/attention.py", 19, 412)],
+        merged_at=MERGED - 7 * day,
+    )
+    known = {removal.number: removal}
+    title = "[Revert][Refactor][Attention] Restore paged attention fallback (reverts #11899)"
+    assert parse_title(title).type == "revert"
+    restore = make_pr(12228, title, files=[("vllm_ascend/attention.py", 412, 19)])
+    assert resolve_revert(restore, known).reverted_number == 11899  # by the title's number
+    by_body = read_revert("Restore paged attention", "Manually reverts #11899 from `main`.")
+    assert by_body is not None and by_body.body_number == 11899
+    this_pr = read_revert("Restore profiling", "This PR reverts #9865 / commit 9099b7f.")
+    assert this_pr is not None and this_pr.body_number == 9865
+    # Reverting is one item of a fix (vllm-ascend #5093): no revert of the PR as a whole.
+    assert read_revert("[bugfix] fix mtp accept rate", "4. Reverts #5082, which broke CI") is None
+    assert parse_title("[Bugfix][Refactor] Restore the eplb config").type == "fix"
+
+
 @pytest.mark.parametrize(
     ("path", "patterns", "expected"),
     [

@@ -340,7 +340,11 @@ def parse_title(title: str) -> TitleInfo:
     # verl's early `[doc] ...`, `[bugfix] ...` titles: a tag that names a type wins over the
     # first word, which is often a plain verb ("update", "add"). `[Bug fix]` is `[bugfix]`.
     tag_types = {t for t in map(tag_type, tags) if t is not None}
-    if len(tag_types) == 1:
+    if "revert" in tag_types:
+        # vllm-ascend #12228 "[Revert][Refactor][Attention] Restore paged attention fallback
+        # (reverts #11899)": the reverted PR's tags come after the one that says what it is.
+        pr_type = "revert"
+    elif len(tag_types) == 1:
         pr_type = tag_types.pop()
     elif scope_type is not None:
         pr_type = scope_type
