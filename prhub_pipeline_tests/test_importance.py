@@ -2386,6 +2386,45 @@ def test_score_week_finds_a_revert_target_in_history() -> None:
     assert score.parts["revert"] == 1.5  # a revert of a fix
 
 
+def test_a_revert_whose_change_landed_again_within_its_week_undid_nothing_it_kept() -> None:
+    """vllm-ascend #12619 reverted #12515 and led its week at 9.9; #12650 re-landed the fix
+    14 hours later, in the same week. A re-land of a later week is unknown at the week's end,
+    so it changes nothing, whenever the week is scored."""
+    calibration = fit_calibration(history(), {}, CONFIG)
+    hour = timedelta(hours=1)
+    files = [("verl/eplb.py", 272, 17)]
+    fix = make_pr(12515, "[Bugfix] Fix main2main eplb", files=files, merged_at=MERGED - 3 * hour)
+    revert = make_pr(
+        12619, '[Revert] "[Bugfix] Fix main2main eplb"', body="Reverts o/n#12515", merged_at=MERGED
+    )
+    reland = make_pr(
+        12650, "[Bugfix] fix main2main eplb", files=files, merged_at=MERGED + 14 * hour
+    )
+    no_data = ReviewData(available=False)
+
+    def revert_part(week: list[PullRequest], stored: list[PullRequest]) -> float:
+        known = {pr.number: pr for pr in stored}
+        scores = score_week(week, {}, no_data, CONFIG, calibration, known)
+        return next(s for s in scores if s.number == revert.number).parts["revert"]
+
+    assert revert_part([fix, revert, reland], []) == 0.0
+    assert revert_part([fix, revert], []) == 1.5
+    later = reland.model_copy(update={"merged_at": MERGED + timedelta(weeks=1)})
+    assert revert_part([fix, revert], [later]) == 1.5  # stored by a later run
+    # A revert of two PRs (torchtitan #3212) undid something the week kept unless both came back.
+    bucketing = [("verl/pass.py", 40, 0)]
+    other = make_pr(3107, "Enable the bucketing pass", files=bucketing, merged_at=MERGED - hour)
+    both = make_pr(
+        12619,
+        "Revert eplb PRs (#12515, #3107)",
+        files=[("verl/eplb.py", 17, 272), ("verl/pass.py", 0, 40)],
+        merged_at=MERGED,
+    )
+    assert revert_part([fix, other, both, reland], []) == 1.5
+    again = make_pr(3213, "Enable the bucketing pass", files=bucketing, merged_at=MERGED + hour)
+    assert revert_part([fix, other, both, reland, again], []) == 0.0
+
+
 def test_a_pr_changing_documentation_alone_is_a_docs_change_whatever_its_verb() -> None:
     """verl's NPU PRs of 2026-05-11 read "8 chores, 6 refactors" in the report: `[doc] chore:
     NPU model migration guidance`, `[doc] refactor: ... add new FAQ questions`. A PR that also

@@ -23,6 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.modelling.scoring.relands import relanding
 from prhub_pipeline.modelling.scoring.requirements import runtime_repins
 from prhub_pipeline.modelling.tagging.tags import areas_of
 from prhub_pipeline.modelling.text.pr_summaries import prose
@@ -39,6 +40,7 @@ from prhub_pipeline.records import (
     SettingChange,
 )
 from prhub_pipeline.reverts import (
+    also_reverted,
     merge_commits,
     read_revert,
     reverted_by_mention,
@@ -404,8 +406,12 @@ REVIEW_THREAD_WEIGHT = 0.25
 REVIEW_UNRESOLVED_WEIGHT = 0.25
 REVIEW_CHANGES_REQUESTED_WEIGHT = 0.5
 REVIEW_CAP = 1.5
-REVERT_WEIGHT = 1.0  # on top of the revert type: something merged did not hold
-REVERT_OF_FIX_WEIGHT = 0.5  # and the revert re-opens what that fix fixed
+# On top of the revert type: something merged did not hold, and a revert of a fix re-opens
+# what it fixed; unless the change landed again within the revert's week, which then keeps
+# both (vllm-ascend #12619 reverted #12515 and led its week at 9.9; #12650 re-landed it 14
+# hours later). A re-land of a later week is unknown to the report written at the week's end.
+REVERT_WEIGHT = 1.0
+REVERT_OF_FIX_WEIGHT = 0.5
 # A new toolchain reaches every run, as a change of all the core code does: vllm-ascend #13901
 # moved every image to CANN 9.1.0 and re-pinned torch-npu and triton-ascend, and scored 4.2 as a
 # chore of CI and image files.
@@ -561,11 +567,13 @@ def score_parts(
     reverted_pr: PullRequest | None = None,
     shape: ChangeShape | None = None,
     requirement_changes: Sequence[SettingChange] = (),
+    relanded: bool = False,
 ) -> dict[str, float]:
     """The raw score's parts for one PR, in raw units (they sum to the raw score). `shape` is
     the PR's `change_shape`, where the caller has it already; `requirement_changes` its
     compared setting changes (`config_diff`'s, each with its path), of which the requirements
-    of dependency manifests count."""
+    of dependency manifests count; `relanded`, for a revert, that the change it undid landed
+    again by the end of its week (`score_week`)."""
     info = change_kind(pr.title, pr.body)
     shape = change_shape(pr, config) if shape is None else shape
     kind = pr_type(pr, shape)
@@ -623,7 +631,7 @@ def score_parts(
             review_part += REVIEW_CHANGES_REQUESTED_WEIGHT
         parts["review"] = min(REVIEW_CAP, review_part)
 
-    if pr.is_revert:
+    if pr.is_revert and not relanded:
         parts["revert"] = REVERT_WEIGHT
         if (
             reverted_pr is not None
@@ -870,6 +878,27 @@ def _history_raw_scores(
 # Scoring a week
 
 
+def relanded_in_week(week: Sequence[PullRequest], known: Mapping[int, PullRequest]) -> set[int]:
+    """The reverts of `week` (resolved: `resolve_revert`) each of whose reverted PRs a later PR
+    of the same week landed again (`relanding`; torchtitan #3212 reverted #3107 and #3178, and
+    #3213 and #3214 re-landed them). Only the week's own PRs count, so a week scores the same
+    whenever its report is written. The calibration's history, which knows no weeks, scores
+    every revert as kept: 11 reverts in 5,637 PRs of verl, torchtitan, vllm-ascend and slime."""
+    candidates = {pr.number: pr for pr in week}
+    found = set()
+    for pr in week:
+        target = pr.reverted_number
+        if not pr.is_revert or target is None or target not in known:
+            continue
+        undone = [target, *also_reverted(pr, target, known.values())]
+        if all(
+            relanding(pr.number, number, {**candidates, number: known[number]}) is not None
+            for number in undone
+        ):
+            found.add(pr.number)
+    return found
+
+
 def score_week(
     prs: Sequence[PullRequest],
     modules: Mapping[int, Sequence[str]],
@@ -884,6 +913,7 @@ def score_week(
     known: dict[int, PullRequest] = dict(history_by_number or {})
     known.update({pr.number: pr for pr in prs})
     prepared = [resolve_revert(pr, known) for pr in prs]
+    relanded = relanded_in_week(prepared, known)
     reviews = reviews_by_pr(review_data)
     scores = []
     for pr in prepared:
@@ -898,6 +928,7 @@ def score_week(
             reverted_pr=reverted_pr,
             shape=shape,
             requirement_changes=(requirement_changes or {}).get(pr.number, ()),
+            relanded=pr.number in relanded,
         )
         raw = round(sum(parts.values()), 4)
         importance = calibration.importance(raw)

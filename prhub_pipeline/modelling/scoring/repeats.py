@@ -13,27 +13,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from prhub_pipeline.modelling.scoring.importance import reverted_target
-from prhub_pipeline.modelling.text.pr_titles import parse_title
+from prhub_pipeline.modelling.scoring.relands import title_words
 from prhub_pipeline.records import PrType, PullRequest
-
-# Words a re-land's title may word differently without naming another change.
-_FILLER_WORD = re.compile(
-    r"a|an|the|for|on|in|of|to|and|with|by|from|at|as|via|into|correctly|properly"
-)
-# `Reapply "X"`, `Reland: X`: the words that say a change comes back, and quotes around it.
-_RELAND_LEAD = re.compile(
-    r"^\W*(?:re-?apply|re-?land|recover|redo|re-?submit|bring back)\b\W*", re.IGNORECASE
-)
-
-
-def title_words(title: str) -> set[str]:
-    """A title's subject as a set of words: tags, type, `Reapply` and quotes, PR and issue
-    numbers and filler words left out."""
-    subject = parse_title(_RELAND_LEAD.sub("", title.strip())).subject
-    subject = re.sub(r"\(?#\d+\)?", " ", subject).casefold()
-    words = (w.strip("-.+_") for w in re.findall(r"[\w.+-]+", subject))
-    return {w for w in words if w and not _FILLER_WORD.fullmatch(w)}
-
 
 # A PR of these types whose title an earlier PR had, within REPEAT_WITHIN and on some of the
 # same files, is another go at that change (aibrix #2549 after #2538, two days apart; verl
