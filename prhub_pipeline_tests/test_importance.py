@@ -299,8 +299,24 @@ def history(count: int = 120) -> list[PullRequest]:
             [],
         ),
         ('Re-land "Enable bucketing pass in precompile path" (#3107)', "feat", False, []),
-        ("[RL][BE] Reapply Compilation in RL", "other", False, ["rl", "be"]),
+        ("[RL] Reapply Compilation in RL", "other", False, ["rl"]),
         ("Revert the cache change to fix CI", "revert", False, []),
+        # torchtitan's: first words that say a type, a refactor named as the subject, and
+        # PyTorch's `[BE]` (better engineering) as upkeep where the words say no type
+        ("Unbreak CI", "fix", False, []),
+        ("Upgrades torchtitan-ubuntu docker image to 22.04", "chore", False, []),
+        ("Deduplicate experiment configs by deriving from base ones", "refactor", False, []),
+        ("[SAC] Centralize selective AC policy", "refactor", False, ["sac"]),
+        ("[graph_trainer] Standardize Graph Pass Signature", "refactor", False, ["graph_trainer"]),
+        ("[BC Breaking] Config System Refactor: TOML to Python Dataclass", "refactor", True, []),
+        ("[rl] Env rollout based + controller refactor", "refactor", False, ["rl"]),
+        ("[rl] Trainer refactor (#2985)", "refactor", False, ["rl"]),
+        ("async gather tp weights without refactor", "other", False, []),
+        ("Generator refactoring", "refactor", False, []),
+        ("[BE] Apply pep585 and turn on flake8 rule", "chore", False, ["be"]),
+        ("[BE week] Disable CPU wheel builds in nightly CI", "chore", False, ["be week"]),
+        ("[RL][BE] Reapply Compilation in RL", "chore", False, ["rl", "be"]),
+        ("[BE] Move model creation out of generate function", "refactor", False, ["be"]),
         # a title whose object is tests is a test change (tpu-inference's #252 led its week as
         # a feature of 540 test lines)
         ("Add test for pallas_torchax.py", "test", False, []),
@@ -2423,6 +2439,25 @@ def test_a_revert_whose_change_landed_again_within_its_week_undid_nothing_it_kep
     assert revert_part([fix, other, both, reland], []) == 1.5
     again = make_pr(3213, "Enable the bucketing pass", files=bucketing, merged_at=MERGED + hour)
     assert revert_part([fix, other, both, reland, again], []) == 0.0
+
+
+def test_an_untyped_pr_of_tests_or_ci_alone_is_a_test_change_or_upkeep() -> None:
+    """torchtitan: 22 of its 242 untyped PRs changed only tests, CI or image builds (#2855 "Skip
+    GPU CI workflows for draft PRs ...", #3157 "Use CrossEntropyLoss for torchcomms 3D compile
+    tests")."""
+    calibration = fit_calibration(history(), {}, CONFIG)
+
+    def typed(title: str, files: list[tuple[str, int, int]]) -> str:
+        pr = make_pr(1, title, files=files)
+        return score_week([pr], {}, ReviewData(available=False), CONFIG, calibration)[0].pr_type
+
+    workflows = [(".github/workflows/gpu.yaml", 12, 3), ("tests/test_loss.py", 2, 2)]
+    assert typed("Skip GPU CI workflows for draft PRs", workflows) == "chore"
+    tests = [("tests/integration_tests/features.py", 8, 8), ("tests/README.md", 1, 0)]
+    assert typed("Use CrossEntropyLoss for torchcomms 3D compile tests", tests) == "test"
+    # Code changed too, or a title that says its type: the title's word stands.
+    assert typed("Merge lora and float8 tests", [*tests, ("verl/config.py", 4, 4)]) == "other"
+    assert typed("Fix the flaky loss check", tests) == "fix"
 
 
 def test_a_pr_changing_documentation_alone_is_a_docs_change_whatever_its_verb() -> None:

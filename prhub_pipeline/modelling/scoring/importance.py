@@ -470,6 +470,7 @@ class ChangeShape:
     # weighs them like docs too, in size and in how much core a change is.
     taken_out_lines: int = 0
     taken_out_core_lines: int = 0
+    tests_only: bool = False  # only tests changed (docs beside them)
 
     @property
     def code_lines(self) -> int:
@@ -512,6 +513,7 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
             core_deleted += change.deletions or 0
     docs_only = all(kind == "doc" for kind in kinds)
     support_only = not docs_only and all(kind in ("doc", "test", "ci", "docker") for kind in kinds)
+    tests_only = not docs_only and all(kind in ("doc", "test") for kind in kinds)
     code_taken_out = _takes_out(added["code"], deleted["code"])
     taken_out = deleted["code"] - removed if code_taken_out else 0
     if _takes_out(added["test"], deleted["test"]):
@@ -527,6 +529,7 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
         removed,
         taken_out,
         core_deleted if code_taken_out else 0,
+        tests_only,
     )
 
 
@@ -552,10 +555,18 @@ def pr_type(pr: PullRequest, shape: ChangeShape) -> PrType:
     """The kind of change a PR is: a revert; documentation when it changes documentation
     alone, whatever its title's verb says (verl's `[doc] chore: NPU model migration guidance`,
     `[doc] refactor: ascend doc refactor ...`: a week's NPU PRs read "8 chores, 6 refactors",
-    mostly docs); else the type its title says."""
+    mostly docs); else the type its title says. A title that says none is a test change when
+    the PR changes only tests, upkeep when only tests, CI and image builds: 22 of torchtitan's
+    242 untyped PRs (#2855 "Skip GPU CI workflows for draft PRs ...", #3157 "Use
+    CrossEntropyLoss for torchcomms 3D compile tests")."""
     if pr.is_revert:
         return "revert"
-    return "doc" if shape.docs_only else change_kind(pr.title, pr.body).type
+    if shape.docs_only:
+        return "doc"
+    said = change_kind(pr.title, pr.body).type
+    if said == "other" and shape.support_only:
+        return "test" if shape.tests_only else "chore"
+    return said
 
 
 def score_parts(

@@ -100,6 +100,13 @@ _FIRST_WORD_TYPES: dict[str, PrType] = {
     # ms-swift's `compat transformers 4.52` (57 titles): made to work with a new version.
     **dict.fromkeys(["compat", "compatible", "compatibility"], "fix"),
     **dict.fromkeys(["autoupdate", "nominate"], "chore"),
+    # torchtitan's `Deduplicate experiment configs ...`, `[SAC] Centralize selective AC policy
+    # ...`, `Unbreak CI`, `Upgrades torchtitan-ubuntu docker image ...`; verl's and
+    # vllm-ascend's tagged `standardize` titles are refactors.
+    **dict.fromkeys(["deduplicate", "deduplicates", "dedup", "dedupe"], "refactor"),
+    **dict.fromkeys(["centralize", "centralise", "standardize", "standardise"], "refactor"),
+    **dict.fromkeys(["unbreak", "unbreaks"], "fix"),
+    **dict.fromkeys(["upgrades"], "chore"),
     # hpcaitech/ColossalAI's and apache/tvm's past tenses (`[fp16] refactored fp16 optimizer`,
     # `[model] supported ERNIE4.5 Text Models`), typed as the verbs above are.
     **dict.fromkeys(["supported", "enhanced"], "feat"),
@@ -156,6 +163,12 @@ _CODE_CLEANUP = re.compile(
     r"(?:^|\b(?:and|code|some|small|minor)\s+)clean(?:[\s-]?ups?|ing)\b"
     r"|\bcode\s+(?:dedup\w*|deduplication)\b",
     re.IGNORECASE,
+)
+# A refactor named as the title's subject (torchtitan's `Config System Refactor: TOML to ...`,
+# `[rl] Trainer refactor`): not one done without (slime's `async gather tp weights without
+# refactor`).
+_REFACTOR_NOUN = re.compile(
+    r"(?<!\bwithout )(?<!\bno )\brefactor(?:ing)?\s*(?:[:：]|(?:\(#\d+\))?\s*$)", re.IGNORECASE
 )
 # vllm-ascend's `main2main` PRs (`[CI] main2main vllm 0814 cdc4824`, 25 titles) keep the plugin
 # working on vLLM's latest main: following a dependency, as a version bump does.
@@ -224,7 +237,7 @@ def _type_named_anywhere(title: str, first_word: str) -> PrType:
         return "test"
     if _CODE_STYLE.search(title):
         return "chore"
-    if _CODE_CLEANUP.search(title):
+    if _CODE_CLEANUP.search(title) or _REFACTOR_NOUN.search(title):
         return "refactor"
     return "feat" if _SUPPORT.search(title) else "other"
 
@@ -348,7 +361,7 @@ def parse_title(title: str) -> TitleInfo:
         pr_type = tag_types.pop()
     elif scope_type is not None:
         pr_type = scope_type
-    elif pr_type == "other" and any(_is_upkeep_place(tag) for tag in tags):
+    elif pr_type == "other" and any(_is_upkeep(tag) for tag in tags):
         pr_type = "chore"
     # `[BREAKING][refact]: move ...`: the type went in a bracket and left its colon behind.
     subject = rest.lstrip(":：-–— ") if tags or breaking else rest
@@ -438,8 +451,11 @@ def _first_words(text: str) -> tuple[str, str]:
 # build dir` say no type, but `ci: change A2 runner` would be a chore. Of 10,666 distinct titles
 # over five histories 161 were `other` with a `[CI]` tag; of the typed ones with it, most are
 # fixes, features or chores because their first word says so, which these titles' words
-# (`Use`, `Change`, `Modify`, `Set`, `Skip`) do not. `[Misc]` names no such place.
-_UPKEEP_PLACES = frozenset({"ci", "build", "cicd"})
+# (`Use`, `Change`, `Modify`, `Set`, `Skip`) do not. `[Misc]` names no such place. PyTorch's
+# `[BE]` ("better engineering") names upkeep work wherever it is: torchtitan's `[BE] Apply
+# pep585 and turn on flake8 rule ...` (#2411, a key PR of its week), `[BE week] Disable CPU
+# wheel builds in nightly CI`.
+_UPKEEP_TAGS = frozenset({"ci", "build", "cicd", "be", "beweek"})
 
 
 def _tag_key(tag: str) -> str:
@@ -447,8 +463,8 @@ def _tag_key(tag: str) -> str:
     return re.sub(r"[\s_/-]+", "", tag.lower()).rstrip(".")
 
 
-def _is_upkeep_place(tag: str) -> bool:
-    return _tag_key(tag) in _UPKEEP_PLACES
+def _is_upkeep(tag: str) -> bool:
+    return _tag_key(tag) in _UPKEEP_TAGS
 
 
 def tag_type(tag: str) -> PrType | None:
