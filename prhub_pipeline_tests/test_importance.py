@@ -317,6 +317,29 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[BE week] Disable CPU wheel builds in nightly CI", "chore", False, ["be week"]),
         ("[RL][BE] Reapply Compilation in RL", "chore", False, ["rl", "be"]),
         ("[BE] Move model creation out of generate function", "refactor", False, ["be"]),
+        # what a linter, type checker or formatter reports is upkeep, whatever the verb
+        # (torchtitan #3133 was a key fix); an annotation, a type check or a format of the
+        # code's own is not (verl #5223's annotation broke loading a config)
+        ("Fix linter", "chore", False, []),
+        ("[CI] fix lint", "chore", False, ["ci"]),
+        ("[ci] fix: fix precommit", "chore", False, ["ci"]),
+        ("[misc] fix: fix format", "chore", False, ["misc"]),
+        ("Super tiny fix main lint error", "chore", False, []),
+        ("Fix Pyrefly type errors for Tensor.item() return type", "chore", False, []),
+        ("[CI] Fix run ruff check error caused by w4a16mxfp4", "chore", False, ["ci"]),
+        ("Remove unused pyrefly ignores in token_dispatcher", "chore", False, []),
+        ("[Typing] Improve ModelProtocol typing", "chore", False, ["typing"]),
+        (
+            "[model,cfg] fix: type annotation for Lora target_modules",
+            "fix",
+            False,
+            ["model", "cfg"],
+        ),
+        ("[Bugfix] Fix the output format", "fix", False, ["bugfix"]),
+        ("[data] fix: update parquet_files type check for many files", "fix", False, ["data"]),
+        ("[sglang] fix format issue and data file path issue", "fix", False, ["sglang"]),
+        ("Fix TypeError by removing duplicate arguments", "fix", False, []),
+        ("[CI] feat: add mypy to pre-commit", "feat", False, ["ci"]),
         # a title whose object is tests is a test change (tpu-inference's #252 led its week as
         # a feature of 540 test lines)
         ("Add test for pallas_torchax.py", "test", False, []),

@@ -53,6 +53,8 @@ TYPE_ALIASES: dict[str, PrType] = {
     "bump": "chore",
     "update": "chore",
     "lint": "chore",
+    # torchtitan's `[Typing]` PRs annotate types or fix what the type checker reports.
+    "typing": "chore",
     "release": "chore",
     "upgrade": "chore",
     "pin": "chore",
@@ -334,7 +336,7 @@ def parse_title(title: str) -> TitleInfo:
         breaking = breaking or conventional.group("bang") is not None
         subject = conventional.group("rest").strip() or rest
         return TitleInfo(
-            type=_removal_is_no_feature(pr_type, subject),
+            type=_type_of_what_it_changes(pr_type, subject),
             breaking=breaking,
             prefix_tags=tags,
             subject=subject,
@@ -366,7 +368,7 @@ def parse_title(title: str) -> TitleInfo:
     # `[BREAKING][refact]: move ...`: the type went in a bracket and left its colon behind.
     subject = rest.lstrip(":：-–— ") if tags or breaking else rest
     return TitleInfo(
-        type=_removal_is_no_feature(pr_type, subject or rest),
+        type=_type_of_what_it_changes(pr_type, subject or rest),
         breaking=breaking,
         prefix_tags=tags,
         subject=subject or rest,
@@ -382,8 +384,40 @@ _REMOVES = re.compile(
 )
 
 
-def _removal_is_no_feature(pr_type: PrType, subject: str) -> PrType:
-    return "refactor" if pr_type == "feat" and _REMOVES.match(subject.strip()) else pr_type
+# What a linter, type checker or formatter reports, fixed or silenced, and nothing else:
+# upkeep, whatever the verb (torchtitan #3133 "Fix linter", 63 lines mostly `# pyrefly:
+# ignore`, was a 7.6 key fix; verl's "[ci] fix: fix precommit"; vllm-ascend's "[CI] Fix run ruff
+# check error caused by ..."). A type check or formatting only unqualified: "Fix the output
+# format" is a fix, and an annotation can be read at run time (verl #5223 "fix: type annotation
+# for Lora target_modules" fixed a config that failed to load).
+_CHECKER = (
+    r"(?:lint(?:er|ers|ing|s)?|pyrefly|mypy|pyright|flake8|ruff|pylint|pre-?commit|codespell)"
+)
+_BARE_CHECK = (
+    r"(?:type[- ]?check(?:s|ing|er)?|formatting|format(?:[- ]?checks?|\.sh)"
+    r"|format(?=[\s.!]*$))"
+)
+_CHECKS_ONLY = re.compile(
+    r"^(?:(?:super|very|tiny|minor|small|quick)\s+)*"
+    r"(?:(?:fix(?:es|ed|ing)?|resolve[sd]?|address(?:es|ed)?|silence[sd]?|suppress(?:es|ed)?"
+    r"|remove\s+unused)\s+)?"
+    r"(?:(?:the|some|all|remaining|main|minor|small|ci|existing|new|more|a|few)\s+)*"
+    rf"(?:(?:[\w.`-]+\s+)?{_CHECKER}|{_BARE_CHECK})"
+    rf"(?:\s*(?:[/,&+]|\band\b)\s*(?:{_CHECKER}|{_BARE_CHECK}))*"
+    r"(?:\s+(?:[\w-]+\s+)?(?:errors?|issues?|warnings?|failures?|ignores?|complaints?|checks?"
+    r"|ci|hooks?|rules?|broken))*"
+    r"(?:\s+(?:in|for|of|on|from|across|after|by|caused\s+by|to\s+make)\s+[^,;&+]*?)?"
+    r"[\s.!]*$",
+    re.IGNORECASE,
+)
+
+
+def _type_of_what_it_changes(pr_type: PrType, subject: str) -> PrType:
+    if pr_type == "feat" and _REMOVES.match(subject.strip()):
+        return "refactor"
+    if pr_type in ("fix", "refactor", "other") and _CHECKS_ONLY.match(subject.strip()):
+        return "chore"
+    return pr_type
 
 
 # The boxes of a template's "Type of change" list that an author ticks (TransformerEngine's and
