@@ -448,6 +448,35 @@ def test_themes_come_from_what_a_pr_leaves_changed() -> None:
     assert "Docker" in found[2]  # only removals: the PR is about what it removed
 
 
+def test_files_a_pr_removes_count_against_a_path_share_they_are_no_evidence_for() -> None:
+    """torchtitan #3151 removed its VLM experiment and edited one line of the experiments'
+    README beside one of their `__init__.py`: half of what it left changed, but no Docs work.
+    A removal the theme's globs take counts neither way."""
+    deprecated = make_pr(1, "depreciate vlm experiment").model_copy(
+        update={
+            "files": [
+                FileChange(path="torchtitan/experiments/README.md", deletions=1),
+                FileChange(path="torchtitan/experiments/__init__.py", deletions=1),
+                FileChange(path="torchtitan/experiments/vlm/README.md", status="removed"),
+                FileChange(path="torchtitan/experiments/vlm/model.py", status="removed"),
+                FileChange(path="torchtitan/experiments/vlm/configs.py", status="removed"),
+            ]
+        }
+    )
+    moved_docs = make_pr(2, "tidy the install guide").model_copy(
+        update={
+            "files": [
+                FileChange(path="docs/install.md", additions=30, deletions=5),
+                FileChange(path="setup.cfg", additions=1),
+                FileChange(path="docs/old_install.md", status="removed", deletions=80),
+            ]
+        }
+    )
+    found = themes_of([deprecated, moved_docs])
+    assert "Docs" not in found.get(1, set())
+    assert "Docs" in found[2]
+
+
 def test_a_theme_most_of_the_prs_beyond_housekeeping_carry_is_the_repositorys_subject() -> None:
     """vllm-ascend's NPU/Ascend was 48-55% of all its PRs as its history's first week moved,
     and 80% of those doing more than docs and CI work; housekeeping is no repository's subject."""

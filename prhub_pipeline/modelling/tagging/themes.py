@@ -2,14 +2,14 @@
 
 A theme rule matches a PR when any of its title patterns matches the title (tags removed),
 its path globs match a changed path (or, with `min_path_share`, that share of them and of
-their changed lines), its body patterns match two sentences of the description (template
-removed, so the checklist's mention of `docs` or `CI` does not count) or one sentence while a
-changed path matches its globs, or the PR's own tags (its title's or labels', not the
-classifier's guesses) name one of its modules or match its title patterns. A CI workflow file
-(`.github/workflows/npu_unit_tests.yml`) counts only for globs rooted at its directory, such
-as the CI theme's `.github/**`. Patterns are case-insensitive regular expressions; globs use
-`**` for any number of directories. A repository's configured rules replace the built-in
-ones.
+their changed lines, the files it removed elsewhere counted too), its body patterns match two
+sentences of the description (template removed, so the checklist's mention of `docs` or `CI`
+does not count) or one sentence while a changed path matches its globs, or the PR's own tags
+(its title's or labels', not the classifier's guesses) name one of its modules or match its
+title patterns. A CI workflow file (`.github/workflows/npu_unit_tests.yml`) counts only for
+globs rooted at its directory, such as the CI theme's `.github/**`. Patterns are
+case-insensitive regular expressions; globs use `**` for any number of directories. A
+repository's configured rules replace the built-in ones.
 
 A theme most of a repository's PRs carry (NPU/Ascend in vllm-ascend: 80% of its PRs that
 do more than housekeeping) names what the repository is about, not what changed in a week:
@@ -342,19 +342,24 @@ def rule_matches(
     paths: Sequence[str],
     modules: Sequence[str],
     changed_lines: Mapping[str, int] | None = None,
+    removed: Sequence[str] = (),
 ) -> bool:
     """Whether one rule matches a PR, given its tag-free title and template-free description.
 
     With `changed_lines` (per path), `min_path_share` holds for the lines too: VeOmni #893, a
     parallel-state refactor of 40 files, touched 8 Ascend kernels, 20% of its files but 36 of
-    its 1813 lines, and was the week's first NPU change."""
+    its 1813 lines, and was the week's first NPU change. Files the PR `removed` are no
+    evidence, but count against the rule unless they match it: torchtitan #3151 removed its VLM
+    experiment (16 files) and edited a line of the experiments' README, half of the files it
+    left changed, and was no Docs work."""
     if any(_text_regex(p).search(title) for p in rule.title):
         return True
     hits = [path for path in paths if _path_matches_rule(path, rule)] if rule.paths else []
     matched = len(hits)
-    if matched and matched >= rule.min_path_share * len(paths):
+    whole = [*paths, *(path for path in removed if not _path_matches_rule(path, rule))]
+    if matched and matched >= rule.min_path_share * len(whole):
         lines = changed_lines or {}
-        total = sum(lines.get(path, 0) for path in paths)
+        total = sum(lines.get(path, 0) for path in whole)
         if not total or sum(lines.get(path, 0) for path in hits) >= rule.min_path_share * total:
             return True
     if rule.body:
@@ -406,18 +411,28 @@ def tag_themes(
     for pr in prs:
         title = text_without_tags(pr.title, modules_config)
         description = clean_description(pr.body)
-        # What the PR leaves changed (a removed Dockerfile made verl #4795, which moved recipes
-        # out, a Docker PR); a PR that only removes files is about what it removed.
+        # What the PR leaves changed is the evidence (a removed Dockerfile made verl #4795,
+        # which moved recipes out, a Docker PR); a PR that only removes files is about what it
+        # removed. What else it removed counts against a rule (`rule_matches`).
         kept = [f for f in pr.files if f.edits_content] or pr.files
         kept = [f for f in kept if (pr.number, f.path) not in same_requirements]
         paths = without_rendered_copies(
             [f.path for f in kept] + [f.previous_path for f in kept if f.previous_path]
         )
+        removed = [f for f in pr.files if f.status == "removed" and f not in kept]
         pr_modules = modules.get((pr.repo, pr.number), [])
-        changed_lines = {f.path: (f.additions or 0) + (f.deletions or 0) for f in kept}
+        changed_lines = {f.path: f.lines for f in [*kept, *removed]}
         tags.extend(
             ThemeTag(repo=pr.repo, number=pr.number, theme=rule.name)
             for rule in active
-            if rule_matches(rule, title, description, paths, pr_modules, changed_lines)
+            if rule_matches(
+                rule,
+                title,
+                description,
+                paths,
+                pr_modules,
+                changed_lines,
+                [f.path for f in removed],
+            )
         )
     return tags
