@@ -24,6 +24,7 @@ from prhub_pipeline.records import (
     LANGS,
     MAX_DESCRIPTION_CHARS,
     MAX_TITLE_CHARS,
+    FileChange,
     Lang,
     ModuleLabel,
     PrScore,
@@ -2490,6 +2491,53 @@ def test_busy_files_are_code_files_more_prs_changed_than_usual() -> None:
     recent = [pr for pr in history if pr.number != 5000]
     assert facts.busy_files(week, recent, WINDOW, CONFIG) == []
     assert facts.busy_files([], history, WINDOW, CONFIG) == []
+
+
+def test_a_busy_file_renamed_this_week_is_compared_with_its_prs_under_its_old_name() -> None:
+    """torchtitan #3451 renamed grpo.py to trainer.py, and its week read "trainer.py, 7 PRs
+    ... and none in the previous 12 weeks": grpo.py had 14. A file gone before the rename
+    took its name was another file."""
+    renamed = make_pr(7002, "[rl] refactor: grpo.py into trainer.py").model_copy(
+        update={
+            "files": [
+                FileChange(
+                    path="verl/trainer.py",
+                    previous_path="verl/grpo.py",
+                    status="renamed",
+                    additions=20,
+                    deletions=30,
+                )
+            ],
+            "merged_at": MERGED + timedelta(hours=1),
+        }
+    )
+    week = [
+        make_pr(7001, "[rl] fix: before the rename", files=[("verl/grpo.py", 3, 1)]),
+        renamed,
+        *(
+            make_pr(
+                n,
+                f"[rl] fix: after {n}",
+                files=[("verl/trainer.py", 3, 1)],
+                merged_at=MERGED + timedelta(hours=2),
+            )
+            for n in (7003, 7004)
+        ),
+    ]
+    weeks_ago = [MERGED - timedelta(weeks=k) for k in range(1, 12)]
+    history = [
+        make_pr(6000 + k, "[rl] fix: grpo", files=[("verl/grpo.py", 2, 1)], merged_at=when)
+        for k, when in enumerate(weeks_ago[:6])
+    ]
+    history += [
+        make_pr(6100 + k, "[rl] fix: old", files=[("verl/trainer.py", 2, 1)], merged_at=when)
+        for k, when in enumerate(weeks_ago[8:])
+    ]
+    history.append(make_pr(5000, "[rl] feat: first", merged_at=MERGED - timedelta(weeks=30)))
+    busy = facts.busy_files(week, history + week, WINDOW, CONFIG)
+    assert [(f.path, f.numbers, f.usual) for f in busy] == [
+        ("verl/trainer.py", [7001, 7002, 7003, 7004], 0.5)
+    ]
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -12,7 +12,7 @@ import math
 import re
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from itertools import pairwise
@@ -751,9 +751,16 @@ def busy_files(
     if not prs or not any(pr.merged_at < since for pr in history):
         return []
 
+    recent = {pr.number: pr for pr in history if since <= pr.merged_at < window.end_utc}
+    recent.update({pr.number: pr for pr in prs})
+    name_of = _names_at_end(recent.values())
+
+    def files_of(pr: PullRequest) -> set[str]:
+        return {name for c in pr.files if (name := name_of[pr.number, c.path]) is not None}
+
     changed_by: dict[str, list[int]] = defaultdict(list)
     for pr in prs:
-        for path in sorted({change.path for change in pr.files}):
+        for path in sorted(files_of(pr)):
             changed_by[path].append(pr.number)
     least = max(BUSY_FILE_MIN_PRS, math.ceil(BUSY_FILE_SHARE * len(prs)))
     crowded = {
@@ -766,9 +773,9 @@ def busy_files(
     if not crowded:
         return []
     before: Counter[str] = Counter()
-    for pr in history:
-        if since <= pr.merged_at < window.start_utc:
-            before.update({change.path for change in pr.files} & crowded.keys())
+    for pr in recent.values():
+        if pr.merged_at < window.start_utc:
+            before.update(files_of(pr) & crowded.keys())
     busy = [
         BusyFile(path, numbers, before[path] / USUAL_WEEKS)
         for path, numbers in crowded.items()
@@ -776,6 +783,28 @@ def busy_files(
     ]
     busy.sort(key=lambda f: (-len(f.numbers), f.path))
     return busy[:MAX_BUSY_FILES]
+
+
+def _names_at_end(prs: Iterable[PullRequest]) -> dict[tuple[int, str], str | None]:
+    """The name each file a PR changed has after the last of `prs`, renames followed: torchtitan
+    #3451 renamed grpo.py to trainer.py, and grpo.py's 14 PRs in the 12 weeks before were
+    trainer.py's, not none. None for a file whose name a later rename gave to another: the name
+    was free then, so that file had gone."""
+    later: dict[str, str | None] = {}
+    names: dict[tuple[int, str], str | None] = {}
+    for pr in sorted(prs, key=lambda p: (p.merged_at, p.number), reverse=True):
+        for change in pr.files:
+            names[pr.number, change.path] = later.get(change.path, change.path)
+        renames = [
+            (c.previous_path, c.path)
+            for c in pr.files
+            if c.previous_path and c.previous_path != c.path
+        ]
+        for _, path in renames:
+            later[path] = None
+        for previous, path in renames:
+            later[previous] = names[pr.number, path]
+    return names
 
 
 def _chance_of_at_least(count: int, rate: float) -> float:
