@@ -3079,17 +3079,21 @@ def test_the_index_and_the_titles_name_the_iso_year() -> None:
 
 def test_a_week_without_key_prs_says_so_where_the_key_changes_would_be() -> None:
     """The week's lone line "No key changes could be grouped by theme this week" read as if
-    there were some."""
+    there were some. The sections of its most important PRs follow the line (torchtitan's
+    2026-02-02 showed none of them)."""
     small = [make_pr(1, "[misc] chore: bump version", files=[("VERSION", 1, 1)])]
-    nothing_key: list[tuple[Lang, str]] = [
-        ("en", "No PR reached importance 7.0 this week."),
-        ("zh", "本周没有重要性达到 7.0 的 PR。"),
+    nothing_key: list[tuple[Lang, str, str]] = [
+        ("en", "No PR reached importance 7.0 this week.", "Unlabelled changes"),
+        ("zh", "本周没有重要性达到 7.0 的 PR。", "未归类变更"),
     ]
-    for lang, said in nothing_key:
+    for lang, said, heading in nothing_key:
         context = context_for(small, lang)
-        assert context.header.key_pr_count == 0 and not context.groups
-        assert said in render_report(context, lang)
-        assert said in render_report(context, lang, "html")
+        assert context.header.key_pr_count == 0
+        assert [g.heading for g in context.groups] == [heading]
+        markdown = render_report(context, lang)
+        assert markdown.index(said) < markdown.index(f"## {heading}")
+        html = render_report(context, lang, "html")
+        assert html.index(f"<p>{said}</p>") < html.index(f"<h3>{heading}</h3>")
     assert context_for(small, "en").quick_view_lead == (
         "The week's only PR did not reach importance 7.0."
     )

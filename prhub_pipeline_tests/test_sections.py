@@ -97,6 +97,32 @@ def test_a_busy_week_gives_key_prs_sections_before_groups_kept_for_their_size() 
     assert ranked[0].name == "small3" and max(r.importance for r in ranked[1].members) == 9.52
 
 
+def test_a_week_without_a_key_pr_keeps_the_sections_of_its_most_important_prs() -> None:
+    """torchtitan's 2026-02-02 had no PR over 5.4: its key changes listed only the unlabelled
+    ones (3.0-3.7), and its three most important PRs were in no section. A week with a key PR
+    keeps leaving out the small sections without one."""
+    refs = [
+        _key_ref(2216, "gpt_oss", 5.4, is_key=False),
+        _key_ref(2310, "deepep", 5.3, is_key=False),
+        _key_ref(2319, "typing", 3.8, is_key=False).model_copy(update={"modules": []}),
+        *(_unlabelled_ref(n, []) for n in (2307, 2340, 2309)),
+        _key_ref(2100, "docs", 2.0, is_key=False),
+    ]
+    themes = {2319: ["MoE"]}
+    found = sections.groups(refs, themes, [], {})
+    assert _filed(found) == {
+        2216: ("label", "gpt_oss"),
+        2310: ("label", "deepep"),
+        2319: ("label", "MoE"),
+        **dict.fromkeys((2307, 2340, 2309), ("other", "other")),
+    }
+    words = WORDINGS["en"]
+    assert words.group_lead(found[0], []) == "1 gpt_oss PR this week (1 feature), not a key PR."
+    assert WORDINGS["zh"].group_lead(found[0], []).endswith("非重点 PR。")
+    with_key = [refs[0].model_copy(update={"importance": 7.5, "is_key": True}), *refs[1:]]
+    assert {g.name for g in sections.groups(with_key, themes, [], {})} == {"gpt_oss", "other"}
+
+
 def test_a_module_the_classifier_is_unsure_of_decides_no_section() -> None:
     """slime's week of 2026-08-10: its fixes that register their test in CI were guessed
     `ci` at 0.2-0.5 and made the week's CI section; a sure guess still files a PR."""

@@ -338,7 +338,7 @@ def build_report_context(
             review=words.quick_review_note(reviewing[ref.number] if reviewing else None),
             basis=words.basis(score_of[ref.number]),
         )
-        for ref in (key_refs[:MAX_QUICK_VIEW] or ordered[:3])
+        for ref in (key_refs[:MAX_QUICK_VIEW] or ordered[: sections.NO_KEY_TOP])
     ]
     return ReportContext(
         lang=lang,

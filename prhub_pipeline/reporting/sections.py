@@ -34,6 +34,10 @@ MAX_SEE_ALSO = 4
 # DOMINANT_THEME_MIN_PRS PRs): in vllm-ascend every PR is NPU work.
 DOMINANT_THEME_SHARE = 0.5
 DOMINANT_THEME_MIN_PRS = 10
+# A week without a key PR keeps a section for each group holding one of its NO_KEY_TOP most
+# important PRs, those "Key PRs at a glance" lists: torchtitan's 2026-02-02 (no PR over 5.4)
+# had only its unlabelled changes (3.0-3.7), and its three most important PRs in no section.
+NO_KEY_TOP = 3
 GroupKind = Literal["revert", "label", "place", "other", "more"]
 # The name of the unlabelled group beside folders' sections: the report must say that these
 # are the unlabelled PRs the folders did not take (vllm-ascend's 2026-08-10 read "10 PRs this
@@ -131,8 +135,10 @@ def groups(
     risks: Sequence[RiskFlag],
     housekeeping: Mapping[str, Sequence[str]],
 ) -> list[Group]:
-    """Each PR in one group; groups without a key PR and under three PRs are left out."""
+    """Each PR in one group; groups without a key PR and under three PRs are left out, but for
+    those of a week without a key PR that hold one of its NO_KEY_TOP most important."""
     reverts = {f.number for f in risks if f.risk in ("revert", "reverted")}
+    top = set() if any(r.is_key for r in ordered) else {r.number for r in ordered[:NO_KEY_TOP]}
     sizes: Counter[str] = Counter()
     for ref in ordered:
         sizes.update(set(ref.modules) | set(themes.get(ref.number, [])))
@@ -145,20 +151,21 @@ def groups(
     found = [
         _group(kind, name, refs)
         for (kind, name), refs in members.items()
-        if _keeps_a_section(kind, refs)
+        if _keeps_a_section(kind, refs, top)
     ]
     found = _without_keyless(found)
     unlabelled = members.get(("other", "other"), [])
     if len(unlabelled) >= MIN_PLACED_PRS:
-        found = _with_places(found, unlabelled, group_of)
+        found = _with_places(found, unlabelled, group_of, top)
     found = sorted(_gather_small(found, group_of), key=_section_order)
     order = {(g.kind, g.name): position for position, g in enumerate(found)}
     return [_with_label_spread(g, ordered, themes, group_of, order) for g in found]
 
 
-def _keeps_a_section(kind: GroupKind, refs: Sequence[PrRef]) -> bool:
-    """The revert chain always; another group with three PRs, or with a key PR."""
-    return kind == "revert" or len(refs) >= 3 or any(r.is_key for r in refs)
+def _keeps_a_section(kind: GroupKind, refs: Sequence[PrRef], top: Collection[int]) -> bool:
+    """The revert chain always; another group with three PRs, or with a key PR or one of the
+    `top` PRs of a week without a key PR."""
+    return kind == "revert" or len(refs) >= 3 or any(r.is_key or r.number in top for r in refs)
 
 
 def _group(kind: GroupKind, name: str, refs: list[PrRef]) -> Group:
@@ -169,7 +176,10 @@ def _group(kind: GroupKind, name: str, refs: list[PrRef]) -> Group:
 
 
 def _with_places(
-    found: list[Group], unlabelled: Sequence[PrRef], group_of: dict[int, tuple[GroupKind, str]]
+    found: list[Group],
+    unlabelled: Sequence[PrRef],
+    group_of: dict[int, tuple[GroupKind, str]],
+    top: Collection[int],
 ) -> list[Group]:
     """The groups with the unlabelled PRs that share a folder (`PrRef.places`) in a section
     of their own, in the room the modules and themes leave: the sections MAX_SECTIONS has
@@ -177,7 +187,7 @@ def _with_places(
     a folder never pushes a module out; the PRs of a folder without room stay unlabelled."""
     fixed = [g for g in found if g.kind != "label" or len(g.members) > SMALL_GROUP_PRS]
     room = MAX_SECTIONS - len(fixed) - (1 if len(found) > len(fixed) else 0)
-    placed = _placed(unlabelled, room)
+    placed = _placed(unlabelled, room, top)
     if not placed:
         return found
     group_of.update(placed)
@@ -188,7 +198,7 @@ def _with_places(
     rest = [r for r in unlabelled if r.number not in placed]
     group_of.update({r.number: ("other", BESIDE_PLACES) for r in rest})
     kept = [g for g in found if g.kind != "other"]
-    if _keeps_a_section("other", rest):
+    if _keeps_a_section("other", rest, top):
         kept.append(_group("other", BESIDE_PLACES, rest))
     return kept + [_group("place", folder, refs) for folder, refs in by_folder.items()]
 
@@ -215,7 +225,9 @@ def _nested_folders_joined(
     ]
 
 
-def _placed(unlabelled: Sequence[PrRef], room: int) -> dict[int, tuple[GroupKind, str]]:
+def _placed(
+    unlabelled: Sequence[PrRef], room: int, top: Collection[int]
+) -> dict[int, tuple[GroupKind, str]]:
     """The unlabelled PRs that share a folder, by folder: the narrowest first, then the wider
     ones for the PRs left. A folder needs two PRs that would keep a section as a module's
     would; of more than `room` such folders, those with the most PRs, then the most key PRs,
@@ -231,7 +243,7 @@ def _placed(unlabelled: Sequence[PrRef], room: int) -> dict[int, tuple[GroupKind
             if ref.number not in placed and folder is not None:
                 by_folder[folder].append(ref)
         for folder, refs in by_folder.items():
-            if len(refs) >= 2 and _keeps_a_section("place", refs):
+            if len(refs) >= 2 and _keeps_a_section("place", refs, top):
                 found.append((folder, refs))
                 placed.update(r.number for r in refs)
     found = _nested_folders_joined(found, unlabelled)

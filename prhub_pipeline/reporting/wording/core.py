@@ -334,8 +334,9 @@ class Wording:
     group_intro_beside_places: Counted
     group_intro_place: str  # fields n, place, types, key
     group_intro_part: str
-    # None key; the one PR key; {key} of several; all of several; both of two.
-    group_key: tuple[str, str, str, str, str]
+    # None key; the one PR key; {key} of several; all of several; both of two; the one PR not
+    # key (a week without a key PR keeps sections for its most important: `sections.NO_KEY_TOP`).
+    group_key: tuple[str, str, str, str, str, str]
     group_see_also: str
     see_also_unnamed: str  # {n}: the sections past those a lead names (`Group.see_also_unnamed`)
     appendix: str
@@ -912,11 +913,13 @@ class Wording:
             # The group's items, right below, give both PRs' titles.
             return self.sentence_sep.join(self.revert_sentences(reverts, with_titles=False))
         n, key = len(group.members), group.key_count
-        none, single, several, every, both = self.group_key
+        none, single, several, every, both, single_not = self.group_key
         if key == n > 1:
             key_phrase = both if n == 2 else every
+        elif n == 1:
+            key_phrase = single if key else single_not
         else:
-            key_phrase = none if not key else single if n == 1 else several
+            key_phrase = several if key else none
         if group.kind == "more":
             return self.more_lead.format(n=n, key=key_phrase.format(key=key))
         counts = {

@@ -314,6 +314,7 @@ EN = Wording(
         "{key} of them key",
         "all of them key",
         "both of them key",
+        "not a key PR",
     ),
     group_see_also=" See also {list}.",
     see_also_unnamed="{n} other sections",

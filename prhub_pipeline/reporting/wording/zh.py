@@ -235,7 +235,14 @@ ZH = Wording(
         "本周未归入任何模块或主题小节、代码改动主要在 {place} 的 PR {n} 个（{types}），{key}。"
     ),
     group_intro_part="本周 {name} 共 {total} 个 PR，此处 {n} 个（{types}），{key}。",
-    group_key=("均非重点", "为重点 PR", "其中重点 {key} 个", "均为重点 PR", "均为重点 PR"),
+    group_key=(
+        "均非重点",
+        "为重点 PR",
+        "其中重点 {key} 个",
+        "均为重点 PR",
+        "均为重点 PR",
+        "非重点 PR",
+    ),
     group_see_also="另见：{list}。",
     see_also_unnamed="其他 {n} 个小节",
     appendix="附录",
