@@ -123,6 +123,24 @@ def test_a_week_without_a_key_pr_keeps_the_sections_of_its_most_important_prs() 
     assert {g.name for g in sections.groups(with_key, themes, [], {})} == {"gpt_oss", "other"}
 
 
+def test_a_housekeeping_module_standing_for_its_left_out_theme_files_its_prs_as_the_theme() -> None:
+    """vllm-ascend's `[Doc]` stands for its Docs theme, which its reports leave out: its docs
+    PRs on multimodal models stayed docs work, not a Multimodal section's (2026-07-20 gave
+    three of them one, past the week's 9.6 Scheduler PR). A guessed `doc` is no tag."""
+    refs = [
+        _key_ref(1, "attention", 8.3).model_copy(update={"modules": ["refactor"]}),
+        *(_key_ref(n, "doc", 1.0, is_key=False) for n in range(2, 7)),
+        _key_ref(7, "doc", 1.0, is_key=False).model_copy(update={"predicted": True}),
+    ]
+    themes = {n: ["Multimodal"] for n in (1, 2, 3, 7)}
+    housekeeping = housekeeping_themes(None)
+    left_out = sections.groups(refs, themes, [], housekeeping, stand_ins={"doc", "docs"})
+    filed = _filed(left_out)
+    assert (filed[2], filed[3], filed[7]) == (("label", "doc"),) * 2 + (("label", "Multimodal"),)
+    filed = _filed(sections.groups(refs, themes, [], housekeeping))
+    assert (filed[2], filed[3], filed[7]) == (("label", "Multimodal"),) * 3
+
+
 def test_a_module_the_classifier_is_unsure_of_decides_no_section() -> None:
     """slime's week of 2026-08-10: its fixes that register their test in CI were guessed
     `ci` at 0.2-0.5 and made the week's CI section; a sure guess still files a PR."""

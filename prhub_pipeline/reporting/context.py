@@ -308,6 +308,12 @@ def build_report_context(
             theme_names,
             risks,
             housekeeping_by_theme,
+            {
+                normalise_tag(m)
+                for theme in background.module_named
+                for m in (theme, *housekeeping_by_theme.get(theme, ()))
+                if theme in housekeeping_by_theme
+            },
         )
     ]
     observations = [

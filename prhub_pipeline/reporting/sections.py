@@ -134,9 +134,12 @@ def groups(
     themes: Mapping[int, list[str]],
     risks: Sequence[RiskFlag],
     housekeeping: Mapping[str, Sequence[str]],
+    stand_ins: Collection[str] = (),
 ) -> list[Group]:
     """Each PR in one group; groups without a key PR and under three PRs are left out, but for
-    those of a week without a key PR that hold one of its NO_KEY_TOP most important."""
+    those of a week without a key PR that hold one of its NO_KEY_TOP most important.
+    `stand_ins` are the housekeeping modules that stand for a theme the report leaves out
+    (`themes.themes_named_modules_stand_for`), as tags."""
     reverts = {f.number for f in risks if f.risk in ("revert", "reverted")}
     top = set() if any(r.is_key for r in ordered) else {r.number for r in ordered[:NO_KEY_TOP]}
     sizes: Counter[str] = Counter()
@@ -146,7 +149,9 @@ def groups(
     members: dict[tuple[GroupKind, str], list[PrRef]] = defaultdict(list)
     group_of: dict[int, tuple[GroupKind, str]] = {}
     for ref in ordered:
-        group_of[ref.number] = _group_of(ref, themes, reverts, sizes, housekeeping, dominant)
+        group_of[ref.number] = _group_of(
+            ref, themes, reverts, sizes, housekeeping, dominant, stand_ins
+        )
         members[group_of[ref.number]].append(ref)
     found = [
         _group(kind, name, refs)
@@ -335,6 +340,7 @@ def _group_of(
     sizes: Mapping[str, int],
     housekeeping: Mapping[str, Sequence[str]],
     dominant: Collection[str] = (),
+    stand_ins: Collection[str] = (),
 ) -> tuple[GroupKind, str]:
     """A PR's one group: the revert chain, else its most populous theme, else its most
     populous module this week (so `[model, fsdp]` joins a busy FSDP group), else the
@@ -354,7 +360,9 @@ def _group_of(
     PR without a module of its own whose code, mostly in one folder, outweighs its docs, CI,
     image and dependency files (`code_leads`): slime's "whiten advantages over the DP group"
     changes 40 lines of `loss.py` and registers its test in a workflow, and was guessed `ci`
-    at 0.52; its folder files it."""
+    at 0.52; its folder files it. A housekeeping module of the PR's own that stands for its
+    theme (`stand_ins`: the theme is left out) files it as the theme would: vllm-ascend's
+    `[Doc]` PRs on multimodal models are docs work, not a Multimodal section's."""
     if ref.number in reverts:
         return "revert", "revert"
     chore_modules = {normalise_tag(m) for names in housekeeping.values() for m in names}
@@ -373,6 +381,8 @@ def _group_of(
         if t not in housekeeping
         or (not product and modules & {normalise_tag(m) for m in housekeeping[t]})
     ]
+    if not product and not ref.predicted:
+        tagged += [m for m in areas if normalise_tag(m) in stand_ins]
     for labels in (tagged, product, areas, own, theirs):
         if labels:
             return "label", max(labels, key=lambda name: (sizes.get(name, 0), -labels.index(name)))
