@@ -1372,6 +1372,61 @@ def test_a_title_and_what_only_goes_with_it_make_no_summary(title: str, body: st
     assert summarize(title, body).lower() == parse_title(title).subject.lower()
 
 
+@pytest.mark.parametrize(
+    ("title", "body", "expected"),
+    [
+        # vllm-ascend #13029, #13111: where the cherry-pick goes and its commit say nothing
+        # of the change; what follows does.
+        (
+            "t",
+            "Cherry-pick of PR #13028 to main branch.\n\n`lazy_init` is only needed for the"
+            " mooncake backend on A3 hardware.",
+            "`lazy_init` is only needed for the mooncake backend on A3 hardware.",
+        ),
+        (
+            "t",
+            "## Summary\n- Cherry-pick #13110 (2c2b4b7f88ce) to\n`main`.\n- Keep the patch"
+            " scoped to AscendStore group block size handling.",
+            "Keep the patch scoped to AscendStore group block size handling.",
+        ),
+        # vllm-ascend #11431: where it was planned, whose PR it refactors, whom it thanks, and
+        # the questions over its lists.
+        (
+            "t",
+            "### What this PR does / why we need it?\n\nIt is planned in\n"
+            "https://github.com/o/n/issues/11163.\nRefactor https://github.com/o/n/pull/11196 by"
+            "\n@QwertyJack.\n\nThanks for @QwertyJack for the rapid rough adaption of DSv4"
+            " DSpark.\n\nWhat does it refactor?\n- Remove a lot of private branches.\n",
+            "Remove a lot of private branches.",
+        ),
+        # A description that only points elsewhere, or only says how it was tried (torchtitan
+        # #3127, vllm-ascend #12470, torchtitan #2374 over its checks).
+        (
+            "quantize on config instead of on model",
+            "Continuation of #3032 (accidentally merged to wrong base\nbranch). See\n#3032 for"
+            " full description.",
+            "Quantize on config instead of on model",
+        ),
+        (
+            "[Feature] Split c8 to li c8 and sfa c8",
+            "### What this PR does / why we need it?\n\nport #12351 to main branch.\n",
+            "Split c8 to li c8 and sfa c8",
+        ),
+        (
+            "bug fix: don't swallow OutOfMemoryError",
+            "fix https://github.com/o/n/issues/2362\n\nclaude ran a OOM job to verified 3 things."
+            " super safe!\n\n1. Exit code 1 (not 0): the process failed as expected\n2. The OOM"
+            " traceback was surfaced instead of being swallowed",
+            "Bug fix: don't swallow OutOfMemoryError",
+        ),
+    ],
+)
+def test_a_summary_is_not_where_the_pr_comes_from_nor_how_it_was_tried(
+    title: str, body: str, expected: str
+) -> None:
+    assert summarize(title, body) == expected
+
+
 SP_FIRST_ITEM = (
     "The engine had already SP-sliced `input_ids` along the sequence dimension, so `torch.roll`"
     " wraps at the local-shard boundary instead of the global sequence."

@@ -48,11 +48,14 @@ _SKIP_SECTIONS = re.compile(
     re.IGNORECASE,
 )
 # Words that say where a PR comes from: `Split from #6118`, `Follow-up work for #4639`,
-# `inheriting from <url>` (torchtitan #4045), `Reland of <url>`.
+# `inheriting from <url>` (torchtitan #4045), `Reland of <url>`, `port #12351 to main branch.`
+# (vllm-ascend #12470), `It is planned in <url>. Refactor <url> by @name.` (vllm-ascend #11431).
 _PROVENANCE_WORD = (
     r"(?:part of|comes? from|split (?:out )?from|continuation of|inherit(?:s|ed|ing)? from"
-    r"|re-?land(?:s|ed)?(?: of)?|follow[- ]?up(?: work)?(?: to| of| for)?"
-    r"|back-?port(?:s|ed)?(?: of| from)?|cherry[- ]pick(?:s|ed)?(?: of| from)?)"
+    r"|re-?land(?:s|ed)?(?: of)?|follow[- ]?up(?: work)?(?: to| of| for)?|following"
+    r"|(?:back-?)?port(?:s|ed)?(?: of| from)?|cherry[- ]pick(?:s|ed)?(?: of| from)?"
+    r"|(?:(?:it|this) (?:is|was) )?planned (?:in|at|by)|refactor(?:s|ed)?(?: of)?"
+    r"|align(?:s|ed|ing)? with)"
 )
 # Words that point at another issue or PR: `Fixes #12`, `Related to https://...`, `Follow-up of`.
 _REFERENCE_WORD = (
@@ -67,9 +70,14 @@ _REFERENCE_LINE = re.compile(
 _REFERENCE = r"(?:#\d+|https?://\S+?)"
 # A sentence that only says where the PR comes from (`Split from #6118.`, `Follow-up work for
 # #4639, #5297.`), and why (`Reland of <url> because I did a rookie mistake of merging ghstack
-# opened PRs.`, torchtitan #4162), not what it does (`Fix a bug introduced in #3285.` does).
+# opened PRs.`, torchtitan #4162; `Continuation of #3032 (accidentally merged to wrong base
+# branch).`, torchtitan #3127), whose work it is (`by @name`) and where it goes (`Cherry-pick of
+# PR #13028 to main branch.`, vllm-ascend #13029), not what it does (`Fix a bug introduced in
+# #3285.` does).
 _PROVENANCE = re.compile(
     rf"^\s*{_PROVENANCE_WORD}\b[^.]{{0,25}}?[:\s]*(?:{_REFERENCE}[\s.,;]*)+"
+    r"(?:\([^()]*\)[\s.,;]*)?(?:by\s+@[\w-]+[\s.,;]*)?"
+    r"(?:(?:to|onto|into)\s+(?:the\s+)?`?[\w./-]+`?(?:\s+branch)?[\s.,;]*)?"
     r"(?:(?:because|since|as|due to)\b[^.]*[.!]?\s*)?$",
     re.IGNORECASE,
 )
@@ -466,6 +474,9 @@ def own_references(text: str, repo: str) -> str:
     return re.sub(pattern, r"#\1", text, flags=re.IGNORECASE)
 
 
+# Thanks to someone, for their part: `Thanks for @QwertyJack for the rapid rough adaption of
+# DSv4 DSpark.` (vllm-ascend #11431).
+_THANKS = re.compile(r"^(?:many\s+)?(?:thanks?|thank\s+you)\s+(?:to|for)?\s*@[\w-]+", re.IGNORECASE)
 # Who to thank or ask (`cc @a @b`, `Collaborated with @name`): no word on the change.
 _CREDIT = re.compile(
     r"^\s*(?:cc|thanks?(?:\s+to)?|collaborated\s+with|co-?authored\s+(?:with|by)|credits?\s+to)"
@@ -533,6 +544,16 @@ _NOTHING_HERE = re.compile(
 _CJK_CHARACTER = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
 
 
+def _only_provenance(text: str) -> bool:
+    """Whether every sentence of a paragraph says where the PR comes from, where to read about
+    it or whom to thank: `Continuation of #3032 (accidentally merged to wrong base branch). See
+    #3032 for full description.` (torchtitan #3127's whole description)."""
+    told = sentences(text)
+    return bool(told) and all(
+        _PROVENANCE.match(s) or _points_elsewhere(s) or _THANKS.match(s) for s in told
+    )
+
+
 def _points_elsewhere(sentence: str) -> bool:
     """A sentence that only says where the explanation is (`See the inline comments for
     rationale.`, `The reason is explained in the in-line comments.`, `Refer to the
@@ -556,6 +577,45 @@ def _points_elsewhere(sentence: str) -> bool:
     )
 
 
+# A note on how the change was tried out, not what it is: `claude ran a OOM job to verified 3
+# things. super safe!` (torchtitan #2374, over its three checks).
+_TESTING_NOTE = re.compile(
+    r"^(?:[\w-]+\s+)?(?:ran|re-?ran|tested|verified|validated)\s+(?:it|this|the|a|an|on|with"
+    r"|locally|manually|against)\b",
+    re.IGNORECASE,
+)
+
+
+def _without_asides(paragraphs: list[_Paragraph]) -> list[_Paragraph]:
+    """The paragraphs without those that open by saying how the change was tried and never
+    say what it does, nor the list items after such a paragraph (what was checked), nor a
+    question over a list."""
+    kept: list[_Paragraph] = []
+    noted = False
+    for at, paragraph in enumerate(paragraphs):
+        if paragraph.list_item and noted:
+            continue
+        told = sentences(_plain(paragraph.text))
+        noted = (
+            not paragraph.list_item
+            and bool(told)
+            and _TESTING_NOTE.match(told[0]) is not None
+            and not any(_STATES_THE_CHANGE.match(s) or _AUTHOR_LEAD.match(s) for s in told)
+        )
+        heading = (
+            not paragraph.list_item
+            and _QUESTION.match(_plain(paragraph.text).strip()) is not None
+            and at + 1 < len(paragraphs)
+            and paragraphs[at + 1].list_item
+        )
+        if not noted and not heading:
+            kept.append(paragraph)
+    return kept
+
+
+# A question alone over a list heads it: vllm-ascend #11431's `What does it follow?`, `What
+# does it refactor?` and `What does it add?`.
+_QUESTION = re.compile(r"^[^.!?。！？]+[?？]$")
 # A command line left unformatted: a flag and its value (`--additional-config '{...}'`, the
 # usage under vllm-ascend #6442's lead-in) or a shell prompt.
 _COMMAND_LINE = re.compile(r"^(?:--[A-Za-z]|\$\s+\S)")
@@ -1131,11 +1191,13 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     # results fused to ...json` between two profiler views, verl #7408), not what the PR does;
     # text under one nothing announced is the author's (verl #4674's fix below the error).
     read = _lead_ins_with_their_items(
-        [
-            p
-            for p in _paragraphs(clean_description(body))
-            if not _SKIP_SECTIONS.match(p.section) and not p.after_image
-        ],
+        _without_asides(
+            [
+                p
+                for p in _paragraphs(clean_description(body))
+                if not _SKIP_SECTIONS.match(p.section) and not p.after_image
+            ]
+        ),
         limit,
     )
 
@@ -1148,13 +1210,19 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
             (section, text)
             for section, text in paragraphs
             if not _REFERENCE_LINE.match(text)
-            and not _PROVENANCE.match(text)
+            and not _only_provenance(text)
             and not _is_bare_lead_in(text)
         ]
 
-    # What the author wrote beyond the title, else the title in their words, else anything.
+    # What the author wrote beyond the title, else the title in their words, else anything but
+    # where the PR comes from: the title says more than `port #12351 to main branch.`
+    # (vllm-ascend #12470's whole description).
     everything = informative(set())
-    paragraphs = described(informative(_words(title))) or described(everything) or everything
+    paragraphs = (
+        described(informative(_words(title)))
+        or described(everything)
+        or [(section, text) for section, text in everything if not _only_provenance(text)]
+    )
     preferred = [text for section, text in paragraphs if _SUMMARY_SECTIONS.search(section)]
     chosen = preferred[0] if preferred else (paragraphs[0][1] if paragraphs else "")
     # "Currently X breaks when Y. ... This PR makes X ...": the background leads, but the
@@ -1198,8 +1266,9 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     # "Split from #6118. This PR adds ...": where it came from opens it; what it does follows
     # (so too after "The reason is explained in the in-line comments.").
     opening = sentences(chosen)
-    if len(opening) > 1 and (_PROVENANCE.match(opening[0]) or _points_elsewhere(opening[0])):
-        chosen = " ".join(opening[1:])
+    while len(opening) > 1 and (_PROVENANCE.match(opening[0]) or _points_elsewhere(opening[0])):
+        opening = opening[1:]
+    chosen = " ".join(opening)
     # A field's label before the sentence (vllm-ascend's `Reason： The functions ...`) goes, and
     # a list written on one line reads as its items.
     chosen = _numbered_items(_FIELD_LABEL.sub("", chosen, count=1))
