@@ -26,7 +26,7 @@ from prhub_pipeline.modelling.scoring.importance import (
     ranked_fix_impacts,
 )
 from prhub_pipeline.modelling.scoring.known_gaps import followed_up_by
-from prhub_pipeline.modelling.scoring.repeats import title_words
+from prhub_pipeline.modelling.scoring.relands import relanding
 from prhub_pipeline.modelling.scoring.risks import RISK_ORDER, tests_noted
 from prhub_pipeline.modelling.tagging.tags import areas_of, normalise_tag, spelling_key
 from prhub_pipeline.modelling.text.pr_summaries import (
@@ -364,82 +364,6 @@ def taken_up(risks: Sequence[RiskFlag], known: Mapping[int, PullRequest]) -> dic
             if later is not None:
                 found[flag.number] = later
     return found
-
-
-# A title at least this similar (shared words over all words) that touches at least half the
-# reverted PR's files lands the same change again.
-RELAND_TITLE_SIMILARITY = 0.6
-# Without a similar title: nearly all the reverted PR's files (at least three), soon after.
-RELAND_FILE_SHARE = 0.9
-RELAND_MIN_FILES = 3
-RELAND_WITHIN = timedelta(days=14)
-
-
-def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int | None:
-    """The first PR merged after the revert that lands the reverted change again.
-
-    In order of evidence: its description saying so (verl #7327, "Reland of #5599", titled
-    otherwise); the reverted PR's title again (tags and numbers aside); a revert of the revert;
-    a similar title
-    that touches at least half of its files (tilelang #682 "Add Flash Attn example on amd mi300
-    series" after #672 reverted #671 "[Enhancement] Add flash attn example for AMD MI300
-    series"); within two weeks, nearly all of its files and mostly those (vllm-ascend #4810).
-    """
-    if revert not in known or target not in known:
-        return None
-    reverted, reverting = known[target], known[revert]
-    later = sorted(
-        (
-            pr
-            for pr in known.values()
-            if pr.merged_at > reverting.merged_at and pr.number not in (revert, target)
-        ),
-        key=lambda pr: (pr.merged_at, pr.number),
-    )
-    title = reverted.title.strip().casefold()
-    words, files = title_words(reverted.title), {f.path for f in reverted.files}
-
-    def shares(pr: PullRequest) -> tuple[float, float]:
-        """The share of the reverted PR's files it touches, and of its own files in them."""
-        own = {f.path for f in pr.files}
-        common = len(files & own)
-        return (common / len(files) if files else 0.0, common / len(own) if own else 0.0)
-
-    def similar(pr: PullRequest) -> bool:
-        other = title_words(pr.title)
-        similarity = len(words & other) / len(words | other) if words | other else 0.0
-        return similarity >= RELAND_TITLE_SIMILARITY and shares(pr)[0] >= 0.5
-
-    def same_files(pr: PullRequest) -> bool:
-        theirs, own = shares(pr)
-        soon = pr.merged_at - reverting.merged_at <= RELAND_WITHIN
-        return (
-            soon and len(files) >= RELAND_MIN_FILES and theirs >= RELAND_FILE_SHARE and own >= 0.5
-        )
-
-    # Its own repository's PR: `#N`, `owner/name#N` or the PR's URL, under any owner (verl
-    # moved from volcengine/ to verl-project/: "Reapply https://github.com/volcengine/verl/
-    # pull/1880"), not another repository's `#N`.
-    name = re.escape(reverted.repo.partition("/")[2])
-    says_so = re.compile(
-        rf"\bre-?(?:land|apply|submit)\w*\s+(?:of\s+|for\s+)?"
-        rf"(?:(?<![\w./-])[\w.-]+/{name}#|(?<![\w./-])#"
-        rf"|https?://github\.com/[\w.-]+/{name}/pull/){target}\b",
-        re.IGNORECASE,
-    )
-    for evidence in (
-        lambda pr: not pr.is_revert and says_so.search(pr.body) is not None,
-        lambda pr: (
-            pr.title.strip().casefold() == title or (words and title_words(pr.title) == words)
-        ),
-        lambda pr: pr.is_revert and pr.reverted_number == revert,
-        lambda pr: not pr.is_revert and similar(pr),
-        lambda pr: not pr.is_revert and same_files(pr),
-    ):
-        found = next((pr for pr in later if evidence(pr)), None)
-        if found is not None:
-            return found.number
-    return None
 
 
 @dataclass(frozen=True)
