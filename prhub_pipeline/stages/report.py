@@ -110,7 +110,9 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                 background,
                 subjects=subject_themes(themes_upto, upto, housekeeping_themes(repo.themes)),
                 module_named=themes_named_modules_stand_for(
-                    themes_upto, [label for label in stored_labels if label.number in upto]
+                    themes_upto,
+                    [label for label in stored_labels if label.number in upto],
+                    repo.themes,
                 ),
             )
             prs = read_prs(con, repo.name, week)
