@@ -477,13 +477,20 @@ def test_files_a_pr_removes_count_against_a_path_share_they_are_no_evidence_for(
     assert "Docs" in found[2]
 
 
+def tagged(theme: str, numbers: range) -> list[ThemeTag]:
+    return [ThemeTag(repo=REPO, number=n, theme=theme) for n in numbers]
+
+
+def labelled(module: str, numbers: range, origin: ModuleOrigin = "title") -> list[ModuleLabel]:
+    return [
+        ModuleLabel(repo=REPO, number=n, module=module, origin=origin, confidence=1.0)
+        for n in numbers
+    ]
+
+
 def test_a_theme_most_of_the_prs_beyond_housekeeping_carry_is_the_repositorys_subject() -> None:
     """vllm-ascend's NPU/Ascend was 48-55% of all its PRs as its history's first week moved,
     and 80% of those doing more than docs and CI work; housekeeping is no repository's subject."""
-
-    def tagged(theme: str, numbers: range) -> list[ThemeTag]:
-        return [ThemeTag(repo="o/r", number=n, theme=theme) for n in numbers]
-
     housekeeping = ["Docs", "CI/infrastructure"]
     # PRs 0-99 do more than housekeeping (90-99 carry no theme), 100-199 are docs or CI only.
     tags = tagged("NPU/Ascend", range(80)) + tagged("MoE", range(60, 90))
@@ -507,15 +514,6 @@ def test_a_module_of_a_themes_name_stands_for_it_when_it_tags_most_of_the_themes
     subject, and the theme beside it ("Performance-related work") says it again. Its 3 `[MoE]`
     PRs among 99 MoE PRs, and the classifier's guesses, stand for nothing."""
 
-    def tagged(theme: str, numbers: range) -> list[ThemeTag]:
-        return [ThemeTag(repo=REPO, number=n, theme=theme) for n in numbers]
-
-    def labelled(module: str, numbers: range, origin: ModuleOrigin = "title") -> list[ModuleLabel]:
-        return [
-            ModuleLabel(repo=REPO, number=n, module=module, origin=origin, confidence=1.0)
-            for n in numbers
-        ]
-
     tags = tagged("Performance", range(10)) + tagged("MoE", range(10, 20))
     tags += tagged("Docker", range(20, 30))
     labels = labelled("performance", range(6)) + labelled("moe", range(10, 13))
@@ -531,15 +529,6 @@ def test_a_module_the_theme_takes_under_another_name_stands_for_it_if_it_tags_ne
     "CI/infrastructure 26". verl's `ci` tags 76% of its CI/infrastructure PRs and `perf` 57% of
     its Performance PRs, whose other PRs are CI and speed work of PRs tagged for their area:
     there the theme says more than the module."""
-
-    def tagged(theme: str, numbers: range) -> list[ThemeTag]:
-        return [ThemeTag(repo=REPO, number=n, theme=theme) for n in numbers]
-
-    def labelled(module: str, numbers: range, origin: ModuleOrigin = "title") -> list[ModuleLabel]:
-        return [
-            ModuleLabel(repo=REPO, number=n, module=module, origin=origin, confidence=1.0)
-            for n in numbers
-        ]
 
     tags = tagged("Docs", range(10)) + tagged("CI/infrastructure", range(10, 20))
     tags += tagged("Performance", range(20, 30))

@@ -61,18 +61,24 @@ def test_schema_is_created_and_versioned(tmp_path: Path) -> None:
         assert [row[0] for row in applied] == [v for v, _, _ in _migration_files()]
 
 
-def test_config_files_stored_before_keeps_existing_read_as_changed(tmp_path: Path) -> None:
-    # A warehouse at schema 5 (before `keeps_existing`) with one compared workflow.
-    path = tmp_path / "w.duckdb"
+def warehouse_at_schema(path: Path, last: int) -> None:
+    """A warehouse file with the migrations up to `last` applied, as an older prhub left it."""
     with duckdb.connect(str(path)) as con:
         con.execute(
             "CREATE TABLE schema_migrations ("
             "version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)"
         )
         for version, name, script in _migration_files():
-            if version <= 5:
+            if version <= last:
                 con.execute(script)
                 con.execute("INSERT INTO schema_migrations VALUES (?, ?, now())", [version, name])
+
+
+def test_config_files_stored_before_keeps_existing_read_as_changed(tmp_path: Path) -> None:
+    # A warehouse at schema 5 (before `keeps_existing`) with one compared workflow.
+    path = tmp_path / "w.duckdb"
+    warehouse_at_schema(path, 5)
+    with duckdb.connect(str(path)) as con:
         con.execute(
             "INSERT INTO pr_config_files VALUES ('acme/widgets', 1, ?, '.github/workflows/a.yml',"
             " true)",
@@ -94,15 +100,7 @@ def test_reverts_scored_before_pr_reverts_existed_are_kept(tmp_path: Path) -> No
     path = tmp_path / "w.duckdb"
     scored = make_pr(5).model_copy(update={"is_revert": True, "reverted_number": 3})
     unscored = make_pr(6).model_copy(update={"is_revert": True, "reverted_number": 4})
-    with duckdb.connect(str(path)) as con:
-        con.execute(
-            "CREATE TABLE schema_migrations ("
-            "version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)"
-        )
-        for version, name, script in _migration_files():
-            if version <= 10:
-                con.execute(script)
-                con.execute("INSERT INTO schema_migrations VALUES (?, ?, now())", [version, name])
+    warehouse_at_schema(path, 10)
     with duckdb.connect(str(path)) as con:
         for table in [
             *pr_tables(WEEK, [make_pr(3), scored, unscored]),
