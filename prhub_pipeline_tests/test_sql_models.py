@@ -19,6 +19,7 @@ from prhub_pipeline.warehouse.sql_models import (
     materialize,
     model_names,
 )
+from prhub_pipeline_tests.test_warehouse import warehouse_at_schema
 
 SOURCES = ["prs", "pr_files"]
 DBT_LIKE_SQL = Path(__file__).resolve().parents[1] / "dbt_like_sql"
@@ -333,3 +334,27 @@ def test_the_trends_name_their_counts_as_the_other_weekly_models_do(
         [week],
     ).fetchall()
     assert rows == [("A", 3, None, None), ("Z", 3, None, None)]
+
+
+def test_the_bookkeeping_tables_are_no_source_of_a_model(tmp_path: Path) -> None:
+    """A model reading `source('sql_models')` passed the check and then failed the Dagster
+    code location's load with a bare KeyError."""
+    for table in ("sql_models", "schema_migrations"):
+        write(tmp_path, "a", f"SELECT * FROM {{{{ source('{table}') }}}}")
+        with pytest.raises(SqlModelError, match=rf"source\('{table}'\) is not a warehouse table"):
+            load_models(tmp_path, SOURCES)
+
+
+def test_a_users_own_schema_with_a_models_name_is_left_alone(tmp_path: Path) -> None:
+    """A view `scratch.pr_facts` made migration 012 fail on a duplicate key, and the warehouse
+    could no longer be opened."""
+    path = tmp_path / "w.duckdb"
+    warehouse_at_schema(path, 11)
+    with duckdb.connect(str(path)) as con:
+        con.execute("CREATE VIEW pr_facts AS SELECT 1 AS x")
+        con.execute("CREATE SCHEMA scratch")
+        con.execute("CREATE VIEW scratch.pr_facts AS SELECT 2 AS x")
+    with connect(path) as con:
+        assert con.execute("SELECT name FROM sql_models").fetchall() == [("pr_facts",)]
+        assert drop_stale_models(con, []) == ["pr_facts"]
+        assert con.execute("SELECT x FROM scratch.pr_facts").fetchall() == [(2,)]

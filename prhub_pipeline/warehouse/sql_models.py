@@ -91,14 +91,15 @@ def _calls(path: Path, text: str) -> tuple[list[str], list[str]]:
 
 def load_models(folder: Path, known_sources: Iterable[str]) -> list[SqlModel]:
     """Every model in `folder`, in dependency order. Fails naming the file at fault."""
+    known = set(known_sources)
     # schema_migrations and sql_models are no source, but a model must not replace them either.
-    known = set(known_sources) | pipeline_tables()
+    reserved = known | pipeline_tables()
     models: dict[str, SqlModel] = {}
     for path in sorted(folder.glob("*.sql")):
         name = path.stem
         if not MODEL_NAME.match(name):
             raise SqlModelError(f"{path.name}: a model name must be lower_snake_case")
-        if name in known:
+        if name in reserved:
             raise SqlModelError(f"{path.name}: {name} is a pipeline table; name the model apart")
         text = path.read_text(encoding="utf-8")
         header = _header(path, text)
@@ -169,7 +170,8 @@ def materialize(con: duckdb.DuckDBPyConnection, model: SqlModel) -> int:
         with transaction(con):
             # A model may switch between view and table; drop whichever kind exists.
             existing = con.execute(
-                "SELECT table_type FROM information_schema.tables WHERE table_name = ?",
+                "SELECT table_type FROM information_schema.tables"
+                " WHERE table_schema = 'main' AND table_name = ?",
                 [model.name],
             ).fetchone()
             if existing:
@@ -193,10 +195,14 @@ def drop_stale_models(con: duckdb.DuckDBPyConnection, current: Collection[str]) 
     keep = set(current) | pipeline_tables()
     with transaction(con):
         made = con.execute("SELECT name FROM sql_models ORDER BY name").fetchall()
-        stale = [name for (name,) in made if name not in keep]
+        # Only names a model could have: the table is the user's to write, and the name goes
+        # into a DROP statement.
+        stale = [name for (name,) in made if name not in keep and MODEL_NAME.match(name)]
         for name in stale:
             existing = con.execute(
-                "SELECT table_type FROM information_schema.tables WHERE table_name = ?", [name]
+                "SELECT table_type FROM information_schema.tables"
+                " WHERE table_schema = 'main' AND table_name = ?",
+                [name],
             ).fetchone()
             if existing:  # a user may have dropped it already
                 con.execute(f"DROP {'VIEW' if existing[0] == 'VIEW' else 'TABLE'} {name}")

@@ -12,7 +12,7 @@ CREATE TABLE sql_models (
 INSERT INTO sql_models
 SELECT table_name, CASE WHEN table_type = 'VIEW' THEN 'view' ELSE 'table' END, now()
 FROM information_schema.tables
-WHERE table_name IN ('author_activity', 'author_identities', 'pr_authors', 'pr_facts',
+WHERE table_schema = 'main' AND table_name IN ('author_activity', 'author_identities', 'pr_authors', 'pr_facts',
                      'review_health', 'reviewer_activity', 'risk_backlog', 'stored_weeks',
                      'weekly_contributors', 'weekly_module_trends', 'weekly_theme_trends',
                      'weekly_trends');
