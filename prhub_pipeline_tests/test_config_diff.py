@@ -458,14 +458,21 @@ SERVICE_PROFILING_SYMBOLS_YAML = """
 - symbol: vllm.v1.core.sched.scheduler:Scheduler.schedule
 """
 PROFILING_LEVEL = "basic"
+SEPARATOR = "\\n"
+PROMPT = f"Q: {QUESTION}\\nA:"
 '''
     after = (
         before.replace('= """', '= f"""')
         .replace("=====\n", "=====\n- symbol: {ENTRY}\n")
         .replace('"basic"', '"full"')
+        .replace('"\\n"', '"\\n\\n"')
+        .replace("{QUESTION}", "{Q}")
     )
+    # A one-line string that holds a newline escape is a setting like any other.
     assert compare_config("vllm_ascend/config/profiling_config.py", before, after) == [
-        change("PROFILING_LEVEL", "'basic'", "'full'")
+        change("PROFILING_LEVEL", "'basic'", "'full'"),
+        change("PROMPT", "f'Q: {QUESTION}\\nA:'", "f'Q: {Q}\\nA:'"),
+        change("SEPARATOR", "'\\n'", "'\\n\\n'"),
     ]
 
 

@@ -865,9 +865,12 @@ def _python_setting(prefix: str, name: str, value: ast.expr, settings: dict[str,
 
 
 def _multi_line_text(value: ast.expr) -> bool:
-    """Whether a value is a string or f-string literal of more than one line."""
-    parts = value.values if isinstance(value, ast.JoinedStr) else [value]
-    return any("\n" in (_text(part) or "") for part in parts)
+    """Whether a value is a string or f-string literal written over more than one line of the
+    file: `SEP = "\\n"` and `PROMPT = "Q: {q}\\nA:"` are one-line settings."""
+    is_text = isinstance(value, ast.JoinedStr) or (
+        isinstance(value, ast.Constant) and isinstance(value.value, str)
+    )
+    return is_text and value.end_lineno is not None and value.end_lineno > value.lineno
 
 
 def _python_mapping(key: str, value: ast.expr, settings: dict[str, str]) -> None:

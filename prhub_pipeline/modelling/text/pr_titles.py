@@ -404,9 +404,15 @@ _CHECKS_ONLY = re.compile(
     r"(?:(?:the|some|all|remaining|main|minor|small|ci|existing|new|more|a|few)\s+)*"
     rf"(?:(?:[\w.`-]+\s+)?{_CHECKER}|{_BARE_CHECK})"
     rf"(?:\s*(?:[/,&+]|\band\b)\s*(?:{_CHECKER}|{_BARE_CHECK}))*"
+    # Possessive: the words could split between the optional word and the noun in many ways,
+    # which backtracked exponentially on a long run of them (a title is a contributor's text).
     r"(?:\s+(?:[\w-]+\s+)?(?:errors?|issues?|warnings?|failures?|ignores?|complaints?|checks?"
-    r"|ci|hooks?|rules?|broken))*"
-    r"(?:\s+(?:in|for|of|on|from|across|after|by|caused\s+by|to\s+make)\s+[^,;&+]*?)?"
+    r"|ci|hooks?|rules?|broken))*+"
+    # Where the checks complained, up to an "and" that adds another change ("Fix lint errors
+    # in worker.py and a deadlock in the scheduler" fixes a deadlock too); "and b.py" is a
+    # place more.
+    r"(?:\s+(?:in|for|of|on|from|across|after|by|caused\s+by|to\s+make)\s+"
+    r"(?:(?!\band\s+(?![\w`-]*[./`]))[^,;&+])*?)?"
     r"[\s.!]*$",
     re.IGNORECASE,
 )
