@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from contextlib import suppress
 from datetime import date, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -77,6 +78,7 @@ def _globs(patterns: list[str]) -> list[str]:
     return patterns
 
 
+@lru_cache(maxsize=65536)  # a report run folds every stored tag and label, week by week
 def normalise_tag(tag: str) -> str:
     """`Fully Async` -> `fully_async`, ` CI ` -> `ci`: case-, space- and dash-insensitive.
     Code marks go (huggingface/trl's `[`DPOTrainer`]`), and so does the space around a joint

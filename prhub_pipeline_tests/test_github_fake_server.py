@@ -325,19 +325,24 @@ def test_a_query_github_keeps_timing_out_on_is_paged_again_smaller_without_loss(
     assert week.stats.requests == fake.http_requests
 
 
-def test_a_heavy_prs_later_follow_up_pages_are_asked_in_the_size_that_passed() -> None:
+@pytest.mark.parametrize("small_prs", [0, 120], ids=["alone", "among-search-pages"])
+def test_a_heavy_prs_later_follow_up_pages_are_asked_in_the_size_that_passed(
+    small_prs: int,
+) -> None:
     """Each follow-up page of one heavy PR timed out twice at the configured size before it
-    was halved: the PR's later pages now start at the size that passed."""
-    clean = fetch(FakeGitHub([big_pull_request()]))
-    fake = FakeGitHub([big_pull_request()])
+    was halved: the PR's later pages now start at the size that passed, also when the request
+    that timed out carried a search page (the PR's follow-ups ride along while search goes on)."""
+    after = big_pull_request().merged_at + timedelta(minutes=1)
+    prs = [big_pull_request(), *tiny_prs(small_prs, after, timedelta(minutes=20))]
+    clean = fetch(FakeGitHub(prs))
+    fake = FakeGitHub(prs)
     heavy = fake.pr_nodes[6500]["id"]
     serve = fake.handle
     timed_out: list[int] = []
 
     def handle(request: httpx.Request) -> httpx.Response:
         variables = json.loads(request.content).get("variables") or {}
-        follow_ups_only = "query" not in variables
-        if follow_ups_only and variables.get("pageSize", 0) > 50 and heavy in variables.values():
+        if variables.get("pageSize", 0) > 50 and heavy in variables.values():
             timed_out.append(variables["pageSize"])
             return read_timeout()(request)
         return serve(request)

@@ -965,8 +965,8 @@ def test_sql_columns_line_up_under_wide_characters() -> None:
 
 
 def test_sql_prints_values_as_duckdb_writes_them(tmp_path: Path) -> None:
-    """Values printed as Python shows them: `[None, 'x']`, `True`, `3 days, 0:00:00`,
-    `b'\\x1b'`, and NULL as nothing, like the empty string."""
+    """Values were printed as Python shows them (`[None, 'x']`, `True`, `3 days, 0:00:00`,
+    `b'\\x1b'`, and NULL as nothing, like the empty string); they print as DuckDB writes them."""
     database = empty_warehouse(tmp_path / "prhub.duckdb")
     columns, rows = run_query(
         database,

@@ -461,13 +461,14 @@ class ChangeShape:
     support_only: bool = False
     # Lines of code, CI or image files the PR deletes outright, which weigh like docs in size,
     # as a reviewer reads them: slime #1943 deleted an unused 535-line file and scored 7.7.
-    # Deleted core files still count as core lines. Deleted tests weigh in full, unless they
-    # are taken out (below): the tests a revert takes out with its change (verl #6360) are
-    # part of what it undoes.
+    # Deleted core files still count as core lines, unless the PR takes code out (below).
+    # Deleted tests weigh in full, unless they are taken out: the tests a revert takes out
+    # with its change (verl #6360) are part of what it undoes.
     removed_lines: int = 0
-    # The other lines deleted from the code outside tests, and from the tests, where that part
-    # of the PR takes code out (`_takes_out`), and those of them in core files: `score_parts`
-    # weighs them like docs too, in size and in how much core a change is.
+    # Where that part of the PR takes code out (`_takes_out`): the other lines deleted from the
+    # code outside tests, and those deleted from the tests; and every line deleted from core
+    # files, whole deleted ones too. `score_parts` weighs them like docs, in size and in how
+    # much core a change is.
     taken_out_lines: int = 0
     taken_out_core_lines: int = 0
     tests_only: bool = False  # only tests changed (docs beside them)

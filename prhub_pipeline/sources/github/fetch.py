@@ -145,7 +145,7 @@ class _WeekFetcher:
                 raise
             # Only the query that was too heavy is asked smaller: the next is another, and a
             # short outage must not leave the rest of the week in pages of one.
-            if self.shrunk is not None and search is None:
+            if self.shrunk is not None:
                 self.follow_up_sizes.update((item.pr_number, sizes) for item in batch)
             self.shrunk = None
             self._count(result, search is not None, len(batch))
