@@ -465,6 +465,8 @@ class RiskFlag(Record):
     severity: Severity
     detail: str  # English, one line: what the data shows
     related: list[int] = Field(default_factory=list)  # PRs/issues in the chain (reverts)
+    # The PRs a revert of several undoes besides the first (`importance.undone_prs`).
+    also_reverted: list[int] = Field(default_factory=list)
     paths: list[str] = Field(default_factory=list)
     files: list[str] = Field(default_factory=list)  # a file risk's every file; `paths` the first
     asks: list[ReviewAsk] = Field(default_factory=list)

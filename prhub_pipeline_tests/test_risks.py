@@ -7,12 +7,12 @@ from datetime import timedelta
 import pytest
 
 from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.modelling.scoring.importance import reverted_prs
 from prhub_pipeline.modelling.scoring.risks import (
     core_tests,
     distinct_settings,
     flag_risks,
     one_line_ask,
-    reverted_prs,
 )
 from prhub_pipeline.records import (
     ConfigFileDiff,
@@ -250,7 +250,7 @@ def test_a_revert_of_several_prs_flags_each_as_reverted() -> None:
     )
     flags = risks_of([bucketing, precompile, revert])
     [chain] = [f for f in flags if f.risk == "revert"]
-    assert chain.related == [3178]
+    assert (chain.related, chain.also_reverted) == ([3178], [3107])
     assert chain.detail.endswith("; it also reverts #3107")
     reverted = {f.number: f.related for f in flags if f.risk == "reverted"}
     assert reverted == {3107: [3212], 3178: [3212]}

@@ -56,7 +56,6 @@ from prhub_pipeline.records import (
 )
 from prhub_pipeline.reporting.models import PrRef
 from prhub_pipeline.reporting.sections import dominant_themes
-from prhub_pipeline.reverts import also_reverted
 from prhub_pipeline.weeks import WeekWindow
 
 MAX_LISTED = 6
@@ -315,7 +314,7 @@ class RevertChain:
     # What the reverted fix had fixed (`ranked_fix_impacts`), now unfixed again: the issues
     # say what broke, the revert itself does not.
     impacts: list[FixImpact] = field(default_factory=list)
-    also: list[int] = field(default_factory=list)  # other PRs it reverted (`also_reverted`)
+    also: list[int] = field(default_factory=list)  # other PRs it reverted (the flag's)
     reason: str | None = None  # what the revert's description says beyond pointing at it
     reason_from_commit: bool = False  # the "description" is a git-source commit message
     # The day the re-land merged, when that was after the report's week: a report written
@@ -342,7 +341,7 @@ def revert_chain(
         reopened=reopened,
         relanded=relanded,
         impacts=ranked_fix_impacts(known[target]) if reopened and target in known else [],
-        also=also_reverted(revert, target, known.values()) if revert is not None else [],
+        also=list(flag.also_reverted),
         reason=shorten(reason, REASON_LIMIT) if reason else None,
         reason_from_commit=revert is not None and revert.source == "git",
         relanded_later_on=(

@@ -17,10 +17,11 @@ from prhub_pipeline.modelling.scoring.importance import (
     ScoreCalibration,
     calibration_since,
     raw_history,
+    reverted_prs,
     reviews_by_pr,
     score_week,
 )
-from prhub_pipeline.modelling.scoring.risks import flag_risks, reverted_prs
+from prhub_pipeline.modelling.scoring.risks import flag_risks
 from prhub_pipeline.records import PullRequest, SettingChange
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.warehouse import connect, replace_partition

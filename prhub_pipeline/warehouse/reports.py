@@ -94,6 +94,7 @@ def risk_tables(repo: str, week_start: date, risks: Sequence[RiskFlag]) -> list[
                 r.model_dump(
                     include={
                         "related",
+                        "also_reverted",
                         "paths",
                         "asks",
                         "lines",

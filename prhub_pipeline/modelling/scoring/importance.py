@@ -886,6 +886,28 @@ def _history_raw_scores(
     ]
 
 
+def reverted_prs(
+    prs: Sequence[PullRequest], known: Mapping[int, PullRequest]
+) -> dict[int, list[int]]:
+    """`undone_prs` of `prs`, their reverts resolved (`resolve_revert`) against `known` and
+    each other."""
+    known = {**known, **{pr.number: pr for pr in prs}}
+    return undone_prs([resolve_revert(pr, known) for pr in prs], known)
+
+
+def undone_prs(
+    prepared: Sequence[PullRequest], known: Mapping[int, PullRequest]
+) -> dict[int, list[int]]:
+    """For each revert among the resolved `prepared` whose reverted PR is identified, the PRs
+    it undoes: the one its text names first, then the others a revert of several names
+    (`also_reverted`: torchtitan #3212 "Revert precompile PRs (#3107, #3178) to fix CI")."""
+    return {
+        pr.number: [pr.reverted_number, *also_reverted(pr, pr.reverted_number, known.values())]
+        for pr in prepared
+        if pr.is_revert and pr.reverted_number is not None
+    }
+
+
 # ---------------------------------------------------------------------------------------------
 # Scoring a week
 
@@ -897,18 +919,15 @@ def relanded_in_week(week: Sequence[PullRequest], known: Mapping[int, PullReques
     whenever its report is written. The calibration's history, which knows no weeks, scores
     every revert as kept: 11 reverts in 5,637 PRs of verl, torchtitan, vllm-ascend and slime."""
     candidates = {pr.number: pr for pr in week}
-    found = set()
-    for pr in week:
-        target = pr.reverted_number
-        if not pr.is_revert or target is None or target not in known:
-            continue
-        undone = [target, *also_reverted(pr, target, known.values())]
-        if all(
-            relanding(pr.number, number, {**candidates, number: known[number]}) is not None
+    return {
+        revert
+        for revert, undone in undone_prs(week, known).items()
+        if undone[0] in known
+        and all(
+            relanding(revert, number, {**candidates, number: known[number]}) is not None
             for number in undone
-        ):
-            found.add(pr.number)
-    return found
+        )
+    }
 
 
 def score_week(

@@ -30,6 +30,7 @@ from prhub_pipeline.modelling.scoring.importance import (
     is_bot,
     resolve_revert,
     reviews_by_pr,
+    undone_prs,
 )
 from prhub_pipeline.modelling.scoring.known_gaps import MAX_GAPS, deferrals, stated_gaps
 from prhub_pipeline.modelling.scoring.repeats import Repeat, repeats
@@ -58,7 +59,6 @@ from prhub_pipeline.records import (
     SettingChange,
     Severity,
 )
-from prhub_pipeline.reverts import also_reverted
 
 RISK_ORDER: tuple[RiskKind, ...] = get_args(RiskKind)  # most serious first
 SEVERITY: dict[RiskKind, Severity] = {
@@ -122,7 +122,7 @@ def flag_risks(
     known: dict[int, PullRequest] = dict(history_by_number or {})
     known.update({pr.number: pr for pr in prs})
     prepared = [resolve_revert(pr, known) for pr in prs]
-    undone = _undone(prepared, known)
+    undone = undone_prs(prepared, known)
     reverters: dict[int, PullRequest] = {}
     for pr in sorted(prepared, key=lambda pr: pr.merged_at):
         for number in undone.get(pr.number, ()):
@@ -156,6 +156,7 @@ class _FlagEvidence(TypedDict, total=False):
     """RiskFlag's evidence fields, for `_flag`'s keywords to be type-checked as RiskFlag's."""
 
     related: list[int]
+    also_reverted: list[int]
     paths: list[str]
     files: list[str]
     asks: list[ReviewAsk]
@@ -172,29 +173,6 @@ def _flag(
     pr: PullRequest, risk: RiskKind, detail: str, **evidence: Unpack[_FlagEvidence]
 ) -> RiskFlag:
     return RiskFlag(number=pr.number, risk=risk, severity=SEVERITY[risk], detail=detail, **evidence)
-
-
-def reverted_prs(
-    prs: Sequence[PullRequest], known: Mapping[int, PullRequest]
-) -> dict[int, list[int]]:
-    """For each revert among `prs` whose reverted PR is identified, the PRs it undoes: the one
-    its text names first (`resolve_revert`), then the others a revert of several names
-    (`also_reverted`: torchtitan #3212 "Revert precompile PRs (#3107, #3178) to fix CI")."""
-    known = {**known, **{pr.number: pr for pr in prs}}
-    return _undone([resolve_revert(pr, known) for pr in prs], known)
-
-
-def _undone(
-    prepared: Sequence[PullRequest], known: Mapping[int, PullRequest]
-) -> dict[int, list[int]]:
-    return {
-        pr.number: [
-            pr.reverted_number,
-            *also_reverted(pr, pr.reverted_number, known.values()),
-        ]
-        for pr in prepared
-        if pr.is_revert and pr.reverted_number is not None
-    }
 
 
 def _revert_flags(
@@ -226,7 +204,16 @@ def _revert_flags(
             related = [target.number, *reopened]
         if also:
             detail += f"; it also reverts {', '.join(f'#{n}' for n in also)}"
-        flags.append(_flag(pr, "revert", detail, related=related, paths=_top_paths(pr.files)))
+        flags.append(
+            _flag(
+                pr,
+                "revert",
+                detail,
+                related=related,
+                also_reverted=list(also),
+                paths=_top_paths(pr.files),
+            )
+        )
     reverter = reverters.get(pr.number)
     if reverter is not None:
         flags.append(
