@@ -103,8 +103,10 @@ def _parser() -> argparse.ArgumentParser:
         "--dagster-home",
         help="instance folder (default: $DAGSTER_HOME, else .dagster_home beside the config)",
     )
-    ui.add_argument("--host", default="127.0.0.1")
-    ui.add_argument("--port", type=_port_argument, default=3000)
+    ui.add_argument(
+        "--host", default="127.0.0.1", help="default: 127.0.0.1 (0.0.0.0 for other machines)"
+    )
+    ui.add_argument("--port", type=_port_argument, default=3000, help="default: 3000")
 
     sql = with_config(commands.add_parser("sql", help="run SQL on a read-only connection"))
     sql.add_argument("query", type=_query_argument, help="the SQL to run")

@@ -267,6 +267,16 @@ def test_ui_refuses_a_port_outside_1_to_65535(
     )
 
 
+def test_ui_help_gives_the_defaults_of_host_and_port(capsys: pytest.CaptureFixture[str]) -> None:
+    # README names them; a user reading `prhub ui --help` should see them too.
+    with pytest.raises(SystemExit) as exit_info:
+        main(["ui", "--help"])
+    assert exit_info.value.code == 0
+    usage = " ".join(capsys.readouterr().out.split())
+    assert "--host HOST default: 127.0.0.1 (0.0.0.0 for other machines)" in usage
+    assert "--port PORT default: 3000" in usage
+
+
 @pytest.mark.usefixtures("config", "no_dagster")
 def test_ui_refuses_a_dagster_home_that_is_a_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
