@@ -1470,3 +1470,14 @@ def test_the_models_job_drops_the_model_of_a_removed_file(
     assert summary == dg.TextMetadataValue("0 rows; dropped stale pr_total")
     names = stored(config, "SELECT table_name FROM information_schema.tables")
     assert ("pr_numbers",) in names and ("pr_total",) not in names and ("prs",) in names
+
+
+def test_one_pr_stored_under_another_timezone_is_told_as_one(
+    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In UTC-2 only the PR merged Monday 09:00 in Shanghai falls on Sunday."""
+    config = write_config(tmp_path, history.path)
+    err = refused_after_editing(
+        config, ["--week", WEEKS[1]], "Asia/Shanghai", "America/Noronha", capsys
+    )
+    assert "acme/widgets: 1 stored PR is in other weeks by America/Noronha's Mondays" in err

@@ -262,8 +262,9 @@ def refuse_other_timezone(con: duckdb.DuckDBPyConnection, repo: str, timezone: s
     moved = prs_in_other_weeks(con, repo, timezone)
     if moved:
         number, merged_at, stored = moved[0]
+        count = "1 stored PR is" if len(moved) == 1 else f"{len(moved)} stored PRs are"
         raise SourceCheckError(
-            f"{repo}: {len(moved)} stored PRs are in other weeks by {timezone}'s Mondays than"
+            f"{repo}: {count} in other weeks by {timezone}'s Mondays than"
             f" the weeks they were stored in (#{number}, merged {merged_at:%Y-%m-%d %H:%M} UTC,"
             f" is in the week of {stored}): the weeks were stored with another `timezone`. Set"
             " it back, or keep this repository in a new `database`."
