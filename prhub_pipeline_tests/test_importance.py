@@ -551,6 +551,26 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "Adds a scorer.",
             "Adds a scorer.",
         ),
+        # A link the sentence goes on from is its subject (verl #7434), and what is left of a
+        # list item once its link is gone is only a note on it (verl #5599).
+        (
+            "t",
+            "https://github.com/o/n/pull/13 introduced a regression for vLLM.\n\n"
+            "The skip is SGLang-specific and must not be applied to vLLM.",
+            "The skip is SGLang-specific and must not be applied to vLLM.",
+        ),
+        (
+            "t",
+            "https://github.com/o/n/pull/4606 still has some issues in supporting vLLM 0.12.0.",
+            "https://github.com/o/n/pull/4606 still has some issues in supporting vLLM 0.12.0.",
+        ),
+        (
+            "t",
+            "Needs:\n- https://github.com/p/q/pull/35077 (part of the changes)\n"
+            "- https://github.com/p/q/pull/36976\n"
+            "- move the normalization out of the sender and into the receiver",
+            "Move the normalization out of the sender and into the receiver",
+        ),
         (
             "t",
             "Address the first issue in\nhttps://github.com/o/n/pull/3281#issuecomment-1\n\n"

@@ -83,9 +83,12 @@ _PROVENANCE = re.compile(
 )
 # What can open a paragraph before the author's first sentence: the template's question
 # written as a plain line rather than a heading, bare links (`https://.../issues/287, ...`) and
-# a reference sentence (`Fixes #2656 and #2899. When ...`).
+# a reference sentence (`Fixes #2656 and #2899. When ...`). A link the sentence goes on from in
+# lower case is its subject, not a lead: without it verl #7434's "<#7413's link> introduced a
+# regression for vLLM." read "Introduced a regression for vLLM.", and #5599's "<link> (part of
+# the changes)" read "(part of the changes)".
 _PARAGRAPH_LEAD = re.compile(
-    r"^(\s*what does this pr do\s*\?|\s*https?://\S+[\s,;.]*"
+    r"^(\s*what does this pr do\s*\?|\s*https?://\S++(?:(?<=[,;.])|(?!\s+(?-i:[a-z(])))[\s,;.]*"
     # "As title, move ...": the title says it; what follows is the summary.
     r"|\s*(?:as|see|same as)\s+(?:the\s+)?(?:pr\s+)?title\b(?:\s+and\s+comments?)?\s*[.,，:;。]?"
     rf"|\s*{_REFERENCE_WORD}\s*:?\s*{_REFERENCE}(?:\s*(?:,|and|&)\s*{_REFERENCE})*"
@@ -1289,8 +1292,9 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     # verl #2390): on its own, the line says what is done.
     summary = _CONTINUES.sub("", summary, count=1)
     # "move `hf_transfer` into ..." (after "As title, ") starts its sentence with a capital;
-    # an identifier ("vllm_ascend ...", "torch.compile ...") keeps its case.
-    if re.match(r"[a-z]+(?=[\s,;:]|$)", summary):
+    # an identifier ("vllm_ascend ...", "torch.compile ...") or a link (verl #4614's
+    # "https://.../pull/4606 still has some issues ...") keeps its case.
+    if re.match(r"[a-z]+(?=[\s,;]|:(?!//)|$)", summary):
         summary = summary[0].upper() + summary[1:]
     # A lead-in to the list, log or code the summary leaves out ends the line as a sentence,
     # without the words that pointed at it (`... in edge cases such as:`).
