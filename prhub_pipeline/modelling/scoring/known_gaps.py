@@ -33,10 +33,13 @@ _LATER_PR = (
     r"\b(?:follow[- ]?up|separate|future|next|later|subsequent|upcoming|dedicated|further)"
     r"(?:\s+[\w-]+)?\s+(?:PRs?|pull[- ]requests?)\b(?!\s*\(?(?:#|https?:))"
 )
+# Nor a later comment on this PR: verl #7157's "will add the training-result screenshot in a
+# follow-up PR comment" shows its results there, and leaves no work open.
+_ON_THIS_PR = r"(?!\s+(?:PR\s+)?(?:comments?|descriptions?|threads?|replies|reply)\b)"
 _DEFERS = re.compile(
-    rf"{_LATER_PR}"
+    rf"{_LATER_PR}{_ON_THIS_PR}"
     r"|\b(?:in|via|with|will\s+\w+)\s+another\s+PR\b(?!\s*\(?(?:#|https?:))"
-    r"|\b(?:in|as|for|with|via|on)\s+(?:a|the)\s+follow[- ]?ups?\b"
+    rf"|\b(?:in|as|for|with|via|on)\s+(?:a|the)\s+follow[- ]?ups?\b{_ON_THIS_PR}"
     r"|\bwill\s+follow(?:\s+up\b|\s+(?:in|later|soon|shortly)\b)"
     r"|\b(?:left|leave|defer(?:red)?|postponed?|tracked)\b[^.]{0,30}?"
     r"\b(?:later|follow[- ]?up|future)"
