@@ -614,6 +614,19 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "1. fix 3d position_ids in SFT trainer introduced in\nhttps://github.com/o/n/pull/5\n",
             "Fix 3d position_ids in SFT trainer introduced in https://github.com/o/n/pull/5",
         ),
+        # The names a short sentence acts on say what it does; a long span is pasted code.
+        (
+            "[rollout] fix: TypeError merging numpy routed_experts on partial rollout resume",
+            "Convert `routed_experts` to `numpy.ndarray`.",
+            "Convert `routed_experts` to `numpy.ndarray`.",
+        ),
+        (
+            "t",
+            "Changed `copy_to_local(self.config.model.path, use_shm)` to"
+            " `copy_to_local(self.config.model.path, use_shm=use_shm)`\n\n"
+            "Fixed two calls where use_shm was passed as positional argument",
+            "Fixed two calls where use_shm was passed as positional argument",
+        ),
         # A file's path as an item of its own is no summary; a bold item is.
         (
             "t",

@@ -627,6 +627,9 @@ _COMMAND_LINE = re.compile(r"^(?:--[A-Za-z]|\$\s+\S)")
 _TABLE_DELIMITER = re.compile(r"(?:^|\s)\|?\s*:?-{2,}:?\s*\|\s*:?-{2,}:?")
 
 
+MAX_NAME_CHARS = 30  # a code span this long names a thing; a longer one is code
+
+
 def _says_something(paragraph: str) -> bool:
     """Not a link, reference or code span with a few words around it (`Address the first issue
     in https://...`, `Follow #2815.`, a file's path), and not the rest of a title GitHub cut
@@ -637,7 +640,14 @@ def _says_something(paragraph: str) -> bool:
         or _TABLE_DELIMITER.search(paragraph)
     ):
         return False
-    words = _CODE_SPAN.sub("", _ISSUE_NUMBER.sub("", URL.sub("", paragraph)))
+    # The names a sentence acts on are what it says (verl #7158's "Convert `routed_experts` to
+    # `numpy.ndarray`."); beside no verb a name is a file's path or a list's item, and a long
+    # span is code pasted in (verl #1756's "Changed `copy_to_local(...)` to `...`").
+    acts = _AUTHOR_LEAD.match(paragraph.strip()) is not None
+    words = _CODE_SPAN.sub(
+        lambda span: "name" if acts and len(span.group()) <= MAX_NAME_CHARS else "",
+        _ISSUE_NUMBER.sub("", URL.sub("", paragraph)),
+    )
     words = _CREDIT.sub("", words).strip(" ,;.")
     enough = 40 if URL.search(paragraph) else 12
     return (
@@ -678,7 +688,7 @@ _VERBS = (
     r"|align|set|change|ensure|wire|pass|split|register|integrate|adapt|reduce|cache|defer"
     r"|upload|hardcode|revert|disable|raise|lower|pin|guard|return|keep|let|apply|install|stop"
     r"|deprecate|rewrite|rework|reorganize|speed|accelerate|validate|sync|increase|decrease"
-    r"|limit)"
+    r"|limit|convert)"
     r"(?:s|es|ed|d)?\b"
 )
 # Words by which a sentence says what is done, beside where to look (`See #2687, we skip ...`).
