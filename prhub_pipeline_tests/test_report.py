@@ -526,6 +526,53 @@ def test_the_report_says_which_earlier_pr_had_a_prs_title(
 
 
 @pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Lands #5599 again, which #7173 reverted on Apr 28."),
+        ("zh", "重新合入了 #5599 的改动（04-28 被 #7173 回退）。"),
+    ],
+)
+def test_a_pr_landing_a_change_reverted_in_an_earlier_week_says_so(lang: Lang, said: str) -> None:
+    """verl #7327 ("Reland of #5599", under a title of its own) landed again what #7173 had
+    reverted two weeks before; its week's report read it as a fix of its own."""
+    day = timedelta(days=1)
+    files = [("verl/utils/vllm/utils.py", 120, 10), ("verl/workers/rollout/vllm.py", 40, 5)]
+    landed = make_pr(
+        5599, "[megatron] fix: Qwen3.5 LoRA support", files=files, merged_at=MERGED - 21 * day
+    )
+    revert = make_pr(
+        7173,
+        'Revert "[megatron] fix: Qwen3.5 LoRA support (#5599)"',
+        files=files,
+        merged_at=MERGED - 14 * day,
+        is_revert=True,
+        reverted_number=5599,
+    )
+    again = make_pr(
+        7327,
+        "[vllm] fix: resolve .base_layer on the vLLM receiver",
+        body="Reland of #5599\n\nThe receiver now reconciles each incoming name.",
+        files=files,
+    )
+    context = context_for([*week_prs(), again], lang, history=[landed, revert])
+    ref = next(r for r in context.prs if r.number == 7327)
+    assert ref.summary.endswith(said)
+    # A re-land under the reverted PR's title names it once, by its repeat note.
+    same_title = again.model_copy(update={"title": landed.title, "body": ""})
+    context = context_for([*week_prs(), same_title], lang, history=[landed, revert])
+    ref = next(r for r in context.prs if r.number == 7327)
+    assert said not in ref.summary and ref.summary.count("#5599") == 1
+    # Nor when its summary names the change it lands again (vllm-ascend #11429).
+    said_so = again.model_copy(update={"body": "This PR reapplies #5599 after #7173 reverted it."})
+    context = context_for([*week_prs(), said_so], lang, history=[landed, revert])
+    ref = next(r for r in context.prs if r.number == 7327)
+    assert ref.summary == "This PR reapplies #5599 after #7173 reverted it."
+    # Without the revert in the history nothing is told.
+    context = context_for([*week_prs(), again], lang, history=[landed])
+    assert "7173" not in next(r for r in context.prs if r.number == 7327).summary
+
+
+@pytest.mark.parametrize(
     ("body", "shown"),
     [
         # tilelang #2545's description is one line without a stop.

@@ -219,6 +219,7 @@ def build_report_context(
         title_owners(known.values()) if background.title_index is None else background.title_index
     )
     repeated = repeats(prs, {s.number: s.pr_type for s in scores}, known)
+    landed_again = facts.relands(prs, known, window)
     refs = {
         pr.number: _pr_ref(
             repo,
@@ -232,6 +233,7 @@ def build_report_context(
             predicted=pr.number in predicted,
             unsure=unsure.get(pr.number, []),
             repeat=repeated.get(pr.number),
+            reland=landed_again.get(pr.number),
         )
         for pr in prs
     }
@@ -425,6 +427,7 @@ def _pr_ref(
     predicted: bool,
     unsure: list[str],
     repeat: Repeat | None,
+    reland: facts.Reland | None,
 ) -> PrRef:
     summary = own_references(summarize(pr.title, pr.body), repo)
     outline = None
@@ -450,9 +453,20 @@ def _pr_ref(
             summary = words.revert_summary(target, title, facts.revert_reason(pr, original))
             outline = None
     shown_summary = _with_stop(summary if outline else shorten(summary, SUMMARY_LIMIT))
+    notes = []
     if repeat is not None:
         # Two PRs under one title read as a duplicate line unless the later says it came again.
-        note = words.repeat_note(repeat)
+        notes.append(words.repeat_note(repeat))
+    # Under a title of its own, a re-land read as a change of its own (verl #7327), unless its
+    # summary names what it lands again (vllm-ascend #11429: "This PR reapplies #11155 after
+    # #11415 reverted it ...").
+    if (
+        reland is not None
+        and (repeat is None or repeat.number != reland.target)
+        and not re.search(rf"#{reland.target}\b", shown_summary)
+    ):
+        notes.append(words.reland_note(reland))
+    for note in notes:
         # An English description's closing stop wants a space even before a Chinese sentence.
         sep = " " if shown_summary[-1:].isascii() else words.sentence_sep
         shown_summary = f"{shown_summary}{sep}{note}" if shown_summary else note

@@ -24,9 +24,10 @@ from prhub_pipeline.modelling.scoring.importance import (
     file_kind,
     is_bot,
     ranked_fix_impacts,
+    reverted_target,
 )
 from prhub_pipeline.modelling.scoring.known_gaps import followed_up_by
-from prhub_pipeline.modelling.scoring.relands import relanding
+from prhub_pipeline.modelling.scoring.relands import relanding, title_words
 from prhub_pipeline.modelling.scoring.risks import RISK_ORDER, tests_noted
 from prhub_pipeline.modelling.tagging.tags import areas_of, normalise_tag, spelling_key
 from prhub_pipeline.modelling.text.pr_summaries import (
@@ -349,6 +350,61 @@ def revert_chain(
             if merged is not None and merged >= window.end_utc
             else None
         ),
+    )
+
+
+@dataclass(frozen=True)
+class Reland:
+    """A PR of the week that lands a reverted change again (`relanding`): the PR whose change it
+    is, the revert that undid it, and the day of that revert in the report's time zone."""
+
+    target: int
+    revert: int
+    reverted_on: date
+
+
+# How far back a revert's change is looked for among the week's PRs: verl #7327 landed #5599
+# again two weeks after #7173 reverted it.
+RELAND_LOOKBACK = timedelta(days=90)
+
+
+def relands(
+    prs: Sequence[PullRequest], known: Mapping[int, PullRequest], window: WeekWindow
+) -> dict[int, Reland]:
+    """The week's PRs that land again a change a revert of an earlier week undid, by number:
+    the week of the revert says so ("#7327 landed the change again on Aug 10"), and the week of
+    the re-land did not (verl #7327, 2026-08-10, read as a fix of its own). A revert of the
+    week itself tells its re-land in its chain."""
+    numbers = {pr.number for pr in prs}
+    since = window.start_utc - RELAND_LOOKBACK
+    earlier = [pr for pr in known.values() if since <= pr.merged_at < window.start_utc]
+    found: dict[int, Reland] = {}
+    for revert in sorted(earlier, key=lambda pr: (pr.merged_at, pr.number)):
+        target, reverted = reverted_target(revert, known)
+        # `relanding` reads every later PR: asked only where one of the week's could be it.
+        if target is None or reverted is None:
+            continue
+        if not any(_may_land_again(pr, reverted, revert.number) for pr in prs):
+            continue
+        again = relanding(revert.number, target, known)
+        if again is not None and again in numbers and again not in found:
+            found[again] = Reland(
+                target=target,
+                revert=revert.number,
+                reverted_on=revert.merged_at.astimezone(window.zone).date(),
+            )
+    return found
+
+
+def _may_land_again(pr: PullRequest, reverted: PullRequest, revert: int) -> bool:
+    """Whether `pr` has what one of `relanding`'s kinds of evidence needs: the reverted PR's
+    number in its description, its title's words, a revert of the revert, or half its files."""
+    files = {f.path for f in reverted.files}
+    return (
+        str(reverted.number) in pr.body
+        or (pr.is_revert and pr.reverted_number == revert)
+        or title_words(pr.title) == title_words(reverted.title)
+        or (bool(files) and 2 * len(files.intersection(f.path for f in pr.files)) >= len(files))
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from datetime import timedelta
+from functools import lru_cache
 
 from prhub_pipeline.modelling.text.pr_titles import parse_title
 from prhub_pipeline.records import PullRequest
@@ -23,13 +24,15 @@ _RELAND_LEAD = re.compile(
 )
 
 
-def title_words(title: str) -> set[str]:
+@lru_cache(maxsize=65536)
+def title_words(title: str) -> frozenset[str]:
     """A title's subject as a set of words: tags, type, `Reapply` and quotes, PR and issue
-    numbers and filler words left out."""
+    numbers and filler words left out. Cached: each week's report compares the titles of every
+    PR after a recent revert (`reporting.facts.relands`)."""
     subject = parse_title(_RELAND_LEAD.sub("", title.strip())).subject
     subject = re.sub(r"\(?#\d+\)?", " ", subject).casefold()
     words = (w.strip("-.+_") for w in re.findall(r"[\w.+-]+", subject))
-    return {w for w in words if w and not _FILLER_WORD.fullmatch(w)}
+    return frozenset(w for w in words if w and not _FILLER_WORD.fullmatch(w))
 
 
 # A title at least this similar (shared words over all words) that touches at least half the
@@ -93,8 +96,9 @@ def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int
         rf"|https?://github\.com/[\w.-]+/{name}/pull/){target}\b",
         re.IGNORECASE,
     )
+    digits = str(target)  # a cheap test before the pattern, over every later description
     for evidence in (
-        lambda pr: not pr.is_revert and says_so.search(pr.body) is not None,
+        lambda pr: not pr.is_revert and digits in pr.body and says_so.search(pr.body) is not None,
         lambda pr: (
             pr.title.strip().casefold() == title or (words and title_words(pr.title) == words)
         ),

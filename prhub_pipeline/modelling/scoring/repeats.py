@@ -60,10 +60,10 @@ def repeats(
     )
     by_words: dict[frozenset[str], list[PullRequest]] = defaultdict(list)
     for other in window:
-        by_words[frozenset(title_words(other.title))].append(other)
+        by_words[title_words(other.title)].append(other)
     found = {}
     for pr in candidates:
-        words = frozenset(title_words(pr.title))
+        words = title_words(pr.title)
         if len(words) >= REPEAT_MIN_WORDS:
             repeat = _repeat(pr, by_words[words], window, known)
             if repeat is not None:

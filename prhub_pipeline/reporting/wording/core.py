@@ -46,6 +46,7 @@ from prhub_pipeline.reporting.facts import (
     FollowUpKind,
     Period,
     PrReviewing,
+    Reland,
     RequirementChain,
     RevertChain,
     ReviewCoverage,
@@ -232,6 +233,8 @@ class Wording:
     repeat_some_files: Counted
     repeat_reverted: str
     repeat_branch: str
+    # A PR that lands a change reverted in an earlier week again (facts.Reland).
+    reland: str  # fields target, revert, day
     # A PR's changed files, when its description adds nothing to its title (ChangeOutline).
     outline_one: str  # fields lead, place
     outline_many: str  # fields lead, files, lines, where, besides
@@ -555,6 +558,12 @@ class Wording:
         if original_title is None:
             return self.reverts_pr.format(target=target)
         return self.reverts_pr_titled.format(target=target, title=original_title)
+
+    def reland_note(self, reland: Reland) -> str:
+        """The change a PR lands again, and the revert of an earlier week that undid it."""
+        return self.reland.format(
+            target=reland.target, revert=reland.revert, day=reland.reverted_on
+        )
 
     def repeat_note(self, repeat: Repeat) -> str:
         """The earlier PR that had a PR's title: when it merged, the files they share, whether

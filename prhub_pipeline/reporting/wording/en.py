@@ -161,6 +161,7 @@ EN = Wording(
     repeat_some_files=("one of these files", "{n} of these files"),
     repeat_reverted="; #{number} reverted it",
     repeat_branch="; this one is for {branch}",
+    reland="Lands #{target} again, which #{revert} reverted on {day:%b} {day.day}.",
     revert_reason="; its description says: “{reason}”",
     revert_reason_commit="; its commit message says: “{reason}”",
     outline_one="{lead}; it changes {place}.",

@@ -117,6 +117,7 @@ ZH = Wording(
     repeat_some_files="改动了其中 {n} 个文件",
     repeat_reverted="，后被 #{number} 回退",
     repeat_branch="；本 PR 合入 {branch} 分支",
+    reland="重新合入了 #{target} 的改动（{day:%m-%d} 被 #{revert} 回退）。",
     revert_reason="；回退说明：“{reason}”",
     revert_reason_commit="；回退提交信息：“{reason}”",
     outline_one="{lead}；改动了 {place}。",
