@@ -614,6 +614,14 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "1. fix 3d position_ids in SFT trainer introduced in\nhttps://github.com/o/n/pull/5\n",
             "Fix 3d position_ids in SFT trainer introduced in https://github.com/o/n/pull/5",
         ),
+        # A sentence run into the next after a name in mixed case (verl #7147).
+        (
+            "[vllm] fix: guard legacy FusedMoE loader patch",
+            "Fixes `AttributeError: 'function' object has no attribute 'weight_loader'` when"
+            " importing `verl.utils.vllm` with modular vLLM.Use latest vllm-ascend&verl&vllm.",
+            "Fixes `AttributeError: 'function' object has no attribute 'weight_loader'` when"
+            " importing `verl.utils.vllm` with modular vLLM.",
+        ),
         # The names a short sentence acts on say what it does; a long span is pasted code.
         (
             "[rollout] fix: TypeError merging numpy routed_experts on partial rollout resume",

@@ -337,12 +337,13 @@ def _item_title(line: str, text: str) -> str:
 
 
 # A sentence run into the next without a space (`adapted for modelrunnerv2.When ...`,
-# vllm-ascend #13192): a word, the period, then a word that opens sentences, never a name
-# (`torch.Tensor`, `subprocess.Popen`), so the list is closed.
+# vllm-ascend #13192; verl #7147's `with modular vLLM.Use latest ...`): a word, the period, then
+# a word that opens sentences, never a name (`torch.Tensor`, `subprocess.Popen`), so the list
+# is closed.
 _RUN_ON_SENTENCE = re.compile(
-    r"(?<![\w./])(?P<word>[a-z][a-z0-9]+)\.(?=(?:The|This|These|That|Those|There|They|It|Its|If"
-    r"|In|When|We|Our|So|But|And|Also|Other|Second|Third|Finally|Therefore|However|Then|Now"
-    r"|Add|Fix|Remove|Update|Currently|Previously|After|Before|Since|Because|Please|Note"
+    r"(?<![\w./])(?P<word>[a-z][A-Za-z0-9]+)\.(?=(?:The|This|These|That|Those|There|They|It|Its"
+    r"|If|In|When|We|Our|So|But|And|Also|Other|Second|Third|Finally|Therefore|However|Then|Now"
+    r"|Add|Fix|Remove|Update|Use|Currently|Previously|After|Before|Since|Because|Please|Note"
     r"|Otherwise|Thus|Hence|Besides|Meanwhile|Additionally|Furthermore|Moreover)\b)"
 )
 
