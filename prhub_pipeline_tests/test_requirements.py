@@ -459,9 +459,11 @@ def test_a_pyproject_that_hands_its_requirements_to_the_build_backend_removes_no
         "(makes the dependencies of pyproject.toml dynamic (the build backend reads them),"
         " no longer listing 2 requirements there; moves ray" in EN.risk_text(group)
     )
+    # An edit said with a comma of its own stands apart from the next (verl #7127's read
+    # "...，不再动态声明、python >=3.10 → ..." in Chinese).
     assert (
-        "将 pyproject.toml 的 dependencies 改为动态声明（由构建后端读取），不再在其中列出 2 个依赖"
-        in (ZH.risk_text(group))
+        "将 pyproject.toml 的 dependencies 改为动态声明（由构建后端读取），"
+        "不再在其中列出 2 个依赖；将 ray 从" in (ZH.risk_text(group))
     )
     # And back: listing them again adds none either.
     back = config_file_diffs(

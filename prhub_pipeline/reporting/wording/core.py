@@ -1239,8 +1239,13 @@ class Wording:
             _tight(describe(edit, self.requirements, named_path=named))
             for edit in edits[:MAX_SETTINGS]
         ]
+        # An edit with a list or a comma of its own stands apart from the next: Chinese joins
+        # with `、`, and verl #7127's "...，不再动态声明、python >=3.10 → ..." ran on.
+        commas = (self.list_sep, self.requirements.part_sep)
         separator = (
-            self.requirement_sep if any(self.list_sep in text for text in shown) else self.list_sep
+            self.requirement_sep
+            if any(comma in text for text in shown for comma in commas)
+            else self.list_sep
         )
         listed = separator.join(shown) + self._more(len(edits), MAX_SETTINGS)
         return self.requirement_changes.format(list=listed)
