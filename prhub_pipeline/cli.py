@@ -15,6 +15,9 @@ from prhub_pipeline.records import LANGS
 from prhub_pipeline.warehouse import WarehouseError
 from prhub_pipeline.weeks import iter_weeks, last_complete_week, parse_week
 
+# A shell's exit status for a command stopped by Ctrl-C (128 + SIGINT).
+INTERRUPTED_EXIT = 130
+
 
 class UsageError(Exception):
     """The command line asks for something that cannot be done; the message says why."""
@@ -157,7 +160,7 @@ def _materialize(args: argparse.Namespace, settings: Settings, config_path: Path
     from prhub_pipeline.defs.runner import materialize_weeks
 
     failed = False
-    for repo in repos:
+    for index, repo in enumerate(repos):
         weeks = [week for week in iter_weeks(first, last) if week >= repo.start]
         if not weeks:
             print(f"{repo.name}: nothing to do, its history starts {repo.start}")
@@ -166,6 +169,18 @@ def _materialize(args: argparse.Namespace, settings: Settings, config_path: Path
         outcome = materialize_weeks(
             config_path, repo.name, weeks, progress=print, dagster_log=args.verbose
         )
+        if outcome.interrupted:
+            # Each week is stored whole or not at all; what the run had not reached keeps what
+            # was stored before, and running the command again completes it.
+            skipped = ", ".join(r.name for r in repos[index + 1 :])
+            print(
+                f"prhub: {repo.name}: {outcome.error}; weeks it had not finished keep what was"
+                " stored before: run the command again"
+                + (f"; not started: {skipped}" if skipped else ""),
+                file=sys.stderr,
+                flush=True,
+            )
+            return INTERRUPTED_EXIT
         if not outcome.success:
             failed = True
             hint = "" if args.verbose else " (--verbose shows Dagster's log and the traceback)"
@@ -327,6 +342,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _stop_writing_stdout()
         return 0
+    except KeyboardInterrupt:
+        # Ctrl-C outside a Dagster step (loading, between runs): one line, not a traceback.
+        print("prhub: interrupted", file=sys.stderr)
+        return INTERRUPTED_EXIT
     except (ConfigError, UsageError, WarehouseError) as exc:
         print(f"prhub: {exc}", file=sys.stderr)
         return 2

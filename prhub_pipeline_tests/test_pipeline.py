@@ -19,7 +19,7 @@ from dagster._utils.error import SerializableErrorInfo
 
 from prhub_pipeline.cli import main
 from prhub_pipeline.config import load_settings
-from prhub_pipeline.defs import build_definitions
+from prhub_pipeline.defs import analysis_assets, build_definitions
 from prhub_pipeline.defs.analysis_assets import _classifier_metadata, _modules_metadata
 from prhub_pipeline.defs.definitions import WEEKLY_JOB
 from prhub_pipeline.defs.ingest_assets import _ingest_metadata
@@ -420,6 +420,51 @@ def test_a_missing_clone_stops_only_its_own_repository(
     ) in err
     assert stored(config, "SELECT repo, count(*) FROM prs GROUP BY 1") == [("acme/widgets", 3)]
     assert main(["sql", "--config", str(config), "SELECT count(*) AS n FROM weekly_reports"]) == 0
+
+
+def test_ctrl_c_stops_the_whole_command_in_one_line(
+    history: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl-C during a repository's reports said `weekly_report: dagster._core.errors.
+    DagsterExecutionInterruptedError`, then went on with the next repository, rc 1."""
+    config = write_config(tmp_path, history.path)
+    other = GitRepo(tmp_path / "other")
+    commit_core_fixes(other, [(7, "2026-05-05", None)])
+    add_git_repo(config, "acme/other", other.path, "2026-05-04")
+
+    def ctrl_c(*_: object) -> list[object]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(analysis_assets, "report_weeks", ctrl_c)
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[0]]) == 130
+    out, err = capsys.readouterr()
+    assert err == (
+        "prhub: acme/widgets: interrupted during analysis (weekly_report); weeks it had not"
+        " finished keep what was stored before: run the command again; not started:"
+        " acme/other\n"
+    )
+    assert "acme/other:" not in out
+    assert stored(config, "SELECT DISTINCT repo FROM prs") == [("acme/widgets",)]
+
+
+def test_ctrl_c_outside_a_run_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = write_config(tmp_path, tmp_path)
+
+    def ctrl_c(*_: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("prhub_pipeline.cli.last_complete_week_now", ctrl_c)
+    try:
+        code = main(["materialize", "--config", str(config)])
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C left main() as a traceback")
+    assert code == 130
+    assert capsys.readouterr().err == "prhub: interrupted\n"
 
 
 def test_a_run_of_several_repositories_checks_every_clone_before_writing_any(

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import dagster as dg
+from dagster._core.execution.plan.objects import ErrorSource
 from pydantic import BaseModel
 
 from prhub_pipeline.config import load_settings
@@ -33,6 +34,8 @@ class RunOutcome(BaseModel):
     run_ids: list[str]
     success: bool
     error: str | None = None
+    # Stopped by Ctrl-C: the caller stops too, rather than going on with other repositories.
+    interrupted: bool = False
 
 
 def _instance(config_path: Path) -> dg.DagsterInstance:
@@ -60,6 +63,16 @@ def _failure(result: dg.ExecuteInProcessResult) -> str:
             message = _QUALIFIED_ERROR.sub("", error.message.strip().splitlines()[0])
             return f"{event.step_key}: {message}"
     return "the run failed"
+
+
+def _interrupted_step(result: dg.ExecuteInProcessResult) -> str | None:
+    """The step a Ctrl-C stopped, or None: Dagster catches the interrupt in the step and ends
+    the run as failed, so the command went on with the next repository and said only
+    `weekly_report: dagster._core.errors.DagsterExecutionInterruptedError`."""
+    for event in result.all_events:
+        if event.is_step_failure and event.step_failure_data.error_source == ErrorSource.INTERRUPT:
+            return event.step_key
+    return None
 
 
 # `prhub_pipeline.sources.git.GitSourceError: ...` -> `GitSourceError: ...`
@@ -129,10 +142,20 @@ def materialize_weeks(
             for asset, summary in _summaries(result).items():
                 progress(f"  {asset}: {summary}")
             if not result.success:
-                error = f"{stage} failed: {_failure(result)}"
+                stopped = _interrupted_step(result)
+                error = (
+                    f"interrupted during {stage} ({stopped})"
+                    if stopped
+                    else f"{stage} failed: {_failure(result)}"
+                )
                 progress(f"  {error}")
                 return RunOutcome(
-                    repo=repo, weeks=list(weeks), run_ids=run_ids, success=False, error=error
+                    repo=repo,
+                    weeks=list(weeks),
+                    run_ids=run_ids,
+                    success=False,
+                    error=error,
+                    interrupted=stopped is not None,
                 )
     settings = load_settings(config_path)
     with connect(settings.database, read_only=True) as con:
