@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 import subprocess
 import sys
 import time
@@ -438,3 +439,28 @@ def test_a_file_that_is_no_warehouse_says_so(tmp_path: Path) -> None:
     database.write_bytes(bytes(range(256)) * 200)
     with pytest.raises(WarehouseError, match="not a valid DuckDB database file"):
         run_query(database, "SELECT 1")
+
+
+def test_a_sqlite_file_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    """DuckDB opens SQLite files through an extension it downloads: `database` naming one
+    failed as "Failed to download extension sqlite_scanner" (and, with a network, would have
+    had the pipeline's tables migrated into it)."""
+    database = tmp_path / "prhub.duckdb"
+    with sqlite3.connect(database) as other:
+        other.execute("CREATE TABLE notes (text TEXT)")
+    data = database.read_bytes()
+    for read_only in (False, True):
+        with (
+            pytest.raises(
+                WarehouseError,
+                match=re.escape(
+                    f"cannot open warehouse {database}: it is not a valid DuckDB database file"
+                    " (it is a SQLite database)"
+                ),
+            ),
+            connect(database, read_only=read_only),
+        ):
+            pass
+    with pytest.raises(WarehouseError, match="it is a SQLite database"):
+        run_query(database, "SELECT 1")
+    assert database.read_bytes() == data

@@ -149,6 +149,31 @@ def _raise_if_damaged(path: Path, exc: duckdb.Error) -> None:
         ) from exc
 
 
+# Every DuckDB file carries this magic after its header's 8-byte checksum.
+DUCKDB_MAGIC = b"DUCK"
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _refuse_other_formats(path: Path) -> None:
+    """Raise WarehouseError when `path` holds a file that is not DuckDB's. DuckDB opens a
+    SQLite file through its sqlite extension, which it downloads when missing: `database`
+    pointing at a SQLite file tried to download it (here: "Failed to download extension
+    sqlite_scanner", no word of SQLite), and with a network it would have opened the file and
+    migrated the pipeline's tables into it."""
+    try:
+        with path.open("rb") as file:
+            header = file.read(16)
+    except OSError:
+        return  # a folder, an unreadable file: DuckDB's own error names it
+    if len(header) < 12 or header[8:12] == DUCKDB_MAGIC:
+        return  # too short to tell: DuckDB refuses it
+    kind = " (it is a SQLite database)" if header.startswith(SQLITE_MAGIC) else ""
+    raise WarehouseError(
+        f"cannot open warehouse {path}: it is not a valid DuckDB database file{kind}; point"
+        " `database` at the warehouse, or at a new file to create one"
+    )
+
+
 def _open(
     path: Path,
     read_only: bool,
@@ -156,6 +181,7 @@ def _open(
     sandboxed: bool,
     on_wait: Callable[[str], None],
 ) -> duckdb.DuckDBPyConnection:
+    _refuse_other_formats(path)
     started = time.monotonic()
     deadline = started + lock_timeout
     delay = 0.05
