@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import copy
+import json
 from datetime import date
 from pathlib import Path
 
+import httpx
 import pytest
 
 from prhub_pipeline.config import GitHubConfig
@@ -30,6 +33,7 @@ from prhub_pipeline_tests.github_fake import (
 )
 from prhub_pipeline_tests.test_github_client import (
     REPO,
+    RESPONSES,
     SIZES,
     TOKEN,
     WINDOW,
@@ -91,6 +95,37 @@ def test_a_fetched_week_round_trips_through_duckdb(tmp_path: Path, source: str) 
         len(data.comments),
     )
     assert TOKEN.encode() not in database.read_bytes()
+
+
+def test_text_github_cut_inside_an_emoji_is_stored_with_a_replacement_character(
+    tmp_path: Path,
+) -> None:
+    """A title, body or comment ending in half a surrogate pair (`\\ud83d`, text cut inside
+    an emoji) failed the whole week as DuckDB's "cannot encode str as UTF-8", naming no PR,
+    on every run."""
+    responses = copy.deepcopy(RESPONSES)
+    pr = responses["search"]["data"]["search"]["nodes"][1]
+    pr["title"] = "[docs] fix: typo \U0001f600 cut \ud83d"
+    pr["body"] = "\udc00 whole pairs stay whole: \U0001f600"
+    pr["comments"]["nodes"][0]["body"] = "\ud83d"
+
+    def escaped(request: httpx.Request) -> httpx.Response:
+        # GitHub escapes what is not ASCII, as json.dumps does; httpx's json= cannot encode a
+        # lone surrogate at all.
+        query = json.loads(request.content)["query"]
+        page = responses["search" if "SearchMergedPullRequests" in query else "follow_ups"]
+        return httpx.Response(
+            200, content=json.dumps(page), headers={"content-type": "application/json"}
+        )
+
+    with make_client(escaped) as client:
+        week = fetch_week(client, REPO, WINDOW, page_sizes=SIZES)
+    store(tmp_path / "warehouse.duckdb", week)
+    with connect(tmp_path / "warehouse.duckdb") as con:
+        [second] = [pr for pr in read_prs(con, REPO, WEEK) if pr.number == 7002]
+        assert second.title == "[docs] fix: typo \U0001f600 cut \ufffd"
+        assert second.body == "\ufffd whole pairs stay whole: \U0001f600"
+        assert read_review_data(con, REPO, WEEK).comments[0].body == "\ufffd"
 
 
 def test_review_tables_answer_sql_questions(tmp_path: Path) -> None:

@@ -30,6 +30,10 @@ GRAPHQL_TIMEOUT_MESSAGES = (
     "Something went wrong while executing your query",
     "We couldn't respond to your request in time",
 )
+# JSON's escape of half a UTF-16 surrogate pair (`\ud83d`); json.loads joins a whole pair into
+# one character and leaves a lone half in the string.
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # A token is printable ASCII without spaces (GitHub's are `ghp_` and base62).
 TOKEN_PATTERN = re.compile(r"[\x21-\x7e]+")
 BACKOFF_BASE_SECONDS = 1.0
@@ -316,6 +320,8 @@ class GitHubClient:
             raise GitHubResponseError(
                 f"GitHub answered {context} with a JSON {type(body).__name__}"
             )
+        if SURROGATE_ESCAPE.search(response.text):
+            body = _without_lone_surrogates(body)
         errors = body.get("errors")
         if errors and all(
             isinstance(e, dict)
@@ -336,6 +342,20 @@ class GitHubClient:
         if not isinstance(body.get("data"), dict):
             raise GitHubResponseError(f"GitHub answered {context} without data")
         return body
+
+
+def _without_lone_surrogates(value: Any) -> Any:
+    """`value` with each lone surrogate in its strings replaced by U+FFFD. GitHub passes on
+    text cut inside an emoji (a title or body written through the API): no UTF-8 holds a lone
+    half, so DuckDB refused the whole week ("cannot encode str as UTF-8, surrogate '\\ud83d'"),
+    naming no PR, on every run."""
+    if isinstance(value, str):
+        return LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_without_lone_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _without_lone_surrogates(item) for key, item in value.items()}
+    return value
 
 
 def _checked_token(token: str | None, token_env: str) -> str:
