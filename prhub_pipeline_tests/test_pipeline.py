@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import dagster as dg
 import duckdb
@@ -1199,6 +1200,39 @@ def test_report_files_a_run_could_not_write_name_the_week_and_are_tidied_next_ru
     monkeypatch.undo()
     assert main(args) == 0
     assert (folder / "2026-05-04.en.md").is_file()
+
+
+def test_report_files_a_range_could_not_write_name_every_week_left_to_run(
+    history: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A disk that filled up at the second week of four said "run the week again": the two
+    weeks after it were never reported, and running that week alone left them so."""
+    config = write_config(tmp_path, history.path)
+    args = ["materialize", "--config", str(config), "--week", WEEKS[0], "--through", WEEKS[-1]]
+    write_files = report_stage.write_report_files
+    calls: list[date] = []
+
+    def full_at_the_second_week(*args: Any, **kwargs: Any) -> list[Path]:
+        calls.append(args[2])
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return write_files(*args, **kwargs)
+
+    monkeypatch.setattr(report_stage, "write_report_files", full_at_the_second_week)
+    assert main(args) == 1
+    assert (
+        f"week {WEEKS[1]}: its report is stored, but its files in"
+        f" {tmp_path / 'reports' / 'acme' / 'widgets'} could not all be written (No space left"
+        f" on device), so some may be an earlier run's, and weeks {WEEKS[2]} to {WEEKS[3]} were"
+        f" not reported: run weeks {WEEKS[1]} to {WEEKS[3]} again"
+    ) in capsys.readouterr().err
+    assert stored(config, "SELECT DISTINCT week_start::VARCHAR FROM weekly_reports ORDER BY 1") == [
+        (WEEKS[0],),
+        (WEEKS[1],),
+    ]
 
 
 def test_a_run_whose_materialize_process_died_is_marked_failed() -> None:

@@ -182,10 +182,19 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                     index_lang=settings.language,
                 )
             except OSError as exc:
+                # A range stops here: its later weeks keep an earlier run's reports, or none,
+                # and running this week alone again (as the error said) left them so.
+                unreported = windows[windows.index(window) + 1 :]
+                rerun = (
+                    f", and weeks {unreported[0].week_start} to {unreported[-1].week_start} were"
+                    f" not reported: run weeks {week} to {unreported[-1].week_start} again"
+                    if unreported
+                    else ": run the week again"
+                )
                 raise ReportDirError(
                     f"week {week}: its report is stored, but its files in {folder} could not"
-                    f" all be written ({exc.strerror or exc}), so some may be an earlier run's:"
-                    " run the week again"
+                    f" all be written ({exc.strerror or exc}), so some may be an earlier run's"
+                    f"{rerun}"
                 ) from None
             default = next(r for r in rendered if r.lang == settings.language)
             results.append(
