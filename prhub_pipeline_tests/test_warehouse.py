@@ -164,6 +164,20 @@ def test_other_partitions_are_untouched(tmp_path: Path) -> None:
         assert [pr.number for pr in read_prs(con, "acme/widgets")] == [1]
 
 
+def test_a_warehouse_whose_folder_cannot_be_made_names_it(tmp_path: Path) -> None:
+    """`database: prhub.yaml/w.duckdb` failed a materialize as "FileExistsError: [Errno 17]
+    File exists: '.../prhub.yaml'", naming neither the warehouse nor the setting."""
+    in_the_way = tmp_path / "prhub.yaml"
+    in_the_way.write_text("database: prhub.yaml/w.duckdb\n", "utf-8")
+    database = in_the_way / "w.duckdb"
+    with pytest.raises(WarehouseError) as raised, connect(database):
+        pass
+    assert str(raised.value) == (
+        f"cannot create warehouse {database}: its folder {in_the_way} cannot be made"
+        f" (File exists: {in_the_way}); check `database`"
+    )
+
+
 def test_read_only_needs_an_existing_file(tmp_path: Path) -> None:
     with (
         pytest.raises(WarehouseError, match="does not exist yet"),

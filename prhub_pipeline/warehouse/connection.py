@@ -258,7 +258,15 @@ def connect(
     if lock_timeout is None:
         lock_timeout = READER_LOCK_SECONDS if sandboxed else WRITER_LOCK_SECONDS
     if not read_only:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            # Said bare, "FileExistsError: [Errno 17] File exists: 'prhub.yaml'" named neither
+            # the warehouse nor `database`.
+            raise WarehouseError(
+                f"cannot create warehouse {path}: its folder {path.parent} cannot be made"
+                f" ({exc.strerror}: {exc.filename}); check `database`"
+            ) from None
     con = _open(path, read_only, lock_timeout, sandboxed, on_wait)
     try:
         try:
