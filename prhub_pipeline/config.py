@@ -344,6 +344,9 @@ class GitHubConfig(StrictModel):
 
 class RepoConfig(StrictModel):
     name: str
+    # Names its weeks were stored under before a rename (verl: volcengine/verl): ingest moves
+    # them to `name`, since GitHub searches the new name only and the old one is refused.
+    former_names: list[str] = Field(default_factory=list)
     source: Literal["git", "github"]
     git_path: ConfigPath | None = None
     branch: str | None = None  # default: the clone's HEAD
@@ -360,6 +363,22 @@ class RepoConfig(StrictModel):
         if not REPO_NAME_PATTERN.fullmatch(name):
             raise ValueError(f"{name!r} is not a repository name of the form OWNER/NAME")
         return name
+
+    @field_validator("former_names")
+    @classmethod
+    def _former_names(cls, names: list[str]) -> list[str]:
+        for position, name in enumerate(names):
+            if not REPO_NAME_PATTERN.fullmatch(name):
+                raise ValueError(
+                    f"{position}: {name!r} is not a repository name of the form OWNER/NAME"
+                )
+        return names
+
+    @model_validator(mode="after")
+    def _former_names_are_others(self) -> RepoConfig:
+        if any(former.lower() == self.name.lower() for former in self.former_names):
+            raise ValueError(f"former_names lists {self.name}, the repository's own name")
+        return self
 
     @field_validator("branch")
     @classmethod
@@ -475,6 +494,21 @@ class Settings(StrictModel):
         if twice:
             case = " (GitHub's repository names ignore case)" if " and " in "".join(twice) else ""
             raise ValueError(f"repository listed twice: {', '.join(twice)}{case}")
+        # A former name still configured, or claimed twice, would move one repository's weeks
+        # into another's.
+        claimed: dict[str, str] = {}
+        for repo in repos:
+            for former in repo.former_names:
+                if former.lower() in spellings:
+                    raise ValueError(
+                        f"{repo.name}: former name {former} is a configured repository's name"
+                    )
+                if former.lower() in claimed:
+                    raise ValueError(
+                        f"former name {former} is listed by {claimed[former.lower()]} and"
+                        f" {repo.name}"
+                    )
+                claimed[former.lower()] = repo.name
         return repos
 
     @property

@@ -205,6 +205,41 @@ def test_duplicate_repositories_are_rejected(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("former", "message"),
+    [
+        ("[verl]", r":7: repos\.0\.former_names: 0: 'verl' is not a repository name"),
+        ("[Verl-Project/VERL]", r":6: repos\.0: .*former_names lists verl-project/verl, the"),
+        # Its weeks would be moved into the other repository's.
+        ("[acme/other]", r"repos: verl-project/verl: former name acme/other is a configured"),
+    ],
+)
+def test_a_former_name_must_name_another_repository_no_longer_configured(
+    tmp_path: Path, former: str, message: str
+) -> None:
+    (tmp_path / "clone").mkdir()
+    other = VALID.split("repos:\n", 1)[1].replace("verl-project/verl", "acme/other")
+    text = VALID.replace(
+        "  - name: verl-project/verl\n",
+        f"  - name: verl-project/verl\n    former_names: {former}\n",
+    )
+    with pytest.raises(ConfigError, match=message):
+        load_settings(write(tmp_path, text + other))
+
+
+def test_a_former_name_is_claimed_by_one_repository(tmp_path: Path) -> None:
+    (tmp_path / "clone").mkdir()
+    entry = VALID.split("repos:\n", 1)[1].replace(
+        "  - name: verl-project/verl\n", "  - name: verl-project/verl\n    former_names: [a/b]\n"
+    )
+    head = VALID.split("repos:\n", 1)[0] + "repos:\n"
+    assert load_settings(write(tmp_path, head + entry)).repos[0].former_names == ["a/b"]
+    with pytest.raises(
+        ConfigError, match=r"repos: former name a/b is listed by verl-project/verl and x/verl"
+    ):
+        load_settings(write(tmp_path, head + entry + entry.replace("verl-project", "x")))
+
+
+@pytest.mark.parametrize(
     ("start", "message"),
     [
         # YAML reads it as a timestamp, and PyYAML's date() raised a bare ValueError.

@@ -563,6 +563,54 @@ def test_a_repository_renamed_in_the_config_is_not_stored_twice(
     ) in err
 
 
+def test_a_renamed_repository_moves_its_weeks_to_its_new_name(
+    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """GitHub searches a renamed repository under its new name only (verl: volcengine/verl, now
+    verl-project/verl), and the new name was refused while weeks were stored under the old one
+    ("Keep the name acme/widgets"): a repository GitHub renamed could be run under neither."""
+    config = write_config(tmp_path, history.path)
+    assert (
+        main(["materialize", "--config", str(config), "--week", WEEKS[0], "--through", WEEKS[1]])
+        == 0
+    )
+    count_rows = (
+        "SELECT repo, (SELECT count(*) FROM prs p WHERE p.repo = r.repo),"
+        " (SELECT count(*) FROM pr_scores s WHERE s.repo = r.repo),"
+        " (SELECT count(*) FROM weekly_reports w WHERE w.repo = r.repo)"
+        " FROM (SELECT DISTINCT repo FROM prs) r"
+    )
+    assert stored(config, count_rows) == [("acme/widgets", 6, 6, 4)]
+    renamed = config.read_text("utf-8").replace("name: acme/widgets", "name: acme/gadgets")
+    config.write_text(renamed, "utf-8")
+    capsys.readouterr()
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[2]]) == 1
+    assert (
+        "If acme/widgets was renamed acme/gadgets, add `former_names: [acme/widgets]` to"
+        " acme/gadgets's entry: its weeks move to the new name."
+    ) in capsys.readouterr().err
+    config.write_text(
+        renamed.replace(
+            "name: acme/gadgets\n", "name: acme/gadgets\n    former_names: [acme/widgets]\n"
+        ),
+        "utf-8",
+    )
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[2]]) == 0
+    assert (
+        f"2 weeks stored under acme/widgets ({WEEKS[0]} .. {WEEKS[1]}) moved to acme/gadgets"
+    ) in capsys.readouterr().out
+    assert stored(config, count_rows) == [("acme/gadgets", 9, 9, 6)]
+    with duckdb.connect(str(load_settings(config).database), read_only=True) as con:
+        tables = con.execute(
+            "SELECT table_name FROM information_schema.columns WHERE column_name = 'repo'"
+        ).fetchall()
+        for (table,) in tables:
+            assert con.execute(
+                f"SELECT count(*) FROM {table} WHERE repo = 'acme/widgets'"
+            ).fetchall() == [(0,)], table
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[2]]) == 0  # moved once
+
+
 def test_a_week_after_a_clone_that_failed_to_update_is_refused(
     history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -22,6 +22,7 @@ from prhub_pipeline.warehouse import (
 )
 from prhub_pipeline.warehouse.connection import _migration_files, schema_version, transaction
 from prhub_pipeline.warehouse.modules import module_tables
+from prhub_pipeline.warehouse.partitions import move_repository
 from prhub_pipeline.warehouse.prs import config_diff_tables, pr_tables, read_config_diffs, read_prs
 from prhub_pipeline.warehouse.quality import check_modules, check_raw_prs, check_scores
 from prhub_pipeline.warehouse.query import run_query
@@ -478,3 +479,22 @@ def test_a_sqlite_file_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
     with pytest.raises(WarehouseError, match="it is a SQLite database"):
         run_query(database, "SELECT 1")
     assert database.read_bytes() == data
+
+
+def test_a_week_stored_under_a_former_name_and_the_new_one_moves_nothing(
+    tmp_path: Path,
+) -> None:
+    """Which name's rows of a week are right is for the user to say; the rest stays put."""
+    database = empty_warehouse(tmp_path / "w.duckdb")
+    with connect(database) as con:
+        replace_partition(con, "acme/widgets", WEEK, pr_tables(WEEK, [make_pr(1)]))
+        gadget = make_pr(2).model_copy(update={"repo": "acme/gadgets"})
+        replace_partition(con, "acme/gadgets", WEEK, pr_tables(WEEK, [gadget]))
+        with pytest.raises(
+            WarehouseError,
+            match=f"^acme/gadgets: week {WEEK} is stored under both acme/widgets",
+        ):
+            move_repository(con, "acme/widgets", "acme/gadgets")
+        rows = "SELECT repo, number FROM prs ORDER BY 2"
+        assert con.execute(rows).fetchall() == [("acme/widgets", 1), ("acme/gadgets", 2)]
+        assert move_repository(con, "acme/nothing", "acme/gadgets") == []

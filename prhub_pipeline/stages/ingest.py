@@ -47,6 +47,7 @@ from prhub_pipeline.warehouse.github import (
     read_landing_pages,
     review_tables,
 )
+from prhub_pipeline.warehouse.partitions import move_repository
 from prhub_pipeline.warehouse.prs import (
     config_diff_tables,
     late_pr_tables,
@@ -90,6 +91,8 @@ class WeekIngest(BaseModel):
     # Reported weeks before the run's that the source has PRs (`late_prs`) or version tags
     # (`record_late_release_tags`) for that they lack.
     late_prs: str | None = None
+    # Weeks stored under a former name of the repository, moved to its name (`former_names`).
+    moved: str | None = None
 
 
 class WeekReviews(BaseModel):
@@ -119,6 +122,7 @@ def ingest_summary(results: Sequence[WeekIngest]) -> str:
     notes += [f"week {r.window.key}: {r.unread_config}" for r in results if r.unread_config]
     notes += dict.fromkeys(r.clone_behind for r in results if r.clone_behind)
     notes += dict.fromkeys(r.late_prs for r in results if r.late_prs)
+    notes += dict.fromkeys(r.moved for r in results if r.moved)
     cut = sum(r.github.truncated_file_lists for r in results if r.github is not None)
     if cut:
         # GitHub lists a PR's first 3,000 files: the rest are in no table, tag or flag.
@@ -238,20 +242,44 @@ def refuse_losing(
 
 
 def refuse_stored_elsewhere(
-    con: duckdb.DuckDBPyConnection, repo: str, prs: Sequence[PullRequest]
+    con: duckdb.DuckDBPyConnection,
+    repo: str,
+    prs: Sequence[PullRequest],
+    configured: Collection[str],
 ) -> None:
     """Raise SourceCheckError when PRs with these merge commits are stored under another
     repository's name: the same repository renamed in the config, or a clone of it, whose PRs
-    would be stored twice (verl renamed: 86 PRs under each name, its models learning half)."""
+    would be stored twice (verl renamed: 86 PRs under each name, its models learning half).
+    A name no longer `configured` is told how to move its weeks: GitHub searches a renamed
+    repository under its new name only, so keeping the old one is no way out."""
     shas = [pr.merge_commit_sha for pr in prs if pr.merge_commit_sha]
     elsewhere = repos_with_merge_commits(con, repo, shas) if shas else {}
     if elsewhere:
         other, numbers = next(iter(elsewhere.items()))
+        way_out = (
+            f" Keep the name {other}, or store {repo} in a new `database`."
+            if other in configured
+            else f" If {other} was renamed {repo}, add `former_names: [{other}]` to {repo}'s"
+            " entry: its weeks move to the new name. Else store it in a new `database`."
+        )
         raise SourceCheckError(
             f"{repo}: {len(numbers)} of its PRs (e.g. #{numbers[0]}) are stored under {other}"
             " already, with the same merge commits: the same repository under another name."
-            f" Keep the name {other}, or store {repo} in a new `database`."
+            + way_out
         )
+
+
+def adopt_former_names(con: duckdb.DuckDBPyConnection, repo: RepoConfig) -> str | None:
+    """Move the weeks stored under the repository's `former_names` to its name; say which."""
+    told = []
+    for former in repo.former_names:
+        weeks = move_repository(con, former, repo.name)
+        if weeks:
+            told.append(
+                f"{counted(len(weeks), 'week')} stored under {former} ({weeks[0]} .. {weeks[-1]})"
+                f" moved to {repo.name}; their reports name {former} until they run again"
+            )
+    return "; ".join(told) or None
 
 
 def refuse_other_timezone(con: duckdb.DuckDBPyConnection, repo: str, timezone: str) -> None:
@@ -347,7 +375,10 @@ def _ingest_git(
         diffs_by_pr[diff.pr_number].append(diff)
     results = []
     with connect(settings.database) as con:
-        refuse_stored_elsewhere(con, repo.name, prs)
+        # The weeks read again before the run's too: a new week under a renamed repository's
+        # new name shares no PR with the old name's weeks, and was stored apart from them.
+        again = [pr for w in earlier for pr in by_week.get(w.week_start, [])]
+        refuse_stored_elsewhere(con, repo.name, [*again, *prs], configured_names(settings))
         read = {w.week_start: by_week.get(w.week_start, []) for w in windows}
         refuse_losing(con, repo, read, history.branch_commits)
         refuse_emptying(con, repo.name, read)  # of what another source stored too
@@ -544,7 +575,7 @@ def _ingest_github(
                 *pushed_commit_tables(window.week_start, []),
             ]
             with connect(settings.database) as con:
-                refuse_stored_elsewhere(con, repo.name, week.prs)
+                refuse_stored_elsewhere(con, repo.name, week.prs, configured_names(settings))
                 refuse_emptying(con, repo.name, {window.week_start: week.prs})
                 tables += release_tables(
                     con,
@@ -568,6 +599,10 @@ def _ingest_github(
     return results
 
 
+def configured_names(settings: Settings) -> set[str]:
+    return {repo.name for repo in settings.repos}
+
+
 def check_source(settings: Settings, repo: RepoConfig) -> None:
     """What can be known of a repository's source before reading it: a git clone that is
     missing or is none fails here, before a run of several repositories writes any of them."""
@@ -585,10 +620,13 @@ def ingest_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
     # reports would tell the weeks as they were.
     prepare_report_dir(settings.reports_dir, repo.name)
     with connect(settings.database) as con:
+        moved = adopt_former_names(con, repo)
         refuse_other_timezone(con, repo.name, settings.timezone)
     if repo.source == "github":
-        return _ingest_github(settings, repo, windows)
-    return _ingest_git(settings, repo, windows)
+        results = _ingest_github(settings, repo, windows)
+    else:
+        results = _ingest_git(settings, repo, windows)
+    return [result.model_copy(update={"moved": moved}) for result in results]
 
 
 def store_review_weeks(

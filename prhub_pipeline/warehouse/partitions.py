@@ -1,5 +1,5 @@
 """Partition writes: delete one (repo, week) partition's rows and bulk insert the new ones,
-for several tables at once, in a single transaction."""
+for several tables at once, in a single transaction; and moving a renamed repository's rows."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import duckdb
 
-from prhub_pipeline.warehouse.connection import WarehouseError, transaction
+from prhub_pipeline.warehouse.connection import WarehouseError, pipeline_tables, transaction
 
 
 @dataclass(frozen=True)
@@ -47,3 +47,50 @@ def replace_partition(
             f"writing partition {repo} {week_start.isoformat()} failed, nothing was changed: {exc}"
         ) from exc
     return written
+
+
+def move_repository(con: duckdb.DuckDBPyConnection, old: str, new: str) -> list[date]:
+    """Move every row the pipeline stored under `old` to `new`, all or nothing, and return the
+    weeks moved (none when nothing is stored under `old`). Raises WarehouseError when a week
+    or a PR is stored under both names: which of the two to keep is for the user to say."""
+    weeks_sql = (
+        "SELECT week_start FROM prs WHERE repo = ?"
+        " UNION SELECT week_start FROM weekly_reports WHERE repo = ?"
+    )
+    moved = [week for (week,) in con.execute(f"{weeks_sql} ORDER BY 1", [old, old]).fetchall()]
+    [(models,)] = con.execute("SELECT count(*) FROM module_models WHERE repo = ?", [old]).fetchall()
+    if not moved and not models:
+        return []
+    both = con.execute(
+        f"SELECT min(week_start) FROM (({weeks_sql}) INTERSECT ({weeks_sql}))",
+        [old, old, new, new],
+    ).fetchall()[0][0]
+    [(twice,)] = con.execute(
+        "SELECT min(number) FROM prs WHERE repo = ? AND number IN"
+        " (SELECT number FROM prs WHERE repo = ?)",
+        [old, new],
+    ).fetchall()
+    if both is not None or twice is not None:
+        what = f"week {both}" if both is not None else f"PR #{twice}"
+        raise WarehouseError(
+            f"{new}: {what} is stored under both {old} (a former name) and {new}, so nothing"
+            " was moved; delete that week's rows under one of the names in DuckDB, no run"
+            " holding the file, and run again"
+        )
+    tables = [
+        table
+        for (table,) in con.execute(
+            "SELECT table_name FROM information_schema.columns"
+            " WHERE table_schema = 'main' AND column_name = 'repo' ORDER BY 1"
+        ).fetchall()
+        if table in pipeline_tables()
+    ]
+    try:
+        with transaction(con):
+            for table in tables:  # names from the migrations, never from input
+                con.execute(f"UPDATE {table} SET repo = ? WHERE repo = ?", [new, old])
+    except duckdb.Error as exc:
+        raise WarehouseError(
+            f"moving the rows stored under {old} to {new} failed, nothing was changed: {exc}"
+        ) from exc
+    return moved

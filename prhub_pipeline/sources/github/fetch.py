@@ -207,10 +207,12 @@ class _WeekFetcher:
         if not isinstance(name, str):
             raise GitHubResponseError(f"GitHub answered {context} without the repository's name")
         if name.lower() != self.repo.lower():
-            # Search does not follow a rename; the stored weeks are under the configured name.
+            # Search does not follow a rename; the stored weeks are under the configured name,
+            # and `former_names` moves them to the new one.
             raise GitHubResponseError(
                 f"GitHub calls the repository {self.repo} {name} now (renamed or transferred):"
-                f" set its name in the config to {name}"
+                f" set its name in the config to {name}, with `former_names: [{self.repo}]` to"
+                " keep the weeks stored under the old name"
             )
 
     def _count(self, result: QueryResult, is_search: bool, items: int) -> None:
