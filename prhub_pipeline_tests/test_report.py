@@ -1966,6 +1966,18 @@ def test_the_trend_tables_key_changes_are_key_prs_only(lang: Lang) -> None:
     assert "#6330" not in doc_row and doc_row.endswith("| — |")
 
 
+@pytest.mark.parametrize(("lang", "between"), [("zh", "；[#6350]"), ("en", "; [#6350]")])
+def test_a_trend_rows_key_changes_are_separated_in_the_reports_language(
+    lang: Lang, between: str
+) -> None:
+    """vllm-ascend's 2026-05-11 zh table read "…moe bug on 310; #9155 Main2main 0514": an
+    English semicolon between Chinese-report cells' entries, where every other list has "；"."""
+    markdown = render_report(context_for(week_prs(), lang), lang, "md")
+    [fsdp_row] = [line for line in markdown.splitlines() if line.startswith("| FSDP |")]
+    assert between in fsdp_row
+    assert lang == "en" or "; " not in fsdp_row
+
+
 def test_the_closing_section_does_not_claim_its_labels_have_one_or_two_prs() -> None:
     """A label's group holds only the PRs grouped under it: reward had five PRs in a week whose
     "Other key changes" held two of them, so the lead must not say reward has one or two."""
