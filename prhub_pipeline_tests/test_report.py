@@ -2283,6 +2283,28 @@ def test_the_appendix_lists_modules_not_type_tags() -> None:
     assert row.split(" | ")[3] == "—"
 
 
+@pytest.mark.parametrize(
+    ("lang", "cell"), [("en", "310p, performance"), ("zh", "310p、performance")]
+)
+def test_the_appendix_lists_a_prs_modules_as_the_reports_language_lists(
+    lang: Lang, cell: str
+) -> None:
+    """vllm-ascend's 2026-05-11 zh appendix listed "310p, performance" with the English ", ",
+    where every other list of the report has "、". The tags stay as stored (a7f6941)."""
+    pr = make_pr(6801, "[Performance][310P] Optimize M-RoPE", files=[("verl/rope.py", 30, 1)])
+    MODULES[6801] = ["310p", "performance"]
+    try:
+        context = context_for([*week_prs(), pr], lang)
+    finally:
+        del MODULES[6801]
+    markdown = render_report(context, lang, "md").splitlines()
+    (row,) = [line for line in markdown if line.startswith("| [#6801]")]
+    assert row.split(" | ")[3] == cell
+    html = render_report(context, lang, "html").splitlines()
+    (row,) = [line for line in html if line.startswith("<tr>") and ">#6801</a>" in line]
+    assert f"<td>{cell}</td>" in row
+
+
 def test_a_gathered_prs_label_is_left_out_when_it_only_names_its_type() -> None:
     # vllm-ascend 2026-08-10: "performance · performance: Optimized Kernel ...".
     score = PrScore(number=1, importance=8.4, raw_score=8.4, parts={}, is_key=True, pr_type="perf")

@@ -65,6 +65,7 @@ LABELS: dict[Lang, dict[str, str]] = {
         "type": "类型",
         "modules": "模块",
         "predicted_mark": " *",
+        "names_sep": "、",
         "chart_title": "本周各模块与主题的 PR 数",
         "chart_title_top": "本周 PR 数最多的 {shown} 个模块与主题（共 {total} 个，全部见下表）",
         "no_prs": "本周没有合并的 PR。",
@@ -117,6 +118,7 @@ LABELS: dict[Lang, dict[str, str]] = {
         "type": "Type",
         "modules": "Modules",
         "predicted_mark": " *",
+        "names_sep": ", ",
         "chart_title": "PRs per module and theme this week",
         "chart_title_top": "The {shown} modules and themes with the most PRs this week"
         " (of {total}; the table lists all)",
