@@ -3130,6 +3130,13 @@ def test_the_header_the_summary_and_the_index_count_the_same_risk_flags(lang: La
     assert f'<div class="card"><b>{len(flags)}</b><span>{name}</span></div>' in html
 
 
+def test_the_chinese_risk_tally_lists_its_kinds_as_other_lists_do() -> None:
+    """vllm-ascend's 2026-05-11 read "风险标记：核心路径变更未附测试 9 项，超大变更 3 项，…" beside
+    "按类型分：新功能 15 个、修复 13 个、…": a list of counted names takes "、", as the types do."""
+    (tally,) = [p for p in context_for(week_prs(), "zh").summary if p.startswith("风险标记：")]
+    assert re.fullmatch(r"风险标记：([^，、]+ \d+ 项、)+[^，、]+ \d+ 项（详见风险观察）。", tally)
+
+
 def test_the_index_and_the_titles_name_the_iso_year() -> None:
     """Every year has a week 1, and 2024-12-30 starts week 1 of 2025: the index read "W1" for
     2024-12-30 and 2025-12-29 alike, and the titles gave no year."""

@@ -187,7 +187,7 @@ ZH = Wording(
     fix_focus_guessed=("（其中 {guessed} 个为分类器预测）", "（均为分类器预测）"),
     risk_tally="风险标记：{list}（详见风险观察）。",
     risk_tally_item="{name} {n} 项",
-    risk_tally_sep="，",
+    risk_tally_sep="、",
     summary_without_reviews="本周数据来自不含评审信息的数据源，报告未评估评审过程。",
     review_coverage=(
         "评审：{prs} 个 PR 中 {reviewed} 个经作者以外的人评审{reviewers}{approved}{threads}"
