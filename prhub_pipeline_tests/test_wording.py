@@ -995,3 +995,33 @@ def test_the_raw_score_is_shown_as_the_sum_of_its_parts() -> None:
     assert EN.basis(rounded) == (
         "6.9 = type 1.8 + size 1.7 + core paths 1.6 + fix impact 1.1 + other 0.7"
     )
+
+
+def test_sentences_of_names_and_words_put_no_space_between_chinese_words() -> None:
+    """A space the templates leave before a name stays where the name ends in Chinese:
+    vllm-ascend's 2026-08-03 read "NPU/昇腾 不作为主题统计", its 2026-07-06 "最终回到原来的
+    任意版本" and slime's 2026-06-29 "确认依赖、镜像 变更在各环境与流水线中正常工作"."""
+    between_chinese = re.compile(r"[\u4e00-\u9fff] [\u4e00-\u9fff]")
+    [subject] = ZH.subject_themes_note({"NPU/Ascend": 0.8}, 1086)
+    assert subject.startswith("NPU/昇腾不作为主题统计")
+    back = facts.RequirementChain(
+        "docs/requirements-docs.txt",
+        "openai",
+        [facts.RequirementStep(11252, "", None), facts.RequirementStep(11605, None, "")],
+    )
+    chain = ZH.risk_text(RiskGroup("dependency_change", [11252, 11605], [], 0, [], [back]))
+    assert "openai 最终回到原来的任意版本（#11252 移除" in chain
+    checks = facts.FollowUp(
+        "works_everywhere",
+        [2262, 2199],
+        facts.MAX_LISTED,
+        parts=(("dependency_change", (2262,)), ("docker_change", (2199,))),
+    )
+    [follow_up] = ZH.suggestions([checks])
+    assert follow_up.startswith(
+        "确认依赖、镜像变更在各环境与流水线中正常工作：依赖 #2262；镜像 #2199"
+    )
+    assert not any(between_chinese.search(text) for text in (subject, chain, follow_up))
+    # A name that ends in Latin letters keeps its space: "确认依赖、CI 变更".
+    ci = replace(checks, parts=(("dependency_change", (2262,)), ("ci_change", (2199,))))
+    assert ZH.suggestions([ci])[0].startswith("确认依赖、CI 变更")

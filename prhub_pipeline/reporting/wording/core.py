@@ -1070,7 +1070,8 @@ class Wording:
         names = self.join([self.display_name(name) for name in subjects])
         share = f"{round(100 * min(subjects.values()))}%"
         template = _counted(self.subject_theme, len(subjects))
-        return [template.format(names=names, share=share, n=measured_prs)]
+        # "NPU/昇腾 不作为主题统计" (vllm-ascend's 2026-08-03): a Chinese name before the verb.
+        return [_tight(template.format(names=names, share=share, n=measured_prs))]
 
     def faded_labels_note(self, names: Sequence[str]) -> list[str]:
         """One sentence naming the labels with no row for having gone from one or two PRs to
@@ -1197,8 +1198,11 @@ class Wording:
                         after=self._version(step.after),
                     )
                 )
-        return self.requirement_chain.format(
-            key=chain.key, path=chain.path, net=net, steps=self.chain_then.join(steps)
+        # "最终回到原来的 任意版本" (vllm-ascend's 2026-07-06): a version said in words.
+        return _tight(
+            self.requirement_chain.format(
+                key=chain.key, path=chain.path, net=net, steps=self.chain_then.join(steps)
+            )
         )
 
     def _risk_item(self, template: str, pr: FlaggedPr) -> str:
@@ -1402,7 +1406,8 @@ class Wording:
 
     def _follow_up(self, follow_up: FollowUp) -> str:
         chain = follow_up.revert
-        return self.follow_ups[follow_up.kind].format(
+        # "确认依赖、镜像 变更" (slime's 2026-06-29): the checks' names end in Chinese.
+        text = self.follow_ups[follow_up.kind].format(
             refs=self.refs(follow_up.numbers, follow_up.limit),
             names=self.join([self.check_names[kind] for kind, _ in follow_up.parts]),
             parts=self.clause_sep.join(
@@ -1413,6 +1418,7 @@ class Wording:
             target=chain.target if chain else None,
             reopened=self.refs(chain.reopened) if chain else "",
         )
+        return _tight(text)
 
 
 # A stop after a subject that already ends a sentence ("…", "training.", "asked “why?”").
