@@ -1025,3 +1025,17 @@ def test_sentences_of_names_and_words_put_no_space_between_chinese_words() -> No
     # A name that ends in Latin letters keeps its space: "确认依赖、CI 变更".
     ci = replace(checks, parts=(("dependency_change", (2262,)), ("ci_change", (2199,))))
     assert ZH.suggestions([ci])[0].startswith("确认依赖、CI 变更")
+
+
+def test_a_shortened_list_of_prs_says_what_it_counts() -> None:
+    """vllm-ascend's 2026-07-13 asked "确认 #11953、… 等 10 个 对配置项的改动": a count of PRs
+    the sentence goes on from, without its noun. Other shortened lists keep theirs."""
+    numbers = list(range(11951, 11961))
+    assert ZH.refs(numbers, 6).endswith("#11956 等 10 个 PR")
+    assert EN.refs(numbers, 6).endswith("#11956 and 4 more")
+    settings = facts.FollowUp("config_default_change", numbers, 6)
+    assert ZH.suggestions([settings]) == [
+        "确认 #11951、#11952、#11953、#11954、#11955、#11956 等 10 个 PR 对配置项的改动"
+        "（默认值变化、配置项重命名或删除），并在发布说明中注明。"
+    ]
+    assert ZH.refs(numbers[:3], 6) == "#11951、#11952、#11953"

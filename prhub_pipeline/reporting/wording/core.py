@@ -191,6 +191,9 @@ class Wording:
     sentence_sep: str
     stop: str
     more: str  # after a shortened list; fields total, rest
+    # The same after a shortened list of PRs (`refs`), which a sentence may go on from: "确认
+    # #11956、… 等 10 个 对配置项的改动" (vllm-ascend's 2026-07-13) left the count without its noun.
+    more_prs: str
     # Names.
     type_names: dict[PrType, str]
     type_counted: dict[PrType, str]  # after a count of one: `1 docs change`
@@ -503,7 +506,9 @@ class Wording:
 
     def refs(self, numbers: Sequence[int], limit: int = MAX_LISTED) -> str:
         text = self.list_sep.join(f"#{n}" for n in numbers[:limit])
-        return text + self._more(len(numbers), limit)
+        if len(numbers) <= limit:
+            return text
+        return text + self.more_prs.format(total=len(numbers), rest=len(numbers) - limit)
 
     def _more(self, total: int, shown: int) -> str:
         return self.more.format(total=total, rest=total - shown) if total > shown else ""

@@ -46,6 +46,7 @@ EN = Wording(
     sentence_sep=" ",
     stop=".",
     more=" and {rest} more",
+    more_prs=" and {rest} more",
     type_names={
         "feat": "feature",
         "fix": "fix",

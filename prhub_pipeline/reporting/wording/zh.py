@@ -63,6 +63,7 @@ ZH = Wording(
     sentence_sep="",
     stop="。",
     more=" 等 {total} 个",
+    more_prs=" 等 {total} 个 PR",
     type_names=_TYPES,
     type_counted=_TYPES,
     type_plurals=_TYPES,
