@@ -2814,7 +2814,7 @@ def test_the_summary_says_who_reviewed_the_weeks_prs(lang: Lang) -> None:
     line = {
         "zh": (
             "评审：5 个 PR 中 3 个经作者以外的人评审（评审人 2 位），1 个获得批准；"
-            "评审讨论 4 个，其中 1 个由机器人发起；从创建到合并的中位时长 25.0 小时。"
+            "评审讨论 4 条，其中 1 条由机器人发起；从创建到合并的中位时长 25.0 小时。"
         ),
         "en": (
             "Reviews: 3 of 5 PRs reviewed by someone other than their author (2 reviewers),"
@@ -2833,7 +2833,7 @@ def test_the_summary_says_who_reviewed_the_weeks_prs(lang: Lang) -> None:
         == {
             "zh": (
                 "评审：1 个 PR 中 0 个经作者以外的人评审，0 个获得批准；"
-                "评审讨论 1 个，均由机器人发起。"
+                "评审讨论 1 条，均由机器人发起。"
             ),
             "en": (
                 "Reviews: 0 of 1 PRs reviewed by someone other than their author, 0 approved;"
@@ -2936,10 +2936,10 @@ def test_the_key_prs_at_a_glance_say_who_reviewed_each(lang: Lang) -> None:
         notes
         == {
             "zh": {
-                "7502": "（评审：carol 要求修改；讨论 2 个，其中 1 个由机器人发起）",
-                "many": "（评审：a、b、c 等 4 个批准；讨论 3 个）",
-                "7505": "（评审：bob 评审；讨论 1 个）",
-                "7503": "（评审：无作者以外的评审；讨论 2 个，均由机器人发起）",
+                "7502": "（评审：carol 要求修改；讨论 2 条，其中 1 条由机器人发起）",
+                "many": "（评审：a、b、c 等 4 位批准；讨论 3 条）",
+                "7505": "（评审：bob 评审；讨论 1 条）",
+                "7503": "（评审：无作者以外的评审；讨论 2 条，均由机器人发起）",
             },
             "en": {
                 "7502": (

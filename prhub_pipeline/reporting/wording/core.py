@@ -1370,7 +1370,10 @@ class Wording:
         def names(logins: Sequence[str | None]) -> str:
             shown = [login or DELETED_USER for login in logins[:MAX_NAMED_REVIEWERS]]
             if len(logins) > len(shown):
-                return self.list_sep.join(shown) + self._more(len(logins), len(shown))
+                # People, counted as people: "a、b、c 等 4 个批准" counted them as things.
+                rest = len(logins) - len(shown)
+                more = self.more_people.format(total=len(logins), rest=rest)
+                return self.list_sep.join(shown) + more
             return self.join(shown)
 
         parts = []
