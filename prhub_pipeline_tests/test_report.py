@@ -2833,7 +2833,7 @@ def test_the_summary_says_who_reviewed_the_weeks_prs(lang: Lang) -> None:
         == {
             "zh": (
                 "评审：1 个 PR 中 0 个经作者以外的人评审，0 个获得批准；"
-                "评审讨论 1 条，均由机器人发起。"
+                "评审讨论 1 条，由机器人发起。"
             ),
             "en": (
                 "Reviews: 0 of 1 PRs reviewed by someone other than their author, 0 approved;"
@@ -2930,6 +2930,7 @@ def test_the_key_prs_at_a_glance_say_who_reviewed_each(lang: Lang) -> None:
         "many": facts.PrReviewing(["a", "b", "c", "d", None], ["a", "b", "c", "d"], [], 3, 0),
         "7505": facts.PrReviewing(["bob"], [], [], threads=1, bot_threads=0),
         "7503": facts.PrReviewing([], [], [], threads=2, bot_threads=2),
+        "6334": facts.PrReviewing([], [], [], threads=1, bot_threads=1),
     }
     notes = {name: words.quick_review_note(reviewing) for name, reviewing in cases.items()}
     assert (
@@ -2940,6 +2941,7 @@ def test_the_key_prs_at_a_glance_say_who_reviewed_each(lang: Lang) -> None:
                 "many": "（评审：a、b、c 等 4 位批准；讨论 3 条）",
                 "7505": "（评审：bob 评审；讨论 1 条）",
                 "7503": "（评审：无作者以外的评审；讨论 2 条，均由机器人发起）",
+                "6334": "（评审：无作者以外的评审；讨论 1 条，由机器人发起）",
             },
             "en": {
                 "7502": (
@@ -2951,6 +2953,7 @@ def test_the_key_prs_at_a_glance_say_who_reviewed_each(lang: Lang) -> None:
                     " (review: none by anyone but its author; 2 threads, all of them opened"
                     " by bots)"
                 ),
+                "6334": " (review: none by anyone but its author; 1 thread, opened by a bot)",
             },
         }[lang]
     )

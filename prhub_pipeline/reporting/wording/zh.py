@@ -205,7 +205,8 @@ ZH = Wording(
     review_coverage_participants="（参与者 {n} 位）",
     review_coverage_threads="；评审讨论 {n} 条{bots}",
     review_coverage_bots="，其中 {n} 条由机器人发起",
-    review_coverage_all_bots="，均由机器人发起",
+    # "均" (all of them) of one thread: "讨论 1 个，均由机器人发起" (verl 2026-05-11, #6334).
+    review_coverage_all_bots=("，由机器人发起", "，均由机器人发起"),
     revert_unknown=(
         "{refs} 是一次回退，但无法从标题或描述确定被回退的 PR。",
         "{refs} 是回退，但无法从标题或描述确定被回退的 PR。",
