@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import fields, is_dataclass, replace
 from datetime import date
 
 import pytest
@@ -1039,3 +1039,24 @@ def test_a_shortened_list_of_prs_says_what_it_counts() -> None:
         "（默认值变化、配置项重命名或删除），并在发布说明中注明。"
     ]
     assert ZH.refs(numbers[:3], 6) == "#11951、#11952、#11953"
+
+
+def _phrases(value: object) -> list[str]:
+    """Every string in a wording's fields, however nested (pairs, dicts, named tuples)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        value = list(value.values())
+    elif is_dataclass(value) and not isinstance(value, type):
+        value = [getattr(value, f.name) for f in fields(value)]
+    if isinstance(value, tuple | list | frozenset):
+        return [p for v in value for p in _phrases(v)]
+    return []
+
+
+def test_the_chinese_report_calls_a_review_one_thing() -> None:
+    """Every sentence says 评审 (评审意见, 评审人, 评审数据); the no-approval follow-up alone
+    asked "请维护者补充审阅"."""
+    assert not [p for p in _phrases(ZH) if "审阅" in p]
+    no_approval = facts.FollowUp("no_approval", [6398], facts.MAX_LISTED)
+    assert ZH.suggestions([no_approval]) == ["请维护者补充评审 #6398。"]

@@ -438,7 +438,7 @@ ZH = Wording(
         "repeated_fix": "为 {refs} 再次修复的问题补充回归测试，确认这次已彻底解决。",
         "docker_change": "确认镜像" + _WORKS,
         "ci_change": "确认 CI " + _WORKS,
-        "no_approval": "请维护者补充审阅 {refs}。",
+        "no_approval": "请维护者补充评审 {refs}。",
         "cross_cutting": "请相关模块负责人共同复查跨模块变更 {refs}。",
         "works_everywhere": "确认{names} 变更在各环境与流水线中正常工作：{parts}。",
     },
