@@ -882,12 +882,13 @@ def test_an_outline_of_one_folder_gives_its_counts_once_and_names_the_repository
         "The commit message says nothing beyond the title; "
         "it changes 2 files (24 lines) in te/jax/."
     )
+    assert ZH.change_outline(outline, 300).endswith("改动了 2 个文件（24 行），均在 te/jax/。")
     readmes = make_pr(4, "Add ci badge", files=[("README.md", 1, 0), ("README_zh.md", 1, 1)])
     outline = facts.change_outline(readmes, CONFIG)
     assert outline is not None
     assert EN.change_outline(outline, 300).endswith("(3 lines) in the repository root.")
     assert (
-        ZH.change_outline(outline, 300) == "提交信息只有标题；改动了 2 个文件（3 行），在根目录。"
+        ZH.change_outline(outline, 300) == "提交信息只有标题；改动了 2 个文件（3 行），均在根目录。"
     )
 
 

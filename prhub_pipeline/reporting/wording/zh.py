@@ -125,7 +125,8 @@ ZH = Wording(
     outline_many="{lead}；改动了 {files} 个文件（{lines}），{where}{besides}。",
     outline_lead=("描述没有标题以外的信息", "描述未概述改动内容"),
     outline_lead_commit=("提交信息只有标题", "提交信息未概述改动内容"),
-    outline_in="在 {places}",
+    # Not "改动了 3 个文件（61 行），在 slime/utils/。" (slime's 2026-06-01), a place left hanging.
+    outline_in="均在 {places}",
     outline_among="分布在 {n} 个目录，包括 {places}",
     outline_among_listed="分布在至少 {n} 个目录，包括 {places}",
     outline_besides="，另有 {kinds} 改动",
