@@ -2632,9 +2632,9 @@ def test_the_trends_name_the_busy_files_with_their_prs(lang: Lang) -> None:
         html = render_report(context, lang, "html")
     expected = {
         "zh": (
-            f"本周被明显多于平时的 PR 改动的代码文件：{ENGINE}（#7001、#7002、#7003 等 4 个 PR；"
+            f"本周改动以下代码文件的 PR 明显多于平时：{ENGINE}（#7001、#7002、#7003 等 4 个 PR；"
             "此前 12 周平均每周 0.5 个）；verl/new.py（#7005、#7006、#7007；"
-            "此前 12 周没有 PR 改动它）。"
+            "此前 12 周没有 PR 改动过）。"
         ),
         "en": (
             f"Code files changed by more PRs than usual: {ENGINE}, 4 PRs (#7001, #7002, #7003 and 1"

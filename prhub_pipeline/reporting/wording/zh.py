@@ -278,9 +278,11 @@ ZH = Wording(
         "{name}（{before} → {now}，上周的为分类器预测）",
     ),
     faded_labels="以下模块与主题上周有一两个 PR、本周没有，未列入表中：{names}。",
-    busy_files="本周被明显多于平时的 PR 改动的代码文件：{list}。",
+    # Not the passive, English-built "本周被明显多于平时的 PR 改动的代码文件" and "没有 PR 改动它"
+    # (slime's 2026-06-01).
+    busy_files="本周改动以下代码文件的 PR 明显多于平时：{list}。",
     busy_file="{path}（{refs}；此前 {weeks} 周平均每周 {usual} 个）",
-    busy_file_new="{path}（{refs}；此前 {weeks} 周没有 PR 改动它）",
+    busy_file_new="{path}（{refs}；此前 {weeks} 周没有 PR 改动过）",
     busy_file_sep="；",
     contributors="本周有 {n} 位作者的 PR 被合并{newcomers}。",
     newcomers="，其中 {k} 位是新作者（此前收录的 PR 中没有他们的）：{list}",
