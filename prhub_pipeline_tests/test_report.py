@@ -3008,7 +3008,7 @@ def test_the_trends_count_the_weeks_authors_and_name_the_new_ones(lang: Lang) ->
         markdown = render_report(context, lang, "md")
     line = {
         "zh": (
-            "本周有 4 位作者的 PR 被合并，其中 2 位是新作者（此前收录的 PR 中没有他们的）："
+            "本周有 4 位作者的 PR 被合并，其中 2 位是新作者（此前收录的 PR 中未出现过）："
             "Bob（#7402、#7404）、Carol（#7403）。"
         ),
         "en": (
@@ -3024,6 +3024,11 @@ def test_the_trends_count_the_weeks_authors_and_name_the_new_ones(lang: Lang) ->
 
 def test_more_than_six_new_authors_are_counted_as_people() -> None:
     many = facts.Contributors(9, [(f"dev{n}", [7500 + n]) for n in range(8)])
+    one = facts.Contributors(3, [("dev0", [7500])])
+    assert WORDINGS["zh"].contributors_note(one) == [
+        "本周有 3 位作者的 PR 被合并，其中 1 位是新作者（此前收录的 PR 中未出现过）："
+        "dev0（#7500）。"
+    ]
     assert WORDINGS["zh"].contributors_note(many)[0].endswith("dev5（#7505） 等 8 位。")
     assert WORDINGS["en"].contributors_note(many)[0].endswith("dev5 (#7505) and 2 more.")
 

@@ -285,7 +285,8 @@ ZH = Wording(
     busy_file_new="{path}（{refs}；此前 {weeks} 周没有 PR 改动过）",
     busy_file_sep="；",
     contributors="本周有 {n} 位作者的 PR 被合并{newcomers}。",
-    newcomers="，其中 {k} 位是新作者（此前收录的 PR 中没有他们的）：{list}",
+    # Not "（此前收录的 PR 中没有他们的）": a dangling "的", and "他们" of one new author too.
+    newcomers="，其中 {k} 位是新作者（此前收录的 PR 中未出现过）：{list}",
     newcomer="{author}（{refs}）",
     more_people=" 等 {total} 位",
     busy_reviewers="本周评审 PR 最多的：{list}。",
