@@ -1061,3 +1061,16 @@ def test_the_chinese_report_calls_a_review_one_thing() -> None:
     assert not [p for p in _phrases(ZH) if "审阅" in p]
     no_approval = facts.FollowUp("no_approval", [6398], facts.MAX_LISTED)
     assert ZH.suggestions([no_approval]) == ["请维护者补充评审 #6398。"]
+
+
+def test_a_theme_left_out_as_the_repositorys_subject_is_said_in_chinese_words() -> None:
+    """vllm-ascend's 2026-08-03 read "不只是文档、CI 等日常维护的有 1086 个，其中 80% 带有它，它说明
+    的是仓库本身": the English sentence word for word, its "it" twice."""
+    assert ZH.subject_themes_note({"NPU/Ascend": 0.8}, 1086) == [
+        "NPU/昇腾不作为主题统计：本仓库已存的 PR 中，除文档、CI 等日常维护外共有 1086 个，其中"
+        " 80% 带有该主题，可见它体现的是仓库本身的定位，而非本周的变化。"
+    ]
+    assert ZH.subject_themes_note({"NPU/Ascend": 0.8, "MoE": 0.6}, 1086) == [
+        "NPU/昇腾、MoE 不作为主题统计：本仓库已存的 PR 中，除文档、CI 等日常维护外共有 1086 个，"
+        "这些主题各出现在其中至少 60% 的 PR 中，可见它们体现的是仓库本身的定位，而非本周的变化。"
+    ]
