@@ -1034,9 +1034,9 @@ GROUP_LEADS = {
         "doc": "1 of the week's 2 doc PRs (1 fix), a key PR. See also the appendix.",
     },
     "zh": {
-        "FSDP": "本周 FSDP 共 3 个 PR，此处 2 个（修复 2 个），其中重点 1 个。另见：回退链。",
-        "fully_async": "本周 fully_async 共 1 个 PR（新功能 1 个），为重点 PR。",
-        "doc": "本周 doc 共 2 个 PR，此处 1 个（修复 1 个），为重点 PR。另见：附录。",
+        "FSDP": "本周 FSDP 共 3 个 PR，此处 2 个（全部为修复），其中重点 1 个。另见：回退链。",
+        "fully_async": "本周 fully_async 共 1 个 PR（新功能），为重点 PR。",
+        "doc": "本周 doc 共 2 个 PR，此处 1 个（修复），为重点 PR。另见：附录。",
     },
 }
 
@@ -2399,7 +2399,7 @@ def _unlabelled_ref(number: int, places: list[str | None], is_key: bool = False)
             "zh",
             "src/transform/ 下的未归类变更",
             "本周未归入任何模块或主题小节、代码改动主要在 src/transform/ 的 PR 3 个"
-            "（新功能 3 个），均非重点。",
+            "（全部为新功能），均非重点。",
         ),
     ],
 )
@@ -2423,7 +2423,7 @@ def test_a_folders_section_names_the_folder(lang: Lang, heading: str, lead: str)
         (
             "zh",
             "其他未归类变更",
-            "本周其余未归入任何模块、主题或目录小节的 PR 2 个（新功能 2 个），其中重点 1 个。",
+            "本周其余未归入任何模块、主题或目录小节的 PR 2 个（全部为新功能），其中重点 1 个。",
         ),
     ],
 )
@@ -3083,7 +3083,7 @@ def test_a_sections_further_prs_are_named_by_type_when_many(lang: Lang, expected
     assert (
         WORDINGS[lang]
         .others_text(refs[:5])
-        .startswith({"en": "Also 5 more PRs (5 docs", "zh": "另有 5 个 PR（文档 5 个）"}[lang])
+        .startswith({"en": "Also 5 more PRs (5 docs", "zh": "另有 5 个 PR（全部为文档）"}[lang])
     )
 
 

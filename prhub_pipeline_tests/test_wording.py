@@ -419,7 +419,7 @@ def test_a_section_lead_names_its_label_or_says_it_has_none() -> None:
             "1 data PR this week (1 feature)",
             "1 PR this week in no module's or theme's section",
         ),
-        ("zh", "本周 data 共 1 个 PR（新功能 1 个）", "本周未归入任何模块或主题小节的 PR 1 个"),
+        ("zh", "本周 data 共 1 个 PR（新功能）", "本周未归入任何模块或主题小节的 PR 1 个"),
     ]
     for lang, data_lead, unlabelled_lead in leads_by_lang:
         context = context_for(prs, lang, {1: ["data"], 2: []}, {1: [], 2: []})
@@ -1074,3 +1074,15 @@ def test_a_theme_left_out_as_the_repositorys_subject_is_said_in_chinese_words() 
         "NPU/昇腾、MoE 不作为主题统计：本仓库已存的 PR 中，除文档、CI 等日常维护外共有 1086 个，"
         "这些主题各出现在其中至少 60% 的 PR 中，可见它们体现的是仓库本身的定位，而非本周的变化。"
     ]
+
+
+def test_a_count_of_prs_all_of_one_type_is_not_said_twice() -> None:
+    """slime's 2026-08-10 read "本周 glm5 共 1 个 PR（新功能 1 个）" and "另有 3 个 PR（修复 3
+    个）": the count again beside the one type. Several types, or a count not said before,
+    keep theirs; English keeps its count ("1 feature")."""
+    assert ZH.count_phrase([("fix", 3)], 3) == "全部为修复"
+    assert ZH.count_phrase([("feat", 1)], 1) == "新功能"
+    assert ZH.count_phrase([("fix", 3)]) == "修复 3 个"
+    assert ZH.count_phrase([("fix", 2), ("doc", 1)], 3) == "修复 2 个、文档 1 个"
+    assert EN.count_phrase([("fix", 3)], 3) == EN.count_phrase([("fix", 3)]) == "3 fixes"
+    assert EN.count_phrase([("feat", 1)], 1) == "1 feature"

@@ -199,6 +199,9 @@ class Wording:
     type_counted: dict[PrType, str]  # after a count of one: `1 docs change`
     type_plurals: dict[PrType, str]
     type_count: str
+    # The types of a count already said, when all are of one: "另有 3 个 PR（全部为修复）", where
+    # "另有 3 个 PR（修复 3 个）" and "共 1 个 PR（新功能 1 个）" said the count twice.
+    type_count_alone: Counted
     impact_names: dict[FixImpact, str]
     risk_headings: dict[RiskKind, str]
     risk_names: dict[RiskKind, str]  # inside a sentence
@@ -513,7 +516,12 @@ class Wording:
     def _more(self, total: int, shown: int) -> str:
         return self.more.format(total=total, rest=total - shown) if total > shown else ""
 
-    def count_phrase(self, types: Sequence[tuple[PrType, int]]) -> str:
+    def count_phrase(self, types: Sequence[tuple[PrType, int]], whole: int | None = None) -> str:
+        """`types` counted; of `whole` PRs counted just before, when all of them are of one."""
+        if whole is not None and len(types) == 1 and types[0][1] == whole:
+            pr_type, n = types[0]
+            name = (self.type_counted if n == 1 else self.type_plurals)[pr_type]
+            return _counted(self.type_count_alone, n).format(n=n, name=name)
         return self.list_sep.join(
             self.type_count.format(
                 n=n, name=(self.type_counted if n == 1 else self.type_plurals)[pr_type]
@@ -938,7 +946,7 @@ class Wording:
             return self.more_lead.format(n=n, key=key_phrase.format(key=key))
         counts = {
             "n": n,
-            "types": self.count_phrase(type_counts(group.members)),
+            "types": self.count_phrase(type_counts(group.members), n),
             "key": key_phrase.format(key=key),
         }
         if group.kind == "other":
@@ -1006,7 +1014,7 @@ class Wording:
         return _closed(
             _counted(self.others, len(refs)).format(
                 n=len(refs),
-                types=self.count_phrase(type_counts(refs)),
+                types=self.count_phrase(type_counts(refs), len(refs)),
                 listed=listed,
                 more=self._more(len(refs), MAX_LISTED),
             )

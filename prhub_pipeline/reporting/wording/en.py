@@ -81,6 +81,7 @@ EN = Wording(
         "other": "other changes",
     },
     type_count="{n} {name}",
+    type_count_alone="{n} {name}",
     impact_names={
         "wrong_result": "wrong results or precision",
         "data_loss": "data loss",

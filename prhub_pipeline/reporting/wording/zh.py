@@ -68,6 +68,7 @@ ZH = Wording(
     type_counted=_TYPES,
     type_plurals=_TYPES,
     type_count="{name} {n} 个",
+    type_count_alone=("{name}", "全部为{name}"),
     impact_names={
         "wrong_result": "结果错误或精度问题",
         "data_loss": "数据丢失",
