@@ -2914,7 +2914,7 @@ def test_the_trends_name_the_weeks_most_active_reviewers() -> None:
         "The week's most active reviewers: carol (3 PRs) and bob (2 PRs)."
     ]
     assert WORDINGS["zh"].reviewers_note(busiest) == [
-        "本周评审 PR 最多的：carol（3 个 PR）、bob（2 个 PR）。"
+        "本周评审 PR 最多的是 carol（3 个 PR）、bob（2 个 PR）。"
     ]
     assert WORDINGS["en"].reviewers_note([]) == []
 

@@ -290,7 +290,8 @@ ZH = Wording(
     newcomers="，其中 {k} 位是新作者（此前收录的 PR 中未出现过）：{list}",
     newcomer="{author}（{refs}）",
     more_people=" 等 {total} 位",
-    busy_reviewers="本周评审 PR 最多的：{list}。",
+    # A sentence with its verb: "本周评审 PR 最多的：carol（3 个 PR）" left "the ones who" hanging.
+    busy_reviewers="本周评审 PR 最多的是 {list}。",
     busy_reviewer="{login}（{n} 个 PR）",
     core_testing=(
         "本周改动核心代码 {min_lines} 行以上的 {n} 个 PR 中，{tested} 个同时新增或修改了测试"
