@@ -8,12 +8,8 @@ import pytest
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring.importance import reverted_prs
-from prhub_pipeline.modelling.scoring.risks import (
-    core_tests,
-    distinct_settings,
-    flag_risks,
-    one_line_ask,
-)
+from prhub_pipeline.modelling.scoring.risks import core_tests, flag_risks, one_line_ask
+from prhub_pipeline.modelling.scoring.user_settings import distinct_settings
 from prhub_pipeline.records import (
     ConfigFileDiff,
     FileStatus,

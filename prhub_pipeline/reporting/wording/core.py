@@ -25,9 +25,9 @@ from prhub_pipeline.modelling.scoring.risks import (
     MAX_SETTINGS,
     RISK_ORDER,
     setting_files,
-    settings_outcome,
     shown_values,
 )
+from prhub_pipeline.modelling.scoring.user_settings import settings_outcome
 from prhub_pipeline.modelling.text.pr_titles import first_word_type, tag_type
 from prhub_pipeline.records import FixImpact, Lang, PrScore, PrType, ReviewAsk, RiskKind, WeekCounts
 from prhub_pipeline.reporting.facts import (
