@@ -581,6 +581,23 @@ def test_keys_dropped_by_a_config_that_now_includes_another_are_inherited() -> N
     assert [(f.number, f.detail) for f in flags] == [(591, "removes settings: actor.clip_ratio")]
 
 
+def test_a_defaults_entry_whose_package_has_dots_includes_more() -> None:
+    """verl #4211 gave the megatron trainer config `model@actor_rollout_ref.model: hf_model`
+    and dropped the model settings that file now holds: read as `model]` after the package's
+    last dot, the entry was none, and the flag said the PR removed `...model.path`."""
+    megatron = "verl/trainer/config/ppo_megatron_trainer.yaml"
+    pr = make_pr(4211, files=[(megatron, 2, 14)])
+    diffs = [
+        compared(
+            4211,
+            megatron,
+            ("defaults[model@actor_rollout_ref.model]", None, "hf_model"),
+            ("actor_rollout_ref.model.path", "~/models/deepseek-llm-7b-chat", None),
+        )
+    ]
+    assert flag_risks([pr], {}, NO_REVIEWS, CONFIG, {}, diffs) == []
+
+
 def test_a_python_field_moved_to_another_class_is_not_removed() -> None:
     # LLaMA-Factory #9744 moved cutoff_len from DataArguments to a new file's TrainingArguments.
     data_args = "src/llamafactory/config/data_args.py"

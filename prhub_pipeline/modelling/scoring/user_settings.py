@@ -24,6 +24,8 @@ from prhub_pipeline.records import PullRequest, SettingChange
 # A config generated from the others (verl's `_generated_ppo_trainer.yaml`, the composed
 # trainer config checked in for reference), which a PR brings up to date with its sources.
 _GENERATED_CONFIG = re.compile(r"(?:^|/)_?generated[_.-][^/]*$", re.IGNORECASE)
+# An entry of a Hydra `defaults` list, as compared (`defaults[critic@critic]`).
+_DEFAULTS_ENTRY = re.compile(r"(?:^|\.)defaults\[(?P<entry>.*)\]$")
 
 
 @dataclass(frozen=True)
@@ -160,9 +162,12 @@ def _one_name_holds_the_other(name: str, other: str) -> bool:
 
 
 def _includes_more(change: SettingChange) -> bool:
-    """Whether a change adds a config to a Hydra `defaults` list (`_self_` adds none)."""
-    name = change.key.rsplit(".", 1)[-1]
-    return change.before is None and name.startswith("defaults[") and name != "defaults[_self_]"
+    """Whether a change adds a config to a Hydra `defaults` list (`_self_` adds none). The entry
+    is read whole: verl #4211's `model@actor_rollout_ref.model: hf_model` names its package with
+    dots, and the megatron trainer's `actor_rollout_ref.model.path` it now inherits read as
+    removed."""
+    entry = _DEFAULTS_ENTRY.search(change.key)
+    return change.before is None and entry is not None and entry["entry"] != "_self_"
 
 
 def _moved(path: str, removed: SettingChange, added: Sequence[tuple[str, SettingChange]]) -> bool:
