@@ -9,9 +9,11 @@ import pytest
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring import importance as importance_module
 from prhub_pipeline.modelling.scoring.importance import (
+    BREAKING_WEIGHT,
     CALIBRATION_MIN_PRS,
     CORE_WEIGHT,
     REVERT_WEIGHT,
+    SETTINGS_DROPPED_WEIGHT,
     TOOLCHAIN_WEIGHT,
     TYPE_WEIGHTS,
     PrReview,
@@ -2444,6 +2446,67 @@ def test_a_toolchain_upgrade_scores_like_a_change_of_all_the_core() -> None:
         prs[-1:], {}, ReviewData(available=False), CONFIG, calibration, requirement_changes=changes
     )
     assert score.raw_score == pytest.approx(upgraded.raw_scores[-1])
+
+
+def test_settings_users_set_removed_or_renamed_are_breaking() -> None:
+    """verl #7374 removed the MindSpeed-LLM backend with its settings and scored 6.6 as a
+    feature, though a config that sets them no longer loads: a removal or a rename its config
+    flag tells scores the breaking part, in the week and in the history it is calibrated on,
+    whether or not the title says `[BREAKING]` (once). What the flag leaves out scores none: a
+    generated config brought up to date (verl #5285), a setting moved to another file (#2433),
+    a test's config, a setting only added."""
+    engine = "verl/workers/config/engine.py"
+    generated = "verl/trainer/config/_generated_ppo_trainer.yaml"
+    trainer = "verl/trainer/config/ppo_trainer.yaml"
+    critic = "verl/trainer/config/critic/critic.yaml"
+    removal = make_pr(1, "[ci, trainer] feat: remove mindspeedllm backend", files=[(engine, 2, 40)])
+    removed = [
+        SettingChange(path=engine, key="MindSpeedEngineConfig.llm_kwargs", before="{}"),
+        SettingChange(path=engine, key="MindSpeedEngineConfig.seed", before="42", after="7"),
+    ]
+    assert score_parts(removal, [], CONFIG)["breaking"] == 0.0
+    assert score_parts(removal, [], CONFIG, requirement_changes=removed)["breaking"] == (
+        SETTINGS_DROPPED_WEIGHT
+    )
+    renamed = [
+        SettingChange(path=trainer, key="trainer.resume_path", before="null"),
+        SettingChange(path=trainer, key="trainer.resume_from_path", after="null"),
+    ]
+    rename = make_pr(2, "[trainer] feat: resume from a path", files=[(trainer, 1, 1)])
+    assert score_parts(rename, [], CONFIG, requirement_changes=renamed)["breaking"] == (
+        SETTINGS_DROPPED_WEIGHT
+    )
+    said = make_pr(3, "[BREAKING][trainer] feat: x", files=[(engine, 2, 40)])
+    assert score_parts(said, [], CONFIG, requirement_changes=removed)["breaking"] == (
+        BREAKING_WEIGHT
+    )
+    moved = [
+        SettingChange(path=trainer, key="critic.optim.lr", before="1e-5"),
+        SettingChange(path=critic, key="optim.lr", after="1e-5"),
+    ]
+    for files, edits in (
+        ([(generated, 0, 2)], [SettingChange(path=generated, key="a.b", before="1")]),
+        ([(trainer, 0, 2), (critic, 2, 0)], moved),
+        (
+            [("tests/config/tiny.yaml", 0, 2)],
+            [SettingChange(path="tests/config/tiny.yaml", key="a", before="1")],
+        ),
+        ([(trainer, 2, 0)], [SettingChange(path=trainer, key="trainer.new", after="1")]),
+    ):
+        kept = make_pr(4, "[trainer] feat: x", files=files)
+        assert score_parts(kept, [], CONFIG, requirement_changes=edits)["breaking"] == 0.0
+
+    prs = [*history(60), removal.model_copy(update={"number": 999})]
+    changes = {999: removed}
+    plain = raw_history(prs, {}, CONFIG)
+    breaking = raw_history(prs, {}, CONFIG, requirement_changes=changes)
+    assert breaking.raw_scores[-1] == pytest.approx(plain.raw_scores[-1] + SETTINGS_DROPPED_WEIGHT)
+    calibration = breaking.calibration(prs[0].merged_at, prs[-1].merged_at + timedelta(days=1))
+    (score,) = score_week(
+        prs[-1:], {}, ReviewData(available=False), CONFIG, calibration, requirement_changes=changes
+    )
+    assert score.raw_score == pytest.approx(breaking.raw_scores[-1])
+    assert not score.breaking  # what the PR says of itself, which the report counts
 
 
 def test_calibration_maps_history_percentiles_and_round_trips_as_json() -> None:

@@ -1203,6 +1203,32 @@ def test_a_toolchain_upgrade_is_scored_from_the_requirements_it_repins(
     assert stored(config, toolchain) == [(1, "2.5"), (2, "0.0")]
 
 
+def test_a_setting_removed_from_a_config_is_scored_breaking(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """The scoring reads the stored setting changes of the configuration files too: a PR that
+    removes a setting users set (verl #7374, untitled `[BREAKING]`) scores the breaking part;
+    one that only adds a setting scores none."""
+    config_file = "widgets/config/trainer.yaml"
+    git_repo.commit(
+        "init", "2026-05-01T10:00:00+08:00", {config_file: "trainer:\n  epochs: 1\n  seed: 7\n"}
+    )
+    git_repo.commit(
+        "[cfg] feat: drop the seed option (#1)",
+        "2026-05-12T10:00:00+08:00",
+        {config_file: "trainer:\n  epochs: 1\n"},
+    )
+    git_repo.commit(
+        "[cfg] feat: add a warmup option (#2)",
+        "2026-05-13T10:00:00+08:00",
+        {config_file: "trainer:\n  epochs: 1\n  warmup: 0\n"},
+    )
+    config = write_config(tmp_path, git_repo.path)
+    assert main(["materialize", "--config", str(config), "--week", "2026-05-11"]) == 0
+    breaking = "SELECT number, parts->>'breaking', breaking FROM pr_scores ORDER BY number"
+    assert stored(config, breaking) == [(1, "1.0", False), (2, "0.0", False)]
+
+
 def test_a_reports_dir_that_cannot_hold_reports_stores_nothing(
     history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -52,7 +52,8 @@ class RepositoryHistory(BaseModel):
 
     by_number: dict[int, PullRequest]
     modules: dict[int, list[str]]
-    # Every stored PR's compared setting changes, for the requirements the toolchain part reads.
+    # Every stored PR's compared setting changes: the requirements the toolchain part reads, the
+    # settings removed or renamed the breaking part reads.
     setting_changes: dict[int, list[SettingChange]]
     raw: RawHistory  # every stored PR's raw score, for each week's calibration
 

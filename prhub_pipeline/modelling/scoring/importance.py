@@ -1,12 +1,12 @@
 """Importance: an explainable 0-10 score per PR, calibrated on the repository's own history.
 
-A PR's raw score is the sum of named parts (type, size, core share, breadth, what a fix fixes,
-review, revert, toolchain upgrade), each a plain function of the PR. The raw score means little
-on its own: a repository with big PRs would score everything high. A calibration therefore
-records the distribution of raw scores over the repository's history, and `importance` is the
-raw score's place in it: 7.0 means "scores above 70% of this repository's PRs of the year up to
-this week" (`RawHistory.calibration`), in any week and any repository. The mapping is
-monotonic, so every part that grows can only raise the importance.
+A PR's raw score is the sum of named parts (type, breaking, size, core share, breadth, what a
+fix fixes, review, revert, toolchain upgrade), each a plain function of the PR. The raw score
+means little on its own: a repository with big PRs would score everything high. A calibration
+therefore records the distribution of raw scores over the repository's history, and
+`importance` is the raw score's place in it: 7.0 means "scores above 70% of this repository's
+PRs of the year up to this week" (`RawHistory.calibration`), in any week and any repository.
+The mapping is monotonic, so every part that grows can only raise the importance.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring.relands import relanding
 from prhub_pipeline.modelling.scoring.requirements import runtime_repins
+from prhub_pipeline.modelling.scoring.user_settings import dropped_settings
 from prhub_pipeline.modelling.tagging.tags import areas_of
 from prhub_pipeline.modelling.text.pr_summaries import prose
 from prhub_pipeline.modelling.text.pr_titles import change_kind, parse_title
@@ -387,6 +388,12 @@ TYPE_WEIGHTS: dict[PrType, float] = {
     "doc": 0.3,
 }
 BREAKING_WEIGHT = 1.5
+# A PR that removes or renames settings users set breaks their configs, said or not: verl #7374
+# removed the MindSpeed-LLM backend and its settings, and scored 6.6 as a feature; vllm-ascend
+# #12306 removed `enable_async_exponential` (5.3). Two thirds of the marker's weight: of 28 such
+# PRs read (verl, vllm-ascend, slime, torchtitan), 22 changed what users must act on; the others
+# dropped fields no code read (verl #6505) or options their PR called unneeded (vllm-ascend #9668).
+SETTINGS_DROPPED_WEIGHT = 1.0
 SIZE_WEIGHT = 1.0  # per decade of changed lines
 # Lines beyond this many add nothing: past it a change's size says more about how mechanical
 # it is than how much it matters (verl #1010's move to ruff, 19,875 lines, led its week at 9.8;
@@ -584,8 +591,9 @@ def score_parts(
     """The raw score's parts for one PR, in raw units (they sum to the raw score). `shape` is
     the PR's `change_shape`, where the caller has it already; `requirement_changes` its
     compared setting changes (`config_diff`'s, each with its path), of which the requirements
-    of dependency manifests count; `relanded`, for a revert, that the change it undid landed
-    again by the end of its week (`score_week`)."""
+    of dependency manifests and the settings its configuration files remove or rename count;
+    `relanded`, for a revert, that the change it undid landed again by the end of its week
+    (`score_week`)."""
     info = change_kind(pr.title, pr.body)
     shape = change_shape(pr, config) if shape is None else shape
     kind = pr_type(pr, shape)
@@ -599,7 +607,10 @@ def score_parts(
         # weekly accuracy tests for ..." scored as key features: 114 of its key PRs), nor is
         # taking one out again a revert of the code (the revert part still counts).
         parts["type"] = min(TYPE_WEIGHTS[kind], TYPE_WEIGHTS["test"])
-    parts["breaking"] = BREAKING_WEIGHT if info.breaking else 0.0
+    if info.breaking:
+        parts["breaking"] = BREAKING_WEIGHT
+    elif dropped_settings(pr, config, requirement_changes):  # as its config flag says them
+        parts["breaking"] = SETTINGS_DROPPED_WEIGHT
     # Code taken out is read, and reviewed, like docs: the lines weigh like docs in size and in
     # how much core a change is. vllm-ascend #12440 (+3/-450) took out an obsolete patch with
     # its test and scored 8.8, 9th of its week's 104 PRs, on the deleted lines. Not a revert's:

@@ -1,8 +1,8 @@
 """What a PR did to the settings users run with: the defaults it changed, the settings it
 renamed and those it removed, from its compared configuration files (`config_diff`).
 
-The config flag (`risks`) says it and the reports word it, from one reading of the compared
-files.
+The config flag (`risks`) says it, the reports word it, and importance scores a removal or a
+rename as breaking: one reading of the compared files for all three.
 """
 
 from __future__ import annotations
@@ -246,3 +246,24 @@ def _same_setting(path: str, change: SettingChange, other_path: str, other: Sett
         or path.endswith(".py")
         or other_path.endswith(".py")
     )
+
+
+def dropped_settings(
+    pr: PullRequest, config: ScoringConfig, setting_changes: Sequence[SettingChange]
+) -> list[str]:
+    """The settings users set that a PR removed or renamed, by their old keys, as its config
+    flag says them (`setting_edits`, `settings_outcome`), from its stored setting changes, each
+    with its file's path (what scoring reads of every stored PR). These do not tell a file
+    compared without changes from one that could not be compared, so each of the PR's
+    configuration files counts as compared: a PR whose only settings removed are a generated
+    config's is then one that removes none, as it is when its other files could be compared."""
+    by_path: dict[str, list[SettingChange]] = {}
+    for change in setting_changes:
+        if change.path is not None:
+            by_path.setdefault(change.path, []).append(change)
+    compared = {f.path: by_path.get(f.path, []) for f in config_files(pr, config)}
+    edits = setting_edits(pr, config, compared)
+    if edits is None:
+        return []
+    _, renames, removed = settings_outcome(edits.settings)
+    return [*(old.key for old, _ in renames), *(c.key for c in removed)]
