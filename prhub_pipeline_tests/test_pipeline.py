@@ -37,6 +37,7 @@ from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
 from prhub_pipeline.records import RequestStats
 from prhub_pipeline.sources.git import CloneUpdate
+from prhub_pipeline.stages import ingest as ingest_stage
 from prhub_pipeline.stages import report as report_stage
 from prhub_pipeline.stages.ingest import (
     SourceCheckError,
@@ -45,10 +46,11 @@ from prhub_pipeline.stages.ingest import (
     refuse_losing,
 )
 from prhub_pipeline.stages.modules import ClassifierSummary, WeekModules, tally_modules
-from prhub_pipeline.warehouse import connect, replace_partition
+from prhub_pipeline.warehouse import WarehouseError, connect, replace_partition
 from prhub_pipeline.warehouse.connection import WarehouseLockedError
 from prhub_pipeline.warehouse.prs import pr_tables
 from prhub_pipeline.warehouse.query import format_table, run_query
+from prhub_pipeline.warehouse.week_stages import stale_weeks
 from prhub_pipeline.weeks import WeekWindow
 from prhub_pipeline_tests.conftest import empty_warehouse, write_config
 from prhub_pipeline_tests.gitrepo import GitRepo
@@ -834,6 +836,145 @@ def test_a_pr_pushed_after_its_week_was_read_gets_the_week_run_again(
         assert 200 in {n for (n,) in numbers.fetchall()}
     requests = weekly_run_requests(settings, monday_morning)
     assert [r.partition_key for r in requests] == ["acme/widgets|2026-05-11"]
+
+
+def test_weeks_a_range_ingest_failing_partway_left_unanalysed_are_analysed_again_by_the_schedule(
+    git_repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A range run that stored its first weeks' PRs and failed at a later one (a GitHub fetch
+    timing out) left those weeks' scores and reports telling the PRs stored before: 2026-05-11
+    stored #102 and #104, scored and reported #102 alone, and the schedule asked for nothing
+    (it has a report), so it stayed so until someone ran that week by hand."""
+    commit_core_fixes(git_repo, [(101, "2026-05-05", None), (102, "2026-05-12", None)])
+    config = write_config(tmp_path, git_repo.path)
+    args = ["materialize", "--config", str(config)]
+    assert main([*args, "--week", WEEKS[0], "--through", WEEKS[1]]) == 0
+    git_repo.commit("[core] fix: late (#104)", "2026-05-13T10:00:00+08:00", {"src/l.py": "1\n"})
+    git_repo.commit("[core] fix: next (#103)", "2026-05-19T10:00:00+08:00", {"src/n.py": "1\n"})
+    store = ingest_stage.replace_partition
+
+    def fails_at_the_third_week(
+        con: duckdb.DuckDBPyConnection, repo: str, week: date, tables: Any
+    ) -> dict[str, int]:
+        if week == date.fromisoformat(WEEKS[2]):
+            raise WarehouseError("the source failed at the third week")
+        return store(con, repo, week, tables)
+
+    monkeypatch.setattr(ingest_stage, "replace_partition", fails_at_the_third_week)
+    assert main([*args, "--week", WEEKS[0], "--through", WEEKS[2]]) == 1
+    monkeypatch.undo()
+    week = "week_start = '2026-05-11'"
+    counts = (
+        f"SELECT (SELECT count(*) FROM prs WHERE {week}), (SELECT count(*) FROM pr_scores WHERE"
+        f" {week}), (SELECT max(pr_count) FROM weekly_reports WHERE {week})"
+    )
+    assert stored(config, counts) == [(2, 1, 1)]
+    settings = load_settings(config)
+    repo = settings.repo("acme/widgets")
+    stale = report_stage.weeks_to_analyse_again(
+        settings, repo, [date(2026, 5, 4), date(2026, 5, 11)]
+    )
+    assert [w.week_start for w in stale] == [date(2026, 5, 4), date(2026, 5, 11)]
+    assert all(", after its report (" in w.reason for w in stale), stale
+    assert stale[0].reason.startswith("PRs stored ")
+    # The schedule analyses both again from the stored PRs (no source read), before the week
+    # without a report is run whole.
+    monday_morning = datetime(2026, 5, 24, 22, 0, tzinfo=UTC)  # after the week of 05-18
+    said: list[str] = []
+    requests = weekly_run_requests(settings, monday_morning, log=said.append)
+    assert requested(requests) == ["acme/widgets|2026-05-04..2026-05-11", "acme/widgets|2026-05-18"]
+    again, latest = requests
+    assert again.asset_selection == [
+        dg.AssetKey(name)
+        for name in ("review_threads", "module_labels", "importance_scores", "weekly_report")
+    ]
+    assert again.run_key == "acme/widgets|2026-05-04..2026-05-11|analysis|2026-05-24"
+    assert latest.asset_selection is None
+    assert said == [
+        "acme/widgets: 2 earlier week(s) whose analysis is older than their stored PRs, analysed"
+        f" again from them: 2026-05-04 ({stale[0].reason}); 2026-05-11 ({stale[1].reason})"
+    ]
+    # Launched as the daemon launches the tick's requests, the warehouse agrees again.
+    definitions = build_definitions(config)
+    tick = definitions.resolve_schedule_def("weekly_report_schedule").evaluate_tick(
+        dg.build_schedule_context(
+            scheduled_execution_time=monday_morning,
+            repository_def=definitions.get_repository_def(),
+        )
+    )
+    job = definitions.resolve_job_def(WEEKLY_JOB)
+    instance = dg.DagsterInstance.ephemeral()
+    summaries = []
+    for request in tick.run_requests or []:
+        result = job.execute_in_process(
+            instance=instance,
+            partition_key=request.partition_key,
+            tags=request.tags,
+            asset_selection=request.asset_selection,
+        )
+        assert result.success
+        summaries.append(str(result.asset_materializations_for_node("weekly_report")[0].metadata))
+    assert "analysed again from the stored PRs: 2026-05-04 (PRs stored " in summaries[0]
+    assert "analysed again" not in summaries[1]
+    assert stored(config, counts) == [(2, 2, 2)]
+    everything = [date.fromisoformat(week) for week in WEEKS[:3]]
+    assert report_stage.weeks_to_analyse_again(settings, repo, everything) == []
+    assert requested(weekly_run_requests(settings, monday_morning)) == ["acme/widgets|2026-05-18"]
+
+
+def test_a_week_whose_analysis_was_killed_is_analysed_again_by_the_next_materialize(
+    git_repo: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A materialize stopped between a week's ingest and its scores left #104 stored and in
+    no score or report; materializing the next week kept it so, and its report compared
+    itself with the week's stale counts."""
+    commit_core_fixes(git_repo, [(101, "2026-05-05", None), (102, "2026-05-12", None)])
+    config = write_config(tmp_path, git_repo.path)
+    args = ["materialize", "--config", str(config)]
+    assert main([*args, "--week", WEEKS[0], "--through", WEEKS[1]]) == 0
+    git_repo.commit("[core] fix: late (#104)", "2026-05-13T10:00:00+08:00", {"src/l.py": "1\n"})
+    git_repo.commit("[core] fix: next (#103)", "2026-05-19T10:00:00+08:00", {"src/n.py": "1\n"})
+
+    def killed(*_: object) -> list[object]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(analysis_assets, "score_weeks", killed)
+    assert main([*args, "--week", WEEKS[1]]) == 130
+    monkeypatch.undo()
+    settings = load_settings(config)
+    repo = settings.repo("acme/widgets")
+    [stale] = report_stage.weeks_to_analyse_again(settings, repo, [date(2026, 5, 11)])
+    assert stale.reason.startswith("PRs stored ") and ", after its report (" in stale.reason
+    # A week stored before the stage times were kept is found by its PRs: #104 has no score.
+    with connect(settings.database) as con:
+        con.execute("CREATE TEMP TABLE kept AS SELECT * FROM week_stages")
+        con.execute("DELETE FROM week_stages")
+        [unstamped] = stale_weeks(con, "acme/widgets", date(2026, 5, 4), date(2026, 5, 11))
+        assert unstamped.reason == "1 of its 2 PRs stored not scored"
+        con.execute("INSERT INTO week_stages SELECT * FROM kept")
+    capsys.readouterr()
+    assert main([*args, "--week", WEEKS[2]]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "  1 earlier week whose analysis is older than their stored PRs, analysed again from"
+        f" them: 2026-05-11 ({stale.reason})"
+    ) in out
+    assert "analysed again from the stored PRs: 2026-05-11 (" in out
+    week = "week_start = '2026-05-11'"
+    assert stored(
+        config,
+        f"SELECT (SELECT count(*) FROM pr_scores WHERE {week}),"
+        f" (SELECT max(pr_count) FROM weekly_reports WHERE {week})",
+    ) == [(2, 2)]
+    report = stored(config, f"SELECT markdown FROM weekly_reports WHERE {week} AND lang = 'en'")
+    assert "#104" in str(report[0][0])
+    assert report_stage.weeks_to_analyse_again(settings, repo, [date(2026, 5, 11)]) == []
+    # Nothing left to analyse again: the next run says nothing of it.
+    assert main([*args, "--week", WEEKS[2]]) == 0
+    assert "analysed again" not in capsys.readouterr().out
 
 
 def test_a_stored_pr_the_clone_dates_otherwise_now_keeps_its_week(

@@ -7,6 +7,7 @@ from pathlib import Path
 import dagster as dg
 
 from prhub_pipeline.defs.partitions import REPO_DIMENSION, partition_key
+from prhub_pipeline.defs.reanalysis import ANALYSED_AGAIN_TAG
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
 from prhub_pipeline.defs.stage_runs import run_weekly_stage, week_metadata
 from prhub_pipeline.stages.modules import (
@@ -93,11 +94,16 @@ def _scores_metadata(results: Sequence[WeekScores]) -> dict[str, dg.MetadataValu
     }
 
 
-def _report_metadata(results: Sequence[WeekReport]) -> dict[str, dg.MetadataValue]:
+def _report_metadata(
+    results: Sequence[WeekReport], analysed_again: str | None = None
+) -> dict[str, dg.MetadataValue]:
+    """`analysed_again`: why the run's weeks were analysed again (ANALYSED_AGAIN_TAG)."""
+    again = f"; analysed again from the stored PRs: {analysed_again}" if analysed_again else ""
     metadata: dict[str, dg.MetadataValue] = {
         "summary": dg.MetadataValue.text(
             f"{len(results)} report(s) in zh and en; files under "
             + (str(results[0].files[0].parent) if results and results[0].files else "-")
+            + again
         ),
         "files": dg.MetadataValue.json([str(path) for r in results for path in r.files][:40]),
     }
@@ -305,7 +311,10 @@ def build_analysis_assets(
                 },
                 partition_key=partition_key(result.repo, result.window.week_start),
             )
-        metadata = week_metadata(context, results, _report_metadata)
+        analysed_again = context.run.tags.get(ANALYSED_AGAIN_TAG)
+        metadata = week_metadata(
+            context, results, lambda group: _report_metadata(group, analysed_again)
+        )
         return dg.MaterializeResult(metadata=metadata, check_results=checks)
 
     return [module_classifier, module_labels, importance_scores, weekly_report]

@@ -3,15 +3,15 @@
 import os
 import re
 from collections.abc import Callable, Sequence
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import dagster as dg
 from dagster._core.execution.plan.objects import ErrorSource
 from pydantic import BaseModel
 
-from prhub_pipeline.config import load_settings
+from prhub_pipeline.config import RepoConfig, Settings, load_settings
 from prhub_pipeline.defs.definitions import (
     CLASSIFIER_JOB,
     SQL_MODELS_JOB,
@@ -20,9 +20,18 @@ from prhub_pipeline.defs.definitions import (
 )
 from prhub_pipeline.defs.instance import cli_run_tags, default_dagster_home, fail_orphaned_runs
 from prhub_pipeline.defs.partitions import range_tags
+from prhub_pipeline.defs.reanalysis import (
+    REANALYSIS_ASSETS,
+    analysed_again_tags,
+    describe_stale,
+)
+from prhub_pipeline.defs.schedules import consecutive_runs
+from prhub_pipeline.stages.report import weeks_to_analyse_again
 from prhub_pipeline.stages.text import counted
-from prhub_pipeline.warehouse import connect
+from prhub_pipeline.warehouse import WarehouseError, connect
 from prhub_pipeline.warehouse.quality import week_summaries
+from prhub_pipeline.warehouse.week_stages import StaleWeek
+from prhub_pipeline.weeks import iter_weeks
 
 INGEST_ASSETS = ("raw_prs", "review_threads")
 ANALYSIS_ASSETS = ("module_labels", "importance_scores", "weekly_report")
@@ -99,6 +108,37 @@ def _summaries(result: dg.ExecuteInProcessResult) -> dict[str, str]:
     return summaries
 
 
+class _Step(NamedTuple):
+    stage: str  # as the error names it: `analysis failed: ...`
+    job_name: str
+    tags: dict[str, str]
+    partition: str | None
+    assets: Sequence[str] | None
+
+
+def _stale_earlier_weeks(
+    settings: Settings, repo: RepoConfig, weeks: Sequence[date], progress: Callable[[str], None]
+) -> list[StaleWeek]:
+    """The weeks before the range whose analysis predates their stored PRs; none, said, where
+    the warehouse cannot be read now."""
+    earlier = list(iter_weeks(repo.start, min(weeks) - timedelta(weeks=1)))
+    try:
+        return weeks_to_analyse_again(settings, repo, earlier)
+    except WarehouseError as exc:
+        progress(f"  earlier weeks not checked for analyses older than their PRs: {exc}")
+        return []
+
+
+def _reanalysis_steps(repo: str, stale: Sequence[StaleWeek]) -> list[_Step]:
+    """A run of the assets after raw_prs over each run of consecutive `stale` weeks."""
+    steps = []
+    for first, last in consecutive_runs([week.week_start for week in stale]):
+        named = [week for week in stale if first <= week.week_start <= last]
+        tags = {**range_tags(repo, first, last), **analysed_again_tags(named)}
+        steps.append(_Step("analysis of earlier weeks", WEEKLY_JOB, tags, None, REANALYSIS_ASSETS))
+    return steps
+
+
 def materialize_weeks(
     config_path: Path,
     repo: str,
@@ -111,57 +151,95 @@ def materialize_weeks(
 
     Runs in this process (no subprocess per step): ingest the range in one run (the source is
     read once), retrain the module classifier on the history now stored, label, score and
-    report the range in one run, then refresh the SQL models. `dagster_log` lets Dagster's
-    own console log (warnings, a failed step's traceback) through to stderr.
+    report the range in one run, then refresh the SQL models. Before the range's analysis,
+    earlier weeks whose analysis predates their stored PRs (a run failing or killed between
+    stages) are analysed again from them, oldest first, as the range's reports read the
+    weeks before; a failure there is told, and fails the outcome, after the range is done.
+    `dagster_log` lets Dagster's own console log (warnings, a failed step's traceback)
+    through to stderr.
     """
     definitions = build_definitions(config_path)
+    settings = load_settings(config_path)
     weeks_range = range_tags(repo, min(weeks), max(weeks))
-    steps: list[tuple[str, str, dict[str, str], str | None, Sequence[str] | None]] = [
-        ("ingest", WEEKLY_JOB, weeks_range, None, INGEST_ASSETS),
-        ("classifier", CLASSIFIER_JOB, {}, repo, None),
-        ("analysis", WEEKLY_JOB, weeks_range, None, ANALYSIS_ASSETS),
-        ("sql models", SQL_MODELS_JOB, {}, None, None),
+    before = [
+        _Step("ingest", WEEKLY_JOB, weeks_range, None, INGEST_ASSETS),
+        _Step("classifier", CLASSIFIER_JOB, {}, repo, None),
+    ]
+    after = [
+        _Step("analysis", WEEKLY_JOB, weeks_range, None, ANALYSIS_ASSETS),
+        _Step("sql models", SQL_MODELS_JOB, {}, None, None),
     ]
     run_ids: list[str] = []
+    earlier_failed: str | None = None
     with _instance(config_path) as instance:
         for orphan in fail_orphaned_runs(instance):
             progress(f"  run {orphan}: its prhub materialize process ended mid-run; marked failed")
-        for stage, job_name, tags, partition, assets in steps:
-            job = definitions.resolve_job_def(job_name)
+
+        def run(step: _Step) -> RunOutcome | None:
+            """Run a step; the outcome of a failed one, else None."""
+            job = definitions.resolve_job_def(step.job_name)
             if not job.asset_layer.executable_asset_keys:
-                continue
+                return None
             result = job.execute_in_process(
                 instance=instance,
-                tags={**tags, **cli_run_tags()},
-                partition_key=partition,
-                asset_selection=[dg.AssetKey(name) for name in assets] if assets else None,
+                tags={**step.tags, **cli_run_tags()},
+                partition_key=step.partition,
+                asset_selection=[dg.AssetKey(name) for name in step.assets]
+                if step.assets
+                else None,
                 raise_on_error=False,
                 run_config=_console_log(dagster_log),
             )
             run_ids.append(result.run_id)
             for asset, summary in _summaries(result).items():
                 progress(f"  {asset}: {summary}")
-            if not result.success:
-                stopped = _interrupted_step(result)
-                error = (
-                    f"interrupted during {stage} ({stopped})"
-                    if stopped
-                    else f"{stage} failed: {_failure(result)}"
-                )
-                progress(f"  {error}")
-                return RunOutcome(
-                    repo=repo,
-                    weeks=list(weeks),
-                    run_ids=run_ids,
-                    success=False,
-                    error=error,
-                    interrupted=stopped is not None,
-                )
-    settings = load_settings(config_path)
+            if result.success:
+                return None
+            stopped = _interrupted_step(result)
+            error = (
+                f"interrupted during {step.stage} ({stopped})"
+                if stopped
+                else f"{step.stage} failed: {_failure(result)}"
+            )
+            progress(f"  {error}")
+            return RunOutcome(
+                repo=repo,
+                weeks=list(weeks),
+                run_ids=run_ids,
+                success=False,
+                error=error,
+                interrupted=stopped is not None,
+            )
+
+        for step in before:
+            if (failed := run(step)) is not None:
+                return failed
+        stale = _stale_earlier_weeks(settings, settings.repo(repo), weeks, progress)
+        if stale:
+            progress(
+                f"  {counted(len(stale), 'earlier week')} whose analysis is older than their"
+                f" stored PRs, analysed again from them: {describe_stale(stale)}"
+            )
+        for step in _reanalysis_steps(repo, stale):
+            if (failed := run(step)) is not None:
+                if failed.interrupted:
+                    return failed
+                # The weeks asked for go on: a week that fails to analyse again (the schedule
+                # and the next run try it again) must not hold every later week back.
+                earlier_failed = earlier_failed or failed.error
+        for step in after:
+            if (failed := run(step)) is not None:
+                return failed
     with connect(settings.database, read_only=True) as con:
         for week in week_summaries(con, repo, min(weeks), max(weeks)):
             progress(
                 f"  week {week.week_start}: {counted(week.prs, 'PR')}, {week.key_prs} key,"
                 f" {counted(week.risks, 'risk flag')}, report {week.reports or 'missing'}"
             )
-    return RunOutcome(repo=repo, weeks=list(weeks), run_ids=run_ids, success=True)
+    return RunOutcome(
+        repo=repo,
+        weeks=list(weeks),
+        run_ids=run_ids,
+        success=earlier_failed is None,
+        error=earlier_failed,
+    )

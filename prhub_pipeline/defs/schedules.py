@@ -1,6 +1,6 @@
 """The weekly schedule: on Monday morning, the previous complete week of every repository (and
-earlier weeks left without a report, or lacking PRs or release tags found since); the
-classifier's an hour before."""
+earlier weeks left without a report, or lacking PRs or release tags found since, and the
+analysis of weeks whose PRs were stored after it); the classifier's an hour before."""
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
@@ -9,8 +9,14 @@ import dagster as dg
 
 from prhub_pipeline.config import RepoConfig, Settings
 from prhub_pipeline.defs.partitions import partition_key, range_tags
-from prhub_pipeline.stages.report import weeks_to_run_again
+from prhub_pipeline.defs.reanalysis import (
+    analysed_again_tags,
+    describe_stale,
+    reanalysis_selection,
+)
+from prhub_pipeline.stages.report import weeks_to_analyse_again, weeks_to_run_again
 from prhub_pipeline.warehouse import WarehouseError
+from prhub_pipeline.warehouse.week_stages import StaleWeek
 from prhub_pipeline.weeks import last_complete_week
 
 WEEKLY_CRON = "0 6 * * 1"  # Monday 06:00 in the configured zone
@@ -24,6 +30,9 @@ def weekly_run_requests(
         weeks_to_run_again
     ),
     log: Callable[[str], None] = lambda line: None,
+    to_analyse_again: Callable[[Settings, RepoConfig, Sequence[date]], list[StaleWeek]] = (
+        weeks_to_analyse_again
+    ),
 ) -> list[dg.RunRequest]:
     """Per repository, a run for the week that ended most recently before `now`, and for the
     earlier weeks since its `start` that have no stored report, lack PRs a git run found for
@@ -31,11 +40,14 @@ def weekly_run_requests(
     that timed out), ticks the daemon missed for weeks, a merge or a tag pushed after its week
     was read leave no gap behind. Consecutive weeks are one
     run over their range, as a backfill runs them: a new warehouse's history is one run, not
-    one per week.
+    one per week. Earlier weeks whose labels, scores or report predate their stored PRs (a
+    GitHub range run that failed partway, a process killed between stages) get a run of the
+    assets after raw_prs, tagged with why: their analysis is made again from the stored PRs.
 
     Each tick's run keys are its own (`repo|weeks|tick day`), so a week whose run failed is
     asked for again by the next tick. Where the warehouse cannot be read (a long run holds it),
-    only the latest week is asked for.
+    only the latest week is asked for. Runs are asked for oldest week first: a report reads
+    the week before it.
     """
     latest = last_complete_week(now, settings.timezone)
     requests: list[dg.RunRequest] = []
@@ -55,23 +67,60 @@ def weekly_run_requests(
             )
         elif missing:
             log(f"{repo.name}: {len(missing)} earlier week(s) to run again, from {missing[0]}")
-        for first, last in consecutive_runs([*missing, latest]):
-            key = f"{repo.name}|{first.isoformat()}"
-            if first == last:
-                requests.append(
-                    dg.RunRequest(
-                        run_key=f"{key}|{now.date().isoformat()}",
-                        partition_key=partition_key(repo.name, first),
-                    )
-                )
-            else:
-                requests.append(
-                    dg.RunRequest(
-                        run_key=f"{key}..{last.isoformat()}|{now.date().isoformat()}",
-                        tags=range_tags(repo.name, first, last),
-                    )
-                )
+        stale = _stale_earlier_weeks(settings, repo, earlier, missing, to_analyse_again, log)
+        runs: list[tuple[date, date, list[StaleWeek] | None]] = [
+            (first, last, None) for first, last in consecutive_runs([*missing, latest])
+        ]
+        for first, last in consecutive_runs([week.week_start for week in stale]):
+            runs.append((first, last, [w for w in stale if first <= w.week_start <= last]))
+        for first, last, analysed_again in sorted(runs, key=lambda run: run[0]):
+            requests.append(_run_request(repo.name, first, last, now, analysed_again))
     return requests
+
+
+def _stale_earlier_weeks(
+    settings: Settings,
+    repo: RepoConfig,
+    earlier: Sequence[date],
+    missing: Sequence[date],
+    to_analyse_again: Callable[[Settings, RepoConfig, Sequence[date]], list[StaleWeek]],
+    log: Callable[[str], None],
+) -> list[StaleWeek]:
+    """The earlier weeks to analyse again, but those run whole (`missing`)."""
+    try:
+        stale = to_analyse_again(settings, repo, earlier)
+    except WarehouseError as exc:
+        log(f"{repo.name}: earlier weeks not checked for analyses older than their PRs: {exc}")
+        return []
+    stale = [week for week in stale if week.week_start not in missing]
+    if stale:
+        log(
+            f"{repo.name}: {len(stale)} earlier week(s) whose analysis is older than their"
+            f" stored PRs, analysed again from them: {describe_stale(stale)}"
+        )
+    return stale
+
+
+def _run_request(
+    repo: str, first: date, last: date, now: datetime, analysed_again: list[StaleWeek] | None
+) -> dg.RunRequest:
+    """A run of every weekly asset over `first` to `last`, or of those after raw_prs where
+    the weeks are `analysed_again`."""
+    weeks = first.isoformat() if first == last else f"{first.isoformat()}..{last.isoformat()}"
+    kind = "" if analysed_again is None else "|analysis"
+    run_key = f"{repo}|{weeks}{kind}|{now.date().isoformat()}"
+    tags = analysed_again_tags(analysed_again) if analysed_again else {}
+    selection = reanalysis_selection() if analysed_again else None
+    if first == last:
+        return dg.RunRequest(
+            run_key=run_key,
+            partition_key=partition_key(repo, first),
+            tags=tags,
+            asset_selection=selection,
+        )
+    return dg.RunRequest(
+        run_key=run_key, tags={**range_tags(repo, first, last), **tags}, asset_selection=selection
+    )
 
 
 def consecutive_runs(weeks: Sequence[date]) -> list[tuple[date, date]]:
@@ -95,7 +144,8 @@ def build_weekly_schedule(settings: Settings, job_name: str) -> dg.ScheduleDefin
         description=(
             "Every Monday 06:00: last week's report for every configured repository, and any"
             " earlier week since its start that has no stored report, lacks PRs found since, or"
-            " has a release tag stored after its report."
+            " has a release tag stored after its report; the analysis (labels, scores, report)"
+            " of an earlier week whose PRs were stored after it, from the stored PRs."
         ),
     )
     def weekly_report_schedule(

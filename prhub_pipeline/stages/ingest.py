@@ -62,6 +62,7 @@ from prhub_pipeline.warehouse.prs import (
     week_pr_numbers,
 )
 from prhub_pipeline.warehouse.reports import reported_weeks
+from prhub_pipeline.warehouse.week_stages import stage_tables
 from prhub_pipeline.weeks import WeekWindow, week_of
 
 # Reported weeks before a run's first that a git run reads again for PRs they lack.
@@ -400,6 +401,7 @@ def _ingest_git(
                 *release_tables(
                     con, repo.name, window.week_start, releases.get(window.week_start, []), now
                 ),
+                *stage_tables(repo.name, window.week_start, "ingest"),
             ]
             replace_partition(con, repo.name, window.week_start, tables)
             results.append(
@@ -584,6 +586,7 @@ def _ingest_github(
                     releases.get(window.week_start, []),
                     datetime.now(UTC),
                 )
+                tables += stage_tables(repo.name, window.week_start, "ingest")
                 replace_partition(con, repo.name, window.week_start, tables)
             results.append(
                 _summary(
@@ -643,7 +646,13 @@ def store_review_weeks(
             else:
                 review_data = ReviewData(available=False)
             replace_partition(
-                con, repo.name, window.week_start, review_tables(window.week_start, review_data)
+                con,
+                repo.name,
+                window.week_start,
+                [
+                    *review_tables(window.week_start, review_data),
+                    *stage_tables(repo.name, window.week_start, "reviews"),
+                ],
             )
             results.append(
                 WeekReviews(

@@ -28,6 +28,7 @@ from prhub_pipeline.warehouse.modules import (
     save_model_payload,
 )
 from prhub_pipeline.warehouse.prs import read_config_diffs, read_prs
+from prhub_pipeline.warehouse.week_stages import stage_tables
 from prhub_pipeline.weeks import WeekWindow
 
 
@@ -192,7 +193,10 @@ def label_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
                 con,
                 repo.name,
                 window.week_start,
-                module_tables(window.week_start, labelled.labels, themes, labelled.unknown),
+                [
+                    *module_tables(window.week_start, labelled.labels, themes, labelled.unknown),
+                    *stage_tables(repo.name, window.week_start, "modules"),
+                ],
             )
             origin_of: dict[int, str] = {}
             modules_of: dict[int, list[str]] = {}

@@ -55,6 +55,7 @@ from prhub_pipeline.warehouse.reports import (
     report_tables,
     reported_weeks,
 )
+from prhub_pipeline.warehouse.week_stages import StaleWeek, stage_tables, stale_weeks
 from prhub_pipeline.weeks import WeekWindow
 
 
@@ -169,7 +170,10 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                 con,
                 repo.name,
                 week,
-                report_tables(repo.name, week, rendered, counts, key_pr_count=key_pr_count),
+                [
+                    *report_tables(repo.name, week, rendered, counts, key_pr_count=key_pr_count),
+                    *stage_tables(repo.name, week, "report"),
+                ],
             )
             clear_stored_late_prs(con, repo.name, week)  # the report has them now
             try:
@@ -250,3 +254,18 @@ def weeks_to_run_again(settings: Settings, repo: RepoConfig, weeks: Sequence[dat
         late = weeks_with_late_prs(con, repo.name, first, last)
         late |= weeks_with_late_release_tags(con, repo.name, first, last)
     return sorted(week for week in weeks if week not in reported or week in late)
+
+
+def weeks_to_analyse_again(
+    settings: Settings, repo: RepoConfig, weeks: Sequence[date]
+) -> list[StaleWeek]:
+    """Of `weeks`, those whose stored labels, scores or report do not tell the PRs stored for
+    them (`stale_weeks`), oldest first, with why: their analysis runs again from the stored
+    PRs, no source read. None before the warehouse exists. Raises WarehouseError when the
+    warehouse cannot be read within SCHEDULE_LOCK_SECONDS."""
+    if not weeks or not settings.database.exists():
+        return []
+    asked = set(weeks)
+    with connect(settings.database, read_only=True, lock_timeout=SCHEDULE_LOCK_SECONDS) as con:
+        stale = stale_weeks(con, repo.name, min(weeks), max(weeks))
+    return [week for week in stale if week.week_start in asked]

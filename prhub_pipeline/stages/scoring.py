@@ -34,6 +34,7 @@ from prhub_pipeline.warehouse.prs import (
     week_pr_numbers,
 )
 from prhub_pipeline.warehouse.reports import revert_tables, risk_tables, score_tables
+from prhub_pipeline.warehouse.week_stages import stage_tables
 from prhub_pipeline.weeks import WeekWindow
 
 
@@ -140,6 +141,7 @@ def score_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
                     *revert_tables(
                         repo.name, window.week_start, reverted_prs(prs, history.by_number)
                     ),
+                    *stage_tables(repo.name, window.week_start, "scores"),
                 ],
             )
             results.append(

@@ -3,7 +3,7 @@ for several tables at once, in a single transaction; and moving a renamed reposi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -15,11 +15,13 @@ from prhub_pipeline.warehouse.connection import WarehouseError, pipeline_tables,
 
 @dataclass(frozen=True)
 class TableRows:
-    """New rows for one table of a partition; each row's values follow `columns`."""
+    """New rows for one table of a partition; each row's values follow `columns`. `scope`
+    narrows the rows replaced to those with these column values (one stage's of `week_stages`)."""
 
     table: str
     columns: Sequence[str]
     rows: Sequence[Sequence[Any]] = field(default_factory=list)
+    scope: Mapping[str, Any] = field(default_factory=dict)
 
 
 def replace_partition(
@@ -34,9 +36,10 @@ def replace_partition(
     try:
         with transaction(con):
             for batch in tables:
+                scope = "".join(f" AND {column} = ?" for column in batch.scope)
                 con.execute(
-                    f"DELETE FROM {batch.table} WHERE repo = ? AND week_start = ?",
-                    [repo, week_start],
+                    f"DELETE FROM {batch.table} WHERE repo = ? AND week_start = ?{scope}",
+                    [repo, week_start, *batch.scope.values()],
                 )
                 if batch.rows:
                     with con.appender(batch.table, columns=list(batch.columns)) as appender:

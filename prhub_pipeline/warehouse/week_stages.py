@@ -1,0 +1,126 @@
+"""When each stage last stored a week, and the weeks whose stored analysis no longer tells
+their stored PRs: ingested again after their labels, scores or report (a GitHub range run
+failing partway, a process killed between stages), or analysed from other PRs."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Literal
+
+import duckdb
+from pydantic import BaseModel
+
+from prhub_pipeline.warehouse.connection import read_sql
+from prhub_pipeline.warehouse.partitions import TableRows
+
+WeekStage = Literal["ingest", "reviews", "modules", "scores", "report"]
+STAGE_ORDER: tuple[WeekStage, ...] = ("ingest", "reviews", "modules", "scores", "report")
+# What each stage reads of the week, directly or through another: a week's report tells its
+# PRs only where every stage is at least as recent as each one it reads. Reviews and module
+# labels read only the PRs, and Dagster runs them in either order.
+READS: dict[WeekStage, tuple[WeekStage, ...]] = {
+    "ingest": (),
+    "reviews": ("ingest",),
+    "modules": ("ingest",),
+    "scores": ("ingest", "reviews", "modules"),
+    "report": ("ingest", "reviews", "modules", "scores"),
+}
+STAGE_WORDS: dict[WeekStage, str] = {
+    "ingest": "PRs",
+    "reviews": "reviews",
+    "modules": "module labels",
+    "scores": "scores",
+    "report": "report",
+}
+STAGE_COLUMNS = ("repo", "week_start", "stage", "stored_at")
+
+
+class StaleWeek(BaseModel):
+    """A week whose labels, scores or report do not tell the PRs it stores, and why."""
+
+    week_start: date
+    reason: str
+
+
+def stage_tables(
+    repo: str, week_start: date, stage: WeekStage, stored_at: datetime | None = None
+) -> list[TableRows]:
+    """The `week_stages` row saying that `stage` stored the week now (or `stored_at`), for the
+    transaction that stores what it says."""
+    row = (repo, week_start, stage, stored_at or datetime.now(UTC))
+    return [TableRows("week_stages", STAGE_COLUMNS, [row], scope={"stage": stage})]
+
+
+def _prs(count: int) -> str:
+    return f"{count} PR" if count == 1 else f"{count} PRs"
+
+
+def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    (count,) = con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name]
+    ).fetchone() or (0,)
+    return bool(count)
+
+
+def _out_of_order(stamps: dict[WeekStage, datetime]) -> str | None:
+    """Why a week's stage times say its analysis predates what it read, or None: the first
+    stage stored after one that reads it (or with none since), told against the last such one
+    (the PRs against the report, where everything after them is older)."""
+    for stage in STAGE_ORDER:
+        stored_at = stamps.get(stage)
+        if stored_at is None:
+            continue
+        behind = [
+            later
+            for later in STAGE_ORDER
+            if stage in READS[later] and (stamps.get(later) is None or stamps[later] < stored_at)
+        ]
+        if not behind:
+            continue
+        later = behind[-1]
+        after = stamps.get(later)
+        since = (
+            f"its {STAGE_WORDS[later]} not made since"
+            if after is None
+            else f"after its {STAGE_WORDS[later]} ({after.astimezone(UTC):%Y-%m-%d %H:%M} UTC)"
+        )
+        return (
+            f"{STAGE_WORDS[stage]} stored {stored_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC, {since}"
+        )
+    return None
+
+
+def stale_weeks(
+    con: duckdb.DuckDBPyConnection, repo: str, first: date, last: date
+) -> list[StaleWeek]:
+    """The weeks from `first` to `last` whose stored analysis does not tell their stored PRs,
+    oldest first: a stage stored after a later one (`week_stages`), or, for any week, scores or
+    a report of other PRs than are stored (which finds those stored before the stage times
+    were); none on a warehouse no run has migrated yet (the schedule reads it before any)."""
+    if not _has_table(con, "weekly_reports"):
+        return []
+    reasons: dict[date, str] = {}
+    if _has_table(con, "week_stages"):
+        stamps: dict[date, dict[WeekStage, datetime]] = {}
+        rows = con.execute(
+            "SELECT week_start, stage, stored_at FROM week_stages"
+            " WHERE repo = ? AND week_start BETWEEN ? AND ?",
+            [repo, first, last],
+        ).fetchall()
+        for week, stage, stored_at in rows:
+            stamps.setdefault(week, {})[stage] = stored_at
+        for week, stages in stamps.items():
+            reason = _out_of_order(stages)
+            if reason is not None:
+                reasons[week] = reason
+    compared = con.execute(read_sql("select_analysed_from_other_prs.sql"), [repo, first, last])
+    for week, prs, scored, scored_elsewhere, reported in compared.fetchall():
+        if week in reasons:
+            continue
+        if scored < prs:
+            reasons[week] = f"{prs - scored} of its {_prs(prs)} stored not scored"
+        elif scored_elsewhere:
+            reasons[week] = f"scores of {_prs(scored_elsewhere)} it no longer stores"
+        else:
+            reasons[week] = f"its report counts {_prs(reported)}, {prs} stored"
+    return [StaleWeek(week_start=week, reason=reasons[week]) for week in sorted(reasons)]
