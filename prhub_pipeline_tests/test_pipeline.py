@@ -1450,6 +1450,50 @@ def test_report_files_a_range_could_not_write_name_every_week_left_to_run(
     ]
 
 
+def test_report_files_a_killed_run_did_not_write_are_written_back_from_the_warehouse(
+    git_repo: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A run killed between a week's report row and its files left the files of the run
+    before (without #103), or none, for good: later runs wrote only their own weeks, and the
+    index linked only those."""
+    commit_core_fixes(git_repo, [(101, "2026-05-05", None)])
+    config = write_config(tmp_path, git_repo.path)
+    args = ["materialize", "--config", str(config)]
+    assert main([*args, "--week", WEEKS[0]]) == 0
+    git_repo.commit("[core] fix: more (#103)", "2026-05-07T10:00:00+08:00", {"src/m.py": "1\n"})
+    git_repo.commit("[core] fix: next (#102)", "2026-05-12T10:00:00+08:00", {"src/n.py": "1\n"})
+
+    def killed(*_: object, **__: object) -> list[Path]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report_stage, "write_report_files", killed)
+    assert main([*args, "--week", WEEKS[0]]) == 130
+    monkeypatch.undo()
+    folder = tmp_path / "reports" / "acme" / "widgets"
+    (folder / "2026-05-04.en.md").unlink()
+    assert "#103" not in (folder / "2026-05-04.zh.md").read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert main([*args, "--week", WEEKS[1]]) == 0
+    assert (
+        "4 files of stored reports, missing from the folder or an earlier run's, written back"
+        " from the warehouse (weeks 2026-05-04)"
+    ) in capsys.readouterr().out
+    rows = stored(
+        config, "SELECT lang, markdown, html FROM weekly_reports WHERE week_start = '2026-05-04'"
+    )
+    for lang, markdown, html in rows:
+        assert (folder / f"2026-05-04.{lang}.md").read_text(encoding="utf-8") == markdown
+        assert (folder / f"2026-05-04.{lang}.html").read_text(encoding="utf-8") == html
+        assert "#103" in str(markdown)
+    assert 'href="2026-05-04.zh.html"' in (folder / "index.html").read_text(encoding="utf-8")
+    # Files that hold their rows' text are left as they are.
+    assert main([*args, "--week", WEEKS[1]]) == 0
+    assert "written back" not in capsys.readouterr().out
+
+
 def test_a_run_whose_materialize_process_died_is_marked_failed() -> None:
     """A killed `prhub materialize` left its run STARTED, holding the warehouse pool: every
     UI and scheduled run stayed queued until someone cancelled it by hand."""

@@ -8,7 +8,7 @@ import re
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -43,7 +43,11 @@ from prhub_pipeline.records import (
 from prhub_pipeline.reporting import facts, sections
 from prhub_pipeline.reporting.context import MAX_QUICK_VIEW, ReportBackground, build_report_context
 from prhub_pipeline.reporting.facts import Period, Summary, relanding
-from prhub_pipeline.reporting.files import write_report_files
+from prhub_pipeline.reporting.files import (
+    files_behind,
+    restore_report_files,
+    write_report_files,
+)
 from prhub_pipeline.reporting.models import PrRef, ReportContext, TrendRow
 from prhub_pipeline.reporting.render import (
     FORMATS,
@@ -1791,6 +1795,25 @@ def test_the_text_rules_read_a_description_and_a_title_up_to_their_limits() -> N
     assert fix_impacts("fix: loader", filler + " It crashes on start.") == {}
     assert fix_impacts("fix: loader", "It crashes on start. " + filler) == {"crash": 0.75}
     assert parse_title(" " * MAX_TITLE_CHARS + "[fsdp] fix: x").type == "other"
+
+
+def test_report_files_older_than_their_row_are_rewritten_only_where_their_text_differs(
+    tmp_path: Path,
+) -> None:
+    """A file written before its row's `generated_at` is an earlier run's only if its text
+    differs: a file system that keeps whole seconds dates a file written just after its row
+    before it, which must not be rewritten on every run."""
+    week = date(2026, 5, 11)
+    rendered = RenderedReport(lang="en", markdown="# a\n", html="<p>a</p>")
+    [md, html, _] = write_report_files(tmp_path, REPO, week, [rendered])
+    row_time = datetime.fromtimestamp(md.stat().st_mtime, UTC) + timedelta(seconds=1)
+    assert files_behind(tmp_path, REPO, week, "en", row_time)
+    assert restore_report_files(tmp_path, REPO, week, rendered) == []
+    html.write_text("<p>an earlier run's</p>", encoding="utf-8")
+    md.unlink()
+    assert restore_report_files(tmp_path, REPO, week, rendered) == [md, html]
+    assert html.read_text(encoding="utf-8") == "<p>a</p>" and md.is_file()
+    assert not files_behind(tmp_path, REPO, week, "en", row_time - timedelta(seconds=5))
 
 
 def test_index_from_files_on_disk_shows_no_made_up_counts(tmp_path: Path) -> None:

@@ -98,12 +98,24 @@ def _report_metadata(
     results: Sequence[WeekReport], analysed_again: str | None = None
 ) -> dict[str, dg.MetadataValue]:
     """`analysed_again`: why the run's weeks were analysed again (ANALYSED_AGAIN_TAG)."""
-    again = f"; analysed again from the stored PRs: {analysed_again}" if analysed_again else ""
+    notes = [f"analysed again from the stored PRs: {analysed_again}"] if analysed_again else []
+    restored = [path for r in results for path in r.restored]
+    if restored:
+        weeks = sorted({path.name.split(".")[0] for path in restored})
+        more = f" and {len(weeks) - 5} more" if len(weeks) > 5 else ""
+        notes.append(
+            f"{counted(len(restored), 'file')} of stored reports, missing from the folder or an"
+            f" earlier run's, written back from the warehouse (weeks {', '.join(weeks[:5])}{more})"
+        )
     metadata: dict[str, dg.MetadataValue] = {
         "summary": dg.MetadataValue.text(
-            f"{len(results)} report(s) in zh and en; files under "
-            + (str(results[0].files[0].parent) if results and results[0].files else "-")
-            + again
+            "; ".join(
+                [
+                    f"{len(results)} report(s) in zh and en; files under "
+                    + (str(results[0].files[0].parent) if results and results[0].files else "-"),
+                    *notes,
+                ]
+            )
         ),
         "files": dg.MetadataValue.json([str(path) for r in results for path in r.files][:40]),
     }

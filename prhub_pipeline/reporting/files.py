@@ -7,7 +7,7 @@ import os
 import re
 import secrets
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
 from prhub_pipeline.records import LANGS, Lang, RenderedReport, ReportListing
@@ -113,6 +113,42 @@ def write_report_files(
     index = folder / "index.html"
     _write_atomic(index, render_index(repo, entries, lang=index_lang))
     written.append(index)
+    return written
+
+
+def files_behind(
+    reports_dir: Path, repo: str, week_start: date, lang: Lang, since: datetime
+) -> bool:
+    """Whether a stored report's files are missing from the folder, or either was last written
+    before `since` (the row's `generated_at`): the row is written first, so a run stopped
+    between the two (killed, a full disk) left none, or an earlier run's."""
+    folder = report_dir(reports_dir, repo)
+    for suffix in ("md", "html"):
+        try:
+            modified = (folder / report_file_name(week_start, lang, suffix)).stat().st_mtime
+        except FileNotFoundError:
+            return True
+        if modified < since.timestamp():
+            return True
+    return False
+
+
+def restore_report_files(
+    reports_dir: Path, repo: str, week_start: date, report: RenderedReport
+) -> list[Path]:
+    """Write each file of a stored report that does not hold its text (missing, or an earlier
+    run's); return those written. The index is not: the run's own weeks write it next."""
+    folder = report_dir(reports_dir, repo)
+    written = []
+    for suffix, text in (("md", report.markdown), ("html", report.html)):
+        path = folder / report_file_name(week_start, report.lang, suffix)
+        try:
+            current: str | None = path.read_text(encoding="utf-8")
+        except (FileNotFoundError, UnicodeDecodeError):
+            current = None
+        if current != text:
+            _write_atomic(path, text)
+            written.append(path)
     return written
 
 

@@ -3,7 +3,7 @@ store them and write the files."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
@@ -26,9 +26,12 @@ from prhub_pipeline.reporting.context import ReportBackground, build_report_cont
 from prhub_pipeline.reporting.facts import USUAL_WEEKS, PrReviewing, reviewing_by_pr
 from prhub_pipeline.reporting.files import (
     ReportDirError,
+    files_behind,
     prepare_report_dir,
     published_url,
     remove_temporaries,
+    report_dir,
+    restore_report_files,
     write_report_files,
 )
 from prhub_pipeline.reporting.render import render_report
@@ -49,6 +52,7 @@ from prhub_pipeline.warehouse.prs import (
 )
 from prhub_pipeline.warehouse.reports import (
     list_reports,
+    read_report,
     read_risks,
     read_scores,
     read_week_counts,
@@ -67,6 +71,9 @@ class WeekReport(BaseModel):
     risk_flags: int
     markdown: str  # in the configured default language, for the operator to read
     files: list[Path]
+    # Files of the repository's other stored reports written back from their rows, on the
+    # run's last week (`restore_missing_files`).
+    restored: list[Path] = []
 
 
 def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[WeekReport]:
@@ -77,6 +84,10 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
         return results
     with connect(settings.database) as con:
         remove_temporaries(folder)  # the warehouse's lock: no other run writes reports now
+        # Before the run's weeks, whose writes list them in the index.
+        restored = restore_missing_files(
+            con, settings, repo.name, skip=[w.week_start for w in windows]
+        )
         stored = {pr.number: pr for pr in read_prs(con, repo.name)}
         # Worked out once per run, and only as far back as the reports compare: the weeks
         # before the first one (USUAL_WEEKS), not the whole history on every scheduled run.
@@ -212,7 +223,38 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                     files=files,
                 )
             )
+    if restored:
+        results[-1] = results[-1].model_copy(update={"restored": restored})
     return results
+
+
+def restore_missing_files(
+    con: duckdb.DuckDBPyConnection, settings: Settings, repo: str, skip: Collection[date]
+) -> list[Path]:
+    """Write back from its stored row each file of the repository's stored reports (but the
+    weeks of `skip`) that is missing from its folder, or older than its row and not its text:
+    a run killed between a report's row and its files left them so, and the index linked
+    none of them. Call it while no other run writes reports (the warehouse's lock). Reports
+    stored while `reports_dir` named another folder are written here too."""
+    restored: list[Path] = []
+    for listing in list_reports(con, repo):
+        if listing.week_start in skip or listing.generated_at is None:
+            continue
+        week, lang = listing.week_start, listing.lang
+        if not files_behind(settings.reports_dir, repo, week, lang, listing.generated_at):
+            continue
+        stored = read_report(con, repo, week, lang)
+        if stored is None:
+            continue
+        try:
+            restored += restore_report_files(settings.reports_dir, repo, week, stored)
+        except OSError as exc:
+            raise ReportDirError(
+                f"week {week}: its stored {lang} report's files are missing from"
+                f" {report_dir(settings.reports_dir, repo)} and could not be written back"
+                f" ({exc.strerror or exc})"
+            ) from None
+    return restored
 
 
 def stored_reviewing(
