@@ -1250,7 +1250,8 @@ def test_a_theme_made_of_a_module_with_the_same_prs_shares_its_trend_row(lang: L
     assert f"| {shown} | " in render_report(same, lang, "md")
     html = render_report(same, lang, "html")
     chart = html[html.index("<svg") : html.index("</svg>")]
-    assert f"<td>{shown}</td>" in html and ">doc</text>" in chart  # the bar: the module's name
+    # The bar: the module's name.
+    assert f'<td class="words">{shown}</td>' in html and ">doc</text>" in chart
     # Last week the theme had a PR the module had not: two rows, as before.
     rows = {(r.kind, r.name): r for r in more.trends}
     assert rows[("module", "doc")].shared_theme is None and rows[("theme", "Docs")].previous == 1

@@ -6,6 +6,7 @@ import re
 import struct
 import subprocess
 import zlib
+from html import unescape as html_unescape
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,54 @@ def test_tables_stay_readable_on_a_phone(tmp_path: Path) -> None:
     found = re.search(r'data-narrowest="([\d.]+)"', dom.stdout)
     assert found is not None, "the probe did not run"
     assert float(found.group(1)) >= 50
+
+
+def probed(tmp_path: Path, html: str, width: int, expression: str) -> str:
+    """What `expression` (JavaScript) says of the page laid out `width` px wide: the report allows
+    no script, so a copy without its Content-Security-Policy runs it and keeps the answer."""
+    html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+    probe = f"<script>document.body.dataset.probed = JSON.stringify({expression});</script>"
+    page = tmp_path / f"probed.{width}.html"
+    page.write_text(html.replace("</body>", probe + "</body>"), encoding="utf-8")
+    dom = chromium(tmp_path, f"--window-size={width},2000", "--dump-dom", page.as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    found = re.search(r'data-probed="([^"]*)"', dom.stdout)
+    assert found is not None, "the probe did not run"
+    return html_unescape(found.group(1))
+
+
+# The texts among `selector`'s cells that the layout breaks across lines: a cell's whole text, or
+# each of its `separator`-separated items.
+SPLIT_TEXTS = """((selector, separator) => {
+  const lines = (node, start, end) => {
+    const range = document.createRange();
+    range.setStart(node, start);
+    range.setEnd(node, end);
+    return new Set(Array.from(range.getClientRects(), rect => Math.round(rect.top))).size;
+  };
+  const split = [];
+  for (const cell of document.querySelectorAll(selector)) {
+    const items = separator ? cell.textContent.split(separator) : [cell.textContent];
+    for (const item of items) {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.data.indexOf(item);
+        if (item && at >= 0 && lines(node, at, at + item.length) > 1) split.push(item);
+      }
+    }
+  }
+  return split;
+})"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_chinese_table_cells_keep_their_words(tmp_path: Path, width: int) -> None:
+    """Chinese may break between any two characters, so the trends table's kind column read
+    模/块 and its header 类/别, one character a line even at 1280 px, and on a phone its
+    composition read 修复 1 / 个、回退 1 / 个 (verl 2026-05-11): labels keep their words, and a
+    composition breaks between its items."""
+    html = render_report(context_for(week_prs(), "zh"), "zh", "html")
+    label_cells = "#trends th, #trends td:nth-child(2), #appendix th, #appendix td:nth-child(3)"
+    labels = f"{SPLIT_TEXTS}('{label_cells}', '')"
+    compositions = f"{SPLIT_TEXTS}('#trends td:nth-child(6)', '、')"
+    assert probed(tmp_path, html, width, f"[{labels}, {compositions}]") == "[[],[]]"
