@@ -151,3 +151,19 @@ def test_chinese_table_cells_keep_their_words(tmp_path: Path, width: int) -> Non
     labels = f"{SPLIT_TEXTS}('{label_cells}', '')"
     compositions = f"{SPLIT_TEXTS}('#trends td:nth-child(6)', '、')"
     assert probed(tmp_path, html, width, f"[{labels}, {compositions}]") == "[[],[]]"
+
+
+# The chart's bars, values, labels and caption that reach past the page's right edge.
+CHART_PAST_THE_EDGE = """Array.from(
+  document.querySelectorAll('#trends svg text, #trends svg rect, #trends figcaption'),
+  element => element.getBoundingClientRect()
+).filter(box => box.right > document.documentElement.clientWidth - 12).length"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_chart_fits_a_phone(tmp_path: Path, lang: Lang) -> None:
+    """A chart 720 px wide was cut at 390 px: its longest bars' values, the end of its title
+    and its legend's last entry were out of sight (verl 2026-05-11). It takes the page's width,
+    and its caption wraps."""
+    html = render_report(context_for(week_prs(), lang), lang, "html")
+    assert probed(tmp_path, html, 390, CHART_PAST_THE_EDGE) == "0"

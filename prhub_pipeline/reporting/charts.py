@@ -9,6 +9,8 @@ from markupsafe import Markup, escape
 
 BAR_COLOURS = {"module": "#3b6fb6", "theme": "#c07a1f"}
 PREVIOUS_COLOUR = "#b8c2cc"
+# The longest bar's share of the width: the rest holds its value.
+BAR_SHARE = 85.0
 
 
 @dataclass(frozen=True)
@@ -26,55 +28,52 @@ def bar_chart(
     previous_label: str,
     kind_labels: tuple[str, str] = ("module", "theme"),
     colon: str = ": ",
-    width: int = 720,
-    row_height: int = 24,
-    label_width: int = 170,
+    row_height: int = 34,
 ) -> Markup:
-    """Horizontal bars, one row each, with the previous week as a thin grey bar beneath."""
+    """Horizontal bars under their labels, with the previous week as a thin grey bar beneath,
+    as wide as the page allows.
+
+    Lengths are shares of the chart's width and text keeps its size: a chart of fixed width
+    (720 px) was cut on a phone, its longest bars' values, title and legend out of sight
+    (verl 2026-05-11 at 390 px). The title is the figure's caption, which wraps; the text is in
+    the page's font, which has the Chinese glyphs."""
     if not bars:
         return Markup("")
-    top = 30
-    height = top + row_height * len(bars) + 28
     scale_max = max(max(b.value, b.previous or 0) for b in bars) or 1
-    plot = width - label_width - 50
     rows = []
     for i, bar in enumerate(bars):
-        y = top + i * row_height
-        length = plot * bar.value / scale_max
+        y = i * row_height
+        share = BAR_SHARE * bar.value / scale_max
         colour = BAR_COLOURS.get(bar.kind, BAR_COLOURS["module"])
-        label = bar.label if len(bar.label) <= 24 else bar.label[:23] + "…"
         rows.append(
-            f'<text x="{label_width - 8}" y="{y + 14}"'
-            f' text-anchor="end" class="lbl">{escape(label)}</text>'
-            f'<rect x="{label_width}" y="{y + 3}" width="{length:.1f}"'
-            f' height="12" rx="2" fill="{colour}">'
+            f'<text x="0" y="{y + 13}" class="lbl">{escape(bar.label)}</text>'
+            f'<rect x="0" y="{y + 17}" width="{share:.1f}%" height="10" rx="2" fill="{colour}">'
             f"<title>{escape(bar.label)}{colon}{bar.value}</title></rect>"
-            f'<text x="{label_width + length + 6:.1f}" y="{y + 14}" class="val">{bar.value}</text>'
+            f'<text x="{share:.1f}%" dx="6" y="{y + 26}" class="val">{bar.value}</text>'
         )
         if bar.previous is not None:
-            previous = plot * bar.previous / scale_max
+            previous = BAR_SHARE * bar.previous / scale_max
             rows.append(
-                f'<rect x="{label_width}" y="{y + 17}" width="{previous:.1f}"'
-                f' height="3" fill="{PREVIOUS_COLOUR}">'
+                f'<rect x="0" y="{y + 29}" width="{previous:.1f}%" height="3"'
+                f' fill="{PREVIOUS_COLOUR}">'
                 f"<title>{escape(previous_label)}{colon}{bar.previous}</title></rect>"
             )
-    legend_y = height - 10
+    legend_y = row_height * len(bars) + 16
+    height = legend_y + 6
     legend = (
-        f'<rect x="{label_width}" y="{legend_y - 9}" width="10"'
-        f' height="10" fill="{BAR_COLOURS["module"]}"/>'
-        f'<text x="{label_width + 14}" y="{legend_y}" class="lbl">{escape(kind_labels[0])}</text>'
-        f'<rect x="{label_width + 80}" y="{legend_y - 9}"'
-        f' width="10" height="10" fill="{BAR_COLOURS["theme"]}"/>'
-        f'<text x="{label_width + 94}" y="{legend_y}" class="lbl">{escape(kind_labels[1])}</text>'
-        f'<rect x="{label_width + 160}" y="{legend_y - 5}"'
-        f' width="16" height="3" fill="{PREVIOUS_COLOUR}"/>'
-        f'<text x="{label_width + 180}" y="{legend_y}" class="lbl">{escape(previous_label)}</text>'
+        f'<rect x="0" y="{legend_y - 9}" width="10" height="10" fill="{BAR_COLOURS["module"]}"/>'
+        f'<text x="14" y="{legend_y}" class="lbl">{escape(kind_labels[0])}</text>'
+        f'<rect x="80" y="{legend_y - 9}" width="10" height="10" fill="{BAR_COLOURS["theme"]}"/>'
+        f'<text x="94" y="{legend_y}" class="lbl">{escape(kind_labels[1])}</text>'
+        f'<rect x="160" y="{legend_y - 5}" width="16" height="3" fill="{PREVIOUS_COLOUR}"/>'
+        f'<text x="180" y="{legend_y}" class="lbl">{escape(previous_label)}</text>'
     )
     svg = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" height="{height}"'
-        f' viewBox="0 0 {width} {height}" aria-label="{escape(title)}">'
-        "<style>.lbl{font:12px sans-serif;fill:#333}.val{font:11px sans-serif;fill:#555}"
-        ".ttl{font:bold 13px sans-serif;fill:#222}</style>"
-        f'<text x="0" y="16" class="ttl">{escape(title)}</text>' + "".join(rows) + legend + "</svg>"
+        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="100%" height="{height}"'
+        f' aria-label="{escape(title)}">'
+        "<style>.lbl{font-size:12px;fill:#333}.val{font-size:11px;fill:#555}</style>"
+        + "".join(rows)
+        + legend
+        + "</svg>"
     )
-    return Markup(svg)
+    return Markup(f'<figure class="chart"><figcaption>{escape(title)}</figcaption>{svg}</figure>')
