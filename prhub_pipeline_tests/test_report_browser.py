@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import struct
 import subprocess
 import zlib
-from html import unescape as html_unescape
+from collections.abc import Iterator
+from datetime import date, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from prhub_pipeline.records import Lang
-from prhub_pipeline.reporting.render import render_report
+from prhub_pipeline.records import LANGS, Lang, ReportListing
+from prhub_pipeline.reporting.render import render_index, render_report
 from prhub_pipeline_tests.browser import CHROMIUM, CHROMIUM_ARGS, requires_chromium
 from prhub_pipeline_tests.test_report import HOSTILE_TITLE, context_for, week_prs
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = requires_chromium("browser check")
 SECTION_IDS = (
@@ -102,18 +108,36 @@ def test_tables_stay_readable_on_a_phone(tmp_path: Path) -> None:
     assert float(found.group(1)) >= 50
 
 
-def probed(tmp_path: Path, html: str, width: int, expression: str) -> str:
-    """What `expression` (JavaScript) says of the page laid out `width` px wide: the report allows
-    no script, so a copy without its Content-Security-Policy runs it and keeps the answer."""
-    html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
-    probe = f"<script>document.body.dataset.probed = JSON.stringify({expression});</script>"
-    page = tmp_path / f"probed.{width}.html"
-    page.write_text(html.replace("</body>", probe + "</body>"), encoding="utf-8")
-    dom = chromium(tmp_path, f"--window-size={width},2000", "--dump-dom", page.as_uri())
-    assert dom.returncode == 0, dom.stderr[-2000:]
-    found = re.search(r'data-probed="([^"]*)"', dom.stdout)
-    assert found is not None, "the probe did not run"
-    return html_unescape(found.group(1))
+requires_playwright = pytest.mark.skipif(
+    importlib.util.find_spec("playwright") is None,
+    reason="the playwright package is not installed (pip install -e '.[dev]'): layout check",
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS), headless=True
+        )
+        yield chromium
+        chromium.close()
+
+
+def probed(browser: Browser, tmp_path: Path, html: str, width: int, expression: str) -> Any:
+    """What `expression` (JavaScript) says of the page opened from disk in a window `width` px
+    wide (Chromium's own --window-size keeps a window at least 485 px wide: no phone)."""
+    page_file = tmp_path / f"probed.{width}.html"
+    page_file.write_text(html, encoding="utf-8")
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(page_file.as_uri())
+        return page.evaluate(expression)
+    finally:
+        context.close()
 
 
 # The texts among `selector`'s cells that the layout breaks across lines: a cell's whole text, or
@@ -140,8 +164,9 @@ SPLIT_TEXTS = """((selector, separator) => {
 })"""
 
 
+@requires_playwright
 @pytest.mark.parametrize("width", [1280, 390])
-def test_chinese_table_cells_keep_their_words(tmp_path: Path, width: int) -> None:
+def test_chinese_table_cells_keep_their_words(browser: Browser, tmp_path: Path, width: int) -> None:
     """Chinese may break between any two characters, so the trends table's kind column read
     模/块 and its header 类/别, one character a line even at 1280 px, and on a phone its
     composition read 修复 1 / 个、回退 1 / 个 (verl 2026-05-11): labels keep their words, and a
@@ -150,7 +175,7 @@ def test_chinese_table_cells_keep_their_words(tmp_path: Path, width: int) -> Non
     label_cells = "#trends th, #trends td:nth-child(2), #appendix th, #appendix td:nth-child(3)"
     labels = f"{SPLIT_TEXTS}('{label_cells}', '')"
     compositions = f"{SPLIT_TEXTS}('#trends td:nth-child(6)', '、')"
-    assert probed(tmp_path, html, width, f"[{labels}, {compositions}]") == "[[],[]]"
+    assert probed(browser, tmp_path, html, width, f"[{labels}, {compositions}]") == [[], []]
 
 
 # The chart's bars, values, labels and caption that reach past the page's right edge.
@@ -160,10 +185,35 @@ CHART_PAST_THE_EDGE = """Array.from(
 ).filter(box => box.right > document.documentElement.clientWidth - 12).length"""
 
 
+@requires_playwright
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_chart_fits_a_phone(tmp_path: Path, lang: Lang) -> None:
+def test_the_chart_fits_a_phone(browser: Browser, tmp_path: Path, lang: Lang) -> None:
     """A chart 720 px wide was cut at 390 px: its longest bars' values, the end of its title
     and its legend's last entry were out of sight (verl 2026-05-11). It takes the page's width,
     and its caption wraps."""
     html = render_report(context_for(week_prs(), lang), lang, "html")
-    assert probed(tmp_path, html, 390, CHART_PAST_THE_EDGE) == "0"
+    assert probed(browser, tmp_path, html, 390, CHART_PAST_THE_EDGE) == 0
+
+
+@requires_playwright
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_index_shows_each_weeks_links_on_a_phone(
+    browser: Browser, tmp_path: Path, lang: Lang
+) -> None:
+    """At 390 px verl's index broke its dates at their hyphens (2026 / -W34, four lines a week)
+    and left the report links, its last column, out of sight: a week is one line, and its links
+    are on screen."""
+    mondays = [date(2026, 8, 17) - timedelta(weeks=n) for n in range(30)]
+    listed = [
+        ReportListing(week_start=monday, lang=code, pr_count=43, key_pr_count=18, risk_flags=18)
+        for monday in mondays
+        for code in LANGS
+    ]
+    html = render_index("verl-project/verl", listed, lang)
+    lines = f"{SPLIT_TEXTS}('#weeks td', '')"
+    links_out_of_sight = (
+        "Array.from(document.querySelectorAll('#weeks a')).filter(link =>"
+        " link.getBoundingClientRect().right"
+        " > link.closest('.table-wrap').getBoundingClientRect().right).length"
+    )
+    assert probed(browser, tmp_path, html, 390, f"[{lines}.length, {links_out_of_sight}]") == [0, 0]
