@@ -10,7 +10,7 @@ import zlib
 from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
@@ -126,12 +126,20 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
-def probed(browser: Browser, tmp_path: Path, html: str, width: int, expression: str) -> Any:
+def probed(
+    browser: Browser,
+    tmp_path: Path,
+    html: str,
+    width: int,
+    expression: str,
+    scheme: Literal["light", "dark"] = "light",
+) -> Any:
     """What `expression` (JavaScript) says of the page opened from disk in a window `width` px
-    wide (Chromium's own --window-size keeps a window at least 485 px wide: no phone)."""
+    wide, in a light or dark colour scheme (Chromium's own --window-size keeps a window at least
+    485 px wide: no phone)."""
     page_file = tmp_path / f"probed.{width}.html"
     page_file.write_text(html, encoding="utf-8")
-    context = browser.new_context(viewport={"width": width, "height": 900})
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
     try:
         page = context.new_page()
         page.goto(page_file.as_uri())
@@ -217,3 +225,55 @@ def test_the_index_shows_each_weeks_links_on_a_phone(
         " > link.closest('.table-wrap').getBoundingClientRect().right).length"
     )
     assert probed(browser, tmp_path, html, 390, f"[{lines}.length, {links_out_of_sight}]") == [0, 0]
+
+
+# Each text (and each bar) whose contrast with the background behind it is under WCAG's 4.5:1
+# (3:1 for a bar), with the page's background colour.
+LOW_CONTRAST = """(() => {
+  const rgb = value => value.match(/[\\d.]+/g).map(Number);
+  const luminance = ([r, g, b]) => [r, g, b].map(c => c / 255)
+    .map(c => c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)
+    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => {
+    const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (light + 0.05) / (dark + 0.05);
+  };
+  const behind = element => {
+    for (let at = element; at; at = at.parentElement) {
+      const colour = rgb(getComputedStyle(at).backgroundColor);
+      if (colour.length === 3 || colour[3] > 0) return colour.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const low = [];
+  for (const element of document.querySelectorAll('body *')) {
+    const svg = element instanceof SVGElement;
+    const shown = !['title', 'style'].includes(element.tagName);  // a tooltip, the chart's CSS
+    const own = shown && Array.from(element.childNodes).some(node => node.data?.trim());
+    if (svg && element.tagName === 'rect') {
+      const fill = getComputedStyle(element).fill;
+      const contrast = ratio(rgb(fill), behind(element));
+      if (contrast < 3) low.push(`bar ${fill} ${contrast.toFixed(2)}`);
+    } else if (own) {
+      const style = getComputedStyle(element);
+      const contrast = ratio(rgb(svg ? style.fill : style.color), behind(element));
+      const text = element.textContent.trim().slice(0, 20);
+      if (contrast < 4.5) low.push(`${text} ${contrast.toFixed(2)}`);
+    }
+  }
+  return [getComputedStyle(document.body).backgroundColor, [...new Set(low)]];
+})()"""
+
+
+@requires_playwright
+@pytest.mark.parametrize(
+    ("scheme", "page"), [("light", "rgb(255, 255, 255)"), ("dark", "rgb(13, 17, 23)")]
+)
+def test_the_report_reads_in_the_readers_colour_scheme(
+    browser: Browser, tmp_path: Path, scheme: Literal["light", "dark"], page: str
+) -> None:
+    """A reader whose system is dark got a white page; the page follows the scheme, each text at
+    least 4.5:1 on its background and each bar at least 3:1 in both (last week's grey bar was
+    1.8:1 on white)."""
+    html = render_report(context_for(week_prs(), "zh"), "zh", "html")
+    assert probed(browser, tmp_path, html, 1280, LOW_CONTRAST, scheme) == [page, []]
