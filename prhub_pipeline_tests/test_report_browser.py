@@ -133,15 +133,17 @@ def probed(
     width: int,
     expression: str,
     scheme: Literal["light", "dark"] = "light",
+    media: Literal["screen", "print"] = "screen",
 ) -> Any:
     """What `expression` (JavaScript) says of the page opened from disk in a window `width` px
-    wide, in a light or dark colour scheme (Chromium's own --window-size keeps a window at least
-    485 px wide: no phone)."""
+    wide, in a light or dark colour scheme, on screen or as printed (Chromium's own --window-size
+    keeps a window at least 485 px wide: no phone)."""
     page_file = tmp_path / f"probed.{width}.html"
     page_file.write_text(html, encoding="utf-8")
     context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
     try:
         page = context.new_page()
+        page.emulate_media(media=media)
         page.goto(page_file.as_uri())
         return page.evaluate(expression)
     finally:
@@ -277,3 +279,27 @@ def test_the_report_reads_in_the_readers_colour_scheme(
     1.8:1 on white)."""
     html = render_report(context_for(week_prs(), "zh"), "zh", "html")
     assert probed(browser, tmp_path, html, 1280, LOW_CONTRAST, scheme) == [page, []]
+
+
+@requires_playwright
+def test_a_printed_report_keeps_its_appendix_and_light_colours(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The appendix of a week of more than 20 PRs is closed on screen, and printed as its summary
+    line alone ('43 个 PR', verl 2026-05-11); a reader whose system is dark would print light
+    text on white paper. Paper gets every PR and the light colours."""
+    context = context_for(week_prs(), "zh")
+    many = [
+        pr.model_copy(update={"number": 7000 + n})
+        for n, pr in enumerate(context.prs * (21 // len(context.prs) + 1))
+    ]
+    html = render_report(context.model_copy(update={"prs": many}), "zh", "html")
+    assert "<details>" in html  # closed on screen
+    shown_rows = (
+        "Array.from(document.querySelectorAll('#appendix tbody tr'))"
+        ".filter(row => row.checkVisibility()).length"
+    )
+    printed = probed(
+        browser, tmp_path, html, 800, f"[{shown_rows}, {LOW_CONTRAST}]", "dark", "print"
+    )
+    assert printed == [len(many), ["rgb(255, 255, 255)", []]]
