@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
-from prhub_pipeline.records import LANGS, Lang, ReportListing
+from prhub_pipeline.records import LANGS, Lang, RenderedReport, ReportListing
+from prhub_pipeline.reporting.files import write_report_files
 from prhub_pipeline.reporting.render import render_index, render_report
 from prhub_pipeline_tests.browser import CHROMIUM, CHROMIUM_ARGS, requires_chromium
 from prhub_pipeline_tests.test_report import HOSTILE_TITLE, context_for, week_prs
@@ -303,3 +304,35 @@ def test_a_printed_report_keeps_its_appendix_and_light_colours(
         browser, tmp_path, html, 800, f"[{shown_rows}, {LOW_CONTRAST}]", "dark", "print"
     )
     assert printed == [len(many), ["rgb(255, 255, 255)", []]]
+
+
+@requires_playwright
+def test_a_report_opened_from_disk_leads_to_the_index_and_the_other_language(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A report opened from the index had no link back to it, nor to the week's other language:
+    both are a click away, and they open from the folder on disk."""
+    rendered = [
+        RenderedReport(
+            lang=lang,
+            markdown=render_report(context_for(week_prs(), lang), lang, "md"),
+            html=render_report(context_for(week_prs(), lang), lang, "html"),
+        )
+        for lang in LANGS
+    ]
+    write_report_files(tmp_path, "verl-project/verl", date(2026, 5, 11), rendered)
+    folder = tmp_path / "verl-project" / "verl"
+    context = browser.new_context()
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        page.goto((folder / "2026-05-11.zh.html").as_uri())
+        page.get_by_role("link", name="English", exact=True).click()
+        assert page.url == (folder / "2026-05-11.en.html").as_uri()
+        assert page.locator("html").get_attribute("lang") == "en"
+        page.get_by_role("link", name="Weekly reports", exact=True).click()
+        assert page.url == (folder / "index.html").as_uri()
+        page.get_by_role("link", name="中文", exact=True).click()
+        assert page.url == (folder / "2026-05-11.zh.html").as_uri()
+    finally:
+        context.close()

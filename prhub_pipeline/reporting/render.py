@@ -359,6 +359,16 @@ def _environment(fmt: Format) -> Environment:
 _SPACE_AFTER_FULL_WIDTH = re.compile(r"(?<=[）」』】]) (?=[\u4e00-\u9fff])")
 
 
+LANG_TAGS: dict[Lang, str] = {"zh": "zh-CN", "en": "en"}
+
+
+def _other_langs(lang: Lang) -> list[tuple[Lang, str, str]]:
+    """The week's reports in the other languages, which the pipeline always writes beside it
+    (code, BCP 47 tag, name): a report opened from the index had no way back to it, nor to the
+    other language, but the browser's address bar."""
+    return [(code, LANG_TAGS[code], LABELS[code]["lang_name"]) for code in LANGS if code != lang]
+
+
 def render_report(context: ReportContext, lang: Lang | None = None, fmt: Format = "md") -> str:
     """The report as Markdown (`fmt="md"`) or a self-contained HTML page (`fmt="html"`)."""
     if lang is not None and lang != context.lang:
@@ -368,7 +378,11 @@ def render_report(context: ReportContext, lang: Lang | None = None, fmt: Format 
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r}; expected one of {', '.join(FORMATS)}")
     template = _environment(fmt).get_template(f"report.{fmt}.j2")
-    extra = {"chart": _chart(context)} if fmt == "html" else {}
+    extra = (
+        {"chart": _chart(context), "other_langs": _other_langs(context.lang)}
+        if fmt == "html"
+        else {}
+    )
     text = template.render(
         c=context, t=LABELS[context.lang], ref_scope=RefScope.of(context), **extra
     )
