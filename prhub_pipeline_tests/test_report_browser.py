@@ -336,3 +336,16 @@ def test_a_report_opened_from_disk_leads_to_the_index_and_the_other_language(
         assert page.url == (folder / "2026-05-11.zh.html").as_uri()
     finally:
         context.close()
+
+
+@requires_playwright
+def test_a_long_path_in_a_paragraph_wraps_on_a_phone(browser: Browser, tmp_path: Path) -> None:
+    """A file path is one long word: verl 2026-03-09's busy-files paragraph made the page 470 px
+    wide at 390 px, the whole page scrolling sideways."""
+    context = context_for(week_prs(), "en")
+    busy = (
+        "Code files changed by more PRs than usual:"
+        " verl/workers/rollout/trtllm_rollout/trtllm_async_server.py, 5 PRs (#6268)."
+    )
+    html = render_report(context.model_copy(update={"trends_lead": [busy]}), "en", "html")
+    assert probed(browser, tmp_path, html, 390, "document.documentElement.scrollWidth") == 390
