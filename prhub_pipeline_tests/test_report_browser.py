@@ -349,3 +349,10 @@ def test_a_long_path_in_a_paragraph_wraps_on_a_phone(browser: Browser, tmp_path:
     )
     html = render_report(context.model_copy(update={"trends_lead": [busy]}), "en", "html")
     assert probed(browser, tmp_path, html, 390, "document.documentElement.scrollWidth") == 390
+
+
+@requires_playwright
+def test_a_chinese_heading_keeps_its_words_on_a_phone(browser: Browser, tmp_path: Path) -> None:
+    """The index's title read 'verl-project/verl · 周报索' at 390 px, 引 alone on the next line."""
+    html = render_index("verl-project/verl", [], "zh")
+    assert probed(browser, tmp_path, html, 390, f"{SPLIT_TEXTS}('h1', ' · ')") == []
