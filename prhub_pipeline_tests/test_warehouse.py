@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
@@ -452,6 +454,45 @@ def test_an_error_quoting_damage_words_in_data_is_no_damage(tmp_path: Path) -> N
 def test_a_file_that_is_no_warehouse_says_so(tmp_path: Path) -> None:
     database = tmp_path / "w.duckdb"
     database.write_bytes(bytes(range(256)) * 200)
+    with pytest.raises(WarehouseError, match="not a valid DuckDB database file"):
+        run_query(database, "SELECT 1")
+
+
+def test_a_warehouse_another_run_is_creating_is_waited_for(tmp_path: Path) -> None:
+    """Four runs starting on a new warehouse at once: one read the file before the other had
+    written its header ("exists, but it is not a valid DuckDB database file") and its week
+    failed."""
+    database = tmp_path / "w.duckdb"
+    database.write_bytes(b"\0" * 8)  # a header being written
+    created = tmp_path / "created.duckdb"
+    with connect(created):
+        pass
+
+    def finish_creating() -> None:
+        time.sleep(0.3)
+        created.replace(database)
+
+    creator = threading.Thread(target=finish_creating)
+    creator.start()
+    try:
+        with connect(database) as con:
+            assert schema_version(con) == max(v for v, _, _ in _migration_files())
+    finally:
+        creator.join()
+
+
+def test_a_short_file_written_long_ago_is_no_warehouse_being_created(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It is refused at once, not waited for."""
+    database = tmp_path / "w.duckdb"
+    database.write_bytes(b"\0" * 8)
+    os.utime(database, (time.time() - 60, time.time() - 60))
+
+    def no_wait(seconds: float) -> None:
+        raise AssertionError(f"waited {seconds:.2f}s for a file no run is creating")
+
+    monkeypatch.setattr("prhub_pipeline.warehouse.connection.time.sleep", no_wait)
     with pytest.raises(WarehouseError, match="not a valid DuckDB database file"):
         run_query(database, "SELECT 1")
 
