@@ -7,7 +7,6 @@ import re
 import struct
 import subprocess
 import zlib
-from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -113,18 +112,6 @@ requires_playwright = pytest.mark.skipif(
     importlib.util.find_spec("playwright") is None,
     reason="the playwright package is not installed (pip install -e '.[dev]'): layout check",
 )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS), headless=True
-        )
-        yield chromium
-        chromium.close()
 
 
 def probed(

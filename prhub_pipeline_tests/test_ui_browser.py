@@ -18,7 +18,7 @@ from urllib.parse import quote
 import duckdb
 import pytest
 
-from prhub_pipeline_tests.browser import CHROMIUM, CHROMIUM_ARGS, requires_chromium
+from prhub_pipeline_tests.browser import requires_chromium
 from prhub_pipeline_tests.dagster_ui import (
     BackfillOutcome,
     DagsterDev,
@@ -151,18 +151,6 @@ def test_warehouse_holds_every_week_of_both_repositories(backfilled: BackfilledU
     assert prs == [(repo, week, PRS_PER_WEEK) for repo, week in every_week]
     assert reports == [(repo, week, 2) for repo, week in every_week]  # zh and en
     assert modules == (len(every_week) * PRS_PER_WEEK,)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS), headless=True
-        )
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture
