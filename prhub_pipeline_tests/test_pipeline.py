@@ -493,6 +493,84 @@ def test_a_run_of_several_repositories_checks_every_clone_before_writing_any(
     assert not (tmp_path / "warehouse" / "prhub.duckdb").exists()  # nothing was written
 
 
+def test_a_failed_run_names_the_repository_and_the_error_in_the_event_log(
+    history: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A git_path that is no directory failed the UI's run with Dagster's wrapper as its error,
+    `Error occurred while executing op "raw_prs":` and a traceback: the GitSourceError was a
+    cause below it, which the run's failure in the event log cut off behind "View full
+    message"."""
+    missing = tmp_path / "missing.git"
+    config = write_config(tmp_path, missing)
+    job = build_definitions(config).resolve_job_def(WEEKLY_JOB)
+    result = job.execute_in_process(
+        partition_key=dg.MultiPartitionKey({"repo": "acme/widgets", "week": WEEKS[1]}),
+        instance=dg.DagsterInstance.ephemeral(),
+        raise_on_error=False,
+    )
+    failed = [event for event in result.all_events if event.is_failure]
+    errors = [
+        event.step_failure_data.error if event.is_step_failure else event.job_failure_data.error
+        for event in failed
+    ]
+    assert [event.event_type_value for event in failed] == ["STEP_FAILURE", "PIPELINE_FAILURE"]
+    for error in errors:
+        assert error is not None
+        assert error.message.startswith(
+            f"dagster._core.definitions.events.Failure: acme/widgets week {WEEKS[1]}:"
+            f" GitSourceError: git_path: no such directory {missing} (clone the repository"
+            " there first"
+        )
+    # A stage's error names the weeks of the run too.
+    config = write_config(tmp_path, history.path)
+
+    def locked(*_: object) -> list[object]:
+        raise WarehouseLockedError("warehouse prhub.duckdb stayed locked by another process")
+
+    monkeypatch.setattr(analysis_assets, "score_weeks", locked)
+    job = build_definitions(config).resolve_job_def(WEEKLY_JOB)
+    result = job.execute_in_process(
+        instance=dg.DagsterInstance.ephemeral(), tags=first_weeks_range_tags(), raise_on_error=False
+    )
+    (step,) = [event for event in result.all_events if event.is_step_failure]
+    assert step.step_key == "importance_scores"
+    assert step.step_failure_data.user_failure_data is not None
+    assert step.step_failure_data.user_failure_data.description == (
+        f"acme/widgets weeks {WEEKS[0]} to {WEEKS[1]}: WarehouseLockedError: warehouse"
+        " prhub.duckdb stayed locked by another process"
+    )
+    # `prhub materialize` names the repository itself: it tells the error, not the Failure.
+    assert _failure(result) == (
+        "importance_scores: WarehouseLockedError: warehouse prhub.duckdb stayed locked by"
+        " another process"
+    )
+    # A SQL model's error names the model.
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "pr_typo.sql").write_text("SELECT numbr FROM {{ source('prs') }}", "utf-8")
+    config = write_config(tmp_path, history.path, sql_models_dir="models")
+    job = build_definitions(config).resolve_job_def("sql_models_job")
+    result = job.execute_in_process(instance=dg.DagsterInstance.ephemeral(), raise_on_error=False)
+    (step,) = [event for event in result.all_events if event.is_step_failure]
+    assert step.step_failure_data.user_failure_data is not None
+    description = step.step_failure_data.user_failure_data.description or ""
+    assert description.startswith("SQL model pr_typo: SqlModelError: pr_typo.sql: ")
+    assert "numbr" in description
+    # So does the settings file, edited into an error after the UI loaded it.
+    job = build_definitions(config).resolve_job_def(WEEKLY_JOB)
+    config.write_text(config.read_text("utf-8") + "languag: en\n", "utf-8")
+    result = job.execute_in_process(
+        partition_key=dg.MultiPartitionKey({"repo": "acme/widgets", "week": WEEKS[1]}),
+        instance=dg.DagsterInstance.ephemeral(),
+        raise_on_error=False,
+    )
+    (step,) = [event for event in result.all_events if event.is_step_failure]
+    assert step.step_failure_data.user_failure_data is not None
+    description = step.step_failure_data.user_failure_data.description or ""
+    assert description.startswith(f"settings: ConfigError: {config}:")
+    assert "languag: unknown key" in description
+
+
 def test_a_range_run_dagster_narrowed_to_its_first_week_fails_instead_of_storing_one(
     history: GitRepo, tmp_path: Path
 ) -> None:

@@ -62,16 +62,21 @@ def _instance(config_path: Path) -> dg.DagsterInstance:
 def _failure(result: dg.ExecuteInProcessResult) -> str:
     """The step that failed and the error that failed it: the first of its causes that is not
     Dagster's wrapper ("Error occurred while executing op "raw_prs":" said nothing of a clone
-    missing objects), whose message carries ours ("writing partition ... failed, nothing was
-    changed: ..." rather than DuckDB's bare constraint error)."""
+    missing objects) nor the Failure an asset raises from it (`failure_naming`: the command
+    names the repository itself), whose message carries ours ("writing partition ... failed,
+    nothing was changed: ..." rather than DuckDB's bare constraint error)."""
     for event in result.all_events:
         if event.is_step_failure and event.step_failure_data.error:
             error = event.step_failure_data.error
-            while error.cause is not None and (error.cls_name or "").startswith("Dagster"):
+            while error.cause is not None and _wraps(error.cls_name or ""):
                 error = error.cause
             message = _QUALIFIED_ERROR.sub("", error.message.strip().splitlines()[0])
             return f"{event.step_key}: {message}"
     return "the run failed"
+
+
+def _wraps(error_class: str) -> bool:
+    return error_class.startswith("Dagster") or error_class == dg.Failure.__name__
 
 
 def _interrupted_step(result: dg.ExecuteInProcessResult) -> str | None:

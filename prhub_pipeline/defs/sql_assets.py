@@ -5,6 +5,7 @@ from pathlib import Path
 import dagster as dg
 
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
+from prhub_pipeline.defs.stage_runs import failure_naming
 from prhub_pipeline.warehouse import connect
 from prhub_pipeline.warehouse.sql_models import (
     SqlModel,
@@ -65,7 +66,7 @@ def _model_asset(model: SqlModel) -> dg.AssetsDefinition:
         },
     )
     def sql_model(prhub: PrhubSettings) -> dg.MaterializeResult:
-        with connect(prhub.load().database) as con:
+        with failure_naming(f"SQL model {model.name}"), connect(prhub.load().database) as con:
             rows = materialize(con, model)
             # Each model's run tidies up, so a run of any of them drops what a removed file
             # made; the folder as it is now decides, not the one this code location loaded.

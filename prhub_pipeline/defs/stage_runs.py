@@ -2,7 +2,8 @@
 the stage's data-quality outcomes into asset check results."""
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import date
 from typing import Protocol, TypeVar
 
@@ -36,6 +37,23 @@ Stage = Callable[[Settings, RepoConfig, Sequence[date]], list[Result]]
 Check = Callable[[Settings, RepoConfig, Sequence[date]], list[CheckOutcome]]
 
 
+@contextmanager
+def failure_naming(subject: str) -> Iterator[None]:
+    """Fail the step with a Failure that names `subject` and the error. Dagster wraps any
+    other error in "Error occurred while executing op "raw_prs":" with its traceback, and the
+    run's failure in the event log showed only that, the error itself (a git_path that is no
+    directory) cut off behind "View full message". The error stays the failure's cause, with
+    its traceback."""
+    try:
+        yield
+    except Exception as exc:
+        raise dg.Failure(description=f"{subject}: {type(exc).__name__}: {exc}") from exc
+
+
+def _weeks_label(weeks: Sequence[date]) -> str:
+    return f"week {weeks[0]}" if len(weeks) == 1 else f"weeks {weeks[0]} to {weeks[-1]}"
+
+
 def run_weekly_stage(
     context: dg.AssetExecutionContext,
     prhub: PrhubSettings,
@@ -48,7 +66,8 @@ def run_weekly_stage(
     before any of them runs. A repository's weeks before its `start` are
     skipped: the week dimension starts with the earliest repository's, so the UI shows them
     for the others too, and "materialize missing" asks for them."""
-    settings = prhub.load()
+    with failure_naming("settings"):
+        settings = prhub.load()
     results: list[Result] = []
     outcomes: list[CheckOutcome] = []
     runs: list[tuple[RepoConfig, list[date]]] = []
@@ -65,12 +84,14 @@ def run_weekly_stage(
     if preflight is not None:
         # Dagster runs a selection of several repositories and fewer weeks as one run per
         # week: a repository whose source is wrong fails it before any of them is written.
-        for repo, _ in runs:
-            preflight(settings, repo)
+        for repo, weeks in runs:
+            with failure_naming(f"{repo.name} {_weeks_label(weeks)}"):
+                preflight(settings, repo)
     for repo, weeks in runs:
-        results.extend(stage(settings, repo, weeks))
-        if check is not None:
-            outcomes.extend(check(settings, repo, weeks))
+        with failure_naming(f"{repo.name} {_weeks_label(weeks)}"):
+            results.extend(stage(settings, repo, weeks))
+            if check is not None:
+                outcomes.extend(check(settings, repo, weeks))
     checks = check_results(outcomes)
     # Every declared check reports, if only that the run had no week to check.
     reported = {result.check_name for result in checks}
