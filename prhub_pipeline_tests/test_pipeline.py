@@ -1820,8 +1820,41 @@ def test_a_week_after_the_clones_newest_commit_warns_on_the_checks_tab(
         e for e in result.get_asset_check_evaluations() if e.check_name == "clone_reaches_the_week"
     ]
     assert not check.passed and check.severity == dg.AssetCheckSeverity.WARN
-    assert check.metadata["offending"].value == ["2026-06-01"]
+    assert check.metadata["offending"].value == ["acme/widgets 2026-06-01"]
+    assert str(check.metadata["detail"].value).startswith("acme/widgets: the newest commit")
     assert "before week(s) 2026-06-01" in str(check.metadata["detail"].value)
+
+
+def test_a_clone_behind_in_a_run_of_several_repositories_is_named_on_the_checks_tab(
+    history: GitRepo, tmp_path: Path
+) -> None:
+    """A run of two repositories over one week, one of whose clones ends weeks before it, said
+    only the clone's path and `["2026-05-25"]`: not which repository's week it was, as every
+    other check's detail and offending items do."""
+    config = write_config(tmp_path, history.path)
+    other = GitRepo(tmp_path / "other")
+    commit_core_fixes(other, [(7, "2026-05-05", None)])
+    add_git_repo(config, "acme/other", other.path, WEEKS[0])
+    first, last = (
+        dg.MultiPartitionKey({"repo": repo, "week": WEEKS[3]})
+        for repo in ("acme/widgets", "acme/other")  # in the config's order
+    )
+    job = build_definitions(config).resolve_job_def(WEEKLY_JOB)
+    result = job.execute_in_process(
+        instance=dg.DagsterInstance.ephemeral(),
+        tags={RANGE_START_TAG: str(first), RANGE_END_TAG: str(last)},
+        asset_selection=[dg.AssetKey("raw_prs")],
+    )
+    (check,) = [
+        e for e in result.get_asset_check_evaluations() if e.check_name == "clone_reaches_the_week"
+    ]
+    assert not check.passed and check.severity == dg.AssetCheckSeverity.WARN
+    assert check.metadata["offending"].value == [f"acme/other {WEEKS[3]}"]
+    assert check.metadata["detail"].value == (
+        f"acme/other: the newest commit of HEAD in {other.path} is from 2026-05-05 02:00 UTC,"
+        f" before week(s) {WEEKS[3]}: if the clone is out of date, update it and run them"
+        " again; acme/widgets: every week is covered"
+    )
 
 
 def test_a_run_of_several_repositories_says_whose_clone_fetch_each_was() -> None:

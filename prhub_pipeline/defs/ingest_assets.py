@@ -5,11 +5,12 @@ from collections.abc import Sequence
 import dagster as dg
 
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
-from prhub_pipeline.defs.stage_runs import run_weekly_stage, week_metadata
+from prhub_pipeline.defs.stage_runs import check_results, run_weekly_stage, week_metadata
 from prhub_pipeline.stages.ingest import (
     WeekIngest,
     WeekReviews,
     check_source,
+    clone_coverage,
     clone_updates,
     ingest_summary,
     ingest_weeks,
@@ -160,26 +161,16 @@ def build_ingest_assets(
         for repo, clone in clone_updates(results).items():
             log = context.log.warning if clone.status == "failed" else context.log.info
             log(f"{repo}: git clone: {clone.message}")
-        behind = list(dict.fromkeys(r.clone_behind for r in results if r.clone_behind))
-        for note in behind:
-            context.log.warning(f"git clone: {note}")
+        behind = {(r.repo, r.clone_behind) for r in results if r.clone_behind}
+        for repo, note in sorted(behind):
+            context.log.warning(f"{repo}: git clone: {note}")
         for note in dict.fromkeys(r.late_prs for r in results if r.late_prs):
             context.log.warning(note)
-        # This check is the asset's own: it replaces the stand-in of a run with no week.
-        checks = [c for c in checks if c.check_name != "clone_reaches_the_week"]
-        checks.append(
-            dg.AssetCheckResult(
-                check_name="clone_reaches_the_week",
-                passed=not behind,
-                severity=dg.AssetCheckSeverity.WARN,
-                metadata={
-                    "detail": dg.MetadataValue.text("; ".join(behind) or "every week is covered"),
-                    "offending": dg.MetadataValue.json(
-                        [r.window.key for r in results if r.clone_behind]
-                    ),
-                },
-            )
-        )
+        # This check is the asset's own, from what the source read: it replaces the stand-in
+        # of run_weekly_stage unless the run had no week.
+        coverage = check_results(clone_coverage(results))
+        if coverage:
+            checks = [c for c in checks if c.check_name != "clone_reaches_the_week"] + coverage
         for result in results:
             context.log.info(
                 f"{result.repo} week {result.window.key}: {counted(result.pr_count, 'PR')}"

@@ -61,6 +61,7 @@ from prhub_pipeline.warehouse.prs import (
     week_merge_commits,
     week_pr_numbers,
 )
+from prhub_pipeline.warehouse.quality import CheckOutcome
 from prhub_pipeline.warehouse.reports import reported_weeks
 from prhub_pipeline.warehouse.week_stages import stage_tables
 from prhub_pipeline.weeks import WeekWindow, week_of
@@ -112,6 +113,30 @@ class WeekReviews(BaseModel):
 def clone_updates(results: Sequence[WeekIngest]) -> dict[str, CloneUpdate]:
     """What updating each repository's git clone did, by repository (one update per run)."""
     return {r.repo: r.clone for r in results if r.clone is not None}
+
+
+def clone_coverage(results: Sequence[WeekIngest]) -> list[CheckOutcome]:
+    """`clone_reaches_the_week` for each repository of the run: no week starts after the newest
+    commit of a clone nobody updated (WARN). Its detail names the repository and each offending
+    item its week and repository, as every check's do: a run of two repositories over the same
+    week said only `["2026-10-05"]` and a clone's path."""
+    by_repo: dict[str, list[WeekIngest]] = defaultdict(list)
+    for result in results:
+        by_repo[result.repo].append(result)
+    outcomes = []
+    for repo, weeks in by_repo.items():
+        behind = [week for week in weeks if week.clone_behind]
+        notes = "; ".join(dict.fromkeys(str(week.clone_behind) for week in behind))
+        outcomes.append(
+            CheckOutcome(
+                name="clone_reaches_the_week",
+                passed=not behind,
+                detail=f"{repo}: {notes or 'every week is covered'}",
+                offending=[f"{repo} {week.window.key}" for week in behind],
+                severity="warn",
+            )
+        )
+    return outcomes
 
 
 def ingest_summary(results: Sequence[WeekIngest]) -> str:
