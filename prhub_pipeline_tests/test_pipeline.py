@@ -1341,6 +1341,10 @@ def test_the_classifier_check_warns_without_a_good_enough_model(
     # No model, no F1: a 0.0 would plot in the UI beside the trained models' scores.
     assert "validation_micro_f1" not in evaluation.metadata
     assert str(evaluation.metadata["status"].value).startswith("insufficient_training_data")
+    # The check is not partitioned: its detail says whose classifier its latest run trained.
+    assert str(evaluation.metadata["detail"].value).startswith(
+        "acme/widgets: insufficient_training_data: "
+    )
 
 
 def test_a_trained_classifier_shows_what_validation_chose() -> None:

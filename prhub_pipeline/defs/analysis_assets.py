@@ -184,7 +184,10 @@ def build_analysis_assets(
                     # a warning, not a block.
                     severity=dg.AssetCheckSeverity.WARN,
                     # No model, no F1: a 0.0 would plot beside the trained models' scores.
+                    # The check shows its latest run, of whichever repository: the detail
+                    # names it, as the weekly checks' do.
                     metadata={
+                        "detail": dg.MetadataValue.text(f"{summary.repo}: {summary.describe()}"),
                         **(
                             {"validation_micro_f1": dg.MetadataValue.float(f1)}
                             if f1 is not None
