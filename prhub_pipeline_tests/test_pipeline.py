@@ -1790,6 +1790,53 @@ def test_each_week_of_a_range_run_carries_its_own_metadata(
             assert str(metadata["run_summary"].value).startswith(run_summary)
 
 
+def test_a_week_before_its_repositorys_start_says_so_and_carries_no_figures(
+    history: GitRepo, tmp_path: Path
+) -> None:
+    """The week dimension starts with the earliest repository's, so a range of a later one can
+    reach before its start: those weeks store nothing, and their events carried the range's
+    figures ("8 PRs in 2 week(s)", pr_count 8) for the UI's partition pages and plots."""
+    config = write_config(tmp_path, history.path)
+    other = GitRepo(tmp_path / "other")
+    commit_core_fixes(other, [(7, WEEKS[2], None), (8, WEEKS[3], None), (9, WEEKS[3], None)])
+    add_git_repo(config, "acme/other", other.path, WEEKS[2])
+    job = build_definitions(config).resolve_job_def(WEEKLY_JOB)
+    first, last = (date.fromisoformat(week) for week in (WEEKS[0], WEEKS[3]))
+    result = job.execute_in_process(
+        instance=dg.DagsterInstance.ephemeral(),
+        tags=range_tags("acme/other", first, last),
+        asset_selection=[dg.AssetKey("raw_prs"), dg.AssetKey("importance_scores")],
+    )
+    assert result.success
+    before = f"nothing stored: the week is before acme/other's start {WEEKS[2]} (repos[].start)"
+    events = {
+        str(m.partition): m.metadata for m in result.asset_materializations_for_node("raw_prs")
+    }
+    for week, summary, prs in (
+        (WEEKS[0], before, 0),
+        (WEEKS[1], before, 0),
+        (WEEKS[2], "1 PR in 1 week(s)", 1),
+        (WEEKS[3], "2 PRs in 1 week(s)", 2),
+    ):
+        metadata = events[f"acme/other|{week}"]
+        assert str(metadata["summary"].value).startswith(summary), week
+        assert metadata["pr_count"].value == prs, week
+        assert str(metadata["run_summary"].value).startswith("3 PRs in 2 week(s)")
+    scores = {
+        str(m.partition): m.metadata
+        for m in result.asset_materializations_for_node("importance_scores")
+    }
+    assert scores[f"acme/other|{WEEKS[0]}"]["summary"].value == before
+    # A week before the start run alone says so too.
+    result = job.execute_in_process(
+        instance=dg.DagsterInstance.ephemeral(),
+        partition_key=dg.MultiPartitionKey({"repo": "acme/other", "week": WEEKS[1]}),
+        asset_selection=[dg.AssetKey("raw_prs")],
+    )
+    [materialization] = result.asset_materializations_for_node("raw_prs")
+    assert materialization.metadata["summary"].value == before
+
+
 def test_materialize_records_its_runs_in_the_instance_prhub_ui_shows(
     history: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -232,9 +232,9 @@ def build_analysis_assets(
     def module_labels(
         context: dg.AssetExecutionContext, prhub: PrhubSettings
     ) -> dg.MaterializeResult:
-        results, checks = run_weekly_stage(context, prhub, label_weeks, check_modules)
-        metadata = week_metadata(context, results, _modules_metadata)
-        return dg.MaterializeResult(metadata=metadata, check_results=checks)
+        labelled = run_weekly_stage(context, prhub, label_weeks, check_modules)
+        metadata = week_metadata(context, labelled, _modules_metadata)
+        return dg.MaterializeResult(metadata=metadata, check_results=labelled.checks)
 
     @dg.asset(
         partitions_def=repo_weeks,
@@ -273,9 +273,9 @@ def build_analysis_assets(
     def importance_scores(
         context: dg.AssetExecutionContext, prhub: PrhubSettings
     ) -> dg.MaterializeResult:
-        results, checks = run_weekly_stage(context, prhub, score_weeks, check_scores)
-        metadata = week_metadata(context, results, _scores_metadata)
-        return dg.MaterializeResult(metadata=metadata, check_results=checks)
+        scored = run_weekly_stage(context, prhub, score_weeks, check_scores)
+        metadata = week_metadata(context, scored, _scores_metadata)
+        return dg.MaterializeResult(metadata=metadata, check_results=scored.checks)
 
     @dg.asset(
         partitions_def=repo_weeks,
@@ -312,8 +312,8 @@ def build_analysis_assets(
     def weekly_report(
         context: dg.AssetExecutionContext, prhub: PrhubSettings
     ) -> dg.MaterializeResult:
-        results, checks = run_weekly_stage(context, prhub, report_weeks, check_reports)
-        for result in results:
+        reported = run_weekly_stage(context, prhub, report_weeks, check_reports)
+        for result in reported.results:
             # A backfill run materializes many partitions: each event carries its own week's
             # report, so a partition's page in the UI shows that week and not the range's last.
             # The UI plots the numbers across the weeks.
@@ -329,8 +329,8 @@ def build_analysis_assets(
             )
         analysed_again = context.run.tags.get(ANALYSED_AGAIN_TAG)
         metadata = week_metadata(
-            context, results, lambda group: _report_metadata(group, analysed_again)
+            context, reported, lambda group: _report_metadata(group, analysed_again)
         )
-        return dg.MaterializeResult(metadata=metadata, check_results=checks)
+        return dg.MaterializeResult(metadata=metadata, check_results=reported.checks)
 
     return [module_classifier, module_labels, importance_scores, weekly_report]

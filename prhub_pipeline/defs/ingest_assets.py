@@ -155,9 +155,10 @@ def build_ingest_assets(
         ),
     )
     def raw_prs(context: dg.AssetExecutionContext, prhub: PrhubSettings) -> dg.MaterializeResult:
-        results, checks = run_weekly_stage(
+        ingested = run_weekly_stage(
             context, prhub, ingest_weeks, check_ingest, preflight=check_source
         )
+        results, checks = ingested.results, ingested.checks
         for repo, clone in clone_updates(results).items():
             log = context.log.warning if clone.status == "failed" else context.log.info
             log(f"{repo}: git clone: {clone.message}")
@@ -184,7 +185,7 @@ def build_ingest_assets(
                 context.log.warning(
                     f"{result.repo} week {result.window.key}: {result.unread_config}"
                 )
-        metadata = week_metadata(context, results, _ingest_metadata)
+        metadata = week_metadata(context, ingested, _ingest_metadata)
         return dg.MaterializeResult(metadata=metadata, check_results=checks)
 
     @dg.asset(
@@ -204,8 +205,8 @@ def build_ingest_assets(
     def review_threads(
         context: dg.AssetExecutionContext, prhub: PrhubSettings
     ) -> dg.MaterializeResult:
-        results, _ = run_weekly_stage(context, prhub, store_review_weeks)
-        return dg.MaterializeResult(metadata=week_metadata(context, results, _review_metadata))
+        reviews = run_weekly_stage(context, prhub, store_review_weeks)
+        return dg.MaterializeResult(metadata=week_metadata(context, reviews, _review_metadata))
 
     return [raw_prs, review_threads]
 

@@ -4,8 +4,9 @@ the stage's data-quality outcomes into asset check results."""
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import date
-from typing import Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 import dagster as dg
 
@@ -37,6 +38,16 @@ Stage = Callable[[Settings, RepoConfig, Sequence[date]], list[Result]]
 Check = Callable[[Settings, RepoConfig, Sequence[date]], list[CheckOutcome]]
 
 
+@dataclass(frozen=True)
+class StageRun(Generic[Result]):
+    """What `run_weekly_stage` did: the stage's results and check results, and the run's
+    partitions before their repository's `start`, which store nothing, with that start."""
+
+    results: list[Result]
+    checks: list[dg.AssetCheckResult]
+    before_start: dict[tuple[str, date], date]
+
+
 @contextmanager
 def failure_naming(subject: str) -> Iterator[None]:
     """Fail the step with a Failure that names `subject` and the error. Dagster wraps any
@@ -60,7 +71,7 @@ def run_weekly_stage(
     stage: Stage[Result],
     check: Check | None = None,
     preflight: Callable[[Settings, RepoConfig], None] | None = None,
-) -> tuple[list[Result], list[dg.AssetCheckResult]]:
+) -> StageRun[Result]:
     """Run `stage` for every repository and week of the run (one partition or a backfill's
     range), then `check` over what it stored; `preflight` checks each repository's source
     before any of them runs. A repository's weeks before its `start` are
@@ -71,9 +82,11 @@ def run_weekly_stage(
     results: list[Result] = []
     outcomes: list[CheckOutcome] = []
     runs: list[tuple[RepoConfig, list[date]]] = []
+    before_start: dict[tuple[str, date], date] = {}
     for repo_name, asked in weeks_by_repo(_asked_partitions(context)).items():
         repo = settings.repo(repo_name)
         weeks = [week for week in asked if week >= repo.start]
+        before_start |= {(repo.name, week): repo.start for week in asked if week < repo.start}
         if len(weeks) < len(asked):
             context.log.warning(
                 f"{repo.name}: {len(asked) - len(weeks)} week(s) before its start"
@@ -104,7 +117,7 @@ def run_weekly_stage(
         for spec in context.assets_def.check_specs
         if spec.name not in reported and check is not None
     ]
-    return results, checks
+    return StageRun(results=results, checks=checks, before_start=before_start)
 
 
 def _asked_partitions(context: dg.AssetExecutionContext) -> Sequence[str]:
@@ -145,21 +158,31 @@ def check_results(outcomes: Sequence[CheckOutcome]) -> list[dg.AssetCheckResult]
 
 def week_metadata(
     context: dg.AssetExecutionContext,
-    results: Sequence[Week],
+    run: StageRun[Week],
     build: Callable[[Sequence[Week]], dict[str, dg.MetadataValue]],
 ) -> dict[str, dg.MetadataValue]:
-    """The run's metadata by `build`, and, where the run materializes several weeks (a
-    backfill's range in one run), each partition's own by `build` over its week alone: its
-    event would otherwise carry the range's totals ("60 PRs in 2 week(s)" on a week of 34), and
-    the UI's plots across the weeks would show them. The run's summary stays beside each
-    week's as `run_summary`."""
-    metadata = build(results)
-    if len(context.partition_keys) > 1:
-        by_week: dict[tuple[str, date], list[Week]] = defaultdict(list)
-        for result in results:
-            by_week[(result.repo, result.window.week_start)].append(result)
-        for (repo, week), group in by_week.items():
-            context.add_asset_metadata(build(group), partition_key=partition_key(repo, week))
-        if "summary" in metadata:
-            metadata["run_summary"] = metadata["summary"]
-    return metadata
+    """The metadata of each partition of the run, by `build` over its own week. A backfill's
+    range is one run, and Dagster puts the metadata an asset returns on every partition's
+    event: a week would carry the range's totals ("60 PRs in 2 week(s)" on a week of 34),
+    which the UI's partition pages and plots then show. So a run of several weeks returns the
+    run's summary alone, as `run_summary` beside each week's own. A week before its
+    repository's `start` stores nothing and says so: it carried the range's figures (8 PRs
+    on acme/widgets' week of 2026-09-28, before its start 2026-10-05)."""
+    skipped = {
+        (repo, week): {
+            **build([]),
+            "summary": dg.MetadataValue.text(
+                f"nothing stored: the week is before {repo}'s start {start} (repos[].start)"
+            ),
+        }
+        for (repo, week), start in run.before_start.items()
+    }
+    if len(context.partition_keys) == 1:
+        return next(iter(skipped.values())) if skipped else build(run.results)
+    by_week: dict[tuple[str, date], list[Week]] = defaultdict(list)
+    for result in run.results:
+        by_week[(result.repo, result.window.week_start)].append(result)
+    own = {week: build(group) for week, group in by_week.items()}
+    for (repo, week), metadata in (own | skipped).items():
+        context.add_asset_metadata(metadata, partition_key=partition_key(repo, week))
+    return {"run_summary": build(run.results)["summary"]}
