@@ -196,6 +196,7 @@ def _ui(args: argparse.Namespace, config_path: Path) -> int:
     from prhub_pipeline.defs.instance import (
         default_dagster_home,
         exec_dagster_dev,
+        materialize_home,
         prepare_dagster_home,
     )
 
@@ -215,6 +216,13 @@ def _ui(args: argparse.Namespace, config_path: Path) -> int:
 
     prepare_dagster_home(home)
     print(f"Dagster UI on http://{args.host}:{args.port} (instance: {home})", flush=True)
+    if materialize_home(config_path) != home:
+        # A `prhub materialize` the UI does not know of makes "Materialize missing" redo it.
+        print(
+            f"prhub materialize records its runs in this instance with DAGSTER_HOME={home};"
+            " without it the UI does not see them",
+            flush=True,
+        )
     exec_dagster_dev(home, config_path, args.host, args.port)
     return 0
 

@@ -95,11 +95,12 @@ def no_dagster(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object) -> None:
         raise AssertionError("prhub ui went on to start Dagster")
 
-    from prhub_pipeline.defs.instance import default_dagster_home
+    from prhub_pipeline.defs.instance import default_dagster_home, materialize_home
 
     instance = types.ModuleType("prhub_pipeline.defs.instance")
     instance.prepare_dagster_home = instance.exec_dagster_dev = refuse  # type: ignore[attr-defined]
     instance.default_dagster_home = default_dagster_home  # type: ignore[attr-defined]
+    instance.materialize_home = materialize_home  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "prhub_pipeline.defs.instance", instance)
 
 
@@ -291,6 +292,33 @@ def test_ui_refuses_a_dagster_home_that_is_a_file(
         2,
         f"prhub: --dagster-home {home / 'sub'}: cannot create the folder: Not a directory",
     )
+
+
+@pytest.mark.usefixtures("config")
+def test_ui_says_how_materialize_records_its_runs_where_the_ui_sees_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`prhub ui --dagster-home DIR` and then `prhub materialize` without $DAGSTER_HOME: the
+    command ran in a throwaway instance, and the UI showed its weeks as never materialized."""
+    from prhub_pipeline.defs import instance
+
+    def prepare(home: Path) -> Path:
+        (home / "dagster.yaml").write_text("telemetry:\n  enabled: false\n", "utf-8")
+        return home / "dagster.yaml"
+
+    monkeypatch.setattr(instance, "prepare_dagster_home", prepare)
+    monkeypatch.setattr(instance, "exec_dagster_dev", lambda *args: None)
+    elsewhere = tmp_path / "elsewhere"
+    assert main(["ui", "--dagster-home", str(elsewhere)]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        f"prhub materialize records its runs in this instance with DAGSTER_HOME={elsewhere};"
+        " without it the UI does not see them"
+    ]
+    monkeypatch.setenv("DAGSTER_HOME", str(elsewhere))
+    assert main(["ui", "--dagster-home", str(elsewhere)]) == 0
+    monkeypatch.delenv("DAGSTER_HOME")
+    assert main(["ui"]) == 0  # the folder beside the config, which materialize finds
+    assert [line for line in capsys.readouterr().out.splitlines() if "DAGSTER_HOME" in line] == []
 
 
 def _records(tmp_path: Path) -> tuple[Path, Path]:

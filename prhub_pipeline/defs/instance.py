@@ -33,6 +33,16 @@ def default_dagster_home(config_path: Path) -> Path:
     return config_path.resolve().parent / ".dagster_home"
 
 
+def materialize_home(config_path: Path) -> Path | None:
+    """The instance folder `prhub materialize` records its runs in, so that the UI knows what it
+    materialized: $DAGSTER_HOME, else the one `prhub ui` prepared beside the config; None (a
+    throwaway instance) where neither is."""
+    if os.environ.get("DAGSTER_HOME"):
+        return Path(os.environ["DAGSTER_HOME"]).expanduser().resolve()
+    home = default_dagster_home(config_path)
+    return home if (home / "dagster.yaml").is_file() else None
+
+
 def prepare_dagster_home(home: Path) -> Path:
     """Install the shipped dagster.yaml (unless the operator has one) and create the pool.
 

@@ -18,7 +18,7 @@ from prhub_pipeline.defs.definitions import (
     WEEKLY_JOB,
     build_definitions,
 )
-from prhub_pipeline.defs.instance import cli_run_tags, default_dagster_home, fail_orphaned_runs
+from prhub_pipeline.defs.instance import cli_run_tags, fail_orphaned_runs, materialize_home
 from prhub_pipeline.defs.partitions import range_tags
 from prhub_pipeline.defs.reanalysis import (
     REANALYSIS_ASSETS,
@@ -49,14 +49,13 @@ class RunOutcome(BaseModel):
 
 def _instance(config_path: Path) -> dg.DagsterInstance:
     """The instance `prhub ui` shows, so that the UI knows what the command materialized
-    (else "Materialize missing" would redo every week): $DAGSTER_HOME's, else the one `prhub
-    ui` prepared beside the config; a throwaway where neither exists."""
+    (else "Materialize missing" would redo every week): `materialize_home`'s."""
     if os.environ.get("DAGSTER_HOME"):
         return dg.DagsterInstance.get()
-    home = default_dagster_home(config_path)
-    if (home / "dagster.yaml").is_file():
-        return dg.DagsterInstance.from_config(str(home))
-    return dg.DagsterInstance.ephemeral()
+    home = materialize_home(config_path)
+    if home is None:
+        return dg.DagsterInstance.ephemeral()
+    return dg.DagsterInstance.from_config(str(home))
 
 
 def _failure(result: dg.ExecuteInProcessResult) -> str:
