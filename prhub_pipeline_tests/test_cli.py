@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 import types
 from pathlib import Path
@@ -319,6 +320,30 @@ def test_ui_says_how_materialize_records_its_runs_where_the_ui_sees_them(
     monkeypatch.delenv("DAGSTER_HOME")
     assert main(["ui"]) == 0  # the folder beside the config, which materialize finds
     assert [line for line in capsys.readouterr().out.splitlines() if "DAGSTER_HOME" in line] == []
+
+
+def test_ui_starts_dagster_dev_without_its_advice_to_use_dg_dev(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every `prhub ui` printed Dagster's `SupersessionWarning: Function `dev_command` is
+    superseded and its usage is discouraged. Use 'dg dev' instead.`: advice for `dg` projects,
+    which an operator of `prhub ui` cannot take."""
+    from prhub_pipeline.defs import instance
+
+    started: dict[str, str] = {}
+    monkeypatch.setattr(instance.os, "execvpe", lambda file, args, env: started.update(env))
+    monkeypatch.setattr(instance.signal, "signal", lambda *args: None)  # pytest's own stay
+    monkeypatch.setenv("PYTHONWARNINGS", "default")
+    instance.exec_dagster_dev(tmp_path, tmp_path / "prhub.yaml", "127.0.0.1", 3000)
+    warn = (
+        'import warnings; warnings.warn("Function `dev_command` is superseded and its usage is'
+        " discouraged. Use 'dg dev' instead.\", FutureWarning)"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", warn], env=started, capture_output=True, text=True, check=True
+    )
+    assert shown.stderr == ""
+    assert started["PYTHONWARNINGS"].startswith("default,")  # the operator's own filters stay
 
 
 def _records(tmp_path: Path) -> tuple[Path, Path]:

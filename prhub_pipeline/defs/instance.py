@@ -109,6 +109,9 @@ def _alive(pid: int) -> bool:
     return True
 
 
+DEV_WARNING = "ignore:Function `dev_command` is superseded:FutureWarning"
+
+
 def exec_dagster_dev(home: Path, config_path: Path, host: str, port: int) -> None:
     """Replace this process with `dagster dev` (never returns)."""
     dagster = dagster_command()
@@ -118,6 +121,9 @@ def exec_dagster_dev(home: Path, config_path: Path, host: str, port: int) -> Non
     package_root = Path(prhub_pipeline.__file__).resolve().parent.parent
     target = ["-m", "prhub_pipeline.defs.location", "-d", str(package_root)]
     env = {**os.environ, "DAGSTER_HOME": str(home), "PRHUB_CONFIG": str(config_path)}
+    # Dagster 1.13 warns at every start that `dagster dev` is superseded by `dg dev`, which
+    # needs a `dg` project: advice an operator of `prhub ui` cannot take.
+    env["PYTHONWARNINGS"] = ",".join(filter(None, [os.environ.get("PYTHONWARNINGS"), DEV_WARNING]))
     # A parent that ignored SIGINT (nohup, some CI shells) would make dagster dev ignore Ctrl-C.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
