@@ -571,6 +571,40 @@ def test_a_failed_run_names_the_repository_and_the_error_in_the_event_log(
     assert "languag: unknown key" in description
 
 
+def test_a_report_of_a_week_never_ingested_is_refused(history: GitRepo, tmp_path: Path) -> None:
+    """weekly_report alone, from its asset page, for a week nobody ingested wrote a report
+    saying that no PR was merged (verl's week of 2026-06-08), and the schedule, seeing a report,
+    never read the week. A quiet week that was ingested is reported as before."""
+    config = write_config(tmp_path, history.path)
+    job = build_definitions(config).resolve_job_def(WEEKLY_JOB)
+
+    def materialize(week: str, asset: str) -> dg.ExecuteInProcessResult:
+        return job.execute_in_process(
+            partition_key=dg.MultiPartitionKey({"repo": "acme/widgets", "week": week}),
+            instance=dg.DagsterInstance.ephemeral(),
+            asset_selection=[dg.AssetKey(asset)],
+            raise_on_error=False,
+        )
+
+    refused = materialize(WEEKS[1], "weekly_report")
+    (step,) = [event for event in refused.all_events if event.is_step_failure]
+    assert step.step_failure_data.user_failure_data is not None
+    assert step.step_failure_data.user_failure_data.description == (
+        f"acme/widgets week {WEEKS[1]}: UnreadWeeksError: acme/widgets: week(s) {WEEKS[1]} never"
+        " ingested, and their report would say that no PR was merged: materialize raw_prs for"
+        " them first (the weekly assets from raw_prs on, or prhub materialize)"
+    )
+    assert stored(config, "SELECT count(*) FROM weekly_reports") == [(0,)]
+    assert not list((tmp_path / "reports").rglob("*.md"))
+    # 2026-06-01 has no PR: ingested, it is a quiet week to report.
+    assert materialize("2026-06-01", "raw_prs").success
+    assert materialize("2026-06-01", "weekly_report").success
+    assert stored(config, "SELECT week_start::VARCHAR, pr_count FROM weekly_reports") == [
+        ("2026-06-01", 0),
+        ("2026-06-01", 0),
+    ]
+
+
 def test_a_range_run_dagster_narrowed_to_its_first_week_fails_instead_of_storing_one(
     history: GitRepo, tmp_path: Path
 ) -> None:

@@ -8,7 +8,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import duckdb
@@ -29,6 +29,7 @@ from prhub_pipeline.warehouse.prs import config_diff_tables, pr_tables, read_con
 from prhub_pipeline.warehouse.quality import check_modules, check_raw_prs, check_scores
 from prhub_pipeline.warehouse.query import run_query
 from prhub_pipeline.warehouse.reports import score_tables
+from prhub_pipeline.warehouse.week_stages import unread_weeks
 from prhub_pipeline_tests.conftest import empty_warehouse
 
 WEEK = date(2026, 5, 11)
@@ -76,6 +77,23 @@ def warehouse_at_schema(path: Path, last: int) -> None:
             if version <= last:
                 con.execute(script)
                 con.execute("INSERT INTO schema_migrations VALUES (?, ?, now())", [version, name])
+
+
+def test_weeks_reported_before_the_stage_rows_were_recorded_count_as_read(
+    tmp_path: Path,
+) -> None:
+    """A week an older warehouse reported was read then, though no `ingest` stage row says so:
+    a quiet week's report could otherwise not be written again."""
+    path = tmp_path / "w.duckdb"
+    warehouse_at_schema(path, 12)
+    with duckdb.connect(str(path)) as con:
+        con.execute(
+            "INSERT INTO weekly_reports VALUES ('acme/widgets', ?, 'en', '', '', now(), 0, 0)",
+            [WEEK],
+        )
+    later = WEEK + timedelta(weeks=1)
+    with connect(path) as con:
+        assert unread_weeks(con, "acme/widgets", [WEEK, later]) == [later]
 
 
 def test_config_files_stored_before_keeps_existing_read_as_changed(tmp_path: Path) -> None:

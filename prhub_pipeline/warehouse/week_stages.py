@@ -4,6 +4,7 @@ failing partway, a process killed between stages), or analysed from other PRs.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from typing import Literal
 
@@ -124,3 +125,23 @@ def stale_weeks(
         else:
             reasons[week] = f"its report counts {_prs(reported)}, {prs} stored"
     return [StaleWeek(week_start=week, reason=reasons[week]) for week in sorted(reasons)]
+
+
+def unread_weeks(con: duckdb.DuckDBPyConnection, repo: str, weeks: Sequence[date]) -> list[date]:
+    """The weeks ingest never read: no PR stored, no `ingest` stage row, and no report (a week
+    reported before the stage rows were recorded was read when it was reported). A quiet week
+    holds no PR either, and only the stage row tells it from a week nobody read."""
+    asked = sorted(set(weeks))
+    read = {
+        week
+        for (week,) in con.execute(
+            "SELECT week_start FROM week_stages"
+            " WHERE repo = $repo AND stage = 'ingest' AND list_contains($weeks::DATE[], week_start)"
+            " UNION SELECT week_start FROM prs"
+            " WHERE repo = $repo AND list_contains($weeks::DATE[], week_start)"
+            " UNION SELECT week_start FROM weekly_reports"
+            " WHERE repo = $repo AND list_contains($weeks::DATE[], week_start)",
+            {"repo": repo, "weeks": asked},
+        ).fetchall()
+    }
+    return [week for week in asked if week not in read]
