@@ -174,9 +174,7 @@ def _refuse_other_formats(path: Path) -> None:
     )
 
 
-# DuckDB's file header: three blocks, the magic and two database headers.
-HEADER_BYTES = 3 * 4096
-# How long after its last write a file still short of its header may be another process's
+# How long after its last write a file DuckDB finds no database in may be another process's
 # warehouse being created, not a broken one.
 CREATION_SECONDS = 5.0
 _NOT_A_DATABASE = re.compile(r"not a valid DuckDB database file", re.IGNORECASE)
@@ -186,14 +184,15 @@ def _being_created(path: Path, exc: duckdb.IOException) -> bool:
     """Whether DuckDB refused `path` as no database while another process is creating it: two
     runs starting on a new warehouse at once, one read the header the other had not written
     yet ("exists, but it is not a valid DuckDB database file"), and its week failed. Such a
-    file is short of its header and was written just now; it is waited for like a lock."""
+    file was written just now (its size says nothing: DuckDB may size it before writing the
+    header); it is waited for like a lock."""
     if not _NOT_A_DATABASE.search(str(exc)):
         return False
     try:
         stat = path.stat()
     except OSError:
         return False
-    return stat.st_size < HEADER_BYTES and time.time() - stat.st_mtime < CREATION_SECONDS
+    return time.time() - stat.st_mtime < CREATION_SECONDS
 
 
 def _open(
