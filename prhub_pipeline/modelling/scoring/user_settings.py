@@ -257,6 +257,8 @@ def dropped_settings(
     compared without changes from one that could not be compared, so each of the PR's
     configuration files counts as compared: a PR whose only settings removed are a generated
     config's is then one that removes none, as it is when its other files could be compared."""
+    if not any(change.after is None for change in setting_changes):
+        return []  # renaming or removing a setting takes it out somewhere; scoring asks of every PR
     by_path: dict[str, list[SettingChange]] = {}
     for change in setting_changes:
         if change.path is not None:
