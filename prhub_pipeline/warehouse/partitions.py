@@ -59,14 +59,16 @@ def move_repository(con: duckdb.DuckDBPyConnection, old: str, new: str) -> list[
     weeks_sql = (
         "SELECT week_start FROM prs WHERE repo = ?"
         " UNION SELECT week_start FROM weekly_reports WHERE repo = ?"
+        # A quiet week stores no PR and, unreported, only its stage rows.
+        " UNION SELECT week_start FROM week_stages WHERE repo = ?"
     )
-    moved = [week for (week,) in con.execute(f"{weeks_sql} ORDER BY 1", [old, old]).fetchall()]
+    moved = [week for (week,) in con.execute(f"{weeks_sql} ORDER BY 1", [old] * 3).fetchall()]
     [(models,)] = con.execute("SELECT count(*) FROM module_models WHERE repo = ?", [old]).fetchall()
     if not moved and not models:
         return []
     both = con.execute(
         f"SELECT min(week_start) FROM (({weeks_sql}) INTERSECT ({weeks_sql}))",
-        [old, old, new, new],
+        [old] * 3 + [new] * 3,
     ).fetchall()[0][0]
     [(twice,)] = con.execute(
         "SELECT min(number) FROM prs WHERE repo = ? AND number IN"
