@@ -6,6 +6,7 @@ import dataclasses
 import os
 import re
 import stat
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
@@ -1810,6 +1811,14 @@ def test_report_files_older_than_their_row_are_rewritten_only_where_their_text_d
     row_time = datetime.fromtimestamp(md.stat().st_mtime, UTC) + timedelta(seconds=1)
     assert files_behind(tmp_path, REPO, week, "en", row_time)
     assert restore_report_files(tmp_path, REPO, week, rendered) == []
+    # Copied with an old time: dated now once its text is found its own, so the next run
+    # reads neither it nor its row again.
+    copied_at = time.time() - 60
+    for path in (md, html):
+        os.utime(path, (copied_at, copied_at))
+    row_time = datetime.fromtimestamp(copied_at + 30, UTC)
+    assert restore_report_files(tmp_path, REPO, week, rendered) == []
+    assert not files_behind(tmp_path, REPO, week, "en", row_time)
     html.write_text("<p>an earlier run's</p>", encoding="utf-8")
     md.unlink()
     assert restore_report_files(tmp_path, REPO, week, rendered) == [md, html]

@@ -149,6 +149,10 @@ def restore_report_files(
         if current != text:
             _write_atomic(path, text)
             written.append(path)
+        else:
+            # Its text already (copied with its old time, or a file system keeping whole
+            # seconds): dated now, so later runs need not read it and its row again.
+            os.utime(path)
     return written
 
 
