@@ -596,6 +596,11 @@ def test_a_report_of_a_week_never_ingested_is_refused(history: GitRepo, tmp_path
     )
     assert stored(config, "SELECT count(*) FROM weekly_reports") == [(0,)]
     assert not list((tmp_path / "reports").rglob("*.md"))
+    # The stages before it refuse the week too, storing nothing (they stored empty labels and
+    # scores, dated as if the week were analysed).
+    for asset in ("module_labels", "importance_scores"):
+        assert not materialize(WEEKS[1], asset).success
+    assert stored(config, "SELECT count(*) FROM week_stages") == [(0,)]
     # 2026-06-01 has no PR: ingested, it is a quiet week to report.
     assert materialize("2026-06-01", "raw_prs").success
     assert materialize("2026-06-01", "weekly_report").success

@@ -28,7 +28,7 @@ from prhub_pipeline.warehouse.modules import (
     save_model_payload,
 )
 from prhub_pipeline.warehouse.prs import read_config_diffs, read_prs
-from prhub_pipeline.warehouse.week_stages import stage_tables
+from prhub_pipeline.warehouse.week_stages import refuse_unread_weeks, stage_tables
 from prhub_pipeline.weeks import WeekWindow
 
 
@@ -172,6 +172,7 @@ def label_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
     """
     results = []
     with connect(settings.database) as con:
+        refuse_unread_weeks(con, repo.name, weeks)
         payload = read_model_payload(con, repo.name)
         stored = from_payload(payload) if payload else None
         not_applied = _why_not_applied(stored, repo)

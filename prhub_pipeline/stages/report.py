@@ -61,9 +61,9 @@ from prhub_pipeline.warehouse.reports import (
 )
 from prhub_pipeline.warehouse.week_stages import (
     StaleWeek,
+    refuse_unread_weeks,
     stage_tables,
     stale_weeks,
-    unread_weeks,
 )
 from prhub_pipeline.weeks import WeekWindow
 
@@ -81,10 +81,6 @@ class WeekReport(BaseModel):
     restored: list[Path] = []
 
 
-class UnreadWeeksError(Exception):
-    """Weeks asked to be reported that ingest never read."""
-
-
 def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[WeekReport]:
     results: list[WeekReport] = []
     folder = prepare_report_dir(settings.reports_dir, repo.name)
@@ -92,16 +88,7 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
     if not windows:
         return results
     with connect(settings.database) as con:
-        # A week nobody read holds no PR, as a quiet week does: its report said that none was
-        # merged (verl's week of 2026-06-08, 33 PRs, reported alone from the Dagster UI), and
-        # the schedule, seeing a report, never read it.
-        unread = unread_weeks(con, repo.name, weeks)
-        if unread:
-            raise UnreadWeeksError(
-                f"{repo.name}: week(s) {', '.join(map(str, unread))} never ingested, and their"
-                " report would say that no PR was merged: materialize raw_prs for them first"
-                " (the weekly assets from raw_prs on, or prhub materialize)"
-            )
+        refuse_unread_weeks(con, repo.name, weeks)
         remove_temporaries(folder)  # the warehouse's lock: no other run writes reports now
         # Before the run's weeks, whose writes list them in the index.
         restored = restore_missing_files(

@@ -34,7 +34,7 @@ from prhub_pipeline.warehouse.prs import (
     week_pr_numbers,
 )
 from prhub_pipeline.warehouse.reports import revert_tables, risk_tables, score_tables
-from prhub_pipeline.warehouse.week_stages import stage_tables
+from prhub_pipeline.warehouse.week_stages import refuse_unread_weeks, stage_tables
 from prhub_pipeline.weeks import WeekWindow
 
 
@@ -108,6 +108,7 @@ def load_history(
 def score_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[WeekScores]:
     results = []
     with connect(settings.database) as con:
+        refuse_unread_weeks(con, repo.name, weeks)
         windows = windows_for(settings, weeks)
         history = load_history(con, repo, windows)
         for window in windows:

@@ -64,6 +64,14 @@ def _migration_files() -> list[tuple[int, str, str]]:
     return migrations
 
 
+def table_exists(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    """Whether the warehouse has table `name`: a reader may come before any run migrated it."""
+    [(count,)] = con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name]
+    ).fetchall()
+    return bool(count)
+
+
 def schema_version(con: duckdb.DuckDBPyConnection) -> int:
     # fetchall, not fetchone: a result left unfinished keeps DuckDB from running a relation
     # (`con.sql`, which `prhub sql` uses) on the connection connect() hands out.

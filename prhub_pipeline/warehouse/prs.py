@@ -18,7 +18,7 @@ from prhub_pipeline.records import (
     ReleaseTag,
     SettingChange,
 )
-from prhub_pipeline.warehouse.connection import WarehouseError, read_sql
+from prhub_pipeline.warehouse.connection import WarehouseError, read_sql, table_exists
 from prhub_pipeline.warehouse.partitions import TableRows
 
 PR_COLUMNS = (
@@ -164,10 +164,7 @@ def weeks_with_late_release_tags(
 ) -> set[date]:
     """The weeks from `first` to `last` whose report predates a release tag stored for them
     since (a tag pushed after the week was reported); none before any run made the table."""
-    (tables,) = con.execute(
-        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'release_tags'"
-    ).fetchone() or (0,)
-    if not tables:
+    if not table_exists(con, "release_tags"):
         return set()
     rows = con.execute(read_sql("select_weeks_with_late_release_tags.sql"), [repo, first, last])
     return {week for (week,) in rows.fetchall()}
@@ -209,10 +206,7 @@ def weeks_with_late_prs(
 ) -> set[date]:
     """The weeks from `first` to `last` that lack PRs the clone has for them; none in a
     warehouse no run has migrated to the table yet (the schedule reads it before any run)."""
-    (tables,) = con.execute(
-        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'late_prs'"
-    ).fetchone() or (0,)
-    if not tables:
+    if not table_exists(con, "late_prs"):
         return set()
     rows = con.execute(
         "SELECT DISTINCT week_start FROM late_prs WHERE repo = ? AND week_start BETWEEN ? AND ?",

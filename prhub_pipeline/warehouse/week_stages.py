@@ -11,7 +11,7 @@ from typing import Literal
 import duckdb
 from pydantic import BaseModel
 
-from prhub_pipeline.warehouse.connection import read_sql
+from prhub_pipeline.warehouse.connection import read_sql, table_exists
 from prhub_pipeline.warehouse.partitions import TableRows
 
 WeekStage = Literal["ingest", "reviews", "modules", "scores", "report"]
@@ -43,24 +43,15 @@ class StaleWeek(BaseModel):
     reason: str
 
 
-def stage_tables(
-    repo: str, week_start: date, stage: WeekStage, stored_at: datetime | None = None
-) -> list[TableRows]:
-    """The `week_stages` row saying that `stage` stored the week now (or `stored_at`), for the
+def stage_tables(repo: str, week_start: date, stage: WeekStage) -> list[TableRows]:
+    """The `week_stages` row saying that `stage` stored the week now, for the
     transaction that stores what it says."""
-    row = (repo, week_start, stage, stored_at or datetime.now(UTC))
+    row = (repo, week_start, stage, datetime.now(UTC))
     return [TableRows("week_stages", STAGE_COLUMNS, [row], scope={"stage": stage})]
 
 
 def _prs(count: int) -> str:
     return f"{count} PR" if count == 1 else f"{count} PRs"
-
-
-def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
-    (count,) = con.execute(
-        "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name]
-    ).fetchone() or (0,)
-    return bool(count)
 
 
 def _out_of_order(stamps: dict[WeekStage, datetime]) -> str | None:
@@ -98,10 +89,10 @@ def stale_weeks(
     oldest first: a stage stored after a later one (`week_stages`), or, for any week, scores or
     a report of other PRs than are stored (which finds those stored before the stage times
     were); none on a warehouse no run has migrated yet (the schedule reads it before any)."""
-    if not _has_table(con, "weekly_reports"):
+    if not table_exists(con, "weekly_reports"):
         return []
     reasons: dict[date, str] = {}
-    if _has_table(con, "week_stages"):
+    if table_exists(con, "week_stages"):
         stamps: dict[date, dict[WeekStage, datetime]] = {}
         rows = con.execute(
             "SELECT week_start, stage, stored_at FROM week_stages"
@@ -145,3 +136,22 @@ def unread_weeks(con: duckdb.DuckDBPyConnection, repo: str, weeks: Sequence[date
         ).fetchall()
     }
     return [week for week in asked if week not in read]
+
+
+class UnreadWeeksError(Exception):
+    """Weeks asked to be analysed that ingest never read."""
+
+
+def refuse_unread_weeks(con: duckdb.DuckDBPyConnection, repo: str, weeks: Sequence[date]) -> None:
+    """Raise UnreadWeeksError, naming them, for the weeks ingest never read (`unread_weeks`).
+    Each analysis stage asks before it stores anything: a week nobody read holds no PR, as a
+    quiet week does, so its labels, scores and report said that none was merged (verl's week
+    of 2026-06-08, 33 PRs, reported alone from the Dagster UI), and the schedule, seeing a
+    report, never read it."""
+    unread = unread_weeks(con, repo, weeks)
+    if unread:
+        raise UnreadWeeksError(
+            f"{repo}: week(s) {', '.join(map(str, unread))} never ingested, and their report"
+            " would say that no PR was merged: materialize raw_prs for them first (the weekly"
+            " assets from raw_prs on, or prhub materialize)"
+        )
