@@ -29,7 +29,7 @@ from prhub_pipeline.warehouse.prs import config_diff_tables, pr_tables, read_con
 from prhub_pipeline.warehouse.quality import check_modules, check_raw_prs, check_scores
 from prhub_pipeline.warehouse.query import run_query
 from prhub_pipeline.warehouse.reports import score_tables
-from prhub_pipeline.warehouse.week_stages import unread_weeks
+from prhub_pipeline.warehouse.week_stages import stage_tables, unread_weeks
 from prhub_pipeline_tests.conftest import empty_warehouse
 
 WEEK = date(2026, 5, 11)
@@ -557,3 +557,16 @@ def test_a_week_stored_under_a_former_name_and_the_new_one_moves_nothing(
         rows = "SELECT repo, number FROM prs ORDER BY 2"
         assert con.execute(rows).fetchall() == [("acme/widgets", 1), ("acme/gadgets", 2)]
         assert move_repository(con, "acme/nothing", "acme/gadgets") == []
+
+
+def test_a_quiet_week_stored_under_both_names_moves_nothing(tmp_path: Path) -> None:
+    """A quiet week, ingested under the new name and unreported, holds only its stage rows:
+    the move stopped on a bare key error of week_stages instead of naming the week."""
+    database = empty_warehouse(tmp_path / "w.duckdb")
+    with connect(database) as con:
+        replace_partition(con, "acme/widgets", WEEK, stage_tables("acme/widgets", WEEK, "ingest"))
+        replace_partition(con, "acme/gadgets", WEEK, stage_tables("acme/gadgets", WEEK, "ingest"))
+        with pytest.raises(
+            WarehouseError, match=f"^acme/gadgets: week {WEEK} is stored under both acme/widgets"
+        ):
+            move_repository(con, "acme/widgets", "acme/gadgets")
