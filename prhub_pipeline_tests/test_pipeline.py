@@ -50,7 +50,7 @@ from prhub_pipeline.warehouse import WarehouseError, connect, replace_partition
 from prhub_pipeline.warehouse.connection import WarehouseLockedError
 from prhub_pipeline.warehouse.prs import pr_tables
 from prhub_pipeline.warehouse.query import format_table, run_query
-from prhub_pipeline.warehouse.week_stages import stale_weeks
+from prhub_pipeline.warehouse.week_stages import StaleWeek, stale_weeks
 from prhub_pipeline.weeks import WeekWindow
 from prhub_pipeline_tests.conftest import empty_warehouse, write_config
 from prhub_pipeline_tests.gitrepo import GitRepo
@@ -907,10 +907,14 @@ def test_the_schedule_asks_again_for_recent_weeks_left_without_a_report(
     def locked(*_: object) -> list[date]:
         raise WarehouseLockedError("warehouse stayed locked")
 
-    requests = weekly_run_requests(settings, monday_morning, locked, said.append)
+    def unasked(*_: object) -> list[StaleWeek]:
+        raise AssertionError("the lock waited for a second time")
+
+    requests = weekly_run_requests(settings, monday_morning, locked, said.append, unasked)
     assert [r.partition_key for r in requests] == ["acme/widgets|2026-05-25"]
     assert said == [
-        "acme/widgets: earlier weeks not checked for missing reports: warehouse stayed locked"
+        "acme/widgets: earlier weeks not checked for missing reports or stale analyses:"
+        " warehouse stayed locked"
     ]
 
 

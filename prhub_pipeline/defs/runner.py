@@ -25,7 +25,7 @@ from prhub_pipeline.defs.reanalysis import (
     analysed_again_tags,
     describe_stale,
 )
-from prhub_pipeline.defs.schedules import consecutive_runs
+from prhub_pipeline.defs.schedules import stale_runs
 from prhub_pipeline.stages.report import weeks_to_analyse_again
 from prhub_pipeline.stages.text import counted
 from prhub_pipeline.warehouse import WarehouseError, connect
@@ -136,8 +136,7 @@ def _stale_earlier_weeks(
 def _reanalysis_steps(repo: str, stale: Sequence[StaleWeek]) -> list[_Step]:
     """A run of the assets after raw_prs over each run of consecutive `stale` weeks."""
     steps = []
-    for first, last in consecutive_runs([week.week_start for week in stale]):
-        named = [week for week in stale if first <= week.week_start <= last]
+    for first, last, named in stale_runs(stale):
         tags = {**range_tags(repo, first, last), **analysed_again_tags(named)}
         steps.append(_Step("analysis of earlier weeks", WEEKLY_JOB, tags, None, REANALYSIS_ASSETS))
     return steps

@@ -55,11 +55,16 @@ def weekly_run_requests(
         if repo.start > latest:
             continue
         earlier = [repo.start + timedelta(weeks=n) for n in range((latest - repo.start).days // 7)]
+        readable = True
         try:
             missing = to_run_again(settings, repo, earlier)
         except WarehouseError as exc:
-            log(f"{repo.name}: earlier weeks not checked for missing reports: {exc}")
-            missing = []
+            # Not checked for stale analyses either: the lock would be waited for again.
+            log(
+                f"{repo.name}: earlier weeks not checked for missing reports or stale"
+                f" analyses: {exc}"
+            )
+            missing, readable = [], False
         if len(missing) > 1 and len(missing) == len(earlier):
             log(
                 f"{repo.name}: no earlier week is stored; this tick runs {missing[0]} to {latest}"
@@ -67,12 +72,15 @@ def weekly_run_requests(
             )
         elif missing:
             log(f"{repo.name}: {len(missing)} earlier week(s) to run again, from {missing[0]}")
-        stale = _stale_earlier_weeks(settings, repo, earlier, missing, to_analyse_again, log)
+        stale = (
+            _stale_earlier_weeks(settings, repo, earlier, missing, to_analyse_again, log)
+            if readable
+            else []
+        )
         runs: list[tuple[date, date, list[StaleWeek] | None]] = [
             (first, last, None) for first, last in consecutive_runs([*missing, latest])
         ]
-        for first, last in consecutive_runs([week.week_start for week in stale]):
-            runs.append((first, last, [w for w in stale if first <= w.week_start <= last]))
+        runs += [(first, last, weeks) for first, last, weeks in stale_runs(stale)]
         for first, last, analysed_again in sorted(runs, key=lambda run: run[0]):
             requests.append(_run_request(repo.name, first, last, now, analysed_again))
     return requests
@@ -121,6 +129,14 @@ def _run_request(
     return dg.RunRequest(
         run_key=run_key, tags={**range_tags(repo, first, last), **tags}, asset_selection=selection
     )
+
+
+def stale_runs(stale: Sequence[StaleWeek]) -> list[tuple[date, date, list[StaleWeek]]]:
+    """The stale weeks as runs of consecutive weeks: (first, last, the run's weeks)."""
+    return [
+        (first, last, [week for week in stale if first <= week.week_start <= last])
+        for first, last in consecutive_runs([week.week_start for week in stale])
+    ]
 
 
 def consecutive_runs(weeks: Sequence[date]) -> list[tuple[date, date]]:
