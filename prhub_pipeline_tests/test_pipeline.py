@@ -16,6 +16,7 @@ from typing import Any
 import dagster as dg
 import duckdb
 import pytest
+from dagster._core.storage.dagster_run import RunOpConcurrency
 from dagster._utils.error import SerializableErrorInfo
 
 from prhub_pipeline.cli import main
@@ -30,6 +31,7 @@ from prhub_pipeline.defs.instance import (
     default_dagster_home,
     fail_orphaned_runs,
     prepare_dagster_home,
+    wait_for_pool,
 )
 from prhub_pipeline.defs.partitions import RANGE_END_TAG, RANGE_START_TAG, range_tags
 from prhub_pipeline.defs.runner import _failure
@@ -1645,6 +1647,76 @@ def test_a_run_whose_materialize_process_died_is_marked_failed() -> None:
         dg.DagsterRunStatus.FAILURE,
         dg.DagsterRunStatus.STARTED,
         dg.DagsterRunStatus.STARTED,
+    ]
+
+
+def _run_in_flight(
+    instance: dg.DagsterInstance,
+    run_id: str,
+    status: dg.DagsterRunStatus,
+    pools: set[str],
+    tags: dict[str, str],
+) -> None:
+    """A run as the run queue sees it: the pools its steps use, recorded when it was made."""
+    instance.add_run(
+        dg.DagsterRun(
+            job_name=WEEKLY_JOB,
+            run_id=run_id,
+            status=status,
+            tags=tags,
+            run_op_concurrency=RunOpConcurrency(
+                root_key_counts=dict.fromkeys(pools, 1),
+                has_unconstrained_root_nodes=False,
+                all_pools=pools,
+            ),
+        )
+    )
+
+
+def test_materialize_waits_for_a_ui_run_that_holds_the_warehouse_pool() -> None:
+    """`prhub materialize` runs outside Dagster's run queue: it started while a UI backfill
+    held the warehouse, and failed on DuckDB's lock once its 120 s retry ran out. It now waits
+    for the runs holding the pool, telling which (a killed materialize's run is failed, not
+    waited for), and not for runs yet to start or runs of other pools."""
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    here = socket.gethostname()
+    backfill = {**range_tags("acme/widgets", date(2026, 5, 4), date(2026, 5, 11))}
+    backfill["dagster/backfill"] = "xyzzy"
+    with dg.DagsterInstance.ephemeral() as instance:
+        for run_id, status, pools, tags in (
+            ("a" * 36, dg.DagsterRunStatus.STARTED, {"prhub_warehouse"}, backfill),
+            ("b" * 36, dg.DagsterRunStatus.NOT_STARTED, {"prhub_warehouse"}, {}),
+            ("c" * 36, dg.DagsterRunStatus.STARTED, {"another_pool"}, {}),
+            (
+                "d" * 36,
+                dg.DagsterRunStatus.STARTED,
+                {"prhub_warehouse"},
+                {CLI_HOST_TAG: here, CLI_PID_TAG: str(dead.pid)},
+            ),
+        ):
+            _run_in_flight(instance, run_id, status, pools, tags)
+        told: list[str] = []
+        clock = iter(range(0, 10_000, 300))
+        naps = 0
+
+        def sleep(_: float) -> None:
+            nonlocal naps
+            naps += 1
+            if naps == 3:  # the backfill ends
+                instance.report_run_failed(instance.get_run_by_id("a" * 36))  # type: ignore[arg-type]
+
+        wait_for_pool(instance, told.append, sleep=sleep, clock=lambda: float(next(clock)))
+    assert naps == 3
+    waiting = (
+        "waiting for run aaaaaaaa (weekly_report_job, acme/widgets|2026-05-04 to"
+        " acme/widgets|2026-05-11, backfill xyzzy) to finish: it holds the warehouse pool"
+        " 'prhub_warehouse' (the UI's Runs page can terminate a stuck run)"
+    )
+    assert told == [
+        f"  run {'d' * 36}: its prhub materialize process ended mid-run; marked failed",
+        f"  {waiting}",
+        f"  still {waiting}",  # told again after ten minutes (the fake clock steps 5 minutes)
     ]
 
 

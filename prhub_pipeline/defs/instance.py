@@ -8,12 +8,16 @@ import signal
 import socket
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
 import dagster as dg
+from dagster._core.storage.tags import BACKFILL_ID_TAG, PARTITION_NAME_TAG, SCHEDULE_NAME_TAG
 
 import prhub_pipeline
+from prhub_pipeline.defs.partitions import RANGE_END_TAG, RANGE_START_TAG
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL
 
 
@@ -95,6 +99,83 @@ def fail_orphaned_runs(instance: dg.DagsterInstance) -> list[str]:
             )
             orphaned.append(run.run_id)
     return orphaned
+
+
+# A run holds its pools from its start until it ends (the run queue counts it so).
+POOL_HOLDING_STATUSES = [
+    dg.DagsterRunStatus.STARTING,
+    dg.DagsterRunStatus.STARTED,
+    dg.DagsterRunStatus.CANCELING,
+]
+POOL_POLL_SECONDS = 2.0
+# While the wait goes on, it is told again this often (a stuck run keeps the pool for good).
+POOL_WAIT_REMINDER_SECONDS = 600.0
+
+
+def runs_holding_pool(
+    instance: dg.DagsterInstance, pool: str = WAREHOUSE_POOL
+) -> list[dg.DagsterRun]:
+    """The runs in flight that hold `pool`: a UI backfill's, a schedule's, another `prhub
+    materialize`'s."""
+    return [
+        run
+        for run in instance.get_runs(filters=dg.RunsFilter(statuses=POOL_HOLDING_STATUSES))
+        if run.run_op_concurrency is not None and pool in (run.run_op_concurrency.all_pools or ())
+    ]
+
+
+def describe_run(run: dg.DagsterRun) -> str:
+    """Which run this is, as an operator finds it in the UI: its id, job, weeks and origin."""
+    tags = run.tags
+    partitions = (
+        f"{tags[RANGE_START_TAG]} to {tags[RANGE_END_TAG]}"
+        if RANGE_START_TAG in tags and RANGE_END_TAG in tags
+        else tags.get(PARTITION_NAME_TAG)
+    )
+    if CLI_PID_TAG in tags:
+        origin = f"prhub materialize, process {tags[CLI_PID_TAG]} on {tags.get(CLI_HOST_TAG, '?')}"
+    elif BACKFILL_ID_TAG in tags:
+        origin = f"backfill {tags[BACKFILL_ID_TAG]}"
+    elif SCHEDULE_NAME_TAG in tags:
+        origin = f"schedule {tags[SCHEDULE_NAME_TAG]}"
+    else:
+        origin = "launched in the UI"
+    return f"run {run.run_id[:8]} ({', '.join(filter(None, [run.job_name, partitions, origin]))})"
+
+
+def wait_for_pool(
+    instance: dg.DagsterInstance,
+    progress: Callable[[str], None],
+    *,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+) -> None:
+    """Wait until no run holds the warehouse pool, telling which runs are waited for.
+
+    Runs started in the UI or by the schedule queue for the pool, and the queue counts a
+    `prhub materialize` run as holding it; the command runs in its own process, outside the
+    queue, so it waits here instead, else DuckDB's file lock fails it once its retry runs out
+    under a long backfill. A run whose `prhub materialize` died is marked failed (and told),
+    not waited for."""
+    told: dict[str, float] = {}
+    while True:
+        for orphan in fail_orphaned_runs(instance):
+            progress(f"  run {orphan}: its prhub materialize process ended mid-run; marked failed")
+        holders = runs_holding_pool(instance)
+        if not holders:
+            return
+        now = clock()
+        for run in holders:
+            last_told = told.get(run.run_id)
+            if last_told is not None and now - last_told < POOL_WAIT_REMINDER_SECONDS:
+                continue
+            again = "" if last_told is None else "still "
+            progress(
+                f"  {again}waiting for {describe_run(run)} to finish: it holds the warehouse"
+                f" pool {WAREHOUSE_POOL!r} (the UI's Runs page can terminate a stuck run)"
+            )
+            told[run.run_id] = now
+        sleep(POOL_POLL_SECONDS)
 
 
 def _alive(pid: int) -> bool:

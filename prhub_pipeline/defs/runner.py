@@ -18,7 +18,11 @@ from prhub_pipeline.defs.definitions import (
     WEEKLY_JOB,
     build_definitions,
 )
-from prhub_pipeline.defs.instance import cli_run_tags, fail_orphaned_runs, materialize_home
+from prhub_pipeline.defs.instance import (
+    cli_run_tags,
+    materialize_home,
+    wait_for_pool,
+)
 from prhub_pipeline.defs.partitions import range_tags
 from prhub_pipeline.defs.reanalysis import (
     REANALYSIS_ASSETS,
@@ -175,14 +179,13 @@ def materialize_weeks(
     run_ids: list[str] = []
     earlier_failed: str | None = None
     with _instance(config_path) as instance:
-        for orphan in fail_orphaned_runs(instance):
-            progress(f"  run {orphan}: its prhub materialize process ended mid-run; marked failed")
 
         def run(step: _Step) -> RunOutcome | None:
             """Run a step; the outcome of a failed one, else None."""
             job = definitions.resolve_job_def(step.job_name)
             if not job.asset_layer.executable_asset_keys:
                 return None
+            wait_for_pool(instance, progress)
             result = job.execute_in_process(
                 instance=instance,
                 tags={**step.tags, **cli_run_tags()},
