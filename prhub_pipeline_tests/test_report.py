@@ -430,6 +430,13 @@ def test_a_reland_is_told_by_its_title_its_revert_or_its_files() -> None:
     for body in ("Relanded #1000 last week.", "Reland of vllm-project/vllm#100 upstream."):
         unrelated = make_pr(108, "fix: x", body=body, merged_at=MERGED + 2 * day)
         assert relanding(101, 100, known(unrelated)) is None, body
+    # Asked about a week's PRs (`among`), as a report asks: the re-land when it is one of them,
+    # not one of them that only has weaker evidence than the re-land (#102 beside #103).
+    both = known(test_only, again)
+    assert relanding(101, 100, both, among={103, 9}) == 103
+    assert relanding(101, 100, both, among={102}) is None
+    assert relanding(101, 100, both, among={100, 101}) is None
+    assert relanding(101, 100, known(test_only), among={102}) == 102
 
 
 def test_a_pr_under_an_earlier_prs_title_names_it() -> None:

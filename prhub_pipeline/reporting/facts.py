@@ -27,7 +27,7 @@ from prhub_pipeline.modelling.scoring.importance import (
     reverted_target,
 )
 from prhub_pipeline.modelling.scoring.known_gaps import followed_up_by
-from prhub_pipeline.modelling.scoring.relands import relanding, title_words
+from prhub_pipeline.modelling.scoring.relands import relanding
 from prhub_pipeline.modelling.scoring.risks import RISK_ORDER, tests_noted
 from prhub_pipeline.modelling.tagging.tags import areas_of, normalise_tag, spelling_key
 from prhub_pipeline.modelling.text.pr_summaries import (
@@ -380,32 +380,17 @@ def relands(
     earlier = [pr for pr in known.values() if since <= pr.merged_at < window.start_utc]
     found: dict[int, Reland] = {}
     for revert in sorted(earlier, key=lambda pr: (pr.merged_at, pr.number)):
-        target, reverted = reverted_target(revert, known)
-        # `relanding` reads every later PR: asked only where one of the week's could be it.
-        if target is None or reverted is None:
+        target, _ = reverted_target(revert, known)
+        if target is None:
             continue
-        if not any(_may_land_again(pr, reverted, revert.number) for pr in prs):
-            continue
-        again = relanding(revert.number, target, known)
-        if again is not None and again in numbers and again not in found:
+        again = relanding(revert.number, target, known, among=numbers)
+        if again is not None and again not in found:
             found[again] = Reland(
                 target=target,
                 revert=revert.number,
                 reverted_on=revert.merged_at.astimezone(window.zone).date(),
             )
     return found
-
-
-def _may_land_again(pr: PullRequest, reverted: PullRequest, revert: int) -> bool:
-    """Whether `pr` has what one of `relanding`'s kinds of evidence needs: the reverted PR's
-    number in its description, its title's words, a revert of the revert, or half its files."""
-    files = {f.path for f in reverted.files}
-    return (
-        str(reverted.number) in pr.body
-        or (pr.is_revert and pr.reverted_number == revert)
-        or title_words(pr.title) == title_words(reverted.title)
-        or (bool(files) and 2 * len(files.intersection(f.path for f in pr.files)) >= len(files))
-    )
 
 
 def taken_up(risks: Sequence[RiskFlag], known: Mapping[int, PullRequest]) -> dict[int, int]:

@@ -7,7 +7,7 @@ week undid nothing the week kept. `repeats` compares titles by the same words.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from datetime import timedelta
 from functools import lru_cache
 
@@ -44,7 +44,12 @@ RELAND_MIN_FILES = 3
 RELAND_WITHIN = timedelta(days=14)
 
 
-def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int | None:
+def relanding(
+    revert: int,
+    target: int,
+    known: Mapping[int, PullRequest],
+    among: Collection[int] | None = None,
+) -> int | None:
     """The first PR merged after the revert that lands the reverted change again.
 
     In order of evidence: its description saying so (verl #7327, "Reland of #5599", titled
@@ -53,18 +58,18 @@ def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int
     that touches at least half of its files (tilelang #682 "Add Flash Attn example on amd mi300
     series" after #672 reverted #671 "[Enhancement] Add flash attn example for AMD MI300
     series"); within two weeks, nearly all of its files and mostly those (vllm-ascend #4810).
+
+    With `among`, only one of those PRs is an answer: None when the first re-land is another.
+    They are read first, and every later PR only when one of them has any of the evidence (a
+    week's report asks this of each revert of the 90 days before it, about the week's PRs).
     """
     if revert not in known or target not in known:
         return None
     reverted, reverting = known[target], known[revert]
-    later = sorted(
-        (
-            pr
-            for pr in known.values()
-            if pr.merged_at > reverting.merged_at and pr.number not in (revert, target)
-        ),
-        key=lambda pr: (pr.merged_at, pr.number),
-    )
+
+    def after_revert(pr: PullRequest) -> bool:
+        return pr.merged_at > reverting.merged_at and pr.number not in (revert, target)
+
     title = reverted.title.strip().casefold()
     words, files = title_words(reverted.title), {f.path for f in reverted.files}
 
@@ -97,16 +102,22 @@ def relanding(revert: int, target: int, known: Mapping[int, PullRequest]) -> int
         re.IGNORECASE,
     )
     digits = str(target)  # a cheap test before the pattern, over every later description
-    for evidence in (
+    evidence: list[Callable[[PullRequest], bool]] = [
         lambda pr: not pr.is_revert and digits in pr.body and says_so.search(pr.body) is not None,
         lambda pr: (
-            pr.title.strip().casefold() == title or (words and title_words(pr.title) == words)
+            pr.title.strip().casefold() == title or (bool(words) and title_words(pr.title) == words)
         ),
         lambda pr: pr.is_revert and pr.reverted_number == revert,
         lambda pr: not pr.is_revert and similar(pr),
         lambda pr: not pr.is_revert and same_files(pr),
-    ):
-        found = next((pr for pr in later if evidence(pr)), None)
+    ]
+    if among is not None:
+        candidates = [known[n] for n in among if n in known and after_revert(known[n])]
+        if not any(shows(pr) for pr in candidates for shows in evidence):
+            return None
+    later = sorted(filter(after_revert, known.values()), key=lambda pr: (pr.merged_at, pr.number))
+    for shows in evidence:
+        found = next((pr for pr in later if shows(pr)), None)
         if found is not None:
-            return found.number
+            return found.number if among is None or found.number in among else None
     return None
