@@ -25,6 +25,7 @@ import json
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from datetime import date
 from pathlib import Path
 
@@ -63,7 +64,7 @@ from prhub_pipeline.reporting.context import ReportBackground, build_report_cont
 from prhub_pipeline.reporting.files import write_report_files
 from prhub_pipeline.reporting.render import render_report
 from prhub_pipeline.stages.scoring import calibration_span
-from prhub_pipeline.weeks import WeekWindow
+from prhub_pipeline.weeks import WeekWindow, week_of
 
 REPO = "verl-project/verl"
 REFERENCE = {6076: 9.4, 6276: 8.9, 6268: 8.8, 6345: 7.9, 6360: 7.2, 6334: 7.2}
@@ -156,7 +157,10 @@ def main() -> None:
     found = reviews_by_pr(review_data)
     reviews = {pr.number: found.get(pr.number, PrReview()) for pr in week} if found else None
     upto = [pr for pr in prs if pr.merged_at < window.end_utc]
-    calibration = raw_history(upto, modules, SCORING, reviews).calibration(
+    weeks: dict[date, list[int]] = defaultdict(list)
+    for pr in upto:
+        weeks[week_of(pr.merged_at, window.timezone)].append(pr.number)
+    calibration = raw_history(upto, modules, SCORING, reviews, weeks=weeks.values()).calibration(
         *calibration_span(window)
     )
     fitted = time.perf_counter()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from collections import defaultdict
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
-from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.config import ScoringConfig, load_settings
 from prhub_pipeline.modelling.scoring import importance as importance_module
 from prhub_pipeline.modelling.scoring.importance import (
     BREAKING_WEIGHT,
@@ -42,6 +44,12 @@ from prhub_pipeline.records import (
     ThreadComment,
 )
 from prhub_pipeline.reverts import read_revert, reverted_number
+from prhub_pipeline.stages.ingest import windows_for
+from prhub_pipeline.stages.scoring import load_history
+from prhub_pipeline.warehouse import connect, replace_partition
+from prhub_pipeline.warehouse.prs import pr_tables
+from prhub_pipeline.weeks import week_of
+from prhub_pipeline_tests.conftest import write_config
 
 REPO = "verl-project/verl"
 CONFIG = ScoringConfig(core_paths=["verl/**/*.py"])
@@ -2631,6 +2639,57 @@ def test_a_revert_whose_change_landed_again_within_its_week_undid_nothing_it_kep
     assert revert_part([fix, other, both, reland], []) == 1.5
     again = make_pr(3213, "Enable the bucketing pass", files=bucketing, merged_at=MERGED + hour)
     assert revert_part([fix, other, both, reland, again], []) == 0.0
+
+
+def relanded_revert() -> list[PullRequest]:
+    """verl #5525 reverted #5149, and #5528 landed it again 3 hours later, in the same week."""
+    hour = timedelta(hours=1)
+    files = [("verl/workers/rollout/trtllm.py", 120, 30)]
+    fix = make_pr(5149, "[rollout] fix: partial load", files=files, merged_at=MERGED - 3 * hour)
+    revert = make_pr(
+        5525, 'Revert "[rollout] fix: partial load"', body="Reverts o/n#5149", merged_at=MERGED
+    )
+    reland = make_pr(5528, "[rollout] fix: partial load", files=files, merged_at=MERGED + 3 * hour)
+    return [fix, revert, reland]
+
+
+def week_raw_scores(week: list[PullRequest]) -> list[float]:
+    """The raw scores `score_week` gives `week`'s PRs, in their order."""
+    calibration = fit_calibration(history(), {}, CONFIG)
+    scores = score_week(week, {}, ReviewData(available=False), CONFIG, calibration)
+    return [next(s.raw_score for s in scores if s.number == pr.number) for pr in week]
+
+
+def test_the_scale_holds_a_revert_at_the_score_its_week_gave_it() -> None:
+    """verl #5525's week scored it 5.7 raw, without the revert part, as #5528 landed the change
+    again; the history the scale is fitted on scored it 6.7, with it (6 of verl's 27
+    reverts). A re-land of a later week leaves the revert's part in both."""
+    fix, revert, reland = relanded_revert()
+    same_week = raw_history([fix, revert, reland], {}, CONFIG, weeks=[[5149, 5525, 5528]])
+    assert same_week.raw_scores == pytest.approx(week_raw_scores([fix, revert, reland]), abs=1e-4)
+    later = reland.model_copy(update={"merged_at": MERGED + timedelta(weeks=1)})
+    weeks_apart = raw_history([fix, revert, later], {}, CONFIG, weeks=[[5149, 5525], [5528]])
+    assert weeks_apart.raw_scores[:2] == pytest.approx(week_raw_scores([fix, revert]), abs=1e-4)
+    assert weeks_apart.raw_scores[1] == pytest.approx(same_week.raw_scores[1] + 1.5, abs=1e-4)
+
+
+def test_a_run_fits_its_scale_on_the_weeks_it_stored(tmp_path: Path) -> None:
+    """The scoring stage reads the stored weeks for the calibration's history: #5525 sits on
+    the scale at the raw score its week gave it."""
+    settings = load_settings(write_config(tmp_path, tmp_path))
+    repo = settings.repos[0].model_copy(update={"name": REPO, "scoring": CONFIG})
+    prs = [*history(60), *relanded_revert()]
+    by_week: dict[date, list[PullRequest]] = defaultdict(list)
+    for pr in prs:
+        by_week[week_of(pr.merged_at, settings.timezone)].append(pr)
+    with connect(settings.database) as con:
+        for week, stored in by_week.items():
+            replace_partition(con, REPO, week, pr_tables(week, stored))
+        loaded = load_history(
+            con, repo, windows_for(settings, [week_of(MERGED, settings.timezone)])
+        )
+    revert_raw = week_raw_scores(prs[-3:])[1]
+    assert loaded.raw.raw_scores[-2] == pytest.approx(revert_raw, abs=1e-4)
 
 
 def test_an_untyped_pr_of_tests_or_ci_alone_is_a_test_change_or_upkeep() -> None:

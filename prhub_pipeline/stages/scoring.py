@@ -79,8 +79,10 @@ def load_history(
         sorted(pr.merged_at for pr in history), map(calibration_span, windows)
     )
     calibrated = {pr.number for pr in history if since is not None and pr.merged_at >= since}
+    stored_weeks = week_pr_numbers(con, repo.name)
     reviews: dict[int, PrReview] = {}
-    for week, numbers in week_pr_numbers(con, repo.name, github_weeks(con, repo.name)).items():
+    for week in github_weeks(con, repo.name):
+        numbers = stored_weeks.get(week, [])
         if calibrated.isdisjoint(numbers):
             continue
         review_data = read_review_data(con, repo.name, week)
@@ -101,6 +103,7 @@ def load_history(
             reviews,
             since=since,
             requirement_changes=setting_changes,
+            weeks=stored_weeks.values(),
         ),
     )
 

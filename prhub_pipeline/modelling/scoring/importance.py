@@ -15,7 +15,7 @@ import bisect
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
@@ -786,6 +786,7 @@ def raw_history(
     reviews: Mapping[int, PrReview] | None = None,
     since: datetime | None = None,
     requirement_changes: Mapping[int, Sequence[SettingChange]] | None = None,
+    weeks: Iterable[Collection[int]] = (),
 ) -> RawHistory:
     """The raw scores of a repository's stored PRs, with their review parts where `reviews`
     has the PR (a PR of a week with review data; see `reviews_by_pr`): the weeks scored with
@@ -794,7 +795,9 @@ def raw_history(
 
     Only the PRs merged at or after `since` are scored, when given (`calibration_since`: the
     earliest a run's weeks are calibrated on); the others still resolve their reverts.
-    `requirement_changes` are the PRs' compared setting changes, by number (see `score_parts`)."""
+    `requirement_changes` are the PRs' compared setting changes, by number (see `score_parts`).
+    `weeks` are the stored weeks' PRs, by number: a revert whose change landed again within
+    its week is scored as its week scores it (`relanded_in_weeks`)."""
     known = {pr.number: pr for pr in history}
     ordered = sorted(
         (pr for pr in history if since is None or pr.merged_at >= since),
@@ -803,7 +806,7 @@ def raw_history(
     return RawHistory(
         merged_at=[pr.merged_at for pr in ordered],
         raw_scores=_history_raw_scores(
-            ordered, modules, config, reviews or {}, known, requirement_changes or {}
+            ordered, modules, config, reviews or {}, known, requirement_changes or {}, weeks
         ),
     )
 
@@ -879,9 +882,11 @@ def _history_raw_scores(
     reviews: Mapping[int, PrReview] | None = None,
     known: Mapping[int, PullRequest] | None = None,
     requirement_changes: Mapping[int, Sequence[SettingChange]] | None = None,
+    weeks: Iterable[Collection[int]] = (),
 ) -> list[float]:
     known = {pr.number: pr for pr in history} if known is None else known
     prepared = [resolve_revert(pr, known) for pr in history]
+    relanded = relanded_in_weeks(prepared, known, weeks)
     return [
         sum(
             score_parts(
@@ -891,6 +896,7 @@ def _history_raw_scores(
                 review=(reviews or {}).get(pr.number),
                 reverted_pr=known.get(pr.reverted_number) if pr.reverted_number else None,
                 requirement_changes=(requirement_changes or {}).get(pr.number, ()),
+                relanded=pr.number in relanded,
             ).values()
         )
         for pr in prepared
@@ -927,8 +933,7 @@ def relanded_in_week(week: Sequence[PullRequest], known: Mapping[int, PullReques
     """The reverts of `week` (resolved: `resolve_revert`) each of whose reverted PRs a later PR
     of the same week landed again (`relanding`; torchtitan #3212 reverted #3107 and #3178, and
     #3213 and #3214 re-landed them). Only the week's own PRs count, so a week scores the same
-    whenever its report is written. The calibration's history, which knows no weeks, scores
-    every revert as kept: 11 reverts in 5,637 PRs of verl, torchtitan, vllm-ascend and slime."""
+    whenever its report is written."""
     candidates = {pr.number: pr for pr in week}
     return {
         revert
@@ -939,6 +944,26 @@ def relanded_in_week(week: Sequence[PullRequest], known: Mapping[int, PullReques
             for number in undone
         )
     }
+
+
+def relanded_in_weeks(
+    prepared: Sequence[PullRequest],
+    known: Mapping[int, PullRequest],
+    weeks: Iterable[Collection[int]],
+) -> set[int]:
+    """`relanded_in_week` of each of `weeks` (its PRs' numbers), among the resolved `prepared`:
+    the calibration's history scores a revert as its week scored it. Scored as kept, verl's 6
+    reverts re-landed within their week sat on the scale 1.0 to 1.5 raw above the score their
+    weeks gave them (#5525 at 6.7 against 5.7: #5528 landed #5149 again 3 hours later); a
+    re-land of a later week (#7327, two weeks after #7173) leaves its revert's week as it
+    was, and the scale too."""
+    by_number = {pr.number: pr for pr in prepared}
+    relanded: set[int] = set()
+    for numbers in weeks:
+        week = [by_number[n] for n in numbers if n in by_number]
+        if any(pr.is_revert for pr in week):
+            relanded |= relanded_in_week(week, known)
+    return relanded
 
 
 def score_week(
