@@ -1621,6 +1621,54 @@ def test_report_files_a_killed_run_did_not_write_are_written_back_from_the_wareh
     assert "written back" not in capsys.readouterr().out
 
 
+def test_each_week_whose_report_files_are_written_back_is_told_on_its_own(
+    history: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The files a run wrote back were told on its last week alone: a range's last week's
+    page in the UI claimed them, the restored week's page said nothing, and the command
+    named five weeks and "N more"."""
+    config = write_config(tmp_path, history.path)
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[0]]) == 0
+    folder = tmp_path / "reports" / "acme" / "widgets"
+    lost = [folder / "2026-05-04.en.md", folder / "2026-05-04.zh.html"]
+
+    def lose() -> None:
+        for path in lost:
+            path.unlink()
+
+    lose()
+    capsys.readouterr()
+    args = ["materialize", "--config", str(config), "--week", WEEKS[1], "--through", WEEKS[2]]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    told = (
+        "weekly_report week 2026-05-04: 2 files of this week's stored report, missing from the"
+        " folder or an earlier run's, written back from the warehouse"
+    )
+    assert f"    {told}\n" in out
+    assert "files of stored reports" in out  # and the run's summary counts them
+    assert all(path.is_file() for path in lost)
+    # In the UI: on the restored week's partition, and not on the last week the run reported.
+    lose()
+    job = build_definitions(config).resolve_job_def(WEEKLY_JOB)
+    result = job.execute_in_process(
+        instance=dg.DagsterInstance.ephemeral(),
+        tags=range_tags("acme/widgets", date.fromisoformat(WEEKS[1]), date.fromisoformat(WEEKS[2])),
+    )
+    [event] = result.get_asset_observation_events()
+    observation = event.asset_observation_data.asset_observation
+    assert observation.partition == str(
+        dg.MultiPartitionKey({"repo": "acme/widgets", "week": WEEKS[0]})
+    )
+    assert str(observation.metadata["summary"].value) == told.partition(": ")[2]
+    assert {str(observation.metadata[f"file_{name}"].value) for name in ("en_md", "zh_html")} == {
+        str(path) for path in lost
+    }
+    for report in result.asset_materializations_for_node("weekly_report"):
+        assert "written back" not in str(report.metadata["summary"].value)
+        assert "written back" in str(report.metadata["run_summary"].value)
+
+
 def test_a_run_whose_materialize_process_died_is_marked_failed() -> None:
     """A killed `prhub materialize` left its run STARTED, holding the warehouse pool: every
     UI and scheduled run stayed queued until someone cancelled it by hand."""

@@ -22,7 +22,7 @@ from prhub_pipeline.stages.quality import (
     check_reports,
     check_scores,
 )
-from prhub_pipeline.stages.report import WeekReport, report_weeks
+from prhub_pipeline.stages.report import RestoredReport, WeekReport, report_weeks
 from prhub_pipeline.stages.scoring import WeekScores, score_weeks
 from prhub_pipeline.stages.text import counted
 
@@ -99,14 +99,6 @@ def _report_metadata(
 ) -> dict[str, dg.MetadataValue]:
     """`analysed_again`: why the run's weeks were analysed again (ANALYSED_AGAIN_TAG)."""
     notes = [f"analysed again from the stored PRs: {analysed_again}"] if analysed_again else []
-    restored = [path for r in results for path in r.restored]
-    if restored:
-        weeks = sorted({path.name.split(".")[0] for path in restored})
-        more = f" and {len(weeks) - 5} more" if len(weeks) > 5 else ""
-        notes.append(
-            f"{counted(len(restored), 'file')} of stored reports, missing from the folder or an"
-            f" earlier run's, written back from the warehouse (weeks {', '.join(weeks[:5])}{more})"
-        )
     metadata: dict[str, dg.MetadataValue] = {
         "summary": dg.MetadataValue.text(
             "; ".join(
@@ -120,6 +112,37 @@ def _report_metadata(
         "files": dg.MetadataValue.json([str(path) for r in results for path in r.files][:40]),
     }
     return metadata
+
+
+RESTORED_NOTE = "missing from the folder or an earlier run's, written back from the warehouse"
+
+
+def _restored_summary(restored: Sequence[RestoredReport]) -> str:
+    """What the run's summary says of the other weeks' report files it wrote back; each
+    week's observation names its own."""
+    weeks = sorted({str(report.week_start) for report in restored})
+    more = f" and {len(weeks) - 5} more" if len(weeks) > 5 else ""
+    files = sum(len(report.files) for report in restored)
+    return (
+        f"{counted(files, 'file')} of stored reports, {RESTORED_NOTE}"
+        f" (weeks {', '.join(weeks[:5])}{more})"
+    )
+
+
+def _restored_observation(asset_key: dg.AssetKey, restored: RestoredReport) -> dg.AssetObservation:
+    """On the restored week's own partition, where a user looks for that week's report: a
+    run's metadata sits on the run's weeks, and the last of them claimed the files."""
+    return dg.AssetObservation(
+        asset_key=asset_key,
+        partition=partition_key(restored.repo, restored.week_start),
+        metadata={
+            "summary": dg.MetadataValue.text(
+                f"{counted(len(restored.files), 'file')} of this week's stored report,"
+                f" {RESTORED_NOTE}"
+            ),
+            **_report_files(restored.files),
+        },
+    )
 
 
 def _report_files(files: Sequence[Path]) -> dict[str, dg.MetadataValue]:
@@ -312,7 +335,18 @@ def build_analysis_assets(
     def weekly_report(
         context: dg.AssetExecutionContext, prhub: PrhubSettings
     ) -> dg.MaterializeResult:
-        reported = run_weekly_stage(context, prhub, report_weeks, check_reports)
+        restored: list[RestoredReport] = []
+
+        def tell_restored(report: RestoredReport) -> None:
+            restored.append(report)
+            context.log_event(_restored_observation(context.asset_key, report))
+
+        reported = run_weekly_stage(
+            context,
+            prhub,
+            lambda settings, repo, weeks: report_weeks(settings, repo, weeks, tell_restored),
+            check_reports,
+        )
         for result in reported.results:
             # A backfill run materializes many partitions: each event carries its own week's
             # report, so a partition's page in the UI shows that week and not the range's last.
@@ -331,6 +365,11 @@ def build_analysis_assets(
         metadata = week_metadata(
             context, reported, lambda group: _report_metadata(group, analysed_again)
         )
+        if restored:  # the run's summary, not one of its weeks'
+            summary = "run_summary" if "run_summary" in metadata else "summary"
+            metadata[summary] = dg.MetadataValue.text(
+                f"{metadata[summary].value}; {_restored_summary(restored)}"
+            )
         return dg.MaterializeResult(metadata=metadata, check_results=reported.checks)
 
     return [module_classifier, module_labels, importance_scores, weekly_report]

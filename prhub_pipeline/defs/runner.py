@@ -18,12 +18,8 @@ from prhub_pipeline.defs.definitions import (
     WEEKLY_JOB,
     build_definitions,
 )
-from prhub_pipeline.defs.instance import (
-    cli_run_tags,
-    materialize_home,
-    wait_for_pool,
-)
-from prhub_pipeline.defs.partitions import range_tags
+from prhub_pipeline.defs.instance import cli_run_tags, materialize_home, wait_for_pool
+from prhub_pipeline.defs.partitions import range_tags, weeks_by_repo
 from prhub_pipeline.defs.reanalysis import (
     REANALYSIS_ASSETS,
     analysed_again_tags,
@@ -116,6 +112,21 @@ def _summaries(result: dg.ExecuteInProcessResult) -> dict[str, str]:
     return summaries
 
 
+def _observed_weeks(result: dg.ExecuteInProcessResult) -> list[str]:
+    """What a run says of weeks besides its own, one line each: the weeks whose stored report's
+    files `weekly_report` wrote back (the run's summary names five)."""
+    lines = []
+    for event in result.get_asset_observation_events():
+        observation = event.asset_observation_data.asset_observation
+        summary = observation.metadata.get("summary")
+        if summary is None or observation.partition is None:
+            continue
+        for weeks in weeks_by_repo([observation.partition]).values():
+            asset = observation.asset_key.to_user_string()
+            lines += [f"{asset} week {week}: {summary.value}" for week in weeks]
+    return lines
+
+
 class _Step(NamedTuple):
     stage: str  # as the error names it: `analysis failed: ...`
     job_name: str
@@ -199,6 +210,8 @@ def materialize_weeks(
             run_ids.append(result.run_id)
             for asset, summary in _summaries(result).items():
                 progress(f"  {asset}: {summary}")
+            for line in _observed_weeks(result):
+                progress(f"    {line}")
             if result.success:
                 return None
             stopped = _interrupted_step(result)

@@ -3,9 +3,10 @@ store them and write the files."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import date, timedelta
+from itertools import groupby
 from pathlib import Path
 
 import duckdb
@@ -76,12 +77,27 @@ class WeekReport(BaseModel):
     risk_flags: int
     markdown: str  # in the configured default language, for the operator to read
     files: list[Path]
-    # Files of the repository's other stored reports written back from their rows, on the
-    # run's last week (`restore_missing_files`).
-    restored: list[Path] = []
 
 
-def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> list[WeekReport]:
+class RestoredReport(BaseModel):
+    """A stored report of a week the run does not report, whose files were written back from
+    its rows (`restore_missing_files`)."""
+
+    repo: str
+    week_start: date
+    files: list[Path]
+
+
+def report_weeks(
+    settings: Settings,
+    repo: RepoConfig,
+    weeks: Sequence[date],
+    on_restored: Callable[[RestoredReport], None] = lambda _: None,
+) -> list[WeekReport]:
+    """Report `weeks`, after writing back the files of the repository's other stored reports
+    that a killed run left unwritten (`restore_missing_files`). `on_restored` is told of each
+    such week, which is none of `weeks` and so has no result (carried on the last week's,
+    they showed in the UI as that week's)."""
     results: list[WeekReport] = []
     folder = prepare_report_dir(settings.reports_dir, repo.name)
     windows = windows_for(settings, weeks)
@@ -91,9 +107,10 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
         refuse_unread_weeks(con, repo.name, weeks)
         remove_temporaries(folder)  # the warehouse's lock: no other run writes reports now
         # Before the run's weeks, whose writes list them in the index.
-        restored = restore_missing_files(
+        for restored in restore_missing_files(
             con, settings, repo.name, skip=[w.week_start for w in windows]
-        )
+        ):
+            on_restored(restored)
         stored = {pr.number: pr for pr in read_prs(con, repo.name)}
         # Worked out once per run, and only as far back as the reports compare: the weeks
         # before the first one (USUAL_WEEKS), not the whole history on every scheduled run.
@@ -229,37 +246,41 @@ def report_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) ->
                     files=files,
                 )
             )
-    if restored:
-        results[-1] = results[-1].model_copy(update={"restored": restored})
     return results
 
 
 def restore_missing_files(
     con: duckdb.DuckDBPyConnection, settings: Settings, repo: str, skip: Collection[date]
-) -> list[Path]:
+) -> list[RestoredReport]:
     """Write back from its stored row each file of the repository's stored reports (but the
     weeks of `skip`) that is missing from its folder, or older than its row and not its text:
     a run killed between a report's row and its files left them so, and the index linked
-    none of them. Call it while no other run writes reports (the warehouse's lock). Reports
-    stored while `reports_dir` named another folder are written here too."""
-    restored: list[Path] = []
-    for listing in list_reports(con, repo):
-        if listing.week_start in skip or listing.generated_at is None:
-            continue
-        week, lang = listing.week_start, listing.lang
-        if not files_behind(settings.reports_dir, repo, week, lang, listing.generated_at):
-            continue
-        stored = read_report(con, repo, week, lang)
-        if stored is None:
-            continue
-        try:
-            restored += restore_report_files(settings.reports_dir, repo, week, stored)
-        except OSError as exc:
-            raise ReportDirError(
-                f"week {week}: its stored {lang} report's files are missing from"
-                f" {report_dir(settings.reports_dir, repo)} and could not be written back"
-                f" ({exc.strerror or exc})"
-            ) from None
+    none of them. Returns each week that had files written, newest first. Call it while no
+    other run writes reports (the warehouse's lock). Reports stored while `reports_dir` named
+    another folder are written here too."""
+    listings = [listing for listing in list_reports(con, repo) if listing.week_start not in skip]
+    restored: list[RestoredReport] = []
+    for week, of_week in groupby(listings, key=lambda listing: listing.week_start):
+        written: list[Path] = []
+        for listing in of_week:
+            lang, generated_at = listing.lang, listing.generated_at
+            if generated_at is None or not files_behind(
+                settings.reports_dir, repo, week, lang, generated_at
+            ):
+                continue
+            stored = read_report(con, repo, week, lang)
+            if stored is None:
+                continue
+            try:
+                written += restore_report_files(settings.reports_dir, repo, week, stored)
+            except OSError as exc:
+                raise ReportDirError(
+                    f"week {week}: its stored {lang} report's files are missing from"
+                    f" {report_dir(settings.reports_dir, repo)} and could not be written back"
+                    f" ({exc.strerror or exc})"
+                ) from None
+        if written:
+            restored.append(RestoredReport(repo=repo, week_start=week, files=written))
     return restored
 
 
