@@ -2517,6 +2517,23 @@ def test_settings_users_set_removed_or_renamed_are_breaking() -> None:
     assert not score.breaking  # what the PR says of itself, which the report counts
 
 
+def test_a_deleted_config_file_users_run_with_is_breaking() -> None:
+    """verl #5382 deleted `sft_trainer.yaml` (run as `--config-name sft_trainer`) and its config
+    flag said so, but importance read only setting changes, of which a deleted file has none: a
+    config file the flag names as deleted scores the breaking part. A test's config, or a
+    generated one alone, is none users run with."""
+    sft = "verl/trainer/config/sft_trainer.yaml"
+
+    def deleting(path: str) -> PullRequest:
+        pr = make_pr(1, "[trainer] refactor: remove fsdp_sft_trainer.py", files=[(path, 0, 80)])
+        gone = pr.files[0].model_copy(update={"status": "removed"})
+        return pr.model_copy(update={"files": [gone]})
+
+    assert score_parts(deleting(sft), [], CONFIG)["breaking"] == SETTINGS_DROPPED_WEIGHT
+    for kept in ("tests/e2e/configs/tiny.yaml", "verl/trainer/config/_generated_sft.yaml"):
+        assert score_parts(deleting(kept), [], CONFIG)["breaking"] == 0.0, kept
+
+
 def test_calibration_maps_history_percentiles_and_round_trips_as_json() -> None:
     calibration = fit_calibration(history(), {}, CONFIG)
     assert calibration.method == "history" and calibration.history_size == 120

@@ -251,14 +251,18 @@ def _same_setting(path: str, change: SettingChange, other_path: str, other: Sett
 def dropped_settings(
     pr: PullRequest, config: ScoringConfig, setting_changes: Sequence[SettingChange]
 ) -> list[str]:
-    """The settings users set that a PR removed or renamed, by their old keys, as its config
-    flag says them (`setting_edits`, `settings_outcome`), from its stored setting changes, each
-    with its file's path (what scoring reads of every stored PR). These do not tell a file
-    compared without changes from one that could not be compared, so each of the PR's
-    configuration files counts as compared: a PR whose only settings removed are a generated
-    config's is then one that removes none, as it is when its other files could be compared."""
-    if not any(change.after is None for change in setting_changes):
-        return []  # renaming or removing a setting takes it out somewhere; scoring asks of every PR
+    """The settings users set that a PR removed or renamed, by their old keys, and the
+    configuration files it deleted, by path, as its config flag says them (`setting_edits`,
+    `settings_outcome`), from its stored setting changes, each with its file's path (what
+    scoring reads of every stored PR). A deleted file takes every setting in it: verl #5382
+    deleted `sft_trainer.yaml`, which users run with `--config-name sft_trainer`. The stored
+    changes do not tell a file compared without changes from one that could not be compared,
+    so each of the PR's configuration files counts as compared: a PR whose only settings
+    removed are a generated config's is then one that removes none, as it is when its other
+    files could be compared."""
+    # Renaming or removing a setting takes it out somewhere; scoring asks of every PR.
+    if not any(c.after is None for c in setting_changes) and not deleted_config_files(pr, config):
+        return []
     by_path: dict[str, list[SettingChange]] = {}
     for change in setting_changes:
         if change.path is not None:
@@ -268,4 +272,4 @@ def dropped_settings(
     if edits is None:
         return []
     _, renames, removed = settings_outcome(edits.settings)
-    return [*(old.key for old, _ in renames), *(c.key for c in removed)]
+    return [*(old.key for old, _ in renames), *(c.key for c in removed), *edits.deleted]
