@@ -314,6 +314,8 @@ def test_unreadable_versions_are_not_comparable() -> None:
             FileVersions(pr_number=5, path=YAML_PATH, status="added", after="x: 1\n"),
             # Only a comment changed: comparable, no setting changed.
             FileVersions(pr_number=6, path=YAML_PATH, before="x: 1\n", after="x: 1  # one\n"),
+            # A deleted file: every setting is removed.
+            FileVersions(pr_number=7, path=PY_PATH, status="removed", before="X = 1\n"),
         ],
     )
     assert [(d.pr_number, d.comparable, d.changes) for d in diffs] == [
@@ -321,6 +323,7 @@ def test_unreadable_versions_are_not_comparable() -> None:
         (4, False, []),
         (5, True, [change("x", None, "1")]),
         (6, True, []),
+        (7, True, [change("X", "1", None)]),
     ]
 
 
@@ -373,7 +376,8 @@ def test_config_files_are_the_edited_user_facing_ones() -> None:
     )
     chosen = config_files(pr, ScoringConfig())
     # A file that only gains lines can still change a list such as Hydra's `defaults`; a new
-    # file shows where a removed setting moved to.
+    # file shows where a removed setting moved to; a deleted Python module's settings are gone
+    # unless they moved (slime #1664 deleted the FSDP backend's arguments.py).
     assert [f.path for f in chosen] == [
         YAML_PATH,
         "verl/trainer/config/new_option.yaml",
@@ -382,6 +386,7 @@ def test_config_files_are_the_edited_user_facing_ones() -> None:
         "vllm_ascend/envs.py",
         "tilelang/env.py",
         "src/llamafactory/hparams/model_args.py",
+        "vllm_ascend/ops/fused_moe/moe_runtime_args.py",
     ]
     # Users choose YAML configs by name; a Python module is the code's (vllm-ascend #13888).
     assert deleted_config_files(pr, ScoringConfig()) == ["verl/trainer/config/old_option.yaml"]

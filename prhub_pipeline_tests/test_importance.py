@@ -2534,6 +2534,19 @@ def test_a_deleted_config_file_users_run_with_is_breaking() -> None:
         assert score_parts(deleting(kept), [], CONFIG)["breaking"] == 0.0, kept
 
 
+def test_settings_of_a_deleted_settings_module_are_breaking() -> None:
+    """slime #424 removed the xtuner backend with its arguments.py, whose options launch scripts
+    pass, and scored 5.8: its stored settings count as removed, as its config flag says them."""
+    xtuner = "slime/backends/xtuner_utils/arguments.py"
+    pr = make_pr(424, "[xtuner] remove xtuner backend", files=[(xtuner, 0, 90)])
+    pr = pr.model_copy(update={"files": [pr.files[0].model_copy(update={"status": "removed"})]})
+    removed = [SettingChange(path=xtuner, key="--ep-size", before="1")]
+    assert score_parts(pr, [], CONFIG)["breaking"] == 0.0
+    assert score_parts(pr, [], CONFIG, requirement_changes=removed)["breaking"] == (
+        SETTINGS_DROPPED_WEIGHT
+    )
+
+
 def test_calibration_maps_history_percentiles_and_round_trips_as_json() -> None:
     calibration = fit_calibration(history(), {}, CONFIG)
     assert calibration.method == "history" and calibration.history_size == 120

@@ -559,6 +559,25 @@ def test_a_deleted_config_file_is_a_removed_default() -> None:
     )
 
 
+def test_a_deleted_settings_module_removes_the_settings_that_did_not_move() -> None:
+    # slime #1664 deleted the FSDP backend's arguments.py, and launch scripts that pass its
+    # options fail; a module split in two keeps its settings (vllm-ascend #13888).
+    fsdp = "slime/backends/fsdp_utils/arguments.py"
+    removal = with_statuses(make_pr(1664, files=[(fsdp, 0, 120)]), {fsdp: "removed"})
+    split = "vllm_ascend/ops/fused_moe/moe_runtime_args.py"
+    comm = "vllm_ascend/ops/fused_moe/moe_comm_args.py"
+    refactor = with_statuses(
+        make_pr(13888, files=[(split, 0, 40), (comm, 40, 0)]), {split: "removed", comm: "added"}
+    )
+    diffs = [
+        compared(1664, fsdp, ("--fsdp-cpu-offload", "False", None)),
+        compared(13888, split, ("MoECommArgs.ep_size", "1", None)),
+        compared(13888, comm, ("MoECommArgs.ep_size", None, "1")),
+    ]
+    flags = flag_risks([removal, refactor], {}, NO_REVIEWS, CONFIG, {}, diffs)
+    assert [(f.number, f.detail) for f in flags] == [(1664, "removes settings: --fsdp-cpu-offload")]
+
+
 def test_keys_dropped_by_a_config_that_now_includes_another_are_inherited() -> None:
     # verl #1009 gave the DAPO trainer config `defaults: [ppo_trainer, _self_]` and dropped the
     # 172 keys it repeated; #591 deleted options outright.

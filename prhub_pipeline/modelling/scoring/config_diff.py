@@ -71,15 +71,22 @@ ENTRY_NAME_FIELDS = ("_target_", "class_name", "name", "id", "key")
 
 
 def config_files(pr: PullRequest, config: ScoringConfig) -> list[FileChange]:
-    """The PR's configuration files whose settings users run with, edited or new.
+    """The PR's configuration files whose settings users run with, edited or new, and the
+    Python ones it deleted.
 
-    A new file changes no existing default, but shows where a removed setting moved to.
+    A new file changes no existing default, but shows where a removed setting moved to. A
+    deleted Python module is compared with nothing: users set its settings by name (a command
+    line's `--option`, a dataclass field), which are gone unless they moved to another file.
+    slime #1664 deleted `fsdp_utils/arguments.py` with its 34 options, and was not flagged;
+    vllm-ascend #13888 split `moe_runtime_args.py`, which held none.
     """
     return [
         f
         for f in pr.files
-        if f.status in ("modified", "renamed", "added")
-        and f.edits_content
+        if (
+            (f.status in ("modified", "renamed", "added") and f.edits_content)
+            or (f.status == "removed" and f.path.endswith(".py"))
+        )
         and is_user_config(f.path, config)
     ]
 
@@ -120,8 +127,8 @@ def compared_files(pr: PullRequest, config: ScoringConfig) -> list[FileChange]:
 def deleted_config_files(pr: PullRequest, config: ScoringConfig) -> list[str]:
     """The YAML configuration files a PR deletes: whoever selected one by name (verl #5382
     deleted `sft_trainer.yaml`, run as `--config-name sft_trainer`) has nothing to run with. A
-    Python module is imported by the code, not chosen by users: deleting one is a refactoring
-    (vllm-ascend #13888 split `moe_runtime_args.py`)."""
+    Python module is imported by the code, not chosen by users: what a deleted one takes away
+    is the settings that did not move (`config_files`)."""
     return [
         f.path
         for f in pr.files
@@ -150,9 +157,11 @@ def config_file_diffs(repo: str, versions: Iterable[FileVersions]) -> list[Confi
     reader = _SettingsReader()
     diffs = []
     for version in versions:
-        # A new file is compared with an empty one: all its settings are added.
+        # A new file is compared with an empty one: all its settings are added; a deleted one
+        # likewise, all its settings removed.
         before = "" if version.status == "added" and version.before is None else version.before
-        comparison = reader.compare(version.path, before, version.after)
+        after = "" if version.status == "removed" and version.after is None else version.after
+        comparison = reader.compare(version.path, before, after)
         # A file the PR changed with the same text on both sides was read across the wrong
         # commits: the merge commit of a PR rebased in several commits is its last one, whose
         # parent is the PR's own previous commit. "No setting changed" would be a guess.
