@@ -349,8 +349,8 @@ def test_config_files_github_cannot_answer_for_leave_the_week_stored(
     flags = stored(config, "SELECT detail FROM pr_risks WHERE risk = 'config_default_change'")
     assert flags == [
         (
-            "edits existing lines of verl/trainer/config/ppo_trainer.yaml,"
-            " where defaults may have changed",
+            "changes verl/trainer/config/ppo_trainer.yaml, whose settings could not be"
+            " compared: defaults may have changed or settings been removed",
         )
     ]
     assert (

@@ -485,7 +485,21 @@ def test_config_files_not_compared_fall_back_to_their_line_counts() -> None:
     flags = flag_risks([unparsable, legacy, only_added], {}, NO_REVIEWS, CONFIG, {}, diffs)
     hedged = [f for f in flags if f.risk == "config_default_change"]
     assert [(f.number, f.settings) for f in hedged] == [(1, []), (2, [])]
-    assert hedged[0].detail == f"edits existing lines of {PPO}, where defaults may have changed"
+    # It says the file was not compared: its changed lines may remove settings too, as a
+    # deleted settings module whose text was not read does.
+    assert hedged[0].detail == (
+        f"changes {PPO}, whose settings could not be compared:"
+        " defaults may have changed or settings been removed"
+    )
+    arguments = "slime/backends/fsdp_utils/arguments.py"
+    unread = with_statuses(make_pr(4, files=[(arguments, 0, 120)]), {arguments: "removed"})
+    diffs = [ConfigFileDiff(repo=REPO, pr_number=4, path=arguments, comparable=False)]
+    [flag] = flag_risks([unread], {}, NO_REVIEWS, CONFIG, {}, diffs)
+    assert (flag.uncompared_paths, flag.detail) == (
+        [arguments],
+        f"changes {arguments}, whose settings could not be compared:"
+        " defaults may have changed or settings been removed",
+    )
 
 
 def test_a_setting_moved_to_another_file_is_not_removed() -> None:

@@ -598,15 +598,17 @@ def test_config_default_changes_name_their_settings_and_values() -> None:
     assert EN.risk_text(group) == (
         "#5951 changes the defaults of algorithm.use_legacy_worker_impl (auto → disable),"
         f" {env_var} (…ILES', '0') → …ILES', '1')), and removes the setting"
-        " data.max_prompt_length, and edits existing lines of verl/trainer/config/legacy.yaml,"
-        " so defaults may have changed;"
-        " #7 edits existing lines of conf/a.yaml, conf/b.yaml, so defaults may have changed."
+        " data.max_prompt_length, and changes verl/trainer/config/legacy.yaml, whose settings"
+        " could not be compared, so defaults may have changed or settings been removed;"
+        " #7 changes conf/a.yaml, conf/b.yaml, whose settings could not be compared, so defaults"
+        " may have changed or settings been removed."
     )
     assert ZH.risk_text(group) == (
         "#5951 改变了默认值：algorithm.use_legacy_worker_impl（auto → disable）、"
         f"{env_var}（…ILES', '0') → …ILES', '1')），并删除了配置项 data.max_prompt_length，"
-        "并修改了 verl/trainer/config/legacy.yaml 的已有内容，默认配置可能随之改变；"
-        "#7 修改了 conf/a.yaml、conf/b.yaml 的已有内容，默认配置可能随之改变。"
+        "并修改了 verl/trainer/config/legacy.yaml，其配置项未能比较，"
+        "默认值可能已改变或配置项已被删除；"
+        "#7 修改了 conf/a.yaml、conf/b.yaml，其配置项未能比较，默认值可能已改变或配置项已被删除。"
     )
 
 

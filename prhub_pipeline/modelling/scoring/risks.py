@@ -694,7 +694,8 @@ def _config_flags(
 ) -> list[RiskFlag]:
     """Settings whose default value changed or that were removed, from the compared files, and
     configuration files the PR deleted (`setting_edits`). A file that could not be compared
-    (unparsable, or stored before comparing existed) is judged by its line counts."""
+    (unparsable, unread, or stored before comparing existed) is judged by its line counts, and
+    the flag says it was not compared: its changed lines may remove settings as well."""
     compared = {
         f.path: diff.changes
         for f in pr.files
@@ -725,8 +726,8 @@ def _config_flags(
         parts.append(f"deletes configuration files: {_listed(deleted[:_MAX_PATHS], len(deleted))}")
     if uncertain:
         parts.append(
-            f"edits existing lines of {_listed(uncertain[:_MAX_PATHS], len(uncertain))},"
-            " where defaults may have changed"
+            f"changes {_listed(uncertain[:_MAX_PATHS], len(uncertain))}, whose settings could"
+            " not be compared: defaults may have changed or settings been removed"
         )
     return [
         _flag(

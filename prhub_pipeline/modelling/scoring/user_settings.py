@@ -45,8 +45,8 @@ def setting_edits(
 ) -> SettingEdits | None:
     """What a PR did to its configuration files' settings, from `compared`: the setting
     changes of each file that could be compared, by path. A configuration file not in it is
-    judged by its line counts: edited existing lines may have changed a default. None when the
-    PR touched no such file, or only generated ones.
+    judged by its line counts: lines it changed or deleted may have changed a default or
+    removed a setting. None when the PR touched no such file, or only generated ones.
 
     A Python constant's list that only gained items changes none (`extends_constant`).
 
@@ -259,7 +259,10 @@ def dropped_settings(
     changes do not tell a file compared without changes from one that could not be compared,
     so each of the PR's configuration files counts as compared: a PR whose only settings
     removed are a generated config's is then one that removes none, as it is when its other
-    files could be compared."""
+    files could be compared. A file that could not be compared is not guessed at (its flag
+    says so): of the compared edits of configuration files that deleted lines, 24-33% removed
+    or renamed a setting (verl, vllm-ascend, slime, torchtitan), and about 60% of those that
+    deleted more lines than they added."""
     # Renaming or removing a setting takes it out somewhere; scoring asks of every PR.
     if not any(c.after is None for c in setting_changes) and not deleted_config_files(pr, config):
         return []

@@ -470,7 +470,10 @@ EN = Wording(
     settings_removed=("removes the setting {list}", "removes the settings {list}"),
     settings_renamed=("renames the setting {list}", "renames the settings {list}"),
     setting_renamed="{before} to {after}",
-    settings_unknown="edits existing lines of {paths}, so defaults may have changed",
+    settings_unknown=(
+        "changes {paths}, whose settings could not be compared, so defaults may have changed"
+        " or settings been removed"
+    ),
     settings_deleted_files=(
         "deletes the configuration file {paths}",
         "deletes the configuration files {paths}",
