@@ -395,8 +395,8 @@ class Wording:
     predicted: Counted  # {n} of {total} PRs whose modules the classifier predicted
     predicted_all: Counted  # every one of the week's {total} PRs
     # {n} of {total} PRs name no module themselves; the classifier predicted modules for
-    # {guessed} of them and none for the other {rest} (or for none of them).
-    predicted_some: str
+    # {guessed} of them and none for the other {rest} (or for none of them); counted by {rest}.
+    predicted_some: Counted
     predicted_none: Counted
     # Risks, quick view, follow-ups.
     risk_texts: dict[RiskKind, RiskText]
@@ -1158,7 +1158,10 @@ class Wording:
             return [_counted(template, n).format(n=n, total=total)]
         if not guessed:
             return [_counted(self.predicted_none, n).format(n=n, total=total)]
-        return [self.predicted_some.format(n=n, total=total, guessed=guessed, rest=n - guessed)]
+        rest = n - guessed
+        return [
+            _counted(self.predicted_some, rest).format(n=n, total=total, guessed=guessed, rest=rest)
+        ]
 
     # Risks.
     def risk_text(self, group: RiskGroup) -> str:

@@ -385,10 +385,14 @@ EN = Wording(
         " are the classifier's predictions (marked * in the appendix), counted in the table like"
         " the rest.",
     ),
+    # LLaMA-Factory's 2026-04-27 read "... and the other 1 have none."
     predicted_some=(
         "{n} of the week's {total} PRs name no module in their titles or labels: the modules of"
         " {guessed} of them are the classifier's predictions (marked * in the appendix), counted"
-        " in the table like the rest, and the other {rest} have none."
+        " in the table like the rest, and the other one has none.",
+        "{n} of the week's {total} PRs name no module in their titles or labels: the modules of"
+        " {guessed} of them are the classifier's predictions (marked * in the appendix), counted"
+        " in the table like the rest, and the other {rest} have none.",
     ),
     predicted_none=(
         "{n} of the week's {total} PRs names no module in its title or labels, and none was"
