@@ -94,6 +94,35 @@ def test_co_authors_are_named_however_the_trailer_is_written(git_repo: GitRepo) 
     assert pr.body == "Done together."
 
 
+def test_a_bot_that_signs_as_a_person_is_named_as_its_trailer_names_it(git_repo: GitRepo) -> None:
+    """GitHub's Copilot agent commits as "Copilot" from the address its own trailer gives as
+    `copilot-swe-agent[bot]` (LLaMA-Factory #10506): a bot, not a person. A bot co-author at
+    another address leaves the author alone."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    copilot = "198982749+Copilot@users.noreply.github.com"
+    git_repo.commit(
+        "[fix] use getattr for profiler attrs (#10506)\n\n"
+        f"Co-authored-by: copilot-swe-agent[bot] <{copilot}>\n"
+        "Co-authored-by: hiyouga <16256802+hiyouga@users.noreply.github.com>",
+        "2026-05-12T10:00:00+08:00",
+        {"a.py": "1\n"},
+        "Copilot",
+        copilot,
+    )
+    git_repo.commit(
+        "[data] fix: reader (#10507)\n\n"
+        "Co-authored-by: gemini-code-assist[bot] <176961590+gemini-code-assist[bot]@users"
+        ".noreply.github.com>",
+        "2026-05-12T11:00:00+08:00",
+        {"a.py": "2\n"},
+        "Kingsley",
+        "kingsley@example.com",
+    )
+    prs = read_week(git_repo.path)
+    assert (prs[10506].author, prs[10506].author_key) == ("copilot-swe-agent[bot]", "copilot")
+    assert prs[10507].author == "Kingsley"
+
+
 def test_merge_commit_takes_title_from_body(git_repo: GitRepo) -> None:
     git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
     git_repo.merge_pull_request(

@@ -43,6 +43,10 @@ TRAILER = re.compile(r"^(?P<key>Co-authored-by|Signed-off-by):\s*(?P<value>.*)$"
 SEPARATOR = re.compile(r"^-{3,}$")
 # `Name <email>`, also with stray text after it; a bare `email` or `<email>` names its local part.
 CO_AUTHOR = re.compile(r"^(?P<name>[^<]*?)\s*<?(?P<local>[^<>@\s]+)@[^>\s]*>?")
+# `name[bot] <address>`: a bot among the co-authors (see `_bot_addresses`).
+BOT_CO_AUTHOR = re.compile(
+    r"^(?P<name>[^<]*\[bot\])\s*<(?P<address>[^<>\s]+@[^<>\s]+)>", re.IGNORECASE
+)
 
 # `git log -z` output is split on NUL, the one character git keeps out of commit messages,
 # names and paths (a message may hold any other: one with \x1e and \x1f in it forged a PR).
@@ -356,6 +360,23 @@ def _split_message(message: str) -> tuple[str, str, list[str]]:
     return subject.strip(), "\n".join(lines).strip(), co_authors
 
 
+def _bot_addresses(message: str) -> dict[str, str]:
+    """The bots a message's Co-authored-by trailers name (`name[bot]`), by their address,
+    lowercased. GitHub's Copilot agent commits as `Copilot <198982749+Copilot@users.noreply
+    .github.com>`, a name without the `[bot]` that tells bots apart, and signs its commits
+    `Co-authored-by: copilot-swe-agent[bot]` at that same address: LLaMA-Factory #10506 and four
+    more PRs were counted as a person's, and "Copilot" welcomed as a new author."""
+    bots: dict[str, str] = {}
+    for line in message.split("\n"):
+        trailer = TRAILER.match(line.strip())
+        if not trailer or trailer.group("key").lower() != "co-authored-by":
+            continue
+        bot = BOT_CO_AUTHOR.match(trailer.group("value").strip())
+        if bot:
+            bots.setdefault(bot.group("address").lower(), bot.group("name").strip())
+    return bots
+
+
 def landing_times(history: Sequence[_Commit]) -> list[_Commit]:
     """The first-parent `history` (oldest first), each commit at the time it landed: its
     committer date, unless that date is out of the branch's order. A committer's clock or a
@@ -447,14 +468,17 @@ def _to_pull_request(
     reverted: int | None,
 ) -> PullRequest:
     commit = landing.commit
+    name, email = author
+    # A bot that signs its commits with a person's kind of name is named as its trailer names it.
+    name = _bot_addresses(commit.message).get(email.strip().lower(), name)
     try:
         return PullRequest(
             repo=repo,
             number=landing.number,
             title=landing.title,
             body=landing.body,
-            author=author[0] or None,
-            author_key=author_key(email=author[1]),
+            author=name or None,
+            author_key=author_key(email=email),
             co_authors=landing.co_authors,
             merged_at=commit.committed_at,
             merge_commit_sha=commit.sha,
