@@ -188,6 +188,29 @@ def test_a_pr_tagged_only_with_its_type_gets_areas_from_the_model() -> None:
     assert label_week([type_only], None, config).areas_from_model == []
 
 
+def test_the_model_guesses_areas_never_only_a_kind_of_change() -> None:
+    """A repository that titles half its PRs `[misc] ...` learns `misc` as a label, which an
+    untagged PR is not given: LLaMA-Factory's model guessed `misc` alone for 34 untagged PRs."""
+    history = [
+        pr.model_copy(update={"title": f"[misc]{pr.title}"}) if pr.number % 2 == 0 else pr
+        for pr in synthetic_history(160)
+    ]
+    config = ModulesConfig(min_training_prs=20)
+    model = train_module_classifier(history, config).model
+    assert model is not None and "misc" in model.labels
+    untagged = [
+        make_pr(900, "fix: sampling engine kv cache", paths=("verl/workers/rollout/a.py",)),
+        make_pr(901, "update the guide", paths=("docs/a.md",)),
+        make_pr(902, "fix: runner", paths=(".github/workflows/a.yml",)),
+    ]
+    week = label_week(untagged, model, config)
+    assert [(x.number, x.module, x.origin) for x in week.labels] == [
+        (900, "rollout", "model"),
+        (901, "doc", "model"),
+        (902, "ci", "model"),
+    ]
+
+
 def test_a_model_without_a_module_list_labels_weeks_with_its_learned_spellings() -> None:
     """A repository that tags `[docs]` and sometimes `[doc]` gets one module, not two."""
     history = [

@@ -910,7 +910,8 @@ def label_week(
     spellings: LabelSpellings | None = None,
 ) -> WeekLabels:
     """Each PR's modules: its own valid tags (title, else labels) at confidence 1.0; the
-    model's prediction for PRs without them. Unknown tags are returned, not dropped.
+    model's prediction of areas (no type-only or status label) for PRs without them. Unknown
+    tags are returned, not dropped.
 
     A PR whose own tags only say what kind of change it is (`[BugFix] ...`, in a repository
     that learned `bugfix` as a label) keeps them, and the model adds where the change happened
@@ -946,7 +947,12 @@ def label_week(
             type_tagged.append(pr)
     if model is None:
         return WeekLabels(labels=labels, unknown=unknown, unlabelled=[p.number for p in untagged])
-    predicted = _predicted_labels(untagged, model, config, model.labels)
+    # A guess says where a change happened, never only what kind it is: LLaMA-Factory's model,
+    # trained on its `[misc]`, `[feat]` and `[fix]` titles, guessed `misc` alone for 34 untagged
+    # PRs ("Ray Train integration with LLaMA-Factory", #6542) and `fix` beside an area for more
+    # (#10276, "fix:MiniCPMVPlugin IndexError ..."): a kind is its title's to say, and a guessed
+    # kind, the best of the PR's columns, held back the areas it was guessed beside.
+    predicted = _predicted_labels(untagged, model, config, areas_of(model.labels))
     areas = _predicted_labels(type_tagged, model, config, areas_of(model.labels))
     labels.extend(x for found in (*predicted.values(), *areas.values()) for x in found)
     return WeekLabels(
