@@ -307,6 +307,23 @@ def test_learned_labels_fold_short_and_long_words_of_one_area() -> None:
     assert learned.aliases == {"op": "ops", "lang": "language", "cpu_offload": "cpu_offloading"}
 
 
+def test_learned_labels_fold_a_verb_and_its_nouns_of_one_area() -> None:
+    """LLaMA-Factory's `[trainer]` became `[train]`, and it writes `[infer]` and `[inference]`,
+    `[docs]` and `[readme]`: one label each, named as the latest PRs write it."""
+    titles = (
+        ["[trainer] a"] * 6
+        + ["[infer] b"] * 3
+        + ["[inference] c"] * 2
+        + ["[readme] d"] * 2
+        + ["[docs] e"] * 3
+        + ["[train] f"] * 4
+    )
+    prs = [make_pr(number, title) for number, title in enumerate(titles, start=1)]
+    learned = learn_modules_config(prs, ModulesConfig())
+    assert learned.allowed == ["docs", "infer", "train"]
+    assert learned.aliases == {"inference": "infer", "readme": "docs", "trainer": "train"}
+
+
 def test_learned_labels_fold_the_words_for_one_kind_of_change() -> None:
     """aibrix tags bug fixes `[Bug]`, `[Fix]` and `[Bugfix]` by whoever writes the title: one
     label, named as most PRs write it. A feature stays apart from an enhancement."""

@@ -183,6 +183,14 @@ _SHORT_FORMS_WRITTEN = {
     "language": "lang",
     "offloading": "offload",
     "cpu offloading": "cpu offload",
+    # LLaMA-Factory titled its training code `[trainer]` (16 PRs, mostly 2025), then `[train]`
+    # (11, 2026), and its inference `[infer]` (7) and `[inference]` (3): one area each, two
+    # rows in weeks that had both (2025-04-21: train 1, trainer 2). Its 6 `[readme]` PRs are
+    # documentation, as its `[docs]` ones.
+    "trainer": "train",
+    "training": "train",
+    "inference": "infer",
+    "readme": "doc",
 }
 
 
