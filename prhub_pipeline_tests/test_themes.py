@@ -35,6 +35,9 @@ TEMPLATE = """### What does this PR do?
 """
 
 
+CI = "CI/infrastructure"
+
+
 def themes_of(
     prs: Sequence[PullRequest],
     rules: Sequence[ThemeRule] | None = None,
@@ -417,6 +420,19 @@ def test_a_manifest_whose_requirements_did_not_change_is_no_dependency_work() ->
         ("[tutorial] add video link", ["README.md"], "Multimodal", False),
         ("[EPLB][Bugfix]Reduce unnecessary video memory usage", [], "Multimodal", False),
         ("[data] support glm4.1v video training", [], "Multimodal", True),
+        # "cann't" is a typo of "can't" (LLaMA-Factory #3987, a WebUI fix), not Ascend's CANN.
+        ("Fix cann't interrupt training in webui", ["src/webui/runner.py"], "NPU/Ascend", False),
+        ("[docker] upgrade NPU images to CANN 9.1", [], "NPU/Ascend", True),
+        # A training workflow or a process is no CI workflow (LLaMA-Factory #10303 changed
+        # src/llamafactory/train/mca/workflow.py, vllm-ascend #8968 added a guide to its issues'
+        # workflow); CI's own workflows still are, by name or by their files.
+        ("chore: mca workflow compatible with qwen-vl", ["src/mca/workflow.py"], CI, False),
+        ("[v1] add LoRA/Freeze support and merge workflow", ["src/a.py"], CI, False),
+        ("[Doc] Add issue-workflow-guidelines.md", ["docs/a.md"], CI, False),
+        ("feat: update docker build workflow to 8.3.RC1", ["docker/Dockerfile"], CI, True),
+        ("Skip GPU CI workflows for draft PRs", ["scripts/a.py"], CI, True),
+        ("fix the workflow file of the deploy job", [], CI, True),
+        ("Fix the deploy workflow", [".github/workflows/deploy.yml"], CI, True),
     ],
 )
 def test_a_theme_means_its_subject_not_a_word_it_shares(

@@ -41,7 +41,15 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ThemeRule(
         name="NPU/Ascend",
         # HCCL is Ascend's collective library (verl #4885 "add Hccl ckpt engine backend").
-        title=[r"\bnpus?\b", r"ascend", r"\bcann\b", r"torch[_-]npu", r"mindspeed", r"\bhccl\b"],
+        # "cann't" is a typo of "can't" (LLaMA-Factory #3987 fixed a WebUI hang).
+        title=[
+            r"\bnpus?\b",
+            r"ascend",
+            r"\bcann\b(?!['’])",
+            r"torch[_-]npu",
+            r"mindspeed",
+            r"\bhccl\b",
+        ],
         # A description mentioning Ascend CI jobs in passing is not an NPU change.
         body=[
             r"torch[_-]npu",
@@ -171,7 +179,18 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ThemeRule(
         name="CI/infrastructure",
         housekeeping=True,
-        title=[r"\bci\b", r"\bworkflows?\b", r"pre-commit", r"nightly", r"github actions?"],
+        # A workflow of CI's, not of training (LLaMA-Factory's `src/llamafactory/train/*/
+        # workflow.py`, #10303 "mca workflow compatible with qwen-vl series") or of people
+        # (vllm-ascend #8968 "Add issue-workflow-guidelines.md"): a CI workflow file counts by
+        # its path anyway.
+        title=[
+            r"\bci\b",
+            r"\b(?:cd|github|actions?|build|release|nightly|e2e|tests?|lint)[\s/_-]+workflows?\b",
+            r"\bworkflows?[\s_-]+(?:files?|ya?ml)\b",
+            r"pre-commit",
+            r"nightly",
+            r"github actions?",
+        ],
         paths=[".github/**", ".pre-commit-config.yaml", "tests/special_*/**"],
         # A feature that adds its own workflow or e2e script is not infrastructure work, and a
         # test file under tests/ is the change's own test (verl #7347 added one to
