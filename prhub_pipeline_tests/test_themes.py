@@ -36,6 +36,8 @@ TEMPLATE = """### What does this PR do?
 
 
 CI = "CI/infrastructure"
+DEPS = "Dependencies"
+CODE = ["src/data/collator.py", "src/data/processor.py", "tests/test_packing.py"]
 
 
 def themes_of(
@@ -126,6 +128,25 @@ def test_a_prs_own_tags_give_themes_and_the_classifiers_guesses_do_not() -> None
     guessed = ModuleLabel(repo=REPO, number=2, module="ci", origin="model", confidence=0.9)
     pr = make_pr(2, "Super tiny rename total_train_time to step_time", paths=("slime/a.py",))
     assert "CI/infrastructure" not in themes_of([pr], labels=[guessed]).get(2, set())
+
+
+def test_a_deps_tag_is_dependency_work_whatever_else_the_pr_changes() -> None:
+    """LLaMA-Factory #10634 "[deps] exclude broken transformers release" changed a line of
+    pyproject.toml and the version check in its code to match: under half of its lines."""
+    files = [
+        FileChange(path="pyproject.toml", additions=1, deletions=1),
+        FileChange(path="src/llamafactory/extras/misc.py", additions=3, deletions=1),
+    ]
+    tagged, untagged = (
+        make_pr(number, title).model_copy(update={"files": files})
+        for number, title in (
+            (10634, "[deps] exclude broken transformers release"),
+            (10635, "exclude broken transformers release"),
+        )
+    )
+    label = ModuleLabel(repo=REPO, number=10634, module="deps", origin="title", confidence=1.0)
+    found = themes_of([tagged, untagged], labels=[label])
+    assert "Dependencies" in found[10634] and 10635 not in found
 
 
 def test_an_own_tag_that_reads_as_a_themes_title_gives_the_theme() -> None:
@@ -433,6 +454,10 @@ def test_a_manifest_whose_requirements_did_not_change_is_no_dependency_work() ->
         ("Skip GPU CI workflows for draft PRs", ["scripts/a.py"], CI, True),
         ("fix the workflow file of the deploy job", [], CI, True),
         ("Fix the deploy workflow", [".github/workflows/deploy.yml"], CI, True),
+        # A fix that raises a requirement on its way is no dependency work (LLaMA-Factory
+        # #10283); a manifest edit that is most of the PR is.
+        ("fit neat_packing & mrope model packing", [*CODE, "pyproject.toml"], DEPS, False),
+        ("raise the torch floor", ["pyproject.toml", "requirements.txt", "src/a.py"], DEPS, True),
     ],
 )
 def test_a_theme_means_its_subject_not_a_word_it_shares(

@@ -221,6 +221,14 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
             r"(?<!circular )dependenc",
         ],
         paths=["requirements*.txt", "**/requirements*.txt", "setup.py", "pyproject.toml"],
+        # A feature or fix that moves a requirement along is not dependency work: LLaMA-Factory
+        # #10283, a 615-line packing fix that raised transformers' lower bound, headed its
+        # week's key changes as "Dependencies", #2226 "support function calling" (2476 lines,
+        # one of them in setup.py) too. Its requirement edit is still a risk flag. A PR its
+        # own tag calls dependency work is (LLaMA-Factory's `[deps]`: #10634 excluded a broken
+        # transformers release, and changed the version check in the code to match).
+        min_path_share=0.5,
+        modules=["dep", "deps", "dependency", "dependencies"],
     ),
 )
 
