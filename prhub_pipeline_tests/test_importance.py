@@ -2741,6 +2741,27 @@ def test_an_untyped_pr_of_tests_or_ci_alone_is_a_test_change_or_upkeep() -> None
     assert typed("Fix the flaky loss check", tests) == "fix"
 
 
+def test_an_untyped_pr_that_adds_much_new_code_is_a_feature() -> None:
+    """LLaMA-Factory's "[model] gemma4" (+442/-6 in code) weighed as an "other" change and was
+    in no section of its week's report; verl's "Activation Offloading" (+563) too. A small
+    addition, or one that rewrites as much as it adds, stays untyped."""
+    calibration = fit_calibration(history(), {}, CONFIG)
+
+    def typed(title: str, files: list[tuple[str, int, int]]) -> str:
+        pr = make_pr(1, title, files=files)
+        return score_week([pr], {}, ReviewData(available=False), CONFIG, calibration)[0].pr_type
+
+    gemma4 = [("src/llamafactory/model/gemma4.py", 400, 0), ("src/llamafactory/data/t.py", 42, 6)]
+    assert typed("[model] gemma4", gemma4) == "feat"
+    assert typed("[model] gemma4", [*gemma4, ("tests/test_gemma4.py", 300, 0)]) == "feat"
+    assert typed("[v1] model loader", [("src/loader.py", 449, 305)]) == "other"
+    assert typed("[data] bailing template", [("src/template.py", 10, 0)]) == "other"
+    # Tests and docs are no new work of the code.
+    small_code = ("src/a.py", 20, 2)
+    assert typed("[v1] more cases", [small_code, ("tests/test_a.py", 300, 0)]) == "other"
+    assert typed("[v1] gemma4 guide", [small_code, ("docs/gemma4.md", 300, 0)]) == "other"
+
+
 def test_a_pr_changing_documentation_alone_is_a_docs_change_whatever_its_verb() -> None:
     """verl's NPU PRs of 2026-05-11 read "8 chores, 6 refactors" in the report: `[doc] chore:
     NPU model migration guidance`, `[doc] refactor: ... add new FAQ questions`. A PR that also

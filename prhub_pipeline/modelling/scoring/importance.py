@@ -404,6 +404,13 @@ REMOVAL_DELETIONS_PER_ADDITION = 10  # code edits this lopsided take code out
 # Fewer deleted lines are an edit, not code taken out: vllm-ascend #14248 fixed a precision bug
 # by deleting two lines.
 REMOVAL_MIN_LINES = 20
+# A PR whose title says no type but which adds at least this many lines of code, this many
+# per line it deletes, is new work: a feature. LLaMA-Factory's "[model] gemma4" (+442/-6),
+# "[v1] kernel plugin", verl's "[Recipe] SPIN: spin algorithm implementation" and "Activation
+# Offloading" weighed as "other" changes; gemma4, its week's second largest PR, was in no
+# section of its report. 19 of the 139 untyped titles of verl's and LLaMA-Factory's histories.
+NEW_WORK_MIN_LINES = 100
+NEW_WORK_ADDITIONS_PER_DELETION = 4
 CORE_WEIGHT = 2.5
 CORE_FULL_LINES = 100  # core changes this large get the full core weight
 BREADTH_WEIGHT = 0.7  # per doubling of the number of modules
@@ -479,6 +486,9 @@ class ChangeShape:
     taken_out_lines: int = 0
     taken_out_core_lines: int = 0
     tests_only: bool = False  # only tests changed (docs beside them)
+    # Lines added to and deleted from code outside tests (CI and image files included).
+    code_added: int = 0
+    code_deleted: int = 0
 
     @property
     def code_lines(self) -> int:
@@ -538,6 +548,8 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
         taken_out,
         core_deleted if code_taken_out else 0,
         tests_only,
+        added["code"],
+        deleted["code"],
     )
 
 
@@ -566,7 +578,8 @@ def pr_type(pr: PullRequest, shape: ChangeShape) -> PrType:
     mostly docs); else the type its title says. A title that says none is a test change when
     the PR changes only tests, upkeep when only tests, CI and image builds: 22 of torchtitan's
     242 untyped PRs (#2855 "Skip GPU CI workflows for draft PRs ...", #3157 "Use
-    CrossEntropyLoss for torchcomms 3D compile tests")."""
+    CrossEntropyLoss for torchcomms 3D compile tests"). One that adds much new code and takes
+    little out is a feature (`NEW_WORK_MIN_LINES`)."""
     if pr.is_revert:
         return "revert"
     if shape.docs_only:
@@ -574,7 +587,14 @@ def pr_type(pr: PullRequest, shape: ChangeShape) -> PrType:
     said = change_kind(pr.title, pr.body).type
     if said == "other" and shape.support_only:
         return "test" if shape.tests_only else "chore"
+    if said == "other" and _new_work(shape):
+        return "feat"
     return said
+
+
+def _new_work(shape: ChangeShape) -> bool:
+    added, deleted = shape.code_added, shape.code_deleted
+    return added >= NEW_WORK_MIN_LINES and added >= NEW_WORK_ADDITIONS_PER_DELETION * deleted
 
 
 def score_parts(
