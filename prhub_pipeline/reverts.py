@@ -29,9 +29,12 @@ from prhub_pipeline.records import (
 )
 
 # `Revert "<title>"`, also behind tags and with the reverted PR's number after the quote, as
-# vllm-ascend writes them: `[Revert] Revert "[CI] add a5 nightly test" (#14190)`.
+# vllm-ascend writes them: `[Revert] Revert "[CI] add a5 nightly test" (#14190)`, and with a
+# reason after a dash or colon (LLaMA-Factory #8554: `Revert "[model] add lora dropout to
+# unsloth" - requested feature already exists`, which the warehouse stored as no revert).
 REVERT_TITLE = re.compile(
-    r'^(?:\s*[\[【][^\]】]*[\]】])*\s*Revert\s*:?\s*"(?P<quoted>.*)"(?P<number>\s*\(#\d+\))?\s*$',
+    r'^(?:\s*[\[【][^\]】]*[\]】])*\s*Revert\s*:?\s*"(?P<quoted>.*)"(?P<number>\s*\(#\d+\))?'
+    r'(?:\s*[-–—:]\s[^"]*)?\s*$',
     re.DOTALL | re.IGNORECASE,
 )
 # The same with the quoted title cut short, as GitHub cuts a long one:

@@ -252,6 +252,21 @@ def test_reverts_resolve_the_reverted_pr(git_repo: GitRepo) -> None:
     assert prs[6362].reverted_number == 6350
 
 
+def test_a_revert_giving_its_reason_after_the_quote_is_a_revert(git_repo: GitRepo) -> None:
+    """LLaMA-Factory #8554 was stored as no revert, so `WHERE is_revert` missed it."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.commit(
+        "[model] add lora dropout to unsloth (#8548)", "2026-05-12T10:00:00+08:00", {"m.py": "x\n"}
+    )
+    git_repo.commit(
+        'Revert "[model] add lora dropout to unsloth" - requested feature already exists (#8554)',
+        "2026-05-13T10:00:00+08:00",
+        {"m.py": ""},
+    )
+    revert = read_week(git_repo.path)[8554]
+    assert (revert.is_revert, revert.reverted_number) == (True, 8548)
+
+
 def test_revert_of_a_pr_from_an_earlier_week_is_resolved(git_repo: GitRepo) -> None:
     git_repo.commit("init", "2026-04-01T10:00:00+08:00", {"README.md": "hello\n"})
     old = git_repo.commit("feat: old thing (#40)", "2026-04-02T10:00:00+08:00", {"o.py": "1\n"})
