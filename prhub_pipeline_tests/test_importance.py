@@ -1378,6 +1378,48 @@ def test_a_long_summary_is_shortened_to_its_limit() -> None:
     assert shortened.endswith(" does…")  # cut between words
 
 
+def test_a_sentence_too_long_for_a_summary_is_what_follows_its_scene_setting_lead() -> None:
+    """verl #7085's summary was cut at "...; review the second commit only): wires…": what
+    follows the colon says what the PR does, what leads to it only where the PR stands."""
+    stacked = (
+        "Second half of the split the reviewers asked for (the engine core and the FSDP"
+        " exporter moved to #7144, which this PR is stacked on — its first commit is #7144;"
+        " review the second commit only): wires **the EP exporter** into the sharded delta"
+        " sync end to end. Supersedes #7080 (the exporter replaces the first EP consumer since"
+        " it has PPO wiring and an EP-correct full-weight baseline upstream)."
+    )
+    assert summarize("t", stacked) == (
+        "Wires the EP exporter into the sharded delta sync end to end."
+    )
+    # A lead that says what is done keeps its sentence, as does one before what is no change.
+    doing = (
+        "Fixing the problem that the changes of earlier pull requests to the nightly"
+        " multi-node test configuration were overwritten by later ones in the same folder: add"
+        " the external DP test orchestration under tests/e2e/nightly/multi_node/external_dp/."
+    )
+    assert summarize("t", doing).startswith("Fixing the problem that")
+    layout = (
+        "Adds a section on the differences between MoE and dense models to the sleep mode"
+        " guide, documenting how the expert weight layout is restored after the weights wake"
+        " up again: process_weights_after_loading() transposes the expert weights once more."
+    )
+    assert summarize("t", layout).startswith("Adds a section")
+
+
+def test_a_cut_summary_does_not_end_on_a_clause_barely_begun() -> None:
+    """verl #2292's summary ended "... with full state restoration — including…"."""
+    resume = (
+        "This PR adds checkpoint resume support to the SFT trainer using the checkpoint"
+        " manager, enabling seamless continuation of training with full state restoration —"
+        " including the model, the optimizer, the scheduler, the data loader and the random"
+        " number generators of every rank."
+    )
+    assert summarize("t", resume, limit=172) == (
+        "This PR adds checkpoint resume support to the SFT trainer using the checkpoint"
+        " manager, enabling seamless continuation of training with full state restoration…"
+    )
+
+
 def test_a_summary_is_what_the_author_wrote_beyond_the_title() -> None:
     # verl #4775: the section opens with the title again; the sentence after it says more.
     body = (

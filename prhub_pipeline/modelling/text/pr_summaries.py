@@ -381,6 +381,8 @@ def _plain(text: str) -> str:
 def _first_sentences(text: str, limit: int) -> str:
     summary = ""
     for sentence in sentences(text):
+        if not summary and len(sentence) > limit * SLACK:
+            sentence = _after_scene_setting(sentence)
         candidate = f"{summary} {sentence}".strip() if summary else sentence
         # A later sentence that introduces a list would end the summary on nothing, unless the
         # summary is only a few words so far and the sentence can end as one (not `Changes on:`).
@@ -395,6 +397,43 @@ def _first_sentences(text: str, limit: int) -> str:
     # A first sentence a little over the limit stays whole (451 of 11,738 summaries over five
     # repositories ended in `…` within a quarter of the limit).
     return shorten(summary, limit, SLACK)
+
+
+_DOING = re.compile(r"^[a-z]+ing\s", re.IGNORECASE)
+
+
+def _after_scene_setting(sentence: str) -> str:
+    """Of a sentence too long for a summary, what follows its colon when that says what is
+    done and what leads to the colon does not: verl #7085's "Second half of the
+    review-requested split (engine core + FSDP moved to #7144, which this PR is stacked on —
+    ...; review the second commit only): wires veomni FSDP2+EP into the sharded delta sync end
+    to end." was cut to "...: wires…". A lead in a verb's -ing form says what is done too
+    (vllm-ascend #10685's "Fixing the problem that historical PR changes are overwritten:")."""
+    colon = _top_level_colon(sentence)
+    if colon is None:
+        return sentence
+    lead, rest = sentence[:colon], sentence[colon + 1 :].strip()
+    if any(says.match(lead) for says in (_AUTHOR_LEAD, _STATES_THE_CHANGE, _DOING)):
+        return sentence
+    return rest if _AUTHOR_LEAD.match(rest) else sentence
+
+
+def _top_level_colon(text: str) -> int | None:
+    """Where the first colon followed by a space outside brackets and code spans is, if any."""
+    depth = 0
+    in_code = False
+    for at, char in enumerate(text):
+        if char == "`":
+            in_code = not in_code
+        elif in_code:
+            continue
+        elif char in _CLOSING:
+            depth += 1
+        elif char in _CLOSING.values():
+            depth = max(depth - 1, 0)
+        elif char in ":：" and not depth and text[at + 1 : at + 2].isspace():
+            return at
+    return None
 
 
 # Where a line can be cut: at a space, or next to a Chinese or Japanese character (no spaces).
@@ -415,6 +454,12 @@ _DANGLING_WORD = re.compile(
 )
 
 
+# A clause of a word or two after a colon, semicolon or dash says nothing yet: the line ends
+# better before it ("... full state restoration — including…", verl #2292; "... under ACL graph
+# mode — using…", vllm-ascend #10586).
+_CLAUSE_BARELY_BEGUN = re.compile(r"(?:[:;]|\s[—–-])\s+(?:\S+\s+)?\S+$")
+
+
 def _cut(line: str, room: int) -> str:
     """At most `room` characters of `line`, ending between words; mid-word only when the word
     there is so long that cutting before it would leave less than a quarter of the room. Not
@@ -424,6 +469,8 @@ def _cut(line: str, room: int) -> str:
     cut = line[:end].rstrip(_BEFORE_ELLIPSIS)
     while (dangling := _DANGLING_WORD.search(cut)) and dangling.start() >= room // 2:
         cut = cut[: dangling.start()].rstrip(_BEFORE_ELLIPSIS)
+    if (begun := _CLAUSE_BARELY_BEGUN.search(cut)) and begun.start() >= room // 2:
+        cut = cut[: begun.start()].rstrip(_BEFORE_ELLIPSIS)
     return cut
 
 
