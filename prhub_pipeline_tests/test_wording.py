@@ -250,15 +250,46 @@ def test_prs_without_a_module_of_their_own_are_all_counted() -> None:
         " for it."
     ]
     assert ZH.predicted_note(15, 33, 5)[0].endswith("其余 10 个没有模块。")
+    # Not "and the other 1 have none" (verl's 2026-08-10).
+    assert EN.predicted_note(2, 34, 1)[0].endswith(", and the other one has none.")
     assert EN.predicted_note(0, 33, 0) == []
-    # In a report: a type-only tag is no module of the PR's own.
+    # In a report: a type-only tag is no module of the PR's own (and the note says which tag).
     typed = make_pr(1, "[BugFix] Fix the loader", files=[("src/loader.py", 5, 1)])
     tagged = make_pr(2, "[fsdp] fix: shard", files=[("verl/fsdp.py", 5, 1)])
     context = context_for([typed, tagged], "en", {1: ["bugfix"], 2: ["fsdp"]})
     assert (
-        "1 of the week's 2 PRs names no module in its title or labels, and none was predicted"
-        " for it." in context.trends_lead
+        "1 of the week's 2 PRs names no module in its title or labels ([bugfix] counts as none),"
+        " and none was predicted for it." in context.trends_lead
     )
+
+
+@pytest.mark.parametrize(
+    ("lang", "note"),
+    [
+        (
+            "en",
+            "2 of the week's 3 PRs name no module in their titles or labels ([misc] counts as"
+            " none), and none was predicted for them.",
+        ),
+        (
+            "zh",
+            "本周 3 个 PR 中有 2 个的标题和标签未标注模块（[misc] 不算模块），也没有预测出模块。",
+        ),
+    ],
+)
+def test_the_note_on_prs_without_a_module_names_the_tags_their_titles_show(
+    lang: Lang, note: str
+) -> None:
+    """verl's 2026-03-09 said "1 of the week's 29 PRs names no module in its title or labels" of
+    `[misc] feat: support dynamic bsz using group size`: its title shows a tag, one verl's
+    module list allows, which the report counts as no module. The note now says so."""
+    misc = make_pr(1, "[misc] fix: warn on a failed import", files=[("verl/a.py", 5, 1)])
+    bump = make_pr(2, "[misc] chore: bump the version", files=[("verl/version.py", 1, 1)])
+    tagged = make_pr(3, "[fsdp] fix: shard", files=[("verl/fsdp.py", 5, 1)])
+    context = context_for([misc, bump, tagged], lang, {1: ["misc"], 2: ["misc"], 3: ["fsdp"]})
+    assert note in context.trends_lead
+    markdown = render_report(context, lang, "md")
+    assert note.replace("[misc]", "\\[misc\\]").replace("*", "\\*") in markdown
 
 
 def test_the_calibration_names_the_prs_up_to_the_week() -> None:

@@ -200,6 +200,16 @@ def build_report_context(
     }
     # PRs whose titles and labels name no area: a type-only tag (`[Bugfix]`) is none.
     without_own = [pr.number for pr in prs if pr.number not in own_areas]
+    # Their own tags, which name no area (`[misc]`, `[BugFix]`): their titles show them.
+    no_area_tags = sorted(
+        {
+            label.module
+            for label in modules
+            if label.origin != "model"
+            and label.number in by_number
+            and label.number not in own_areas
+        }
+    )
     unsure: dict[int, list[str]] = defaultdict(list)
     for label in modules:
         if label.origin == "model" and label.confidence < UNSURE_CONFIDENCE:
@@ -362,7 +372,10 @@ def build_report_context(
         + words.contributors_note(facts.contributors(prs_by_importance, known.values(), window))
         + words.reviewers_note(facts.busiest_reviewers(reviewing))
         + words.predicted_note(
-            len(without_own), len(prs), sum(1 for n in without_own if refs[n].areas)
+            len(without_own),
+            len(prs),
+            sum(1 for n in without_own if refs[n].areas),
+            no_area_tags,
         ),
         trends=_trend_rows(
             ordered,

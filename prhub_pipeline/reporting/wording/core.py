@@ -395,9 +395,12 @@ class Wording:
     predicted: Counted  # {n} of {total} PRs whose modules the classifier predicted
     predicted_all: Counted  # every one of the week's {total} PRs
     # {n} of {total} PRs name no module themselves; the classifier predicted modules for
-    # {guessed} of them and none for the other {rest} (or for none of them); counted by {rest}.
+    # {guessed} of them and none for the other {rest} (counted by it), or for none of them.
     predicted_some: Counted
     predicted_none: Counted
+    # In each `predicted*` after "titles or labels" ({tags}): the tags of theirs that name no
+    # area (`no_area_tags`, fields tags), else nothing.
+    no_area_tags: Counted
     # Risks, quick view, follow-ups.
     risk_texts: dict[RiskKind, RiskText]
     # After a risk's listed PRs, apart from the last one's clauses ("..., 419 of them in tests
@@ -1144,24 +1147,30 @@ class Wording:
             return ""
         return self.more_people.format(total=total, rest=total - MAX_LISTED)
 
-    def predicted_note(self, n: int, total: int, guessed: int | None = None) -> list[str]:
+    def predicted_note(
+        self, n: int, total: int, guessed: int | None = None, tags: Sequence[str] = ()
+    ) -> list[str]:
         """How many of the week's PRs name no module in their titles or labels (`n`), and of
         them how many have modules only the classifier gave them (`guessed`, all `n` when None):
         in slime's week of 2026-08-10, 12 of 29, among them all 10 of the `ci` PRs the table
         counts. tilelang's type-only tags (`[Bugfix]`) left 15 of a week's 33 PRs without a
-        module of their own, 10 of which the classifier gave none: the note said 5."""
+        module of their own, 10 of which the classifier gave none: the note said 5. `tags` are
+        the tags of theirs that name no area, which the note names: verl's 2026-03-09 said its
+        `[misc] feat: support dynamic bsz using group size` named no module in its title."""
         guessed = n if guessed is None else guessed
         if not n:
             return []
+        named = [f"[{self.display_name(tag)}]" for tag in tags]
+        shown = _counted(self.no_area_tags, len(named)).format(tags=self.join(named))
+        fields = {"n": n, "total": total, "tags": shown if named else ""}
         if guessed == n:
             template = self.predicted_all if n == total else self.predicted
-            return [_counted(template, n).format(n=n, total=total)]
+            return [_counted(template, n).format(**fields)]
         if not guessed:
-            return [_counted(self.predicted_none, n).format(n=n, total=total)]
-        rest = n - guessed
-        return [
-            _counted(self.predicted_some, rest).format(n=n, total=total, guessed=guessed, rest=rest)
-        ]
+            return [_counted(self.predicted_none, n).format(**fields)]
+        # "the other 1 have none" (verl's 2026-08-10): the rest counts the verb.
+        some = _counted(self.predicted_some, n - guessed)
+        return [some.format(guessed=guessed, rest=n - guessed, **fields)]
 
     # Risks.
     def risk_text(self, group: RiskGroup) -> str:

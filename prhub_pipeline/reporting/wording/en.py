@@ -378,34 +378,35 @@ EN = Wording(
     ),
     core_testing_earlier=", against {share} over the previous {weeks} weeks ({tested} of {n})",
     predicted=(
-        "{n} of the week's {total} PRs names no module in its title or labels: its modules are"
-        " the classifier's predictions (marked * in the appendix), counted in the table like the"
-        " rest.",
-        "{n} of the week's {total} PRs name no module in their titles or labels: their modules"
+        "{n} of the week's {total} PRs names no module in its title or labels{tags}: its modules"
         " are the classifier's predictions (marked * in the appendix), counted in the table like"
         " the rest.",
+        "{n} of the week's {total} PRs name no module in their titles or labels{tags}: their"
+        " modules are the classifier's predictions (marked * in the appendix), counted in the"
+        " table like the rest.",
     ),
     # LLaMA-Factory's 2026-04-27 read "... and the other 1 have none."
     predicted_some=(
-        "{n} of the week's {total} PRs name no module in their titles or labels: the modules of"
-        " {guessed} of them are the classifier's predictions (marked * in the appendix), counted"
-        " in the table like the rest, and the other one has none.",
-        "{n} of the week's {total} PRs name no module in their titles or labels: the modules of"
-        " {guessed} of them are the classifier's predictions (marked * in the appendix), counted"
-        " in the table like the rest, and the other {rest} have none.",
+        "{n} of the week's {total} PRs name no module in their titles or labels{tags}: the"
+        " modules of {guessed} of them are the classifier's predictions (marked * in the"
+        " appendix), counted in the table like the rest, and the other one has none.",
+        "{n} of the week's {total} PRs name no module in their titles or labels{tags}: the"
+        " modules of {guessed} of them are the classifier's predictions (marked * in the"
+        " appendix), counted in the table like the rest, and the other {rest} have none.",
     ),
     predicted_none=(
-        "{n} of the week's {total} PRs names no module in its title or labels, and none was"
-        " predicted for it.",
-        "{n} of the week's {total} PRs name no module in their titles or labels, and none was"
-        " predicted for them.",
+        "{n} of the week's {total} PRs names no module in its title or labels{tags}, and none"
+        " was predicted for it.",
+        "{n} of the week's {total} PRs name no module in their titles or labels{tags}, and none"
+        " was predicted for them.",
     ),
     predicted_all=(
-        "The week's only PR names no module in its title or labels: its modules are the"
+        "The week's only PR names no module in its title or labels{tags}: its modules are the"
         " classifier's predictions (marked * in the appendix).",
-        "None of the week's {total} PRs names a module in its title or labels: their modules are"
-        " the classifier's predictions (marked * in the appendix).",
+        "None of the week's {total} PRs names a module in its title or labels{tags}: their"
+        " modules are the classifier's predictions (marked * in the appendix).",
     ),
+    no_area_tags=(" ({tags} counts as none)", " ({tags} count as none)"),
     subject_theme=(
         "{names} is not counted as a theme: {share} of this repository's {n} stored PRs that"
         " do more than housekeeping (docs, CI and the like) carry it, so it says what the"

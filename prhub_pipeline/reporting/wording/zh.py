@@ -299,18 +299,22 @@ ZH = Wording(
     ),
     core_testing_earlier="，此前 {weeks} 周为 {share}（{n} 个中 {tested} 个）",
     predicted=(
-        "本周 {total} 个 PR 中有 {n} 个的标题和标签未标注模块，其模块由分类器预测"
+        "本周 {total} 个 PR 中有 {n} 个的标题和标签未标注模块{tags}，其模块由分类器预测"
         "（附录中以 * 标出），表中同样计入。"
     ),
     predicted_some=(
-        "本周 {total} 个 PR 中有 {n} 个的标题和标签未标注模块：其中 {guessed} 个的模块由分类器预测"
-        "（附录中以 * 标出），表中同样计入；其余 {rest} 个没有模块。"
+        "本周 {total} 个 PR 中有 {n} 个的标题和标签未标注模块{tags}：其中 {guessed} 个的模块由"
+        "分类器预测（附录中以 * 标出），表中同样计入；其余 {rest} 个没有模块。"
     ),
-    predicted_none="本周 {total} 个 PR 中有 {n} 个的标题和标签未标注模块，也没有预测出模块。",
+    predicted_none=(
+        "本周 {total} 个 PR 中有 {n} 个的标题和标签未标注模块{tags}，也没有预测出模块。"
+    ),
     predicted_all=(
-        "本周唯一的 PR 标题和标签未标注模块，其模块由分类器预测（附录中以 * 标出）。",
-        "本周 {total} 个 PR 的标题和标签均未标注模块，其模块由分类器预测（附录中以 * 标出）。",
+        "本周唯一的 PR 标题和标签未标注模块{tags}，其模块由分类器预测（附录中以 * 标出）。",
+        "本周 {total} 个 PR 的标题和标签均未标注模块{tags}，其模块由分类器预测"
+        "（附录中以 * 标出）。",
     ),
+    no_area_tags="（{tags} 不算模块）",
     # Not the English "it says what the repository is about" word for word: "不只是文档、CI 等
     # 日常维护的有 1086 个，其中 80% 带有它，它说明的是仓库本身" (vllm-ascend's 2026-08-03).
     subject_theme=(
