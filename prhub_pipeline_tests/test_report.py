@@ -1209,6 +1209,45 @@ def test_a_theme_named_as_a_module_of_the_week_says_it_is_the_theme() -> None:
     assert "| Docker | theme | 2 |" in alone and "-related" not in alone
 
 
+@pytest.mark.parametrize(
+    ("lang", "theme_row", "gone"),
+    [
+        ("en", "| Docker | theme | 2 | 3 | −1 |", "Docker (3 → 0)"),
+        ("zh", "| Docker 镜像 | 主题 | 2 | 3 | −1 |", "Docker（3 → 0）"),
+    ],
+)
+def test_a_module_without_prs_beside_a_theme_of_its_name_is_told_by_the_theme(
+    lang: Lang, theme_row: str, gone: str
+) -> None:
+    """verl's 2026-06-22 read "The largest changes: ... Docker (3 → 0)" of its `docker` tag
+    above a table whose one Docker row was "Docker-related work | theme | 2 | 3": the module
+    had no PR, its row of zeros was left out, yet the lead named its fall and the theme was
+    renamed for it. One subject, one row: the theme's, under its own name, in both formats."""
+    THEMES[6330], THEMES[6331] = ["Docker"], ["Docker"]
+    last_week = WeekCounts(pr_count=6, modules={"docker": 3, "fsdp": 1}, themes={"Docker": 3})
+    fell_too = WeekCounts(pr_count=6, modules={"docker": 4}, themes={"Docker": 3})
+    try:
+        context = context_for(week_prs(), lang, previous=last_week)
+    finally:
+        THEMES[6330] = ["NPU"]
+        del THEMES[6331]
+    quiet = context_for(week_prs(), lang, previous=fell_too)
+    markdown = render_report(context, lang, "md")
+    html = render_report(context, lang, "html")
+    assert [(row.kind, row.name) for row in context.trends if row.name.lower() == "docker"] == [
+        ("theme", "Docker")
+    ]
+    assert theme_row in markdown
+    for text in (markdown, html):
+        assert gone not in text and "Docker-related" not in text and "Docker 相关" not in text
+    name, kind = theme_row.split(" | ")[:2]
+    assert f'<td class="words">{name[2:]}</td><td class="words">{kind}</td>' in html
+    # Both gone to zero: the theme's row tells the fall, not a module row of zeros beside it.
+    assert [(row.kind, row.count) for row in quiet.trends if row.name.lower() == "docker"] == [
+        ("theme", 0)
+    ]
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_theme_a_module_of_its_name_stands_for_is_told_by_the_module_alone(lang: Lang) -> None:
     """vllm-ascend's 2026-08-10 had a "Performance | module" row beside a "Performance-related

@@ -176,6 +176,12 @@ def build_report_context(
             }
         )
     by_number = {pr.number: pr for pr in prs}
+    if previous_week_counts is not None:
+        previous_week_counts = _without_modules_gone_into_their_themes(
+            previous_week_counts,
+            {label.module for label in modules if label.number in by_number},
+            {tag.theme for tag in themes if tag.number in by_number},
+        )
     score_of = {s.number: s for s in scores}
     missing = sorted(set(by_number) - set(score_of))
     if missing:
@@ -532,6 +538,31 @@ def _with_stop(summary: str) -> str:
     if _CHINESE_ENDING.search(summary):
         return summary + "。"
     return summary + "." if _OPEN_ENDING.search(summary) else summary
+
+
+def _without_modules_gone_into_their_themes(
+    previous: WeekCounts, modules: Collection[str], themes: Collection[str]
+) -> WeekCounts:
+    """Last week's counts without the modules that have no PR this week and share their name
+    with a theme of this week or the last: the theme's row tells the subject. verl's 2026-06-22
+    read "The largest changes: ... Docker (3 → 0)" of its `docker` tag above a table whose
+    only Docker row was "Docker-related work | theme | 2 | 3" (the module's row of zeros left
+    out, the theme still renamed for it); a module row of 0 beside its theme's says the
+    subject twice, the once with nothing in it."""
+    theme_keys = {normalise_tag(theme) for theme in (*themes, *previous.themes)}
+    gone = {
+        module
+        for module in previous.modules
+        if module not in modules and normalise_tag(module) in theme_keys
+    }
+    if not gone:
+        return previous
+    return previous.model_copy(
+        update={
+            "modules": {k: v for k, v in previous.modules.items() if k not in gone},
+            "guesses": {k: v for k, v in previous.guesses.items() if k not in gone},
+        }
+    )
 
 
 def _faded_labels(
