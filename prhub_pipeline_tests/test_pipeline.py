@@ -37,7 +37,8 @@ from prhub_pipeline.defs.partitions import RANGE_END_TAG, RANGE_START_TAG, range
 from prhub_pipeline.defs.runner import _failure
 from prhub_pipeline.defs.schedules import weekly_run_requests
 from prhub_pipeline.modelling.tagging.classifier import TrainingMetrics
-from prhub_pipeline.records import RequestStats
+from prhub_pipeline.records import LANGS, RequestStats
+from prhub_pipeline.reporting.render import WeekLinks, with_week_links
 from prhub_pipeline.sources.git import CloneUpdate
 from prhub_pipeline.stages import ingest as ingest_stage
 from prhub_pipeline.stages import report as report_stage
@@ -1611,10 +1612,17 @@ def test_report_files_a_killed_run_did_not_write_are_written_back_from_the_wareh
     rows = stored(
         config, "SELECT lang, markdown, html FROM weekly_reports WHERE week_start = '2026-05-04'"
     )
+    # The files hold their rows' text, with the link to the week reported since.
+    after = WeekLinks(next=date.fromisoformat(WEEKS[1]))
     for lang, markdown, html in rows:
-        assert (folder / f"2026-05-04.{lang}.md").read_text(encoding="utf-8") == markdown
-        assert (folder / f"2026-05-04.{lang}.html").read_text(encoding="utf-8") == html
-        assert "#103" in str(markdown)
+        assert lang in LANGS and isinstance(markdown, str) and isinstance(html, str)
+        assert (folder / f"2026-05-04.{lang}.md").read_text(encoding="utf-8") == with_week_links(
+            markdown, lang, "md", after
+        )
+        assert (folder / f"2026-05-04.{lang}.html").read_text(encoding="utf-8") == with_week_links(
+            html, lang, "html", after
+        )
+        assert "#103" in markdown
     assert 'href="2026-05-04.zh.html"' in (folder / "index.html").read_text(encoding="utf-8")
     # Files that hold their rows' text are left as they are.
     assert main([*args, "--week", WEEKS[1]]) == 0
@@ -1667,6 +1675,67 @@ def test_each_week_whose_report_files_are_written_back_is_told_on_its_own(
     for report in result.asset_materializations_for_node("weekly_report"):
         assert "written back" not in str(report.metadata["summary"].value)
         assert "written back" in str(report.metadata["run_summary"].value)
+
+
+def test_report_files_link_the_stored_weeks_beside_them_and_a_new_week_relinks_the_last(
+    history: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A weekly report had no way to the week before or after it but the index. A week
+    reported later gives the week before it its "next" link: that week's files are written
+    again from its row, its report is not rendered again, and its row (the report proper)
+    does not change. A run killed before that is made good by the next run."""
+    config = write_config(tmp_path, history.path)
+    args = ["materialize", "--config", str(config)]
+    folder = tmp_path / "reports" / "acme" / "widgets"
+
+    def text(week: str, lang: str, suffix: str) -> str:
+        return (folder / f"{week}.{lang}.{suffix}").read_text(encoding="utf-8")
+
+    assert main([*args, "--week", WEEKS[0], "--through", WEEKS[1]]) == 0
+    first, second = text(WEEKS[0], "en", "md"), text(WEEKS[1], "en", "html")
+    assert f"[Next week ({WEEKS[1]}) →](<{WEEKS[1]}.en.md>)" in first
+    assert "Previous week" not in first
+    assert f'<a href="{WEEKS[0]}.en.html" rel="prev">← Previous week ({WEEKS[0]})</a>' in second
+    assert 'rel="next"' not in second
+    assert f"[下一周（{WEEKS[1]}）→](<{WEEKS[1]}.zh.md>)" in text(WEEKS[0], "zh", "md")
+    for markdown, html in stored(config, "SELECT markdown, html FROM weekly_reports"):
+        assert "→](<" not in str(markdown) and 'rel="prev"' not in str(html)
+    row_before = stored(config, f"SELECT html FROM weekly_reports WHERE week_start = '{WEEKS[1]}'")
+
+    rendered: list[date] = []
+    render = report_stage.render_report
+
+    def counted(context: Any, *rest: Any) -> str:
+        rendered.append(date.fromisoformat(context.header.week_start))
+        return render(context, *rest)
+
+    monkeypatch.setattr(report_stage, "render_report", counted)
+    assert main([*args, "--week", WEEKS[2]]) == 0
+    assert set(rendered) == {date.fromisoformat(WEEKS[2])}
+    assert f'href="{WEEKS[2]}.en.html" rel="next"' in text(WEEKS[1], "en", "html")
+    assert f'href="{WEEKS[0]}.en.html" rel="prev"' in text(WEEKS[1], "en", "html")
+    assert stored(config, f"SELECT html FROM weekly_reports WHERE week_start = '{WEEKS[1]}'") == (
+        row_before
+    )
+
+    def killed(*_: object, **__: object) -> list[Path]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report_stage, "relink_report_files", killed)
+    assert main([*args, "--week", WEEKS[3]]) == 130
+    monkeypatch.undo()
+    assert f"{WEEKS[3]}.en.md" not in text(WEEKS[2], "en", "md")
+    capsys.readouterr()
+    assert main([*args, "--week", WEEKS[0]]) == 0
+    assert f"written back from the warehouse (weeks {WEEKS[2]})" in capsys.readouterr().out
+    assert f"[Next week ({WEEKS[3]}) →](<{WEEKS[3]}.en.md>)" in text(WEEKS[2], "en", "md")
+    # Deterministic: the same stored weeks, the same files.
+    files = {path.name: path.read_bytes() for path in folder.iterdir()}
+    assert main([*args, "--week", WEEKS[1]]) == 0
+    assert {path.name: path.read_bytes() for path in folder.iterdir()} == files
 
 
 def test_a_run_whose_materialize_process_died_is_marked_failed() -> None:

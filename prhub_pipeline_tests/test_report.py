@@ -55,11 +55,13 @@ from prhub_pipeline.reporting.render import (
     LABELS,
     MAX_CHART_BARS,
     RefScope,
+    WeekLinks,
     html_refs,
     md_escape,
     md_refs,
     render_index,
     render_report,
+    with_week_links,
 )
 from prhub_pipeline.reporting.wording import WORDINGS
 from prhub_pipeline.reverts import also_reverted, read_revert
@@ -1872,6 +1874,44 @@ def test_report_files_older_than_their_row_are_rewritten_only_where_their_text_d
     assert restore_report_files(tmp_path, REPO, week, rendered) == [md, html]
     assert html.read_text(encoding="utf-8") == "<p>a</p>" and md.is_file()
     assert not files_behind(tmp_path, REPO, week, "en", row_time - timedelta(seconds=5))
+
+
+@pytest.mark.parametrize(
+    ("lang", "previous", "following"),
+    [
+        ("en", "← Previous week (2026-04-27)", "Next week (2026-05-18) →"),
+        ("zh", "← 上一周（2026-04-27）", "下一周（2026-05-18）→"),
+    ],
+)
+def test_a_reports_files_link_the_stored_weeks_beside_it(
+    lang: Lang, previous: str, following: str
+) -> None:
+    """A report had no way to the week before or after it but the index. The nearest stored
+    weeks (2026-05-04 was quiet and not stored) are linked in both formats; the first and the
+    last week link one way; a week alone is left as it was rendered."""
+    weeks = [date(2026, 4, 20), date(2026, 4, 27), date(2026, 5, 11), date(2026, 5, 18)]
+    links = WeekLinks.among(weeks, date(2026, 5, 11))
+    assert links == WeekLinks(previous=date(2026, 4, 27), next=date(2026, 5, 18))
+    assert WeekLinks.among(weeks, date(2026, 4, 20)) == WeekLinks(next=date(2026, 4, 27))
+    assert WeekLinks.among(weeks, date(2026, 5, 18)) == WeekLinks(previous=date(2026, 5, 11))
+    context = context_for(week_prs(), lang)
+    markdown, html = render_report(context, lang, "md"), render_report(context, lang, "html")
+    linked_md = with_week_links(markdown, lang, "md", links)
+    title, rest = markdown.split("\n\n", 1)
+    assert linked_md == (
+        f"{title}\n\n[{previous}](<2026-04-27.{lang}.md>) · [{following}](<2026-05-18.{lang}.md>)"
+        f"\n\n{rest}"
+    )
+    linked_html = with_week_links(html, lang, "html", links)
+    nav = re.search(r'<nav class="nav">.*?</nav>', linked_html)
+    assert nav is not None and nav.group().endswith(
+        f' · <a href="2026-04-27.{lang}.html" rel="prev">{previous}</a>'
+        f' · <a href="2026-05-18.{lang}.html" rel="next">{following}</a></nav>'
+    )
+    assert linked_html.replace(nav.group(), "") == re.sub(r'<nav class="nav">.*?</nav>', "", html)
+    last = with_week_links(html, lang, "html", WeekLinks(previous=date(2026, 5, 4)))
+    assert 'rel="prev"' in last and 'rel="next"' not in last
+    assert with_week_links(markdown, lang, "md", WeekLinks()) == markdown
 
 
 def test_index_from_files_on_disk_shows_no_made_up_counts(tmp_path: Path) -> None:

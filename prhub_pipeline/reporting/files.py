@@ -11,7 +11,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from prhub_pipeline.records import LANGS, Lang, RenderedReport, ReportListing
-from prhub_pipeline.reporting.render import render_index
+from prhub_pipeline.reporting.render import render_index, report_file_name
 
 
 def report_dir(reports_dir: Path, repo: str) -> Path:
@@ -52,10 +52,6 @@ def remove_temporaries(folder: Path) -> list[Path]:
             path.unlink(missing_ok=True)
             removed.append(path)
     return removed
-
-
-def report_file_name(week_start: date, lang: Lang, suffix: str) -> str:
-    return f"{week_start.isoformat()}.{lang}.{suffix}"
 
 
 def published_url(reports_url: str, repo: str, week_start: date, lang: Lang) -> str:

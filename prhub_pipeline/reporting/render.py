@@ -76,6 +76,8 @@ LABELS: dict[Lang, dict[str, str]] = {
         "week": "周",
         "reports": "报告",
         "no_reports": "还没有生成任何周报。",
+        "previous_week": "← 上一周（{week}）",
+        "next_week": "下一周（{week}）→",
         "lang_name": "中文",
         "colon": "：",
         "lp": "（",
@@ -130,6 +132,8 @@ LABELS: dict[Lang, dict[str, str]] = {
         "week": "Week",
         "reports": "Reports",
         "no_reports": "No weekly report has been generated yet.",
+        "previous_week": "← Previous week ({week})",
+        "next_week": "Next week ({week}) →",
         "lang_name": "English",
         "colon": ": ",
         "lp": " (",
@@ -390,6 +394,64 @@ def render_report(context: ReportContext, lang: Lang | None = None, fmt: Format 
         text = _SPACE_AFTER_FULL_WIDTH.sub("", text)
     # The records' text is cleaned already; file paths keep what git allows.
     return re.sub(r"\n{3,}", "\n\n", printable(text)).strip() + "\n"
+
+
+@dataclass(frozen=True)
+class WeekLinks:
+    """The repository's stored weeks before and after a report's week, which its files link
+    to (None: there is none)."""
+
+    previous: date | None = None
+    next: date | None = None
+
+    @classmethod
+    def among(cls, weeks: Iterable[date], week: date) -> WeekLinks:
+        """The neighbours of `week` among `weeks` (the stored weeks, gaps and all)."""
+        known = set(weeks)
+        return cls(
+            previous=max((w for w in known if w < week), default=None),
+            next=min((w for w in known if w > week), default=None),
+        )
+
+
+def with_week_links(text: str, lang: Lang, fmt: Format, links: WeekLinks) -> str:
+    """A rendered report (`render_report`) with links to the reports of the weeks before and
+    after it, as its files carry them: a line under the Markdown title, links at the end of the
+    HTML header's navigation. They are added to the stored text rather than rendered with it:
+    a week reported later gives the week before it a link, and only its files, not its report,
+    need writing again."""
+    if links.previous is None and links.next is None:
+        return text
+    labels = LABELS[lang]
+    targets = [
+        (week, labels[key].format(week=week.isoformat()), rel)
+        for week, key, rel in (
+            (links.previous, "previous_week", "prev"),
+            (links.next, "next_week", "next"),
+        )
+        if week is not None
+    ]
+    if fmt == "md":
+        title, sep, rest = text.partition("\n\n")
+        if not title.startswith("# ") or not sep:
+            raise ValueError("not a rendered Markdown report: it opens with no title")
+        line = " · ".join(
+            _md_link(label, report_file_name(week, lang, "md")) for week, label, _ in targets
+        )
+        return f"{title}\n\n{line}\n\n{rest}"
+    head, sep, rest = text.partition("</nav>")
+    if not sep:
+        raise ValueError("not a rendered HTML report: it has no navigation")
+    anchors = "".join(
+        f' · <a href="{report_file_name(week, lang, "html")}" rel="{rel}">{escape(label)}</a>'
+        for week, label, rel in targets
+    )
+    return head + anchors + sep + rest
+
+
+def report_file_name(week_start: date, lang: Lang, suffix: str) -> str:
+    """A report file's name in its repository's folder (`2026-05-11.zh.md`)."""
+    return f"{week_start.isoformat()}.{lang}.{suffix}"
 
 
 def _known(values: Iterable[int | None]) -> int | None:

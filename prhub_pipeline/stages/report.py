@@ -22,7 +22,14 @@ from prhub_pipeline.modelling.tagging.themes import (
     subject_themes,
     themes_named_modules_stand_for,
 )
-from prhub_pipeline.records import LANGS, PullRequest, RenderedReport, WeekCounts
+from prhub_pipeline.records import (
+    LANGS,
+    Lang,
+    PullRequest,
+    RenderedReport,
+    ReportListing,
+    WeekCounts,
+)
 from prhub_pipeline.reporting.context import ReportBackground, build_report_context, title_owners
 from prhub_pipeline.reporting.facts import USUAL_WEEKS, PrReviewing, reviewing_by_pr
 from prhub_pipeline.reporting.files import (
@@ -35,7 +42,7 @@ from prhub_pipeline.reporting.files import (
     restore_report_files,
     write_report_files,
 )
-from prhub_pipeline.reporting.render import render_report
+from prhub_pipeline.reporting.render import WeekLinks, render_report, with_week_links
 from prhub_pipeline.reporting.wording import module_display_names
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.stages.scoring import calibration_span
@@ -210,15 +217,26 @@ def report_weeks(
                 ],
             )
             clear_stored_late_prs(con, repo.name, week)  # the report has them now
+            listing = list_reports(con, repo.name)
+            stored_weeks = weeks_by_lang(listing)
             try:
                 files = write_report_files(
                     settings.reports_dir,
                     repo.name,
                     week,
-                    rendered,
-                    index_entries=list_reports(con, repo.name),
+                    [linked(r, WeekLinks.among(stored_weeks[r.lang], week)) for r in rendered],
+                    index_entries=listing,
                     index_lang=settings.language,
                 )
+                # The weeks beside it link to it now: their files are written again from
+                # their rows, not their reports rendered again. A later week of the run
+                # writes its own files (and its link back to this one) in its turn.
+                later = {w.week_start for w in windows[windows.index(window) + 1 :]}
+                for lang in LANGS:
+                    links = WeekLinks.among(stored_weeks[lang], week)
+                    for beside in (links.previous, links.next):
+                        if beside is not None and beside not in later:
+                            relink_report_files(con, settings, repo.name, beside, lang, listing)
             except OSError as exc:
                 # A range stops here: its later weeks keep an earlier run's reports, or none,
                 # and running this week alone again (as the error said) left them so.
@@ -249,30 +267,74 @@ def report_weeks(
     return results
 
 
+def weeks_by_lang(listing: Sequence[ReportListing]) -> dict[Lang, list[date]]:
+    """The weeks of a repository's stored reports (`list_reports`), by language."""
+    weeks: dict[Lang, list[date]] = {lang: [] for lang in LANGS}
+    for entry in listing:
+        weeks[entry.lang].append(entry.week_start)
+    return weeks
+
+
+def linked(report: RenderedReport, links: WeekLinks) -> RenderedReport:
+    """A report as its files hold it: with links to the stored weeks beside it. Its row holds
+    it without them, so that a week stored later changes only the files beside it."""
+    return RenderedReport(
+        lang=report.lang,
+        markdown=with_week_links(report.markdown, report.lang, "md", links),
+        html=with_week_links(report.html, report.lang, "html", links),
+    )
+
+
+def relink_report_files(
+    con: duckdb.DuckDBPyConnection,
+    settings: Settings,
+    repo: str,
+    week: date,
+    lang: Lang,
+    listing: Sequence[ReportListing],
+) -> list[Path]:
+    """Write a stored report's files again from its row with the links to the weeks beside it
+    (`listing`: the repository's stored reports), where they do not hold that text; those that
+    do are dated now, as `files_behind` expects of the files of a week beside one written."""
+    stored = read_report(con, repo, week, lang)
+    if stored is None:
+        return []
+    links = WeekLinks.among(weeks_by_lang(listing)[lang], week)
+    return restore_report_files(settings.reports_dir, repo, week, linked(stored, links))
+
+
 def restore_missing_files(
     con: duckdb.DuckDBPyConnection, settings: Settings, repo: str, skip: Collection[date]
 ) -> list[RestoredReport]:
     """Write back from its stored row each file of the repository's stored reports (but the
-    weeks of `skip`) that is missing from its folder, or older than its row and not its text:
-    a run killed between a report's row and its files left them so, and the index linked
-    none of them. Returns each week that had files written, newest first. Call it while no
-    other run writes reports (the warehouse's lock). Reports stored while `reports_dir` named
-    another folder are written here too."""
-    listings = [listing for listing in list_reports(con, repo) if listing.week_start not in skip]
+    weeks of `skip`) that is missing from its folder, or older than its row, or than the row
+    of a stored week beside it, and not its text (with the links to those weeks): a run killed
+    between a report's row and its files left them so, and the index linked none of them, nor
+    the week before it the new one. Returns each week that had files written, newest first.
+    Call it while no other run writes reports (the warehouse's lock). Reports stored while
+    `reports_dir` named another folder are written here too, so every stored week the links
+    name has its files."""
+    listing = list_reports(con, repo)
+    stored_weeks = weeks_by_lang(listing)
+    generated = {(e.week_start, e.lang): e.generated_at for e in listing}
     restored: list[RestoredReport] = []
-    for week, of_week in groupby(listings, key=lambda listing: listing.week_start):
+    for week, of_week in groupby(listing, key=lambda entry: entry.week_start):
+        if week in skip:
+            continue
         written: list[Path] = []
-        for listing in of_week:
-            lang, generated_at = listing.lang, listing.generated_at
-            if generated_at is None or not files_behind(
-                settings.reports_dir, repo, week, lang, generated_at
-            ):
+        for entry in of_week:
+            lang = entry.lang
+            if entry.generated_at is None:
                 continue
-            stored = read_report(con, repo, week, lang)
-            if stored is None:
+            links = WeekLinks.among(stored_weeks[lang], week)
+            beside = [w for w in (links.previous, links.next) if w is not None]
+            since = max(
+                when for when in (generated[w, lang] for w in (week, *beside)) if when is not None
+            )
+            if not files_behind(settings.reports_dir, repo, week, lang, since):
                 continue
             try:
-                written += restore_report_files(settings.reports_dir, repo, week, stored)
+                written += relink_report_files(con, settings, repo, week, lang, listing)
             except OSError as exc:
                 raise ReportDirError(
                     f"week {week}: its stored {lang} report's files are missing from"
