@@ -273,7 +273,8 @@ def test_the_html_leaves_a_key_changes_importance_to_its_badge(
     html = render_report(context, lang, "html")
     assert in_markdown.format(importance) in markdown
     assert in_markdown.format(importance) not in html
-    assert f'<span class="score key">{importance}</span> {item.badged_text[:30]}' in html
+    assert f'<span aria-hidden="true">{importance}</span>' in html
+    assert f"</span></span> {item.badged_text[:30]}" in html
 
 
 @pytest.mark.parametrize(("lang", "summary"), [("zh", "6 个 PR"), ("en", "6 PRs")])

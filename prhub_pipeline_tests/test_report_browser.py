@@ -343,3 +343,38 @@ def test_a_chinese_heading_keeps_its_words_on_a_phone(browser: Browser, tmp_path
     """The index's title read 'verl-project/verl · 周报索' at 390 px, 引 alone on the next line."""
     html = render_index("verl-project/verl", [], "zh")
     assert probed(browser, tmp_path, html, 390, f"{SPLIT_TEXTS}('h1', ' · ')") == []
+
+
+@requires_playwright
+@pytest.mark.parametrize(
+    ("lang", "key", "other"),
+    [
+        ("en", "importance 10.0, key", "importance 0.3"),
+        ("zh", "重要性 10.0，重点", "重要性 0.3"),
+    ],
+)
+def test_an_importance_badge_says_what_it_is_to_a_screen_reader(
+    browser: Browser, tmp_path: Path, lang: Lang, key: str, other: str
+) -> None:
+    """A badge was its figure alone, its colour saying "key": a screen reader read "10.0" in the
+    key changes, the quick view and the appendix, and no word of what it was or that it was
+    key. It reads the words in the page's language; the page shows the figure as before."""
+    html = render_report(context_for(week_prs(), lang), lang, "html")
+    page_file = tmp_path / f"badges.{lang}.html"
+    page_file.write_text(html, encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(page_file.as_uri())
+        rows = page.locator("#appendix tbody tr")
+        assert f'- cell "{key}"' in rows.first.aria_snapshot()
+        assert f'- cell "{other}"' in rows.last.aria_snapshot()
+        assert key in page.locator("#quick-view li").first.aria_snapshot()
+        assert key in page.locator("#key-changes li").first.aria_snapshot()
+        badges = page.locator(".score")
+        assert badges.count() >= 3
+        for at in range(badges.count()):
+            box = badges.nth(at).bounding_box()
+            assert box is not None and box["width"] < 50  # the figure's badge, no words beside it
+    finally:
+        context.close()
