@@ -729,7 +729,7 @@ def _is_data(text: str) -> bool:
 
 
 # Verbs a sentence about a change opens with, in any of their forms ("add", "adds", "added").
-_VERBS = (
+CHANGE_VERBS = (
     r"(?:add|fix|remove|support|make|update|implement|introduce|use|enable|allow|refactor|move"
     r"|rename|replace|improve|optimi[sz]e|avoid|prevent|bump|upgrade|migrate|switch|skip|extend"
     r"|expose|provide|create|delete|clean|drop|correct|resolve|handle|restore|unify|simplify"
@@ -741,13 +741,13 @@ _VERBS = (
 )
 # Words by which a sentence says what is done, beside where to look (`See #2687, we skip ...`).
 _CHANGE_WORDS = re.compile(
-    rf"\b{_VERBS}|\bthis (?:pr|pull request|change|patch)\b|\bwe\b", re.IGNORECASE
+    rf"\b{CHANGE_VERBS}|\bthis (?:pr|pull request|change|patch)\b|\bwe\b", re.IGNORECASE
 )
 # A paragraph that says what the PR does ("This PR adds ...", "In this PR, we ...", "We add
 # ..."), not one that only points back at the background ("This PR fixes the above issue.").
 _STATES_THE_CHANGE = re.compile(
     r"^(?:this (?:pr|pull request|change|patch|commit)\b|in this (?:pr|pull request|change)\b"
-    rf"|we (?:now )?{_VERBS})"
+    rf"|we (?:now )?{CHANGE_VERBS})"
     r"(?![^.]{0,40}\b(?:above|the issue|this issue|the problem|this problem)\b[^.]{0,20}(?:\.|$))",
     re.IGNORECASE,
 )
@@ -758,7 +758,7 @@ _STATES_THE_CHANGE = re.compile(
 _POINTS_BACK = re.compile(
     r"^(?:this (?:pr|pull request|change|patch|commit)|in this (?:pr|pull request|change),?\s+we"
     r"|we)\s+(?:\w+\s+){0,4}?"
-    rf"(?:{_VERBS}|solve[sd]?|address(?:es|ed)?)\s+(?:the\s+)?"
+    rf"(?:{CHANGE_VERBS}|solve[sd]?|address(?:es|ed)?)\s+(?:the\s+)?"
     r"(?:th(?:ese|ose)|(?<!ensure )(?<!ensures )that|this|above|aforementioned)\s+"
     r"(?![^.:;]*\bby\s+\w+ing\b)(?!(?:pr|pull request|change|patch|commit)\b)\S",
     re.IGNORECASE,
@@ -776,9 +776,11 @@ _NOW = re.compile(
     r"\w+(?:s|es)\b"
 )
 # "The corresponding build entries ... are removed": what is done, said in the passive.
-_PASSIVE_CHANGE = re.compile(rf"\b(?:is|are|was|were|has been|have been)\s+{_VERBS}", re.IGNORECASE)
+_PASSIVE_CHANGE = re.compile(
+    rf"\b(?:is|are|was|were|has been|have been)\s+{CHANGE_VERBS}", re.IGNORECASE
+)
 # A paragraph that opens with what is done ("Adds ...", "We bring ...") is a summary already.
-_AUTHOR_LEAD = re.compile(rf"^(?:{_VERBS}|we\b)", re.IGNORECASE)
+_AUTHOR_LEAD = re.compile(rf"^(?:{CHANGE_VERBS}|we\b)", re.IGNORECASE)
 
 
 # The end of a sentence that introduces a list, and the words that point at it (`such as:`).
@@ -853,8 +855,8 @@ _ITEM_MAX_CHARS = 120
 # function word (`The maximum ...`, `Add ...`), or a word before a lower-case one; not `Tensor
 # Parallel (TP)` or `Incorrect Division in Batch Sizes`.
 _PLAIN_CAPITALISED = re.compile(
-    rf"^(?-i:(?=[A-Z]))(?:{_VERBS}\w*|the|an?|this|that|these|those|each|all|any|some|its|their|our"
-    r"|new|in|on|for|with|when|if)\b(?![-_.(])"
+    rf"^(?-i:(?=[A-Z]))(?:{CHANGE_VERBS}\w*|the|an?|this|that|these|those|each|all|any|some"
+    r"|its|their|our|new|in|on|for|with|when|if)\b(?![-_.(])"
     r"|^(?-i:[A-Z][a-z]+)\b(?![-_.(])(?!\s+(?-i:[A-Z]))",
     re.IGNORECASE,
 )
