@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -16,6 +17,7 @@ from prhub_pipeline.modelling.scoring.importance import (
     CORE_WEIGHT,
     REVERT_WEIGHT,
     SETTINGS_DROPPED_WEIGHT,
+    SWEEP_SIZE_LINES,
     TOOLCHAIN_WEIGHT,
     TYPE_WEIGHTS,
     PrReview,
@@ -30,12 +32,14 @@ from prhub_pipeline.modelling.scoring.importance import (
     score_parts,
     score_week,
 )
+from prhub_pipeline.modelling.scoring.mechanical import SWEEP_MIN_FILES, names_mechanical_rewrite
 from prhub_pipeline.modelling.text.pr_descriptions import clean_description
 from prhub_pipeline.modelling.text.pr_summaries import shorten, summarize
 from prhub_pipeline.modelling.text.pr_titles import change_kind, closing_references, parse_title
 from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import (
     FileChange,
+    FileStatus,
     PullRequest,
     Review,
     ReviewData,
@@ -2149,6 +2153,101 @@ def test_size_stops_growing_at_a_thousand_lines() -> None:
         for lines in (999, 1000, 20000)
     ]
     assert sizes[0] < sizes[1] == sizes[2] == pytest.approx(3.0, abs=0.001)
+
+
+def test_a_mechanical_sweep_s_size_counts_for_little() -> None:
+    """verl #1280 "[Lint] fix: linting errors in all files" (4,130 lines in 179 files) scored
+    8.0 on a size of 3.0: a sweep counts as a change of SWEEP_SIZE_LINES lines at most. Its
+    other parts stay (type, core); a PR of the same files under another title keeps its size."""
+    files = [(f"verl/workers/w{i}.py", 4, 8) for i in range(90)]
+    lint = make_pr(1, "[Lint] fix: linting errors in all files", files=files)
+    other = make_pr(2, "[worker] fix: retry on timeout", files=files)
+    swept, kept = score_parts(lint, [], CONFIG), score_parts(other, [], CONFIG)
+    assert change_shape(lint, CONFIG).swept_files == 90
+    assert change_shape(other, CONFIG).swept_files == 0
+    assert kept["size"] == pytest.approx(3.0, abs=0.001)
+    assert swept["size"] == round(math.log10(1 + SWEEP_SIZE_LINES), 4)
+    assert swept["core"] == kept["core"] == CORE_WEIGHT
+    assert swept["type"] == TYPE_WEIGHTS["chore"]  # as verl #1280 scored: a lint is upkeep
+    # A small sweep is no larger than the cap already: the rule takes nothing from it.
+    small = [(f"verl/t{i}.py", 1, 1) for i in range(4)]
+    typo, plain = make_pr(3, "fix: typos", files=small), make_pr(4, "fix: retry", files=small)
+    assert change_shape(typo, CONFIG).swept_files == 4
+    assert score_parts(typo, [], CONFIG)["size"] == score_parts(plain, [], CONFIG)["size"]
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[Lint] fix: linting errors in all files",  # verl #1280
+        "[ci] refactor: reduce ruff line-length from 300 to 120",  # verl #2287
+        "[misc] fix: fix license",  # verl #110
+        "[misc] fix: add `compileall` pre-commit hook checks and improve code quality",
+        "[Lint]Style: Convert `root`, `benchmarks`, `tools` and `docs` to `ruff format`",
+        "[2/N] Tiny manually fix for Ruff default ruleset and add to pre-commit",  # slime #992
+        "[misc] fix typos in comments and help text",  # LLaMA-Factory #10633
+        "[BE] Apply pep585 and turn on flake8 rule so no regressions",  # torchtitan #2411
+        "Fix Typo",
+        "chore: sort imports and remove unused imports",
+        "style: reformat with black",
+    ],
+)
+def test_titles_that_name_mechanical_work(title: str) -> None:
+    assert names_mechanical_rewrite(title)
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[repo] refactor: move experimental/vla to standalone verl-vla repository",  # verl #6162
+        "[BREAKING][reward] refactor: remove reward model worker code and invocation",  # #5194
+        "[lint] Add response.aclose() and fix lint",  # slime #1520: something else besides
+        "[misc] update license year & fix llama pro",  # LLaMA-Factory #6814
+        "[misc] fix: main pre-commit and API change",  # verl #2675
+        "[rollout] fix: num_preempted metrics fix and typo correction",  # verl #4976
+        "[fix]update license check, update transformers",  # LLaMA-Factory #10632
+        "[Refactor] Formatting output types related to FuseMoE",  # vllm-ascend #5481
+        "fix(data): handle None tool_calls in OpenAI-style messages",
+        "[data] feat: support the sharegpt format",
+    ],
+)
+def test_titles_that_name_other_work(title: str) -> None:
+    assert not names_mechanical_rewrite(title)
+
+
+def test_a_sweep_edits_files_in_place_a_little_or_evenly() -> None:
+    """What a title calls a sweep must look like one: at least SWEEP_MIN_FILES files of code,
+    tests or docs edited in place, each a little (verl #1280: a median 12 lines) or all evenly
+    (vllm-ascend #5977's move to ruff format: +924/-1049), and hardly any file added or
+    deleted."""
+    title = "[misc] chore: reformat code"
+
+    def swept(files: list[FileChange]) -> int:
+        pr = make_pr(1, title).model_copy(update={"files": files})
+        return change_shape(pr, CONFIG).swept_files
+
+    def edit(path: str, added: int, deleted: int, status: FileStatus = "modified") -> FileChange:
+        return FileChange(path=path, additions=added, deletions=deleted, status=status)
+
+    thin = [edit(f"verl/a{i}.py", 9, 3) for i in range(5)]
+    even = [edit(f"verl/b{i}.py", 300, 340) for i in range(3)]
+    assert swept(thin) == 5
+    assert swept(even) == 3
+    # Too few files; each rewritten heavily and unevenly; CI workflows, whose edits are small
+    # because workflows are (vllm-ascend #5762).
+    assert swept(thin[: SWEEP_MIN_FILES - 1]) == 0
+    assert swept([edit(f"verl/c{i}.py", 300, 40) for i in range(5)]) == 0
+    assert swept([edit(f".github/workflows/w{i}.yml", 3, 3) for i in range(5)]) == 0
+    # A license sweep adds the checker beside its headers (verl #110: 5 edits, 1 new test file);
+    # a deprecation deletes files beside its reformat (verl #6126: 269 of 323).
+    checker = edit("tests/sanity/check_license.py", 35, 0, "added")
+    assert swept([*thin, checker]) == 5
+    deleted = [edit(f"verl/old{i}.py", 0, 50, "removed") for i in range(2)]
+    assert swept([*thin, *deleted]) == 0
+    # Docs count as swept files; data files do not.
+    docs = [edit(f"docs/p{i}.md", 2, 2) for i in range(3)]
+    assert swept(docs) == 3
+    assert swept([edit(f"data/d{i}.json", 2, 2) for i in range(5)]) == 0
 
 
 def test_lock_files_weigh_like_data_in_size() -> None:

@@ -23,6 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.modelling.scoring.mechanical import names_mechanical_rewrite, sweep_files
 from prhub_pipeline.modelling.scoring.relands import relanding
 from prhub_pipeline.modelling.scoring.requirements import runtime_repins
 from prhub_pipeline.modelling.scoring.user_settings import dropped_settings
@@ -399,6 +400,10 @@ SIZE_WEIGHT = 1.0  # per decade of changed lines
 # it is than how much it matters (verl #1010's move to ruff, 19,875 lines, led its week at 9.8;
 # #5707 deleted 5,672 lines). The very-large-change risk flag still tells them.
 SIZE_FULL_LINES = 1000
+# A mechanical sweep's size counts as a change of this many lines at most (`mechanical`): verl
+# #1280 "[Lint] fix: linting errors in all files" (4,130 lines, 179 files) scored 8.0 on size
+# 3.0; a maintainer reads it as one line, "reformatted 179 files".
+SWEEP_SIZE_LINES = 10
 DOC_LINE_WEIGHT = 0.2  # a documentation line counts as a fifth of a code line
 REMOVAL_DELETIONS_PER_ADDITION = 10  # code edits this lopsided take code out
 # Fewer deleted lines are an edit, not code taken out: vllm-ascend #14248 fixed a precision bug
@@ -489,6 +494,9 @@ class ChangeShape:
     # Lines added to and deleted from code outside tests (CI and image files included).
     code_added: int = 0
     code_deleted: int = 0
+    # The files of code, tests and docs a mechanical sweep rewrote (`mechanical.sweep_files`);
+    # 0 for any other PR.
+    swept_files: int = 0
 
     @property
     def code_lines(self) -> int:
@@ -536,6 +544,9 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
     taken_out = deleted["code"] - removed if code_taken_out else 0
     if _takes_out(added["test"], deleted["test"]):
         taken_out += deleted["test"]
+    swept = 0
+    if names_mechanical_rewrite(pr.title):
+        swept = sweep_files(pr.files, kinds)
     return ChangeShape(
         total,
         doc,
@@ -550,6 +561,7 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
         tests_only,
         added["code"],
         deleted["code"],
+        swept,
     )
 
 
@@ -643,7 +655,8 @@ def score_parts(
         - light_lines
         + DOC_LINE_WEIGHT * (shape.doc_lines + shape.data_lines + light_lines)
     )
-    parts["size"] = SIZE_WEIGHT * math.log10(1 + min(effective_lines, SIZE_FULL_LINES))
+    full_lines = SWEEP_SIZE_LINES if shape.swept_files else SIZE_FULL_LINES
+    parts["size"] = SIZE_WEIGHT * math.log10(1 + min(effective_lines, full_lines))
     if shape.core_lines:
         # The share says where the change is; the damping how much of the core it changes.
         share = shape.core_share
