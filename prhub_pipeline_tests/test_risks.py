@@ -928,6 +928,31 @@ def test_tests_a_description_says_it_disables_are_flagged() -> None:
     assert detail == 'disables tests: "skip the failed ut" (.github/workflows/e2e_fully_async.yml)'
 
 
+@pytest.mark.parametrize(
+    ("title", "body", "flagged"),
+    [
+        # TransformerEngine: skips where the machine cannot run the test, in a title or a
+        # description, switch off no test that could run (#3098, #3270, #3181, #3096, #3061,
+        # #3267).
+        ("[JAX] Skip score_mod tests on older cuDNN", "", False),
+        ("skip test if TE is not compiled with cusolver", "", False),
+        ("[Pytorch] Skip the Single Grouped Param Test if NVTE_SINGLE_PARAM=0", "", False),
+        ("[Common] EP dispatch", "Skip MXFP8 EP tests on pre-Blackwell devices", False),
+        ("[PyTorch] Guard grouped GEMM", "Skip FP8 tests on Hopper when cuBLAS < 13.5.", False),
+        ("Single group grouped mlp", "Skip runtime-offset test with older cuDNN frontend", False),
+        # A platform alone, or a known failure, still switches tests off (torchtitan #3597,
+        # TransformerEngine #2829).
+        ("ci: skip fsdp_symm_mem integration test on ROCm", "", True),
+        ("[PyTorch][CP] Add THD", "skip tests which OOM on hopper: a known cudnn issue", True),
+    ],
+)
+def test_a_skip_where_the_test_cannot_run_is_not_flagged(
+    title: str, body: str, flagged: bool
+) -> None:
+    pr = make_pr(1, title, body=body, files=[("tests/test_a.py", 3, 1)])
+    assert ("tests_disabled" in kinds(risks_of([pr]))) == flagged
+
+
 def test_a_skip_named_in_the_title_needs_a_test_or_ci_change() -> None:
     code_only = make_pr(1, "[rollout] fix: skip the warmup test batch", files=[("verl/a.py", 4, 1)])
     assert "tests_disabled" not in kinds(risks_of([code_only]))

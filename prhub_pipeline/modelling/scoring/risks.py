@@ -271,6 +271,19 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 # build-image job when ...`, vllm-ascend #10450, #10239) switches off no test that ran.
 _ON_A_CONDITION = re.compile(r"\s*(?:when|if|unless)\b", re.IGNORECASE)
 _A_JOB = re.compile(r"\bjobs?`?$", re.IGNORECASE)
+# In a title too, a skip where the machine cannot run the test switches off none that could run:
+# an older library or GPU (TransformerEngine #3098 "Skip score_mod tests on older cuDNN",
+# #3270 "... on pre-Blackwell devices", #3181 "... on Hopper when cuBLAS < 13.5"), a build or
+# setting without the feature (#3096 "skip test if TE is not compiled with cusolver", #3061
+# "... if NVTE_GROUPED_LINEAR_SINGLE_PARAM=0"). A platform alone still is one (torchtitan #3597
+# "skip fsdp_symm_mem integration test on ROCm").
+_WHERE_IT_CANNOT_RUN = re.compile(
+    r"\s*(?:(?:on|with)\s+(?:(?:older|old|earlier)\b|pre-)"
+    r"|(?:on\s+\S+\s+)?(?:if|when|unless)\b[^.;]{0,80}?"
+    r"(?:\bnot\s+(?:compiled|built|installed|available|supported)\b|\b(?:older|unavailable"
+    r"|unsupported|missing)\b|<\s*v?\d|=\s*0\b))",
+    re.IGNORECASE,
+)
 
 
 def _disables_tests(match: re.Match[str], in_title: bool) -> bool:
@@ -282,6 +295,8 @@ def _disables_tests(match: re.Match[str], in_title: bool) -> bool:
         or _BROKEN.search(what)
         or _FOR_A_WHILE.match(match.string, match.end())
     ):
+        return False
+    if _WHERE_IT_CANNOT_RUN.match(match.string, match.end()):
         return False
     return in_title or not (_A_JOB.search(what) or _ON_A_CONDITION.match(match.string, match.end()))
 
