@@ -324,6 +324,16 @@ def test_learned_labels_fold_a_verb_and_its_nouns_of_one_area() -> None:
     assert learned.aliases == {"inference": "infer", "readme": "docs", "trainer": "train"}
 
 
+def test_learned_labels_fold_pytorch_and_its_short_form() -> None:
+    """TransformerEngine writes `[PyTorch]` and, now and then, `[PyT]` (#3020, #3056): one
+    label, named as most PRs write it, even where the short form is too rare to learn."""
+    titles = ["[PyTorch] a"] * 6 + ["[PyT] b"] * 2 + ["[JAX] [PyT] c"] + ["[JAX] d"] * 5
+    prs = [make_pr(number, title) for number, title in enumerate(titles, start=1)]
+    learned = learn_modules_config(prs, ModulesConfig())
+    assert learned.allowed == ["jax", "pytorch"]
+    assert learned.aliases == {"pyt": "pytorch"}
+
+
 def test_learned_labels_fold_the_words_for_one_kind_of_change() -> None:
     """aibrix tags bug fixes `[Bug]`, `[Fix]` and `[Bugfix]` by whoever writes the title: one
     label, named as most PRs write it. A feature stays apart from an enhancement."""

@@ -191,6 +191,9 @@ _SHORT_FORMS_WRITTEN = {
     "training": "train",
     "inference": "infer",
     "readme": "doc",
+    # TransformerEngine tags 483 PRs `[PyTorch]` and 11 `[PyT]` (#3020 "[PyT] Reduce test sizes
+    # in fused attn fp8 vs fp16 to avoid OOM"): its reports had a module "PyT" beside PyTorch.
+    "pytorch": "pyt",
 }
 
 
