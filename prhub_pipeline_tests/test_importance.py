@@ -40,6 +40,7 @@ from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import (
     FileChange,
     FileStatus,
+    ModuleLabel,
     PullRequest,
     Review,
     ReviewData,
@@ -51,6 +52,7 @@ from prhub_pipeline.reverts import read_revert, reverted_number
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.stages.scoring import load_history
 from prhub_pipeline.warehouse import connect, replace_partition
+from prhub_pipeline.warehouse.modules import module_tables
 from prhub_pipeline.warehouse.prs import pr_tables
 from prhub_pipeline.weeks import week_of
 from prhub_pipeline_tests.conftest import write_config
@@ -2861,6 +2863,27 @@ def test_a_run_fits_its_scale_on_the_weeks_it_stored(tmp_path: Path) -> None:
         )
     revert_raw = week_raw_scores(prs[-3:])[1]
     assert loaded.raw.raw_scores[-2] == pytest.approx(revert_raw, abs=1e-4)
+
+
+def test_scoring_counts_no_module_the_classifier_was_unsure_of(tmp_path: Path) -> None:
+    """TransformerEngine #3009 ("Bitmap topk") went from 5.3 to 7.5, key, on the breadth a
+    `jax` guessed at 0.30 gave it beside its own `[PyTorch]`, when the classifier was trained
+    on one more tagged PR; the reports list such a guess's PR as unlabelled."""
+    settings = load_settings(write_config(tmp_path, tmp_path))
+    repo = settings.repos[0].model_copy(update={"name": REPO, "scoring": CONFIG})
+    pr = make_pr(3009, "Bitmap topk", merged_at=MERGED)
+    week = week_of(MERGED, settings.timezone)
+    labels = [
+        ModuleLabel(repo=REPO, number=3009, module="pytorch", origin="title", confidence=1.0),
+        ModuleLabel(repo=REPO, number=3009, module="jax", origin="model", confidence=0.3),
+        ModuleLabel(repo=REPO, number=3009, module="common", origin="model", confidence=0.5),
+    ]
+    with connect(settings.database) as con:
+        replace_partition(
+            con, REPO, week, [*pr_tables(week, [pr]), *module_tables(week, labels, [], [])]
+        )
+        loaded = load_history(con, repo, windows_for(settings, [week]))
+    assert sorted(loaded.modules[3009]) == ["common", "pytorch"]
 
 
 def test_an_untyped_pr_of_tests_or_ci_alone_is_a_test_change_or_upkeep() -> None:

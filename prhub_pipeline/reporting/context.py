@@ -20,7 +20,7 @@ from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring.importance import ScoreCalibration, reverted_target
 from prhub_pipeline.modelling.scoring.repeats import Repeat, repeats
 from prhub_pipeline.modelling.scoring.risks import SEVERITY, core_tests
-from prhub_pipeline.modelling.tagging.tags import areas_of, normalise_tag
+from prhub_pipeline.modelling.tagging.tags import areas_of, is_sure, normalise_tag
 from prhub_pipeline.modelling.tagging.themes import (
     SubjectThemes,
     housekeeping_themes,
@@ -66,9 +66,6 @@ TITLE_DISPLAY_LIMIT = 120
 SUMMARY_LIMIT = 230  # characters of a description's summary (`summarize` keeps it to 225)
 OUTLINE_LIMIT = 260  # of an outline of changed files, which is never cut: it names fewer places
 MAX_QUICK_VIEW = 12
-# Below this confidence a predicted module is more likely wrong than right (slime's guesses
-# under it named a module the PR's tags agreed with in 12-24% of cases; verl's 23-60%).
-UNSURE_CONFIDENCE = 0.5
 # A module or theme the previous week had fewer PRs of than this, and this week none, gets no
 # row of zeros in the trends table: one sentence names them all.
 MIN_FADED_ROW = 3
@@ -218,7 +215,7 @@ def build_report_context(
     )
     unsure: dict[int, list[str]] = defaultdict(list)
     for label in modules:
-        if label.origin == "model" and label.confidence < UNSURE_CONFIDENCE:
+        if not is_sure(label):
             unsure[label.number].append(label.module)
     words = WORDINGS[lang]
     if display_names:

@@ -22,6 +22,7 @@ from prhub_pipeline.modelling.scoring.importance import (
     score_week,
 )
 from prhub_pipeline.modelling.scoring.risks import flag_risks
+from prhub_pipeline.modelling.tagging.tags import is_sure
 from prhub_pipeline.records import PullRequest, SettingChange
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.warehouse import connect, replace_partition
@@ -73,8 +74,12 @@ def load_history(
     scores a year of history, not all of it."""
     history = read_prs(con, repo.name)
     modules: dict[int, list[str]] = defaultdict(list)
+    # An unsure guess counts for no module: TransformerEngine #3009 ("Bitmap topk") went from
+    # 5.3 to 7.5, key, on the breadth of a `jax` guessed at 0.30 beside its own `[PyTorch]`,
+    # when one more tagged PR was trained on.
     for label in read_module_labels(con, repo.name):
-        modules[label.number].append(label.module)
+        if is_sure(label):
+            modules[label.number].append(label.module)
     since = calibration_since(
         sorted(pr.merged_at for pr in history), map(calibration_span, windows)
     )
