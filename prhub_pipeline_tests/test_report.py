@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from prhub_pipeline.config import ScoringConfig
+from prhub_pipeline.config import ScoringConfig, Settings
 from prhub_pipeline.modelling.scoring.importance import fit_calibration, fix_impacts, score_week
 from prhub_pipeline.modelling.scoring.repeats import Repeat, repeats
 from prhub_pipeline.modelling.scoring.risks import core_tests, flag_risks
@@ -46,6 +46,7 @@ from prhub_pipeline.reporting.context import MAX_QUICK_VIEW, ReportBackground, b
 from prhub_pipeline.reporting.facts import Period, Summary, relanding
 from prhub_pipeline.reporting.files import (
     files_behind,
+    report_dir,
     restore_report_files,
     write_report_files,
 )
@@ -65,6 +66,7 @@ from prhub_pipeline.reporting.render import (
 )
 from prhub_pipeline.reporting.wording import WORDINGS
 from prhub_pipeline.reverts import also_reverted, read_revert
+from prhub_pipeline.stages.report import restore_missing_files
 from prhub_pipeline.warehouse.connection import connect
 from prhub_pipeline.warehouse.partitions import replace_partition
 from prhub_pipeline.warehouse.prs import pr_tables
@@ -3364,3 +3366,40 @@ def test_a_week_of_github_data_without_reviews_or_threads_had_none() -> None:
     week = [make_pr(1, "x"), make_pr(2, "y")]
     coverage = facts.review_coverage(facts.reviewing_by_pr(week, ReviewData(available=True)))
     assert coverage is not None and coverage.approved == 0
+
+
+def test_a_report_stored_before_its_header_had_a_navigation_is_written_back_unlinked(
+    tmp_path: Path,
+) -> None:
+    """Rows stored before the HTML header's navigation (a warehouse of vllm-ascend and slime
+    built earlier the same day: none of its 88 rows had one) raised ValueError when a newer week
+    beside them had their files written again: the run failed after storing its week, and every
+    later run in `restore_missing_files`, before reporting any week."""
+    settings = Settings.model_validate(
+        {
+            "database": tmp_path / "w.duckdb",
+            "reports_dir": tmp_path / "reports",
+            "repos": [{"name": REPO, "source": "github", "start": date(2026, 5, 4)}],
+        }
+    )
+    older = RenderedReport(lang="en", markdown="# Week 18\n\nbody\n", html="<h1>Week 18</h1>\n")
+    newer = RenderedReport(
+        lang="en", markdown="# Week 19\n\nbody\n", html='<nav class="nav"></nav><h1>19</h1>\n'
+    )
+    counts = WeekCounts(pr_count=0, modules={}, themes={})
+    with connect(settings.database) as con:
+        for week, report, when in (
+            (date(2026, 5, 4), older, datetime(2026, 5, 11, tzinfo=UTC)),
+            (date(2026, 5, 11), newer, datetime(2026, 5, 18, tzinfo=UTC)),
+        ):
+            tables = report_tables(REPO, week, [report], counts, key_pr_count=0, generated_at=when)
+            replace_partition(con, REPO, week, tables)
+        restored = restore_missing_files(con, settings, REPO, skip=[])
+    assert [(r.week_start, len(r.files)) for r in restored] == [
+        (date(2026, 5, 11), 2),
+        (date(2026, 5, 4), 2),
+    ]
+    folder = report_dir(settings.reports_dir, REPO)
+    assert (folder / "2026-05-04.en.html").read_text(encoding="utf-8") == older.html
+    assert "Next week (2026-05-11)" in (folder / "2026-05-04.en.md").read_text(encoding="utf-8")
+    assert 'rel="prev"' in (folder / "2026-05-11.en.html").read_text(encoding="utf-8")
