@@ -2924,6 +2924,10 @@ def test_an_untyped_pr_that_adds_much_new_code_is_a_feature() -> None:
     small_code = ("src/a.py", 20, 2)
     assert typed("[v1] more cases", [small_code, ("tests/test_a.py", 300, 0)]) == "other"
     assert typed("[v1] gemma4 guide", [small_code, ("docs/gemma4.md", 300, 0)]) == "other"
+    # Tags whose types disagree said no feature, unless one of them is (vllm-ascend #10102,
+    # #11431).
+    assert typed("[BugFix][Refactor] Reduce KV cache regions", gemma4) == "other"
+    assert typed("[Feature][Refactor] DSv4 DSpark", gemma4) == "feat"
 
 
 def test_a_pr_changing_documentation_alone_is_a_docs_change_whatever_its_verb() -> None:

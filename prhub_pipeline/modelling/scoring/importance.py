@@ -29,7 +29,7 @@ from prhub_pipeline.modelling.scoring.requirements import runtime_repins
 from prhub_pipeline.modelling.scoring.user_settings import dropped_settings
 from prhub_pipeline.modelling.tagging.tags import areas_of
 from prhub_pipeline.modelling.text.pr_summaries import prose
-from prhub_pipeline.modelling.text.pr_titles import change_kind, parse_title
+from prhub_pipeline.modelling.text.pr_titles import change_kind, parse_title, tag_type
 from prhub_pipeline.paths import CI_FILES, DOCKERFILES, LOCK_FILES, matches_any
 from prhub_pipeline.records import (
     FixImpact,
@@ -599,9 +599,18 @@ def pr_type(pr: PullRequest, shape: ChangeShape) -> PrType:
     said = change_kind(pr.title, pr.body).type
     if said == "other" and shape.support_only:
         return "test" if shape.tests_only else "chore"
-    if said == "other" and _new_work(shape):
+    if said == "other" and _new_work(shape) and _may_be_a_feature(pr.title):
         return "feat"
     return said
+
+
+def _may_be_a_feature(title: str) -> bool:
+    """Whether a title's tags name no type, or a feature among the types that, disagreeing,
+    left it untyped: new code of a fix and a refactor is no feature (vllm-ascend #10102
+    "[BugFix][Refactor] Reduce Mooncake KV cache register regions for sparse C8", +289/-38);
+    #11431 "[Feature][Refactor] DSv4 DSpark" is one."""
+    said = {tag_type(tag) for tag in parse_title(title).prefix_tags} - {None}
+    return not said or "feat" in said
 
 
 def _new_work(shape: ChangeShape) -> bool:
