@@ -2924,6 +2924,9 @@ def test_an_untyped_pr_that_adds_much_new_code_is_a_feature() -> None:
     small_code = ("src/a.py", 20, 2)
     assert typed("[v1] more cases", [small_code, ("tests/test_a.py", 300, 0)]) == "other"
     assert typed("[v1] gemma4 guide", [small_code, ("docs/gemma4.md", 300, 0)]) == "other"
+    # Nor are CI workflows and image builds (vllm-ascend #1623: a workflow and its script).
+    workflow = [(".github/workflows/pr_body.yaml", 63, 0), ("tools/pr_body.sh", 52, 0)]
+    assert typed("Record vLLM commit in PR description", workflow) == "other"
     # Tags whose types disagree said no feature, unless one of them is (vllm-ascend #10102,
     # #11431).
     assert typed("[BugFix][Refactor] Reduce KV cache regions", gemma4) == "other"

@@ -491,7 +491,9 @@ class ChangeShape:
     taken_out_lines: int = 0
     taken_out_core_lines: int = 0
     tests_only: bool = False  # only tests changed (docs beside them)
-    # Lines added to and deleted from code outside tests (CI and image files included).
+    # Lines added to and deleted from the code itself: not tests, CI or image builds, whose new
+    # files are no feature (vllm-ascend #1623 "Record vLLM commit in PR description" added a
+    # 63-line workflow beside its 52-line script).
     code_added: int = 0
     code_deleted: int = 0
     # The files of code, tests and docs a mechanical sweep rewrote (`mechanical.sweep_files`);
@@ -515,8 +517,8 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
     if not pr.files:
         return ChangeShape(pr.additions + pr.deletions, 0, 0, 0, docs_only=False)
     total = doc = test = data = core = removed = core_deleted = 0
-    added = {"test": 0, "code": 0}
-    deleted = {"test": 0, "code": 0}
+    added = {"test": 0, "code": 0, "own": 0}
+    deleted = {"test": 0, "code": 0, "own": 0}
     kinds = [file_kind(change.path, config) for change in pr.files]
     for change, kind in zip(pr.files, kinds, strict=True):
         total += change.lines
@@ -529,6 +531,9 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
         part = "test" if kind == "test" else "code"
         added[part] += change.additions or 0
         deleted[part] += change.deletions or 0
+        if kind is None:
+            added["own"] += change.additions or 0
+            deleted["own"] += change.deletions or 0
         if kind == "test":
             test += change.lines
             continue
@@ -559,8 +564,8 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
         taken_out,
         core_deleted if code_taken_out else 0,
         tests_only,
-        added["code"],
-        deleted["code"],
+        added["own"],
+        deleted["own"],
         swept,
     )
 
