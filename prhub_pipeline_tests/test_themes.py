@@ -451,6 +451,7 @@ def test_a_manifest_whose_requirements_did_not_change_is_no_dependency_work() ->
         ("[v1] add LoRA/Freeze support and merge workflow", ["src/a.py"], CI, False),
         ("[Doc] Add issue-workflow-guidelines.md", ["docs/a.md"], CI, False),
         ("feat: update docker build workflow to 8.3.RC1", ["docker/Dockerfile"], CI, True),
+        ("add building workflow for TE/Jax", ["qa/test.sh", "setup.py"], CI, True),  # TE #53
         ("Skip GPU CI workflows for draft PRs", ["scripts/a.py"], CI, True),
         ("fix the workflow file of the deploy job", [], CI, True),
         ("Fix the deploy workflow", [".github/workflows/deploy.yml"], CI, True),

@@ -185,7 +185,9 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
         # its path anyway.
         title=[
             r"\bci\b",
-            r"\b(?:cd|github|actions?|build|release|nightly|e2e|tests?|lint)[\s/_-]+workflows?\b",
+            # "building workflow": TransformerEngine #53 "add building workflow for TE/Jax"
+            r"\b(?:cd|github|actions?|build(?:ing)?|release|nightly|e2e|tests?|lint)[\s/_-]+"
+            r"workflows?\b",
             r"\bworkflows?[\s_-]+(?:files?|ya?ml)\b",
             r"pre-commit",
             r"nightly",
