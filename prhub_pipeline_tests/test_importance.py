@@ -1426,6 +1426,19 @@ def test_a_cut_summary_does_not_end_on_a_clause_barely_begun() -> None:
     )
 
 
+def test_a_cut_summary_keeps_a_value_after_its_label() -> None:
+    """vllm-ascend #1879's summary ended "... runner…": the runners named after the colon were
+    no clause barely begun, but what the label is for. A word or two still is."""
+    e2e = (
+        "Add e2e test for 310p: trigger conditions: tag, labels (ready-for-test,"
+        " e2e-310p-test), schedule image: quay.io/ascend/cann:8.1.rc1-310p-ubuntu22.04-py3.10"
+        " runner: linux-aarch64-310p-1, linux-aarch64-310p-4 and the nightly 310p runners."
+    )
+    assert shorten(e2e, 210).endswith(" runner: linux-aarch64-310p-1, linux-aarch64-310p-4…")
+    words = e2e.replace("linux-aarch64-310p-1, linux-aarch64-310p-4", "two cards")
+    assert shorten(words, 180).endswith("ubuntu22.04-py3.10 runner…")
+
+
 def test_a_summary_is_what_the_author_wrote_beyond_the_title() -> None:
     # verl #4775: the section opens with the title again; the sentence after it says more.
     body = (

@@ -456,8 +456,10 @@ _DANGLING_WORD = re.compile(
 
 # A clause of a word or two after a colon, semicolon or dash says nothing yet: the line ends
 # better before it ("... full state restoration — including…", verl #2292; "... under ACL graph
-# mode — using…", vllm-ascend #10586).
-_CLAUSE_BARELY_BEGUN = re.compile(r"(?:[:;]|\s[—–-])\s+(?:\S+\s+)?\S+$")
+# mode — using…", vllm-ascend #10586). Words, not values: a name, path or image after a label's
+# colon is what the label is for (vllm-ascend #1879 "... runner: linux-aarch64-310p-1,
+# linux-aarch64-310p-4…" was cut to "... runner…").
+_CLAUSE_BARELY_BEGUN = re.compile(r"(?:[:;]|\s[—–-])\s+(?:\S{1,15}\s+)?\S{1,15}$")
 
 
 def _cut(line: str, room: int) -> str:
