@@ -444,6 +444,7 @@ def test_a_manifest_whose_requirements_did_not_change_is_no_dependency_work() ->
         # "cann't" is a typo of "can't" (LLaMA-Factory #3987, a WebUI fix), not Ascend's CANN.
         ("Fix cann't interrupt training in webui", ["src/webui/runner.py"], "NPU/Ascend", False),
         ("[docker] upgrade NPU images to CANN 9.1", [], "NPU/Ascend", True),
+        ("Follow CANN's new default for the graph cache size", [], "NPU/Ascend", True),
         # A training workflow or a process is no CI workflow (LLaMA-Factory #10303 changed
         # src/llamafactory/train/mca/workflow.py, vllm-ascend #8968 added a guide to its issues'
         # workflow); CI's own workflows still are, by name or by their files.

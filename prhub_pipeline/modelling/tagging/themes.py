@@ -41,11 +41,12 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ThemeRule(
         name="NPU/Ascend",
         # HCCL is Ascend's collective library (verl #4885 "add Hccl ckpt engine backend").
-        # "cann't" is a typo of "can't" (LLaMA-Factory #3987 fixed a WebUI hang).
+        # "cann't" is a typo of "can't" (LLaMA-Factory #3987 fixed a WebUI hang); "CANN's" is
+        # still CANN.
         title=[
             r"\bnpus?\b",
             r"ascend",
-            r"\bcann\b(?!['’])",
+            r"\bcann\b(?!['’]t\b)",
             r"torch[_-]npu",
             r"mindspeed",
             r"\bhccl\b",
