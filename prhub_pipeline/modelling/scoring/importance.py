@@ -23,7 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from prhub_pipeline.config import ScoringConfig
-from prhub_pipeline.modelling.scoring.mechanical import names_mechanical_rewrite, sweep_files
+from prhub_pipeline.modelling.scoring.mechanical import is_sweep, names_mechanical_rewrite
 from prhub_pipeline.modelling.scoring.relands import relanding
 from prhub_pipeline.modelling.scoring.requirements import runtime_repins
 from prhub_pipeline.modelling.scoring.user_settings import dropped_settings
@@ -496,9 +496,8 @@ class ChangeShape:
     # 63-line workflow beside its 52-line script).
     code_added: int = 0
     code_deleted: int = 0
-    # The files of code, tests and docs a mechanical sweep rewrote (`mechanical.sweep_files`);
-    # 0 for any other PR.
-    swept_files: int = 0
+    # A mechanical sweep: its title names one and its edits have a sweep's shape (`mechanical`).
+    sweep: bool = False
 
     @property
     def code_lines(self) -> int:
@@ -549,9 +548,7 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
     taken_out = deleted["code"] - removed if code_taken_out else 0
     if _takes_out(added["test"], deleted["test"]):
         taken_out += deleted["test"]
-    swept = 0
-    if names_mechanical_rewrite(pr.title):
-        swept = sweep_files(pr.files, kinds)
+    sweep = names_mechanical_rewrite(pr.title) and is_sweep(pr.files, kinds)
     return ChangeShape(
         total,
         doc,
@@ -566,7 +563,7 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
         tests_only,
         added["own"],
         deleted["own"],
-        swept,
+        sweep,
     )
 
 
@@ -669,7 +666,7 @@ def score_parts(
         - light_lines
         + DOC_LINE_WEIGHT * (shape.doc_lines + shape.data_lines + light_lines)
     )
-    full_lines = SWEEP_SIZE_LINES if shape.swept_files else SIZE_FULL_LINES
+    full_lines = SWEEP_SIZE_LINES if shape.sweep else SIZE_FULL_LINES
     parts["size"] = SIZE_WEIGHT * math.log10(1 + min(effective_lines, full_lines))
     if shape.core_lines:
         # The share says where the change is; the damping how much of the core it changes.

@@ -6,7 +6,7 @@ its length says how many files the tool touched, not how much the change matters
 on its size. `importance.score_parts` lets the size of a sweep count for little.
 
 A PR is a sweep when its title says so in every clause and its edits have a sweep's shape
-(`sweep_files`). A title that also does something else (slime #1520 "Add response.aclose()
+(`is_sweep`). A title that also does something else (slime #1520 "Add response.aclose()
 and fix lint", LLaMA-Factory #6814 "update license year & fix llama pro") is no sweep: which of
 its lines are the sweep's cannot be told.
 """
@@ -87,11 +87,10 @@ SWEEP_BALANCE = 1.5
 SWEEP_FILES_PER_MOVED = 5
 
 
-def sweep_files(files: Sequence[FileChange], kinds: Sequence[FileKind | None]) -> int:
-    """How many files a PR's edits rewrite as a sweep does, or 0 when they have no sweep's
-    shape: at least SWEEP_MIN_FILES edited in place, hardly any added, deleted or renamed, and
-    each edited file changed a little or all of them evenly. `kinds` are the files'
-    `importance.file_kind`s."""
+def is_sweep(files: Sequence[FileChange], kinds: Sequence[FileKind | None]) -> bool:
+    """Whether a PR's edits have a sweep's shape: at least SWEEP_MIN_FILES files edited in
+    place, hardly any added, deleted or renamed, and each edited file changed a little or all
+    of them evenly. `kinds` are the files' `importance.file_kind`s."""
     edited = [
         change
         for change, kind in zip(files, kinds, strict=True)
@@ -102,9 +101,9 @@ def sweep_files(files: Sequence[FileChange], kinds: Sequence[FileKind | None]) -
         for change, kind in zip(files, kinds, strict=True)
     )
     if len(edited) < SWEEP_MIN_FILES or moved * SWEEP_FILES_PER_MOVED > len(edited):
-        return 0
+        return False
     thin = statistics.median(change.lines for change in edited) <= SWEEP_FILE_LINES
     added = sum(change.additions or 0 for change in edited)
     deleted = sum(change.deletions or 0 for change in edited)
     even = max(added, deleted) <= SWEEP_BALANCE * min(added, deleted)
-    return len(edited) if thin or even else 0
+    return thin or even
