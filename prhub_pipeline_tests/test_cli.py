@@ -200,6 +200,23 @@ def test_run_query_refuses_an_empty_query(tmp_path: Path) -> None:
         run_query(tmp_path / "prhub.duckdb", "-- comment only")
 
 
+def test_an_error_found_while_running_a_query_names_the_querys_own_line(
+    tmp_path: Path,
+) -> None:
+    """`prhub sql "SELECT * FROM weekly_module_trends WHERE week_start = 'last week'"` said
+    `LINE 3:` of a one-line query: the cast to text wraps the query in DuckDB's own lines."""
+    database = empty_warehouse(tmp_path / "prhub.duckdb")
+    query = "SELECT x\nFROM (VALUES ('7'), ('seven')) AS t(x)\nWHERE CAST(x AS INTEGER) > 0"
+    with pytest.raises(WarehouseError) as failure:
+        run_query(database, query)
+    message = str(failure.value)
+    assert message.startswith("query failed: Conversion Error: Could not convert string 'seven'")
+    assert message.splitlines()[-2:] == [
+        "LINE 3: WHERE CAST(x AS INTEGER) > 0",
+        "              ^^^^^^^^^^^^^^^^^^",
+    ]
+
+
 @pytest.mark.parametrize(
     "query",
     [

@@ -46,7 +46,15 @@ def run_query(database: Path, query: str) -> tuple[list[str], list[tuple[str | N
                 return [], []
             # By position: a query may name two columns alike (`SELECT 1 AS a, 2 AS a`).
             as_text = ", ".join(f"CAST(#{i} AS VARCHAR)" for i in range(1, len(result.columns) + 1))
-            return list(result.columns), result.project(as_text).fetchall()
+            try:
+                return list(result.columns), result.project(as_text).fetchall()
+            except duckdb.Error:
+                # The cast runs the query inside two lines of DuckDB's own, so an error found
+                # while running it named a line two below the user's ("LINE 3:" of a one-line
+                # query). Run as written, it fails again naming the query's own line; should
+                # it not, the first error stands.
+                con.execute(query)
+                raise
         except duckdb.Error as exc:
             raise WarehouseError(f"query failed: {exc}") from None
 
