@@ -15,9 +15,11 @@ from prhub_pipeline.cli import main
 from prhub_pipeline.modelling.tagging import evaluation
 from prhub_pipeline.modelling.tagging.pr_records import write_pr_records
 from prhub_pipeline.warehouse import WarehouseError
+from prhub_pipeline.warehouse.connection import latest_migration
 from prhub_pipeline.warehouse.query import check_query, run_query
 from prhub_pipeline_tests.conftest import empty_warehouse, write_config
 from prhub_pipeline_tests.module_fixtures import synthetic_history
+from prhub_pipeline_tests.test_warehouse import warehouse_at_schema
 
 
 @pytest.mark.parametrize(
@@ -215,6 +217,34 @@ def test_an_error_found_while_running_a_query_names_the_querys_own_line(
         "LINE 3: WHERE CAST(x AS INTEGER) > 0",
         "              ^^^^^^^^^^^^^^^^^^",
     ]
+
+
+@pytest.mark.parametrize(
+    "query", ["SELECT * FROM pr_reverts", "SELECT week_start, stage FROM week_stages"]
+)
+def test_a_table_missing_from_a_warehouse_an_earlier_prhub_wrote_says_so(
+    tmp_path: Path, query: str
+) -> None:
+    """A warehouse at schema version 10 (vllm-ascend and slime, written before `pr_reverts`)
+    answered `SELECT * FROM pr_reverts` with `Did you mean "pr_scores"?` alone: nothing said
+    that the table README describes comes with the next materialize."""
+    database = tmp_path / "prhub.duckdb"
+    warehouse_at_schema(database, 10)
+    with pytest.raises(WarehouseError) as failure:
+        run_query(database, query)
+    assert str(failure.value).splitlines()[-1] == (
+        f"{database} was written by an earlier prhub (schema version 10; this one's is"
+        f" {latest_migration()}): the tables, columns and SQL models added since are there once"
+        " `prhub materialize` has run on it"
+    )
+
+
+def test_a_misspelt_table_of_a_current_warehouse_is_only_duckdbs_error(tmp_path: Path) -> None:
+    database = empty_warehouse(tmp_path / "prhub.duckdb")
+    with pytest.raises(WarehouseError) as failure:
+        run_query(database, "SELECT * FROM pr_revert")
+    assert "earlier prhub" not in str(failure.value)
+    assert 'Did you mean "pr_reverts"' in str(failure.value)
 
 
 @pytest.mark.parametrize(

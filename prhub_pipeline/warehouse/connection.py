@@ -248,7 +248,7 @@ def _open(
             raise WarehouseError(f"cannot open warehouse {path}: {exc}") from exc
 
 
-def _latest_migration() -> int:
+def latest_migration() -> int:
     return max((version for version, _, _ in _migration_files()), default=0)
 
 
@@ -257,7 +257,7 @@ def _check_file(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     wrongly. (A file cut short opens, and fails when a query reaches its missing blocks: that
     error is turned into "damaged" where it is raised. Its size says nothing sooner: a
     connection of this process shares DuckDB's instance, whose blocks may not be written yet.)"""
-    version, latest = schema_version(con), _latest_migration()
+    version, latest = schema_version(con), latest_migration()
     if version > latest:
         raise WarehouseError(
             f"{path} has schema version {version}; this prhub knows up to {latest}: upgrade prhub"

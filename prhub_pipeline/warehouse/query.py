@@ -10,7 +10,12 @@ from pathlib import Path
 import duckdb
 
 from prhub_pipeline.records import printable
-from prhub_pipeline.warehouse.connection import WarehouseError, connect
+from prhub_pipeline.warehouse.connection import (
+    WarehouseError,
+    connect,
+    latest_migration,
+    schema_version,
+)
 
 MAX_CELL = 80
 
@@ -56,7 +61,26 @@ def run_query(database: Path, query: str) -> tuple[list[str], list[tuple[str | N
                 con.execute(query)
                 raise
         except duckdb.Error as exc:
-            raise WarehouseError(f"query failed: {exc}") from None
+            note = _older_schema(con, database, exc)
+            raise WarehouseError(f"query failed: {exc}{note}") from None
+
+
+def _older_schema(con: duckdb.DuckDBPyConnection, database: Path, exc: duckdb.Error) -> str:
+    """What to add to an error naming no such table or column when an earlier prhub wrote the
+    warehouse: a read-only query migrates nothing, so a table or model column README describes
+    (`pr_reverts`, `pr_facts.reverts`) is missing until a run writes the file, and DuckDB's
+    "did you mean" pointed elsewhere (a warehouse of vllm-ascend and slime at schema version 10:
+    `pr_reverts` ... Did you mean "pr_scores"?)."""
+    if not isinstance(exc, duckdb.CatalogException | duckdb.BinderException):
+        return ""
+    version, latest = schema_version(con), latest_migration()
+    if version >= latest:
+        return ""
+    return (
+        f"\n{database} was written by an earlier prhub (schema version {version}; this one's is"
+        f" {latest}): the tables, columns and SQL models added since are there once"
+        " `prhub materialize` has run on it"
+    )
 
 
 def _char_width(char: str) -> int:
