@@ -360,3 +360,23 @@ def test_a_users_own_schema_with_a_models_name_is_left_alone(tmp_path: Path) -> 
         assert con.execute("SELECT name FROM sql_models").fetchall() == [("pr_facts",)]
         assert drop_stale_models(con, []) == ["pr_facts"]
         assert con.execute("SELECT x FROM scratch.pr_facts").fetchall() == [(2,)]
+
+
+def test_a_models_description_is_its_relations_comment(tmp_path: Path) -> None:
+    """A model's description was shown in the Dagster UI alone: a SQL user listing the
+    warehouse's relations found every model without a word of what its rows are."""
+    write(tmp_path, "pr_totals", "-- materialized: table\n-- description: the PRs' count, 'all'\n"
+          "SELECT count(*) AS n FROM {{ source('prs') }}")  # fmt: skip
+    write(tmp_path, "pr_numbers", "SELECT number FROM {{ source('prs') }}")
+    con = migrated()
+    for model in load_models(tmp_path, SOURCES):
+        materialize(con, model)
+    for model in load_models(DBT_LIKE_SQL, TABLE_PRODUCERS):
+        materialize(con, model)
+    comments = dict(
+        con.execute("SELECT table_name, table_comment FROM information_schema.tables").fetchall()
+    )
+    assert comments["pr_totals"] == "the PRs' count, 'all'"
+    assert comments["pr_numbers"] is None  # no description, no comment
+    for model in load_models(DBT_LIKE_SQL, TABLE_PRODUCERS):
+        assert model.description and comments[model.name] == model.description

@@ -178,6 +178,12 @@ def materialize(con: duckdb.DuckDBPyConnection, model: SqlModel) -> int:
                 dropped = "VIEW" if existing[0] == "VIEW" else "TABLE"
                 con.execute(f"DROP {dropped} {model.name}")
             con.execute(f"CREATE {kind} {model.name} AS {body}")
+            # The header's description, where a SQL user finds it (`SELECT table_name,
+            # table_comment FROM information_schema.tables`): it was the UI's alone. DuckDB
+            # binds no parameter in COMMENT ON, so the text is a quoted literal.
+            if model.description:
+                quoted = "'" + model.description.replace("'", "''") + "'"
+                con.execute(f"COMMENT ON {kind} {model.name} IS {quoted}")
             con.execute(
                 "INSERT OR REPLACE INTO sql_models VALUES (?, ?, now())",
                 [model.name, model.materialized],
