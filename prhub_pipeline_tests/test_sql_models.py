@@ -1,13 +1,24 @@
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from typing import get_args
 
 import duckdb
 import pytest
 
 from prhub_pipeline.defs.sql_assets import TABLE_PRODUCERS
-from prhub_pipeline.records import ModuleLabel, PullRequest, RiskFlag, ThemeTag
+from prhub_pipeline.modelling.scoring.risks import SEVERITY
+from prhub_pipeline.records import (
+    FixImpact,
+    ModuleLabel,
+    PrType,
+    PullRequest,
+    RiskFlag,
+    RiskKind,
+    ThemeTag,
+)
 from prhub_pipeline.warehouse import connect, migrate, replace_partition
 from prhub_pipeline.warehouse.modules import module_tables
 from prhub_pipeline.warehouse.prs import pr_tables
@@ -380,3 +391,28 @@ def test_a_models_description_is_its_relations_comment(tmp_path: Path) -> None:
     assert comments["pr_numbers"] is None  # no description, no comment
     for model in load_models(DBT_LIKE_SQL, TABLE_PRODUCERS):
         assert model.description and comments[model.name] == model.description
+
+
+def test_readme_names_every_value_a_coded_column_holds() -> None:
+    """`pr_risks.risk`, `pr_scores.pr_type` and `pr_scores.fix_impacts` hold codes
+    (`core_without_tests`, `feat`, `wrong_result`) that README's Tables section never named: a
+    SQL user had to list them with a query first and guess what `known_gap` flags."""
+    readme = (DBT_LIKE_SQL.parent / "README.md").read_text(encoding="utf-8")
+    tables = readme.split("\n## Tables\n", 1)[1].split("\n## ", 1)[0]
+    rows = {
+        line.split("|")[1].strip(): line for line in tables.splitlines() if line.startswith("| `")
+    }
+    for column, values in (
+        ("`pr_risks`", get_args(RiskKind)),
+        ("`pr_scores`", get_args(PrType) + get_args(FixImpact)),
+    ):
+        missing = [value for value in values if f"`{value}`" not in rows[column]]
+        assert missing == [], f"{column}'s row names none of {missing}"
+    # Listed most serious first, as the severity follows the kind.
+    risks = rows["`pr_risks`"]
+    assert sorted(get_args(RiskKind), key=lambda kind: risks.index(f"`{kind}`")) == list(
+        get_args(RiskKind)
+    )
+    for kind, severity in SEVERITY.items():
+        told = re.search(r": (high|medium|low)\b", risks[risks.index(f"`{kind}`") :])
+        assert told and told.group(1) == severity, kind
