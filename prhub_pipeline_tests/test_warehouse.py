@@ -79,6 +79,46 @@ def warehouse_at_schema(path: Path, last: int) -> None:
                 con.execute("INSERT INTO schema_migrations VALUES (?, ?, now())", [version, name])
 
 
+def test_every_table_and_the_columns_a_name_does_not_explain_say_what_they_hold(
+    tmp_path: Path,
+) -> None:
+    """A SQL user listing the warehouse found no word of what a table holds, which zone
+    `week_start` is cut in, or that `created_at` is NULL for every PR the git source read; a
+    warehouse an earlier prhub wrote gets the comments when it is next opened for writing."""
+    path = tmp_path / "w.duckdb"
+    warehouse_at_schema(path, 13)
+    with connect(path) as con:
+        tables = dict(
+            con.execute(
+                "SELECT table_name, table_comment FROM information_schema.tables"
+            ).fetchall()
+        )
+        columns = {
+            f"{table}.{column}": comment
+            for table, column, comment in con.execute(
+                "SELECT table_name, column_name, comment FROM duckdb_columns()"
+            ).fetchall()
+        }
+    assert [name for name, comment in sorted(tables.items()) if not comment] == []
+    for column in (
+        "prs.week_start",
+        "prs.merged_at",
+        "prs.created_at",
+        "prs.author",
+        "prs.author_key",
+        "prs.merged_by",
+        "prs.base_branch",
+        "pr_files.additions",
+        "pr_modules.origin",
+        "pr_scores.pr_type",
+        "pr_risks.risk",
+        "weekly_counts.kind",
+    ):
+        assert columns[column], column
+    assert "configured timezone" in columns["prs.week_start"]
+    assert "NULL with the git source" in columns["prs.created_at"]
+
+
 def test_weeks_reported_before_the_stage_rows_were_recorded_count_as_read(
     tmp_path: Path,
 ) -> None:
