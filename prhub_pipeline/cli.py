@@ -111,7 +111,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     ui.add_argument("--port", type=_port_argument, default=3000, help="default: 3000")
 
-    sql = with_config(commands.add_parser("sql", help="run SQL on a read-only connection"))
+    sql = with_config(
+        commands.add_parser(
+            "sql",
+            help="run SQL on a read-only connection",
+            # Where a user with no README at hand finds the tables and models and their meaning.
+            epilog="The warehouse's tables and SQL models, each with what it holds: SELECT"
+            " table_name, table_comment FROM information_schema.tables; a table's columns:"
+            " SELECT column_name, data_type, comment FROM duckdb_columns() WHERE table_name ="
+            " 'prs'",
+        )
+    )
     sql.add_argument("query", type=_query_argument, help="the SQL to run")
 
     report = with_config(commands.add_parser("report", help="print or write a stored report"))

@@ -326,6 +326,19 @@ def test_ui_help_gives_the_defaults_of_host_and_port(capsys: pytest.CaptureFixtu
     assert "--port PORT default: 3000" in usage
 
 
+def test_sql_help_says_how_to_list_the_tables_and_what_they_hold(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`prhub sql --help` said "the SQL to run" and no more: a user without README at hand had
+    no way to learn the names of the tables and models, nor where their descriptions are."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["sql", "--help"])
+    assert exit_info.value.code == 0
+    usage = " ".join(capsys.readouterr().out.split())
+    assert "SELECT table_name, table_comment FROM information_schema.tables" in usage
+    assert "SELECT column_name, data_type, comment FROM duckdb_columns()" in usage
+
+
 @pytest.mark.usefixtures("config", "no_dagster")
 def test_ui_refuses_a_dagster_home_that_is_a_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
