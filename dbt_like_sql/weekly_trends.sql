@@ -1,5 +1,5 @@
 -- materialized: view
--- description: PRs per module and per theme in each week (prs), with the previous week's count (previous_prs) and the change (NULL where the previous week has no report, as the report takes it: the first week, a gap, a week ingested but not reported; a drop to zero shows as a row too, in a week without PRs as well). Modules and themes are counted as stored: type-like tags (verl's misc) have rows here, though the report's table leaves them out, and so do the themes the report does not count (the repository's subject, vllm-ascend's NPU/Ascend; a theme one of its own modules stands for, vllm-ascend's CI/infrastructure beside ci); previous_prs counts the previous week's labels, not what its report counted (weekly_counts). A PR with several modules (themes) counts once under each, so a sum of prs over names counts it as often.
+-- description: PRs per module and per theme in each week (prs), with the previous week's count (previous_prs) and the change (NULL where the previous week has no report, as the report takes it: the first week, a gap, a week ingested but not reported). Every stored week from a name's first PR on is a row, zeros in a quiet week, so an average over rows is one per week. Modules and themes are counted as stored: type-like tags (verl's misc) have rows here, though the report's table leaves them out, and so do the themes the report does not count (the repository's subject, vllm-ascend's NPU/Ascend; a theme one of its own modules stands for, vllm-ascend's CI/infrastructure beside ci); previous_prs counts the previous week's labels, not what its report counted (weekly_counts). A PR with several modules (themes) counts once under each, so a sum of prs over names counts it as often.
 WITH labels AS (
     SELECT repo, week_start, 'module' AS kind, module AS name, number FROM {{ source('pr_modules') }}
     UNION ALL
@@ -10,11 +10,14 @@ counts AS (
     FROM labels
     GROUP BY repo, week_start, kind, name
 ),
+-- Every stored week from a name's first on is a row, a quiet one too (zeros), as the other
+-- weekly models list every week: with a row only where it or the week before had PRs, an
+-- average over rows skipped the quiet weeks (verl's ckpt in 2026: 1.5 PRs a week over its 14
+-- rows, 1.1 over the 19 weeks).
 grid AS (
-    SELECT repo, week_start, kind, name FROM counts
-    UNION
-    SELECT repo, week_start + INTERVAL 7 DAY, kind, name FROM counts
-    WHERE (repo, week_start + INTERVAL 7 DAY) IN (SELECT repo, week_start FROM {{ ref('stored_weeks') }})
+    SELECT n.repo, s.week_start, n.kind, n.name
+    FROM (SELECT repo, kind, name, min(week_start) AS first_week FROM counts GROUP BY ALL) n
+    JOIN {{ ref('stored_weeks') }} s ON s.repo = n.repo AND s.week_start >= n.first_week
 )
 SELECT g.repo, CAST(g.week_start AS DATE) AS week_start, g.kind, g.name,
        coalesce(c.prs, 0) AS prs,

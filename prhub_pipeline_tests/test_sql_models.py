@@ -416,3 +416,47 @@ def test_readme_names_every_value_a_coded_column_holds() -> None:
     for kind, severity in SEVERITY.items():
         told = re.search(r": (high|medium|low)\b", risks[risks.index(f"`{kind}`") :])
         assert told and told.group(1) == severity, kind
+
+
+def test_the_trends_have_a_row_for_every_week_from_a_names_first(tmp_path: Path) -> None:
+    """weekly_trends had a row where a module had PRs and in the week after, none in the quiet
+    weeks after that: verl's ckpt in 2026 averaged 1.5 PRs a week over its 14 rows, where the
+    19 stored weeks hold 21 of its PRs (1.1)."""
+    repo = "acme/widgets"
+    weeks = [date(2026, 5, 4) + timedelta(weeks=n) for n in range(5)]
+    with connect(tmp_path / "w.duckdb") as con:
+        for offset, (week, modules) in enumerate(
+            zip(weeks, (["core"], [], [], ["core", "docs"], []), strict=True)
+        ):
+            merged = datetime.combine(week, datetime.min.time(), UTC) + timedelta(days=1)
+            prs = [
+                PullRequest(repo=repo, number=10 * offset + n, title="t", merged_at=merged)
+                for n in (1, 2)
+            ]
+            labels = [
+                ModuleLabel(
+                    repo=repo, number=10 * offset + 1, module=m, origin="title", confidence=1.0
+                )
+                for m in modules
+            ]
+            replace_partition(
+                con, repo, week, [*pr_tables(week, prs), *module_tables(week, labels, [], [])]
+            )
+        materialize_shipped_models(con)
+        rows = con.execute(
+            "SELECT week_start, module, prs, previous_prs FROM weekly_module_trends"
+        ).fetchall()
+        average = con.execute(
+            "SELECT avg(prs) FROM weekly_module_trends WHERE module = 'core'"
+        ).fetchone()
+    # No week has a report, so the week before each is unknown.
+    assert rows == [
+        (weeks[0], "core", 1, None),
+        (weeks[1], "core", 0, None),
+        (weeks[2], "core", 0, None),
+        (weeks[3], "core", 1, None),
+        (weeks[3], "docs", 1, None),
+        (weeks[4], "core", 0, None),
+        (weeks[4], "docs", 0, None),
+    ]
+    assert average == (2 / 5,)
