@@ -116,13 +116,16 @@ def _parser() -> argparse.ArgumentParser:
             "sql",
             help="run SQL on a read-only connection",
             # Where a user with no README at hand finds the tables and models and their meaning.
-            epilog="The warehouse's tables and SQL models, each with what it holds: SELECT"
-            " table_name, table_comment FROM information_schema.tables; a table's columns:"
-            " SELECT column_name, data_type, comment FROM duckdb_columns() WHERE table_name ="
-            " 'prs'",
+            epilog="The warehouse's tables and SQL models, each with what it holds (--whole"
+            " shows it all): SELECT table_name, table_comment FROM information_schema.tables; a"
+            " table's columns: SELECT column_name, data_type, comment FROM duckdb_columns()"
+            " WHERE table_name = 'prs'",
         )
     )
     sql.add_argument("query", type=_query_argument, help="the SQL to run")
+    sql.add_argument(
+        "--whole", action="store_true", help="print every cell whole (default: cut at 80 columns)"
+    )
 
     report = with_config(commands.add_parser("report", help="print or write a stored report"))
     report.add_argument("--repo", help="OWNER/NAME (default: the only configured repository)")
@@ -317,7 +320,7 @@ def _sql(args: argparse.Namespace, settings: Settings) -> int:
     from prhub_pipeline.warehouse.query import format_table, run_query
 
     columns, rows = run_query(settings.database, args.query)
-    print(format_table(columns, rows))
+    print(format_table(columns, rows, whole=args.whole))
     return 0
 
 

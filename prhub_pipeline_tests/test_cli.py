@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from prhub_pipeline.cli import main
+from prhub_pipeline.config import load_settings
 from prhub_pipeline.modelling.tagging import evaluation
 from prhub_pipeline.modelling.tagging.pr_records import write_pr_records
 from prhub_pipeline.warehouse import WarehouseError
@@ -337,6 +338,20 @@ def test_sql_help_says_how_to_list_the_tables_and_what_they_hold(
     usage = " ".join(capsys.readouterr().out.split())
     assert "SELECT table_name, table_comment FROM information_schema.tables" in usage
     assert "SELECT column_name, data_type, comment FROM duckdb_columns()" in usage
+
+
+def test_sql_whole_prints_a_long_cell_whole(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A model's description, its relation's comment, runs to hundreds of characters (pr_facts'
+    136, weekly_trends' about 900), and `prhub sql` cut every cell at 80 columns: no query
+    could show it whole."""
+    empty_warehouse(load_settings(config).database)
+    query = "SELECT 'x' AS name, repeat('ab', 60) AS comment"
+    assert main(["sql", query]) == 0
+    assert capsys.readouterr().out.splitlines()[2] == "x    | " + "ab" * 39 + "a…"
+    assert main(["sql", "--whole", query]) == 0
+    assert capsys.readouterr().out.splitlines()[2] == "x    | " + "ab" * 60
 
 
 @pytest.mark.usefixtures("config", "no_dagster")

@@ -95,13 +95,13 @@ def display_width(text: str) -> int:
     return sum(_char_width(char) for char in text)
 
 
-def _cell(value: str | None) -> str:
+def _cell(value: str | None, whole: bool) -> str:
     if value is None:
         return "NULL"  # not the empty string, which shows as nothing
     # Stored text may predate the records' cleaning, and paths keep what git allows: a cell
     # shows no control character, which a terminal would obey (`ESC]52;` sets its clipboard).
     text = printable(re.sub(r"[\t\n\r]", " ", value))
-    if display_width(text) <= MAX_CELL:
+    if whole or display_width(text) <= MAX_CELL:
         return text
     kept, width = [], 0
     for char in text:
@@ -112,10 +112,14 @@ def _cell(value: str | None) -> str:
     return "".join(kept) + "…"
 
 
-def format_table(columns: list[str], rows: Sequence[tuple[str | None, ...]]) -> str:
+def format_table(
+    columns: list[str], rows: Sequence[tuple[str | None, ...]], *, whole: bool = False
+) -> str:
+    """The rows as a table, a cell cut at MAX_CELL columns unless `whole` (`prhub sql
+    --whole`): a model's description, its relation's comment, runs to hundreds of characters."""
     if not columns:
         return "(no result)"
-    cells = [[_cell(value) for value in row] for row in rows]
+    cells = [[_cell(value, whole) for value in row] for row in rows]
     widths = [
         max([display_width(column), *(display_width(row[i]) for row in cells)])
         for i, column in enumerate(columns)
