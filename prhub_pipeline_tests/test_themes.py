@@ -17,6 +17,7 @@ from prhub_pipeline.modelling.tagging.themes import (
 from prhub_pipeline.records import (
     ConfigFileDiff,
     FileChange,
+    FileStatus,
     ModuleLabel,
     ModuleOrigin,
     PullRequest,
@@ -285,7 +286,15 @@ def test_a_sweeping_change_is_no_npu_or_distillation_work_for_one_file_of_many()
             *(f"examples/grpo/run_{i}.sh" for i in range(8)),
         ),
     )
-    twin = make_pr(2, "[veomni] feat: demo", paths=("run_gpu.sh", "run_npu.sh", "README.md"))
+    # The demo adds its scripts: a new NPU script beside its GPU twin is NPU support.
+    twin = make_pr(2, "[veomni] feat: demo").model_copy(
+        update={
+            "files": [
+                FileChange(path=p, status="added", additions=3, deletions=0)
+                for p in ("run_gpu.sh", "run_npu.sh", "README.md")
+            ]
+        }
+    )
     distill = make_pr(3, "[trainer] fix: x", paths=("verl/trainer/distillation/losses.py",))
     found = themes_of([sweeping, twin, distill])
     assert 1 not in found
@@ -299,8 +308,10 @@ def test_a_path_share_holds_for_the_changed_lines_too() -> None:
     pin in five workflows (2 lines each of 105), is no CI work. An NPU script added beside its
     GPU twin still is NPU work, and so is a refactor of NPU kernels alone."""
 
-    def pr(number: int, title: str, files: list[tuple[str, int]]) -> PullRequest:
-        changes = [FileChange(path=p, additions=n, deletions=0) for p, n in files]
+    def pr(
+        number: int, title: str, files: list[tuple[str, int]], status: FileStatus = "modified"
+    ) -> PullRequest:
+        changes = [FileChange(path=p, status=status, additions=n, deletions=0) for p, n in files]
         return make_pr(number, title).model_copy(update={"files": changes})
 
     parallel = pr(
@@ -315,11 +326,46 @@ def test_a_path_share_holds_for_the_changed_lines_too() -> None:
         [(f".github/workflows/e2e_{i}.yml", 2) for i in range(5)]
         + [(f"verl/workers/engine/veomni/f{i}.py", 19) for i in range(5)],
     )
-    twin = pr(3, "[veomni] feat: demo", [("run_gpu.sh", 170), ("run_npu.sh", 170), ("a.md", 9)])
+    twin = pr(
+        3,
+        "[veomni] feat: demo",
+        [("run_gpu.sh", 170), ("run_npu.sh", 170), ("a.md", 9)],
+        status="added",
+    )
     kernels = pr(4, "[ops] refactor: split kernels", [("veomni/ops/_ascend/k.py", 40)])
     found = themes_of([parallel, pinned, twin, kernels])
     assert 1 not in found and 2 not in found
     assert found[3] == {"NPU/Ascend"} and found[4] == {"NPU/Ascend"}
+
+
+def test_a_file_edited_with_its_gpu_twin_is_no_npu_or_amd_work() -> None:
+    """VeOmni #772 changed a model feature in 43 files, 12 of them generated NPU modeling
+    files rewritten beside their GPU twins: no NPU work. torchtitan #2315 updated the CUDA
+    and ROCm loss baselines together: no AMD work. A file of the NPU backend's own folder, a
+    twin the PR adds, and an NPU file alone still count."""
+    models = [f"veomni/models/m{i}/generated/patched_modeling_m{i}" for i in range(3)]
+    generated = [f"{m}_{hw}.py" for m in models for hw in ("gpu", "npu")]
+    feature = make_pr(
+        1, "[model, data] feat: precompute metadata", paths=(*generated, "veomni/data/a.py")
+    )
+    baselines = make_pr(
+        2,
+        "Fix the CI loss issue",
+        paths=("tests/losses/llama3_cuda.txt", "tests/losses/llama3_rocm.txt"),
+    )
+    backends = make_pr(
+        3,
+        "[Backend] Fix copy lowering",
+        paths=("src/backend/rocm/copy.cc", "src/backend/cuda/copy.cc"),
+    )
+    added = make_pr(4, "[model] feat: add m").model_copy(
+        update={"files": [FileChange(path=p, status="added", additions=9) for p in generated[:2]]}
+    )
+    npu_only = make_pr(5, "[model] fix: rms norm", paths=(generated[1], "veomni/data/a.py"))
+    found = themes_of([feature, baselines, backends, added, npu_only])
+    assert 1 not in found and found[2] == {CI}
+    assert found[3] == {"AMD/ROCm"}
+    assert found[4] == {"NPU/Ascend"} and found[5] == {"NPU/Ascend"}
 
 
 def test_one_incidental_body_sentence_is_no_theme() -> None:

@@ -368,6 +368,25 @@ def _path_matches_rule(path: str, rule: ThemeRule) -> bool:
     return any(path_matches(path, glob) for glob in rule.paths if _rooted(glob) or not workflow)
 
 
+# A hardware backend's name as a word of a file's name (`patched_modeling_qwen3_npu.py`).
+_BACKEND_WORD = re.compile(r"(?<![a-z])(?:npu|ascend|rocm|hip)(?![a-z])", re.IGNORECASE)
+
+
+def _has_gpu_twin(path: str, changed: Collection[str], rule: ThemeRule) -> bool:
+    """Whether the PR changed the file's GPU twin too (`..._gpu.py` or `..._cuda.py` beside
+    `..._npu.py`, in the same folder), which the rule does not match: an edit carried to every
+    backend, no work on this one. VeOmni's patch generator rewrites each model's GPU and NPU
+    modeling files together, so its model changes had been NPU/Ascend work (#772 "precompute
+    multimodal forward metadata in dataloader", 12 of its 43 files `*_npu.*`). A backend's
+    folder (`backend/rocm/`) is its own code, not a twin."""
+    folder, _, name = path.rpartition("/")
+    prefix = f"{folder}/" if folder else ""
+    twins = {prefix + _BACKEND_WORD.sub(gpu, name, count=1) for gpu in ("gpu", "cuda")}
+    return any(
+        twin != path and twin in changed and not _path_matches_rule(twin, rule) for twin in twins
+    )
+
+
 # Sentence ends, paragraph breaks and list items; a hard-wrapped line continues its sentence.
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?。！？])\s+|\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
 # One incidental sentence ("add multi-modal inputs placeholder in VLM case", verl #5969) is no
@@ -390,6 +409,7 @@ def rule_matches(
     modules: Sequence[str],
     changed_lines: Mapping[str, int] | None = None,
     removed: Sequence[str] = (),
+    added: Collection[str] = (),
 ) -> bool:
     """Whether one rule matches a PR, given its tag-free title and template-free description.
 
@@ -398,10 +418,18 @@ def rule_matches(
     its 1813 lines, and was the week's first NPU change. Files the PR `removed` are no
     evidence, but count against the rule unless they match it: torchtitan #3151 removed its VLM
     experiment (16 files) and edited a line of the experiments' README, half of the files it
-    left changed, and was no Docs work."""
+    left changed, and was no Docs work. A file edited for every backend at once is no
+    evidence either (`_has_gpu_twin`), unless the PR `added` it: a new NPU script beside
+    its GPU twin is NPU support."""
     if any(_text_regex(p).search(title) for p in rule.title):
         return True
-    hits = [path for path in paths if _path_matches_rule(path, rule)] if rule.paths else []
+    changed = set(paths)
+    hits = [
+        path
+        for path in (paths if rule.paths else [])
+        if _path_matches_rule(path, rule)
+        and (path in added or not _has_gpu_twin(path, changed, rule))
+    ]
     matched = len(hits)
     whole = [*paths, *(path for path in removed if not _path_matches_rule(path, rule))]
     if matched and matched >= rule.min_path_share * len(whole):
@@ -480,6 +508,7 @@ def tag_themes(
                 pr_modules,
                 changed_lines,
                 [f.path for f in removed],
+                {f.path for f in kept if f.status == "added"},
             )
         )
     return tags
