@@ -2279,6 +2279,31 @@ def test_lock_files_weigh_like_data_in_size() -> None:
     assert sizes[0] == sizes[1] > sizes[2]
 
 
+# Modelled on VeOmni #910: a model's patch config (core code) and the GPU modeling files its
+# generator rewrote from it.
+GENERATOR_CONFIG = ("verl/models/qwen3/qwen3_gpu_patch_gen_config.py", 40, 22)
+GENERATED = [
+    ("verl/models/qwen3/generated/patched_modeling_qwen3_gpu.py", 2400, 3),
+    ("verl/models/qwen3/generated/patched_modeling_qwen3_gpu.diff", 900, 2),
+    ("verl/proto/engine_pb2.py", 300, 0),
+]
+
+
+def test_generated_code_weighs_like_data_and_is_no_core_code() -> None:
+    generated = make_pr(1, "feat: qwen3", files=[GENERATOR_CONFIG, *GENERATED])
+    plain = make_pr(2, "feat: qwen3", files=[GENERATOR_CONFIG])
+    shape = change_shape(generated, CONFIG)
+    assert (shape.data_lines, shape.code_lines, shape.core_lines) == (3605, 62, 62)
+    # The rewritten `.diff` no longer dilutes the config's share of core code.
+    assert shape.core_share == 1.0
+    parts = [score_parts(pr, [], CONFIG) for pr in (generated, plain)]
+    assert parts[0]["core"] == parts[1]["core"]
+    # Were the same lines written by hand, the PR would be larger.
+    by_hand = [(path.replace("generated/", ""), a, d) for path, a, d in GENERATED]
+    written = make_pr(3, "feat: qwen3", files=[GENERATOR_CONFIG, *by_hand])
+    assert parts[0]["size"] < score_parts(written, [], CONFIG)["size"]
+
+
 def test_breaking_marker_and_breadth_raise_the_score() -> None:
     plain = score_parts(make_pr(1, "[fsdp] feat: x"), ["fsdp"], CONFIG)
     breaking = score_parts(make_pr(1, "[BREAKING][fsdp] feat: x"), ["fsdp"], CONFIG)

@@ -315,6 +315,24 @@ def test_a_very_large_change_says_how_much_of_it_is_tests() -> None:
     assert flags[5].detail.endswith("(10200 outside documentation and data, 9000 in tests)")
 
 
+def test_generated_code_is_no_very_large_change_and_no_untested_core_code() -> None:
+    """VeOmni #910 "support Qwen3-Omni-MoE training on Ascend NPU": 6,905 of its 6,967 lines
+    were the modeling files its patch generator rewrote, and #905 "gather input_ids along
+    sequence dim for SP placeholder mask" changed 6 lines of a patch config and 20 of its
+    generated files."""
+    config = ("verl/models/omni/omni_npu_patch_gen_config.py", 40, 22)
+    generated = [
+        ("verl/models/omni/generated/patched_modeling_omni_npu.py", 4400, 5),
+        ("verl/models/omni/generated/patched_modeling_omni_npu.diff", 2500, 0),
+    ]
+    support = make_pr(1, files=[config, *generated])
+    fix = make_pr(2, files=[("verl/models/vl/vl_gpu_patch_gen_config.py", 3, 3), *generated])
+    flags = risks_of([support, fix])
+    assert "large_change" not in kinds(flags)
+    untested = [f for f in flags if f.risk == "core_without_tests"]
+    assert [(f.number, f.lines, f.paths) for f in untested] == [(1, 62, [config[0]])]
+
+
 def test_large_and_cross_cutting_changes() -> None:
     large = make_pr(1, files=[("verl/a.py", 900, 200)])
     docs = make_pr(2, files=[("docs/a.md", 5000, 0), ("assets/logo.svg", 1300, 0)])

@@ -720,6 +720,31 @@ def _fsdpturbo_pr(**extra: object) -> PullRequest:
     return pr.model_copy(update={"files": files, **extra})
 
 
+def test_an_outline_names_generated_code_beside_the_code_not_as_its_place() -> None:
+    """VeOmni #767's outline led with `qwen2_5_omni/generated/` (2 files, 6115 lines), the
+    modeling files its patch generator rewrote, over the code changed by hand."""
+    pr = make_pr(
+        767,
+        "[model] feat: update qwen2.5omni to v5",
+        files=[
+            ("verl/models/omni/generated/patched_modeling_omni_gpu.py", 5000, 15),
+            ("verl/models/omni/generated/patched_modeling_omni_gpu.diff", 1100, 0),
+            ("verl/models/omni/modeling_omni.py", 1300, 90),
+        ],
+    )
+    outline = facts.change_outline(pr, CONFIG)
+    assert outline is not None
+    assert [p.path for p in outline.places] == ["verl/models/omni/modeling_omni.py"]
+    assert outline.support == ["generated"]
+    assert EN.change_outline(outline, 300).endswith(
+        "it changes verl/models/omni/modeling_omni.py (1390 lines),"
+        " and 2 files of generated code (6115 lines)."
+    )
+    assert ZH.change_outline(outline, 300).endswith(
+        "改动了 verl/models/omni/modeling_omni.py（1390 行），另有生成代码 2 个文件（6115 行）。"
+    )
+
+
 def test_an_outline_names_the_largest_core_place_first_then_the_largest_other() -> None:
     outline = facts.change_outline(_fsdpturbo_pr(), CONFIG)
     assert outline is not None

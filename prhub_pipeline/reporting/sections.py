@@ -80,13 +80,13 @@ def code_leads(pr: PullRequest, scoring: ScoringConfig) -> bool:
     """Whether more of a PR's changed lines are code than the files housekeeping is about:
     docs, data, the repository's own setup (`.github/`: workflows, issue templates), image
     builds and all under `docker/` (slime's patches to SGLang), dependency manifests. Tests
-    are neither: they come with either kind of change."""
+    and generated code are neither: they come with either kind of change."""
     code = around = 0
     for change in pr.files:
         kind = file_kind(change.path, scoring)
         if kind is None and not matches_any(change.path, HOUSEKEEPING_FILES):
             code += max(change.lines, 1)
-        elif kind != "test":
+        elif kind not in ("test", "generated"):
             around += max(change.lines, 1)
     return code > around
 

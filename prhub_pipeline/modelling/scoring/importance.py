@@ -30,7 +30,7 @@ from prhub_pipeline.modelling.scoring.user_settings import dropped_settings
 from prhub_pipeline.modelling.tagging.tags import areas_of
 from prhub_pipeline.modelling.text.pr_summaries import prose
 from prhub_pipeline.modelling.text.pr_titles import change_kind, parse_title, tag_type
-from prhub_pipeline.paths import CI_FILES, DOCKERFILES, LOCK_FILES, matches_any
+from prhub_pipeline.paths import CI_FILES, DOCKERFILES, GENERATED_FILES, LOCK_FILES, matches_any
 from prhub_pipeline.records import (
     FixImpact,
     PrScore,
@@ -449,7 +449,7 @@ PART_NAMES = (
 )
 
 
-FileKind = Literal["doc", "test", "data", "lock", "ci", "docker"]
+FileKind = Literal["doc", "test", "data", "lock", "generated", "ci", "docker"]
 
 
 def file_kind(path: str, config: ScoringConfig) -> FileKind | None:
@@ -459,6 +459,7 @@ def file_kind(path: str, config: ScoringConfig) -> FileKind | None:
         ("test", config.test_paths),
         ("data", config.data_paths),
         ("lock", LOCK_FILES),
+        ("generated", GENERATED_FILES),
         ("ci", CI_FILES),
         ("docker", DOCKERFILES),
     )
@@ -468,7 +469,7 @@ def file_kind(path: str, config: ScoringConfig) -> FileKind | None:
 @dataclass(frozen=True)
 class ChangeShape:
     """Where a PR's changed lines are: each file counts as documentation, test, data (lock
-    files too), core or other, in that order of precedence."""
+    files and generated code too), core or other, in that order of precedence."""
 
     total_lines: int
     doc_lines: int
@@ -524,7 +525,7 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
         if kind == "doc":
             doc += change.lines
             continue
-        if kind in ("data", "lock"):  # generated, like data: no measure of the work
+        if kind in ("data", "lock", "generated"):  # like data: no measure of the work
             data += change.lines
             continue
         part = "test" if kind == "test" else "code"

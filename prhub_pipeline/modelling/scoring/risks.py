@@ -38,6 +38,7 @@ from prhub_pipeline.paths import (
     CI_FILES,
     DEPENDENCY_FILES,
     DOCKER_FILES,
+    GENERATED_FILES,
     matches_any,
     rendered_path,
 )
@@ -513,7 +514,7 @@ class _EditedCode:
             shape = change_shape(pr.model_copy(update={"files": edited}), config)
         else:
             shape = _NO_LINES
-        not_code = [*config.doc_paths, *config.test_paths, *config.data_paths]
+        not_code = [*config.doc_paths, *config.test_paths, *config.data_paths, *GENERATED_FILES]
 
         def core(f: FileChange) -> bool:
             return matches_any(f.path, config.core_paths) and not matches_any(f.path, not_code)
@@ -551,7 +552,7 @@ def _path_flags(
     edited, shape, core_files = code.edited, code.shape, code.core_files
     removed = [f for f in pr.files if f.status == "removed"]
     if _core_tests(pr, code, config) is False:
-        paths = _top_paths(edited, config.core_paths)
+        paths = _top_paths(core_files)
         flags.append(
             _flag(
                 pr,

@@ -188,6 +188,7 @@ EN = Wording(
         "ci": "CI",
         "docker": "Docker files",
         "lock": "lock files",
+        "generated": "generated code",
         "data": "data files",
     },
     place_folder="{path} ({files} files, {lines})",

@@ -139,6 +139,7 @@ ZH = Wording(
         "ci": "CI",
         "docker": "Docker 文件",
         "lock": "依赖锁文件",
+        "generated": "生成代码",
         "data": "数据",
     },
     place_folder="{path}（{files} 个文件，{lines}）",
