@@ -370,6 +370,10 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[CI] add a5 nightly multi test- #14112", "test", False, ["ci"]),
         ("feat: add tests for the sampler", "feat", False, []),
         ("Adding my name to TorchToLinalg maintainership", "chore", False, []),
+        # AReaL's governance type (#1227 was a feature by its verb, #1307 a 6.4 one)
+        ("gov: add maintainer", "chore", False, []),
+        ("gov: enforce 2-approval merge policy on main", "chore", False, []),
+        ("gov(agents)!: add maintainer ownership for service modules", "chore", True, []),
         ("Remove CODEOWNERS", "chore", False, []),
         # licences and their headers are upkeep too, unless the title says its type
         ("[Misc] Remove incorrect ASF license headers from src files", "chore", False, ["misc"]),

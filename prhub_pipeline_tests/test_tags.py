@@ -137,6 +137,9 @@ def test_a_conventional_commit_scope_says_where_when_no_tag_does() -> None:
     unlisted = parse_title_tags("fix(lora): scoped", MODULES)
     assert (unlisted.modules, unlisted.unknown, unlisted.stripped) == ([], ["lora"], "scoped")
     assert parse_title_tags("fix(lora): scoped", ModulesConfig()).modules == ["lora"]
+    # AReaL's governance type has a scope as any type does.
+    governance = parse_title_tags("gov(agents): add maintainer ownership", ModulesConfig())
+    assert (governance.modules, governance.type) == (["agents"], "gov")
     # Only a type's scope: `Update(README): x` is no conventional commit.
     assert parse_title_tags("Update(README): x", ModulesConfig()).modules == []
     assert ground_truth(make_pr(8, "fix(ci): pin runner"), MODULES).origin == "title"

@@ -93,8 +93,9 @@ VERB_TAGS = frozenset(
 # neighbours (`[Updater]` is a component).
 AUTHOR_TAGS = frozenset({"bot", "dependabot", "pre_commit.ci", "claude", "codex", "copilot"})
 # Words that say what kind of change a PR is, not where: `[misc] fix: ...`, `[fix][ci] ...`.
-# Beside the type-only tags, ones that name an area in some repositories (verl's `[ci]`).
-CHANGE_TYPES = TYPE_ONLY_TAGS | {"test", "perf", "docs", "doc", "build", "ci"}
+# Beside the type-only tags, ones that name an area in some repositories (verl's `[ci]`), and
+# AReaL's `gov` (governance), whose scope says where as any type's does (`gov(agents): ...`).
+CHANGE_TYPES = TYPE_ONLY_TAGS | {"test", "perf", "docs", "doc", "build", "ci", "gov"}
 # PyTorch's projects write `[BC Breaking]` (torchtitan #2386 changed its config system so).
 BREAKING_MARKERS = frozenset(
     {"breaking", "breaking_change", "breaking_changes", "bc_breaking", "bc_break"}

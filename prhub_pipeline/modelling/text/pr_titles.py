@@ -57,6 +57,11 @@ TYPE_ALIASES: dict[str, PrType] = {
     "typing": "chore",
     "release": "chore",
     "upgrade": "chore",
+    # inclusionAI/AReaL's own type for governance and maintainer changes (`gov: add
+    # maintainer`, #1227; `gov: enforce 2-approval merge policy on main`, #1307, whose
+    # CODEOWNERS and ruleset read as a 6.4 feature): upkeep of the project.
+    "gov": "chore",
+    "governance": "chore",
     "pin": "chore",
     "cleanup": "refactor",
     "clean": "refactor",
