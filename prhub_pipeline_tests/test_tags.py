@@ -140,6 +140,14 @@ def test_a_conventional_commit_scope_says_where_when_no_tag_does() -> None:
     # AReaL's governance type has a scope as any type does.
     governance = parse_title_tags("gov(agents): add maintainer ownership", ModulesConfig())
     assert (governance.modules, governance.type) == (["agents"], "gov")
+    # A scope written as a path names the area it starts with (LLaMA-Factory #10455, slime
+    # #2101); one whose every part a module list names is those modules.
+    path = parse_title_tags("fix(data/converter): handle None tool_calls", ModulesConfig())
+    assert (path.modules, path.unknown) == (["data"], [])
+    nested = parse_title_tags("feat(examples/tau-bench/agent): x", ModulesConfig())
+    assert nested.modules == ["examples"]
+    assert parse_title_tags("fix(rollout/sglang_rollout): x", MODULES).modules == ["rollout"]
+    assert parse_title_tags("fix(ci/doc): x", MODULES).modules == ["ci", "doc"]
     # Only a type's scope: `Update(README): x` is no conventional commit.
     assert parse_title_tags("Update(README): x", ModulesConfig()).modules == []
     assert ground_truth(make_pr(8, "fix(ci): pin runner"), MODULES).origin == "title"

@@ -375,7 +375,8 @@ def _parse(title: str, vocabulary: _Vocabulary) -> TitleTags:
         # beside tags that already say where, it only narrows them (`[trainer] fix(sft): ...`).
         if type_match.group(2) and not areas_of(modules):
             for raw in _TAG_SEPARATORS.split(type_match.group(2)):
-                found, _, _, tag_unknown = _classify_tag(normalise_tag(raw), vocabulary)
+                scope = _scope_area(normalise_tag(raw), vocabulary)
+                found, _, _, tag_unknown = _classify_tag(scope, vocabulary)
                 modules.extend(m for m in found if m not in modules)
                 unknown.extend(u for u in tag_unknown if u not in unknown)
     return TitleTags(
@@ -385,6 +386,20 @@ def _parse(title: str, vocabulary: _Vocabulary) -> TitleTags:
         breaking=breaking,
         stripped=rest.strip(),
     )
+
+
+def _scope_area(scope: str, vocabulary: _Vocabulary) -> str:
+    """The area a normalised scope names. A scope written as a path narrows the area it starts
+    with to a folder or file of it (LLaMA-Factory #10455 `fix(data/converter): ...`, slime
+    #2101 `fix(examples/tau-bench): ...` made modules "data/converter" and
+    "examples/tau-bench"), so it names that first part; a module list that names every part
+    (`ci/ut`) keeps them all, as it does in a bracket tag."""
+    parts = scope.split("/")
+    if len(parts) == 1 or not parts[0]:
+        return scope
+    if vocabulary.allowed is not None and all(vocabulary.resolve(p) for p in parts):
+        return scope
+    return parts[0]
 
 
 def text_without_tags(title: str, config: ModulesConfig) -> str:
