@@ -241,6 +241,9 @@ def test_status_tags_say_no_area_and_stay_tags() -> None:
     # aibrix's 106 `[Misc]` PRs headed its key changes with a section "Misc": they fit nowhere.
     assert areas_of(["Misc", "miscellaneous", "gateway"]) == ["gateway"]
     assert parse_title_tags("[Misc] Bump ruff", ModulesConfig()).modules == ["misc"]
+    # How urgent a fix is (AReaL's `[Emergency fix]`, `[emergent fix]`, `fix(critical)`).
+    for title in ("[Emergency fix] Display error", "[emergent fix] x", "fix(critical): x"):
+        assert areas_of(parse_title_tags(title, ModulesConfig()).modules) == []
     assert parse_title_tags("[GraphTrainer][Reland] x", ModulesConfig()).modules == [
         "graphtrainer",
         "reland",

@@ -73,6 +73,9 @@ STATUS_TAGS = frozenset(
     # urgent it is: none says where the change is.
     | {"resubmit", "redo", "reapply", "follow_up", "followup", "backport", "temp", "tmp"}
     | {"hack", "urgent", "p0", "p1", "p2", "p3", "be_week"}
+    # AReaL's `[Emergency fix]` (#359), `[emergent fix]` (#383) and `fix(critical): ...` (#858)
+    # made modules "emergency", "emergent" and "critical": how urgent, not where.
+    | {"emergency", "emergent", "critical"}
     # vllm-ascend's `[Feature][main][new]` (#9385, #9533): new work, no area (a module "new").
     | {"new"}
 )
