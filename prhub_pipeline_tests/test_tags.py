@@ -148,6 +148,18 @@ def test_a_conventional_commit_scope_says_where_when_no_tag_does() -> None:
     assert nested.modules == ["examples"]
     assert parse_title_tags("fix(rollout/sglang_rollout): x", MODULES).modules == ["rollout"]
     assert parse_title_tags("fix(ci/doc): x", MODULES).modules == ["ci", "doc"]
+    # A scope after the tags, as after a type (vllm-ascend's `[bugfix](pcp) ...`, AReaL #1208).
+    after_tags = parse_title_tags("[bugfix](pcp, gqa) expand max_num_tokens", ModulesConfig())
+    assert (after_tags.modules, after_tags.stripped) == (
+        ["bugfix", "pcp", "gqa"],
+        "expand max_num_tokens",
+    )
+    assert parse_title_tags("[Fix](Service):fix x", ModulesConfig()).modules == ["fix", "service"]
+    assert (
+        parse_title_tags("[Refactor] (kv_pool): simplify", ModulesConfig()).stripped == "simplify"
+    )
+    assert parse_title_tags("[rollout](sglang) fix: x", MODULES).modules == ["rollout"]
+    assert parse_title_tags("(WIP) add x", ModulesConfig()).modules == []
     # Only a type's scope: `Update(README): x` is no conventional commit.
     assert parse_title_tags("Update(README): x", ModulesConfig()).modules == []
     assert ground_truth(make_pr(8, "fix(ci): pin runner"), MODULES).origin == "title"

@@ -132,6 +132,7 @@ _TAG_SEPARATORS = re.compile(r"[,;|，、]")
 _TYPE_WITH_SCOPE = re.compile(
     r"^\s*([A-Za-z][A-Za-z_ -]{0,20}?)\s*(?:\(([^)]{0,40})\))?\s*(!)?\s*:\s*"
 )
+_SCOPE_AFTER_TAGS = re.compile(r"^\s*\((?P<scope>[^()]{1,40})\)\s*(?:[:：]\s*)?")
 _ANY_BRACKET_GROUP = re.compile(r"[\[【][^\]】]{0,60}[\]】]")
 _SPELLING_SEPARATORS = re.compile(r"[_\-./\s]")
 # A word and its usual short form are one spelling of a tag: vllm-ascend tags 65 PRs
@@ -369,19 +370,28 @@ def _parse(title: str, vocabulary: _Vocabulary) -> TitleTags:
             change_type = change_type or tag_type
             breaking = breaking or tag_breaking
 
+    scope = None
+    # A scope after the tags, as a conventional commit puts it after its type: vllm-ascend's
+    # `[bugfix](pcp) expand ...`, `[Feat](Mooncake) Supports ...` (20 titles), AReaL #1208
+    # `[Fix](Service):fix ...`, whose scopes were no module.
+    tag_scope = _SCOPE_AFTER_TAGS.match(rest) if groups else None
+    if tag_scope and rest[tag_scope.end() :].strip():
+        scope, rest = tag_scope.group("scope"), rest[tag_scope.end() :]
     type_match = _TYPE_WITH_SCOPE.match(rest)
     if type_match and normalise_tag(type_match.group(1)) in CHANGE_TYPES | {"misc", "docs"}:
         change_type = normalise_tag(type_match.group(1))
         breaking = breaking or type_match.group(3) == "!"
         rest = rest[type_match.end() :]
-        # A conventional commit's scope (`fix(megatron): ...`) says where, as a tag would;
-        # beside tags that already say where, it only narrows them (`[trainer] fix(sft): ...`).
-        if type_match.group(2) and not areas_of(modules):
-            for raw in _TAG_SEPARATORS.split(type_match.group(2)):
-                scope = _scope_area(normalise_tag(raw), vocabulary)
-                found, _, _, tag_unknown = _classify_tag(scope, vocabulary)
-                modules.extend(m for m in found if m not in modules)
-                unknown.extend(u for u in tag_unknown if u not in unknown)
+        scope = scope or type_match.group(2)
+    # A conventional commit's scope (`fix(megatron): ...`) says where, as a tag would; beside
+    # tags that already say where, it only narrows them (`[trainer] fix(sft): ...`).
+    if scope and not areas_of(modules):
+        for raw in _TAG_SEPARATORS.split(scope):
+            found, _, _, tag_unknown = _classify_tag(
+                _scope_area(normalise_tag(raw), vocabulary), vocabulary
+            )
+            modules.extend(m for m in found if m not in modules)
+            unknown.extend(u for u in tag_unknown if u not in unknown)
     return TitleTags(
         modules=modules,
         unknown=unknown,
