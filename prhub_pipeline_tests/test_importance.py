@@ -33,6 +33,7 @@ from prhub_pipeline.modelling.scoring.importance import (
     score_week,
 )
 from prhub_pipeline.modelling.scoring.mechanical import SWEEP_MIN_FILES, names_mechanical_rewrite
+from prhub_pipeline.modelling.scoring.risks import core_tests
 from prhub_pipeline.modelling.text.pr_descriptions import clean_description
 from prhub_pipeline.modelling.text.pr_summaries import shorten, summarize
 from prhub_pipeline.modelling.text.pr_titles import change_kind, closing_references, parse_title
@@ -2193,6 +2194,23 @@ def test_a_mechanical_sweep_s_size_counts_for_little() -> None:
     typo, plain = make_pr(3, "fix: typos", files=small), make_pr(4, "fix: retry", files=small)
     assert change_shape(typo, CONFIG).sweep
     assert score_parts(typo, [], CONFIG)["size"] == score_parts(plain, [], CONFIG)["size"]
+
+
+def test_docstrings_are_documentation_in_any_file() -> None:
+    """AReaL #370 "doc: Add docstrings for engine API" (439 lines of docstrings in areal/api)
+    was a 7.6 key PR flagged for changing core code without tests: a title whose whole object
+    is docstrings changes documentation, in code files too. Other titles' code stays code."""
+    files = [("verl/workers/engine_api.py", 401, 38)]
+    docstrings = make_pr(1, "doc: Add docstrings for engine API", files=files)
+    refined = make_pr(2, "doc: refine docstrings of controller API", files=files)
+    api = make_pr(3, "doc: document the engine API and add a retry", files=files)
+    for pr in (docstrings, refined):
+        shape = change_shape(pr, CONFIG)
+        assert (shape.docs_only, shape.core_lines) == (True, 0)
+        assert score_parts(pr, [], CONFIG)["core"] == 0.0
+        assert core_tests(pr, CONFIG) is None
+    assert change_shape(api, CONFIG).core_lines == 439
+    assert core_tests(api, CONFIG) is False
 
 
 @pytest.mark.parametrize(

@@ -203,8 +203,11 @@ _ADDS_TESTS = re.compile(
 # five such PRs, four of them key features), not a feature.
 # The docstrings are the whole object: "Add docstrings checker" or "Add docstrings and a
 # fused kernel" add more than documentation.
+# Refined or corrected docstrings are documentation too (AReaL #376 "doc: refine docstrings of
+# controller API", TransformerEngine #1549 "Fix incorrect docstrings in ...").
 _ADDS_DOCSTRINGS = re.compile(
-    r"^\W*(?:add|improv|updat|generat|writ)\w*\s+(?:[\w.-]+\s+){0,2}?docstrings?"
+    r"^\W*(?:add|improv|updat|generat|writ|refin|polish|clarif|correct|fix)\w*\s+"
+    r"(?:[\w.-]+\s+){0,2}?docstrings?"
     r"(?:\s+(?:to|for|in|of|on|across|throughout)\s+(?:(?!\b(?:and|with|plus)\b)[^&+,;])*)?"
     r"[\s.!]*$",
     re.IGNORECASE,
@@ -378,6 +381,12 @@ def parse_title(title: str) -> TitleInfo:
         prefix_tags=tags,
         subject=subject or rest,
     )
+
+
+def documents_code_only(title: str) -> bool:
+    """Whether a title says the PR only documents the code: docstrings are its whole object
+    (`_ADDS_DOCSTRINGS`), whatever its type says."""
+    return _ADDS_DOCSTRINGS.match(parse_title(title).subject) is not None
 
 
 # `feat: remove the chat scheduler`, `[Feature] Remove ...`: taking something out is no new
