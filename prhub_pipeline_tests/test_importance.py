@@ -371,6 +371,16 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[CI] add a5 nightly multi test- #14112", "test", False, ["ci"]),
         ("feat: add tests for the sampler", "feat", False, []),
         ("Adding my name to TorchToLinalg maintainership", "chore", False, []),
+        # a kind of change after an area, as the module tags read it (AReaL #359 was other)
+        ("[Emergency fix] Display error in Doc", "fix", False, ["emergency fix"]),
+        ("[minor fix] job config", "fix", False, ["minor fix"]),
+        (
+            "[DistillationTrainer refactor] Share the loss",
+            "refactor",
+            False,
+            ["distillationtrainer refactor"],
+        ),
+        ("[Doc & Fix] Simplify the environment setup procedure", "refactor", False, ["doc & fix"]),
         # AReaL's governance type (#1227 was a feature by its verb, #1307 a 6.4 one)
         ("gov: add maintainer", "chore", False, []),
         ("gov: enforce 2-approval merge policy on main", "chore", False, []),

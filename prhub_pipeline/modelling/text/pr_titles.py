@@ -521,11 +521,31 @@ def _is_upkeep(tag: str) -> bool:
     return _tag_key(tag) in _UPKEEP_TAGS
 
 
+# The kinds of change a tag may name after an area, as the module tags read it (`tags`'
+# `_area_and_kind`): `[MoE refactor]`, huggingface/trl's `[DistillationTrainer refactor]`,
+# AReaL's `[Emergency fix]` (#359 was typed other, its module tags read a fix).
+_KIND_AFTER_AREA = frozenset(
+    {"feat", "feature", "features", "enhancement", "enhancements", "improvement", "fix"}
+    | {"fixes", "bugfix", "bugfixes", "bug", "hotfix", "hotfixes", "fixbug", "refactor"}
+    | {"refact", "refactoring", "cleanup", "chore", "style", "typo"}
+)
+_LAST_TAG_WORD = re.compile(r"[\s_-]+(?=[^\s_-]+$)")
+_JOINED_TAGS = re.compile(r"[&/+,]")
+
+
 def tag_type(tag: str) -> PrType | None:
     """The type a bracket tag names (`[bugfix]`, `[Bug fix]`, `[Performance]`, vllm-ascend's
-    `[Feat.]`), if any; `[ci]` and `[misc]` name a place, not a type."""
+    `[Feat.]`, or after an area, `[MoE refactor]`), if any; `[ci]` and `[misc]` name a place,
+    not a type."""
     key = _tag_key(tag)
-    return None if key in _VERB_ALIASES else TYPE_ALIASES.get(key)
+    if key in _VERB_ALIASES:
+        return None
+    if key in TYPE_ALIASES:
+        return TYPE_ALIASES[key]
+    if _JOINED_TAGS.search(tag):  # `[Doc & Fix]`: several tags, whose types may disagree
+        return None
+    area, kind = ([*_LAST_TAG_WORD.split(tag.strip().lower(), maxsplit=1), ""])[:2]
+    return TYPE_ALIASES[_tag_key(kind)] if area and _tag_key(kind) in _KIND_AFTER_AREA else None
 
 
 # Closing references: "Fixes #12", "Fixes: #12", "closes owner/name#12", "resolve https://github.com/o/n/issues/12".
