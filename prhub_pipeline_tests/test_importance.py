@@ -381,6 +381,14 @@ def history(count: int = 120) -> list[PullRequest]:
             ["distillationtrainer refactor"],
         ),
         ("[Doc & Fix] Simplify the environment setup procedure", "refactor", False, ["doc & fix"]),
+        # how far a change goes says nothing of its kind
+        (
+            "[Feature] [refactor] Slightly refactor inference engine IO",
+            "refactor",
+            False,
+            ["feature", "refactor"],
+        ),
+        ("Further relax the timeout of the rollout", "other", False, []),
         # AReaL's governance type (#1227 was a feature by its verb, #1307 a 6.4 one)
         ("gov: add maintainer", "chore", False, []),
         ("gov: enforce 2-approval merge policy on main", "chore", False, []),

@@ -271,9 +271,12 @@ CONVENTIONAL = re.compile(
     re.DOTALL,
 )
 # The first word, past what only says how small a change is (slime's `Super tiny refactor ...`,
-# 102 of its titles) or that it is meant not to last (`Temporarily remove comm_gemm tests`).
+# 102 of its titles) or that it is meant not to last (`Temporarily remove comm_gemm tests`), or
+# how far it goes (AReaL #230 `Slightly refactor inference engine IO ...`, `[Flux] Further
+# optimize FSDP performance`).
 _FIRST_WORD = re.compile(
-    r"^[\W_]*(?:(?:super|very|tiny|minor|small|quick|simple|trivial|temporarily)[\s,:-]+){0,2}"
+    r"^[\W_]*(?:(?:super|very|tiny|minor|small|quick|simple|trivial|temporarily|slightly"
+    r"|further)[\s,:-]+){0,2}"
     r"(?P<word>[A-Za-z]+(?:-[A-Za-z]+)*)",
     re.IGNORECASE,
 )
