@@ -35,7 +35,7 @@ from prhub_pipeline.modelling.scoring.importance import (
 from prhub_pipeline.modelling.scoring.mechanical import SWEEP_MIN_FILES, names_mechanical_rewrite
 from prhub_pipeline.modelling.scoring.risks import core_tests
 from prhub_pipeline.modelling.text.pr_descriptions import clean_description
-from prhub_pipeline.modelling.text.pr_summaries import shorten, summarize
+from prhub_pipeline.modelling.text.pr_summaries import sentences, shorten, summarize
 from prhub_pipeline.modelling.text.pr_titles import change_kind, closing_references, parse_title
 from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import (
@@ -1447,6 +1447,22 @@ def test_a_cut_summary_does_not_end_on_a_clause_barely_begun() -> None:
         "This PR adds checkpoint resume support to the SFT trainer using the checkpoint"
         " manager, enabling seamless continuation of training with full state restoration…"
     )
+
+
+def test_a_sentence_goes_on_after_an_abbreviation() -> None:
+    """AReaL #1263's summary ended "... when loading large datasets (e.g.": `e.g.`, `i.e.`,
+    `vs.` and `cf.` end no sentence, whatever follows them."""
+    timeout = (
+        "Previously the gateway's --forward-timeout was hardcoded to 60s, which\ncaused"
+        " timeouts when loading large datasets (e.g. HuggingFace datasets\nrequiring download"
+        " on first use).\n\nUsers can now set setup_timeout."
+    )
+    assert summarize("feat: add setup_timeout", timeout) == (
+        "Previously the gateway's --forward-timeout was hardcoded to 60s, which caused timeouts"
+        " when loading large datasets (e.g. HuggingFace datasets requiring download on first"
+        " use)."
+    )
+    assert len(sentences("Use A (i.e. Qwen) vs. B. Then C (cf. D) runs.")) == 2
 
 
 def test_a_cut_summary_keeps_a_value_after_its_label() -> None:

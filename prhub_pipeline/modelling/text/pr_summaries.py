@@ -133,9 +133,11 @@ _UNDERSCORE_EMPHASIS = re.compile(
 _SINGLE_EMPHASIS = re.compile(r"(?<![\w*`])\*(?=[^\s*])(?P<text>[^*`\n]+?)(?<=[^\s*])\*(?![\w*])")
 # A sentence ends at `.`, `!` or `?` before a capital, or at Chinese end punctuation; and before
 # the next of a numbered list run into one paragraph (`... training. 2. Add: ...`), whose
-# numbers (`2.` after a sentence's end, not `on GPU 0.`) end nothing.
+# numbers (`2.` after a sentence's end, not `on GPU 0.`) end nothing; nor do the abbreviations
+# a sentence goes on after (AReaL #1263's summary ended "... large datasets (e.g.").
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?。！？])(?<![.!?;:]\s\d\.)(?<!^\d\.)\s+(?=[A-Z\u4e00-\u9fff`\"'(])|(?<=[。！？])"
+    r"(?<=[.!?。！？])(?<![.!?;:]\s\d\.)(?<!^\d\.)(?<![Ee]\.g\.)(?<![Ii]\.e\.)(?<!\bvs\.)"
+    r"(?<!\bcf\.)\s+(?=[A-Z\u4e00-\u9fff`\"'(])|(?<=[。！？])"
     r"|(?<=[.!?;；])\s+(?=\d{1,2}[.)]\s)"
 )
 
