@@ -2997,6 +2997,11 @@ def test_an_untyped_pr_of_tests_or_ci_alone_is_a_test_change_or_upkeep() -> None
     # Code changed too, or a title that says its type: the title's word stands.
     assert typed("Merge lora and float8 tests", [*tests, ("verl/config.py", 4, 4)]) == "other"
     assert typed("Fix the flaky loss check", tests) == "fix"
+    # Mechanical work alone, in code too (AReaL #559, slime #1021), is upkeep.
+    code = [("verl/a.py", 40, 44), ("verl/b.py", 37, 43)]
+    assert typed("format: ruff format examples directory", code) == "chore"
+    assert typed("pre-commit run --all-files", code) == "chore"
+    assert typed("Format the rollout output", code) == "other"
 
 
 def test_an_untyped_pr_that_adds_much_new_code_is_a_feature() -> None:

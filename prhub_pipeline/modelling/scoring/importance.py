@@ -603,13 +603,18 @@ def pr_type(pr: PullRequest, shape: ChangeShape) -> PrType:
     mostly docs); else the type its title says. A title that says none is a test change when
     the PR changes only tests, upkeep when only tests, CI and image builds: 22 of torchtitan's
     242 untyped PRs (#2855 "Skip GPU CI workflows for draft PRs ...", #3157 "Use
-    CrossEntropyLoss for torchcomms 3D compile tests"). One that adds much new code and takes
-    little out is a feature (`NEW_WORK_MIN_LINES`)."""
+    CrossEntropyLoss for torchcomms 3D compile tests"); upkeep too when it names mechanical work
+    alone (`names_mechanical_rewrite`). One that adds much new code and takes little out is a
+    feature (`NEW_WORK_MIN_LINES`)."""
     if pr.is_revert:
         return "revert"
     if shape.docs_only:
         return "doc"
     said = change_kind(pr.title, pr.body).type
+    if said == "other" and names_mechanical_rewrite(pr.title):
+        # AReaL #559 "format: ruff format examples directory" and slime #1021 "pre-commit run
+        # --all-files" read as "other changes".
+        return "chore"
     if said == "other" and shape.support_only:
         return "test" if shape.tests_only else "chore"
     if said == "other" and _new_work(shape) and _may_be_a_feature(pr.title):
