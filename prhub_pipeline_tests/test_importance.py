@@ -1465,6 +1465,18 @@ def test_a_sentence_goes_on_after_an_abbreviation() -> None:
     assert len(sentences("Use A (i.e. Qwen) vs. B. Then C (cf. D) runs.")) == 2
 
 
+def test_a_compound_wrapped_at_its_hyphen_is_one_word() -> None:
+    """AReaL #1112's summary read "... env isolation, context- window capping, ..."."""
+    wrapped = (
+        "Wire the vLLM backend into the inference service, including env isolation, context-\n"
+        "window capping, and a dash -\nkept apart."
+    )
+    assert summarize("feat: x", wrapped) == (
+        "Wire the vLLM backend into the inference service, including env isolation,"
+        " context-window capping, and a dash - kept apart."
+    )
+
+
 def test_a_cut_summary_keeps_a_value_after_its_label() -> None:
     """vllm-ascend #1879's summary ended "... runner…": the runners named after the colon were
     no clause barely begun, but what the label is for. A word or two still is."""

@@ -222,7 +222,7 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
     def flush() -> None:
         nonlocal after_image
         if current:
-            text = " ".join(current)
+            text = _joined_lines(current)
             if not result:  # a greeting opens the description, not a sentence of it
                 text = _SALUTATION.sub("", text, count=1)
             told = sentences(text)
@@ -356,6 +356,16 @@ def _spaced_sentences(text: str) -> str:
         part if part.startswith("`") else _RUN_ON_SENTENCE.sub(r"\g<word>. ", part)
         for part in parts
     )
+
+
+# A compound hard-wrapped at its hyphen (`context-` over `window capping`, AReaL #1112) is one
+# word again; a dash after a space is no hyphen.
+_WRAPPED_HYPHEN = re.compile(r"(?<=[A-Za-z]-)\s*\n\s*(?=[A-Za-z])")
+
+
+def _joined_lines(lines: list[str]) -> str:
+    """A paragraph's lines as one line."""
+    return " ".join(_WRAPPED_HYPHEN.sub("", "\n".join(lines)).split("\n"))
 
 
 def _plain(text: str) -> str:
