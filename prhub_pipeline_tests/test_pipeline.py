@@ -1171,6 +1171,43 @@ def test_a_weeks_report_tells_the_repositorys_subject_as_of_the_weeks_end(
     assert "NPU/Ascend is not counted as a theme" in second_week
 
 
+def test_last_weeks_count_is_of_its_stored_prs_though_its_report_left_the_theme_out(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """verl's 2025-01-27 left Performance out, its `perf` tag then on 5 of its 6 PRs, and
+    2025-02-03, where it was no longer left out, read "Performance | 1 | 0" of a week that had
+    1 Performance PR: last week is counted from its stored PRs, as this week is, and agrees
+    with weekly_trends. A week reported again reads the same."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    titles = {
+        101: ("2026-05-05", "[perf] feat: cache the block table"),  # the tag on both: left out
+        102: ("2026-05-06", "[perf] fix: reuse the send buffers"),
+        103: ("2026-05-12", "[core] feat: faster weight loading"),  # 2 tagged of 5: a theme
+        104: ("2026-05-13", "[core] feat: speed up the sampler"),
+        105: ("2026-05-14", "[core] fix: lower the rollout latency"),
+    }
+    for number, (day, title) in titles.items():
+        git_repo.commit(
+            f"{title} (#{number})", f"{day}T10:00:00+08:00", {f"src/m{number}.py": f"{number}\n"}
+        )
+    config = write_config(tmp_path, git_repo.path)
+    args = ["materialize", "--config", str(config), "--week", WEEKS[0], "--through", WEEKS[1]]
+    assert main(args) == 0
+    # The first report left the theme out, as its `perf` module tells it.
+    themes = "SELECT week_start::VARCHAR, name FROM weekly_counts WHERE kind = 'theme'"
+    assert stored(config, themes) == [(WEEKS[1], "Performance")]
+    report = tmp_path / "reports" / "acme" / "widgets" / f"{WEEKS[1]}.en.md"
+    first = report.read_text(encoding="utf-8")
+    assert "| Performance | theme | 3 | 2 | \\+1 |" in first
+    assert stored(
+        config,
+        "SELECT prs, previous_prs, change FROM weekly_theme_trends"
+        f" WHERE week_start = '{WEEKS[1]}' AND theme = 'Performance'",
+    ) == [(3, 2, 1)]
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[1]]) == 0
+    assert report.read_text(encoding="utf-8") == first
+
+
 def test_partitions_run_in_parallel_processes(history: GitRepo, tmp_path: Path) -> None:
     """Four processes write four partitions of one DuckDB file at once; every row lands."""
     config = write_config(tmp_path, history.path)

@@ -76,7 +76,6 @@ from prhub_pipeline.warehouse.reports import (
     read_report,
     read_risks,
     read_scores,
-    read_week_counts,
     report_tables,
     risk_tables,
     score_tables,
@@ -1766,8 +1765,16 @@ def test_storage_round_trip_and_rerun(tmp_path: Path) -> None:
             stored is not None and stored.markdown == rendered[1].markdown and stored.pr_count == 6
         )
         assert read_report(con, REPO, week + timedelta(days=7), "zh") is None
-        assert read_week_counts(con, REPO, week) == contexts["zh"].counts
-        assert read_week_counts(con, REPO, week - timedelta(days=7)) is None
+        counts = contexts["zh"].counts
+        stored_counts = "SELECT kind, name, pr_count FROM weekly_counts WHERE week_start = ?"
+        assert sorted(con.execute(stored_counts, [week]).fetchall()) == sorted(
+            [
+                ("all", "", counts.pr_count),
+                *(("module", name, n) for name, n in counts.modules.items()),
+                *(("theme", name, n) for name, n in counts.themes.items()),
+            ]
+        )
+        assert not con.execute(stored_counts, [week - timedelta(days=7)]).fetchall()
         listing = list_reports(con, REPO)
         assert [(e.week_start, e.lang) for e in listing] == [(week, "en"), (week, "zh")]
         assert {e.risk_flags for e in listing} == {len(risks)} and risks

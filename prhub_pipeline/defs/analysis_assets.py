@@ -327,7 +327,7 @@ def build_analysis_assets(
             " by theme, module and theme trends, risks, key PRs, follow-ups. Table"
             " weekly_reports; files under reports_dir. Each partition's Markdown report shows"
             " here as its materialization's `report` metadata. Besides its own week it reads"
-            " the previous week's counts (the trends) and the stored history (new authors,"
+            " the previous week's labels (the trends) and the stored history (new authors,"
             " earlier weeks' review and test shares): re-run a week after re-running the one"
             " before it."
         ),

@@ -143,7 +143,9 @@ def build_report_context(
     """The report for one repository and week, in `lang`.
 
     `scores` must cover every PR in `prs` (a PR without a score is an error: the report would
-    silently drop it). `previous_week_counts=None` means the previous week is unknown.
+    silently drop it). `previous_week_counts` counts the previous week's labels, every theme
+    of them: those this week leaves out are dropped here, so both weeks are counted alike
+    (`stages.report.last_week_counts`); None means the previous week is unknown.
     `calibration` is what the week's scores were calibrated on, as the header tells it.
     `display_names` are the repository's names for its modules in `lang`
     (`ModulesConfig.display_names_in`). `pushed` counts the week's commits pushed without a PR,
@@ -164,7 +166,7 @@ def build_report_context(
     )
     left_out = set(subjects) | set(background.module_named)
     themes = [t for t in themes if t.theme not in left_out]
-    if previous_week_counts is not None and left_out:  # stored before the theme was left out
+    if previous_week_counts is not None and left_out:  # last week counted as this week is
         previous_week_counts = previous_week_counts.model_copy(
             update={
                 "themes": {

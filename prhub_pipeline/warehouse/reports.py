@@ -219,30 +219,6 @@ def read_report(
     )
 
 
-def read_week_counts(
-    con: duckdb.DuckDBPyConnection, repo: str, week_start: date
-) -> WeekCounts | None:
-    """PR counts per module and theme of a reported week (e.g. the previous one), or None
-    when that week has no report: the report then shows no week-on-week change."""
-    rows = con.execute(
-        "SELECT kind, name, pr_count FROM weekly_counts WHERE repo = ? AND week_start = ?",
-        [repo, week_start],
-    ).fetchall()
-    if not rows:
-        return None
-    pr_count = 0
-    modules: dict[str, int] = {}
-    themes: dict[str, int] = {}
-    for kind, name, count in rows:
-        if kind == "all":
-            pr_count = count
-        elif kind == "module":
-            modules[name] = count
-        elif kind == "theme":
-            themes[name] = count
-    return WeekCounts(pr_count=pr_count, modules=modules, themes=themes)
-
-
 def list_reports(con: duckdb.DuckDBPyConnection, repo: str) -> list[ReportListing]:
     """Every stored report of a repository, newest week first."""
     rows = con.execute(read_sql("select_report_listing.sql"), [repo]).fetchall()
