@@ -457,6 +457,11 @@ class ReviewAsk(Record):
         return f"{self.path}:{self.line}" if self.line else self.path
 
 
+# The kinds of file whose lines a change's size leaves out (`importance.ChangeShape.code_lines`),
+# in `importance.file_kind`'s order.
+UncountedKind = Literal["doc", "data", "lock", "generated"]
+
+
 class RiskFlag(Record):
     """A risk one PR carries, with the evidence for it."""
 
@@ -472,6 +477,8 @@ class RiskFlag(Record):
     asks: list[ReviewAsk] = Field(default_factory=list)
     lines: int | None = None
     test_lines: int | None = None  # of `lines`, those in test files (very large changes)
+    # The files a very large change had that `lines` leaves out (docs, generated code, ...).
+    uncounted: list[UncountedKind] = Field(default_factory=list)
     modules: list[str] = Field(default_factory=list)
     settings: list[SettingChange] = Field(default_factory=list)  # config default changes
     uncompared_paths: list[str] = Field(default_factory=list)  # config files not compared

@@ -879,8 +879,8 @@ def test_very_large_changes_are_listed_largest_first() -> None:
 @pytest.mark.parametrize(
     ("lang", "said"),
     [
-        ("en", "changes 2000 lines outside documentation and data files, besides deleting 2 files"),
-        ("zh", "改动 2000 行（不含文档与数据文件），另删除 2 个文件"),
+        ("en", "changes 2000 lines, besides deleting 2 files"),
+        ("zh", "改动 2000 行，另删除 2 个文件"),
     ],
 )
 def test_a_very_large_change_says_what_it_deletes_beside_its_lines(lang: Lang, said: str) -> None:
@@ -909,8 +909,47 @@ def test_a_very_large_change_says_what_it_deletes_beside_its_lines(lang: Lang, s
 @pytest.mark.parametrize(
     ("lang", "said"),
     [
-        ("en", "changes 2524 lines outside documentation and data files, 1800 of them in tests"),
-        ("zh", "改动 2524 行（不含文档与数据文件，其中测试 1800 行）"),
+        (
+            "en",
+            "#6405 changes 1872 lines outside docs and generated code; #6076 changes 1400 lines,",
+        ),
+        ("zh", "#6405 改动 1872 行（不含文档、生成代码）；#6076 改动 1400 行，"),
+    ],
+)
+def test_a_very_large_change_names_the_files_its_lines_leave_out(
+    lang: Lang, said: str, tmp_path: Path
+) -> None:
+    """VeOmni #767 read "changes 1872 lines outside documentation and data files" of its
+    9,142: 7,124 were its patch generator's generated code, which it did not name. #6076,
+    with no such file, is told by its lines alone."""
+    v5 = make_pr(
+        6405,
+        "[model] feat: update the omni model to v5",
+        files=[
+            ("verl/models/omni/__init__.py", 1700, 172),
+            ("verl/models/omni/generated/patched_modeling_omni_gpu.py", 2668, 0),
+            ("verl/models/omni/generated/patched_modeling_omni_gpu.diff", 3447, 0),
+            ("docs/transformers_v5.md", 7, 0),
+        ],
+    )
+    prs = [*week_prs(), v5]
+    risks = flag_risks(prs, dict(MODULES), REVIEWS, CONFIG, {}, check_approvals=False)
+    week = WINDOW.week_start
+    with connect(tmp_path / "w.duckdb") as con:  # the kinds are stored with the flag
+        replace_partition(con, REPO, week, risk_tables(REPO, week, risks))
+        assert read_risks(con, REPO, week) == risks
+    assert [f.uncounted for f in risks if f.number == 6405 and f.risk == "large_change"] == [
+        ["doc", "generated"]
+    ]
+    observation = next(o for o in context_for(prs, lang).risks if o.risk == "large_change")
+    assert said in observation.text
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "changes 2524 lines, 1800 of them in tests"),
+        ("zh", "改动 2524 行，其中测试 1800 行"),
     ],
 )
 def test_a_change_very_large_with_its_tests_is_told_so_and_needs_no_watch(

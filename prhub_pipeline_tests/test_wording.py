@@ -547,18 +547,34 @@ def flagged(
 def test_the_prs_a_risk_leaves_unlisted_are_counted_apart_from_the_last_ones_clauses() -> None:
     """vllm-ascend's 2026-08-03 report: "#12982 changes 1324 lines ..., 419 of them in tests
     and 4 more" read as 423 lines."""
-    large = replace(flagged(12982, [], []), lines=1324, test_lines=419)
+    large = replace(flagged(12982, [], []), lines=1324, test_lines=419, uncounted=["doc"])
     group = RiskGroup(kind="large_change", numbers=[12982], listed=[large], unlisted=4, reverts=[])
     assert EN.risk_text(group) == (
-        "#12982 changes 1324 lines outside documentation and data files, 419 of them in tests;"
+        "#12982 changes 1324 lines outside docs, 419 of them in tests;"
         " and 4 more PRs, which makes review and regression checks harder."
     )
     assert ZH.risk_text(group) == (
-        "#12982 改动 1324 行（不含文档与数据文件，其中测试 419 行）；另有 4 个 PR，"
-        "评审与回归验证的难度更高。"
+        "#12982 改动 1324 行（不含文档），其中测试 419 行；另有 4 个 PR，评审与回归验证的难度更高。"
     )
     assert EN.risk_text(replace(group, unlisted=1)).endswith(
         "; and 1 more PR, which makes review and regression checks harder."
+    )
+
+
+def test_a_very_large_change_names_the_files_its_lines_leave_out_that_it_has() -> None:
+    """VeOmni #767 read "changes 1872 lines outside documentation and data files" of its
+    9,142: 7,124 were generated code, which it did not name, and it had no data file."""
+    v5 = replace(flagged(767, [], []), lines=1872, uncounted=["doc", "generated"])
+    plain = replace(flagged(2, [], []), lines=1200)
+    group = RiskGroup(
+        kind="large_change", numbers=[767, 2], listed=[v5, plain], unlisted=0, reverts=[]
+    )
+    assert EN.risk_text(group) == (
+        "#767 changes 1872 lines outside docs and generated code; #2 changes 1200 lines,"
+        " which makes review and regression checks harder."
+    )
+    assert ZH.risk_text(group) == (
+        "#767 改动 1872 行（不含文档、生成代码）；#2 改动 1200 行，评审与回归验证的难度更高。"
     )
 
 

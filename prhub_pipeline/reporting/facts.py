@@ -53,6 +53,7 @@ from prhub_pipeline.records import (
     RiskFlag,
     RiskKind,
     SettingChange,
+    UncountedKind,
     WeekCounts,
 )
 from prhub_pipeline.reporting.models import PrRef
@@ -1035,6 +1036,7 @@ class FlaggedPr:
     taken_up_by: int | None = None  # a later PR that says it follows this one up
     test_lines: int | None = None  # of `lines`, those in tests, where worth saying
     related: list[int] = field(default_factory=list)  # e.g. the earlier fix a fix repeats
+    uncounted: list[UncountedKind] = field(default_factory=list)  # files `lines` leaves out
 
 
 @dataclass(frozen=True)
@@ -1174,6 +1176,7 @@ def _flagged(flag: RiskFlag, refs: Mapping[int, PrRef], taken_up_by: int | None)
         taken_up_by=taken_up_by,
         test_lines=flag.test_lines if tests_noted(flag.test_lines, flag.lines) else None,
         related=flag.related,
+        uncounted=flag.uncounted,
     )
 
 

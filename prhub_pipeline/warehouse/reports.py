@@ -99,6 +99,7 @@ def risk_tables(repo: str, week_start: date, risks: Sequence[RiskFlag]) -> list[
                         "asks",
                         "lines",
                         "test_lines",
+                        "uncounted",
                         "modules",
                         "settings",
                         "uncompared_paths",

@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,6 +37,7 @@ from prhub_pipeline.modelling.text.pr_titles import (
 )
 from prhub_pipeline.paths import CI_FILES, DOCKERFILES, GENERATED_FILES, LOCK_FILES, matches_any
 from prhub_pipeline.records import (
+    FileChange,
     FixImpact,
     PrScore,
     PrType,
@@ -45,6 +46,7 @@ from prhub_pipeline.records import (
     ReviewData,
     ReviewThread,
     SettingChange,
+    UncountedKind,
 )
 from prhub_pipeline.reverts import (
     also_reverted,
@@ -469,6 +471,12 @@ def file_kind(path: str, config: ScoringConfig) -> FileKind | None:
         ("docker", DOCKERFILES),
     )
     return next((kind for kind, patterns in table if matches_any(path, patterns)), None)
+
+
+def uncounted_kinds(files: Sequence[FileChange], config: ScoringConfig) -> list[UncountedKind]:
+    """The kinds of file among `files` with lines that `ChangeShape.code_lines` leaves out."""
+    kinds = {file_kind(f.path, config) for f in files if f.lines}
+    return [kind for kind in get_args(UncountedKind) if kind in kinds]
 
 
 @dataclass(frozen=True)

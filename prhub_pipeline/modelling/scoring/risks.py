@@ -24,6 +24,7 @@ from prhub_pipeline.modelling.scoring.importance import (
     is_bot,
     resolve_revert,
     reviews_by_pr,
+    uncounted_kinds,
     undone_prs,
 )
 from prhub_pipeline.modelling.scoring.known_gaps import MAX_GAPS, deferrals, stated_gaps
@@ -54,6 +55,7 @@ from prhub_pipeline.records import (
     RiskKind,
     SettingChange,
     Severity,
+    UncountedKind,
 )
 
 RISK_ORDER: tuple[RiskKind, ...] = get_args(RiskKind)  # most serious first
@@ -155,6 +157,7 @@ class _FlagEvidence(TypedDict, total=False):
     asks: list[ReviewAsk]
     lines: int | None
     test_lines: int | None
+    uncounted: list[UncountedKind]
     modules: list[str]
     settings: list[SettingChange]
     uncompared_paths: list[str]
@@ -479,9 +482,18 @@ TEST_SHARE_NOTED = 0.25
 MOSTLY_TESTS_REST_SHARE = 0.2
 
 
+# How a very large change's detail names the files its lines leave out.
+_UNCOUNTED_WORDS: dict[UncountedKind, str] = {
+    "doc": "docs",
+    "data": "data files",
+    "lock": "lock files",
+    "generated": "generated code",
+}
+
+
 def _large(shape: ChangeShape, threshold: int) -> bool:
-    """Whether a change is very large: `threshold` lines outside documentation and data, less
-    one that is nearly all tests."""
+    """Whether a change is very large: `threshold` lines outside documentation, data, lock
+    files and generated code, less one that is nearly all tests."""
     if shape.code_lines < threshold:
         return False
     rest = shape.code_lines - shape.test_lines
@@ -565,6 +577,12 @@ def _path_flags(
             )
         )
     if _large(shape, config.large_change_lines):
+        # Named as the PR has them: VeOmni #767's 1872 lines "outside documentation and data
+        # files" of its 9,142 left out 7,124 lines of generated code, and no data file.
+        uncounted = uncounted_kinds(edited, config)
+        named = [_UNCOUNTED_WORDS[kind] for kind in uncounted]
+        listed = " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
+        outside = f"outside {listed}" if listed else "counted"
         not_counted = f", not counting {_counted(len(removed), 'removed file')}" if removed else ""
         in_tests = (
             f", {shape.test_lines} in tests"
@@ -577,9 +595,10 @@ def _path_flags(
                 "large_change",
                 f"+{pr.additions}/-{pr.deletions} lines in"
                 f" {_counted(pr.changed_files or len(pr.files), 'file')}"
-                f" ({shape.code_lines} outside documentation and data{in_tests}{not_counted})",
+                f" ({shape.code_lines} {outside}{in_tests}{not_counted})",
                 lines=shape.code_lines,
                 test_lines=shape.test_lines,
+                uncounted=uncounted,
                 paths=_top_paths(edited),
                 deleted_paths=[f.path for f in removed],
             )

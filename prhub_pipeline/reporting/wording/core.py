@@ -445,6 +445,7 @@ class Wording:
     gap_answers: str  # fields asks
     gap_taken_up: str  # fields number
     large_in_tests: str  # fields n: of a very large change's lines, those in tests
+    large_uncounted: str  # field kinds: the files a very large change had that its lines leave out
     large_deleted: Counted  # field n: the files it deletes, which its lines leave out
     note_without_reviews: str
     note_without_core_paths: str  # the repository configures no `scoring.core_paths`
@@ -1250,6 +1251,11 @@ class Wording:
             else "",
             taken_up=self.gap_taken_up.format(number=pr.taken_up_by) if pr.taken_up_by else "",
             tests=self.large_in_tests.format(n=pr.test_lines) if pr.test_lines else "",
+            uncounted=self.large_uncounted.format(
+                kinds=self.join([self.outline_kinds[k] for k in pr.uncounted])
+            )
+            if pr.uncounted
+            else "",
             deleted=_counted(self.large_deleted, len(pr.deleted_paths)).format(
                 n=len(pr.deleted_paths)
             )

@@ -454,7 +454,7 @@ EN = Wording(
         ),
         "large_change": RiskText(
             "",
-            "#{number} changes {lines} lines outside documentation and data files{tests}{deleted}",
+            "#{number} changes {lines} lines{uncounted}{tests}{deleted}",
             ", which makes review and regression checks harder.",
         ),
         "cross_cutting": RiskText("", "#{number} spans {module_count} modules ({modules})", "."),
@@ -505,6 +505,7 @@ EN = Wording(
     gap_answers=" (answering {asks})",
     gap_taken_up=" (#{number} has since followed it up)",
     large_in_tests=", {n} of them in tests",
+    large_uncounted=" outside {kinds}",
     large_deleted=(", besides deleting 1 file", ", besides deleting {n} files"),
     note_without_reviews="Review data is not available (the source provides none):"
     " unresolved threads and approvals were not checked.",

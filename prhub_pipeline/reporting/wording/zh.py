@@ -345,7 +345,7 @@ ZH = Wording(
         ),
         "large_change": RiskText(
             "",
-            "#{number} 改动 {lines} 行（不含文档与数据文件{tests}）{deleted}",
+            "#{number} 改动 {lines} 行{uncounted}{tests}{deleted}",
             "，评审与回归验证的难度更高。",
         ),
         "cross_cutting": RiskText("", "#{number} 横跨 {module_count} 个模块（{modules}）", "。"),
@@ -413,6 +413,7 @@ ZH = Wording(
     gap_answers="（回应 {asks}）",
     gap_taken_up="（#{number} 随后跟进）",
     large_in_tests="，其中测试 {n} 行",
+    large_uncounted="（不含{kinds}）",
     large_deleted="，另删除 {n} 个文件",
     note_without_reviews="评审数据不可用（数据源不提供评审），未检查未解决的评审意见与批准情况。",
     note_without_core_paths="本仓库未配置核心路径（scoring.core_paths），未检查核心代码变更是否附带测试。",
