@@ -1,15 +1,35 @@
 -- materialized: view
--- description: One row per merged PR: modules, themes, importance, key flag, risks, and the PRs it reverts or that reverted it (as scoring found them).
+-- description: One row per merged PR: modules, themes (each also as the English and Chinese reports name them: NULL until a report run of this prhub stored the names), importance, key flag, risks, and the PRs it reverts or that reverted it (as scoring found them).
+-- The names are display_names', one row per key and language (its primary key): a list is
+-- NULL, not a list with holes, when a name is missing.
 WITH modules AS (
-    SELECT repo, number, list(module ORDER BY confidence DESC, module) AS modules,
-           bool_or(origin = 'model') AS modules_predicted
-    FROM {{ source('pr_modules') }}
-    GROUP BY repo, number
+    SELECT m.repo, m.number, list(m.module ORDER BY m.confidence DESC, m.module) AS modules,
+           CASE WHEN count(en.display_name) = count(*)
+                THEN list(en.display_name ORDER BY m.confidence DESC, m.module) END
+               AS module_names_en,
+           CASE WHEN count(zh.display_name) = count(*)
+                THEN list(zh.display_name ORDER BY m.confidence DESC, m.module) END
+               AS module_names_zh,
+           bool_or(m.origin = 'model') AS modules_predicted
+    FROM {{ source('pr_modules') }} m
+    LEFT JOIN {{ source('display_names') }} en
+           ON en.repo = m.repo AND en.kind = 'module' AND en.name = m.module AND en.lang = 'en'
+    LEFT JOIN {{ source('display_names') }} zh
+           ON zh.repo = m.repo AND zh.kind = 'module' AND zh.name = m.module AND zh.lang = 'zh'
+    GROUP BY m.repo, m.number
 ),
 themes AS (
-    SELECT repo, number, list(theme ORDER BY theme) AS themes
-    FROM {{ source('pr_themes') }}
-    GROUP BY repo, number
+    SELECT t.repo, t.number, list(t.theme ORDER BY t.theme) AS themes,
+           CASE WHEN count(en.display_name) = count(*)
+                THEN list(en.display_name ORDER BY t.theme) END AS theme_names_en,
+           CASE WHEN count(zh.display_name) = count(*)
+                THEN list(zh.display_name ORDER BY t.theme) END AS theme_names_zh
+    FROM {{ source('pr_themes') }} t
+    LEFT JOIN {{ source('display_names') }} en
+           ON en.repo = t.repo AND en.kind = 'theme' AND en.name = t.theme AND en.lang = 'en'
+    LEFT JOIN {{ source('display_names') }} zh
+           ON zh.repo = t.repo AND zh.kind = 'theme' AND zh.name = t.theme AND zh.lang = 'zh'
+    GROUP BY t.repo, t.number
 ),
 risks AS (
     SELECT repo, number, list(DISTINCT risk ORDER BY risk) AS risks, count(*) AS risk_count
@@ -29,8 +49,13 @@ reverted AS (
 )
 SELECT p.repo, p.week_start, p.number, p.title, p.author, p.author_key, p.merged_at,
        p.additions, p.deletions, p.changed_files, p.is_revert, p.reverted_number,
-       coalesce(m.modules, []) AS modules, coalesce(m.modules_predicted, false) AS modules_predicted,
+       coalesce(m.modules, []) AS modules,
+       CASE WHEN m.number IS NULL THEN [] ELSE m.module_names_en END AS module_names_en,
+       CASE WHEN m.number IS NULL THEN [] ELSE m.module_names_zh END AS module_names_zh,
+       coalesce(m.modules_predicted, false) AS modules_predicted,
        coalesce(t.themes, []) AS themes,
+       CASE WHEN t.number IS NULL THEN [] ELSE t.theme_names_en END AS theme_names_en,
+       CASE WHEN t.number IS NULL THEN [] ELSE t.theme_names_zh END AS theme_names_zh,
        s.importance, coalesce(s.is_key, false) AS is_key, s.pr_type,
        coalesce(r.risks, []) AS risks, coalesce(r.risk_count, 0) AS risk_count,
        coalesce(v.reverts, []) AS reverts, rv.reverted_by

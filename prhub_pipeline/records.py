@@ -522,6 +522,18 @@ Lang = Literal["zh", "en"]
 LANGS: tuple[Lang, ...] = get_args(Lang)
 
 
+NameKind = Literal["module", "theme"]
+
+
+class DisplayName(Record):
+    """The name a report in `lang` gives a module or theme the warehouse holds by its key."""
+
+    kind: NameKind
+    name: str
+    lang: Lang
+    display_name: str
+
+
 class RenderedReport(Record):
     """One language's report in both formats."""
 

@@ -187,6 +187,39 @@ def test_every_stage_lands_and_reports_are_readable(
     ) in capsys.readouterr().err
 
 
+def test_the_reports_names_of_modules_are_queryable(history: GitRepo, tmp_path: Path) -> None:
+    """The tables and models held the modules' keys (vllm-ascend's `kv_pool`, verl's `ckpt`),
+    the reports the repository's names for them (`KV Pool`, Checkpointing/检查点): a SQL user
+    could not tell which row of the report a row of `weekly_module_trends` was. The names
+    follow an edit of `modules.display_names` at the next run, of any week."""
+    config = write_config(tmp_path, history.path)
+    names = "{core: {en: Core engine, zh: 核心}}"
+    with config.open("a", encoding="utf-8") as file:
+        file.write(f"    modules:\n      display_names: {names}\n")
+    args = ["materialize", "--config", str(config), "--week", WEEKS[0], "--through", WEEKS[1]]
+    assert main(args) == 0
+    core_names = (
+        "SELECT lang, display_name FROM display_names"
+        " WHERE kind = 'module' AND name = 'core' ORDER BY lang"
+    )
+    assert stored(config, core_names) == [("en", "Core engine"), ("zh", "核心")]
+    trends = stored(
+        config,
+        "SELECT display_name_en, display_name_zh, prs, previous_prs FROM weekly_module_trends"
+        f" WHERE week_start = '{WEEKS[1]}'",
+    )
+    assert trends == [("Core engine", "核心", 3, 3)]
+    english = (tmp_path / "reports" / "acme" / "widgets" / f"{WEEKS[1]}.en.md").read_text("utf-8")
+    assert "| Core engine | module | 3 | 3 |" in english
+    assert stored(
+        config, "SELECT module_names_en, module_names_zh FROM pr_facts WHERE number = 104"
+    ) == [(["Core engine"], ["核心"])]
+
+    config.write_text(config.read_text(encoding="utf-8").replace(names, "{core: Kernel}"), "utf-8")
+    assert main(["materialize", "--config", str(config), "--week", WEEKS[1]]) == 0
+    assert stored(config, core_names) == [("en", "Kernel"), ("zh", "Kernel")]
+
+
 def test_an_author_under_a_new_name_is_no_new_author(git_repo: GitRepo, tmp_path: Path) -> None:
     """verl's "NIE SHIYU" (#6135) had committed as "xiazhahe" from the same noreply address:
     `weekly_contributors` counted them as a new author and `author_activity` as two. Names

@@ -25,6 +25,7 @@ from prhub_pipeline.records import (
     LANGS,
     MAX_DESCRIPTION_CHARS,
     MAX_TITLE_CHARS,
+    DisplayName,
     FileChange,
     Lang,
     ModuleLabel,
@@ -66,7 +67,7 @@ from prhub_pipeline.reporting.render import (
 )
 from prhub_pipeline.reporting.wording import WORDINGS
 from prhub_pipeline.reverts import also_reverted, read_revert
-from prhub_pipeline.stages.report import restore_missing_files
+from prhub_pipeline.stages.report import display_names, restore_missing_files
 from prhub_pipeline.warehouse.connection import connect
 from prhub_pipeline.warehouse.partitions import replace_partition
 from prhub_pipeline.warehouse.prs import pr_tables
@@ -3449,3 +3450,26 @@ def test_a_report_stored_before_its_header_had_a_navigation_is_written_back_unli
     assert (folder / "2026-05-04.en.html").read_text(encoding="utf-8") == older.html
     assert "Next week (2026-05-11)" in (folder / "2026-05-04.en.md").read_text(encoding="utf-8")
     assert 'rel="prev"' in (folder / "2026-05-11.en.html").read_text(encoding="utf-8")
+
+
+def test_the_stored_names_are_the_reports_in_each_language() -> None:
+    """What `display_names` holds for SQL users: the repository's names for its modules
+    (verl's `ckpt` Checkpointing/检查点; vllm-ascend's `kv_pool` as its titles write it), a
+    module's usual spelling (`fsdp` as FSDP), a built-in theme's name in the language."""
+    configured: dict[Lang, dict[str, str]] = {
+        "en": {"ckpt": "Checkpointing", "kv_pool": "KV Pool"},
+        "zh": {"ckpt": "检查点", "kv_pool": "KV Pool"},
+    }
+    names = display_names(configured, {"fsdp", "ckpt", "kv_pool"}, {"NPU/Ascend"})
+    zh: Lang = "zh"
+    en: Lang = "en"
+    assert names == [
+        DisplayName(kind="module", name="ckpt", lang=zh, display_name="检查点"),
+        DisplayName(kind="module", name="fsdp", lang=zh, display_name="FSDP"),
+        DisplayName(kind="module", name="kv_pool", lang=zh, display_name="KV Pool"),
+        DisplayName(kind="theme", name="NPU/Ascend", lang=zh, display_name="NPU/昇腾"),
+        DisplayName(kind="module", name="ckpt", lang=en, display_name="Checkpointing"),
+        DisplayName(kind="module", name="fsdp", lang=en, display_name="FSDP"),
+        DisplayName(kind="module", name="kv_pool", lang=en, display_name="KV Pool"),
+        DisplayName(kind="theme", name="NPU/Ascend", lang=en, display_name="NPU/Ascend"),
+    ]

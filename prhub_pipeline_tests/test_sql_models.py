@@ -268,6 +268,7 @@ def test_the_models_a_warehouse_had_before_the_registry_are_known(tmp_path: Path
         con.execute("DELETE FROM schema_migrations WHERE version >= 12")
         con.execute("DROP TABLE sql_models")
         con.execute("DROP TABLE week_stages")
+        con.execute("DROP TABLE display_names")
     with connect(tmp_path / "w.duckdb") as con:
         known = {name for (name,) in con.execute("SELECT name FROM sql_models").fetchall()}
         shipped = model_names(DBT_LIKE_SQL)
@@ -335,18 +336,20 @@ def test_the_trends_name_their_counts_as_the_other_weekly_models_do(
         return [row[0] for row in weekly_warehouse.execute(f"DESCRIBE {model}").fetchall()]
 
     counts = ["prs", "previous_prs", "change"]
-    assert columns("weekly_trends") == ["repo", "week_start", "kind", "name", *counts]
-    assert columns("weekly_module_trends") == ["repo", "week_start", "module", *counts]
-    assert columns("weekly_theme_trends") == ["repo", "week_start", "theme", *counts]
+    names = ["display_name_en", "display_name_zh"]
+    assert columns("weekly_trends") == ["repo", "week_start", "kind", "name", *names, *counts]
+    assert columns("weekly_module_trends") == ["repo", "week_start", "module", *names, *counts]
+    assert columns("weekly_theme_trends") == ["repo", "week_start", "theme", *names, *counts]
     assert "prs" in columns("weekly_contributors") and "prs" in columns("review_health")
     # Three PRs a week, each with both themes; no week has a report, so the one before is unknown.
     week = date(2026, 5, 11)
     rows = weekly_warehouse.execute(
-        "SELECT name, prs, previous_prs, change FROM weekly_trends"
+        "SELECT name, display_name_en, prs, previous_prs, change FROM weekly_trends"
         " WHERE repo = 'acme/widgets' AND week_start = ? AND kind = 'theme'",
         [week],
     ).fetchall()
-    assert rows == [("A", 3, None, None), ("Z", 3, None, None)]
+    # No report run stored the names the reports give them: unknown, not the keys.
+    assert rows == [("A", None, 3, None, None), ("Z", None, 3, None, None)]
 
 
 def test_the_bookkeeping_tables_are_no_source_of_a_model(tmp_path: Path) -> None:
@@ -460,3 +463,4 @@ def test_the_trends_have_a_row_for_every_week_from_a_names_first(tmp_path: Path)
         (weeks[4], "docs", 0, None),
     ]
     assert average == (2 / 5,)
+

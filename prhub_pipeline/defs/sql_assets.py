@@ -38,6 +38,7 @@ TABLE_PRODUCERS: dict[str, str] = {
     "pr_reverts": "importance_scores",
     "weekly_reports": "weekly_report",
     "weekly_counts": "weekly_report",
+    "display_names": "weekly_report",
 }
 
 

@@ -24,7 +24,9 @@ from prhub_pipeline.modelling.tagging.themes import (
 )
 from prhub_pipeline.records import (
     LANGS,
+    DisplayName,
     Lang,
+    NameKind,
     PullRequest,
     RenderedReport,
     ReportListing,
@@ -43,7 +45,7 @@ from prhub_pipeline.reporting.files import (
     write_report_files,
 )
 from prhub_pipeline.reporting.render import WeekLinks, render_report, with_week_links
-from prhub_pipeline.reporting.wording import module_display_names
+from prhub_pipeline.reporting.wording import WORDINGS, module_display_names
 from prhub_pipeline.stages.ingest import windows_for
 from prhub_pipeline.stages.scoring import calibration_span
 from prhub_pipeline.warehouse import connect, replace_partition
@@ -59,6 +61,7 @@ from prhub_pipeline.warehouse.prs import (
     weeks_with_late_release_tags,
 )
 from prhub_pipeline.warehouse.reports import (
+    display_name_tables,
     list_reports,
     read_report,
     read_risks,
@@ -137,6 +140,15 @@ def report_weeks(
             ),
         )
         spellings = tag_spellings(list(stored.values()), repo.modules)
+        module_names = {
+            lang: module_display_names(repo.modules.display_names_in(lang), spellings)
+            for lang in LANGS
+        }
+        names = display_names(
+            module_names,
+            {label.module for label in stored_labels},
+            {tag.theme for tag in stored_themes},
+        )
         merged = sorted(pr.merged_at for pr in stored.values())
         for window in windows:
             week = window.week_start
@@ -185,9 +197,7 @@ def report_weeks(
                         else None
                     ),
                     calibration=calibration,
-                    display_names=module_display_names(
-                        repo.modules.display_names_in(lang), spellings
-                    ),
+                    display_names=module_names[lang],
                     pushed=pushed,
                     releases=releases,
                     background=week_background,
@@ -208,6 +218,7 @@ def report_weeks(
                 week,
                 [
                     *report_tables(repo.name, week, rendered, counts, key_pr_count=key_pr_count),
+                    *display_name_tables(repo.name, names),
                     *stage_tables(repo.name, week, "report"),
                 ],
             )
@@ -277,6 +288,30 @@ def last_week_counts(con: duckdb.DuckDBPyConnection, repo: str, week: date) -> W
         read_module_labels(con, repo, last),
         read_themes(con, repo, last),
     )
+
+
+def display_names(
+    module_names: Mapping[Lang, Mapping[str, str]],
+    modules: Collection[str],
+    themes: Collection[str],
+) -> list[DisplayName]:
+    """The name a report in each language gives each of `modules` and `themes`
+    (`Wording.display_name`), given the repository's names for its modules in each
+    (`module_display_names`): what the `display_names` table holds, so that a SQL user can name
+    `kv_pool` `KV Pool` and verl's `ckpt` Checkpointing/检查点 as the reports do."""
+    names: list[DisplayName] = []
+    for lang in LANGS:
+        words = replace(WORDINGS[lang], module_names=dict(module_names[lang]))
+        keyed: tuple[tuple[NameKind, Collection[str]], ...] = (
+            ("module", modules),
+            ("theme", themes),
+        )
+        for kind, keys in keyed:
+            names += [
+                DisplayName(kind=kind, name=key, lang=lang, display_name=words.display_name(key))
+                for key in sorted(keys)
+            ]
+    return names
 
 
 def weeks_by_lang(listing: Sequence[ReportListing]) -> dict[Lang, list[date]]:

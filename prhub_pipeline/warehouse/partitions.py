@@ -16,12 +16,15 @@ from prhub_pipeline.warehouse.connection import WarehouseError, pipeline_tables,
 @dataclass(frozen=True)
 class TableRows:
     """New rows for one table of a partition; each row's values follow `columns`. `scope`
-    narrows the rows replaced to those with these column values (one stage's of `week_stages`)."""
+    narrows the rows replaced to those with these column values (one stage's of `week_stages`);
+    `whole_repo` widens them to the repository's of every week (a table without `week_start`,
+    written with a week's partition so that the two are stored together or not at all)."""
 
     table: str
     columns: Sequence[str]
     rows: Sequence[Sequence[Any]] = field(default_factory=list)
     scope: Mapping[str, Any] = field(default_factory=dict)
+    whole_repo: bool = False
 
 
 def replace_partition(
@@ -29,17 +32,20 @@ def replace_partition(
 ) -> dict[str, int]:
     """Replace a partition in every table given, all or nothing. Returns rows written per table.
 
-    Every table must have `repo` and `week_start` columns; table and column names come from
-    code, never from input, and all values are bound through DuckDB's appender.
+    Every table must have a `repo` column, and a `week_start` one unless its rows are
+    `whole_repo`; table and column names come from code, never from input, and all values are
+    bound through DuckDB's appender.
     """
     written: dict[str, int] = {}
     try:
         with transaction(con):
             for batch in tables:
                 scope = "".join(f" AND {column} = ?" for column in batch.scope)
+                week = [] if batch.whole_repo else [week_start]
                 con.execute(
-                    f"DELETE FROM {batch.table} WHERE repo = ? AND week_start = ?{scope}",
-                    [repo, week_start, *batch.scope.values()],
+                    f"DELETE FROM {batch.table} WHERE repo = ?"
+                    f"{'' if batch.whole_repo else ' AND week_start = ?'}{scope}",
+                    [repo, *week, *batch.scope.values()],
                 )
                 if batch.rows:
                     with con.appender(batch.table, columns=list(batch.columns)) as appender:

@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime
 import duckdb
 
 from prhub_pipeline.records import (
+    DisplayName,
     PrScore,
     RenderedReport,
     ReportListing,
@@ -44,6 +45,7 @@ REPORT_COLUMNS = (
     "key_pr_count",
 )
 COUNT_COLUMNS = ("repo", "week_start", "kind", "name", "pr_count")
+DISPLAY_NAME_COLUMNS = ("repo", "kind", "name", "lang", "display_name")
 
 
 class StoredReport(RenderedReport):
@@ -152,6 +154,13 @@ def report_tables(
         TableRows("weekly_reports", REPORT_COLUMNS, report_rows),
         TableRows("weekly_counts", COUNT_COLUMNS, count_rows),
     ]
+
+
+def display_name_tables(repo: str, names: Sequence[DisplayName]) -> list[TableRows]:
+    """The repository's `display_names` rows, all of them: they replace its earlier ones
+    whatever the week, so a name taken out of `modules.display_names` goes too."""
+    rows = [(repo, n.kind, n.name, n.lang, n.display_name) for n in names]
+    return [TableRows("display_names", DISPLAY_NAME_COLUMNS, rows, whole_repo=True)]
 
 
 # ---------------------------------------------------------------------------------------------
