@@ -319,7 +319,7 @@ def _classifier(args: argparse.Namespace) -> int:
 def _sql(args: argparse.Namespace, settings: Settings) -> int:
     from prhub_pipeline.warehouse.query import format_table, run_query
 
-    columns, rows = run_query(settings.database, args.query)
+    columns, rows = run_query(settings.database, args.query, models_dir=settings.sql_models_dir)
     print(format_table(columns, rows, whole=args.whole))
     return 0
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import get_args
@@ -23,10 +24,11 @@ from prhub_pipeline.records import (
     ThemeTag,
     ThreadComment,
 )
-from prhub_pipeline.warehouse import connect, migrate, replace_partition
+from prhub_pipeline.warehouse import WarehouseError, connect, migrate, replace_partition
 from prhub_pipeline.warehouse.github import review_tables
 from prhub_pipeline.warehouse.modules import module_tables
 from prhub_pipeline.warehouse.prs import pr_tables
+from prhub_pipeline.warehouse.query import run_query
 from prhub_pipeline.warehouse.reports import revert_tables, risk_tables
 from prhub_pipeline.warehouse.sql_models import (
     SqlModelError,
@@ -258,7 +260,9 @@ def test_a_model_whose_file_is_gone_is_dropped_and_nothing_else(tmp_path: Path) 
         ("pr_count", "table")
     ]
     # A pipeline table named in the registry (by hand) is never dropped.
-    con.execute("INSERT INTO sql_models VALUES ('prs', 'table', now())")
+    con.execute(
+        "INSERT INTO sql_models (name, materialized, stored_at) VALUES ('prs', 'table', now())"
+    )
     assert drop_stale_models(con, model_names(models)) == []
     assert con.execute("SELECT count(*) FROM prs").fetchone() == (2,)
 
@@ -525,3 +529,52 @@ def test_reviewer_activity_has_its_weeks(tmp_path: Path) -> None:
         (second, "bob", 0, 0, 0, 0, 1),
     ]
     assert overall == [("ann", 4, 3, 1, 3, 0, False), ("bob", 1, 0, 0, 1, 1, False)]
+
+
+def test_models_made_from_other_definitions_are_told_of(tmp_path: Path) -> None:
+    """A model changed in a newer prhub stayed the older one's until something refreshed it,
+    and `prhub sql` answered from it without a word: verl's weekly_trends, refreshed by a prhub
+    of before its every-week rows, had 2078 rows where the shipped file makes 2765. The digest
+    of the file that made each relation is recorded, and a query is told which models differ
+    from the files this prhub would use."""
+    folder = tmp_path / "models"
+    shutil.copytree(DBT_LIKE_SQL, folder)
+    path = tmp_path / "w.duckdb"
+    with connect(path) as con:
+        store_prs(con, [1, 2])
+        for model in load_models(folder, TABLE_PRODUCERS):
+            materialize(con, model)
+    notes: list[str] = []
+    query = "SELECT count(*) FROM weekly_trends"
+    assert run_query(path, query, models_dir=folder, on_note=notes.append)[1] == [("0",)]
+    assert notes == []
+
+    trends = folder / "weekly_trends.sql"
+    trends.write_text(trends.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    # A model not made yet is no stale one: a query of it fails naming it.
+    write(folder, "pr_numbers", "SELECT number FROM {{ source('prs') }}")
+    assert run_query(path, query, models_dir=folder, on_note=notes.append)[1] == [("0",)]
+    [note] = notes
+    assert note.startswith("SQL model(s) weekly_trends of ")
+    assert "`prhub materialize` (of any week)" in note
+    # A column the stale model lacks is no typo of the user's.
+    with pytest.raises(WarehouseError, match=r"(?s)display_name_fr.*SQL model\(s\) weekly_trends"):
+        run_query(path, "SELECT display_name_fr FROM weekly_trends", models_dir=folder)
+    with connect(path) as con:
+        for model in load_models(folder, TABLE_PRODUCERS):
+            materialize(con, model)
+    notes.clear()
+    run_query(path, query, models_dir=folder, on_note=notes.append)
+    assert notes == []
+
+
+def test_models_of_a_warehouse_an_earlier_prhub_wrote_are_told_of(tmp_path: Path) -> None:
+    """Its models were made by that prhub, whatever they were: a read-only query migrates and
+    refreshes nothing."""
+    path = tmp_path / "w.duckdb"
+    warehouse_at_schema(path, 14)
+    notes: list[str] = []
+    run_query(path, "SELECT count(*) FROM prs", models_dir=DBT_LIKE_SQL, on_note=notes.append)
+    [note] = notes
+    assert "was written by an earlier prhub (schema version 14;" in note
+    assert "its SQL models are that prhub's until `prhub materialize` has run on it" in note

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import duckdb
@@ -16,8 +17,11 @@ from prhub_pipeline.warehouse.connection import (
     latest_migration,
     schema_version,
 )
+from prhub_pipeline.warehouse.sql_models import model_definitions, unlike_their_files
 
 MAX_CELL = 80
+# What DuckDB raises for a table or column it does not know.
+MISSING_NAME_ERRORS = (duckdb.CatalogException, duckdb.BinderException)
 
 
 def check_query(query: str) -> str:
@@ -38,13 +42,26 @@ def check_query(query: str) -> str:
     return query
 
 
-def run_query(database: Path, query: str) -> tuple[list[str], list[tuple[str | None, ...]]]:
+def _tell_stderr(message: str) -> None:
+    print(f"prhub: {message}", file=sys.stderr, flush=True)
+
+
+def run_query(
+    database: Path,
+    query: str,
+    *,
+    models_dir: Path | None = None,
+    on_note: Callable[[str], None] = _tell_stderr,
+) -> tuple[list[str], list[tuple[str | None, ...]]]:
     """Run a user's query on the warehouse alone: read-only, and without DuckDB's reach into
     files, extensions or the network (`COPY ... TO` would write anywhere). Each value comes as
     DuckDB writes it (a cast to VARCHAR: `[NULL, x]`, `true`, `3 days`, `\\x1B`), None for NULL:
-    Python's own text for them (`[None, 'x']`, `True`, `3 days, 0:00:00`, `b'\\x1b'`) is no SQL."""
+    Python's own text for them (`[None, 'x']`, `True`, `3 days, 0:00:00`, `b'\\x1b'`) is no SQL.
+    With `models_dir` (the SQL models this prhub would make), `on_note` is told when the
+    warehouse's models are not those (`stale_models_note`)."""
     check_query(query)
     with connect(database, read_only=True, sandboxed=True) as con:
+        stale = stale_models_note(con, database, models_dir) if models_dir is not None else None
         try:
             result = con.sql(query)
             if result is None:
@@ -52,7 +69,10 @@ def run_query(database: Path, query: str) -> tuple[list[str], list[tuple[str | N
             # By position: a query may name two columns alike (`SELECT 1 AS a, 2 AS a`).
             as_text = ", ".join(f"CAST(#{i} AS VARCHAR)" for i in range(1, len(result.columns) + 1))
             try:
-                return list(result.columns), result.project(as_text).fetchall()
+                rows = result.project(as_text).fetchall()
+                if stale:
+                    on_note(stale)
+                return list(result.columns), rows
             except duckdb.Error:
                 # The cast runs the query inside two lines of DuckDB's own, so an error found
                 # while running it named a line two below the user's ("LINE 3:" of a one-line
@@ -62,7 +82,35 @@ def run_query(database: Path, query: str) -> tuple[list[str], list[tuple[str | N
                 raise
         except duckdb.Error as exc:
             note = _older_schema(con, database, exc)
+            # A column a stale model lacks (weekly_trends.display_name_en) is no typo.
+            if not note and stale and isinstance(exc, MISSING_NAME_ERRORS):
+                note = f"\n{stale}"
             raise WarehouseError(f"query failed: {exc}{note}") from None
+
+
+def stale_models_note(
+    con: duckdb.DuckDBPyConnection, database: Path, models_dir: Path
+) -> str | None:
+    """What to tell a user whose warehouse's SQL models are not made from `models_dir`'s files as
+    they are now, else None. A read-only query refreshes nothing, so a model changed in a newer
+    prhub answered as the older one had made it, and nothing said so (verl's weekly_trends,
+    refreshed by a prhub of before its every-week rows: 2078 rows, 2765 from the shipped file)."""
+    version, latest = schema_version(con), latest_migration()
+    if version < latest:
+        return (
+            f"{database} was written by an earlier prhub (schema version {version}; this one's"
+            f" is {latest}): its SQL models are that prhub's until `prhub materialize` has run"
+            " on it"
+        )
+    unlike = unlike_their_files(con, model_definitions(models_dir))
+    if not unlike:
+        return None
+    return (
+        f"SQL model(s) {', '.join(unlike)} of {database} are not made from the files in"
+        f" {models_dir} as they are now (another prhub's, or files edited since):"
+        " they answer as made until `prhub materialize` (of any week) or the UI's sql_models_job"
+        " refreshes the models"
+    )
 
 
 def _older_schema(con: duckdb.DuckDBPyConnection, database: Path, exc: duckdb.Error) -> str:
@@ -71,7 +119,7 @@ def _older_schema(con: duckdb.DuckDBPyConnection, database: Path, exc: duckdb.Er
     (`pr_reverts`, `pr_facts.reverts`) is missing until a run writes the file, and DuckDB's
     "did you mean" pointed elsewhere (a warehouse of vllm-ascend and slime at schema version 10:
     `pr_reverts` ... Did you mean "pr_scores"?)."""
-    if not isinstance(exc, duckdb.CatalogException | duckdb.BinderException):
+    if not isinstance(exc, MISSING_NAME_ERRORS):
         return ""
     version, latest = schema_version(con), latest_migration()
     if version >= latest:

@@ -4,13 +4,15 @@ A model refers to other models with `{{ ref('name') }}` and to the pipeline's ta
 `{{ source('name') }}`; the dependency graph comes from those calls alone. An optional header of
 `-- key: value` lines at the top sets `materialized` (view or table) and `description`.
 The `sql_models` table (migration 012) names every relation a model made, so that one whose
-file is gone can be dropped without touching anything else.
+file is gone can be dropped without touching anything else, and the digest of the file that
+made it (migration 016), so that one made from another definition is told of.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Literal, NamedTuple
 
@@ -132,6 +134,32 @@ def model_names(folder: Path) -> set[str]:
     return {path.stem for path in folder.glob("*.sql")}
 
 
+def definition_sha256(text: str) -> str:
+    """The digest `sql_models` records of the model file's text that made a relation."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def model_definitions(folder: Path) -> dict[str, str]:
+    """Each model file of `folder` by name, as `definition_sha256` of its text (a file that does
+    not load too: its relation is not the file's either)."""
+    return {
+        path.stem: definition_sha256(path.read_text(encoding="utf-8"))
+        for path in folder.glob("*.sql")
+    }
+
+
+def unlike_their_files(con: duckdb.DuckDBPyConnection, definitions: Mapping[str, str]) -> list[str]:
+    """Of the models `definitions` names (`model_definitions`), those whose relation was made
+    from another text than their file's now (another prhub's, an edited file, or one made
+    before the warehouse recorded it), sorted: they answer as that text did until the models
+    are refreshed. One not made yet is none: a query of it fails naming it. Needs migration
+    016."""
+    made = dict(con.execute("SELECT name, definition_sha256 FROM sql_models").fetchall())
+    return sorted(
+        name for name, digest in definitions.items() if name in made and made[name] != digest
+    )
+
+
 def _in_dependency_order(models: dict[str, SqlModel]) -> list[SqlModel]:
     ordered: list[SqlModel] = []
     state: dict[str, str] = {}
@@ -185,8 +213,9 @@ def materialize(con: duckdb.DuckDBPyConnection, model: SqlModel) -> int:
                 quoted = "'" + model.description.replace("'", "''") + "'"
                 con.execute(f"COMMENT ON {kind} {model.name} IS {quoted}")
             con.execute(
-                "INSERT OR REPLACE INTO sql_models VALUES (?, ?, now())",
-                [model.name, model.materialized],
+                "INSERT OR REPLACE INTO sql_models"
+                " (name, materialized, stored_at, definition_sha256) VALUES (?, ?, now(), ?)",
+                [model.name, model.materialized, definition_sha256(model.sql)],
             )
     except duckdb.Error as exc:
         raise SqlModelError(f"{model.path.name}: {exc}") from exc
