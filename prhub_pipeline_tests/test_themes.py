@@ -131,6 +131,23 @@ def test_a_prs_own_tags_give_themes_and_the_classifiers_guesses_do_not() -> None
     assert "CI/infrastructure" not in themes_of([pr], labels=[guessed]).get(2, set())
 
 
+def test_a_conventional_commit_type_gives_the_theme_its_tag_would() -> None:
+    """NVIDIA-NeMo/RL #2739 "perf: pool IsolatedWorkerInitializer per node ..." and #617
+    "ci: Refactor unit tests to run in concurrent jobs" said their kind of work as `[perf]` and
+    `[CI]` do, yet had no theme: the type goes with the tags before the title patterns look."""
+    prs = [
+        make_pr(2739, "perf: pool IsolatedWorkerInitializer per node", paths=("rl/workers.py",)),
+        make_pr(617, "ci: Refactor unit tests to run in concurrent jobs", paths=tuple(CODE)),
+        make_pr(2316, "docs(security): add SECURITY.md", paths=("SECURITY.md",)),
+        make_pr(3, "fix: pool workers per node", paths=("rl/workers.py",)),
+    ]
+    found = themes_of(prs)
+    assert found[2739] == {"Performance"}
+    assert found[617] == {CI}
+    assert found[2316] == {"Docs"}
+    assert 3 not in found
+
+
 def test_a_deps_tag_is_dependency_work_whatever_else_the_pr_changes() -> None:
     """LLaMA-Factory #10634 "[deps] exclude broken transformers release" changed a line of
     pyproject.toml and the version check in its code to match: under half of its lines."""

@@ -26,7 +26,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from prhub_pipeline.config import ModulesConfig, ThemeRule
-from prhub_pipeline.modelling.tagging.tags import normalise_tag, text_without_tags
+from prhub_pipeline.modelling.tagging.tags import (
+    normalise_tag,
+    parse_title_tags,
+    text_without_tags,
+)
 from prhub_pipeline.modelling.text.pr_descriptions import clean_description
 from prhub_pipeline.paths import (
     CI_FILES,
@@ -496,6 +500,14 @@ def tag_themes(
         )
         removed = [f for f in pr.files if f.status == "removed" and f not in kept]
         pr_modules = modules.get((pr.repo, pr.number), [])
+        # A conventional commit's type is the title's own tag for its kind of work, as `[CI]`
+        # or `[perf]` are, though removed with the tags from the title the patterns see:
+        # NVIDIA-NeMo/RL's "perf: pool IsolatedWorkerInitializer per node ..." (#2739) and
+        # "ci: Refactor unit tests to run in concurrent jobs" (#617) had no theme, 31 of its 40
+        # `perf:` PRs and 52 of its 128 `ci:` PRs.
+        title_type = parse_title_tags(pr.title, modules_config).type
+        if title_type is not None:
+            pr_modules = [*pr_modules, title_type]
         changed_lines = {f.path: f.lines for f in [*kept, *removed]}
         tags.extend(
             ThemeTag(repo=pr.repo, number=pr.number, theme=rule.name)
