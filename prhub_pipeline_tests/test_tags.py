@@ -643,3 +643,30 @@ def test_a_module_is_spelt_as_the_repositorys_tags_most_often_write_it() -> None
         "core/docker": "core / Docker",  # joined areas stay one tag without a module list
         "dpotrainer": "DPOTrainer",
     }
+
+
+def test_a_scope_writes_its_module_as_a_tag_does_a_tag_first() -> None:
+    """NVIDIA-NeMo/RL's `fix(nemo-gym): ...` headed a section "nemo_gym", a spelling no title
+    wrote; vllm-ascend writes `(dsa_cp)` scopes beside its `[DSA-CP]` tags, whose capitals say
+    the name (scopes are lower case by convention)."""
+    titles = [
+        "fix(nemo-gym): honour pad_dynamic_image_shapes",
+        "feat(nemo-gym): a",
+        "fix(math-env, nrl-k8s): b",
+        "fix(data-plane/converter): c",
+        "[Misc](dsa_cp): d",
+        "[Misc](dsa_cp): e",
+        "[BugFix][DSA-CP] f",
+        "[fsdp] fix(ignored-scope): g",
+    ]
+    prs = [make_pr(number, title) for number, title in enumerate(titles, start=1)]
+    assert tag_spellings(prs, ModulesConfig()) == {
+        "nemo_gym": "nemo-gym",
+        "math_env": "math-env",
+        "nrl_k8s": "nrl-k8s",
+        "data_plane": "data-plane",
+        "dsa_cp": "DSA-CP",
+        "misc": "Misc",
+        "bugfix": "BugFix",
+        "fsdp": "fsdp",
+    }

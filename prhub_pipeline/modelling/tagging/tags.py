@@ -370,19 +370,10 @@ def _parse(title: str, vocabulary: _Vocabulary) -> TitleTags:
             change_type = change_type or tag_type
             breaking = breaking or tag_breaking
 
-    scope = None
-    # A scope after the tags, as a conventional commit puts it after its type: vllm-ascend's
-    # `[bugfix](pcp) expand ...`, `[Feat](Mooncake) Supports ...` (20 titles), AReaL #1208
-    # `[Fix](Service):fix ...`, whose scopes were no module.
-    tag_scope = _SCOPE_AFTER_TAGS.match(rest) if groups else None
-    if tag_scope and rest[tag_scope.end() :].strip():
-        scope, rest = tag_scope.group("scope"), rest[tag_scope.end() :]
-    type_match = _TYPE_WITH_SCOPE.match(rest)
-    if type_match and normalise_tag(type_match.group(1)) in CHANGE_TYPES | {"misc", "docs"}:
+    scope, type_match, rest = _conventional_prefix(rest, bool(groups))
+    if type_match:
         change_type = normalise_tag(type_match.group(1))
         breaking = breaking or type_match.group(3) == "!"
-        rest = rest[type_match.end() :]
-        scope = scope or type_match.group(2)
     # A conventional commit's scope (`fix(megatron): ...`) says where, as a tag would; beside
     # tags that already say where, it only narrows them (`[trainer] fix(sft): ...`).
     if scope and not areas_of(modules):
@@ -399,6 +390,22 @@ def _parse(title: str, vocabulary: _Vocabulary) -> TitleTags:
         breaking=breaking,
         stripped=rest.strip(),
     )
+
+
+def _conventional_prefix(rest: str, tagged: bool) -> tuple[str | None, re.Match[str] | None, str]:
+    """The scope a title (its bracket tags, if `tagged`, already taken off) writes, the match of
+    its conventional type, and the title after them."""
+    scope = None
+    # A scope after the tags, as a conventional commit puts it after its type: vllm-ascend's
+    # `[bugfix](pcp) expand ...`, `[Feat](Mooncake) Supports ...` (20 titles), AReaL #1208
+    # `[Fix](Service):fix ...`, whose scopes were no module.
+    tag_scope = _SCOPE_AFTER_TAGS.match(rest) if tagged else None
+    if tag_scope and rest[tag_scope.end() :].strip():
+        scope, rest = tag_scope.group("scope"), rest[tag_scope.end() :]
+    type_match = _TYPE_WITH_SCOPE.match(rest)
+    if type_match and normalise_tag(type_match.group(1)) in CHANGE_TYPES | {"misc", "docs"}:
+        return scope or type_match.group(2), type_match, rest[type_match.end() :]
+    return scope, None, rest
 
 
 def _scope_area(scope: str, vocabulary: _Vocabulary) -> str:
@@ -654,17 +661,38 @@ def tag_spellings(prs: Sequence[PullRequest], config: ModulesConfig) -> dict[str
         config = config.model_copy(update={"aliases": learn_modules_config(prs, config).aliases})
     vocabulary = _Vocabulary.of(config)
     written: dict[str, Counter[str]] = {}
+    scoped: dict[str, Counter[str]] = {}
+
+    def count(part: str, tag: str, into: dict[str, Counter[str]]) -> None:
+        one, _, _, _ = _classify_tag(tag, vocabulary)
+        if len(one) == 1:
+            spelling = " ".join(part.replace("`", "").split())
+            into.setdefault(one[0], Counter())[spelling] += 1
+
     for pr in prs:
-        for group in _split_prefix(pr.title)[0]:
+        groups, rest = _split_prefix(pr.title)
+        tagged: list[str] = []
+        for group in groups:
             for raw in bracket_tags(group, _TAG_SEPARATORS):
                 found, _, _, _ = _classify_tag(normalise_tag(raw), vocabulary)
+                tagged.extend(found)
                 # A tag of several (`[CI/UT]`, `[DistillationTrainer refactor]`) writes each.
                 for part in _written_parts(raw) if len(found) > 1 else [raw]:
-                    one, _, _, _ = _classify_tag(normalise_tag(part), vocabulary)
-                    if len(one) == 1:
-                        spelling = " ".join(part.replace("`", "").split())
-                        written.setdefault(one[0], Counter())[spelling] += 1
-    return {module: counts.most_common(1)[0][0] for module, counts in written.items()}
+                    count(part, normalise_tag(part), written)
+        # A scope writes its module too: NVIDIA-NeMo/RL's `fix(nemo-gym): ...` and
+        # `fix(math-env): ...` headed sections "nemo_gym" and "math_env", spellings of no
+        # title. Scopes are lower case by convention, so a bracket tag's spelling comes first
+        # (vllm-ascend writes `[DSA-CP]` and `(dsa_cp)`).
+        scope = _conventional_prefix(rest, bool(groups))[0]
+        if scope and not areas_of(tagged):  # as `_parse` reads a scope
+            for raw in _TAG_SEPARATORS.split(scope):
+                area = _scope_area(normalise_tag(raw), vocabulary)
+                part = raw if area == normalise_tag(raw) else raw.strip().split("/")[0]
+                count(part, area, scoped)
+    return {
+        module: (written.get(module) or counts).most_common(1)[0][0]
+        for module, counts in {**scoped, **written}.items()
+    }
 
 
 _LAST_WORD = re.compile(r"[\s_-]+(?=[^\s_-]+$)")
