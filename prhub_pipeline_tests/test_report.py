@@ -1400,6 +1400,43 @@ def test_a_pr_without_description_is_outlined_not_summarised_by_its_own_title() 
     assert "Risks:" not in bare_line
 
 
+def test_a_week_of_titles_alone_says_so_once_not_before_every_outline() -> None:
+    """NVIDIA-NeMo/RL's squash commits carry only sign-offs (1345 of its 1346): every key PR's
+    line opened "The commit message says nothing beyond the title", 20 to 40 times a report."""
+    prs = [
+        make_pr(
+            6600, "[fsdp] feat: support megatron-bridge training", files=[("verl/a.py", 900, 0)]
+        ),
+        make_pr(6601, "[fsdp] feat: shard the optimizer", files=[("verl/b.py", 900, 0)]),
+    ]
+    MODULES.update({6600: ["fsdp"], 6601: ["fsdp"]})
+    try:
+        contexts = {lang: context_for(prs, lang) for lang in ("en", "zh")}
+    finally:
+        del MODULES[6600], MODULES[6601]
+    en, zh = contexts["en"], contexts["zh"]
+    assert en.header.generated.endswith("; no PR's commit message says more than its title")
+    assert zh.header.generated.endswith("各 PR 的提交信息均只有标题")
+    quick = {item.pr.number: item.summary for item in en.quick_view}
+    assert quick[6600] == "It changes verl/a.py (900 lines)."
+    assert {item.pr.number: item.summary for item in zh.quick_view}[6600] == (
+        "改动了 verl/a.py（900 行）。"
+    )
+    rendered = render_report(en, "en", "md")
+    assert "nothing beyond the title" not in rendered
+    # One PR that says more keeps every lead: the clause tells the others apart from it.
+    described = make_pr(6602, "[fsdp] fix: x", body="Splits optimizer state across ranks.")
+    MODULES.update({6600: ["fsdp"], 6601: ["fsdp"], 6602: ["fsdp"]})
+    try:
+        mixed = context_for([*prs, described], "en")
+    finally:
+        del MODULES[6600], MODULES[6601], MODULES[6602]
+    assert "says more than its title" not in mixed.header.generated
+    assert {item.pr.number: item.summary for item in mixed.quick_view}[6600].startswith(
+        "The commit message says nothing beyond the title; it changes"
+    )
+
+
 def test_a_description_that_is_another_prs_title_is_outlined() -> None:
     """aibrix #2298's squash message opened with the commit its branch took from #2165, whose
     title it is: its summary read "Add brixbench benchmark module"."""

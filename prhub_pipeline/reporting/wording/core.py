@@ -224,6 +224,10 @@ class Wording:
     with_reviews: str
     without_reviews: str
     pushed_not_covered: Counted  # field n: commits pushed without a PR, which no report covers
+    # No PR of the week has a description (git source: commit message) beyond its title, said
+    # once here rather than before every outline of changed files.
+    titles_only: str
+    titles_only_commit: str
     reverts_pr: str
     reverts_pr_titled: str
     reverts_pr_because: str
@@ -543,6 +547,8 @@ class Wording:
         calibration: ScoreCalibration | None,
         review_available: bool,
         pushed: int = 0,
+        titles_only: bool = False,
+        from_commit: bool = False,
     ) -> str:
         parts = [self.generated]
         if source:
@@ -555,6 +561,8 @@ class Wording:
         parts.append(self.with_reviews if review_available else self.without_reviews)
         if pushed:
             parts.append(_counted(self.pushed_not_covered, pushed).format(n=pushed))
+        if titles_only:
+            parts.append(self.titles_only_commit if from_commit else self.titles_only)
         return self.clause_sep.join(parts)
 
     def revert_summary(self, target: int, original_title: str | None, reason: str | None) -> str:
@@ -609,11 +617,19 @@ class Wording:
             branch=self.repeat_branch.format(branch=repeat.branch) if repeat.branch else "",
         )
 
-    def change_outline(self, outline: ChangeOutline, limit: int) -> str:
-        """The outline as one sentence, naming fewer places when all would pass `limit`."""
+    def change_outline(self, outline: ChangeOutline, limit: int, with_lead: bool = True) -> str:
+        """The outline as one sentence, naming fewer places when all would pass `limit`;
+        without its lead (`with_lead=False`) where the header says it for every PR."""
+        if not with_lead:
+            text = self._change_outline(outline, limit, "")
+            text = _LEADLESS_START.sub("", text)
+            return text[:1].upper() + text[1:]
         lead = (self.outline_lead_commit if outline.from_commit else self.outline_lead)[
             outline.described
         ]
+        return self._change_outline(outline, limit, lead)
+
+    def _change_outline(self, outline: ChangeOutline, limit: int, lead: str) -> str:
         if outline.files == 1 and outline.place_count == 1:
             return self.outline_one.format(lead=lead, place=self._place(outline.places[0]))
         besides = ""
@@ -1485,6 +1501,10 @@ def _stopped_once(text: str, tail: str) -> str:
     if tail[:1] in (".", "。") and _ENDS_IN_STOP.search(text):
         tail = tail[1:]
     return text + tail
+
+
+# What an outline without its lead starts with: the separator the lead came before.
+_LEADLESS_START = re.compile(r"^[;；,，]\s*")
 
 
 def _tight(text: str) -> str:

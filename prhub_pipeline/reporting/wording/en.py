@@ -151,6 +151,8 @@ EN = Wording(
         "{n} commit pushed without a PR is not covered",
         "{n} commits pushed without a PR are not covered",
     ),
+    titles_only="no PR's description says more than its title",
+    titles_only_commit="no PR's commit message says more than its title",
     reverts_pr="Reverts #{target}",
     reverts_pr_titled="Reverts #{target}: {title}",
     reverts_pr_because="Reverts {undone}: {reason}",
