@@ -3210,6 +3210,22 @@ def test_contributors_are_new_under_no_name_or_address_they_used_before() -> Non
     assert facts.contributors(week[-1:], history, WINDOW) is None  # bots only
 
 
+def test_machine_accounts_are_no_authors_though_github_knows_them_as_users() -> None:
+    """NVIDIA-NeMo/RL's `svcnemo-autobot` and `svcnvidia-nemo-ci` were named among the week's
+    new authors; vllm-ascend's `iKeybot` is a person."""
+    week, history = contributors_week()
+    machines = [
+        authored(7407, "svcnemo-autobot", "svcnemo-autobot@nvidia.com"),
+        authored(7408, "svcnvidia-nemo-ci", "svcnvidia-nemo-ci@nvidia.com"),
+        authored(7409, "release_bot", None),
+        authored(7410, "iKeybot", "ikeybot-code"),
+    ]
+    found = facts.contributors([*week, *machines], history, WINDOW)
+    assert found == facts.Contributors(
+        5, [("Bob", [7402, 7404]), ("Carol", [7403]), ("iKeybot", [7410])]
+    )
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_trends_count_the_weeks_authors_and_name_the_new_ones(lang: Lang) -> None:
     week, history = contributors_week()

@@ -232,6 +232,36 @@ def test_author_figures_count_prs_stored_since_the_last_model_refresh(tmp_path: 
     ]
 
 
+def test_machine_accounts_are_no_authors_in_the_author_figures(tmp_path: Path) -> None:
+    """As the report counts authors: NVIDIA-NeMo/RL's `svcnemo-autobot` and
+    `svcnvidia-nemo-ci` are machine accounts, vllm-ascend's `iKeybot` a person."""
+    week = date(2026, 5, 4)
+    at = datetime(2026, 5, 4, 3, 0, tzinfo=UTC)
+    names = ["svcnemo-autobot", "svcnvidia-nemo-ci", "dependabot[bot]", "iKeybot"]
+    prs = [
+        PullRequest(
+            repo="acme/widgets",
+            number=number,
+            title=f"change {number}",
+            merged_at=at,
+            author=name,
+            author_key=name,
+        )
+        for number, name in enumerate(names, start=1)
+    ]
+    with connect(tmp_path / "w.duckdb") as con:
+        replace_partition(con, "acme/widgets", week, pr_tables(week, prs))
+        materialize_shipped_models(con)
+        authors = con.execute(
+            "SELECT authors, prs FROM weekly_contributors WHERE week_start = ?", [week]
+        ).fetchall()
+        bots = con.execute(
+            "SELECT author FROM author_activity WHERE is_bot ORDER BY author"
+        ).fetchall()
+    assert authors == [(1, 4)]
+    assert bots == [("dependabot[bot]",), ("svcnemo-autobot",), ("svcnvidia-nemo-ci",)]
+
+
 def test_a_model_whose_file_is_gone_is_dropped_and_nothing_else(tmp_path: Path) -> None:
     """Materializing only created or replaced: a model removed or renamed in dbt_like_sql/
     stayed in the warehouse for good, and a stale `table` model looked current."""
