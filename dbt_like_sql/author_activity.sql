@@ -1,7 +1,7 @@
 -- materialized: view
 -- description: Every author's merged PRs, lines changed, active weeks and key PRs, most active first: one row per person under all their names (pr_authors), named as they last signed; bots are marked (the report leaves them out of its author counts). PRs of deleted accounts (no author) have no row.
 SELECT f.repo, arg_max(f.author, f.merged_at) AS author,
-       bool_and(regexp_matches(lower(f.author), '(\[bot\]|[-_](auto)?bot|[-_]ci)$')) AS is_bot,
+       bool_and({{ bot_name('f.author') }}) AS is_bot,
        count(*) AS prs,
        sum(f.additions + f.deletions)::BIGINT AS lines_changed,
        count(DISTINCT f.week_start) AS active_weeks,

@@ -7,14 +7,14 @@ WITH people_reviews AS (
     SELECT r.repo, r.number, r.author, r.state
     FROM {{ source('reviews') }} r
     JOIN {{ source('prs') }} p ON p.repo = r.repo AND p.number = r.number
-    WHERE NOT r.author_is_bot AND NOT regexp_matches(coalesce(lower(r.author), ''), '(\[bot\]|[-_](auto)?bot|[-_]ci)$')
+    WHERE NOT r.author_is_bot AND NOT {{ bot_name('r.author') }}
       AND r.author IS DISTINCT FROM p.author
 ),
 people_thread_comments AS (
     SELECT c.repo, c.number, c.author
     FROM {{ source('review_thread_comments') }} c
     JOIN {{ source('prs') }} p ON p.repo = c.repo AND p.number = c.number
-    WHERE NOT c.author_is_bot AND NOT regexp_matches(coalesce(lower(c.author), ''), '(\[bot\]|[-_](auto)?bot|[-_]ci)$')
+    WHERE NOT c.author_is_bot AND NOT {{ bot_name('c.author') }}
       AND NOT c.is_pr_author AND c.author IS DISTINCT FROM p.author
 ),
 reviewers AS (

@@ -5,7 +5,7 @@ WITH authored AS (
            arg_min(a.author, a.merged_at) AS author,  -- the name the week's first PR used
            count(*) AS prs
     FROM {{ ref('pr_authors') }} a
-    WHERE NOT regexp_matches(lower(a.author), '(\[bot\]|[-_](auto)?bot|[-_]ci)$')
+    WHERE NOT {{ bot_name('a.author') }}
     GROUP BY a.repo, a.week_start, a.person
 ),
 first_week AS (

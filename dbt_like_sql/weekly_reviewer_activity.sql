@@ -8,7 +8,7 @@ WITH review_counts AS (
            count(*) FILTER (WHERE r.state = 'APPROVED') AS approvals,
            count(*) FILTER (WHERE r.state = 'CHANGES_REQUESTED') AS change_requests,
            count(DISTINCT r.number) AS prs_reviewed,
-           bool_or(r.author_is_bot OR regexp_matches(lower(r.author), '(\[bot\]|[-_](auto)?bot|[-_]ci)$')) AS is_bot
+           bool_or(r.author_is_bot OR {{ bot_name('r.author') }}) AS is_bot
     FROM {{ source('reviews') }} r
     JOIN {{ source('prs') }} p ON p.repo = r.repo AND p.number = r.number
     WHERE r.author IS NOT NULL AND r.author IS DISTINCT FROM p.author
@@ -27,7 +27,7 @@ SELECT coalesce(r.repo, t.repo) AS repo, coalesce(r.week_start, t.week_start) AS
        coalesce(r.change_requests, 0) AS change_requests,
        coalesce(r.prs_reviewed, 0) AS prs_reviewed,
        coalesce(t.threads_started, 0) AS threads_started,
-       coalesce(r.is_bot, regexp_matches(lower(t.reviewer), '(\[bot\]|[-_](auto)?bot|[-_]ci)$')) AS is_bot
+       coalesce(r.is_bot, {{ bot_name('t.reviewer') }}) AS is_bot
 FROM review_counts r
 FULL OUTER JOIN threads_started t USING (repo, week_start, reviewer)
 ORDER BY repo, week_start, reviews DESC, threads_started DESC, reviewer

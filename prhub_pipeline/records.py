@@ -312,6 +312,14 @@ class ReviewData(Record):
 
 ModuleOrigin = Literal["title", "label", "model"]
 
+# An account that names itself a bot or CI after a separator is a machine account, though
+# GitHub knows it as a user: NVIDIA-NeMo/RL's `svcnemo-autobot` and `svcnvidia-nemo-ci` were
+# named among the week's new authors, vllm-ascend's `vllm-ascend-ci` (56 PRs of translated
+# docs and test times) counted as one. A name merely ending in "bot" is a person's
+# (vllm-ascend's `iKeybot`). Scoring, the reports and the SQL models (`bot_name()` in their
+# templates) all read it here.
+BOT_LOGIN = re.compile(r"(?:\[bot\]|[-_](?:auto)?bot|[-_]ci)$", re.IGNORECASE)
+
 
 # ---------------------------------------------------------------------------------------------
 # The github source's responses as fetched: the warehouse keeps them, so a week can be parsed

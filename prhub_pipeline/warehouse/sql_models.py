@@ -1,7 +1,8 @@
 """SQL models: `.sql` files that each define one view or table over the warehouse.
 
 A model refers to other models with `{{ ref('name') }}` and to the pipeline's tables with
-`{{ source('name') }}`; the dependency graph comes from those calls alone. An optional header of
+`{{ source('name') }}`; the dependency graph comes from those calls alone. `{{ bot_name('expr') }}`
+is the reports' test for a machine account's login. An optional header of
 `-- key: value` lines at the top sets `materialized` (view or table) and `description`.
 The `sql_models` table (migration 012) names every relation a model made, so that one whose
 file is gone can be dropped without touching anything else, and the digest of the file that
@@ -20,6 +21,7 @@ import duckdb
 import jinja2
 from pydantic import BaseModel
 
+from prhub_pipeline.records import BOT_LOGIN
 from prhub_pipeline.warehouse.connection import pipeline_tables, transaction
 
 HEADER_LINE = re.compile(r"^--\s*(?P<key>[a-z_]+)\s*:\s*(?P<value>.*?)\s*$")
@@ -84,7 +86,7 @@ def _calls(path: Path, text: str) -> tuple[list[str], list[str]]:
 
     try:
         jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(text).render(
-            ref=ref, source=source
+            ref=ref, source=source, bot_name=bot_name
         )
     except jinja2.TemplateError as exc:
         raise SqlModelError(f"{path.name}: template error: {exc}") from exc
@@ -181,12 +183,19 @@ def _in_dependency_order(models: dict[str, SqlModel]) -> list[SqlModel]:
     return ordered
 
 
+def bot_name(login: str) -> str:
+    """A template's test that the SQL expression `login` names a machine account, by the
+    pattern scoring and the reports use (`records.BOT_LOGIN`): one rule, not a copy per model."""
+    pattern = BOT_LOGIN.pattern.replace("'", "''")
+    return f"regexp_matches(coalesce({login}, ''), '{pattern}', 'i')"
+
+
 def render(model: SqlModel) -> str:
     """The model's SELECT with refs and sources replaced by the relation names."""
     return (
         jinja2.Environment(undefined=jinja2.StrictUndefined)
         .from_string(model.sql)
-        .render(ref=lambda name: name, source=lambda name: name)
+        .render(ref=lambda name: name, source=lambda name: name, bot_name=bot_name)
     )
 
 

@@ -37,6 +37,7 @@ from prhub_pipeline.modelling.text.pr_titles import (
 )
 from prhub_pipeline.paths import CI_FILES, DOCKERFILES, GENERATED_FILES, LOCK_FILES, matches_any
 from prhub_pipeline.records import (
+    BOT_LOGIN,
     FileChange,
     FixImpact,
     PrScore,
@@ -65,16 +66,8 @@ from prhub_pipeline.reverts import (
 DELETED_USER = "(deleted user)"
 
 
-# An account that names itself a bot or CI after a separator is a machine account, though
-# GitHub knows it as a user: NVIDIA-NeMo/RL's `svcnemo-autobot` and `svcnvidia-nemo-ci` were
-# named among the week's new authors, vllm-ascend's `vllm-ascend-ci` (56 PRs of translated
-# docs and test times) counted as one. A name merely ending in "bot" is a person's
-# (vllm-ascend's `iKeybot`). The SQL models use the same pattern (`author_activity`).
-BOT_NAME = re.compile(r"(?:\[bot\]|[-_](?:auto)?bot|[-_]ci)$", re.IGNORECASE)
-
-
 def is_bot(login: str | None, flagged: bool = False) -> bool:
-    return flagged or bool(BOT_NAME.search(login or ""))
+    return flagged or bool(BOT_LOGIN.search(login or ""))
 
 
 @dataclass
