@@ -1,5 +1,5 @@
 -- materialized: view
--- description: One row per merged PR: modules, themes (each also as the English and Chinese reports name them: NULL until a report run of this prhub stored the names), importance, key flag, risks, and the PRs it reverts or that reverted it (as scoring found them).
+-- description: One row per merged PR: modules, themes (each also as the English and Chinese reports name them: NULL until a report run of this prhub stored the names), areas (its modules that name an area, as the reports group PRs: without tags that only say a kind of change or a status, such as fix or misc; NULL until a report run of this prhub stored which do), importance, key flag, risks, and the PRs it reverts or that reverted it (as scoring found them).
 -- The names are display_names', one row per key and language (its primary key): a list is
 -- NULL, not a list with holes, when a name is missing.
 WITH modules AS (
@@ -10,6 +10,11 @@ WITH modules AS (
            CASE WHEN count(zh.display_name) = count(*)
                 THEN list(zh.display_name ORDER BY m.confidence DESC, m.module) END
                AS module_names_zh,
+           -- The reports' notion (display_names.is_area), unknown for the whole list when it is
+           -- for one module, as the names are.
+           CASE WHEN count(en.is_area) = count(*)
+                THEN coalesce(list(m.module ORDER BY m.confidence DESC, m.module)
+                                  FILTER (WHERE en.is_area), []) END AS areas,
            bool_or(m.origin = 'model') AS modules_predicted
     FROM {{ source('pr_modules') }} m
     LEFT JOIN {{ source('display_names') }} en
@@ -52,6 +57,7 @@ SELECT p.repo, p.week_start, p.number, p.title, p.author, p.author_key, p.merged
        coalesce(m.modules, []) AS modules,
        CASE WHEN m.number IS NULL THEN [] ELSE m.module_names_en END AS module_names_en,
        CASE WHEN m.number IS NULL THEN [] ELSE m.module_names_zh END AS module_names_zh,
+       CASE WHEN m.number IS NULL THEN [] ELSE m.areas END AS areas,
        coalesce(m.modules_predicted, false) AS modules_predicted,
        coalesce(t.themes, []) AS themes,
        CASE WHEN t.number IS NULL THEN [] ELSE t.theme_names_en END AS theme_names_en,

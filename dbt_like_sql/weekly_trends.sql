@@ -1,5 +1,5 @@
 -- materialized: view
--- description: PRs per module and per theme in each week (prs), the name as the English and Chinese reports give it (display_name_en, display_name_zh: NULL until a report run of this prhub stored the names), with the previous week's count (previous_prs) and the change (NULL where the previous week has no report, as the report takes it: the first week, a gap, a week ingested but not reported). Every stored week from a name's first PR on is a row, zeros in a quiet week, so an average over rows is one per week. Modules and themes are counted as stored: type-like tags (verl's misc) have rows here, though the report's table leaves them out, and so do the themes the report does not count (the repository's subject, vllm-ascend's NPU/Ascend; a theme one of its own modules stands for, vllm-ascend's CI/infrastructure beside ci); previous_prs counts the previous week's labels, as the report's Last week does, not what its report counted (weekly_counts). A PR with several modules (themes) counts once under each, so a sum of prs over names counts it as often.
+-- description: PRs per module and per theme in each week (prs), the name as the English and Chinese reports give it (display_name_en, display_name_zh: NULL until a report run of this prhub stored the names), with the previous week's count (previous_prs) and the change (NULL where the previous week has no report, as the report takes it: the first week, a gap, a week ingested but not reported). Every stored week from a name's first PR on is a row, zeros in a quiet week, so an average over rows is one per week. Modules and themes are counted as stored: tags that only say a kind of change or a status (verl's misc, AReaL's feature and fix) have rows here, though the report's table leaves them out: is_area is false for them and true for a module that names an area, NULL for a theme and for a module whose names no report run of this prhub stored (unknown), so WHERE kind = 'theme' OR is_area leaves them out as the report does. The themes the report does not count have rows too (the repository's subject, vllm-ascend's NPU/Ascend; a theme one of its own modules stands for, vllm-ascend's CI/infrastructure beside ci); previous_prs counts the previous week's labels, as the report's Last week does, not what its report counted (weekly_counts). A PR with several modules (themes) counts once under each, so a sum of prs over names counts it as often.
 WITH labels AS (
     SELECT repo, week_start, 'module' AS kind, module AS name, number FROM {{ source('pr_modules') }}
     UNION ALL
@@ -21,6 +21,8 @@ grid AS (
 )
 SELECT g.repo, CAST(g.week_start AS DATE) AS week_start, g.kind, g.name,
        en.display_name AS display_name_en, zh.display_name AS display_name_zh,
+       -- display_names holds it once per language, the same in each
+       en.is_area,
        coalesce(c.prs, 0) AS prs,
        -- NULL when the previous week has no report: unknown, as the report takes it
        CASE WHEN r.week_start IS NOT NULL THEN coalesce(prev.prs, 0) END AS previous_prs,

@@ -534,12 +534,14 @@ NameKind = Literal["module", "theme"]
 
 
 class DisplayName(Record):
-    """The name a report in `lang` gives a module or theme the warehouse holds by its key."""
+    """The name a report in `lang` gives a module or theme the warehouse holds by its key, and,
+    of a module, whether it names an area (`areas_of`); None for a theme."""
 
     kind: NameKind
     name: str
     lang: Lang
     display_name: str
+    is_area: bool | None
 
 
 class RenderedReport(Record):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -218,6 +219,47 @@ def test_the_reports_names_of_modules_are_queryable(history: GitRepo, tmp_path: 
     config.write_text(config.read_text(encoding="utf-8").replace(names, "{core: Kernel}"), "utf-8")
     assert main(["materialize", "--config", str(config), "--week", WEEKS[1]]) == 0
     assert stored(config, core_names) == [("en", "Kernel"), ("zh", "Kernel")]
+
+
+def test_the_models_modules_that_name_an_area_are_the_reports(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    """AReaL titles PRs `[Feature] ...` (#53) and `[Fix] ...` (#63): the warehouse keeps the
+    tags as modules, the reports leave them out of their trend tables, and its
+    `weekly_module_trends` led with `feature` and `fix`, with nothing to tell a SQL user so.
+    The modules the models say name an area are the report's table's."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    titles = ["[Feature] add widgets", "[Core] fix: a crash", "[Fix][Core] a leak"]
+    number = 100
+    for week in WEEKS[:2]:
+        for hour, title in zip((9, 13, 17), titles, strict=True):
+            number += 1
+            git_repo.commit(
+                f"{title} {number} (#{number})",
+                f"{week}T{hour:02d}:00:00+08:00",
+                {f"src/m{number}.py": f"{number}\n"},
+            )
+    config = write_config(tmp_path, git_repo.path)
+    args = ["materialize", "--config", str(config), "--week", WEEKS[0], "--through", WEEKS[1]]
+    assert main(args) == 0
+    modules = stored(
+        config,
+        "SELECT module, display_name_en, is_area, prs, previous_prs FROM weekly_module_trends"
+        f" WHERE week_start = '{WEEKS[1]}'",
+    )
+    assert modules == [
+        ("core", "Core", True, 2, 2),
+        ("feature", "Feature", False, 1, 1),
+        ("fix", "Fix", False, 1, 1),
+    ]
+    english = (tmp_path / "reports" / "acme" / "widgets" / f"{WEEKS[1]}.en.md").read_text("utf-8")
+    table_modules = re.findall(r"^\| (.+?) \| module \| (\d+) \| (\d+) \|", english, re.M)
+    assert table_modules == [
+        (name, str(prs), str(previous)) for _, name, area, prs, previous in modules if area
+    ]
+    assert stored(
+        config, "SELECT number, modules, areas FROM pr_facts WHERE number > 103 ORDER BY number"
+    ) == [(104, ["feature"], []), (105, ["core"], ["core"]), (106, ["core", "fix"], ["core"])]
 
 
 def test_an_author_under_a_new_name_is_no_new_author(git_repo: GitRepo, tmp_path: Path) -> None:

@@ -3516,13 +3516,38 @@ def test_the_stored_names_are_the_reports_in_each_language() -> None:
     names = display_names(configured, {"fsdp", "ckpt", "kv_pool"}, {"NPU/Ascend"})
     zh: Lang = "zh"
     en: Lang = "en"
+    area = True
     assert names == [
-        DisplayName(kind="module", name="ckpt", lang=zh, display_name="检查点"),
-        DisplayName(kind="module", name="fsdp", lang=zh, display_name="FSDP"),
-        DisplayName(kind="module", name="kv_pool", lang=zh, display_name="KV Pool"),
-        DisplayName(kind="theme", name="NPU/Ascend", lang=zh, display_name="NPU/昇腾"),
-        DisplayName(kind="module", name="ckpt", lang=en, display_name="Checkpointing"),
-        DisplayName(kind="module", name="fsdp", lang=en, display_name="FSDP"),
-        DisplayName(kind="module", name="kv_pool", lang=en, display_name="KV Pool"),
-        DisplayName(kind="theme", name="NPU/Ascend", lang=en, display_name="NPU/Ascend"),
+        DisplayName(kind="module", name="ckpt", lang=zh, display_name="检查点", is_area=area),
+        DisplayName(kind="module", name="fsdp", lang=zh, display_name="FSDP", is_area=area),
+        DisplayName(kind="module", name="kv_pool", lang=zh, display_name="KV Pool", is_area=area),
+        DisplayName(
+            kind="theme", name="NPU/Ascend", lang=zh, display_name="NPU/昇腾", is_area=None
+        ),
+        DisplayName(
+            kind="module", name="ckpt", lang=en, display_name="Checkpointing", is_area=area
+        ),
+        DisplayName(kind="module", name="fsdp", lang=en, display_name="FSDP", is_area=area),
+        DisplayName(kind="module", name="kv_pool", lang=en, display_name="KV Pool", is_area=area),
+        DisplayName(
+            kind="theme", name="NPU/Ascend", lang=en, display_name="NPU/Ascend", is_area=None
+        ),
     ]
+
+
+def test_the_stored_names_say_which_modules_the_reports_take_for_areas() -> None:
+    """The warehouse keeps a repository's title tags that only say a kind of change or a
+    status as modules (AReaL's `[Feature]` #53, `[Fix]` #63, `[Bug Fix]`; verl's `[misc]`;
+    `[WIP]`), and the reports leave them out of their module sections and trend tables, but a
+    SQL user could not: AReaL's `weekly_module_trends` led with `feature` (44 PRs) and `fix`
+    (41). `display_names` says which modules name an area, as the reports decide."""
+    modules = {"feature", "fix", "bug_fix", "misc", "wip", "archon", "fsdp", "core"}
+    names = display_names({"en": {}, "zh": {}}, modules, {"Docs"})
+    areas = {(n.kind, n.name, n.lang): n.is_area for n in names}
+    for lang in LANGS:
+        assert {name for name in modules if areas["module", name, lang]} == {
+            "archon",
+            "fsdp",
+            "core",
+        }
+        assert areas["theme", "Docs", lang] is None  # a theme is no tag

@@ -24,12 +24,13 @@ from prhub_pipeline.records import (
     ThemeTag,
     ThreadComment,
 )
+from prhub_pipeline.stages.report import display_names
 from prhub_pipeline.warehouse import WarehouseError, connect, migrate, replace_partition
 from prhub_pipeline.warehouse.github import review_tables
 from prhub_pipeline.warehouse.modules import module_tables
 from prhub_pipeline.warehouse.prs import pr_tables
 from prhub_pipeline.warehouse.query import run_query
-from prhub_pipeline.warehouse.reports import revert_tables, risk_tables
+from prhub_pipeline.warehouse.reports import display_name_tables, revert_tables, risk_tables
 from prhub_pipeline.warehouse.sql_models import (
     SqlModelError,
     drop_stale_models,
@@ -377,8 +378,17 @@ def test_the_trends_name_their_counts_as_the_other_weekly_models_do(
 
     counts = ["prs", "previous_prs", "change"]
     names = ["display_name_en", "display_name_zh"]
-    assert columns("weekly_trends") == ["repo", "week_start", "kind", "name", *names, *counts]
-    assert columns("weekly_module_trends") == ["repo", "week_start", "module", *names, *counts]
+    module_columns = ["repo", "week_start", "module", *names, "is_area", *counts]
+    assert columns("weekly_trends") == [
+        "repo",
+        "week_start",
+        "kind",
+        "name",
+        *names,
+        "is_area",
+        *counts,
+    ]
+    assert columns("weekly_module_trends") == module_columns
     assert columns("weekly_theme_trends") == ["repo", "week_start", "theme", *names, *counts]
     assert "prs" in columns("weekly_contributors") and "prs" in columns("review_health")
     # Three PRs a week, each with both themes; no week has a report, so the one before is unknown.
@@ -390,6 +400,74 @@ def test_the_trends_name_their_counts_as_the_other_weekly_models_do(
     ).fetchall()
     # No report run stored the names the reports give them: unknown, not the keys.
     assert rows == [("A", None, 3, None, None), ("Z", None, 3, None, None)]
+
+
+def test_the_models_say_which_modules_the_reports_take_for_areas(tmp_path: Path) -> None:
+    """`pr_modules` keeps a repository's title tags that only say a kind of change or a status
+    (AReaL's `[Feature]` #53 and `[Fix]` #63), which the reports leave out of their module
+    sections and trend tables; the models listed them as modules with no way to tell, and
+    AReaL's `weekly_module_trends` led with `feature` (44 PRs) and `fix` (41). They say it now,
+    as the report run stored it; a name stored by an older prhub is unknown until the next."""
+    repo, week = "acme/widgets", date(2026, 5, 11)
+    path = tmp_path / "w.duckdb"
+    warehouse_at_schema(path, 16)
+    with duckdb.connect(str(path)) as con:
+        for lang in ("en", "zh"):
+            con.execute(
+                "INSERT INTO display_names VALUES (?, 'module', 'core', ?, 'Core')", [repo, lang]
+            )
+    merged = datetime(2026, 5, 12, 3, 0, tzinfo=UTC)
+    prs = [PullRequest(repo=repo, number=n, title="t", merged_at=merged) for n in (1, 2, 3, 4)]
+    tags = {1: ["fix", "core"], 2: ["feature"], 3: ["core"]}
+    labels = [
+        ModuleLabel(repo=repo, number=n, module=m, origin="title", confidence=1.0)
+        for n, modules in tags.items()
+        for m in modules
+    ]
+    themes = [ThemeTag(repo=repo, number=3, theme="Docs")]
+
+    def trends(con: duckdb.DuckDBPyConnection) -> list[tuple[object, ...]]:
+        return con.execute(
+            "SELECT kind, name, is_area FROM weekly_trends WHERE week_start = ?", [week]
+        ).fetchall()
+
+    def areas(con: duckdb.DuckDBPyConnection) -> list[tuple[object, ...]]:
+        return con.execute("SELECT number, modules, areas FROM pr_facts").fetchall()
+
+    with connect(path) as con:
+        replace_partition(
+            con, repo, week, [*pr_tables(week, prs), *module_tables(week, labels, themes, [])]
+        )
+        materialize_shipped_models(con)
+        assert trends(con) == [
+            ("module", "core", None),  # stored before the column
+            ("module", "feature", None),
+            ("module", "fix", None),
+            ("theme", "Docs", None),
+        ]
+        assert areas(con) == [
+            (1, ["core", "fix"], None),
+            (2, ["feature"], None),
+            (3, ["core"], None),
+            (4, [], []),
+        ]
+        names = display_names({"en": {}, "zh": {}}, ["core", "feature", "fix"], ["Docs"])
+        replace_partition(con, repo, week, display_name_tables(repo, names))
+        assert trends(con) == [
+            ("module", "core", True),
+            ("module", "feature", False),
+            ("module", "fix", False),
+            ("theme", "Docs", None),
+        ]
+        assert con.execute(
+            "SELECT module, is_area FROM weekly_module_trends WHERE week_start = ?", [week]
+        ).fetchall() == [("core", True), ("feature", False), ("fix", False)]
+        assert areas(con) == [
+            (1, ["core", "fix"], ["core"]),
+            (2, ["feature"], []),
+            (3, ["core"], ["core"]),
+            (4, [], []),
+        ]
 
 
 def test_the_bookkeeping_tables_are_no_source_of_a_model(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from prhub_pipeline.config import RepoConfig, Settings
 from prhub_pipeline.modelling.scoring.importance import calibration_outline, calibration_slice
 from prhub_pipeline.modelling.scoring.risks import core_tests
-from prhub_pipeline.modelling.tagging.tags import tag_spellings
+from prhub_pipeline.modelling.tagging.tags import areas_of, tag_spellings
 from prhub_pipeline.modelling.tagging.themes import (
     housekeeping_themes,
     modules_by_theme,
@@ -298,7 +298,9 @@ def display_names(
     """The name a report in each language gives each of `modules` and `themes`
     (`Wording.display_name`), given the repository's names for its modules in each
     (`module_display_names`): what the `display_names` table holds, so that a SQL user can name
-    `kv_pool` `KV Pool` and verl's `ckpt` Checkpointing/检查点 as the reports do."""
+    `kv_pool` `KV Pool` and verl's `ckpt` Checkpointing/检查点 as the reports do. Of a module,
+    whether it names an area as the reports decide (`areas_of`): AReaL's `feature` and `fix`
+    tags were its SQL models' top modules, and no report's (a theme has None)."""
     names: list[DisplayName] = []
     for lang in LANGS:
         words = replace(WORDINGS[lang], module_names=dict(module_names[lang]))
@@ -308,7 +310,13 @@ def display_names(
         )
         for kind, keys in keyed:
             names += [
-                DisplayName(kind=kind, name=key, lang=lang, display_name=words.display_name(key))
+                DisplayName(
+                    kind=kind,
+                    name=key,
+                    lang=lang,
+                    display_name=words.display_name(key),
+                    is_area=bool(areas_of([key])) if kind == "module" else None,
+                )
                 for key in sorted(keys)
             ]
     return names

@@ -45,7 +45,7 @@ REPORT_COLUMNS = (
     "key_pr_count",
 )
 COUNT_COLUMNS = ("repo", "week_start", "kind", "name", "pr_count")
-DISPLAY_NAME_COLUMNS = ("repo", "kind", "name", "lang", "display_name")
+DISPLAY_NAME_COLUMNS = ("repo", "kind", "name", "lang", "display_name", "is_area")
 
 
 class StoredReport(RenderedReport):
@@ -159,7 +159,7 @@ def report_tables(
 def display_name_tables(repo: str, names: Sequence[DisplayName]) -> list[TableRows]:
     """The repository's `display_names` rows, all of them: they replace its earlier ones
     whatever the week, so a name taken out of `modules.display_names` goes too."""
-    rows = [(repo, n.kind, n.name, n.lang, n.display_name) for n in names]
+    rows = [(repo, n.kind, n.name, n.lang, n.display_name, n.is_area) for n in names]
     return [TableRows("display_names", DISPLAY_NAME_COLUMNS, rows, whole_repo=True)]
 
 
