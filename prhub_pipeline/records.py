@@ -69,8 +69,8 @@ def _printable(value: Any) -> Any:
 
 
 class PushedCommit(Record):
-    """A commit that landed on the branch without naming a PR (pushed straight to it): no
-    report covers it, so the reports say how many there were and SQL lists them."""
+    """A commit that landed on the branch without naming a PR (pushed straight to it): no PR
+    analysis covers it, so the week's report counts and lists it apart from the PRs."""
 
     repo: str
     sha: str

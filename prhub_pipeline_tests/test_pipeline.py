@@ -358,15 +358,17 @@ def test_a_run_sees_what_was_merged_since_the_bare_clone_was_made(
     assert stored(config, "SELECT number FROM prs") == [(200,)]
     out = capsys.readouterr().out
     assert "raw_prs: 1 PR in 1 week(s); main fetched from origin: " in out
-    assert "; 1 commit pushed without a PR, which no report covers\n" in out
+    assert "; 1 commit pushed without a PR, listed apart\n" in out
     assert "  module_labels: 1 PR: 1 by title, 0 without a module\n" in out
     assert stored(config, "SELECT week_start::VARCHAR, subject, author FROM pushed_commits") == [
         ("2026-06-01", "hotfix straight on main", "Test Author")
     ]
     report = stored(config, "SELECT markdown FROM weekly_reports WHERE lang = 'en'")[0][0]
-    assert "; 1 commit pushed without a PR is not covered" in str(report)
+    assert "; 1 commit pushed without a PR is listed at the end, not analysed" in str(report)
+    assert "1 commit was pushed straight to the branch without a PR" in str(report)
+    assert "| 2026-06-03 | Test Author | hotfix straight on main |" in str(report)
     zh = stored(config, "SELECT markdown FROM weekly_reports WHERE lang = 'zh'")[0][0]
-    assert "另有 1 个未经 PR 直接推送的提交，未计入本报告" in str(zh)
+    assert "另有 1 个未经 PR 直接推送的提交，列于文末，未作分析" in str(zh)
     assert "week 2026-06-01: 1 PR, 0 key, " in out
 
 

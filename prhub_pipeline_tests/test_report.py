@@ -32,6 +32,7 @@ from prhub_pipeline.records import (
     PrScore,
     PrType,
     PullRequest,
+    PushedCommit,
     RenderedReport,
     ReportListing,
     Review,
@@ -1644,6 +1645,60 @@ def test_an_empty_week() -> None:
     # to switch sources (verl's git-source weeks ended on "regenerate from github").
     context = context_for(week_prs(), "en", ReviewData(available=False))
     assert not any("github" in s.lower() for s in context.suggestions)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_commits_pushed_without_a_pr_are_counted_in_the_summary_and_listed(lang: Lang) -> None:
+    # OpenRLHF pushes most of its work straight to main: its week of 2026-03-23 had no PR and
+    # 10 such commits, and its report said only "No pull requests were merged this week".
+    pushed = [
+        PushedCommit(
+            repo=REPO,
+            sha="ea4ac8484580207cf8486aab35f62e009ce8e622",
+            committed_at=datetime(2026, 5, 17, 17, 0, tzinfo=UTC),  # Monday in Shanghai
+            author="xiaoxigua999",
+            subject="support oai server for multi-turn agentic rl",
+        ),
+        PushedCommit(
+            repo=REPO,
+            sha="ac28c5d4622d9929be312ff08d10394f023b1818",
+            committed_at=datetime(2026, 5, 12, 3, 0, tzinfo=UTC),
+            author=None,
+            subject="bump vllm | pin ray",
+        ),
+    ]
+    for prs in ([], week_prs()):
+        context = build_report_context(
+            REPO,
+            WINDOW,
+            prs,
+            *labels(prs),
+            score_week(prs, {}, REVIEWS, CONFIG, CALIBRATION),
+            [],
+            REVIEWS,
+            None,
+            lang,
+            calibration=CALIBRATION,
+            pushed=pushed,
+        )
+        told = "另有 2 个提交未经 PR 直接推送到分支" if lang == "zh" else "2 commits were pushed"
+        assert told in context.summary[1]  # after the week's PR count
+        assert [(c.sha, c.day, c.author) for c in context.pushed] == [
+            ("ea4ac8484", "2026-05-18", "xiaoxigua999"),
+            ("ac28c5d46", "2026-05-12", None),
+        ]
+        markdown = render_report(context, lang, "md")
+        appendix = markdown.split(f"# {LABELS[lang]['pushed_appendix']}\n", 1)[1]
+        assert (
+            f"| [ea4ac8484](<https://github.com/{REPO}/commit/"
+            "ea4ac8484580207cf8486aab35f62e009ce8e622>) | 2026-05-18 | xiaoxigua999 |"
+        ) in appendix
+        assert "| 2026-05-12 | — | bump vllm \\| pin ray |" in appendix
+        html = render_report(context, lang, "html")
+        assert '<section id="pushed">' in html and "<code>ac28c5d46</code>" in html
+    quiet = context_for([], lang, ReviewData(available=False))
+    assert quiet.pushed == [] and len(quiet.summary) == 1
+    assert LABELS[lang]["pushed_appendix"] not in render_report(quiet, lang, "md")
 
 
 def test_a_docs_only_week() -> None:

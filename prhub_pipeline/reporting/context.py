@@ -40,6 +40,7 @@ from prhub_pipeline.records import (
     ModuleLabel,
     PrScore,
     PullRequest,
+    PushedCommit,
     ReleaseTag,
     ReviewData,
     RiskFlag,
@@ -52,6 +53,7 @@ from prhub_pipeline.reporting.models import (
     Header,
     LabelKind,
     PrRef,
+    PushedCommitRef,
     QuickViewItem,
     ReportContext,
     RiskObservation,
@@ -136,7 +138,7 @@ def build_report_context(
     *,
     calibration: ScoreCalibration | None = None,
     display_names: Mapping[str, str] | None = None,
-    pushed: int = 0,
+    pushed: Sequence[PushedCommit] = (),
     releases: Sequence[ReleaseTag] = (),
     background: ReportBackground | None = None,
 ) -> ReportContext:
@@ -148,8 +150,8 @@ def build_report_context(
     (`stages.report.last_week_counts`); None means the previous week is unknown.
     `calibration` is what the week's scores were calibrated on, as the header tells it.
     `display_names` are the repository's names for its modules in `lang`
-    (`ModulesConfig.display_names_in`). `pushed` counts the week's commits pushed without a PR,
-    which the header says the report does not cover; `releases` are the week's version tags,
+    (`ModulesConfig.display_names_in`). `pushed` are the week's commits pushed without a PR,
+    which the summary counts and the appendix lists; `releases` are the week's version tags,
     which the summary names. `background` holds the repository's
     settings and history (`ReportBackground`; the defaults when None).
     """
@@ -285,7 +287,7 @@ def build_report_context(
             background.source or (prs[0].source if prs else None),
             calibration,
             review_data.available,
-            pushed,
+            len(pushed),
             titles_only,
             from_commit=prs[0].source == "git" if prs else False,
         ),
@@ -311,6 +313,7 @@ def build_report_context(
             facts.Release(name=t.name, day=t.tagged_at.astimezone(window.zone).date(), sha=t.sha)
             for t in releases
         ],
+        pushed=len(pushed),
     )
     groups = [
         ThemeGroup(
@@ -424,6 +427,16 @@ def build_report_context(
             facts.follow_ups(risks, refs, chains, taken_up, scoring.large_change_lines)
         ),
         prs=ordered,
+        pushed=[
+            PushedCommitRef(
+                sha=commit.sha[:9],
+                url=f"https://github.com/{repo}/commit/{commit.sha}",
+                day=commit.committed_at.astimezone(window.zone).date().isoformat(),
+                author=commit.author,
+                subject=commit.subject,
+            )
+            for commit in pushed
+        ],
         counts=counts,
         review_available=review_data.available,
     )

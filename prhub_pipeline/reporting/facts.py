@@ -434,6 +434,7 @@ class Summary:
     review_available: bool
     reviews: ReviewCoverage | None = None  # None without review data
     releases: list[Release] = field(default_factory=list)
+    pushed: int = 0  # commits pushed to the branch without a PR
     # Of the PRs (the fixes) each module counts, how many have it as the classifier's guess.
     module_guesses: dict[str, int] = field(default_factory=dict)
     fix_guesses: dict[str, int] = field(default_factory=dict)
@@ -483,6 +484,7 @@ def summary(
     reviews: ReviewCoverage | None = None,
     housekeeping: Collection[str] = (),
     releases: Sequence[Release] = (),
+    pushed: int = 0,
 ) -> Summary:
     key = [r for r in ordered if r.is_key]
     all_fixes = [r for r in ordered if r.pr_type == "fix"]
@@ -508,6 +510,7 @@ def summary(
     return Summary(
         period=period,
         pr_count=len(ordered),
+        pushed=pushed,
         key_count=len(key),
         types=type_counts(ordered),
         top_modules=top_modules,

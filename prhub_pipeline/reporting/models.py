@@ -114,6 +114,16 @@ class QuickViewItem(Model):
     basis: str
 
 
+class PushedCommitRef(Model):
+    """A commit of the week pushed to the branch without a PR, as the appendix lists it."""
+
+    sha: str  # abbreviated
+    url: str
+    day: str  # in the report's zone, ISO
+    author: str | None
+    subject: str
+
+
 class ReportContext(Model):
     """Everything a report template needs, already in the report's language."""
 
@@ -129,5 +139,6 @@ class ReportContext(Model):
     quick_view: list[QuickViewItem]
     suggestions: list[str]
     prs: list[PrRef]
+    pushed: list[PushedCommitRef]
     counts: WeekCounts
     review_available: bool

@@ -155,8 +155,8 @@ def ingest_summary(results: Sequence[WeekIngest]) -> str:
         notes.append(f"{counted(cut, 'PR')} with more files than GitHub lists, stored in part")
     direct = sum(r.pushed_commits or 0 for r in results)
     if direct:
-        # Commits pushed straight to the branch are in no report: say how many there were.
-        notes.append(f"{counted(direct, 'commit')} pushed without a PR, which no report covers")
+        # Commits pushed straight to the branch are no PRs: say how many the reports list apart.
+        notes.append(f"{counted(direct, 'commit')} pushed without a PR, listed apart")
     total = sum(result.pr_count for result in results)
     return "; ".join([f"{counted(total, 'PR')} in {len(results)} week(s)", *notes])
 

@@ -53,8 +53,8 @@ from prhub_pipeline.warehouse.github import github_weeks, read_review_data
 from prhub_pipeline.warehouse.modules import read_module_labels, read_themes
 from prhub_pipeline.warehouse.prs import (
     clear_stored_late_prs,
-    count_pushed_commits,
     read_prs,
+    read_pushed_commits,
     read_release_tags,
     week_pr_numbers,
     weeks_with_late_prs,
@@ -175,7 +175,7 @@ def report_weeks(
             risks = read_risks(con, repo.name, week)
             review_data = read_review_data(con, repo.name, week)
             previous = last_week_counts(con, repo.name, week)
-            pushed = count_pushed_commits(con, repo.name, week)
+            pushed = read_pushed_commits(con, repo.name, week)
             releases = read_release_tags(con, repo.name, week)
             rendered = []
             counts: WeekCounts | None = None

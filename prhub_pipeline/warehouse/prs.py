@@ -215,13 +215,25 @@ def weeks_with_late_prs(
     return {week for (week,) in rows}
 
 
-def count_pushed_commits(con: duckdb.DuckDBPyConnection, repo: str, week_start: date) -> int:
-    """How many commits of one week were pushed without a PR."""
-    row = con.execute(
-        "SELECT count(*) FROM pushed_commits WHERE repo = ? AND week_start = ?",
+def read_pushed_commits(
+    con: duckdb.DuckDBPyConnection, repo: str, week_start: date
+) -> list[PushedCommit]:
+    """The commits of one week pushed without a PR, oldest first."""
+    rows = con.execute(
+        "SELECT sha, committed_at, author, subject FROM pushed_commits"
+        " WHERE repo = ? AND week_start = ? ORDER BY committed_at, sha",
         [repo, week_start],
-    ).fetchone()
-    return int(row[0]) if row else 0
+    ).fetchall()
+    return [
+        PushedCommit(
+            repo=repo,
+            sha=sha,
+            committed_at=committed_at.astimezone(UTC),
+            author=author,
+            subject=subject,
+        )
+        for sha, committed_at, author, subject in rows
+    ]
 
 
 def config_diff_tables(week_start: date, diffs: Sequence[ConfigFileDiff]) -> list[TableRows]:

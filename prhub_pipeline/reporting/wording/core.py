@@ -223,7 +223,7 @@ class Wording:
     uncalibrated: Counted
     with_reviews: str
     without_reviews: str
-    pushed_not_covered: Counted  # field n: commits pushed without a PR, which no report covers
+    pushed_listed: Counted  # field n: commits pushed without a PR, listed apart, not analysed
     # No PR of the week has a description (git source: commit message) beyond its title, said
     # once here rather than before every outline of changed files.
     titles_only: str
@@ -274,6 +274,7 @@ class Wording:
     no_prs: str
     overview: Counted
     released: str  # field list: the week's version tags (`release`)
+    pushed_summary: Counted  # field n: the week's commits pushed without a PR
     release: str  # fields name, day, sha
     # How many PRs are key: of one PR (not key, key), of several (none, one, {key}).
     overview_key: tuple[str, str, str, str, str]
@@ -560,7 +561,7 @@ class Wording:
             parts.append(_counted(template, n).format(n=n))
         parts.append(self.with_reviews if review_available else self.without_reviews)
         if pushed:
-            parts.append(_counted(self.pushed_not_covered, pushed).format(n=pushed))
+            parts.append(_counted(self.pushed_listed, pushed).format(n=pushed))
         if titles_only:
             parts.append(self.titles_only_commit if from_commit else self.titles_only)
         return self.clause_sep.join(parts)
@@ -711,8 +712,11 @@ class Wording:
         span = self.span.format(**vars(s.period))
         tags = [self.release.format(name=r.name, day=r.day, sha=r.sha[:9]) for r in s.releases]
         released = [self.released.format(list=self.join(tags))] if tags else []
+        # OpenRLHF pushes most of its work straight to main (1104 of its 1459 commits): a week
+        # of 10 such commits and two releases read only "No pull requests were merged".
+        pushed = [_counted(self.pushed_summary, s.pushed).format(n=s.pushed)] if s.pushed else []
         if not s.pr_count:
-            return [self.no_prs.format(span=span), *released]
+            return [self.no_prs.format(span=span), *pushed, *released]
         overview = _counted(self.overview, s.pr_count)
         key = self.overview_key[min(s.key_count, 1) if s.pr_count == 1 else 2 + min(s.key_count, 2)]
         paragraphs = [
@@ -723,6 +727,7 @@ class Wording:
                 types=self.count_phrase(s.types),
             )
         ]
+        paragraphs.extend(pushed)
         paragraphs.extend(released)
         focus = []
         if s.top_modules:

@@ -147,9 +147,9 @@ EN = Wording(
     ),
     with_reviews="with review data",
     without_reviews="no review data",
-    pushed_not_covered=(
-        "{n} commit pushed without a PR is not covered",
-        "{n} commits pushed without a PR are not covered",
+    pushed_listed=(
+        "{n} commit pushed without a PR is listed at the end, not analysed",
+        "{n} commits pushed without a PR are listed at the end, not analysed",
     ),
     titles_only="no PR's description says more than its title",
     titles_only_commit="no PR's commit message says more than its title",
@@ -209,6 +209,12 @@ EN = Wording(
     top_folder="the repository root",
     no_prs="No pull requests were merged this week ({span}).",
     released="Released this week: {list}.",
+    pushed_summary=(
+        "{n} commit was pushed straight to the branch without a PR: the last section lists it;"
+        " this report does not analyse it.",
+        "{n} commits were pushed straight to the branch without a PR: the last section lists"
+        " them; this report does not analyse them.",
+    ),
     release="{name} (tagged {day:%b} {day.day} on commit {sha})",
     overview=(
         "{n} pull request was merged this week ({span}); {key}. By type: {types}.",

@@ -106,7 +106,7 @@ ZH = Wording(
     uncalibrated="本仓库截至本周仅存储了 {n} 个 PR，重要性未按历史校准",
     with_reviews="含评审数据",
     without_reviews="无评审数据",
-    pushed_not_covered="另有 {n} 个未经 PR 直接推送的提交，未计入本报告",
+    pushed_listed="另有 {n} 个未经 PR 直接推送的提交，列于文末，未作分析",
     titles_only="各 PR 的描述均只有标题",
     titles_only_commit="各 PR 的提交信息均只有标题",
     reverts_pr="回退 #{target}。",  # its own stop: a number ends it, which reads as English
@@ -161,6 +161,7 @@ ZH = Wording(
     no_prs="本周（{span}）没有合并的 PR。",
     overview="本周（{span}）共合并 {n} 个 PR，{key}。按类型分：{types}。",
     released="本周发布：{list}。",
+    pushed_summary="另有 {n} 个提交未经 PR 直接推送到分支：列于文末，本报告未作分析。",
     release="{name}（{day:%m-%d} 打标签，提交 {sha}）",
     overview_key=(
         "没有重点 PR",
