@@ -256,6 +256,9 @@ def test_status_tags_say_no_area_and_stay_tags() -> None:
     # How urgent a fix is (AReaL's `[Emergency fix]`, `[emergent fix]`, `fix(critical)`).
     for title in ("[Emergency fix] Display error", "[emergent fix] x", "fix(critical): x"):
         assert areas_of(parse_title_tags(title, ModulesConfig()).modules) == []
+    # How big, in other words (OpenRLHF #718 made a module "small_change").
+    for title in ("[small change] Use selective log-softmax", "[Tiny] x", "[Minor change] x"):
+        assert areas_of(parse_title_tags(title, ModulesConfig()).modules) == []
     assert parse_title_tags("[GraphTrainer][Reland] x", ModulesConfig()).modules == [
         "graphtrainer",
         "reland",

@@ -78,6 +78,9 @@ STATUS_TAGS = frozenset(
     | {"emergency", "emergent", "critical"}
     # vllm-ascend's `[Feature][main][new]` (#9385, #9533): new work, no area (a module "new").
     | {"new"}
+    # How big, in other words than `[Minor]`: OpenRLHF #718 `[small change] Use selective
+    # log-softmax ...` made a module "small_change", a row of its week's trends.
+    | {"small", "tiny", "small_change", "small_changes", "tiny_change", "minor_change"}
 )
 # A verb of the title put in brackets (slime's `[add]add blockwise quant ...`), in any of its
 # forms (`[Added]`): no area, but no conventional type either (`Update(README): ...` is no
