@@ -560,6 +560,7 @@ class ReportListing(Record):
     pr_count: int | None = None  # None: not known (a file found on disk)
     key_pr_count: int | None = None
     risk_flags: int | None = None
+    pushed_commits: int | None = None  # commits pushed without a PR in the week
     generated_at: datetime | None = None
 
 

@@ -369,6 +369,8 @@ def test_a_run_sees_what_was_merged_since_the_bare_clone_was_made(
     assert "| 2026-06-03 | Test Author | hotfix straight on main |" in str(report)
     zh = stored(config, "SELECT markdown FROM weekly_reports WHERE lang = 'zh'")[0][0]
     assert "另有 1 个未经 PR 直接推送的提交，列于文末，未作分析" in str(zh)
+    index = (tmp_path / "reports" / "acme" / "widgets" / "index.html").read_text(encoding="utf-8")
+    assert "未经 PR 推送的提交" in index
     assert "week 2026-06-01: 1 PR, 0 key, " in out
 
 

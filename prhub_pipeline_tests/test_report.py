@@ -3426,6 +3426,21 @@ def test_the_chinese_risk_tally_lists_its_kinds_as_other_lists_do() -> None:
     assert re.fullmatch(r"风险标记：([^，、]+ \d+ 项、)+[^，、]+ \d+ 项（详见风险观察）。", tally)
 
 
+def test_the_index_counts_the_commits_pushed_without_a_pr_where_there_were_any() -> None:
+    """OpenRLHF's week of 2026-03-23 (10 commits pushed to main, no PR) read as an empty week."""
+    listed = [
+        ReportListing(week_start=date(2026, 3, 30), lang="en", pr_count=3, pushed_commits=0),
+        ReportListing(week_start=date(2026, 3, 23), lang="en", pr_count=0, pushed_commits=10),
+    ]
+    index = render_index(REPO, listed, "en")
+    assert '<th class="num">Pushed without a PR</th>' in index
+    # risk flags unknown, 10 pushed
+    assert '<td class="num">—</td><td class="num">10</td><td>' in index
+    assert "未经 PR 推送的提交" in render_index(REPO, listed, "zh")
+    none_pushed = [listed[0], listed[1].model_copy(update={"pushed_commits": 0})]
+    assert "Pushed without a PR" not in render_index(REPO, none_pushed, "en")
+
+
 def test_the_index_and_the_titles_name_the_iso_year() -> None:
     """Every year has a week 1, and 2024-12-30 starts week 1 of 2025: the index read "W1" for
     2024-12-30 and 2025-12-29 alike, and the titles gave no year."""

@@ -70,6 +70,7 @@ LABELS: dict[Lang, dict[str, str]] = {
         "subject": "提交说明",
         "commits_one": "{n} 个提交",
         "commits_many": "{n} 个提交",
+        "pushed_column": "未经 PR 推送的提交",
         "title": "标题",
         "type": "类型",
         "modules": "模块",
@@ -134,6 +135,7 @@ LABELS: dict[Lang, dict[str, str]] = {
         "subject": "Subject",
         "commits_one": "{n} commit",
         "commits_many": "{n} commits",
+        "pushed_column": "Pushed without a PR",
         "title": "Title",
         "type": "Type",
         "modules": "Modules",
@@ -496,9 +498,18 @@ def render_index(repo: str, entries: Sequence[ReportListing], lang: Lang = "zh")
             "pr_count": _known(e.pr_count for e in by_lang.values()),
             "key_pr_count": _known(e.key_pr_count for e in by_lang.values()),
             "risk_flags": _known(e.risk_flags for e in by_lang.values()),
+            "pushed": _known(e.pushed_commits for e in by_lang.values()),
             "langs": [(code, LABELS[code]["lang_name"]) for code in LANGS if code in by_lang],
         }
         for week, by_lang in sorted(weeks.items(), reverse=True)
     ]
+    # A column of the weeks' commits pushed without a PR where there were any: OpenRLHF's week
+    # of 2026-03-23 (10 of them, two releases) read as a week of 0 PRs and nothing else.
+    show_pushed = any(row["pushed"] for row in rows)
     template = _environment("html").get_template("index.html.j2")
-    return template.render(repo=repo, rows=rows, t=LABELS[lang], lang=lang).strip() + "\n"
+    return (
+        template.render(
+            repo=repo, rows=rows, t=LABELS[lang], lang=lang, show_pushed=show_pushed
+        ).strip()
+        + "\n"
+    )

@@ -239,9 +239,10 @@ def list_reports(con: duckdb.DuckDBPyConnection, repo: str) -> list[ReportListin
             pr_count=pr_count,
             key_pr_count=key_pr_count,
             risk_flags=risk_flags,
+            pushed_commits=pushed_commits,
             generated_at=generated_at,
         )
-        for week, lang, pr_count, key_pr_count, risk_flags, generated_at in rows
+        for week, lang, pr_count, key_pr_count, risk_flags, pushed_commits, generated_at in rows
     ]
 
 
