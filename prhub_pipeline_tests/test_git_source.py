@@ -186,6 +186,40 @@ def test_a_squash_subject_without_a_space_before_the_number(git_repo: GitRepo) -
     assert prs[672].reverted_number == 671
 
 
+def test_a_commit_landed_by_ghstack_or_phabricator_is_its_pr(git_repo: GitRepo) -> None:
+    """pytorch/torchtitan lands PRs with ghstack and Meta's Phabricator export, whose commits
+    name the PR in a trailer, not in the subject: 188 of them were read as pushed without a
+    PR. Its former name's URLs (pytorch-labs/torchtrain) name its PRs as well."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.commit(
+        "[RL] Extend RLTrainer.setup() to accept an optional host_mesh parameter\n\n"
+        "Let callers pass the mesh.\n\nghstack-source-id: a4b3770f98c4\n"
+        "Differential Revision: D97499893\n\n"
+        "Pull Request resolved: https://github.com/acme/widgets/pull/2639\n",
+        "2026-05-12T10:00:00+08:00",
+        {"rl.py": "mesh\n"},
+    )
+    git_repo.commit(
+        "Add a float8 test\n\nPull Request resolved: https://github.com/acme-labs/gadgets/pull/77",
+        "2026-05-12T11:00:00+08:00",
+        {"test_float8.py": "ok\n"},
+    )
+    git_repo.commit(
+        "fix typo directly on main\n\nSee https://github.com/acme/widgets/pull/5 for why.",
+        "2026-05-12T12:00:00+08:00",
+        {"a.py": "1\n"},
+    )
+    window = read_window(git_repo.path, "acme/widgets", WEEK.start, WEEK.end)
+    prs = {pr.number: pr for pr in window.prs}
+    assert sorted(prs) == [77, 2639]
+    assert prs[2639].title == (
+        "[RL] Extend RLTrainer.setup() to accept an optional host_mesh parameter"
+    )
+    assert prs[2639].body == "Let callers pass the mesh."
+    assert [f.path for f in prs[2639].files] == ["rl.py"]
+    assert [c.subject for c in window.pushed] == ["fix typo directly on main"]
+
+
 def test_commits_that_are_not_prs_are_skipped_and_counted(git_repo: GitRepo) -> None:
     git_repo.commit("feat: an earlier PR (#1)", "2026-05-04T10:00:00+08:00", {"b": "1"})
     git_repo.commit("init", "2026-05-12T10:00:00+08:00", {"README.md": "hello\n"})

@@ -1,11 +1,12 @@
 """The git source: merged PRs from the first-parent history of a local clone.
 
-Offline and fast. It recognises squash merges (`title (#N)`) and GitHub merge commits
-(`Merge pull request #N from owner/branch`); other commits were pushed without a PR, and are
-returned apart from the PRs (`GitWindow.pushed`). It has no review data. A whole range of
-weeks is read with three `git log` calls. Before reading, a bare clone's branch can be updated
-from its `origin` remote (`update_clone`), so a scheduled run sees the week's merges without
-anyone fetching by hand.
+Offline and fast. It recognises squash merges (`title (#N)`), GitHub merge commits
+(`Merge pull request #N from owner/branch`) and commits landed by ghstack or Phabricator
+(`Pull Request resolved: https://github.com/owner/name/pull/N`); other commits were pushed
+without a PR, and are returned apart from the PRs (`GitWindow.pushed`). It has no review data.
+A whole range of weeks is read with three `git log` calls. Before reading, a bare clone's
+branch can be updated from its `origin` remote (`update_clone`), so a scheduled run sees the
+week's merges without anyone fetching by hand.
 """
 
 from __future__ import annotations
@@ -39,6 +40,18 @@ from prhub_pipeline.reverts import RevertText, read_revert, reverted_number
 # `title (#N)`, also without the space (tilelang: `... MI300 series(#671)`).
 SQUASH_SUBJECT = re.compile(r"^(?P<title>.*\S)\s*\(#(?P<number>\d+)\)\s*$")
 MERGE_SUBJECT = re.compile(r"^Merge pull request #(?P<number>\d+) from (?P<branch>\S+)")
+# A PR landed by ghstack or Meta's Phabricator export names it in a trailer, not in its subject:
+# 188 of pytorch/torchtitan's commits ("Pull Request resolved: https://github.com/pytorch/
+# torchtitan/pull/2639") were read as pushed without a PR. Any owner/name: a renamed
+# repository's older landings name its former one (pytorch-labs/torchtrain).
+RESOLVED_PR = re.compile(
+    r"^Pull Request resolved: https://github\.com/[^/\s]+/[^/\s]+/pull/(?P<number>\d+)\s*$",
+    re.MULTILINE,
+)
+# The landing tools' own trailers, which are no part of the description.
+LANDING_TRAILER = re.compile(
+    r"^(?:Pull Request resolved|ghstack-source-id|Differential Revision):.*\n?", re.MULTILINE
+)
 TRAILER = re.compile(r"^(?P<key>Co-authored-by|Signed-off-by):\s*(?P<value>.*)$", re.IGNORECASE)
 SEPARATOR = re.compile(r"^-{3,}$")
 # `Name <email>`, also with stray text after it; a bare `email` or `<email>` names its local part.
@@ -448,7 +461,17 @@ def _landing(commit: _Commit) -> _Landing | None:
         )
     squash = SQUASH_SUBJECT.match(subject)
     if not squash or not (number := pr_number(squash.group("number"))):
-        return None
+        resolved = RESOLVED_PR.search(body)
+        if not resolved or not (number := pr_number(resolved.group("number"))):
+            return None
+        return _Landing(
+            commit=commit,
+            number=number,
+            title=subject,
+            body=LANDING_TRAILER.sub("", body).strip(),
+            co_authors=co_authors,
+            merged_branch_tip=None,
+        )
     return _Landing(
         commit=commit,
         number=number,
