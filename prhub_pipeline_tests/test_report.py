@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import re
 import stat
@@ -205,11 +206,13 @@ def context_for(
     module_named: set[str] | None = None,
     scoring: ScoringConfig | None = None,
     history: list[PullRequest] | None = None,
+    risks: list[RiskFlag] | None = None,
 ) -> ReportContext:
     modules, themes = labels(prs)
     by_pr = {n: ms for n, ms in MODULES.items()}
     scores = score_week(prs, by_pr, review_data, CONFIG, CALIBRATION)
-    risks = flag_risks(prs, by_pr, review_data, CONFIG, {}, check_approvals=False)
+    if risks is None:
+        risks = flag_risks(prs, by_pr, review_data, CONFIG, {}, check_approvals=False)
     return build_report_context(
         REPO,
         WINDOW,
@@ -944,6 +947,44 @@ def test_a_very_large_change_names_the_files_its_lines_leave_out(
         ["doc", "generated"]
     ]
     observation = next(o for o in context_for(prs, lang).risks if o.risk == "large_change")
+    assert said in observation.text
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "#6405 changes 1872 lines outside docs and data files;"),
+        ("zh", "#6405 改动 1872 行（不含文档、数据）；"),
+    ],
+)
+def test_a_very_large_change_stored_before_its_kinds_says_what_its_lines_then_left_out(
+    lang: Lang, said: str, tmp_path: Path
+) -> None:
+    """A flag stored by a prhub that did not record the kinds a very large change's lines leave
+    out (RiskFlag.uncounted) counted lines outside documentation and data files, as its detail
+    says: a week's report rendered again from it (verl 2026-04-27 upgraded) said #6126
+    "changes 8563 lines", as if they were all its lines."""
+    v5 = make_pr(
+        6405,
+        "[model] feat: update the omni model to v5",
+        files=[("verl/models/omni/__init__.py", 1872, 0), ("docs/omni.md", 300, 0)],
+    )
+    prs = [*week_prs(), v5]
+    risks = flag_risks(prs, dict(MODULES), REVIEWS, CONFIG, {}, check_approvals=False)
+    week = WINDOW.week_start
+    with connect(tmp_path / "w.duckdb") as con:
+        replace_partition(con, REPO, week, risk_tables(REPO, week, risks))
+        # As the prhub before RiskFlag.uncounted stored them: no such key in the evidence.
+        for rowid, evidence in con.execute("SELECT rowid, evidence FROM pr_risks").fetchall():
+            facts = json.loads(evidence)
+            del facts["uncounted"]
+            con.execute(
+                "UPDATE pr_risks SET evidence = ? WHERE rowid = ?", [json.dumps(facts), rowid]
+            )
+        stored = read_risks(con, REPO, week)
+    observation = next(
+        o for o in context_for(prs, lang, risks=stored).risks if o.risk == "large_change"
+    )
     assert said in observation.text
 
 

@@ -15,6 +15,7 @@ from prhub_pipeline.records import (
     ReportListing,
     ReviewAsk,
     RiskFlag,
+    UncountedKind,
     WeekCounts,
 )
 from prhub_pipeline.warehouse.connection import read_sql
@@ -190,6 +191,14 @@ def read_scores(con: duckdb.DuckDBPyConnection, repo: str, week_start: date) -> 
     ]
 
 
+# What a very large change's lines left out when its flag was stored before the flag named the
+# kinds it had (`RiskFlag.uncounted`): the rule's documentation and data files (lock files among
+# them), as its detail says. Read as none, verl 2026-04-27's report rendered again from such
+# flags said #6126 (+9719/-16589) "changes 8563 lines", its stored detail "(8563 outside
+# documentation and data ...)".
+UNCOUNTED_BEFORE_RECORDED: tuple[UncountedKind, ...] = ("doc", "data")
+
+
 def read_risks(con: duckdb.DuckDBPyConnection, repo: str, week_start: date) -> list[RiskFlag]:
     """One week's risk flags, in the order they were stored."""
     rows = con.execute(
@@ -201,6 +210,8 @@ def read_risks(con: duckdb.DuckDBPyConnection, repo: str, week_start: date) -> l
     for number, risk, severity, detail, evidence in rows:
         facts = json.loads(evidence)
         facts["asks"] = [ReviewAsk(**a) for a in facts.get("asks", [])]
+        if risk == "large_change" and "uncounted" not in facts:
+            facts["uncounted"] = list(UNCOUNTED_BEFORE_RECORDED)
         flags.append(RiskFlag(number=number, risk=risk, severity=severity, detail=detail, **facts))
     return flags
 
