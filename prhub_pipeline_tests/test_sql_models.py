@@ -25,7 +25,7 @@ from prhub_pipeline.records import (
     ThreadComment,
 )
 from prhub_pipeline.stages.report import display_names
-from prhub_pipeline.warehouse import WarehouseError, connect, migrate, replace_partition
+from prhub_pipeline.warehouse import WarehouseError, connect, migrate, replace_partition, sql_models
 from prhub_pipeline.warehouse.github import review_tables
 from prhub_pipeline.warehouse.modules import module_tables
 from prhub_pipeline.warehouse.prs import pr_tables
@@ -674,6 +674,30 @@ def test_models_made_from_other_definitions_are_told_of(tmp_path: Path) -> None:
     notes.clear()
     run_query(path, query, models_dir=folder, on_note=notes.append)
     assert notes == []
+
+
+def test_a_model_made_with_another_machine_account_rule_is_told_of(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A model's `{{ bot_name(...) }}` is records.BOT_LOGIN's pattern, which a newer prhub
+    changes in no model file (9bd59a7 made vllm-ascend's vllm-ascend-ci a machine account):
+    the digest of the file's text alone said weekly_contributors was current while it still
+    counted the old rule's authors. The digest is of the SQL as rendered."""
+    folder = tmp_path / "models"
+    people = "SELECT number FROM {{ source('prs') }} WHERE NOT {{ bot_name('author') }}"
+    write(folder, "people", people)
+    path = tmp_path / "w.duckdb"
+    with connect(path) as con:
+        store_prs(con, [1])
+        for model in load_models(folder, TABLE_PRODUCERS):
+            materialize(con, model)
+    notes: list[str] = []
+    run_query(path, "SELECT * FROM people", models_dir=folder, on_note=notes.append)
+    assert notes == []
+    monkeypatch.setattr(sql_models, "BOT_LOGIN", re.compile(r"\[bot\]$|-ci$"))
+    run_query(path, "SELECT * FROM people", models_dir=folder, on_note=notes.append)
+    [note] = notes
+    assert note.startswith("SQL model(s) people of ")
 
 
 def test_models_of_a_warehouse_an_earlier_prhub_wrote_are_told_of(tmp_path: Path) -> None:

@@ -5,8 +5,8 @@ A model refers to other models with `{{ ref('name') }}` and to the pipeline's ta
 is the reports' test for a machine account's login. An optional header of
 `-- key: value` lines at the top sets `materialized` (view or table) and `description`.
 The `sql_models` table (migration 012) names every relation a model made, so that one whose
-file is gone can be dropped without touching anything else, and the digest of the file that
-made it (migration 016), so that one made from another definition is told of.
+file is gone can be dropped without touching anything else, and the digest of the rendered SQL
+that made it (migration 016), so that one made from another definition is told of.
 """
 
 from __future__ import annotations
@@ -137,25 +137,31 @@ def model_names(folder: Path) -> set[str]:
 
 
 def definition_sha256(text: str) -> str:
-    """The digest `sql_models` records of the model file's text that made a relation."""
+    """The digest `sql_models` records of the SQL that made a relation: its model file's text
+    as rendered (`render`)."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def model_definitions(folder: Path) -> dict[str, str]:
-    """Each model file of `folder` by name, as `definition_sha256` of its text (a file that does
-    not load too: its relation is not the file's either)."""
-    return {
-        path.stem: definition_sha256(path.read_text(encoding="utf-8"))
-        for path in folder.glob("*.sql")
-    }
+    """Each model file of `folder` by name, as `definition_sha256` of its rendered text; of its
+    text as written where it does not render (a file that does not load: its relation is not
+    the file's either)."""
+    definitions = {}
+    for path in folder.glob("*.sql"):
+        text = path.read_text(encoding="utf-8")
+        try:
+            definitions[path.stem] = definition_sha256(_rendered(text))
+        except jinja2.TemplateError:
+            definitions[path.stem] = definition_sha256(text)
+    return definitions
 
 
 def unlike_their_files(con: duckdb.DuckDBPyConnection, definitions: Mapping[str, str]) -> list[str]:
     """Of the models `definitions` names (`model_definitions`), those whose relation was made
-    from another text than their file's now (another prhub's, an edited file, or one made
-    before the warehouse recorded it), sorted: they answer as that text did until the models
-    are refreshed. One not made yet is none: a query of it fails naming it. Needs migration
-    016."""
+    from another text than their file's now (another prhub's model or `bot_name` rule, an
+    edited file, or one made before the warehouse recorded it), sorted: they answer as that
+    text did until the models are refreshed. One not made yet is none: a query of it fails
+    naming it. Needs migration 016."""
     made = dict(con.execute("SELECT name, definition_sha256 FROM sql_models").fetchall())
     return sorted(
         name for name, digest in definitions.items() if name in made and made[name] != digest
@@ -190,18 +196,23 @@ def bot_name(login: str) -> str:
     return f"regexp_matches(coalesce({login}, ''), '{pattern}', 'i')"
 
 
-def render(model: SqlModel) -> str:
-    """The model's SELECT with refs and sources replaced by the relation names."""
+def _rendered(text: str) -> str:
     return (
         jinja2.Environment(undefined=jinja2.StrictUndefined)
-        .from_string(model.sql)
+        .from_string(text)
         .render(ref=lambda name: name, source=lambda name: name, bot_name=bot_name)
     )
 
 
+def render(model: SqlModel) -> str:
+    """The model's SELECT with refs and sources replaced by the relation names."""
+    return _rendered(model.sql)
+
+
 def materialize(con: duckdb.DuckDBPyConnection, model: SqlModel) -> int:
     """Create or replace the model's view or table; returns its row count."""
-    body = render(model).strip().rstrip(";")
+    rendered = render(model)
+    body = rendered.strip().rstrip(";")
     kind = "TABLE" if model.materialized == "table" else "VIEW"
     try:
         with transaction(con):
@@ -224,7 +235,9 @@ def materialize(con: duckdb.DuckDBPyConnection, model: SqlModel) -> int:
             con.execute(
                 "INSERT OR REPLACE INTO sql_models"
                 " (name, materialized, stored_at, definition_sha256) VALUES (?, ?, now(), ?)",
-                [model.name, model.materialized, definition_sha256(model.sql)],
+                # Of the SQL as rendered, not the file: a model's `bot_name()` is
+                # records.BOT_LOGIN's pattern, which a newer prhub may change in no model file.
+                [model.name, model.materialized, definition_sha256(rendered)],
             )
     except duckdb.Error as exc:
         raise SqlModelError(f"{model.path.name}: {exc}") from exc

@@ -4,4 +4,4 @@
 -- shipped model makes 2765). `prhub sql` compares it with the model files it would use.
 -- A prhub without this migration refuses the file (a newer schema), so every writer records it.
 ALTER TABLE sql_models ADD COLUMN definition_sha256 VARCHAR;
-COMMENT ON COLUMN sql_models.definition_sha256 IS 'The sha256 of the model file''s text that made the relation; NULL for one made before the warehouse recorded it.';
+COMMENT ON COLUMN sql_models.definition_sha256 IS 'The sha256 of the SQL that made the relation: its model file''s text as rendered ({{ bot_name(...) }} filled in). NULL for one made before the warehouse recorded it.';
