@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import re
 import socket
@@ -50,7 +51,7 @@ from prhub_pipeline.stages.ingest import (
     refuse_losing,
 )
 from prhub_pipeline.stages.modules import ClassifierSummary, WeekModules, tally_modules
-from prhub_pipeline.warehouse import WarehouseError, connect, replace_partition
+from prhub_pipeline.warehouse import WarehouseError, connect, connection, replace_partition
 from prhub_pipeline.warehouse.connection import WarehouseLockedError
 from prhub_pipeline.warehouse.prs import pr_tables
 from prhub_pipeline.warehouse.query import format_table, run_query
@@ -573,6 +574,48 @@ def test_a_run_of_several_repositories_checks_every_clone_before_writing_any(
     (failure,) = [e for e in result.all_events if e.is_step_failure]
     assert f"{tmp_path} is not a git clone" in str(failure.step_failure_data.error)
     assert not (tmp_path / "warehouse" / "prhub.duckdb").exists()  # nothing was written
+
+
+def test_a_run_waiting_for_the_warehouse_lock_says_so_in_its_event_log(
+    history: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A step waiting for another process's lock on the warehouse told only its stderr, which
+    the UI keeps in the step's raw compute log: the run's event log showed "Started execution
+    of step raw_prs" and nothing else for the 120 s before the step failed."""
+    config = write_config(tmp_path, history.path)
+    database = empty_warehouse(load_settings(config).database)
+    monkeypatch.setattr(connection, "WAIT_NOTICE_SECONDS", 0.0)
+    monkeypatch.setattr(connection, "WRITER_LOCK_SECONDS", 0.5)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import duckdb, time\ncon = duckdb.connect({str(database)!r})\n"
+            "print('open', flush=True)\ntime.sleep(60)\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    instance = dg.DagsterInstance.ephemeral()
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
+        job = build_definitions(config).resolve_job_def(WEEKLY_JOB)
+        result = job.execute_in_process(
+            instance=instance, tags=first_weeks_range_tags(), raise_on_error=False
+        )
+    finally:
+        holder.kill()
+        holder.wait()
+    assert not result.success
+    warnings = [
+        entry.user_message
+        for entry in instance.all_logs(result.run_id)
+        if entry.dagster_event is None and entry.level == logging.WARNING
+    ]
+    waits = [message for message in warnings if message.startswith("waiting for the lock")]
+    assert waits, warnings
+    assert waits[0].startswith(f"waiting for the lock on {database} held by ")
+    assert waits[0].endswith(f"(PID {holder.pid})")
 
 
 def test_a_failed_run_names_the_repository_and_the_error_in_the_event_log(

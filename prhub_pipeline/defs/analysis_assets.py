@@ -9,7 +9,12 @@ import dagster as dg
 from prhub_pipeline.defs.partitions import REPO_DIMENSION, partition_key
 from prhub_pipeline.defs.reanalysis import ANALYSED_AGAIN_TAG
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
-from prhub_pipeline.defs.stage_runs import failure_naming, run_weekly_stage, week_metadata
+from prhub_pipeline.defs.stage_runs import (
+    failure_naming,
+    lock_waits_logged,
+    run_weekly_stage,
+    week_metadata,
+)
 from prhub_pipeline.stages.modules import (
     ClassifierSummary,
     WeekModules,
@@ -193,7 +198,7 @@ def build_analysis_assets(
     def module_classifier(
         context: dg.AssetExecutionContext, prhub: PrhubSettings
     ) -> dg.MaterializeResult:
-        with failure_naming(context.partition_key):
+        with failure_naming(context.partition_key), lock_waits_logged(context):
             settings = prhub.load()
             summary = train_classifier(settings, settings.repo(context.partition_key))
         f1 = summary.metrics.validation_micro_f1

@@ -5,7 +5,7 @@ from pathlib import Path
 import dagster as dg
 
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
-from prhub_pipeline.defs.stage_runs import failure_naming
+from prhub_pipeline.defs.stage_runs import failure_naming, lock_waits_logged
 from prhub_pipeline.warehouse import connect
 from prhub_pipeline.warehouse.sql_models import (
     SqlModel,
@@ -66,8 +66,12 @@ def _model_asset(model: SqlModel) -> dg.AssetsDefinition:
             "sql": dg.MetadataValue.md(f"```sql\n{model.sql.strip()}\n```"),
         },
     )
-    def sql_model(prhub: PrhubSettings) -> dg.MaterializeResult:
-        with failure_naming(f"SQL model {model.name}"), connect(prhub.load().database) as con:
+    def sql_model(context: dg.AssetExecutionContext, prhub: PrhubSettings) -> dg.MaterializeResult:
+        with (
+            failure_naming(f"SQL model {model.name}"),
+            lock_waits_logged(context),
+            connect(prhub.load().database) as con,
+        ):
             rows = materialize(con, model)
             # Each model's run tidies up, so a run of any of them drops what a removed file
             # made; the folder as it is now decides, not the one this code location loaded.

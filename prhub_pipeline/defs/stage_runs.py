@@ -18,6 +18,7 @@ from prhub_pipeline.defs.partitions import (
     weeks_by_repo,
 )
 from prhub_pipeline.defs.resources import PrhubSettings
+from prhub_pipeline.warehouse import lock_waits_told_to
 from prhub_pipeline.warehouse.quality import CheckOutcome
 from prhub_pipeline.weeks import WeekWindow
 
@@ -61,6 +62,15 @@ def failure_naming(subject: str) -> Iterator[None]:
         raise dg.Failure(description=f"{subject}: {type(exc).__name__}: {exc}") from exc
 
 
+@contextmanager
+def lock_waits_logged(context: dg.AssetExecutionContext) -> Iterator[None]:
+    """A wait for the warehouse's lock (another process writing it) as a warning in the run's
+    event log: said on stderr only, it sat in the step's raw compute log, and the run showed
+    nothing but "Started execution of step" for the two minutes before it failed."""
+    with lock_waits_told_to(context.log.warning):
+        yield
+
+
 def _weeks_label(weeks: Sequence[date]) -> str:
     return f"week {weeks[0]}" if len(weeks) == 1 else f"weeks {weeks[0]} to {weeks[-1]}"
 
@@ -94,17 +104,18 @@ def run_weekly_stage(
             )
         if weeks:
             runs.append((repo, weeks))
-    if preflight is not None:
-        # Dagster runs a selection of several repositories and fewer weeks as one run per
-        # week: a repository whose source is wrong fails it before any of them is written.
+    with lock_waits_logged(context):
+        if preflight is not None:
+            # Dagster runs a selection of several repositories and fewer weeks as one run per
+            # week: a repository whose source is wrong fails it before any of them is written.
+            for repo, weeks in runs:
+                with failure_naming(f"{repo.name} {_weeks_label(weeks)}"):
+                    preflight(settings, repo)
         for repo, weeks in runs:
             with failure_naming(f"{repo.name} {_weeks_label(weeks)}"):
-                preflight(settings, repo)
-    for repo, weeks in runs:
-        with failure_naming(f"{repo.name} {_weeks_label(weeks)}"):
-            results.extend(stage(settings, repo, weeks))
-            if check is not None:
-                outcomes.extend(check(settings, repo, weeks))
+                results.extend(stage(settings, repo, weeks))
+                if check is not None:
+                    outcomes.extend(check(settings, repo, weeks))
     checks = check_results(outcomes)
     # Every declared check reports, if only that the run had no week to check.
     reported = {result.check_name for result in checks}

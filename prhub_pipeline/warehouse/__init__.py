@@ -4,6 +4,7 @@ from prhub_pipeline.warehouse.connection import (
     WarehouseError,
     WarehouseLockedError,
     connect,
+    lock_waits_told_to,
     migrate,
 )
 from prhub_pipeline.warehouse.partitions import TableRows, replace_partition
@@ -13,6 +14,7 @@ __all__ = [
     "WarehouseError",
     "WarehouseLockedError",
     "connect",
+    "lock_waits_told_to",
     "migrate",
     "replace_partition",
 ]

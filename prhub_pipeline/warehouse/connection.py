@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from contextvars import ContextVar
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -140,6 +141,24 @@ SANDBOX: dict[str, str | bool | int | float | list[str]] = {
 
 def _tell_stderr(message: str) -> None:
     print(f"prhub: {message}", file=sys.stderr, flush=True)
+
+
+# Who hears of a lock wait when `connect` is given nobody: the command's stderr, unless a
+# Dagster step set its own log (lock_waits_told_to); a step's stderr is only in its raw compute
+# log, and the run's event log showed nothing for the two minutes a writer waits.
+_LOCK_WAIT_LISTENER: ContextVar[Callable[[str], None]] = ContextVar(
+    "lock_wait_listener", default=_tell_stderr
+)
+
+
+@contextmanager
+def lock_waits_told_to(tell: Callable[[str], None]) -> Iterator[None]:
+    """Within the block, every `connect` without its own `on_wait` tells `tell` of a wait."""
+    token = _LOCK_WAIT_LISTENER.set(tell)
+    try:
+        yield
+    finally:
+        _LOCK_WAIT_LISTENER.reset(token)
 
 
 def _lock_holder(exc: duckdb.Error) -> str:
@@ -271,13 +290,14 @@ def connect(
     read_only: bool = False,
     lock_timeout: float | None = None,
     sandboxed: bool = False,
-    on_wait: Callable[[str], None] = _tell_stderr,
+    on_wait: Callable[[str], None] | None = None,
 ) -> Iterator[duckdb.DuckDBPyConnection]:
     """A short-lived connection: writers migrate first; readers need an existing file.
     `sandboxed` (read-only only) reaches nothing outside the warehouse (see SANDBOX): a user's
     query, which waits READER_LOCK_SECONDS for a writer unless `lock_timeout` says otherwise
     (other connections WRITER_LOCK_SECONDS). A wait past WAIT_NOTICE_SECONDS is told to
-    `on_wait` once, naming who holds the lock. A file of a newer schema is a WarehouseError before
+    `on_wait` once (by default whoever lock_waits_told_to names, else stderr), naming who holds
+    the lock. A file of a newer schema is a WarehouseError before
     anything is read or written; a damaged one (cut short, failing its checksum) when it is
     opened or when a query in the block reaches the damage."""
     if sandboxed and not read_only:
@@ -296,7 +316,7 @@ def connect(
                 f"cannot create warehouse {path}: its folder {path.parent} cannot be made"
                 f" ({exc.strerror}: {exc.filename}); check `database`"
             ) from None
-    con = _open(path, read_only, lock_timeout, sandboxed, on_wait)
+    con = _open(path, read_only, lock_timeout, sandboxed, on_wait or _LOCK_WAIT_LISTENER.get())
     try:
         try:
             con.execute("SET TimeZone = 'UTC'")
