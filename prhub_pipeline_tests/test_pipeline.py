@@ -993,6 +993,26 @@ def test_schedule_targets_the_previous_complete_week(history: GitRepo, tmp_path:
     assert requested(data.run_requests or []) == ["acme/widgets|2026-05-04..2026-05-11"]
 
 
+def test_the_classifier_schedule_waits_for_a_warehouse(history: GitRepo, tmp_path: Path) -> None:
+    """On a new install the classifier's Monday tick, an hour before the weekly run that stores
+    the first weeks, launched a run that failed: the warehouse did not exist yet."""
+    config = write_config(tmp_path, history.path)
+    definitions = build_definitions(config)
+    schedule = definitions.resolve_schedule_def("module_classifier_schedule")
+    assert schedule.cron_schedule == "0 5 * * 1"
+    context = dg.build_schedule_context(
+        scheduled_execution_time=datetime(2026, 5, 17, 21, 0, tzinfo=UTC),
+        repository_def=definitions.get_repository_def(),
+    )
+    first = schedule.evaluate_tick(context)
+    assert not first.run_requests
+    assert first.skip_message is not None
+    assert first.skip_message.startswith(f"no warehouse yet ({tmp_path / 'warehouse'}")
+    empty_warehouse(load_settings(config).database)
+    (request,) = schedule.evaluate_tick(context).run_requests or []
+    assert request.partition_key == "acme/widgets"
+
+
 def requested(requests: Sequence[dg.RunRequest]) -> list[str]:
     """Each request's partition, or its range of weeks: `repo|first..last`."""
     return [
