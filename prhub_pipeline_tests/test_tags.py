@@ -227,6 +227,8 @@ def test_type_only_tags_say_no_area() -> None:
         "core",
         "stable",
     ]
+    # A digit is no typing slip: an area `small2` is no `[small]` change, `fixed3` no `fixed`.
+    assert areas_of(["small", "smalls", "small2", "fixed3"]) == ["small2", "fixed3"]
     tags = parse_title_tags("[Cleanup][doc] tidy", ModulesConfig(allowed=["doc"]))
     assert (tags.modules, tags.unknown) == (["doc"], [])
 

@@ -446,13 +446,20 @@ def _says_no_area(key: str) -> bool:
     """Whether a tag is a type-only or status tag, or one typing slip away from one with the
     same first letter (`[Refractor]`, `[bugifx]`, `[enchance]`, `[imporve]`: 24 PRs over six
     of twelve repositories, one of vllm-omni's report sections "Refractor"). Short tags are
-    never slips (`core` is not `chore`)."""
+    never slips (`core` is not `chore`), nor is a tag with other digits: a digit is no typing
+    slip (an area `small2` is no `[small]` change, as `qwen2vl` is no slip of `qwenvl`)."""
     if key in _NO_AREA_KEYS or key in _EXACT_NO_AREA_KEYS or _NOT_READY.match(key):
         return True
     return len(key) >= 5 and any(
-        word[0] == key[0] and len(word) >= 5 and _edit_distance(key, word, 1) <= 1
+        word[0] == key[0]
+        and len(word) >= 5
+        and _NON_DIGITS.sub("", key) == _NON_DIGITS.sub("", word)
+        and _edit_distance(key, word, 1) <= 1
         for word in _NO_AREA_KEYS
     )
+
+
+_NON_DIGITS = re.compile(r"\D")
 
 
 def _spelling_free(tag: str) -> str:
