@@ -709,4 +709,4 @@ def test_models_of_a_warehouse_an_earlier_prhub_wrote_are_told_of(tmp_path: Path
     run_query(path, "SELECT count(*) FROM prs", models_dir=DBT_LIKE_SQL, on_note=notes.append)
     [note] = notes
     assert "was written by an earlier prhub (schema version 14;" in note
-    assert "its SQL models are that prhub's until `prhub materialize` has run on it" in note
+    assert "the tables, columns and SQL models added since are there once" in note

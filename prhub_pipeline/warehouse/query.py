@@ -57,11 +57,12 @@ def run_query(
     files, extensions or the network (`COPY ... TO` would write anywhere). Each value comes as
     DuckDB writes it (a cast to VARCHAR: `[NULL, x]`, `true`, `3 days`, `\\x1B`), None for NULL:
     Python's own text for them (`[None, 'x']`, `True`, `3 days, 0:00:00`, `b'\\x1b'`) is no SQL.
-    With `models_dir` (the SQL models this prhub would make), `on_note` is told when the
-    warehouse's models are not those (`stale_models_note`)."""
+    `on_note` is told when an earlier prhub wrote the warehouse, or, given `models_dir` (the SQL
+    models this prhub would make), when the warehouse's models are not those
+    (`stale_models_note`); an error naming no such table or column says so too."""
     check_query(query)
     with connect(database, read_only=True, sandboxed=True) as con:
-        stale = stale_models_note(con, database, models_dir) if models_dir is not None else None
+        note = stale_models_note(con, database, models_dir)
         try:
             result = con.sql(query)
             if result is None:
@@ -70,8 +71,8 @@ def run_query(
             as_text = ", ".join(f"CAST(#{i} AS VARCHAR)" for i in range(1, len(result.columns) + 1))
             try:
                 rows = result.project(as_text).fetchall()
-                if stale:
-                    on_note(stale)
+                if note:
+                    on_note(note)
                 return list(result.columns), rows
             except duckdb.Error:
                 # The cast runs the query inside two lines of DuckDB's own, so an error found
@@ -81,28 +82,31 @@ def run_query(
                 con.execute(query)
                 raise
         except duckdb.Error as exc:
-            note = _older_schema(con, database, exc)
-            # A column a stale model lacks (weekly_trends.display_name_en) is no typo.
-            if not note and stale and isinstance(exc, MISSING_NAME_ERRORS):
-                note = f"\n{stale}"
-            raise WarehouseError(f"query failed: {exc}{note}") from None
+            # A table or column an earlier prhub's warehouse or a stale model lacks
+            # (`pr_reverts`, weekly_trends.display_name_en) is no typo, whatever DuckDB's "did
+            # you mean" says.
+            missing = f"\n{note}" if note and isinstance(exc, MISSING_NAME_ERRORS) else ""
+            raise WarehouseError(f"query failed: {exc}{missing}") from None
 
 
 def stale_models_note(
-    con: duckdb.DuckDBPyConnection, database: Path, models_dir: Path
+    con: duckdb.DuckDBPyConnection, database: Path, models_dir: Path | None = None
 ) -> str | None:
-    """What to tell a user whose warehouse's SQL models are not made from `models_dir`'s files as
-    they are now, else None. A read-only query refreshes nothing, so a model changed in a newer
-    prhub answered as the older one had made it, and nothing said so (verl's weekly_trends,
-    refreshed by a prhub of before its every-week rows: 2078 rows, 2765 from the shipped file)."""
+    """What to tell a user whose warehouse an earlier prhub wrote, or whose SQL models are not
+    made from `models_dir`'s files as they are now, else None. A read-only query migrates and
+    refreshes nothing: a table or model column README describes (`pr_reverts`) was missing with
+    DuckDB's "did you mean" pointing elsewhere (a vllm-ascend and slime warehouse at schema
+    version 10: Did you mean "pr_scores"?), and a model changed in a newer prhub answered as
+    the older one had made it, saying nothing (verl's weekly_trends, refreshed by a prhub of
+    before its every-week rows: 2078 rows, 2765 from the shipped file)."""
     version, latest = schema_version(con), latest_migration()
     if version < latest:
         return (
             f"{database} was written by an earlier prhub (schema version {version}; this one's"
-            f" is {latest}): its SQL models are that prhub's until `prhub materialize` has run"
-            " on it"
+            f" is {latest}): the tables, columns and SQL models added since are there once"
+            " `prhub materialize` has run on it"
         )
-    unlike = unlike_their_files(con, model_definitions(models_dir))
+    unlike = unlike_their_files(con, model_definitions(models_dir)) if models_dir else []
     if not unlike:
         return None
     return (
@@ -110,24 +114,6 @@ def stale_models_note(
         f" {models_dir} as they are now (another prhub's, or files edited since):"
         " they answer as made until `prhub materialize` (of any week) or the UI's sql_models_job"
         " refreshes the models"
-    )
-
-
-def _older_schema(con: duckdb.DuckDBPyConnection, database: Path, exc: duckdb.Error) -> str:
-    """What to add to an error naming no such table or column when an earlier prhub wrote the
-    warehouse: a read-only query migrates nothing, so a table or model column README describes
-    (`pr_reverts`, `pr_facts.reverts`) is missing until a run writes the file, and DuckDB's
-    "did you mean" pointed elsewhere (a warehouse of vllm-ascend and slime at schema version 10:
-    `pr_reverts` ... Did you mean "pr_scores"?)."""
-    if not isinstance(exc, MISSING_NAME_ERRORS):
-        return ""
-    version, latest = schema_version(con), latest_migration()
-    if version >= latest:
-        return ""
-    return (
-        f"\n{database} was written by an earlier prhub (schema version {version}; this one's is"
-        f" {latest}): the tables, columns and SQL models added since are there once"
-        " `prhub materialize` has run on it"
     )
 
 
