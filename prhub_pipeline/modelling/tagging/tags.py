@@ -699,10 +699,8 @@ def tag_spellings(prs: Sequence[PullRequest], config: ModulesConfig) -> dict[str
                 area = _scope_area(normalise_tag(raw), vocabulary)
                 part = raw if area == normalise_tag(raw) else raw.strip().split("/")[0]
                 count(part, area, scoped)
-    return {
-        module: (written.get(module) or counts).most_common(1)[0][0]
-        for module, counts in {**scoped, **written}.items()
-    }
+    # A module some bracket tag writes takes that tag's spellings alone.
+    return {module: counts.most_common(1)[0][0] for module, counts in {**scoped, **written}.items()}
 
 
 _LAST_WORD = re.compile(r"[\s_-]+(?=[^\s_-]+$)")
