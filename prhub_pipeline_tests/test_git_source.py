@@ -189,7 +189,8 @@ def test_a_squash_subject_without_a_space_before_the_number(git_repo: GitRepo) -
 def test_a_commit_landed_by_ghstack_or_phabricator_is_its_pr(git_repo: GitRepo) -> None:
     """pytorch/torchtitan lands PRs with ghstack and Meta's Phabricator export, whose commits
     name the PR in a trailer, not in the subject: 188 of them were read as pushed without a
-    PR. Its former name's URLs (pytorch-labs/torchtrain) name its PRs as well."""
+    PR. Its former name's URLs (pytorch-labs/torchtrain) name its PRs as well when the landing
+    tool's own trailer is there; a body that only quotes another repository's line does not."""
     git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
     git_repo.commit(
         "[RL] Extend RLTrainer.setup() to accept an optional host_mesh parameter\n\n"
@@ -200,9 +201,16 @@ def test_a_commit_landed_by_ghstack_or_phabricator_is_its_pr(git_repo: GitRepo) 
         {"rl.py": "mesh\n"},
     )
     git_repo.commit(
-        "Add a float8 test\n\nPull Request resolved: https://github.com/acme-labs/gadgets/pull/77",
+        "Add a float8 test\n\nghstack-source-id: 5e1f0c2a\n"
+        "Pull Request resolved: https://github.com/acme-labs/gadgets/pull/77",
         "2026-05-12T11:00:00+08:00",
         {"test_float8.py": "ok\n"},
+    )
+    git_repo.commit(
+        "Port the fix from upstream\n\nAs upstream did:\n"
+        "Pull Request resolved: https://github.com/other/project/pull/91",
+        "2026-05-12T11:30:00+08:00",
+        {"port.py": "ok\n"},
     )
     git_repo.commit(
         "fix typo directly on main\n\nSee https://github.com/acme/widgets/pull/5 for why.",
@@ -217,7 +225,10 @@ def test_a_commit_landed_by_ghstack_or_phabricator_is_its_pr(git_repo: GitRepo) 
     )
     assert prs[2639].body == "Let callers pass the mesh."
     assert [f.path for f in prs[2639].files] == ["rl.py"]
-    assert [c.subject for c in window.pushed] == ["fix typo directly on main"]
+    assert [c.subject for c in window.pushed] == [
+        "Port the fix from upstream",
+        "fix typo directly on main",
+    ]
 
 
 def test_commits_that_are_not_prs_are_skipped_and_counted(git_repo: GitRepo) -> None:

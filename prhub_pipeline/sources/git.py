@@ -42,12 +42,16 @@ SQUASH_SUBJECT = re.compile(r"^(?P<title>.*\S)\s*\(#(?P<number>\d+)\)\s*$")
 MERGE_SUBJECT = re.compile(r"^Merge pull request #(?P<number>\d+) from (?P<branch>\S+)")
 # A PR landed by ghstack or Meta's Phabricator export names it in a trailer, not in its subject:
 # 188 of pytorch/torchtitan's commits ("Pull Request resolved: https://github.com/pytorch/
-# torchtitan/pull/2639") were read as pushed without a PR. Any owner/name: a renamed
-# repository's older landings name its former one (pytorch-labs/torchtrain).
+# torchtitan/pull/2639") were read as pushed without a PR. A renamed repository's older
+# landings name its former one (pytorch-labs/torchtrain), so another owner/name counts when the
+# landing tool's own trailer is there too: all 193 of torchtitan's carry one, and a body that
+# only quotes another repository's line is no landing of this one.
 RESOLVED_PR = re.compile(
-    r"^Pull Request resolved: https://github\.com/[^/\s]+/[^/\s]+/pull/(?P<number>\d+)\s*$",
+    r"^Pull Request resolved: https://github\.com/(?P<repo>[^/\s]+/[^/\s]+)/pull/"
+    r"(?P<number>\d+)\s*$",
     re.MULTILINE,
 )
+LANDING_TOOL_TRAILER = re.compile(r"^(?:ghstack-source-id|Differential Revision):", re.MULTILINE)
 # The landing tools' own trailers, which are no part of the description.
 LANDING_TRAILER = re.compile(
     r"^(?:Pull Request resolved|ghstack-source-id|Differential Revision):.*\n?", re.MULTILINE
@@ -446,7 +450,7 @@ class _Landing:
     merged_branch_tip: str | None  # a merge commit's second parent: the PR branch's last commit
 
 
-def _landing(commit: _Commit) -> _Landing | None:
+def _landing(commit: _Commit, repo: str) -> _Landing | None:
     subject, body, co_authors = _split_message(commit.message)
     merge = MERGE_SUBJECT.match(subject)
     if merge and len(commit.parents) > 1 and (number := pr_number(merge.group("number"))):
@@ -463,6 +467,8 @@ def _landing(commit: _Commit) -> _Landing | None:
     if not squash or not (number := pr_number(squash.group("number"))):
         resolved = RESOLVED_PR.search(body)
         if not resolved or not (number := pr_number(resolved.group("number"))):
+            return None
+        if resolved.group("repo").lower() != repo.lower() and not LANDING_TOOL_TRAILER.search(body):
             return None
         return _Landing(
             commit=commit,
@@ -597,7 +603,7 @@ def read_window(
         _check_branch(git_path, branch)  # git's own words name no cause: `ambiguous argument`
         raise
     history = landing_times(list(reversed(_parse_log(output))))
-    landings = [landing for c in history if (landing := _landing(c))]
+    landings = [landing for c in history if (landing := _landing(c, repo))]
     if history and not landings:
         raise GitSourceError(
             f"{repo}: none of the {len(history)} commits of {branch or 'HEAD'} at {git_path}"
