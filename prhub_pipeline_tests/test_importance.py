@@ -417,6 +417,20 @@ def history(count: int = 120) -> list[PullRequest]:
         ("Update docstrings for the rollout API.", "doc", False, []),
         ("Write docstrings for the loader", "doc", False, []),
         ("Generate docstrings", "doc", False, []),
+        # documentation as the object is a docs change (torchtitan #2162, TransformerEngine
+        # #1816); docs naming something else, or one change of several, are not
+        ("Add docs to explain COMM_MODE", "doc", False, []),
+        ("Add docs for missing FP8 recipes.", "doc", False, []),
+        ("[JAX] Add tutorial for integrating TE/JAX quantization", "doc", False, ["jax"]),
+        ("Adding documents to TE/JAX", "doc", False, []),
+        ("[Doc][Feature] Add Qwen3 tutorial", "doc", False, ["doc", "feature"]),
+        ("feat: add deepscaler guide", "doc", False, []),
+        ("[CI] Add doc linkcheck", "feat", False, ["ci"]),
+        ("add doc ci", "feat", False, []),
+        ("[CI] Add docs/yaml sync validation for tutorials", "feat", False, ["ci"]),
+        ("Add Ascend npu doc and dependency", "feat", False, []),
+        ("Add support for building docs", "feat", False, []),
+        ("Add a new model and its docs", "feat", False, []),
         # PyTorch's marker of a breaking change (torchtitan #2386), and a series' place
         ("[BC Breaking] feat: new config system", "feat", True, []),
         ("[BC-breaking][fsdp] refactor: x", "refactor", True, ["fsdp"]),
@@ -2106,6 +2120,18 @@ def test_parts_for_a_docs_only_pr() -> None:
         files=[("docs/source/tutorials/dots3.md", 300, 0), ("mkdocs.yml", 1, 0)],
     )
     assert change_shape(tutorial, ScoringConfig()).docs_only
+
+
+def test_parts_for_docs_beside_a_few_code_lines() -> None:
+    """torchtitan #2162 "Add docs to explain COMM_MODE" wrote a page and 18 lines of the script
+    it explains: a docs change, not the feature its "add" read as."""
+    pr = make_pr(
+        1,
+        "Add docs to explain COMM_MODE",
+        files=[("docs/debugging.md", 60, 3), ("run_train.sh", 15, 3)],
+    )
+    assert not change_shape(pr, ScoringConfig()).docs_only
+    assert score_parts(pr, ["doc"], CONFIG)["type"] == TYPE_WEIGHTS["doc"]
 
 
 def test_a_pr_of_only_tests_ci_or_images_weighs_like_a_test_change() -> None:

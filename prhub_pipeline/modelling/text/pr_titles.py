@@ -435,9 +435,29 @@ _CHECKS_ONLY = re.compile(
 )
 
 
+# A title whose object is documentation (torchtitan #2162 "Add docs to explain COMM_MODE",
+# TransformerEngine #1816 "Add docs for missing FP8 recipes.", `[Doc][Feature] Add ...
+# tutorial`): a docs change, though "add" reads as a feature and a few code lines (a script
+# the docs run, docstrings) come with it. Not when the docs word names something else (`[CI]
+# Add doc linkcheck`, AReaL #54 "add doc ci", `Add docs/yaml sync validation`) or the docs are
+# one of several changes (`Add Ascend npu doc and dependency`, `... example docs and 8xH100
+# training script`).
+_WRITES_DOCS = re.compile(
+    r"^\W*(?:(?:add|creat|writ|improv|introduc|provid|complet)\w*\s+)?"
+    r"(?:(?!(?:and|with|support|for|to|of|in|on)\b)[\w.`'-]+\s+){0,3}?"
+    r"(?:docs?|documentations?|documents?|readme(?:\.md)?|tutorials?|guides?)"
+    r"(?:\s+(?:for|to|of|on|about|in|explaining|describing|covering)\s+"
+    r"(?:(?!\b(?:and|with|plus)\b)[^&+,;])*?)?"
+    r"[\s.!]*(?:\(#\d+\))?[\s.!]*$",
+    re.IGNORECASE,
+)
+
+
 def _type_of_what_it_changes(pr_type: PrType, subject: str) -> PrType:
     if pr_type == "feat" and _REMOVES.match(subject.strip()):
         return "refactor"
+    if pr_type == "feat" and _WRITES_DOCS.match(subject.strip()):
+        return "doc"
     if pr_type in ("fix", "refactor", "other") and _CHECKS_ONLY.match(subject.strip()):
         return "chore"
     return pr_type
