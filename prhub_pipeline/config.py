@@ -231,7 +231,8 @@ class ThemeRule(StrictModel):
     # Work around the code (docs, CI, images, dependencies) that many changes touch in
     # passing: the report lists a PR under such a theme only when the PR carries one of its
     # `modules` or has no module at all ("[v1] add cli sampler" goes under v1, not under
-    # Dependencies for the package it adds).
+    # Dependencies for the package it adds). Its title patterns count only in the change a
+    # title leads with: "support X and docs" brings its own docs along, as its files judge.
     housekeeping: bool = False
 
     @field_validator("title", "body")

@@ -523,6 +523,16 @@ def test_a_manifest_whose_requirements_did_not_change_is_no_dependency_work() ->
         # #10283); a manifest edit that is most of the PR is.
         ("fit neat_packing & mrope model packing", [*CODE, "pyproject.toml"], DEPS, False),
         ("raise the torch floor", ["pyproject.toml", "requirements.txt", "src/a.py"], DEPS, True),
+        # Housekeeping a title names after the change it leads with is that change's own (AReaL
+        # #806, vllm-ascend #1477, slime #990): its files decide, as they do for a feature.
+        ("chore: remove legacy code, config, and documentation", CODE, "Docs", False),
+        ("support pangumoe w8a8c8 and docs", [*CODE, "docs/pangu.md"], "Docs", False),
+        ("support pangumoe and docs", ["docs/a.md", "docs/b.md", "src/a.py"], "Docs", True),
+        ("Update README and add collect_env info", ["collect_env.py"], "Docs", True),
+        ("Fix per token loss scale and add e2e ci", CODE, CI, False),
+        ("[misc] fix issue in hf_weight_loader & bump vllm", CODE, DEPS, False),
+        # A document mask is no documentation (torchtitan #3462).
+        ("Faster doc mask for flex flash", ["torchtitan/attention.py"], "Docs", False),
     ],
 )
 def test_a_theme_means_its_subject_not_a_word_it_shares(

@@ -32,6 +32,7 @@ from prhub_pipeline.modelling.tagging.tags import (
     text_without_tags,
 )
 from prhub_pipeline.modelling.text.pr_descriptions import clean_description
+from prhub_pipeline.modelling.text.pr_titles import title_items
 from prhub_pipeline.paths import (
     CI_FILES,
     DEPENDENCY_FILES,
@@ -175,7 +176,9 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ThemeRule(
         name="Docs",
         housekeeping=True,
-        title=[r"\bdocs?\b", r"documentation", r"\breadme\b"],
+        # Not a document mask, which packing builds (torchtitan #3462 "Faster doc mask for flex
+        # flash").
+        title=[r"\bdocs?\b(?![ _-]?mask)", r"documentation", r"\breadme\b"],
         paths=["docs/**", "README*", "**/README*"],
         # A feature that documents itself is not documentation work.
         min_path_share=0.5,
@@ -425,7 +428,12 @@ def rule_matches(
     left changed, and was no Docs work. A file edited for every backend at once is no
     evidence either (`_has_gpu_twin`), unless the PR `added` it: a new NPU script beside
     its GPU twin is NPU support."""
-    if any(_text_regex(p).search(title) for p in rule.title):
+    # Housekeeping a title names after the change it leads with is that change's own (AReaL
+    # #806 "chore: remove legacy code, config, and documentation", 56k lines, was no Docs
+    # work; nor vllm-ascend #1477 "support pangumoe w8a8c8 and docs"), as a feature's own
+    # docs files are (`min_path_share`): its files decide.
+    named = title_items(title)[:1] if rule.housekeeping else [title]
+    if any(_text_regex(p).search(text) for p in rule.title for text in named):
         return True
     changed = set(paths)
     hits = [

@@ -230,11 +230,16 @@ _UPKEEP = re.compile(
 _TITLE_ITEMS = re.compile(r"\s*(?:[,;+&]|\band\b)\s*", re.IGNORECASE)
 
 
+def title_items(title: str) -> list[str]:
+    """The changes a title lists, in its order (one item for a title that lists none)."""
+    return [item for item in _TITLE_ITEMS.split(title) if item]
+
+
 def _type_named_anywhere(title: str, first_word: str) -> PrType:
     if _FIX_WORD.search(title):
         # Fixes listed after the support a title leads with go with that feature (lmdeploy
         # #4835, "Intern-S2-Mobius meta-MoE support, MoE gate v2, CP attention fixes").
-        items = [item for item in _TITLE_ITEMS.split(title) if item]
+        items = title_items(title)
         leading = items[0] if len(items) >= 2 else ""
         return "feat" if _SUPPORT.search(leading) and not _FIX_WORD.search(leading) else "fix"
     if _TO_A_COMMIT.search(title):
