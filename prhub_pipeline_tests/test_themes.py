@@ -531,6 +531,17 @@ def test_a_manifest_whose_requirements_did_not_change_is_no_dependency_work() ->
         ("Update README and add collect_env info", ["collect_env.py"], "Docs", True),
         ("Fix per token loss scale and add e2e ci", CODE, CI, False),
         ("[misc] fix issue in hf_weight_loader & bump vllm", CODE, DEPS, False),
+        # A bumped timeout or limit, or the project's own version, is no dependency work
+        # (NVIDIA-NeMo/RL #3258, vllm-ascend #11998, AReaL's releases); an upstream's is.
+        ("ci: bump async-gym megatron test wall-clock budget to 120 min", [], DEPS, False),
+        ("ci: bump NUM_MINUTES +20% for nightly tests hitting Slurm timeout", [], DEPS, False),
+        ("bump bisect trial timeout", [], DEPS, False),
+        ("bump v0.5.0", ["areal/version.py"], DEPS, False),
+        ("[misc] chore: bump main branch version to v0.5.0.dev", [], DEPS, False),
+        ("bump vllm to 0.10.1", [], DEPS, True),
+        ("Bump to sglang 0.4.6.post4", [], DEPS, True),
+        ("upgrade to 0.18.0", [], DEPS, True),
+        ("[misc] bump transformers version upperbound", [], DEPS, True),
         # A document mask is no documentation (torchtitan #3462).
         ("Faster doc mask for flex flash", ["torchtitan/attention.py"], "Docs", False),
     ],

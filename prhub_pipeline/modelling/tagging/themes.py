@@ -42,6 +42,18 @@ from prhub_pipeline.paths import (
 )
 from prhub_pipeline.records import ConfigFileDiff, ModuleLabel, PullRequest, ThemeTag
 
+# What a bump moves when it is no dependency: a version with no package named before it (an
+# upgrade to one is the upstream's: vllm-ascend's "upgrade to 0.18.0" moved vLLM), or, as an
+# upgrade's, a timeout, limit or budget a few words on.
+_OWN_VERSION = (
+    r"\s+(?:up\s+)?(?:the\s+)?(?:main\s+branch\s+)?(?:version\s+)?(?:to\s+)?"
+    r"(?:v\d|\d+\.\d)"
+)
+_A_LIMIT = (
+    r"(?:\s+(?!(?:to|and|of)\b)[\w.+%-]+){0,4}?\s+[\w-]*?"
+    r"(?:timeouts?|time[ _-]?limits?|limits?|budgets?|minutes|retries|thresholds?)\b"
+)
+
 DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ThemeRule(
         name="NPU/Ascend",
@@ -223,9 +235,13 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
         name="Dependencies",
         housekeeping=True,
         # "circular dependency" is about imports, not packages (verl #31 renamed math.py).
+        # Nor is a bumped timeout or limit (NVIDIA-NeMo/RL #3258 "ci: bump async-gym megatron
+        # test wall-clock budget to 120 min", vllm-ascend #11998 "... bump bisect trial
+        # timeout") or the project's own version (slime's "[release] bump to v0.2.3", verl's
+        # "bump version to 0.10.0.dev", AReaL's "bump v0.5.0"): no package is named.
         title=[
-            r"\bbump\b",
-            r"\bupgrade\b",
+            rf"\bbump\b(?!{_OWN_VERSION}|{_A_LIMIT})",
+            rf"\bupgrade\b(?!{_A_LIMIT})",
             r"\bpin\b",
             r"requirements",
             r"(?<!circular )dependenc",
