@@ -1370,7 +1370,8 @@ def test_a_theme_a_module_of_its_name_stands_for_is_told_by_the_module_alone(lan
 def test_a_theme_made_of_a_module_with_the_same_prs_shares_its_trend_row(lang: Lang) -> None:
     """verl's week of 2026-05-11 had a doc row and a Docs row, both 13 PRs against 4 with the
     same composition: one row says it. A theme with other PRs, or other PRs last week, or one
-    the module's PRs are in by chance (#6330 is doc and NPU), keeps its own row."""
+    the module's PRs are in by chance (#6330 is doc and NPU), keeps its own row; one that holds
+    the module's PRs counts them (`test_a_module_a_theme_takes_is_counted_by_the_themes_row`)."""
     THEMES[6330] = ["NPU", "Docs"]
     try:
         same = context_for(week_prs(), lang, previous=WeekCounts(pr_count=3))
@@ -1387,9 +1388,36 @@ def test_a_theme_made_of_a_module_with_the_same_prs_shares_its_trend_row(lang: L
     chart = html[html.index("<svg") : html.index("</svg>")]
     # The bar: the module's name.
     assert f'<td class="words">{shown}</td>' in html and ">doc</text>" in chart
-    # Last week the theme had a PR the module had not: two rows, as before.
+    # Last week the theme had a PR the module had not: no shared row. This week's PR is the
+    # theme's, whose row counts it, as a module of the theme's name would be counted.
     rows = {(r.kind, r.name): r for r in more.trends}
-    assert rows[("module", "doc")].shared_theme is None and rows[("theme", "Docs")].previous == 1
+    assert ("module", "doc") not in rows and rows[("theme", "Docs")].previous == 1
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_module_a_theme_takes_is_counted_by_the_themes_row(lang: Lang) -> None:
+    """slime's 2026-05-25 read "doc | module | 5" above "Docs | theme | 6", and 2026-06-15
+    "doc | module | 0 | 3" above "Docs | theme | 5 | 4": the Docs rule takes the `doc` tag,
+    whose PRs were all the theme's, though too few of the theme's to stand for it. As for a
+    module of the theme's name, the theme's row tells them."""
+    THEMES[6330], THEMES[6331] = ["NPU", "Docs"], ["Docs"]
+    try:
+        held = context_for(week_prs(), lang, previous=WeekCounts(pr_count=3))
+        MODULES[6330] = ["fsdp"]
+        gone = context_for(
+            week_prs(),
+            lang,
+            previous=WeekCounts(pr_count=6, modules={"doc": 3}, themes={"Docs": 4}),
+        )
+    finally:
+        MODULES[6330], THEMES[6330] = ["doc"], ["NPU"]
+        del THEMES[6331]
+    rows = {(r.kind, r.name): r for r in held.trends}
+    assert ("module", "doc") not in rows and rows[("theme", "Docs")].count == 2
+    rows = {(r.kind, r.name): r for r in gone.trends}
+    assert ("module", "doc") not in rows and rows[("theme", "Docs")].previous == 4
+    lead = " ".join(gone.trends_lead)
+    assert "doc (3 → 0)" not in lead and "doc（3 → 0）" not in lead  # nor the lead names it
 
 
 def test_a_theme_that_is_not_housekeeping_shares_the_row_of_the_module_it_is_made_of() -> None:

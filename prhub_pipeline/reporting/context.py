@@ -182,6 +182,7 @@ def build_report_context(
             previous_week_counts,
             {label.module for label in modules if label.number in by_number},
             {tag.theme for tag in themes if tag.number in by_number},
+            theme_modules,
         )
     score_of = {s.number: s for s in scores}
     missing = sorted(set(by_number) - set(score_of))
@@ -561,19 +562,23 @@ def _with_stop(summary: str) -> str:
 
 
 def _without_modules_gone_into_their_themes(
-    previous: WeekCounts, modules: Collection[str], themes: Collection[str]
+    previous: WeekCounts,
+    modules: Collection[str],
+    themes: Collection[str],
+    theme_modules: Mapping[str, Collection[str]] | None,
 ) -> WeekCounts:
-    """Last week's counts without the modules that have no PR this week and share their name
-    with a theme of this week or the last: the theme's row tells the subject. verl's 2026-06-22
-    read "The largest changes: ... Docker (3 → 0)" of its `docker` tag above a table whose
-    only Docker row was "Docker-related work | theme | 2 | 3" (the module's row of zeros left
-    out, the theme still renamed for it); a module row of 0 beside its theme's says the
-    subject twice, the once with nothing in it."""
-    theme_keys = {normalise_tag(theme) for theme in (*themes, *previous.themes)}
+    """Last week's counts without the modules that have no PR this week and that a theme of
+    this week or the last is made of (`_made_of`: named as it, or taking it by its rule): the
+    theme's row tells the subject. verl's 2026-06-22 read "The largest changes: ... Docker (3
+    → 0)" of its `docker` tag above a table whose only Docker row was "Docker-related work |
+    theme | 2 | 3" (the module's row of zeros left out, the theme still renamed for it); a
+    module row of 0 beside its theme's says the subject twice, the once with nothing in it, as
+    slime's 2026-06-15 "doc | module | 0 | 3" above "Docs | theme | 5 | 4" did."""
     gone = {
         module
         for module in previous.modules
-        if module not in modules and normalise_tag(module) in theme_keys
+        if module not in modules
+        and any(_made_of(theme, module, theme_modules) for theme in (*themes, *previous.themes))
     }
     if not gone:
         return previous
@@ -627,18 +632,20 @@ def _trend_rows(
     (huggingface/trl's CI row led with "Add DiffusionGemma block-diffusion SFT example",
     guessed `ci` at 0.34): they are counted, but named as the module's work they are not.
     A theme made of a module (`theme_modules`, or named as it) with the same PRs this week and
-    as many the last shares the module's row. A module of a theme's name whose PRs this week
+    as many the last shares the module's row. A module a theme is made of whose PRs this week
     are all the theme's, but not as a shared row would have them, has none: the theme's row
     counts them."""
     if not counts.pr_count:
         return []
     rows: list[TrendRow] = []
-    # The theme's rules take a module's tag of its name, so the module's PRs are among the
-    # theme's: vllm-ascend's 2026-08-03 read "MoE | module | 1" above "MoE-related work | theme
-    # | 13", its one `[MoE]` PR among the 13 (a module that stands for its theme has it left
-    # out instead: `themes_named_modules_stand_for`).
-    named_themes = {
-        normalise_tag(theme): (
+    # The theme's rules take a module's tag of its name, or of the names its rule lists, so
+    # the module's PRs are among the theme's: vllm-ascend's 2026-08-03 read "MoE | module | 1"
+    # above "MoE-related work | theme | 13", its one `[MoE]` PR among the 13; slime's
+    # 2026-05-25 "doc | module | 5" above "Docs | theme | 6", its `doc` tags too few of its
+    # Docs PRs to stand for the theme (a module that does has the theme left out instead:
+    # `themes_named_modules_stand_for`).
+    theme_prs = {
+        theme: (
             frozenset(n for n, names in theme_names.items() if theme in names),
             previous.themes.get(theme, 0) if previous else None,
         )
@@ -663,8 +670,11 @@ def _trend_rows(
             members = [r for r in ordered if name in names.get(r.number, [])]
             prev = prev_table.get(name, 0) if prev_table is not None else None
             same = (frozenset(r.number for r in members), prev)
-            theme_of_name = named_themes.get(normalise_tag(name)) if kind == "module" else None
-            if theme_of_name is not None and same[0] <= theme_of_name[0] and same != theme_of_name:
+            if kind == "module" and any(
+                same[0] <= held and same != (held, held_before)
+                for theme, (held, held_before) in theme_prs.items()
+                if _made_of(theme, name, theme_modules)
+            ):
                 continue
             if kind == "module" and members:
                 module_rows[same].append(len(rows))
@@ -695,8 +705,9 @@ def _trend_rows(
 
 def _made_of(theme: str, module: str, theme_modules: Mapping[str, Collection[str]] | None) -> bool:
     """Whether a theme is made of a module: its rule takes the module's PRs, or they share a
-    name (slime's Docker module and theme)."""
-    return module in (theme_modules or {}).get(theme, ()) or theme.casefold() == module.casefold()
+    name (slime's Docker module and theme), as tags are read."""
+    taken = {normalise_tag(m) for m in (theme_modules or {}).get(theme, ())}
+    return normalise_tag(module) in taken | {normalise_tag(theme)}
 
 
 def _with_theme(row: TrendRow, theme: str, words: Wording) -> TrendRow:
