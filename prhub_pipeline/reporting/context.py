@@ -651,8 +651,8 @@ def _trend_rows(
         )
         for theme in counts.themes
     }
-    # A theme made of a module (verl's Docs theme of its doc module, 13 PRs this week and 4 the
-    # last) that counts the very same PRs shares the module's row: two rows would say it twice.
+    # A theme made of a module that counts the very same PRs, this week and the last, shares
+    # the module's row: two rows would say it twice.
     module_rows: dict[tuple[frozenset[int], int | None], list[int]] = defaultdict(list)
     label_kinds: list[
         tuple[LabelKind, Mapping[int, Sequence[str]], dict[str, int], dict[str, int] | None]
