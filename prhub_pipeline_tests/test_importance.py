@@ -3207,6 +3207,58 @@ def test_a_squash_whose_first_commit_is_the_pr_says_what_that_commit_says() -> N
     assert summarize(f"{title} (#4801)", taken) == summarize(title, body)
 
 
+def test_a_squash_of_commits_that_say_the_change_is_summarised_by_their_subjects() -> None:
+    """OpenRLHF #1307's body is GitHub's squash message of two detailed commits, neither the
+    title: its summary was the title, and the report said the message did not summarise it."""
+    title = "Cleanup/simplicity tier1 2"
+    body = (
+        "* fix: correct latent bugs surfaced by simplicity review\n\n"
+        "- train_ppo_ray: `max_len` was defined only inside the `vllm.num_engines>0`\n"
+        "  branch but read unconditionally, so running with 0 engines raised NameError.\n\n"
+        "Co-Authored-By: A <a@example.com>\n\n"
+        "* refactor: remove dead params and unreachable code\n\n"
+        "No behavior change; every removed symbol is unused or always-constant:\n"
+        "- CriticModel.forward `values_allgather` (never read) + 2 call sites\n\n"
+        "* fix lint\n\n"
+        "* Merge branch 'main' into cleanup\n\n"
+        "---------\n\n"
+        "Co-authored-by: B <b@example.com>"
+    )
+    assert summarize(title, body) == (
+        "Correct latent bugs surfaced by simplicity review; remove dead params and unreachable"
+        " code."
+    )
+    # As many subjects as fit, and `…` for the rest.
+    many = "\n\n".join(f"* Remove the dead {name} parameter for simplicity" for name in "abcdefgh")
+    assert summarize(title, many) == (
+        "Remove the dead a parameter for simplicity; remove the dead b parameter for simplicity;"
+        " remove the dead c parameter for simplicity; remove the dead d parameter for simplicity; …"
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # A branch's diary: fixups are most of the list (TE #147's `5k -> 173 errors`, `next
+        # round fixes`, `final cpp cleanup`).
+        "* Port initial changes\n\n* fix\n\n* next round fixes\n\n* final cpp cleanup\n\n"
+        "* Remove the cleanup of stale userbuffers\n\n* [pre-commit.ci] auto fixes from"
+        " pre-commit.com hooks\n\n* Update README.rst",
+        # The title reworded is the PR's own commit; what follows it are fixups (TE #1697).
+        "* Remove unreachable cleanup code paths\n\n* Handle a stale engine handle on shutdown",
+        # No commit shares a word with the title: they came with the branch (ColossalAI #300).
+        "* Init shard param from shape tuple\n\n* Add more unit tests for shard param",
+        # A commit of another PR: main merged in (AReaL's `PullRequest: 67 ...`) or a stacked
+        # branch (tilelang #682's `(#668)`).
+        "* Remove dead cleanup code in the trainer\n\n* PullRequest: 67 Update v0.2.0 Dockerfile",
+        "* Remove dead cleanup code in the trainer\n\n* Refactor buffer index handling (#668)",
+    ],
+)
+def test_a_squash_of_fixups_or_other_work_is_no_summary(body: str) -> None:
+    title = "Remove unreachable cleanup code"
+    assert summarize(title, body) == summarize(title, "")
+
+
 def test_a_paragraph_of_figures_is_no_summary() -> None:
     """verl #884's summary read "Ckpt 0 16m Dataset 1 1m dcf 1 6m ...", its CI timings."""
     body = (

@@ -1530,6 +1530,17 @@ def test_a_description_that_is_another_prs_title_is_outlined() -> None:
     )
     quick = {item.pr.number: item.summary for item in prose.quick_view}
     assert quick[6603].startswith("Add brixbench benchmark module")
+    # Summarised from its commits, the squash still opens with #6602's.
+    commits = stacked.model_copy(
+        update={"body": "* Add brixbench benchmark module\n\n* Retry brixbench runs that time out"}
+    )
+    MODULES.update({6602: ["fsdp"], 6603: ["fsdp"]})
+    try:
+        listed = context_for([base, commits], "en")
+    finally:
+        del MODULES[6602], MODULES[6603]
+    quick = {item.pr.number: item.summary for item in listed.quick_view}
+    assert quick[6603].startswith("The commit message does not summarise the change")
 
 
 def test_a_description_that_only_restates_part_of_the_title_adds_nothing() -> None:

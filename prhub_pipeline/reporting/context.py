@@ -28,7 +28,7 @@ from prhub_pipeline.modelling.tagging.themes import (
 )
 from prhub_pipeline.modelling.text.pr_summaries import (
     commit_subject,
-    opens_with_commit_item,
+    first_commit_subject,
     own_references,
     shorten,
     summarize,
@@ -473,11 +473,13 @@ def _pr_ref(
     outline = None
     # A squash message that opens with another PR's title lists that PR's commits, which a
     # stacked branch carries: aibrix #2298's summary read "Add brixbench benchmark module", the
-    # title of #2165, merged the same week. (Prose that says what another PR's title says
-    # still describes: verl #165 "Update README.md" says "Add contribution guide".)
-    elsewhere = (
-        opens_with_commit_item(pr.body)
-        and title_owners.get(commit_subject(summary), pr.number) != pr.number
+    # title of #2165, merged the same week; a summary of several commits opens with it too.
+    # (Prose that says what another PR's title says still describes: verl #165 "Update
+    # README.md" says "Add contribution guide".)
+    first_commit = first_commit_subject(pr.body)
+    elsewhere = first_commit is not None and any(
+        title_owners.get(commit_subject(text), pr.number) != pr.number
+        for text in (summary, first_commit)
     )
     if elsewhere or not facts.adds_to_title(summary, pr.title):
         # The title already says all the description does: say where the change is instead.

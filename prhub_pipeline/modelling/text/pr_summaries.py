@@ -1166,9 +1166,122 @@ def _own_commit_message(body: str, title: str) -> str:
     return "\n\n".join(message)
 
 
-def opens_with_commit_item(body: str) -> bool:
-    """Whether a description opens as GitHub's squash message does, with a `* subject` line."""
-    return _COMMIT_ITEM.match(body.lstrip()) is not None
+# Commit subjects that say nothing of the change: merges, reverts within the branch, attempts,
+# review rounds, bots' fixes, typos and a file's name alone (`Update README.rst`).
+_FIXUP_SUBJECT = re.compile(
+    r"^(?:merge|revert|wip|rebased?|debug|need|try|trying|tried)\b|\bpre-?commit\b"
+    r"|^(?:apply\b.{0,10}\b)?suggestions?\b"
+    r"|^fix(?:e[sd])?\s+(?:an?\s+|some\s+)?typos?\b"
+    r"|^(?:address|resolve|fix)(?:e[sd]|s|ed)?\b.{0,20}\b(?:comments?|reviews?|feedback|conflicts?)$"
+    r"|^(?:update|create|delete|add|modify|rename|fix)(?:e?[sd])?\s+[\w./-]+\.\w+$",
+    re.IGNORECASE,
+)
+# Words a fixup's subject is made of (`fix`, `update`, `polish code`, `fix CI path`, `next round
+# fixes`, `final cpp cleanup`): a subject needs two words beside them to say what changed.
+_FIXUP_WORDS = (
+    _words(
+        "fix fixes fixed fixing bugfix hotfix update updates updated upd tmp temp test tests "
+        "testing lint linter linting format formatting style typo typos polish refine refined "
+        "revise revision minor small some more again debug try cleanup clean up code bug bugs "
+        "issue issues error errors problem problems comment comments review reviews conflict "
+        "conflicts nit nits misc change changes modify modified done ok save commit final "
+        "next round initial first second ci path perf port unused copyright year "
+        "license header headers import imports docstring docstrings whitespace spelling print "
+        "prints draft failure failures need work working stuff things todo tweak params"
+    )
+    | _FUNCTION_WORDS
+)
+# A word that opens a line in lower case, not an identifier (`vllm_ascend ...`, `torch.compile
+# ...`) or a link, which keep their case.
+_LOWER_CASE_WORD = re.compile(r"[a-z]+(?=[\s,;]|:(?!//)|$)")
+# A commit that names a PR came from it (`Refactor buffer index handling (#668)`, tilelang #682;
+# AReaL's `PullRequest: 67 Update v0.2.0 Dockerfile`, merged from its internal review site).
+_OTHER_PR = re.compile(r"\s*\(#(?P<number>\d+)\)\s*$|^pullrequest:\s*\d+\b", re.IGNORECASE)
+MIN_SUBJECT_WORDS = 3
+MIN_SUBJECT_CONTENT_WORDS = 2
+MAX_WORDS_BEYOND_OWN_COMMIT = 1
+
+
+def _listed_subjects(body: str) -> list[str]:
+    """The subjects of the commits a squash message lists, in order: each `* subject` that
+    opens a paragraph, and every line of a paragraph that is all such lines."""
+    subjects: list[str] = []
+    for paragraph in _blank_line_paragraphs(body):
+        lines = paragraph.splitlines()
+        if all(_COMMIT_ITEM.match(line) for line in lines):
+            subjects.extend(line[2:].strip() for line in lines)
+        elif _COMMIT_ITEM.match(lines[0]):
+            subjects.append(lines[0][2:].strip())
+    return subjects
+
+
+def _says_a_change(subject: str) -> bool:
+    """A commit subject that says what changed, not a fixup (`fix lint`, `update`, `.`)."""
+    if _FIXUP_SUBJECT.search(subject):
+        return False
+    words = re.findall(r"[^\W\d_][\w-]*", subject.lower())
+    content = [word for word in words if not {word, _stem(word)} & _FIXUP_WORDS]
+    return len(words) >= MIN_SUBJECT_WORDS and len(content) >= MIN_SUBJECT_CONTENT_WORDS
+
+
+def _commit_subjects_summary(body: str, title: str, limit: int) -> str:
+    """What a squash message's commits say, when none of them is the PR's own: OpenRLHF #1307
+    ("Cleanup/simplicity tier1 2") lists `* fix: correct latent bugs surfaced by simplicity
+    review` and `* refactor: remove dead params and unreachable code`, each over its message.
+    The subjects that say a change, in order, as many as fit. None when a commit is the title
+    again (those before it came from the base branch, those after are its fixups, aibrix
+    #2273), when one came from another PR (a stacked branch, tilelang #682, or main merged in:
+    which commits are whose is unknown), or when fixups are most of the list (a branch's
+    diary: `fix`, `update`, `polish code`)."""
+    # A subject may list changes of its own (`first draft; debug plan failure`, TE #2148).
+    subjects = [
+        " ".join(_without_leading_symbols(part).split())
+        for subject in _listed_subjects(body)
+        for part in subject.split("; ")
+    ]
+    changes: list[str] = []
+    for subject in subjects:
+        taken = _OTHER_PR.search(subject)
+        if taken and (taken.group("number") is None or f"#{taken.group('number')}" not in title):
+            return ""
+        said = parse_title(_OTHER_PR.sub("", subject)).subject.rstrip(" .")
+        if not _says_a_change(said) or said.endswith((":", "：")):
+            continue
+        # The title reworded (`Move jaxx cuda kernels to core` under "Move cuda kernels from Jax
+        # extensions to core", TE #1697) is the PR's own commit too.
+        if len(words_beyond(said, title)) <= MAX_WORDS_BEYOND_OWN_COMMIT:
+            return ""
+        if commit_subject(said) not in map(commit_subject, changes):
+            changes.append(said)
+    if not changes or 2 * len(changes) < len(set(map(commit_subject, subjects))):
+        return ""
+    # Commits none of which shares a word with the title came with the branch, not for the PR:
+    # ColossalAI #300 ("polish license") lists `init shard param from shape tuple`.
+    title_words = {_stem(word) for word in _words(title)} - _FIXUP_WORDS
+    if not any(title_words & {_stem(word) for word in _words(change)} for change in changes):
+        return ""
+    text = ""
+    for written, change in enumerate(changes):
+        if not written:
+            if _LOWER_CASE_WORD.match(change):
+                change = change[0].upper() + change[1:]
+        elif _PLAIN_CAPITALISED.match(change):
+            change = change[0].lower() + change[1:]
+        longer = f"{text}; {change}" if text else change
+        if text and len(longer) > limit:
+            return f"{text}; …"
+        text = longer
+    text = shorten(text, limit, SLACK)
+    return text if text.endswith((".", "…")) else f"{text}."
+
+
+def first_commit_subject(body: str) -> str | None:
+    """The subject of the first commit, when a description opens as GitHub's squash message
+    does, with a `* subject` line."""
+    opening = body.lstrip()
+    if _COMMIT_ITEM.match(opening) is None:
+        return None
+    return opening.split("\n", 1)[0][2:].strip()
 
 
 def commit_subject(text: str) -> str:
@@ -1262,7 +1375,10 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     """
     body = body[:MAX_DESCRIPTION_CHARS]
     if _is_squashed_commit_list(body, title):
-        body = _own_commit_message(body, title)
+        own = _own_commit_message(body, title)
+        if not own and (listed := _commit_subjects_summary(body, title, limit)):
+            return listed
+        body = own
     body = _COLLAPSED.sub("\n\n", body)
     # Text under a screenshot a lead-in announced says what it shows (`When discrete=False, the
     # results fused to ...json` between two profiler views, verl #7408), not what the PR does;
@@ -1368,7 +1484,7 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     # "move `hf_transfer` into ..." (after "As title, ") starts its sentence with a capital;
     # an identifier ("vllm_ascend ...", "torch.compile ...") or a link (verl #4614's
     # "https://.../pull/4606 still has some issues ...") keeps its case.
-    if re.match(r"[a-z]+(?=[\s,;]|:(?!//)|$)", summary):
+    if _LOWER_CASE_WORD.match(summary):
         summary = summary[0].upper() + summary[1:]
     # A lead-in to the list, log or code the summary leaves out ends the line as a sentence,
     # without the words that pointed at it (`... in edge cases such as:`).
