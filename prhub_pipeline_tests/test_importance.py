@@ -1351,6 +1351,14 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "Note: __this changes the default__ for all models.",
             "Note: this changes the default for all models.",
         ),
+        # A link whose text holds a PR's tags reads as its text (vllm-ascend #806).
+        (
+            "t",
+            "Fix the V1 error broken by [[v1] Pass BlockTable to builders #17483](https://"
+            "github.com/vllm-project/vllm/pull/17483), so InputBatch matches vllm.",
+            "Fix the V1 error broken by [v1] Pass BlockTable to builders #17483, so InputBatch"
+            " matches vllm.",
+        ),
         # No emphasis in code or keyword arguments; bold italics and Chinese bold are emphasis.
         (
             "t",

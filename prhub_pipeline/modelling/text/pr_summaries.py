@@ -109,7 +109,9 @@ _CODE_SPAN = re.compile(r"`[^`]*`")
 # HTML's code span, as bots write file lists (vllm-ascend's translation PRs: `<code>path</code>`).
 _HTML_CODE = re.compile(r"<code>(?P<code>[^<`]*)</code>", re.IGNORECASE)
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>", re.IGNORECASE)
-_LINK = re.compile(r"\[(?P<text>[^\[\]]+)\]\((?P<url>[^)]+)\)")
+# Its text may hold brackets, as a PR's title does: `broken by [[v1] Pass BlockTable ...
+# #17483](https://...)` (vllm-ascend #806's summary kept the link's markup).
+_LINK = re.compile(r"\[(?P<text>(?:[^\[\]]|\[[^\[\]]*\])+)\]\((?P<url>[^)]+)\)")
 # A line of references and nothing else (`#11548` over `#12226` over the summary, vllm-ascend
 # #13012).
 _ONE_REFERENCE = r"(?:(?:[\w.-]+/[\w.-]+)?#\d+|https?://\S+)"
