@@ -1351,6 +1351,17 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "Note: __this changes the default__ for all models.",
             "Note: this changes the default for all models.",
         ),
+        # A reference after what is done, in either case (verl #487, #1713).
+        (
+            "t",
+            "Set timeout in CI to avoid infinite hang. close #468",
+            "Set timeout in CI to avoid infinite hang.",
+        ),
+        (
+            "t",
+            "Add fsdp2 to the SFT trainer. Resolve issue #1504. It shards by module.",
+            "Add fsdp2 to the SFT trainer. It shards by module.",
+        ),
         # A link whose text holds a PR's tags reads as its text (vllm-ascend #806).
         (
             "t",

@@ -68,6 +68,11 @@ _REFERENCE_LINE = re.compile(
     re.IGNORECASE,
 )
 _REFERENCE = r"(?:#\d+|https?://\S+?)"
+_TRAILING_REFERENCE = re.compile(
+    rf"(?<=[.!?。！？])\s+{_REFERENCE_WORD}\s*:?\s*{_REFERENCE}(?:\s*(?:,|and|&)\s*{_REFERENCE})*"
+    r"[\s.;]*$",
+    re.IGNORECASE,
+)
 # A sentence that only says where the PR comes from (`Split from #6118.`, `Follow-up work for
 # #4639, #5297.`), and why (`Reland of <url> because I did a rookie mistake of merging ghstack
 # opened PRs.`, torchtitan #4162; `Continuation of #3032 (accidentally merged to wrong base
@@ -1463,7 +1468,10 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
     opening = sentences(chosen)
     while len(opening) > 1 and (_PROVENANCE.match(opening[0]) or _points_elsewhere(opening[0])):
         opening = opening[1:]
-    chosen = " ".join(opening)
+    # A reference after what is done says where to read more (`... avoid infinite hang. Closes
+    # #468.`); in lower case it runs on in the sentence (verl #487's `... hang. close #468`).
+    opening = opening[:1] + [s for s in opening[1:] if not _REFERENCE_LINE.match(s)]
+    chosen = _TRAILING_REFERENCE.sub("", " ".join(opening))
     # A field's label before the sentence (vllm-ascend's `Reason： The functions ...`) goes, and
     # a list written on one line reads as its items.
     chosen = _numbered_items(_FIELD_LABEL.sub("", chosen, count=1))
