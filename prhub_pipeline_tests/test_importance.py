@@ -1351,6 +1351,13 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "Note: __this changes the default__ for all models.",
             "Note: this changes the default for all models.",
         ),
+        # vllm-ascend's template question as a numbered item over its answer (#5271).
+        (
+            "moe_gating_top_k",
+            "1. What this PR does / why we need it?\nThis PR supports the moe_gating_top_k"
+            " operator.\n2. Does this PR introduce any user-facing change?\nNo.",
+            "This PR supports the moe_gating_top_k operator.",
+        ),
         # A reference after what is done, in either case (verl #487, #1713).
         (
             "t",

@@ -87,13 +87,14 @@ _PROVENANCE = re.compile(
     re.IGNORECASE,
 )
 # What can open a paragraph before the author's first sentence: the template's question
-# written as a plain line rather than a heading, bare links (`https://.../issues/287, ...`) and
+# written as a plain line rather than a heading (vllm-ascend #5271's `1. What this PR does /
+# why we need it?` over its answer), bare links (`https://.../issues/287, ...`) and
 # a reference sentence (`Fixes #2656 and #2899. When ...`). A link the sentence goes on from in
 # lower case is its subject, not a lead: without it verl #7434's "<#7413's link> introduced a
 # regression for vLLM." read "Introduced a regression for vLLM.", and #5599's "<link> (part of
 # the changes)" read "(part of the changes)".
 _PARAGRAPH_LEAD = re.compile(
-    r"^(\s*what does this pr do\s*\?|\s*https?://\S++(?:(?<=[,;.])|(?!\s+(?-i:[a-z(])))[\s,;.]*"
+    r"^(\s*(?:what does this pr do|what this pr does(?:\s*/\s*why we need it)?)\s*\?|\s*https?://\S++(?:(?<=[,;.])|(?!\s+(?-i:[a-z(])))[\s,;.]*"
     # "As title, move ...": the title says it; what follows is the summary.
     r"|\s*(?:as|see|same as)\s+(?:the\s+)?(?:pr\s+)?title\b(?:\s+and\s+comments?)?\s*[.,，:;。]?"
     rf"|\s*{_REFERENCE_WORD}\s*:?\s*{_REFERENCE}(?:\s*(?:,|and|&)\s*{_REFERENCE})*"
