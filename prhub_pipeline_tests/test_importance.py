@@ -1351,6 +1351,14 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
             "Note: __this changes the default__ for all models.",
             "Note: this changes the default for all models.",
         ),
+        # A link hard-wrapped after its scheme is one link (verl #5104).
+        (
+            "t",
+            "Based on https:\n//example.com/perf_tuning.rst, add the Ascend tuning methods"
+            " for fusion.",
+            "Based on https://example.com/perf_tuning.rst, add the Ascend tuning methods"
+            " for fusion.",
+        ),
         # vllm-ascend's template question as a numbered item over its answer (#5271).
         (
             "moe_gating_top_k",

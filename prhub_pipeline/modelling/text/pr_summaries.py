@@ -371,9 +371,15 @@ def _spaced_sentences(text: str) -> str:
 _WRAPPED_HYPHEN = re.compile(r"(?<=[A-Za-z]-)\s*\n\s*(?=[A-Za-z])")
 
 
+# A link hard-wrapped after its scheme (`Based on https:` over `//github.com/...`, verl #5104,
+# whose summary read "https: //github.com/...") is one link again.
+_WRAPPED_LINK = re.compile(r"(?:(?<=https:)|(?<=http:))\s*\n\s*(?=//\S)")
+
+
 def _joined_lines(lines: list[str]) -> str:
     """A paragraph's lines as one line."""
-    return " ".join(_WRAPPED_HYPHEN.sub("", "\n".join(lines)).split("\n"))
+    joined = _WRAPPED_LINK.sub("", _WRAPPED_HYPHEN.sub("", "\n".join(lines)))
+    return " ".join(joined.split("\n"))
 
 
 def _plain(text: str) -> str:
