@@ -3293,6 +3293,17 @@ def test_a_squash_of_fixups_or_other_work_is_no_summary(body: str) -> None:
     assert summarize(title, body) == summarize(title, "")
 
 
+def test_a_lead_in_that_cannot_end_as_a_sentence_is_no_summary_even_as_a_last_resort() -> None:
+    """verl #5453's summary read "Fix dapo multi model practice The accuracy comparison are as
+    follows.", its title and the lead-in to a screenshot."""
+    title = "[doc] fix: fix dapo multi model practice"
+    body = (
+        "fix dapo multi model practice\nThe accuracy comparison are as follows:\n\n"
+        '<img width="1523" src="https://github.com/user-attachments/assets/52ef" />'
+    )
+    assert summarize(title, body) == summarize(title, "")
+
+
 def test_a_paragraph_of_figures_is_no_summary() -> None:
     """verl #884's summary read "Ckpt 0 16m Dataset 1 1m dcf 1 6m ...", its CI timings."""
     body = (

@@ -1422,13 +1422,18 @@ def summarize(title: str, body: str, limit: int = 180) -> str:
         ]
 
     # What the author wrote beyond the title, else the title in their words, else anything but
-    # where the PR comes from: the title says more than `port #12351 to main branch.`
-    # (vllm-ascend #12470's whole description).
+    # where the PR comes from (the title says more than `port #12351 to main branch.`,
+    # vllm-ascend #12470's whole description) or a lead-in that cannot end as a sentence (verl
+    # #5453's `The accuracy comparison are as follows:` over its figures).
     everything = informative(set())
     paragraphs = (
         described(informative(_words(title)))
         or described(everything)
-        or [(section, text) for section, text in everything if not _only_provenance(text)]
+        or [
+            (section, text)
+            for section, text in everything
+            if not _only_provenance(text) and not _dangles(text)
+        ]
     )
     preferred = [text for section, text in paragraphs if _SUMMARY_SECTIONS.search(section)]
     chosen = preferred[0] if preferred else (paragraphs[0][1] if paragraphs else "")
