@@ -34,7 +34,7 @@ from prhub_pipeline.modelling.scoring.importance import (
 )
 from prhub_pipeline.modelling.scoring.mechanical import SWEEP_MIN_FILES, names_mechanical_rewrite
 from prhub_pipeline.modelling.scoring.risks import core_tests
-from prhub_pipeline.modelling.text.pr_descriptions import clean_description
+from prhub_pipeline.modelling.text.pr_descriptions import clean_description, split_blocks
 from prhub_pipeline.modelling.text.pr_summaries import sentences, shorten, summarize
 from prhub_pipeline.modelling.text.pr_titles import change_kind, closing_references, parse_title
 from prhub_pipeline.paths import matches_any
@@ -563,6 +563,17 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         "### Test",  # a heading left with nothing under it
     ):
         assert boilerplate not in cleaned
+
+
+def test_a_code_block_closes_only_at_a_fence_of_its_own_character() -> None:
+    """A Python traceback marks the failing expression with `~~~~^^^^`, which opens as a `~~~`
+    fence does: verl #4962's summary was the traceback's last line, and the block's real closing
+    fence then opened a block of the rest."""
+    lines = ["```log", "  scores - mean_g[g]", "  ~~~~~~~^~~~~~~~~~~", "RuntimeError: x", "```"]
+    assert split_blocks([*lines, "Move the scores to the device."]) == [
+        ("code", lines),
+        ("text", ["Move the scores to the device."]),
+    ]
 
 
 @pytest.mark.parametrize(

@@ -79,16 +79,19 @@ def split_blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
     """Lines grouped as ('code'|'quote'|'text', lines), keeping fenced code together."""
     blocks: list[tuple[str, list[str]]] = []
     in_code = False
+    opened_with = ""  # the fence's first character: only a fence of the same one closes it
     for line in lines:
         # The cheap `in` tests first: this runs on every line of every description.
-        fence = ("`" in line or "~" in line) and _FENCE.match(line) is not None
+        fence = _FENCE.match(line) if "`" in line or "~" in line else None
         if in_code:
             blocks[-1][1].append(line)
-            in_code = not fence
+            # A `~~~~^^^^` line of a Python traceback closes no ``` block (verl #4962's summary
+            # was the traceback's last line, the fence's real end then opening a block).
+            in_code = fence is None or fence.group(1)[0] != opened_with
             continue
         if fence:
             blocks.append(("code", [line]))
-            in_code = True
+            in_code, opened_with = True, fence.group(1)[0]
             continue
         kind = "quote" if line.lstrip().startswith(">") else "text"
         after_quote = bool(blocks) and blocks[-1][0] == "quote"
