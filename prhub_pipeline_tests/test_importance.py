@@ -3315,6 +3315,23 @@ def test_a_lead_in_that_cannot_end_as_a_sentence_is_no_summary_even_as_a_last_re
     assert summarize(title, body) == summarize(title, "")
 
 
+def test_an_error_pasted_as_a_line_of_text_is_no_summary() -> None:
+    """verl #5234 quoted the error under verl's template question: its summary was the error."""
+    body = (
+        "### What does this PR do?\n\n"
+        "> AttributeError: 'Parameter' object has no attribute 'weight_loader'\n\n"
+        "After the async rollout refactor, loading a MoE model fails because the weight loader"
+        " patch is not applied."
+    )
+    assert summarize("[vllm] fix: apply moe weight loader patch", body) == (
+        "After the async rollout refactor, loading a MoE model fails because the weight loader"
+        " patch is not applied."
+    )
+    # A sentence that names the error says what happened.
+    named = "Fixes `KeyError: 'kv_cache'` during NCCL weight sync with SGLang rollout."
+    assert summarize("[vllm] fix: x", named) == named
+
+
 def test_a_paragraph_of_figures_is_no_summary() -> None:
     """verl #884's summary read "Ckpt 0 16m Dataset 1 1m dcf 1 6m ...", its CI timings."""
     body = (

@@ -698,6 +698,13 @@ _QUESTION = re.compile(r"^[^.!?。！？]+[?？]$")
 # A command line left unformatted: a flag and its value (`--additional-config '{...}'`, the
 # usage under vllm-ascend #6442's lead-in) or a shell prompt.
 _COMMAND_LINE = re.compile(r"^(?:--[A-Za-z]|\$\s+\S)")
+# An error a program printed, pasted as a line of text: verl #5234's summary was its quoted
+# `AttributeError: 'Parameter' object has no attribute 'weight_loader'`, vllm-ascend #9334's a
+# `RuntimeError: npu_add ...` under "**Error information**".
+_LOG_LINE = re.compile(
+    r"^(?:Traceback \(most recent call last\)|(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)"
+    r"(?:: |\())"
+)
 # A table pasted without its leading pipes (`Step | time | log` over `-- | -- | --`,
 # torchtitan #1804): its delimiter row gives it away.
 _TABLE_DELIMITER = re.compile(r"(?:^|\s)\|?\s*:?-{2,}:?\s*\|\s*:?-{2,}:?")
@@ -713,6 +720,7 @@ def _says_something(paragraph: str) -> bool:
     if (
         _ONLY_REFERENCES.match(paragraph.strip())
         or _COMMAND_LINE.match(paragraph.strip())
+        or _LOG_LINE.match(paragraph.strip())
         or _TABLE_DELIMITER.search(paragraph)
     ):
         return False
