@@ -3291,6 +3291,10 @@ def test_a_squash_of_commits_that_say_the_change_is_summarised_by_their_subjects
         " pre-commit.com hooks\n\n* Update README.rst",
         # The title reworded is the PR's own commit; what follows it are fixups (TE #1697).
         "* Remove unreachable cleanup code paths\n\n* Handle a stale engine handle on shutdown",
+        # One change alone, the title reworded with a word or two more (TE #329's `FA v2.0
+        # support` under "FlashAttention 2.0 support"), or a name's parts (ColossalAI #4138).
+        "* Drop the unreachable cleanup branches\n\n* fix lint",
+        "* Remove unreachable_cleanup code paths now\n\n* fix lint",
         # No commit shares a word with the title: they came with the branch (ColossalAI #300).
         "* Init shard param from shape tuple\n\n* Add more unit tests for shard param",
         # A commit of another PR: main merged in (AReaL's `PullRequest: 67 ...`) or a stacked

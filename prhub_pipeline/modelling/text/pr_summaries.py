@@ -1222,6 +1222,7 @@ _OTHER_PR = re.compile(r"\s*\(#(?P<number>\d+)\)\s*$|^pullrequest:\s*\d+\b", re.
 MIN_SUBJECT_WORDS = 3
 MIN_SUBJECT_CONTENT_WORDS = 2
 MAX_WORDS_BEYOND_OWN_COMMIT = 1
+MIN_WORDS_BEYOND_ONE_COMMIT = 3
 
 
 def _listed_subjects(body: str) -> list[str]:
@@ -1261,6 +1262,9 @@ def _commit_subjects_summary(body: str, title: str, limit: int) -> str:
         for subject in _listed_subjects(body)
         for part in subject.split("; ")
     ]
+    # A name's parts are words of the title too: `Support no sync for zero1 plugin` under
+    # "support no_sync method for zero1 plugin" (ColossalAI #4138) says it again.
+    title_parts = title.replace("_", " ")
     changes: list[str] = []
     for subject in subjects:
         taken = _OTHER_PR.search(subject)
@@ -1271,11 +1275,17 @@ def _commit_subjects_summary(body: str, title: str, limit: int) -> str:
             continue
         # The title reworded (`Move jaxx cuda kernels to core` under "Move cuda kernels from Jax
         # extensions to core", TE #1697) is the PR's own commit too.
-        if len(words_beyond(said, title)) <= MAX_WORDS_BEYOND_OWN_COMMIT:
+        if len(words_beyond(said.replace("_", " "), title_parts)) <= MAX_WORDS_BEYOND_OWN_COMMIT:
             return ""
         if commit_subject(said) not in map(commit_subject, changes):
             changes.append(said)
     if not changes or 2 * len(changes) < len(set(map(commit_subject, subjects))):
+        return ""
+    # One change alone that adds only a word or two to the title is its own commit reworded
+    # (`FA v2.0 support` under "FlashAttention 2.0 support", TE #329): where the change is says
+    # more.
+    beyond = words_beyond(changes[0].replace("_", " "), title_parts)
+    if len(changes) == 1 and len(beyond) < MIN_WORDS_BEYOND_ONE_COMMIT:
         return ""
     # Commits none of which shares a word with the title came with the branch, not for the PR:
     # ColossalAI #300 ("polish license") lists `init shard param from shape tuple`.
