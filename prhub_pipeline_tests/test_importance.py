@@ -3308,6 +3308,15 @@ def test_a_squash_of_fixups_or_other_work_is_no_summary(body: str) -> None:
     assert summarize(title, body) == summarize(title, "")
 
 
+def test_a_title_shares_no_fixup_word_with_the_commits_of_its_branch() -> None:
+    """AReaL #70 changed its Dockerfile alone; its squash message lists the benchmark commits
+    its branch carried, which shared only `update` with the title (stemmed, `updat` passed
+    for a word of the title)."""
+    title = "[Feature] Update Dockerfile to v0.3.0"
+    body = "* update benchmark script\n\n* .\n\n* add benchmark docs\n\n* update dockerfile"
+    assert summarize(title, body) == summarize(title, "")
+
+
 def test_a_lead_in_that_cannot_end_as_a_sentence_is_no_summary_even_as_a_last_resort() -> None:
     """verl #5453's summary read "Fix dapo multi model practice The accuracy comparison are as
     follows.", its title and the lead-in to a screenshot."""

@@ -1288,8 +1288,10 @@ def _commit_subjects_summary(body: str, title: str, limit: int) -> str:
     if len(changes) == 1 and len(beyond) < MIN_WORDS_BEYOND_ONE_COMMIT:
         return ""
     # Commits none of which shares a word with the title came with the branch, not for the PR:
-    # ColossalAI #300 ("polish license") lists `init shard param from shape tuple`.
-    title_words = {_stem(word) for word in _words(title)} - _FIXUP_WORDS
+    # ColossalAI #300 ("polish license") lists `init shard param from shape tuple`. A fixup word
+    # of the title is no such word, stemmed or not: AReaL #70 "Update Dockerfile to v0.3.0"
+    # (its Dockerfile alone) lists `update benchmark script`.
+    title_words = {_stem(word) for word in _words(title) if not {word, _stem(word)} & _FIXUP_WORDS}
     if not any(title_words & {_stem(word) for word in _words(change)} for change in changes):
         return ""
     text = ""
