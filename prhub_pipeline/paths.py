@@ -33,6 +33,25 @@ GENERATED_FILES = (
     "**/*.pb.h",
     "**/*.pb.cc",
 )
+# Vendored code: a third-party library copied into the repository, which a PR adds or brings
+# up to date from its upstream, so its lines, like generated code's, are no measure of the work,
+# and no core code. verl's `verl/third_party/` holds copies of vLLM, SGLang and torch modules
+# (#33 added vllm_v_0_6_3, 2,996 of its 3,014 lines), LLaMA-Factory's `third_party/` the
+# triton kernels and Muon it copied, TransformerEngine's and NeMo RL's `3rdparty/` the
+# submodules they build with. A `vendor/` folder is one at the root only (Go's, Composer's):
+# deeper, it may hold a project's own code for each hardware vendor (a TransformerEngine branch's
+# `plugin/core/backends/vendor/{cuda,hygon,iluvatar}/`).
+VENDORED_FILES = (
+    "**/third_party/**",
+    "**/third-party/**",
+    "**/thirdparty/**",
+    "**/3rdparty/**",
+    "**/3rd_party/**",
+    "vendor/**",
+    "**/_vendor/**",
+    "**/vendored/**",
+    "**/extern/**",
+)
 # Dependency manifests and lock files: risk rules flag changes to them.
 DEPENDENCY_FILES = (
     "requirements*.txt",

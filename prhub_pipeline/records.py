@@ -467,7 +467,7 @@ class ReviewAsk(Record):
 
 # The kinds of file whose lines a change's size leaves out (`importance.ChangeShape.code_lines`),
 # in `importance.file_kind`'s order.
-UncountedKind = Literal["doc", "data", "lock", "generated"]
+UncountedKind = Literal["doc", "vendored", "data", "lock", "generated"]
 
 
 class RiskFlag(Record):

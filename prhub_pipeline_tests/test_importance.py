@@ -25,6 +25,7 @@ from prhub_pipeline.modelling.scoring.importance import (
     calibration_since,
     calibration_slice,
     change_shape,
+    file_kind,
     fit_calibration,
     fix_impacts,
     raw_history,
@@ -2441,6 +2442,40 @@ def test_generated_code_weighs_like_data_and_is_no_core_code() -> None:
     by_hand = [(path.replace("generated/", ""), a, d) for path, a, d in GENERATED]
     written = make_pr(3, "feat: qwen3", files=[GENERATOR_CONFIG, *by_hand])
     assert parts[0]["size"] < score_parts(written, [], CONFIG)["size"]
+
+
+# Modelled on LLaMA-Factory #10504 "Patch GDN for NPU": triton kernels copied from a library
+# into `third_party/` (3,148 of its 3,222 lines) beside the patch that calls them.
+VENDORED_PATCH = ("verl/models/patcher.py", 60, 3)
+VENDORED = [
+    ("verl/third_party/triton/chunk_o.py", 617, 0),
+    ("verl/third_party/triton/chunk_delta_h.py", 594, 0),
+    ("3rdparty/cudnn-frontend", 1, 1),
+    ("vendor/github.com/pkg/errors/errors.go", 280, 0),
+]
+
+
+def test_vendored_code_weighs_like_data_and_is_no_core_code() -> None:
+    vendored = make_pr(1, "feat: gdn on npu", files=[VENDORED_PATCH, *VENDORED])
+    plain = make_pr(2, "feat: gdn on npu", files=[VENDORED_PATCH])
+    shape = change_shape(vendored, CONFIG)
+    assert (shape.data_lines, shape.code_lines, shape.core_lines) == (1493, 63, 63)
+    assert [file_kind(path, CONFIG) for path, _, _ in VENDORED] == ["vendored"] * 4
+    parts = [score_parts(pr, [], CONFIG) for pr in (vendored, plain)]
+    assert parts[0]["core"] == parts[1]["core"]
+    # Were the same lines written here, the PR would be larger.
+    own = [(path.replace("third_party/", ""), a, d) for path, a, d in VENDORED[:2]]
+    written = make_pr(3, "feat: gdn on npu", files=[VENDORED_PATCH, *own])
+    assert parts[0]["size"] < score_parts(written, [], CONFIG)["size"]
+
+
+def test_a_vendor_folder_below_the_root_is_the_projects_own_code() -> None:
+    """A TransformerEngine branch keeps its backends for each hardware vendor in
+    `plugin/core/backends/vendor/`: its own code, not a library it copied."""
+    assert file_kind("verl/plugin/backends/vendor/cuda/flash_attention.py", CONFIG) is None
+    assert file_kind("vendor/golang.org/x/sync/errgroup.go", CONFIG) == "vendored"
+    # The docs of a library's logos stay docs (LLaMA-Factory's `assets/thirdparty/*.svg`).
+    assert file_kind("assets/thirdparty/colab.svg", CONFIG) == "doc"
 
 
 def test_breaking_marker_and_breadth_raise_the_score() -> None:

@@ -360,6 +360,26 @@ def test_generated_code_is_no_very_large_change_and_no_untested_core_code() -> N
     assert [(f.number, f.lines, f.paths) for f in untested] == [(1, 62, [config[0]])]
 
 
+def test_vendored_code_is_no_very_large_change_and_no_untested_core_code() -> None:
+    """verl #33 "support vLLM v0.6.3" copied vLLM's modules into `verl/third_party/vllm/` (2,996
+    of its 3,014 lines) and was flagged very large; LLaMA-Factory #10504's untested core code
+    listed the triton kernels it copied into `third_party/` first."""
+    own = ("verl/workers/rollout/vllm_rollout.py", 30, 10)
+    copied = [
+        ("verl/third_party/vllm/vllm_v_0_6_3/llm_engine_sp.py", 1500, 0),
+        ("verl/third_party/vllm/vllm_v_0_6_3/worker.py", 1200, 0),
+    ]
+    support = make_pr(1, files=[own, *copied])
+    flags = risks_of([support])
+    assert "large_change" not in kinds(flags)
+    untested = [f for f in flags if f.risk == "core_without_tests"]
+    assert [(f.number, f.lines, f.paths) for f in untested] == [(1, 40, [own[0]])]
+    larger = make_pr(2, files=[("verl/workers/rollout/vllm_rollout.py", 1100, 10), *copied])
+    [large] = [f for f in risks_of([larger]) if f.risk == "large_change"]
+    assert (large.lines, large.uncounted) == (1110, ["vendored"])
+    assert large.detail.endswith("(1110 outside vendored code)")
+
+
 def test_large_and_cross_cutting_changes() -> None:
     large = make_pr(1, files=[("verl/a.py", 900, 200)])
     docs = make_pr(2, files=[("docs/a.md", 5000, 0), ("assets/logo.svg", 1300, 0)])

@@ -761,6 +761,30 @@ def test_an_outline_names_generated_code_beside_the_code_not_as_its_place() -> N
     )
 
 
+def test_an_outline_names_vendored_code_beside_the_code_not_as_its_place() -> None:
+    """LLaMA-Factory #10504 "Patch GDN for NPU" copied 3,148 lines of triton kernels into
+    `third_party/triton/`, which its outline named as where it changed things."""
+    pr = make_pr(
+        10504,
+        "[model] Patch GDN for NPU",
+        files=[
+            ("verl/third_party/triton/chunk_o.py", 617, 0),
+            ("verl/third_party/triton/chunk_delta_h.py", 594, 0),
+            ("verl/models/patcher.py", 60, 3),
+        ],
+    )
+    outline = facts.change_outline(pr, CONFIG)
+    assert outline is not None
+    assert [p.path for p in outline.places] == ["verl/models/patcher.py"]
+    assert outline.support == ["vendored"]
+    assert EN.change_outline(outline, 300).endswith(
+        "it changes verl/models/patcher.py (63 lines), and 2 files of vendored code (1211 lines)."
+    )
+    assert ZH.change_outline(outline, 300).endswith(
+        "改动了 verl/models/patcher.py（63 行），另有第三方代码 2 个文件（1211 行）。"
+    )
+
+
 def test_an_outline_names_the_largest_core_place_first_then_the_largest_other() -> None:
     outline = facts.change_outline(_fsdpturbo_pr(), CONFIG)
     assert outline is not None

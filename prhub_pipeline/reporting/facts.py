@@ -155,7 +155,16 @@ def revert_reason(revert: PullRequest, reverted: PullRequest | None) -> str | No
 
 
 # The kinds of supporting files an outline names beside the code, in its order.
-SUPPORT_KINDS: tuple[FileKind, ...] = ("test", "doc", "ci", "docker", "lock", "generated", "data")
+SUPPORT_KINDS: tuple[FileKind, ...] = (
+    "test",
+    "doc",
+    "ci",
+    "docker",
+    "lock",
+    "generated",
+    "vendored",
+    "data",
+)
 MAX_OUTLINE_PLACES = 2
 
 

@@ -79,8 +79,9 @@ HOUSEKEEPING_FILES = (".github/**", *DOCKER_FILES, *DEPENDENCY_FILES)
 def code_leads(pr: PullRequest, scoring: ScoringConfig) -> bool:
     """Whether more of a PR's changed lines are code than the files housekeeping is about:
     docs, data, the repository's own setup (`.github/`: workflows, issue templates), image
-    builds and all under `docker/` (slime's patches to SGLang), dependency manifests. Tests
-    and generated code are neither: they come with either kind of change."""
+    builds and all under `docker/` (slime's patches to SGLang), dependency manifests and
+    vendored libraries. Tests and generated code are neither: they come with either kind of
+    change."""
     code = around = 0
     for change in pr.files:
         kind = file_kind(change.path, scoring)

@@ -35,7 +35,14 @@ from prhub_pipeline.modelling.text.pr_titles import (
     parse_title,
     tag_type,
 )
-from prhub_pipeline.paths import CI_FILES, DOCKERFILES, GENERATED_FILES, LOCK_FILES, matches_any
+from prhub_pipeline.paths import (
+    CI_FILES,
+    DOCKERFILES,
+    GENERATED_FILES,
+    LOCK_FILES,
+    VENDORED_FILES,
+    matches_any,
+)
 from prhub_pipeline.records import (
     BOT_LOGIN,
     FileChange,
@@ -457,13 +464,15 @@ PART_NAMES = (
 )
 
 
-FileKind = Literal["doc", "test", "data", "lock", "generated", "ci", "docker"]
+FileKind = Literal["doc", "vendored", "test", "data", "lock", "generated", "ci", "docker"]
 
 
 def file_kind(path: str, config: ScoringConfig) -> FileKind | None:
     """What a changed file supports, in this order of precedence, or None for code."""
     table: tuple[tuple[FileKind, Sequence[str]], ...] = (
         ("doc", config.doc_paths),
+        # A vendored library's tests and data are the library's too.
+        ("vendored", VENDORED_FILES),
         ("test", config.test_paths),
         ("data", config.data_paths),
         ("lock", LOCK_FILES),
@@ -482,8 +491,8 @@ def uncounted_kinds(files: Sequence[FileChange], config: ScoringConfig) -> list[
 
 @dataclass(frozen=True)
 class ChangeShape:
-    """Where a PR's changed lines are: each file counts as documentation, test, data (lock
-    files and generated code too), core or other, in that order of precedence."""
+    """Where a PR's changed lines are: each file counts as documentation, test, data (vendored
+    code, lock files and generated code too), core or other, in that order of precedence."""
 
     total_lines: int
     doc_lines: int
@@ -544,7 +553,7 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
         if kind == "doc":
             doc += change.lines
             continue
-        if kind in ("data", "lock", "generated"):  # like data: no measure of the work
+        if kind in ("vendored", "data", "lock", "generated"):  # like data: no measure of the work
             data += change.lines
             continue
         part = "test" if kind == "test" else "code"

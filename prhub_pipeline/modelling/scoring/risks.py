@@ -40,6 +40,7 @@ from prhub_pipeline.paths import (
     DEPENDENCY_FILES,
     DOCKER_FILES,
     GENERATED_FILES,
+    VENDORED_FILES,
     matches_any,
     rendered_path,
 )
@@ -485,6 +486,7 @@ MOSTLY_TESTS_REST_SHARE = 0.2
 # How a very large change's detail names the files its lines leave out.
 _UNCOUNTED_WORDS: dict[UncountedKind, str] = {
     "doc": "docs",
+    "vendored": "vendored code",
     "data": "data files",
     "lock": "lock files",
     "generated": "generated code",
@@ -492,8 +494,8 @@ _UNCOUNTED_WORDS: dict[UncountedKind, str] = {
 
 
 def _large(shape: ChangeShape, threshold: int) -> bool:
-    """Whether a change is very large: `threshold` lines outside documentation, data, lock
-    files and generated code, less one that is nearly all tests."""
+    """Whether a change is very large: `threshold` lines outside documentation, vendored code,
+    data, lock files and generated code, less one that is nearly all tests."""
     if shape.code_lines < threshold:
         return False
     rest = shape.code_lines - shape.test_lines
@@ -526,7 +528,13 @@ class _EditedCode:
             shape = change_shape(pr.model_copy(update={"files": edited}), config)
         else:
             shape = _NO_LINES
-        not_code = [*config.doc_paths, *config.test_paths, *config.data_paths, *GENERATED_FILES]
+        not_code = [
+            *config.doc_paths,
+            *config.test_paths,
+            *config.data_paths,
+            *GENERATED_FILES,
+            *VENDORED_FILES,
+        ]
 
         def core(f: FileChange) -> bool:
             return matches_any(f.path, config.core_paths) and not matches_any(f.path, not_code)

@@ -191,6 +191,7 @@ EN = Wording(
         "docker": "Docker files",
         "lock": "lock files",
         "generated": "generated code",
+        "vendored": "vendored code",
         "data": "data files",
     },
     place_folder="{path} ({files} files, {lines})",

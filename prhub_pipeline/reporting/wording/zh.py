@@ -142,6 +142,7 @@ ZH = Wording(
         "docker": "Docker 文件",
         "lock": "依赖锁文件",
         "generated": "生成代码",
+        "vendored": "第三方代码",
         "data": "数据",
     },
     place_folder="{path}（{files} 个文件，{lines}）",
