@@ -2889,6 +2889,31 @@ def test_a_deleted_config_file_users_run_with_is_breaking() -> None:
         assert score_parts(deleting(kept), [], CONFIG)["breaking"] == 0.0, kept
 
 
+def test_a_deleted_example_or_recipe_config_is_not_breaking() -> None:
+    """slime #1431 "cleanup redundant example and scripts" deleted an eval example's
+    `config/local_cluster.yaml` and scored the breaking part: users copy an example's or a
+    recipe's config and run their copy. A config right in `examples/configs/` is the one the
+    examples share (NeMo RL #7 deleted `base.yaml`, which `grpo.yaml` extended)."""
+
+    def deleting(path: str, settings: list[SettingChange] | None = None) -> dict[str, float]:
+        pr = make_pr(1431, "[doc] cleanup redundant example and scripts", files=[(path, 0, 30)])
+        gone = pr.files[0].model_copy(update={"status": "removed"})
+        pr = pr.model_copy(update={"files": [gone]})
+        return score_parts(pr, [], CONFIG, requirement_changes=settings or [])
+
+    for copied in (
+        "examples/eval/nemo_skills/config/local_cluster.yaml",
+        "recipe/dapo/config/dapo_trainer.yaml",
+        "examples/configs/recipes/llm/grpo-qwen3-0.6b-1n8g-sglang.yaml",
+    ):
+        assert deleting(copied)["breaking"] == 0.0, copied
+    assert deleting("examples/configs/base.yaml")["breaking"] == SETTINGS_DROPPED_WEIGHT
+    # torchtitan #3582 deleted its RL example's `examples/sum_digits/env.py`.
+    env = "torchtitan/experiments/rl/examples/sum_digits/env.py"
+    removed = [SettingChange(path=env, key="MAX_DIGITS", before="8")]
+    assert deleting(env, removed)["breaking"] == 0.0
+
+
 def test_settings_of_a_deleted_settings_module_are_breaking() -> None:
     """slime #424 removed the xtuner backend with its arguments.py, whose options launch scripts
     pass, and scored 5.8: its stored settings count as removed, as its config flag says them."""

@@ -638,6 +638,17 @@ def test_a_deleted_config_file_is_a_removed_default() -> None:
     )
 
 
+def test_a_deleted_example_config_is_no_removed_default() -> None:
+    # slime #1431 deleted an eval example's config, which users copy, and was flagged; NeMo RL
+    # #7 deleted `examples/configs/base.yaml`, which the examples' configs extended.
+    example = "examples/eval/nemo_skills/config/local_cluster.yaml"
+    shared = "examples/configs/base.yaml"
+    cleanup = with_statuses(make_pr(1431, files=[(example, 0, 18)]), {example: "removed"})
+    base = with_statuses(make_pr(7, files=[(shared, 0, 51)]), {shared: "removed"})
+    flags = flag_risks([cleanup, base], {}, NO_REVIEWS, CONFIG, {}, [])
+    assert [(f.number, f.detail) for f in flags] == [(7, f"deletes configuration files: {shared}")]
+
+
 def test_a_deleted_settings_module_removes_the_settings_that_did_not_move() -> None:
     # slime #1664 deleted the FSDP backend's arguments.py, and launch scripts that pass its
     # options fail; a module split in two keeps its settings (vllm-ascend #13888).

@@ -65,6 +65,20 @@ _EXPONENT_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)[eE][+-]?\d+")
 _YAML_SUFFIXES = (".yaml", ".yml")
 # One OmegaConf interpolation as a whole value: `${a.b}`, `${.b}`, `${oc.select:a.b, default}`.
 _INTERPOLATION = re.compile(r"\$\{(?:oc\.select:)?\s*(?P<path>\.*[A-Za-z_][\w.]*)\s*(?:,.*)?\}")
+# An example's or a recipe's own configuration, which users copy and run from their copy: its
+# deletion takes no setting from them. slime #1431 "cleanup redundant example and scripts"
+# deleted `examples/eval/nemo_skills/config/local_cluster.yaml` and scored as breaking; so did
+# verl #6126 its old multi-turn examples' configs, #4795 the recipes it moved to their own
+# repository, and 11 of NeMo RL's PRs a recipe of `examples/configs/recipes/`. A config right
+# in `examples/configs/` is what the examples share: NeMo RL's recipes extend
+# `examples/configs/grpo_math_1B.yaml`, as verl's configs extend `verl/trainer/config/`.
+_EXAMPLE_CONFIGS = ("**/examples/**", "**/example/**", "**/recipe/**", "**/recipes/**")
+_SHARED_EXAMPLE_CONFIGS = (
+    "**/examples/config/*",
+    "**/examples/configs/*",
+    "**/example/config/*",
+    "**/example/configs/*",
+)
 # Fields that name an entry of a list of mappings, the most stable first: verl's tools and
 # interactions gained a `name` beside their `class_name` (#2184), so the class names them.
 ENTRY_NAME_FIELDS = ("_target_", "class_name", "name", "id", "key")
@@ -78,14 +92,16 @@ def config_files(pr: PullRequest, config: ScoringConfig) -> list[FileChange]:
     deleted Python module is compared with nothing: users set its settings by name (a command
     line's `--option`, a dataclass field), which are gone unless they moved to another file.
     slime #1664 deleted `fsdp_utils/arguments.py` with its 34 options, and was not flagged;
-    vllm-ascend #13888 split `moe_runtime_args.py`, which held none.
+    vllm-ascend #13888 split `moe_runtime_args.py`, which held none. An example's deleted
+    module takes none (`is_example_config`): torchtitan #3582 deleted its RL example's
+    `examples/sum_digits/env.py`.
     """
     return [
         f
         for f in pr.files
         if (
             (f.status in ("modified", "renamed", "added") and f.edits_content)
-            or (f.status == "removed" and f.path.endswith(".py"))
+            or (f.status == "removed" and f.path.endswith(".py") and not is_example_config(f.path))
         )
         and is_user_config(f.path, config)
     ]
@@ -128,14 +144,22 @@ def deleted_config_files(pr: PullRequest, config: ScoringConfig) -> list[str]:
     """The YAML configuration files a PR deletes: whoever selected one by name (verl #5382
     deleted `sft_trainer.yaml`, run as `--config-name sft_trainer`) has nothing to run with. A
     Python module is imported by the code, not chosen by users: what a deleted one takes away
-    is the settings that did not move (`config_files`)."""
+    is the settings that did not move (`config_files`). An example's or a recipe's config is
+    no such file (`is_example_config`)."""
     return [
         f.path
         for f in pr.files
         if f.status == "removed"
         and f.path.lower().endswith(_YAML_SUFFIXES)
         and is_user_config(f.path, config)
+        and not is_example_config(f.path)
     ]
+
+
+def is_example_config(path: str) -> bool:
+    """A configuration file of one example or recipe, which users copy rather than select:
+    deleting it takes no setting from anyone (`_EXAMPLE_CONFIGS`)."""
+    return matches_any(path, _EXAMPLE_CONFIGS) and not matches_any(path, _SHARED_EXAMPLE_CONFIGS)
 
 
 def is_user_config(path: str, config: ScoringConfig) -> bool:
