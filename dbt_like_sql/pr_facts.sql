@@ -1,5 +1,5 @@
 -- materialized: view
--- description: One row per merged PR: modules, themes (each also as the English and Chinese reports name them: NULL until a report run of this prhub stored the names), areas (its modules that name an area, as the reports group PRs: without tags that only say a kind of change or a status, such as fix or misc; NULL until a report run of this prhub stored which do), importance, key flag, risks, and the PRs it reverts or that reverted it (as scoring found them).
+-- description: One row per merged PR: modules, themes (each also as the English and Chinese reports name them: NULL until a report run of this prhub stored the names), areas (its modules that name an area, as the reports group PRs: without tags that only say a kind of change or a status, such as fix or misc; NULL until a report run of this prhub stored which do), importance, key flag, risks, and the PRs it reverts or that reverted it (as scoring found them), and the first commit pushed without a PR that reverted it (as the git source read it; a PR reverted both ways has both).
 -- The names are display_names', one row per key and language (its primary key): a list is
 -- NULL, not a list with holes, when a name is missing.
 WITH modules AS (
@@ -51,6 +51,14 @@ reverted AS (
     FROM {{ source('pr_reverts') }} v
     JOIN {{ source('prs') }} p USING (repo, number)
     GROUP BY v.repo, v.reverted_number
+),
+-- A revert pushed straight to the branch is no PR, so pr_reverts has no row of it: OpenRLHF
+-- reverted #524, #581 and #725 by pushing `git revert`.
+reverted_by_push AS (
+    SELECT repo, reverted_number AS number, arg_min(sha, committed_at) AS reverted_by_commit
+    FROM {{ source('pushed_commits') }}
+    WHERE reverted_number IS NOT NULL
+    GROUP BY repo, reverted_number
 )
 SELECT p.repo, p.week_start, p.number, p.title, p.author, p.author_key, p.merged_at,
        p.additions, p.deletions, p.changed_files, p.is_revert, p.reverted_number,
@@ -64,7 +72,7 @@ SELECT p.repo, p.week_start, p.number, p.title, p.author, p.author_key, p.merged
        CASE WHEN t.number IS NULL THEN [] ELSE t.theme_names_zh END AS theme_names_zh,
        s.importance, coalesce(s.is_key, false) AS is_key, s.pr_type,
        coalesce(r.risks, []) AS risks, coalesce(r.risk_count, 0) AS risk_count,
-       coalesce(v.reverts, []) AS reverts, rv.reverted_by
+       coalesce(v.reverts, []) AS reverts, rv.reverted_by, rp.reverted_by_commit
 FROM {{ source('prs') }} p
 LEFT JOIN modules m USING (repo, number)
 LEFT JOIN themes t USING (repo, number)
@@ -72,4 +80,5 @@ LEFT JOIN {{ source('pr_scores') }} s USING (repo, number)
 LEFT JOIN risks r USING (repo, number)
 LEFT JOIN reverts v USING (repo, number)
 LEFT JOIN reverted rv USING (repo, number)
+LEFT JOIN reverted_by_push rp USING (repo, number)
 ORDER BY p.repo, p.week_start, p.number

@@ -68,19 +68,6 @@ def _printable(value: Any) -> Any:
     return value
 
 
-class PushedCommit(Record):
-    """A commit that landed on the branch without naming a PR (pushed straight to it): no PR
-    analysis covers it, so the week's report counts and lists it apart from the PRs."""
-
-    repo: str
-    sha: str
-    committed_at: datetime
-    author: str | None = None
-    subject: str
-
-    _utc = field_validator("committed_at")(_require_utc)
-
-
 # A tag that names a version: `v0.9.0`, `0.8.1`, `v1.0.0rc2`, `release-1.2`, `pkg/v2.3.1`;
 # not `latest` or `ascend-ci-cache`, nor a build that is no release (`nightly-2026.05.12`,
 # `v0.10.0.dev0`, `1.2-snapshot`).
@@ -150,6 +137,22 @@ def pr_number(digits: str) -> int | None:
     id), which would fail the week's write."""
     number = int(digits)
     return number if 0 < number < MAX_PR_NUMBER else None
+
+
+class PushedCommit(Record):
+    """A commit that landed on the branch without naming a PR (pushed straight to it): no PR
+    analysis covers it, so the week's report counts and lists it apart from the PRs."""
+
+    repo: str
+    sha: str
+    committed_at: datetime
+    author: str | None = None
+    subject: str
+    # The PR it undoes, when it is a revert of one (`Revert "<title>"`, `This reverts commit
+    # <sha>`): OpenRLHF's maintainers reverted #524, #581 and #725 by pushing `git revert`.
+    reverted_number: int | None = Field(default=None, gt=0, lt=MAX_PR_NUMBER)
+
+    _utc = field_validator("committed_at")(_require_utc)
 
 
 def describe_validation_error(exc: ValidationError) -> str:
@@ -480,6 +483,8 @@ class RiskFlag(Record):
     related: list[int] = Field(default_factory=list)  # PRs/issues in the chain (reverts)
     # The PRs a revert of several undoes besides the first (`importance.undone_prs`).
     also_reverted: list[int] = Field(default_factory=list)
+    # A `reverted` flag's revert pushed without a PR (`PushedCommit.reverted_number`): its sha.
+    reverted_by_commit: str | None = None
     paths: list[str] = Field(default_factory=list)
     files: list[str] = Field(default_factory=list)  # a file risk's every file; `paths` the first
     asks: list[ReviewAsk] = Field(default_factory=list)

@@ -323,6 +323,35 @@ def test_revert_of_a_pr_from_an_earlier_week_is_resolved(git_repo: GitRepo) -> N
     assert read_week(git_repo.path)[41].reverted_number == 40
 
 
+def test_a_revert_pushed_without_a_pr_names_the_pr_it_reverts(git_repo: GitRepo) -> None:
+    """OpenRLHF pushed `git revert` of #725 (f6e1ac1): stored as a commit reverting nothing,
+    #725 read as never reverted. A pushed revert of another push reverts no PR."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    fixed = git_repo.commit(
+        "Fix hybrid engine when vLLM tp size is 1 (#725)",
+        "2026-05-12T10:00:00+08:00",
+        {"engine.py": "1\n"},
+    )
+    pushed = git_repo.commit("tweak docs", "2026-05-12T11:00:00+08:00", {"README.md": "hi\n"})
+    git_repo.commit(
+        f'Revert "Fix hybrid engine when vLLM tp size is 1 (#725)"\n\nThis reverts commit {fixed}.',
+        "2026-05-12T12:00:00+08:00",
+        {"engine.py": ""},
+    )
+    git_repo.commit(
+        f'Revert "tweak docs"\n\nThis reverts commit {pushed}.',
+        "2026-05-12T13:00:00+08:00",
+        {"README.md": "hello\n"},
+    )
+    window = read_window(git_repo.path, "acme/widgets", WEEK.start, WEEK.end)
+    assert [pr.number for pr in window.prs] == [725]
+    assert [(c.subject[:18], c.reverted_number) for c in window.pushed] == [
+        ("tweak docs", None),
+        ('Revert "Fix hybrid', 725),
+        ('Revert "tweak docs', None),
+    ]
+
+
 def test_a_revert_naming_no_possible_pr_reverts_none(git_repo: GitRepo) -> None:
     """`Reverts acme/widgets#99999999999` failed the week's write (INTEGER), naming no commit."""
     git_repo.commit(

@@ -1781,6 +1781,65 @@ def test_commits_pushed_without_a_pr_are_counted_in_the_summary_and_listed(lang:
     assert LABELS[lang]["pushed_appendix"] not in render_report(quiet, lang, "md")
 
 
+def test_a_revert_pushed_without_a_pr_is_told_as_a_revert_pr_is() -> None:
+    """OpenRLHF's maintainers pushed the reverts of #524, #581 and #725: their weeks' reports
+    listed the commits and never said a PR of the week was undone. Told once, in the summary
+    and the risks, with the PR's revert section; a revert PR of it too tells it alone."""
+    fix, revert, other, *_ = week_prs()
+    prs = [fix, other]
+    pushed = PushedCommit(
+        repo=REPO,
+        sha="f6e1ac1be51a0cc899b511c3fc94c9773a73f842",
+        committed_at=MERGED + timedelta(hours=2),
+        author="xiaoxigua999",
+        subject=f'Revert "{fix.title}"',
+        reverted_number=fix.number,
+    )
+    by_pr = {n: ms for n, ms in MODULES.items()}
+    modules, themes = labels(prs)
+    scores = score_week([fix, revert, other], by_pr, REVIEWS, CONFIG, CALIBRATION)
+
+    def context(
+        prs: list[PullRequest], pushed: list[PushedCommit], history: list[PullRequest]
+    ) -> ReportContext:
+        risks = flag_risks(prs, by_pr, REVIEWS, CONFIG, {}, check_approvals=False, pushed=pushed)
+        return build_report_context(
+            REPO,
+            WINDOW,
+            prs,
+            modules,
+            themes,
+            [s for s in scores if s.number in {pr.number for pr in prs}],
+            risks,
+            REVIEWS,
+            None,
+            "en",
+            calibration=CALIBRATION,
+            pushed=pushed,
+            background=ReportBackground(history={pr.number: pr for pr in history}),
+        )
+
+    told = "Commit f6e1ac1be, pushed without a PR, reverted #6350"
+    same_week = context(prs, [pushed], [])
+    assert sum(line.count(told) for line in same_week.summary) == 1
+    [observation] = [r for r in same_week.risks if r.risk == "reverted"]
+    assert observation.text.startswith(told) and observation.numbers == [6350]
+    assert [g.heading for g in same_week.groups if any(i.pr.number == 6350 for i in g.items)] == [
+        WORDINGS["en"].revert_chain
+    ]
+    markdown = render_report(same_week, "en", "md")
+    linked = f"{told[:-5]}[#6350](https://github.com/{REPO}/pull/6350)"
+    assert markdown.count(linked) == 3  # summary, the revert section's lead, risks
+    # The PR merged in an earlier week: this week's summary and risks tell it.
+    later = context([other], [pushed], [fix])
+    assert any(told in line for line in later.summary)
+    assert [r.risk for r in later.risks if told in r.text] == ["reverted"]
+    # A revert PR of the same PR tells it: the push is not told again.
+    both = context([fix, revert, other], [pushed], [])
+    assert not any(told in line for line in both.summary)
+    assert "reverted" not in {r.risk for r in both.risks}
+
+
 def test_a_docs_only_week() -> None:
     docs = [
         make_pr(n, f"[doc] chore: page {n}", files=[(f"docs/p{n}.md", 300, 20)]) for n in (1, 2, 3)

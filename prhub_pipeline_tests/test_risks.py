@@ -14,6 +14,7 @@ from prhub_pipeline.records import (
     ConfigFileDiff,
     FileStatus,
     PullRequest,
+    PushedCommit,
     Review,
     ReviewData,
     ReviewThread,
@@ -264,6 +265,40 @@ def test_a_revert_of_several_prs_flags_each_as_reverted() -> None:
     )
     assert reverted_prs([by_hand], {3178: precompile}) == {3300: [3178]}
     assert reverted_prs([bucketing], {}) == {}
+
+
+def test_a_revert_pushed_without_a_pr_flags_the_pr_it_reverts() -> None:
+    """OpenRLHF's f6e1ac1, pushed the day #725 merged, reverted it: #725 carried no flag. A PR a
+    revert PR undoes too (#278: pushed, then #281 landed the same revert) is flagged once."""
+    fix = make_pr(725, "Fix hybrid engine when vLLM tp size is 1")
+    pushed = PushedCommit(
+        repo=REPO,
+        sha="f6e1ac1be51a0cc899b511c3fc94c9773a73f842",
+        committed_at=MERGED + timedelta(hours=1),
+        subject='Revert "Fix hybrid engine when vLLM tp size is 1 (#725)"',
+        reverted_number=725,
+    )
+    flags = flag_risks([fix], {}, NO_REVIEWS, CONFIG, {}, pushed=[pushed])
+    [reverted] = [f for f in flags if f.risk == "reverted"]
+    assert (reverted.number, reverted.related, reverted.reverted_by_commit) == (
+        725,
+        [],
+        pushed.sha,
+    )
+    assert reverted.detail == (
+        f"reverted by commit f6e1ac1be, pushed without a PR ({pushed.committed_at:%Y-%m-%d})"
+    )
+    assert not [f for f in flags if f.risk == "revert"]  # a push is no PR to flag
+    revert = make_pr(
+        726,
+        'Revert "Fix hybrid engine when vLLM tp size is 1 (#725)"',
+        body="Reverts verl-project/verl#725",
+        merged_at=MERGED + timedelta(hours=2),
+    )
+    flags = flag_risks([fix, revert], {}, NO_REVIEWS, CONFIG, {}, pushed=[pushed])
+    assert [(f.number, f.related, f.reverted_by_commit) for f in flags if f.risk == "reverted"] == [
+        (725, [726], None)
+    ]
 
 
 def test_revert_in_words_alone_is_no_revert_of_a_pr() -> None:

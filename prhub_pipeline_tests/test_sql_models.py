@@ -16,6 +16,7 @@ from prhub_pipeline.records import (
     ModuleLabel,
     PrType,
     PullRequest,
+    PushedCommit,
     Review,
     ReviewData,
     ReviewThread,
@@ -28,7 +29,7 @@ from prhub_pipeline.stages.report import display_names
 from prhub_pipeline.warehouse import WarehouseError, connect, migrate, replace_partition, sql_models
 from prhub_pipeline.warehouse.github import review_tables
 from prhub_pipeline.warehouse.modules import module_tables
-from prhub_pipeline.warehouse.prs import pr_tables
+from prhub_pipeline.warehouse.prs import pr_tables, pushed_commit_tables
 from prhub_pipeline.warehouse.query import run_query
 from prhub_pipeline.warehouse.reports import display_name_tables, revert_tables, risk_tables
 from prhub_pipeline.warehouse.sql_models import (
@@ -178,6 +179,57 @@ def test_risk_backlog_has_one_row_per_flag_when_a_pr_is_reverted_twice(tmp_path:
     assert rows == [(5519, 5902), (5520, 5902)]
 
 
+def test_a_pr_reverted_by_a_pushed_commit_reads_as_reverted(tmp_path: Path) -> None:
+    """OpenRLHF pushed the revert of #725 (f6e1ac1): no pr_reverts row, so pr_facts and
+    risk_backlog said nothing reverted it. The push is no PR: `reverted_by` stays NULL, and
+    `reverts` and the PR count do not count it."""
+    week = date(2026, 5, 11)
+    merged = datetime(2026, 5, 12, 3, 0, tzinfo=UTC)
+    prs = [PullRequest(repo="acme/widgets", number=725, title="fix", merged_at=merged)]
+    pushed = [
+        PushedCommit(
+            repo="acme/widgets",
+            sha=sha,
+            committed_at=merged + timedelta(hours=hours),
+            subject='Revert "fix (#725)"',
+            reverted_number=725,
+        )
+        for sha, hours in (("f6e1ac1be5", 1), ("0b0e1ac1be", 2))
+    ]
+    flag = RiskFlag(
+        number=725,
+        risk="reverted",
+        severity="high",
+        detail="reverted by commit f6e1ac1be, pushed without a PR (2026-05-12)",
+        reverted_by_commit="f6e1ac1be5",
+    )
+    with connect(tmp_path / "w.duckdb") as con:
+        replace_partition(
+            con,
+            "acme/widgets",
+            week,
+            [
+                *pr_tables(week, prs),
+                *pushed_commit_tables(week, pushed),
+                *risk_tables("acme/widgets", week, [flag]),
+            ],
+        )
+        materialize_shipped_models(con)
+        facts = con.execute(
+            "SELECT number, reverts, reverted_by, reverted_by_commit FROM pr_facts"
+        ).fetchall()
+        backlog = con.execute(
+            "SELECT number, reverted_by, reverted_by_commit, evidence FROM risk_backlog"
+            " JOIN pr_risks USING (repo, number, risk)"
+        ).fetchall()
+        prs_counted = con.execute("SELECT prs FROM weekly_contributors").fetchall()
+    assert facts == [(725, [], None, "f6e1ac1be5")]  # the first of the two
+    [(number, reverted_by, by_commit, evidence)] = backlog
+    assert (number, reverted_by, by_commit) == (725, None, "f6e1ac1be5")
+    assert '"reverted_by_commit": "f6e1ac1be5"' in evidence
+    assert prs_counted == [(1,)]
+
+
 def materialize_shipped_models(con: duckdb.DuckDBPyConnection) -> None:
     for model in load_models(DBT_LIKE_SQL, TABLE_PRODUCERS):
         materialize(con, model)
@@ -309,6 +361,10 @@ def test_the_models_a_warehouse_had_before_the_registry_are_known(tmp_path: Path
         con.execute("DROP TABLE sql_models")
         con.execute("DROP TABLE week_stages")
         con.execute("DROP TABLE display_names")
+        # Nor the columns added since (an index holds a table's columns as they are).
+        con.execute("DROP INDEX pushed_commits_partition")
+        con.execute("ALTER TABLE pushed_commits DROP COLUMN reverted_number")
+        con.execute("CREATE INDEX pushed_commits_partition ON pushed_commits (repo, week_start)")
     with connect(tmp_path / "w.duckdb") as con:
         known = {name for (name,) in con.execute("SELECT name FROM sql_models").fetchall()}
         shipped = model_names(DBT_LIKE_SQL)

@@ -270,7 +270,16 @@ def build_report_context(
     risks = [r for r in risks if r.number in by_number]
     chains = {f.number: facts.revert_chain(f, known, window) for f in risks if f.risk == "revert"}
     taken_up = facts.taken_up(risks, known)
-    reverts = list(chains.values())
+    # A PR a revert PR of the week undoes too is told once, by that PR's chain (OpenRLHF's #281
+    # landed, empty, the revert of #278 pushed a minute before).
+    told = {n for chain in chains.values() for n in (chain.target, *chain.also)}
+    pushed_reverts = [
+        chain
+        for commit in pushed
+        if commit.reverted_number not in told
+        and (chain := facts.pushed_revert_chain(commit, known)) is not None
+    ]
+    reverts = [*chains.values(), *pushed_reverts]
     period = facts.Period.of(window)
 
     header = Header(
@@ -358,6 +367,7 @@ def build_report_context(
             chains,
             taken_up,
             {pr.number: pr.merged_at for pr in prs},
+            pushed_reverts,
         )
     ]
     faded = _faded_labels(counts, previous_week_counts, prs_of)

@@ -38,7 +38,7 @@ from prhub_pipeline.modelling.text.pr_summaries import (
     summarize,
     words_beyond,
 )
-from prhub_pipeline.modelling.text.pr_titles import parse_title
+from prhub_pipeline.modelling.text.pr_titles import closing_references, parse_title
 from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import (
     FileChange,
@@ -46,6 +46,7 @@ from prhub_pipeline.records import (
     PrScore,
     PrType,
     PullRequest,
+    PushedCommit,
     Review,
     ReviewAsk,
     ReviewData,
@@ -315,9 +316,10 @@ class Period:
 class RevertChain:
     """A revert, the PR it reverted (None: not identified) with its title when known, the
     issues the reverted PR had said it fixed (no longer fixed by it), and the PR that landed
-    the reverted change again under the same title, if one is known."""
+    the reverted change again under the same title, if one is known. A revert pushed without a
+    PR (`pushed_revert_chain`) has no number but its commit."""
 
-    number: int
+    number: int | None
     target: int | None
     title: str | None
     reopened: list[int]
@@ -331,6 +333,7 @@ class RevertChain:
     # The day the re-land merged, when that was after the report's week: a report written
     # once later weeks are stored knows of it, one written at the week's end did not.
     relanded_later_on: date | None = None
+    commit: str | None = None  # a revert pushed without a PR: its abbreviated sha
 
 
 def revert_chain(
@@ -360,6 +363,27 @@ def revert_chain(
             if merged is not None and merged >= window.end_utc
             else None
         ),
+    )
+
+
+def pushed_revert_chain(
+    commit: PushedCommit, known: Mapping[int, PullRequest]
+) -> RevertChain | None:
+    """The chain of a commit pushed without a PR that reverts a PR (OpenRLHF's f6e1ac1 reverted
+    #725); None for one that reverts none. Its message is not stored: no reason is told, and no
+    re-land looked for, as neither `revert_reason` nor `relanding` reads a commit."""
+    target = commit.reverted_number
+    if target is None:
+        return None
+    reverted = known.get(target)
+    reopened = [] if reverted is None else closing_references(reverted.title, reverted.body)
+    return RevertChain(
+        number=None,
+        target=target,
+        title=shorten(reverted.title, 80) if reverted is not None else None,
+        reopened=reopened,
+        impacts=ranked_fix_impacts(reverted) if reopened and reverted is not None else [],
+        commit=commit.sha[:9],
     )
 
 
@@ -1085,7 +1109,7 @@ class RiskGroup:
     numbers: list[int]
     listed: list[FlaggedPr]
     unlisted: int
-    reverts: list[RevertChain]  # the revert kind's chains
+    reverts: list[RevertChain]  # the revert kind's chains; the reverted kind's pushed ones
     # The dependency kind's requirements that several PRs changed in turn.
     requirement_chains: list[RequirementChain] = field(default_factory=list)
     # The CI and image kinds' files that several PRs changed, with how many (`shared_files`).
@@ -1138,11 +1162,25 @@ def risk_groups(
     chains: Mapping[int, RevertChain],
     taken_up: Mapping[int, int] | None = None,
     merged_at: Mapping[int, datetime] | None = None,
+    pushed_reverts: Sequence[RevertChain] = (),
 ) -> list[RiskGroup]:
     """The week's risks by kind; `chains` are the week's revert chains by revert number,
     `taken_up` the later PR that followed up each PR with work left open, where known,
-    and `merged_at` when each PR merged (for requirements several PRs changed in turn)."""
+    `merged_at` when each PR merged (for requirements several PRs changed in turn), and
+    `pushed_reverts` the chains of the week's reverts pushed without a PR."""
     found = []
+    if pushed_reverts:
+        # No revert PR carries these, so the reverted PRs are the risk: OpenRLHF's #725 was
+        # reverted by a pushed commit the day it merged, and no report said so.
+        found.append(
+            RiskGroup(
+                kind="reverted",
+                numbers=list(dict.fromkeys(c.target for c in pushed_reverts if c.target)),
+                listed=[],
+                unlisted=0,
+                reverts=list(pushed_reverts),
+            )
+        )
     for kind, flags in by_kind(risks):
         if kind == "reverted":
             # A reverted PR's revert merged the same week (that is how it is flagged), and
@@ -1170,7 +1208,7 @@ def risk_groups(
                 else [],
             )
         )
-    return found
+    return sorted(found, key=lambda group: RISK_ORDER.index(group.kind))
 
 
 def _flagged(flag: RiskFlag, refs: Mapping[int, PrRef], taken_up_by: int | None) -> FlaggedPr:

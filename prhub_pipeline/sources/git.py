@@ -527,6 +527,23 @@ def _to_pull_request(
         ) from None
 
 
+def _pushed_commit(
+    repo: str, commit: _Commit, titles: Mapping[str, int], commits: Mapping[str, int]
+) -> PushedCommit:
+    """A commit that lands no PR, with the PR it reverts when it is a revert of one: `titles`
+    are those of the PRs landed before it, `commits` every landing's commit."""
+    subject, body, _ = _split_message(commit.message)
+    revert = read_revert(subject, body)
+    return PushedCommit(
+        repo=repo,
+        sha=commit.sha,
+        committed_at=commit.committed_at,
+        author=commit.author or None,
+        subject=commit.message.strip().partition("\n")[0],
+        reverted_number=reverted_number(revert, titles, commits) if revert else None,
+    )
+
+
 class GitWindow(BaseModel):
     """What a range of a branch's history holds: its merged PRs, and the commits that name no
     PR (pushed straight to the branch)."""
@@ -610,7 +627,6 @@ def read_window(
             " names a pull request (a squash subject ending in `(#N)`, or `Merge pull request"
             " #N from ...`), so the git source finds no PRs in it; use `source: github`"
         )
-    landed = {landing.commit.sha for landing in landings}
     first_landings: dict[int, _Landing] = {}
     for landing in landings:
         first_landings.setdefault(landing.number, landing)
@@ -629,9 +645,16 @@ def read_window(
     )
     commits = {landing.commit.sha: landing.number for landing in landings}
     wanted = {landing.commit.sha for landing in in_window}
+    landing_of = {landing.commit.sha: landing for landing in landings}
     titles: dict[str, int] = {}  # of the PRs landed so far: a revert quotes an earlier title
     prs = []
-    for landing in landings:
+    pushed = []
+    for commit in history:
+        landing = landing_of.get(commit.sha)
+        if landing is None:
+            if start <= commit.committed_at < end:
+                pushed.append(_pushed_commit(repo, commit, titles, commits))
+            continue
         if landing.commit.sha in wanted:
             revert = read_revert(landing.title, landing.body)
             tip = landing.merged_branch_tip
@@ -652,17 +675,7 @@ def read_window(
         titles[landing.title] = landing.number
     return GitWindow(
         prs=sorted(prs, key=lambda pr: (pr.merged_at, pr.number)),
-        pushed=[
-            PushedCommit(
-                repo=repo,
-                sha=c.sha,
-                committed_at=c.committed_at,
-                author=c.author or None,
-                subject=c.message.strip().partition("\n")[0],
-            )
-            for c in history
-            if c.sha not in landed and start <= c.committed_at < end
-        ],
+        pushed=pushed,
         newest_commit_at=max((c.committed_at for c in history), default=None),
         branch_commits=frozenset(c.sha for c in history),
     )

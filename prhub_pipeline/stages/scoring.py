@@ -31,6 +31,7 @@ from prhub_pipeline.warehouse.modules import read_module_labels
 from prhub_pipeline.warehouse.prs import (
     read_config_diffs,
     read_prs,
+    read_pushed_commits,
     read_setting_changes,
     week_pr_numbers,
 )
@@ -139,6 +140,7 @@ def score_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
                 repo.scoring,
                 history.by_number,
                 read_config_diffs(con, repo.name, window.week_start),
+                pushed=read_pushed_commits(con, repo.name, window.week_start),
             )
             replace_partition(
                 con,

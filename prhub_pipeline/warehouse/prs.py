@@ -106,12 +106,23 @@ CONFIG_FILE_COLUMNS = ("repo", "number", "week_start", "path", "comparable", "ke
 SETTING_COLUMNS = ("repo", "number", "week_start", "path", "key", "before", "after")
 
 
-PUSHED_COLUMNS = ("repo", "week_start", "sha", "committed_at", "author", "subject")
+PUSHED_COLUMNS = (
+    "repo",
+    "week_start",
+    "sha",
+    "committed_at",
+    "author",
+    "subject",
+    "reverted_number",
+)
 
 
 def pushed_commit_tables(week_start: date, commits: Sequence[PushedCommit]) -> list[TableRows]:
     """The `pushed_commits` rows of one partition (none: the partition's are emptied)."""
-    rows = [(c.repo, week_start, c.sha, c.committed_at, c.author, c.subject) for c in commits]
+    rows = [
+        (c.repo, week_start, c.sha, c.committed_at, c.author, c.subject, c.reverted_number)
+        for c in commits
+    ]
     return [TableRows("pushed_commits", PUSHED_COLUMNS, rows)]
 
 
@@ -220,7 +231,7 @@ def read_pushed_commits(
 ) -> list[PushedCommit]:
     """The commits of one week pushed without a PR, oldest first."""
     rows = con.execute(
-        "SELECT sha, committed_at, author, subject FROM pushed_commits"
+        "SELECT sha, committed_at, author, subject, reverted_number FROM pushed_commits"
         " WHERE repo = ? AND week_start = ? ORDER BY committed_at, sha",
         [repo, week_start],
     ).fetchall()
@@ -231,8 +242,9 @@ def read_pushed_commits(
             committed_at=committed_at.astimezone(UTC),
             author=author,
             subject=subject,
+            reverted_number=reverted_number,
         )
-        for sha, committed_at, author, subject in rows
+        for sha, committed_at, author, subject, reverted_number in rows
     ]
 
 

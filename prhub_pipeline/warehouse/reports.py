@@ -98,6 +98,7 @@ def risk_tables(repo: str, week_start: date, risks: Sequence[RiskFlag]) -> list[
                     include={
                         "related",
                         "also_reverted",
+                        "reverted_by_commit",
                         "paths",
                         "asks",
                         "lines",

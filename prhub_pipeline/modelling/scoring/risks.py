@@ -49,6 +49,7 @@ from prhub_pipeline.records import (
     FileChange,
     PrComment,
     PullRequest,
+    PushedCommit,
     ReviewAsk,
     ReviewData,
     ReviewThread,
@@ -107,13 +108,16 @@ def flag_risks(
     config_diffs: Sequence[ConfigFileDiff] = (),
     *,
     check_approvals: bool = True,
+    pushed: Sequence[PushedCommit] = (),
 ) -> list[RiskFlag]:
     """All risk flags of one week's PRs, most serious first.
 
     `config_diffs` are the settings the PRs changed in their configuration files, as ingest
     compared them; a configuration file without one (stored before settings were compared)
-    is judged by its line counts alone. `check_approvals=False` skips "merged without approval"
-    for review data that has threads but not review states (hand-collected excerpts).
+    is judged by its line counts alone. `pushed` are the week's commits pushed without a PR:
+    one that reverts a PR of the week flags it as reverted, as a revert PR would.
+    `check_approvals=False` skips "merged without approval" for review data that has threads
+    but not review states (hand-collected excerpts).
     """
     known: dict[int, PullRequest] = dict(history_by_number or {})
     known.update({pr.number: pr for pr in prs})
@@ -123,6 +127,13 @@ def flag_risks(
     for pr in sorted(prepared, key=lambda pr: pr.merged_at):
         for number in undone.get(pr.number, ()):
             reverters.setdefault(number, pr)
+    # A PR reverted by a PR too is flagged once, by that PR, whose revert flag tells the chain:
+    # OpenRLHF pushed the revert of #278 a minute before #281 landed it again, empty.
+    pushed_reverters: dict[int, PushedCommit] = {}
+    for commit in sorted(pushed, key=lambda commit: commit.committed_at):
+        target = commit.reverted_number
+        if target is not None and target not in reverters:
+            pushed_reverters.setdefault(target, commit)
     reviews = reviews_by_pr(review_data)
     comments = defaultdict(list)
     for comment in review_data.comments:
@@ -134,7 +145,9 @@ def flag_risks(
     for pr in prepared:
         pr_modules = list(dict.fromkeys(areas_of(modules.get(pr.number, ()))))
         review = reviews.get(pr.number, PrReview())
-        flags.extend(_revert_flags(pr, known, reverters, undone.get(pr.number, [])[1:]))
+        flags.extend(
+            _revert_flags(pr, known, reverters, pushed_reverters, undone.get(pr.number, [])[1:])
+        )
         flags.extend(_breaking_flags(pr))
         if review_data.available:
             flags.extend(_unresolved_flags(pr, review))
@@ -153,6 +166,7 @@ class _FlagEvidence(TypedDict, total=False):
 
     related: list[int]
     also_reverted: list[int]
+    reverted_by_commit: str
     paths: list[str]
     files: list[str]
     asks: list[ReviewAsk]
@@ -176,6 +190,7 @@ def _revert_flags(
     pr: PullRequest,
     known: Mapping[int, PullRequest],
     reverters: Mapping[int, PullRequest],
+    pushed_reverters: Mapping[int, PushedCommit],
     also: Sequence[int],
 ) -> list[RiskFlag]:
     flags = []
@@ -219,6 +234,17 @@ def _revert_flags(
                 "reverted",
                 f"reverted by #{reverter.number} (merged {reverter.merged_at:%Y-%m-%d})",
                 related=[reverter.number],
+            )
+        )
+    pushed_reverter = pushed_reverters.get(pr.number)
+    if pushed_reverter is not None:
+        flags.append(
+            _flag(
+                pr,
+                "reverted",
+                f"reverted by commit {pushed_reverter.sha[:9]}, pushed without a PR"
+                f" ({pushed_reverter.committed_at:%Y-%m-%d})",
+                reverted_by_commit=pushed_reverter.sha,
             )
         )
     return flags

@@ -321,6 +321,7 @@ class Wording:
     review_coverage_hours: str  # field hours: the median time from opening to merge
     revert_unknown: Counted  # fields refs
     revert: str
+    revert_pushed: str  # fields commit (a revert pushed without a PR: its sha), target
     revert_title: str
     revert_also: str  # field refs: the other PRs a revert of several undid
     revert_reopened: Counted  # fields target, refs, impacts (empty or `revert_impacts`)
@@ -913,7 +914,11 @@ class Wording:
     def _revert_sentence(
         self, chain: RevertChain, target: int, with_reason: bool, with_title: bool
     ) -> str:
-        text = self.revert.format(number=chain.number, target=target)
+        text = (
+            self.revert.format(number=chain.number, target=target)
+            if chain.commit is None
+            else self.revert_pushed.format(commit=chain.commit, target=target)
+        )
         if with_title and chain.title:
             text += self.revert_title.format(title=chain.title)
         if chain.also:
@@ -1196,7 +1201,7 @@ class Wording:
 
     # Risks.
     def risk_text(self, group: RiskGroup) -> str:
-        if group.kind == "revert":
+        if group.kind in ("revert", "reverted"):  # the reverted kind's: pushed reverts
             return self.sentence_sep.join(self.revert_sentences(group.reverts, with_reasons=True))
         lead, item, end = self.risk_texts[group.kind]
         n = len(group.numbers)

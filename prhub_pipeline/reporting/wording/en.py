@@ -285,6 +285,7 @@ EN = Wording(
         "{refs} are reverts whose reverted PRs could not be identified.",
     ),
     revert="#{number} reverted #{target}",
+    revert_pushed="Commit {commit}, pushed without a PR, reverted #{target}",
     revert_title=' ("{title}")',
     revert_also="; it also reverted {refs}",
     revert_reopened=(

@@ -219,6 +219,7 @@ ZH = Wording(
         "{refs} 是回退，但无法从标题或描述确定被回退的 PR。",
     ),
     revert="#{number} 回退了 #{target}",
+    revert_pushed="未经 PR 直接推送的提交 {commit} 回退了 #{target}",
     revert_title="（{title}）",
     revert_also="，同时回退了 {refs}",
     revert_reopened=(
