@@ -1,9 +1,19 @@
 -- materialized: table
--- description: Each author name's person: names that share an author_key (a GitHub login, or an email with the git source), directly or through other names, are one person, named as they last signed.
-WITH RECURSIVE pairs AS (
-    SELECT DISTINCT repo, author, coalesce(author_key, 'name:' || author) AS author_key
+-- description: Each author name's person, of the PRs' authors and of the commits pushed without a PR: names that share an author_key (a GitHub login, or an email with the git source), directly or through other names, are one person, named as they last signed.
+-- A pusher's names are theirs too: TransformerEngine's Przemek Tredak pushed 41 commits under
+-- that name, and landed PRs as Przemyslaw Tredak, from the same address.
+WITH RECURSIVE signed AS (
+    SELECT repo, author, author_key, merged_at AS signed_at
     FROM {{ source('prs') }}
     WHERE author IS NOT NULL
+    UNION ALL
+    SELECT repo, author, author_key, committed_at
+    FROM {{ source('pushed_commits') }}
+    WHERE author IS NOT NULL
+),
+pairs AS (
+    SELECT DISTINCT repo, author, coalesce(author_key, 'name:' || author) AS author_key
+    FROM signed
 ),
 edges AS (
     SELECT repo, 'n:' || author AS node, 'k:' || author_key AS other FROM pairs
@@ -24,8 +34,8 @@ person AS (
     GROUP BY repo, node
 ),
 named AS (
-    SELECT i.repo, i.person, arg_max(p.author, p.merged_at) AS person_name
-    FROM {{ source('prs') }} p
+    SELECT i.repo, i.person, arg_max(s.author, s.signed_at) AS person_name
+    FROM signed s
     JOIN person i USING (repo, author)
     GROUP BY i.repo, i.person
 )

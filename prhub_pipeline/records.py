@@ -147,6 +147,9 @@ class PushedCommit(Record):
     sha: str
     committed_at: datetime
     author: str | None = None
+    # Who the author is, whatever name they used (`author_key`): TransformerEngine's Przemek
+    # Tredak pushed 41 commits under that name, and landed PRs as Przemyslaw Tredak.
+    author_key: str | None = None
     subject: str
     # The PR it undoes, when it is a revert of one (`Revert "<title>"`, `This reverts commit
     # <sha>`): OpenRLHF's maintainers reverted #524, #581 and #725 by pushing `git revert`.

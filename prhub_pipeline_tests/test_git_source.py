@@ -254,6 +254,24 @@ def test_commits_that_are_not_prs_are_skipped_and_counted(git_repo: GitRepo) -> 
     assert all(len(c.sha) == 40 and c.repo == "acme/widgets" for c in window.pushed)
 
 
+def test_a_pushed_commit_carries_who_pushed_it_whatever_name_they_used(git_repo: GitRepo) -> None:
+    """TransformerEngine's Przemek Tredak pushed 41 commits under that name and landed PRs as
+    Przemyslaw Tredak: a pushed commit stored its name alone, so nothing said it was them."""
+    git_repo.commit(
+        "Fix the build (#1)", "2026-05-12T10:00:00+08:00", {"a": "1"}, "Przemyslaw Tredak",
+        "ptredak@nvidia.com",
+    )  # fmt: skip
+    git_repo.commit(
+        "Update version", "2026-05-12T11:00:00+08:00", {"a": "2"}, "Przemek Tredak",
+        "PTredak@nvidia.com",
+    )  # fmt: skip
+    window = read_window(git_repo.path, "acme/widgets", WEEK.start, WEEK.end)
+    assert [(c.author, c.author_key) for c in window.pushed] == [
+        ("Przemek Tredak", "ptredak@nvidia.com")
+    ]
+    assert window.prs[0].author_key == "ptredak@nvidia.com"
+
+
 def test_a_history_without_any_pr_is_an_error_that_names_the_source(git_repo: GitRepo) -> None:
     # A mirror of an internal repository: `fix(scheduler): ...`, never `(#N)`.
     git_repo.commit("fix(scheduler): defensive allocation", "2026-05-12T10:00:00+08:00")

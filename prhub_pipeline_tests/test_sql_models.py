@@ -285,6 +285,66 @@ def test_author_figures_count_prs_stored_since_the_last_model_refresh(tmp_path: 
     ]
 
 
+def test_the_author_figures_count_commits_pushed_without_a_pr_apart(tmp_path: Path) -> None:
+    """OpenRLHF's xiaoxigua999 pushed 510 commits and opened 29 PRs: weekly_contributors and
+    author_activity counted PR authors alone, so its most active committer barely showed. The
+    pushes are counted apart, each person's under all their names (a push signed otherwise,
+    from the same address, is theirs), and the PR figures are what they were."""
+    week = date(2026, 5, 11)
+    at = datetime(2026, 5, 12, 3, 0, tzinfo=UTC)
+
+    def pushed(sha: str, author: str, key: str, hours: int = 0) -> PushedCommit:
+        return PushedCommit(
+            repo="acme/widgets",
+            sha=sha,
+            committed_at=at + timedelta(hours=hours),
+            author=author,
+            author_key=key,
+            subject=f"change {sha}",
+        )
+
+    prs = [
+        PullRequest(
+            repo="acme/widgets",
+            number=1,
+            title="change 1",
+            merged_at=at,
+            author="xiaoxigua",
+            author_key="xiaoxigua999@icloud.com",
+        )
+    ]
+    commits = [
+        pushed("a1", "xiaoxigua999", "xiaoxigua999@icloud.com", 1),
+        pushed("a2", "xiaoxigua999", "xiaoxigua999@icloud.com", 2),
+        pushed("a3", "xiaoxigua", "xiaoxigua999@icloud.com", 3),
+        pushed("b1", "Xianyu2", "xianyuai@openllmai.top"),
+        pushed("c1", "pre-commit-ci[bot]", "bot@example.com"),
+    ]
+    with connect(tmp_path / "w.duckdb") as con:
+        replace_partition(
+            con,
+            "acme/widgets",
+            week,
+            [*pr_tables(week, prs), *pushed_commit_tables(week, commits)],
+        )
+        materialize_shipped_models(con)
+        weekly = con.execute(
+            "SELECT authors, prs, most_active_author, pushed_commits, pushers, most_active_pusher"
+            " FROM weekly_contributors"
+        ).fetchall()
+        activity = con.execute(
+            "SELECT author, is_bot, prs, first_week, pushed_commits, pushed_weeks"
+            " FROM author_activity ORDER BY prs DESC, author"
+        ).fetchall()
+    # The PR figures as before; five pushes, by two people (the bot's left out).
+    assert weekly == [(1, 1, "xiaoxigua", 5, 2, "xiaoxigua999")]
+    assert activity == [
+        ("xiaoxigua", False, 1, week, 3, 1),  # named as they last signed a PR
+        ("Xianyu2", False, 0, None, 1, 1),
+        ("pre-commit-ci[bot]", True, 0, None, 1, 1),
+    ]
+
+
 def test_machine_accounts_are_no_authors_in_the_author_figures(tmp_path: Path) -> None:
     """As the report counts authors: NVIDIA-NeMo/RL's `svcnemo-autobot` and
     `svcnvidia-nemo-ci` are machine accounts, vllm-ascend's `iKeybot` a person."""
@@ -364,12 +424,13 @@ def test_the_models_a_warehouse_had_before_the_registry_are_known(tmp_path: Path
         # Nor the columns added since (an index holds a table's columns as they are).
         con.execute("DROP INDEX pushed_commits_partition")
         con.execute("ALTER TABLE pushed_commits DROP COLUMN reverted_number")
+        con.execute("ALTER TABLE pushed_commits DROP COLUMN author_key")
         con.execute("CREATE INDEX pushed_commits_partition ON pushed_commits (repo, week_start)")
     with connect(tmp_path / "w.duckdb") as con:
         known = {name for (name,) in con.execute("SELECT name FROM sql_models").fetchall()}
         shipped = model_names(DBT_LIKE_SQL)
         # A model shipped since 012 had no relation in a warehouse of then.
-        assert known == shipped - {"weekly_reviewer_activity"}
+        assert known == shipped - {"weekly_reviewer_activity", "pushed_authors"}
         assert drop_stale_models(con, shipped - {"weekly_theme_trends"}) == ["weekly_theme_trends"]
 
 

@@ -539,6 +539,7 @@ def _pushed_commit(
         sha=commit.sha,
         committed_at=commit.committed_at,
         author=commit.author or None,
+        author_key=author_key(email=commit.author_email),
         subject=commit.message.strip().partition("\n")[0],
         reverted_number=reverted_number(revert, titles, commits) if revert else None,
     )

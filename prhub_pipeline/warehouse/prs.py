@@ -114,13 +114,23 @@ PUSHED_COLUMNS = (
     "author",
     "subject",
     "reverted_number",
+    "author_key",
 )
 
 
 def pushed_commit_tables(week_start: date, commits: Sequence[PushedCommit]) -> list[TableRows]:
     """The `pushed_commits` rows of one partition (none: the partition's are emptied)."""
     rows = [
-        (c.repo, week_start, c.sha, c.committed_at, c.author, c.subject, c.reverted_number)
+        (
+            c.repo,
+            week_start,
+            c.sha,
+            c.committed_at,
+            c.author,
+            c.subject,
+            c.reverted_number,
+            c.author_key,
+        )
         for c in commits
     ]
     return [TableRows("pushed_commits", PUSHED_COLUMNS, rows)]
@@ -231,7 +241,8 @@ def read_pushed_commits(
 ) -> list[PushedCommit]:
     """The commits of one week pushed without a PR, oldest first."""
     rows = con.execute(
-        "SELECT sha, committed_at, author, subject, reverted_number FROM pushed_commits"
+        "SELECT sha, committed_at, author, subject, reverted_number, author_key"
+        " FROM pushed_commits"
         " WHERE repo = ? AND week_start = ? ORDER BY committed_at, sha",
         [repo, week_start],
     ).fetchall()
@@ -243,8 +254,9 @@ def read_pushed_commits(
             author=author,
             subject=subject,
             reverted_number=reverted_number,
+            author_key=author_key,
         )
-        for sha, committed_at, author, subject, reverted_number in rows
+        for sha, committed_at, author, subject, reverted_number, author_key in rows
     ]
 
 
