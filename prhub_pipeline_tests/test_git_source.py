@@ -788,3 +788,49 @@ def test_a_branch_the_clone_lacks_is_named_with_its_branches(git_repo: GitRepo) 
 )
 def test_a_version_tag_names_a_release(name: str, is_release: bool) -> None:
     assert bool(VERSION_TAG.match(name)) == is_release
+
+
+def test_a_merged_branch_ending_in_a_bot_commit_is_its_last_persons(git_repo: GitRepo) -> None:
+    """ColossalAI #6208's branch ends in pre-commit-ci's `auto fixes from pre-commit.com
+    hooks`: the PR is YeAnbang's, whose commit is before it. A branch of bot commits alone is
+    the bot's."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.git("checkout", "-q", "-b", "grpo")
+    git_repo.commit("fix rebatching", "2026-05-12T09:00:00+08:00", {"a.py": "1\n"}, "YeAnbang")
+    bot = ("pre-commit-ci[bot]", "66853113+pre-commit-ci[bot]@users.noreply.github.com")
+    git_repo.commit(
+        "[pre-commit.ci] auto fixes", "2026-05-12T09:30:00+08:00", {"a.py": "2\n"}, *bot
+    )
+    git_repo.git("checkout", "-q", "main")
+    git_repo.commit("[doc] x (#1)", "2026-05-12T09:40:00+08:00", {"d.md": "1\n"}, "Someone")
+    git_repo.git(
+        "merge",
+        "-q",
+        "--no-ff",
+        "grpo",
+        "-m",
+        "Merge pull request #2 from o/grpo",
+        "-m",
+        "[Chat] fix colossalchat bugs",
+        date="2026-05-12T10:00:00+08:00",
+    )
+    git_repo.git("checkout", "-q", "-b", "bump")
+    git_repo.commit("bump x", "2026-05-13T09:00:00+08:00", {"r.txt": "x==2\n"}, *bot)
+    git_repo.git("checkout", "-q", "main")
+    git_repo.git(
+        "merge",
+        "-q",
+        "--no-ff",
+        "bump",
+        "-m",
+        "Merge pull request #3 from o/bump",
+        "-m",
+        "Bump x",
+        date="2026-05-13T10:00:00+08:00",
+    )
+    prs = read_week(git_repo.path)
+    assert {n: pr.author for n, pr in prs.items()} == {
+        1: "Someone",
+        2: "YeAnbang",
+        3: "pre-commit-ci[bot]",
+    }

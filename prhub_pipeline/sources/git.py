@@ -24,6 +24,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from prhub_pipeline.records import (
+    BOT_LOGIN,
     VERSION_TAG,
     FileChange,
     FileStatus,
@@ -350,6 +351,44 @@ def _read_authors(git_path: Path, shas: list[str]) -> dict[str, tuple[str, str]]
     }
 
 
+def _branch_authors(git_path: Path, landings: Sequence[_Landing]) -> dict[str, tuple[str, str]]:
+    """Each merged branch's author, by its tip: the author of its latest commit no bot made.
+
+    A bot that pushes to the branch (pre-commit-ci's `auto fixes from pre-commit.com hooks`)
+    did not write the PR: ColossalAI #6208 and #5850 end in such a commit. A branch of bot
+    commits alone (a dependency bump merged by a merge commit) is the bot's.
+    """
+    merges = {
+        landing.merged_branch_tip: landing.commit.parents[0]
+        for landing in landings
+        if landing.merged_branch_tip
+    }
+    authors = _read_authors(git_path, list(merges))
+    for tip, (name, _) in list(authors.items()):
+        if not BOT_LOGIN.search(name):
+            continue
+        # The branch's own commits, newest first: not those it shares with the mainline.
+        output = _run_git(
+            git_path,
+            [
+                "log",
+                "-z",
+                "--first-parent",
+                "--no-color",
+                f"--format={AUTHOR_FORMAT}",
+                tip,
+                "--not",
+                merges[tip],
+                "--",
+            ],
+        )
+        records = _records(output, len(AUTHOR_FIELDS), "commit's author")
+        person = next((r for r in records if not BOT_LOGIN.search(r[1])), None)
+        if person:
+            authors[tip] = (person[1], person[2])
+    return authors
+
+
 def _split_message(message: str) -> tuple[str, str, list[str]]:
     """Subject, body without its trailing trailer block, and co-author names.
 
@@ -592,8 +631,8 @@ def read_window(
     makes a week's PRs independent of the range it is read with, and lets reverts name PRs of
     any earlier week.
 
-    - A merged PR's author is its branch's last commit's author; the merge commit's own author
-      is whoever pressed the button.
+    - A merged PR's author is its branch's last commit's author (the last a person made, see
+      `_branch_authors`); the merge commit's own author is whoever pressed the button.
     - A number landed twice (a direct push or cherry-pick quoting `(#N)`) belongs to its first
       landing, so a later week never claims a PR stored under an earlier one.
     - The window holds a commit by its committer date, which is when it landed on the branch.
@@ -641,9 +680,7 @@ def read_window(
         [landing.commit.sha for landing in in_window],
         {landing.commit.sha: f"PR #{landing.number}" for landing in in_window},
     )
-    branch_authors = _read_authors(
-        git_path, [landing.merged_branch_tip for landing in in_window if landing.merged_branch_tip]
-    )
+    branch_authors = _branch_authors(git_path, in_window)
     commits = {landing.commit.sha: landing.number for landing in landings}
     wanted = {landing.commit.sha for landing in in_window}
     landing_of = {landing.commit.sha: landing for landing in landings}
