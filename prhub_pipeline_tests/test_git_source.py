@@ -834,3 +834,24 @@ def test_a_merged_branch_ending_in_a_bot_commit_is_its_last_persons(git_repo: Gi
         2: "YeAnbang",
         3: "pre-commit-ci[bot]",
     }
+
+
+def test_a_merge_without_the_prs_title_is_named_by_its_branch(git_repo: GitRepo) -> None:
+    """ColossalAI #5372's merge commit says "Merge pull request #5372 from
+    hpcaitech/exp/mixtral" and nothing else: its report read "#5372 feature: Merge pull request
+    #5372 from hpcaitech/exp/mixtral"."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.git("checkout", "-q", "-b", "mixtral")
+    git_repo.commit("[moe] fix tests", "2026-05-12T09:00:00+08:00", {"a.py": "1\n"}, "ver217")
+    git_repo.git("checkout", "-q", "main")
+    git_repo.git(
+        "merge",
+        "-q",
+        "--no-ff",
+        "mixtral",
+        "-m",
+        "Merge pull request #5372 from hpcaitech/exp/mixtral",
+        date="2026-05-12T10:00:00+08:00",
+    )
+    pr = read_week(git_repo.path)[5372]
+    assert (pr.title, pr.body, pr.author) == ("exp/mixtral", "", "ver217")

@@ -494,10 +494,14 @@ def _landing(commit: _Commit, repo: str) -> _Landing | None:
     merge = MERGE_SUBJECT.match(subject)
     if merge and len(commit.parents) > 1 and (number := pr_number(merge.group("number"))):
         title, _, body = body.partition("\n")
+        # A merge whose message lost the PR's title (ColossalAI #5372, "Merge pull request #5372
+        # from hpcaitech/exp/mixtral" alone) is named by its branch, as GitHub names a new PR:
+        # the subject would repeat the number and read as a change of its own.
+        branch = merge.group("branch").partition("/")[2] or merge.group("branch")
         return _Landing(
             commit=commit,
             number=number,
-            title=title.strip() or subject,
+            title=title.strip() or branch,
             body=body.strip(),
             co_authors=co_authors,
             merged_branch_tip=commit.parents[1],
