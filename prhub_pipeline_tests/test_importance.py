@@ -28,6 +28,7 @@ from prhub_pipeline.modelling.scoring.importance import (
     file_kind,
     fit_calibration,
     fix_impacts,
+    pr_type,
     raw_history,
     resolve_revert,
     score_parts,
@@ -3490,3 +3491,31 @@ def test_an_error_the_bug_failed_to_raise_or_a_wrong_argument_is_no_impact() -> 
     # An error the bug raises, and a wrong value, still are.
     assert "crash" in fix_impacts("fix: hf rollout", "A NotImplementedError is raised at start.")
     assert "wrong_result" in fix_impacts("fix: loss", "The loss is incorrect after resume.")
+
+
+def test_a_pr_that_changes_no_behaviour_is_no_feature_or_fix() -> None:
+    """ColossalAI's `[NFC] polish doc style for ColoTensor` (#1457, 270 new lines) was a key
+    feature and `[nfc] fix typo colossalai/pipeline tensor nn` (#3899) a key fix: the tag says
+    that no behaviour changed. What a refactor, docs or tests are, they stay."""
+    new_lines = [("verl/tensor.py", 270, 12)]
+    typed = {
+        title: pr_type(pr := make_pr(1, title, files=new_lines), change_shape(pr, CONFIG))
+        for title in (
+            "[NFC] polish doc style for ColoTensor",
+            "[nfc] fix typo colossalai/pipeline tensor nn",
+            "[NFC] perf: faster polishing",
+            "[NFC] remove redundant dependency",
+            "[NFC] refactor: split the module",
+            "[tensor] polish doc style for ColoTensor",
+            "[tensor] fix typo",
+        )
+    }
+    assert typed == {
+        "[NFC] polish doc style for ColoTensor": "chore",
+        "[nfc] fix typo colossalai/pipeline tensor nn": "chore",
+        "[NFC] perf: faster polishing": "chore",
+        "[NFC] remove redundant dependency": "refactor",
+        "[NFC] refactor: split the module": "refactor",
+        "[tensor] polish doc style for ColoTensor": "feat",
+        "[tensor] fix typo": "fix",
+    }

@@ -1108,3 +1108,13 @@ def test_a_fix_under_a_recent_fixs_title_is_a_repeated_fix() -> None:
     feature = first.model_copy(update={"title": "feat(zed): scale down when not-ready pod exists"})
     renamed = again.model_copy(update={"title": "fix(zed): scale down when not-ready pod exists"})
     assert "repeated_fix" not in kinds(risks_of([renamed], history={2538: feature}))
+
+
+def test_a_core_change_that_changes_no_behaviour_needs_no_test() -> None:
+    """ColossalAI's `[nfc] fix typo colossalai/zero` (#3923) was flagged as a core change
+    without tests: its tag says no behaviour changed, so there is none to test."""
+    engine = ("verl/workers/engine.py", 40, 30)
+    nfc = make_pr(1, "[nfc] fix typo colossalai/zero", files=[engine])
+    typo = make_pr(2, "[zero] fix typo", files=[engine])
+    assert {pr.number: core_tests(pr, CONFIG) for pr in (nfc, typo)} == {1: None, 2: False}
+    assert [f.number for f in risks_of([nfc, typo]) if f.risk == "core_without_tests"] == [2]

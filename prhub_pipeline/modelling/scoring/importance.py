@@ -360,6 +360,11 @@ _NO_BEHAVIOUR_CHANGED = re.compile(
 )
 
 
+def declares_no_functional_change(title: str) -> bool:
+    """Whether a title's tags say the PR changes no behaviour (`[NFC]`)."""
+    return _NO_FUNCTIONAL_CHANGE in parse_title(title).prefix_tags
+
+
 def ranked_fix_impacts(pr: PullRequest) -> list[FixImpact]:
     """The impacts a fix names (`fix_impacts`), the weightiest first."""
     found = fix_impacts(pr.title, pr.body)
@@ -373,7 +378,7 @@ def fix_impacts(title: str, body: str) -> dict[FixImpact, float]:
     also tells what did not happen (`the rollout does not crash`), which names nothing.
     """
     found: dict[FixImpact, float] = {}
-    if _NO_FUNCTIONAL_CHANGE in parse_title(title).prefix_tags:
+    if declares_no_functional_change(title):
         return found  # `[NFC] Fix format for mixed precision` (ColossalAI #4253) says so itself
     text = prose(body)
     if _NO_BEHAVIOUR_CHANGED.search(text):
@@ -614,6 +619,10 @@ def _code_places(pr: PullRequest, config: ScoringConfig) -> set[str]:
     return places
 
 
+# The kinds of change a PR that changes no behaviour can be.
+_NO_BEHAVIOUR_TYPES: frozenset[PrType] = frozenset({"refactor", "chore", "doc", "test"})
+
+
 def pr_type(pr: PullRequest, shape: ChangeShape) -> PrType:
     """The kind of change a PR is: a revert; documentation when it changes documentation
     alone, whatever its title's verb says (verl's `[doc] chore: NPU model migration guidance`,
@@ -623,12 +632,19 @@ def pr_type(pr: PullRequest, shape: ChangeShape) -> PrType:
     242 untyped PRs (#2855 "Skip GPU CI workflows for draft PRs ...", #3157 "Use
     CrossEntropyLoss for torchcomms 3D compile tests"); upkeep too when it names mechanical work
     alone (`names_mechanical_rewrite`). One that adds much new code and takes little out is a
-    feature (`NEW_WORK_MIN_LINES`)."""
+    feature (`NEW_WORK_MIN_LINES`). A PR whose tags say it changes no behaviour (`[NFC]`) is
+    upkeep unless its title calls it a refactor, docs or tests."""
     if pr.is_revert:
         return "revert"
     if shape.docs_only:
         return "doc"
     said = change_kind(pr.title, pr.body).type
+    if declares_no_functional_change(pr.title) and said not in _NO_BEHAVIOUR_TYPES:
+        # No feature, fix or speed-up changes no behaviour: ColossalAI's `[NFC] polish doc
+        # style for ColoTensor` (#1457, 270 new lines) was a key feature, `[nfc] fix typo
+        # colossalai/pipeline tensor nn` (#3899) a key fix; 164 of its 213 [NFC] PRs say
+        # "polish ... style".
+        return "chore"
     if said == "other" and names_mechanical_rewrite(pr.title):
         # AReaL #559 "format: ruff format examples directory" and slime #1021 "pre-commit run
         # --all-files" read as "other changes".

@@ -21,6 +21,7 @@ from prhub_pipeline.modelling.scoring.importance import (
     ChangeShape,
     PrReview,
     change_shape,
+    declares_no_functional_change,
     is_bot,
     resolve_revert,
     reviews_by_pr,
@@ -572,7 +573,8 @@ class _EditedCode:
 def core_tests(pr: PullRequest, config: ScoringConfig) -> bool | None:
     """Whether a PR that changes core code (`untested_core_min_lines` core lines or more) adds
     or changes a test file still in the tree; None for a PR that is no such change: a revert,
-    a smaller one, one that takes code out, or any PR where no core paths are configured. A
+    one tagged as changing no behaviour (`[NFC]`), a smaller one, one that takes code out, or
+    any PR where no core paths are configured. A
     False is what flags `core_without_tests`."""
     return _core_tests(pr, _EditedCode.of(pr, config), config)
 
@@ -580,6 +582,10 @@ def core_tests(pr: PullRequest, config: ScoringConfig) -> bool | None:
 def _core_tests(pr: PullRequest, code: _EditedCode, config: ScoringConfig) -> bool | None:
     if (
         pr.is_revert
+        # A change its author declares changes no behaviour has none for a test to check:
+        # ColossalAI's `[nfc] fix typo colossalai/zero` (#3923) and 23 more [NFC] PRs were
+        # flagged.
+        or declares_no_functional_change(pr.title)
         or code.shape.core_lines < config.untested_core_min_lines
         or _removes_code(code)
     ):
