@@ -1295,6 +1295,26 @@ def test_a_theme_named_as_a_module_of_the_week_says_it_is_the_theme() -> None:
     assert "| Docker | theme | 2 |" in alone and "-related" not in alone
 
 
+def test_a_theme_sharing_a_modules_row_is_named_as_the_module() -> None:
+    """ColossalAI's 2023-10-30 filed its one `[moe]` PR, which the MoE theme took too, under
+    "MoE-related work", above a table whose one row for both was "MoE | module": a reader
+    found no row of the section's name (in Chinese, the Docker theme is "Docker 镜像"). Counting
+    the very same PRs, the two are one subject, named as the row names it."""
+    MODULES[6076], THEMES[6076] = ["docker"], ["Docker"]
+    try:
+        contexts = [context_for(week_prs(), lang) for lang in ("en", "zh")]
+        THEMES[6331] = ["Docker"]  # a second PR the theme takes: two subjects again
+        wider = context_for(week_prs(), "en")
+    finally:
+        MODULES[6076] = ["fully_async"]
+        del THEMES[6076], THEMES[6331]
+    for context in contexts:
+        rows = [(row.kind, row.display) for row in context.trends if "docker" in row.name.lower()]
+        assert rows == [("module", "Docker")]
+        assert "Docker" in [g.heading for g in context.groups]
+    assert "Docker-related work" in [g.heading for g in wider.groups]
+
+
 @pytest.mark.parametrize(
     ("lang", "theme_row", "gone"),
     [

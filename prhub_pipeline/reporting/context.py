@@ -73,20 +73,48 @@ MAX_QUICK_VIEW = 12
 MIN_FADED_ROW = 3
 
 
-def _themes_told_apart(words: Wording, modules: set[str], themes: set[str]) -> Wording:
+def _themes_told_apart(
+    words: Wording,
+    modules: set[str],
+    themes: set[str],
+    prs_of: Mapping[str, Collection[int]],
+    previous: WeekCounts | None,
+) -> Wording:
     """`words` naming a theme that shares its name with a module of the week as related to it
     ("Docker-related"): verl's Docker theme beside its `docker` tag, vllm-ascend's MoE theme
     beside the MoE its titles tag. They count different PRs (the theme's rules match far
-    more), and a section heading or a list of names would not say which is meant."""
-    taken = {words.display_name(module).casefold() for module in modules}
-    told_apart = {
-        theme: words.theme_told_apart.format(name=words.display_name(theme))
-        for theme in themes
-        if words.display_name(theme).casefold() in taken
-    }
-    if not told_apart:
+    more), and a section heading or a list of names would not say which is meant.
+
+    A theme of a module's name that counts the module's very PRs, this week and the last, is
+    named as the module, in both languages: the trends table gives the two one row, the
+    module's (`_trend_rows`). ColossalAI's 2023-10-30 filed its one `[moe]` PR under
+    "MoE-related work" above a table whose row was "MoE | module" (5 of its 140 weeks; in
+    Chinese a theme may have another name than the module, Docker's "Docker 镜像")."""
+
+    def one_row(theme: str, module: str) -> bool:
+        counted = prs_of.get(theme)
+        return (
+            theme.casefold() == module.casefold()
+            and bool(counted)
+            and set(counted or ()) == set(prs_of.get(module, ()))
+            and (
+                previous is None or previous.themes.get(theme, 0) == previous.modules.get(module, 0)
+            )
+        )
+
+    namesakes: dict[str, str] = {}
+    for module in modules:
+        namesakes.setdefault(words.display_name(module).casefold(), module)
+    names: dict[str, str] = {}
+    for theme in themes:
+        shared = next((module for module in modules if one_row(theme, module)), None)
+        if shared is not None:
+            names[theme] = words.display_name(shared)
+        elif words.display_name(theme).casefold() in namesakes:
+            names[theme] = words.theme_told_apart.format(name=words.display_name(theme))
+    if not names:
         return words
-    return replace(words, theme_names={**words.theme_names, **told_apart})
+    return replace(words, theme_names={**words.theme_names, **names})
 
 
 @dataclass(frozen=True)
@@ -230,6 +258,8 @@ def build_report_context(
         words,
         {m for names in module_names.values() for m in names} | set(last_week.modules),
         {t for names in theme_names.values() for t in names} | set(last_week.themes),
+        prs_of,
+        previous_week_counts,
     )
     known = dict(background.history)
     known.update(by_number)
