@@ -3519,3 +3519,15 @@ def test_a_pr_that_changes_no_behaviour_is_no_feature_or_fix() -> None:
         "[tensor] polish doc style for ColoTensor": "feat",
         "[tensor] fix typo": "fix",
     }
+
+
+def test_the_lines_of_a_pr_that_changes_no_behaviour_weigh_like_docs() -> None:
+    """ColossalAI's `[NFC] polish colossalai/nn/layer/parallel_sequence/layers.py code style`
+    (#1280, +26/-53 in one core file) stayed a key PR on its core lines once it was no fix:
+    read like docs, they weigh a fifth."""
+    layers = [("verl/nn/layers.py", 26, 53)]
+    nfc = score_parts(make_pr(1280, "[NFC] polish layers.py code style", files=layers), [], CONFIG)
+    same = score_parts(make_pr(1281, "[nn] polish layers.py code style", files=layers), [], CONFIG)
+    as_docs = score_parts(make_pr(1282, "[nn] polish", files=[("docs/l.md", 26, 53)]), [], CONFIG)
+    assert nfc["size"] == pytest.approx(as_docs["size"]) and nfc["size"] < same["size"]
+    assert 0 < nfc["core"] < same["core"]

@@ -710,7 +710,15 @@ def score_parts(
     # what it takes out is what it undoes (verl #6360). A removal users meet is breaking, and
     # that part still counts.
     undoes = kind == "revert"
-    light_lines = shape.removed_lines + (0 if undoes else shape.taken_out_lines)
+    # So is a change its author declares changes no behaviour (`[NFC]`): ColossalAI's `[NFC]
+    # polish colossalai/nn/layer/parallel_sequence/layers.py code style` (#1280, 79 lines of one
+    # core file) stayed a key PR on its lines once it was no fix or feature.
+    unchanged = declares_no_functional_change(pr.title)
+    light_lines = (
+        shape.code_lines
+        if unchanged
+        else shape.removed_lines + (0 if undoes else shape.taken_out_lines)
+    )
     effective_lines = (
         shape.code_lines
         - light_lines
@@ -722,7 +730,9 @@ def score_parts(
         # The share says where the change is; the damping how much of the core it changes.
         share = shape.core_share
         core_lines: float = shape.core_lines
-        if not undoes:
+        if unchanged:
+            core_lines *= DOC_LINE_WEIGHT
+        elif not undoes:
             core_lines -= (1 - DOC_LINE_WEIGHT) * shape.taken_out_core_lines
         damping = min(1.0, math.log10(1 + core_lines) / math.log10(1 + CORE_FULL_LINES))
         parts["core"] = CORE_WEIGHT * share * damping
