@@ -544,6 +544,14 @@ def test_a_manifest_whose_requirements_did_not_change_is_no_dependency_work() ->
         ("[misc] bump transformers version upperbound", [], DEPS, True),
         # A document mask is no documentation (torchtitan #3462).
         ("Faster doc mask for flex flash", ["torchtitan/attention.py"], "Docs", False),
+        # LoRA by its variants and in the names of its code (ColossalAI #5586, verl's
+        # `save_lora_only`, `TensorLoRARequest`), not in a word that holds the letters.
+        ("[Feature] qlora support", [], "LoRA", True),
+        ("[ckpt] feat: add save_lora_only checkpoint support", [], "LoRA", True),
+        ("[vllm] feat: TensorLoRARequest support newer vLLM versions", [], "LoRA", True),
+        ("Fix update_weight_lora_xccl vllm 0.14.0", [], "LoRA", True),
+        ("add exploration bonus to the reward", [], "LoRA", False),
+        ("[data] fix: Flora dataset loader", [], "LoRA", False),
     ],
 )
 def test_a_theme_means_its_subject_not_a_word_it_shares(

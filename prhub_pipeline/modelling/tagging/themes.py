@@ -169,7 +169,10 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
     ),
     ThemeRule(
         name="LoRA",
-        title=[r"\blora\b"],
+        # Its variants and its names in code count too: ColossalAI #5586 "[Feature] qlora
+        # support", verl's `save_lora_only` and `TensorLoRARequest`. The body's mentions do not:
+        # a pasted config holds `lora_rank: 0`.
+        title=[r"\b(?:q|do)?loras?\b|_lora|\blora_", r"(?-i:LoRA)(?=[A-Z])"],
         body=[r"\blora\b"],
     ),
     ThemeRule(
