@@ -25,6 +25,7 @@ from prhub_pipeline.modelling.scoring.importance import (
     calibration_since,
     calibration_slice,
     change_shape,
+    declares_no_functional_change,
     file_kind,
     fit_calibration,
     fix_impacts,
@@ -3531,3 +3532,26 @@ def test_the_lines_of_a_pr_that_changes_no_behaviour_weigh_like_docs() -> None:
     as_docs = score_parts(make_pr(1282, "[nn] polish", files=[("docs/l.md", 26, 53)]), [], CONFIG)
     assert nfc["size"] == pytest.approx(as_docs["size"]) and nfc["size"] < same["size"]
     assert 0 < nfc["core"] < same["core"]
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[format] applied code formatting on changed files in pull request 4441",
+        "Apply formatting",
+        "[Lint] fix: linting errors in all files",
+        "Fix Pyrefly type errors for Tensor.item() return type",
+    ],
+)
+def test_a_pr_that_only_satisfies_a_checker_changes_no_behaviour(title: str) -> None:
+    """ColossalAI's formatting bot's `[format] applied code formatting on changed files in pull
+    request 4441` (#4445, 80 lines of a core file) was a key PR at 8.3: a formatter's or a
+    linter's changes weigh as an `[NFC]` PR's do."""
+    layers = [("verl/nn/layers.py", 40, 40)]
+    checks = score_parts(make_pr(1, title, files=layers), [], CONFIG)
+    nfc = score_parts(make_pr(2, "[NFC] polish layers.py", files=layers), [], CONFIG)
+    same = score_parts(make_pr(3, "[nn] fix: the layer's padding", files=layers), [], CONFIG)
+    assert checks["size"] == pytest.approx(nfc["size"]) and checks["size"] < same["size"]
+    assert checks["core"] == pytest.approx(nfc["core"]) and checks["core"] < same["core"]
+    assert declares_no_functional_change(title)
+    assert not declares_no_functional_change("Fix the output format of the report")

@@ -32,6 +32,7 @@ from prhub_pipeline.modelling.text.pr_summaries import prose
 from prhub_pipeline.modelling.text.pr_titles import (
     change_kind,
     documents_code_only,
+    only_checks,
     parse_title,
     tag_type,
 )
@@ -361,8 +362,10 @@ _NO_BEHAVIOUR_CHANGED = re.compile(
 
 
 def declares_no_functional_change(title: str) -> bool:
-    """Whether a title's tags say the PR changes no behaviour (`[NFC]`)."""
-    return _NO_FUNCTIONAL_CHANGE in parse_title(title).prefix_tags
+    """Whether a title says the PR changes no behaviour: its tags (`[NFC]`), or all it does is
+    satisfy a linter, type checker or formatter (ColossalAI's bot PRs `[format] applied code
+    formatting on changed files in pull request 4441`, 80 lines of a core file, were key)."""
+    return _NO_FUNCTIONAL_CHANGE in parse_title(title).prefix_tags or only_checks(title)
 
 
 def ranked_fix_impacts(pr: PullRequest) -> list[FixImpact]:

@@ -416,13 +416,13 @@ _CHECKER = (
     r"(?:lint(?:er|ers|ing|s)?|pyrefly|mypy|pyright|flake8|ruff|pylint|pre-?commit|codespell)"
 )
 _BARE_CHECK = (
-    r"(?:type[- ]?check(?:s|ing|er)?|formatting|format(?:[- ]?checks?|\.sh)"
+    r"(?:type[- ]?check(?:s|ing|er)?|(?:code\s+)?formatting|format(?:[- ]?checks?|\.sh)"
     r"|format(?=[\s.!]*$))"
 )
 _CHECKS_ONLY = re.compile(
     r"^(?:(?:super|very|tiny|minor|small|quick)\s+)*"
     r"(?:(?:fix(?:es|ed|ing)?|resolve[sd]?|address(?:es|ed)?|silence[sd]?|suppress(?:es|ed)?"
-    r"|remove\s+unused)\s+)?"
+    r"|remove\s+unused|appl(?:y|ies|ied)|run|ran)\s+)?"
     r"(?:(?:the|some|all|remaining|main|minor|small|ci|existing|new|more|a|few)\s+)*"
     rf"(?:(?:[\w.`-]+\s+)?{_CHECKER}|{_BARE_CHECK})"
     rf"(?:\s*(?:[/,&+]|\band\b)\s*(?:{_CHECKER}|{_BARE_CHECK}))*"
@@ -456,6 +456,12 @@ _WRITES_DOCS = re.compile(
     r"[\s.!]*(?:\(#\d+\))?[\s.!]*$",
     re.IGNORECASE,
 )
+
+
+def only_checks(title: str) -> bool:
+    """Whether a title says the PR only satisfies a linter, type checker or formatter
+    (`Fix linter`, ColossalAI's bot `[format] applied code formatting on changed files`)."""
+    return _CHECKS_ONLY.match(parse_title(title).subject.strip()) is not None
 
 
 def _type_of_what_it_changes(pr_type: PrType, subject: str) -> PrType:
