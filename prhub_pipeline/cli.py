@@ -153,6 +153,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _materialize(args: argparse.Namespace, settings: Settings, config_path: Path) -> int:
+    # Weeks another run stores whole from now on are this command's work done (`asked_at`).
+    asked_at = datetime.now(UTC)
     newest = last_complete_week_now(settings)
     first = args.week or newest
     last = args.through or first
@@ -180,7 +182,12 @@ def _materialize(args: argparse.Namespace, settings: Settings, config_path: Path
             continue
         print(f"{repo.name}: {len(weeks)} week(s) {weeks[0]} .. {weeks[-1]}", flush=True)
         outcome = materialize_weeks(
-            config_path, repo.name, weeks, progress=print, dagster_log=args.verbose
+            config_path,
+            repo.name,
+            weeks,
+            progress=print,
+            dagster_log=args.verbose,
+            asked_at=asked_at,
         )
         if outcome.interrupted:
             # Each week is stored whole or not at all; what the run had not reached keeps what

@@ -11,8 +11,8 @@ from prhub_pipeline.defs.reanalysis import ANALYSED_AGAIN_TAG
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
 from prhub_pipeline.defs.stage_runs import (
     failure_naming,
-    lock_waits_logged,
     run_weekly_stage,
+    warehouse_writer,
     week_metadata,
 )
 from prhub_pipeline.stages.modules import (
@@ -198,9 +198,10 @@ def build_analysis_assets(
     def module_classifier(
         context: dg.AssetExecutionContext, prhub: PrhubSettings
     ) -> dg.MaterializeResult:
-        with failure_naming(context.partition_key), lock_waits_logged(context):
+        with failure_naming(context.partition_key):
             settings = prhub.load()
-            summary = train_classifier(settings, settings.repo(context.partition_key))
+            with warehouse_writer(context, settings.database):
+                summary = train_classifier(settings, settings.repo(context.partition_key))
         f1 = summary.metrics.validation_micro_f1
         return dg.MaterializeResult(
             metadata=_classifier_metadata(summary),

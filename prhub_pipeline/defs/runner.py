@@ -3,7 +3,7 @@
 import os
 import re
 from collections.abc import Callable, Sequence
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -26,11 +26,14 @@ from prhub_pipeline.defs.reanalysis import (
     describe_stale,
 )
 from prhub_pipeline.defs.schedules import stale_runs
+from prhub_pipeline.defs.stage_runs import ASKED_AT_TAG
+from prhub_pipeline.stages.just_stored import just_stored_note, weeks_just_stored
 from prhub_pipeline.stages.report import weeks_to_analyse_again
 from prhub_pipeline.stages.text import counted
 from prhub_pipeline.warehouse import WarehouseError, connect
 from prhub_pipeline.warehouse.quality import week_summaries
 from prhub_pipeline.warehouse.week_stages import StaleWeek
+from prhub_pipeline.warehouse.writer_lock import writer_lock
 from prhub_pipeline.weeks import iter_weeks
 
 INGEST_ASSETS = ("raw_prs", "review_threads")
@@ -164,6 +167,7 @@ def materialize_weeks(
     *,
     progress: Callable[[str], None] = lambda line: None,
     dagster_log: bool = False,
+    asked_at: datetime | None = None,
 ) -> RunOutcome:
     """Every asset for a contiguous range of one repository's weeks, in stage order.
 
@@ -175,9 +179,15 @@ def materialize_weeks(
     weeks before; a failure there is told, and fails the outcome, after the range is done.
     `dagster_log` lets Dagster's own console log (warnings, a failed step's traceback)
     through to stderr.
+
+    The whole of it holds the warehouse's writer lock, taken once no run holds the pool:
+    weeks another run stored whole since `asked_at` (default: now), from the same settings and
+    source, are skipped, and when that is all of them, nothing runs. Two commands started at
+    once on the same weeks both read and analysed them before.
     """
     definitions = build_definitions(config_path)
     settings = load_settings(config_path)
+    since = asked_at or datetime.now(UTC)
     weeks_range = range_tags(repo, min(weeks), max(weeks))
     before = [
         _Step("ingest", WEEKLY_JOB, weeks_range, None, INGEST_ASSETS),
@@ -196,10 +206,9 @@ def materialize_weeks(
             job = definitions.resolve_job_def(step.job_name)
             if not job.asset_layer.executable_asset_keys:
                 return None
-            wait_for_pool(instance, progress)
             result = job.execute_in_process(
                 instance=instance,
-                tags={**step.tags, **cli_run_tags()},
+                tags={**step.tags, **cli_run_tags(), ASKED_AT_TAG: since.isoformat()},
                 partition_key=step.partition,
                 asset_selection=[dg.AssetKey(name) for name in step.assets]
                 if step.assets
@@ -230,25 +239,35 @@ def materialize_weeks(
                 interrupted=stopped is not None,
             )
 
-        for step in before:
-            if (failed := run(step)) is not None:
-                return failed
-        stale = _stale_earlier_weeks(settings, settings.repo(repo), weeks, progress)
-        if stale:
-            progress(
-                f"  {counted(len(stale), 'earlier week')} whose analysis is older than their"
-                f" stored PRs, analysed again from them: {describe_stale(stale)}"
-            )
-        for step in _reanalysis_steps(repo, stale):
-            if (failed := run(step)) is not None:
-                if failed.interrupted:
-                    return failed
-                # The weeks asked for go on: a week that fails to analyse again (the schedule
-                # and the next run try it again) must not hold every later week back.
-                earlier_failed = earlier_failed or failed.error
-        for step in after:
-            if (failed := run(step)) is not None:
-                return failed
+        # Waited for once, not before each step: a run that starts between the steps waits
+        # for the writer lock this command holds, and waiting for it here would wait forever.
+        wait_for_pool(instance, progress)
+        holder = f"prhub materialize of {repo} (process {os.getpid()})"
+        with writer_lock(settings.database, holder, lambda line: progress(f"  {line}")):
+            stored = weeks_just_stored(settings, settings.repo(repo), weeks, since)
+            if stored:
+                progress(f"  {just_stored_note(stored, 'this command started')}")
+            if len(stored) < len(weeks):
+                for step in before:
+                    if (failed := run(step)) is not None:
+                        return failed
+                stale = _stale_earlier_weeks(settings, settings.repo(repo), weeks, progress)
+                if stale:
+                    progress(
+                        f"  {counted(len(stale), 'earlier week')} whose analysis is older than"
+                        f" their stored PRs, analysed again from them: {describe_stale(stale)}"
+                    )
+                for step in _reanalysis_steps(repo, stale):
+                    if (failed := run(step)) is not None:
+                        if failed.interrupted:
+                            return failed
+                        # The weeks asked for go on: a week that fails to analyse again (the
+                        # schedule and the next run try it again) must not hold every later
+                        # week back.
+                        earlier_failed = earlier_failed or failed.error
+                for step in after:
+                    if (failed := run(step)) is not None:
+                        return failed
     with connect(settings.database, read_only=True) as con:
         for week in week_summaries(con, repo, min(weeks), max(weeks)):
             progress(

@@ -5,7 +5,7 @@ from pathlib import Path
 import dagster as dg
 
 from prhub_pipeline.defs.resources import WAREHOUSE_POOL, PrhubSettings
-from prhub_pipeline.defs.stage_runs import failure_naming, lock_waits_logged
+from prhub_pipeline.defs.stage_runs import failure_naming, warehouse_writer
 from prhub_pipeline.warehouse import connect
 from prhub_pipeline.warehouse.sql_models import (
     SqlModel,
@@ -67,15 +67,14 @@ def _model_asset(model: SqlModel) -> dg.AssetsDefinition:
         },
     )
     def sql_model(context: dg.AssetExecutionContext, prhub: PrhubSettings) -> dg.MaterializeResult:
-        with (
-            failure_naming(f"SQL model {model.name}"),
-            lock_waits_logged(context),
-            connect(prhub.load().database) as con,
-        ):
-            rows = materialize(con, model)
-            # Each model's run tidies up, so a run of any of them drops what a removed file
-            # made; the folder as it is now decides, not the one this code location loaded.
-            dropped = drop_stale_models(con, model_names(model.path.parent))
+        with failure_naming(f"SQL model {model.name}"):
+            database = prhub.load().database
+            with warehouse_writer(context, database), connect(database) as con:
+                rows = materialize(con, model)
+                # Each model's run tidies up, so a run of any of them drops what a removed
+                # file made; the folder as it is now decides, not the one this code location
+                # loaded.
+                dropped = drop_stale_models(con, model_names(model.path.parent))
         dropped_note = f"; dropped stale {', '.join(dropped)}" if dropped else ""
         return dg.MaterializeResult(
             metadata={

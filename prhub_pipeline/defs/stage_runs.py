@@ -1,11 +1,13 @@
 """What every weekly asset does: run a stage over the run's repositories and weeks, then turn
 the stage's data-quality outcomes into asset check results."""
 
+import os
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime
+from pathlib import Path
 from typing import Generic, Protocol, TypeVar
 
 import dagster as dg
@@ -18,8 +20,10 @@ from prhub_pipeline.defs.partitions import (
     weeks_by_repo,
 )
 from prhub_pipeline.defs.resources import PrhubSettings
+from prhub_pipeline.stages.just_stored import just_stored_note, weeks_just_stored
 from prhub_pipeline.warehouse import lock_waits_told_to
 from prhub_pipeline.warehouse.quality import CheckOutcome
+from prhub_pipeline.warehouse.writer_lock import writer_lock
 from prhub_pipeline.weeks import WeekWindow
 
 
@@ -39,14 +43,33 @@ Stage = Callable[[Settings, RepoConfig, Sequence[date]], list[Result]]
 Check = Callable[[Settings, RepoConfig, Sequence[date]], list[CheckOutcome]]
 
 
+# When a `prhub materialize` was asked to run, on each run it starts: a week another run stored
+# whole since then is skipped (`weeks_just_stored`). A run without the tag (a backfill's, the
+# schedule's, one launched in the UI) counts from its creation.
+ASKED_AT_TAG = "prhub/asked_at"
+
+
 @dataclass(frozen=True)
 class StageRun(Generic[Result]):
     """What `run_weekly_stage` did: the stage's results and check results, and the run's
-    partitions before their repository's `start`, which store nothing, with that start."""
+    partitions it stored nothing for, with why: those before their repository's `start`, and
+    those another run stored whole since this one was asked for (`just_stored`, said in the
+    run's summary)."""
 
     results: list[Result]
     checks: list[dg.AssetCheckResult]
-    before_start: dict[tuple[str, date], date]
+    not_stored: dict[tuple[str, date], str]
+    just_stored: str | None = None
+
+
+def asked_at(context: dg.AssetExecutionContext) -> datetime:
+    """When the run was asked for: its ASKED_AT_TAG, else its creation."""
+    tag = context.run.tags.get(ASKED_AT_TAG)
+    if tag:
+        return datetime.fromisoformat(tag)
+    record = context.instance.get_run_record_by_id(context.run.run_id)
+    created = record.create_timestamp if record is not None else datetime.now(UTC)
+    return created if created.tzinfo is not None else created.replace(tzinfo=UTC)
 
 
 @contextmanager
@@ -63,11 +86,18 @@ def failure_naming(subject: str) -> Iterator[None]:
 
 
 @contextmanager
-def lock_waits_logged(context: dg.AssetExecutionContext) -> Iterator[None]:
-    """A wait for the warehouse's lock (another process writing it) as a warning in the run's
-    event log: said on stderr only, it sat in the step's raw compute log, and the run showed
-    nothing but "Started execution of step" for the two minutes before it failed."""
-    with lock_waits_told_to(context.log.warning):
+def warehouse_writer(context: dg.AssetExecutionContext, database: Path) -> Iterator[None]:
+    """Hold the warehouse's writer lock for the step (`writer_lock`: a `prhub materialize`
+    holds it for the whole of its run), a wait for it or for DuckDB's own lock (another
+    process writing) told as a warning in the run's event log: said on stderr only, it sat in
+    the step's raw compute log, and the run showed nothing but "Started execution of step"
+    for the two minutes before it failed."""
+    holder = (
+        f"Dagster run {context.run.run_id[:8]} ({context.asset_key.to_user_string()},"
+        f" process {os.getpid()})"
+    )
+    tell = context.log.warning
+    with lock_waits_told_to(tell), writer_lock(database, holder, tell):
         yield
 
 
@@ -92,11 +122,17 @@ def run_weekly_stage(
     results: list[Result] = []
     outcomes: list[CheckOutcome] = []
     runs: list[tuple[RepoConfig, list[date]]] = []
-    before_start: dict[tuple[str, date], date] = {}
+    not_stored: dict[tuple[str, date], str] = {}
+    just_stored: list[str] = []
     for repo_name, asked in weeks_by_repo(_asked_partitions(context)).items():
         repo = settings.repo(repo_name)
         weeks = [week for week in asked if week >= repo.start]
-        before_start |= {(repo.name, week): repo.start for week in asked if week < repo.start}
+        not_stored |= {
+            (repo.name, week): f"the week is before {repo.name}'s start {repo.start}"
+            " (repos[].start)"
+            for week in asked
+            if week < repo.start
+        }
         if len(weeks) < len(asked):
             context.log.warning(
                 f"{repo.name}: {len(asked) - len(weeks)} week(s) before its start"
@@ -104,7 +140,11 @@ def run_weekly_stage(
             )
         if weeks:
             runs.append((repo, weeks))
-    with lock_waits_logged(context):
+    since = asked_at(context)
+    # From deciding which weeks to store to the last write: DuckDB's lock is held for a
+    # connection at a time, and a backfill's run beside a `prhub materialize` of the same
+    # weeks read and analysed them again.
+    with warehouse_writer(context, settings.database):
         if preflight is not None:
             # Dagster runs a selection of several repositories and fewer weeks as one run per
             # week: a repository whose source is wrong fails it before any of them is written.
@@ -113,7 +153,20 @@ def run_weekly_stage(
                     preflight(settings, repo)
         for repo, weeks in runs:
             with failure_naming(f"{repo.name} {_weeks_label(weeks)}"):
-                results.extend(stage(settings, repo, weeks))
+                stored = weeks_just_stored(settings, repo, weeks, since)
+                if stored:
+                    since_when = f"this run was asked for ({since:%Y-%m-%d %H:%M:%S} UTC)"
+                    note = just_stored_note(stored, since_when)
+                    context.log.info(f"{repo.name}: {note}")
+                    just_stored.append(f"{repo.name}: {note}")
+                    not_stored |= {
+                        (repo.name, week): "stored whole by another run since this run was asked"
+                        " for, from the same settings and source: skipped"
+                        for week in stored
+                    }
+                to_store = [week for week in weeks if week not in stored]
+                if to_store:
+                    results.extend(stage(settings, repo, to_store))
                 if check is not None:
                     outcomes.extend(check(settings, repo, weeks))
     checks = check_results(outcomes)
@@ -128,7 +181,12 @@ def run_weekly_stage(
         for spec in context.assets_def.check_specs
         if spec.name not in reported and check is not None
     ]
-    return StageRun(results=results, checks=checks, before_start=before_start)
+    return StageRun(
+        results=results,
+        checks=checks,
+        not_stored=not_stored,
+        just_stored="; ".join(just_stored) or None,
+    )
 
 
 def _asked_partitions(context: dg.AssetExecutionContext) -> Sequence[str]:
@@ -178,15 +236,11 @@ def week_metadata(
     which the UI's partition pages and plots then show. So a run of several weeks returns the
     run's summary alone, as `run_summary` beside each week's own. A week before its
     repository's `start` stores nothing and says so: it carried the range's figures (8 PRs
-    on acme/widgets' week of 2026-09-28, before its start 2026-10-05)."""
+    on acme/widgets' week of 2026-09-28, before its start 2026-10-05); so does a week another
+    run stored whole since this one was asked for, and the run's summary names those."""
     skipped = {
-        (repo, week): {
-            **build([]),
-            "summary": dg.MetadataValue.text(
-                f"nothing stored: the week is before {repo}'s start {start} (repos[].start)"
-            ),
-        }
-        for (repo, week), start in run.before_start.items()
+        (repo, week): {**build([]), "summary": dg.MetadataValue.text(f"nothing stored: {why}")}
+        for (repo, week), why in run.not_stored.items()
     }
     if len(context.partition_keys) == 1:
         return next(iter(skipped.values())) if skipped else build(run.results)
@@ -196,4 +250,7 @@ def week_metadata(
     own = {week: build(group) for week, group in by_week.items()}
     for (repo, week), metadata in (own | skipped).items():
         context.add_asset_metadata(metadata, partition_key=partition_key(repo, week))
-    return {"run_summary": build(run.results)["summary"]}
+    summary = build(run.results)["summary"]
+    if run.just_stored:
+        summary = dg.MetadataValue.text(f"{summary.value}; {run.just_stored}")
+    return {"run_summary": summary}

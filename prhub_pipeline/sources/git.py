@@ -166,6 +166,14 @@ def check_clone(git_path: Path, repo: str) -> None:
         )
 
 
+def branch_commit(git_path: Path, branch: str | None) -> str | None:
+    """The commit `branch` (default: HEAD) is at now, or None where it names none."""
+    revision = branch or "HEAD"
+    return _try_git(
+        _git_dir(git_path), ["rev-parse", "--verify", "--quiet", "--end-of-options", revision]
+    )
+
+
 def _check_branch(git_path: Path, branch: str | None) -> None:
     """Raise GitSourceError saying what is missing when `branch` (default: HEAD) names no
     commit of the clone: an empty repository, a branch it does not have, a HEAD naming a

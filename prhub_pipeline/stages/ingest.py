@@ -24,6 +24,7 @@ from prhub_pipeline.records import (
 from prhub_pipeline.reporting.files import prepare_report_dir
 from prhub_pipeline.sources.git import (
     CloneUpdate,
+    branch_commit,
     check_clone,
     read_file_versions,
     read_version_tags,
@@ -38,6 +39,7 @@ from prhub_pipeline.sources.github import (
     fetch_week,
     parse_pages,
 )
+from prhub_pipeline.stages.just_stored import week_inputs
 from prhub_pipeline.stages.text import counted
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.github import (
@@ -364,6 +366,9 @@ def _ingest_git(
     earlier = _earlier_windows(settings, repo, windows)
     with connect(settings.database) as con:
         held = week_pr_numbers(con, repo.name, only=[w.week_start for w in (*earlier, *windows)])
+    # Taken before the read: a commit landing during it makes the weeks look read from an
+    # older commit than they were, and a run asked for them later reads them again.
+    inputs = week_inputs(settings, repo, branch_commit(repo.git_path, repo.branch)).of_ingest
     history = read_window(
         repo.git_path,
         repo.name,
@@ -426,7 +431,7 @@ def _ingest_git(
                 *release_tables(
                     con, repo.name, window.week_start, releases.get(window.week_start, []), now
                 ),
-                *stage_tables(repo.name, window.week_start, "ingest"),
+                *stage_tables(repo.name, window.week_start, "ingest", inputs),
             ]
             replace_partition(con, repo.name, window.week_start, tables)
             results.append(
@@ -611,7 +616,12 @@ def _ingest_github(
                     releases.get(window.week_start, []),
                     datetime.now(UTC),
                 )
-                tables += stage_tables(repo.name, window.week_start, "ingest")
+                tables += stage_tables(
+                    repo.name,
+                    window.week_start,
+                    "ingest",
+                    week_inputs(settings, repo, None).of_ingest,
+                )
                 replace_partition(con, repo.name, window.week_start, tables)
             results.append(
                 _summary(

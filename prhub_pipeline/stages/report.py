@@ -47,6 +47,7 @@ from prhub_pipeline.reporting.files import (
 from prhub_pipeline.reporting.render import WeekLinks, render_report, with_week_links
 from prhub_pipeline.reporting.wording import WORDINGS, module_display_names
 from prhub_pipeline.stages.ingest import windows_for
+from prhub_pipeline.stages.just_stored import week_inputs
 from prhub_pipeline.stages.scoring import calibration_span
 from prhub_pipeline.warehouse import connect, replace_partition
 from prhub_pipeline.warehouse.github import github_weeks, read_review_data
@@ -112,6 +113,7 @@ def report_weeks(
     windows = windows_for(settings, weeks)
     if not windows:
         return results
+    report_inputs = week_inputs(settings, repo, None).of_report
     with connect(settings.database) as con:
         refuse_unread_weeks(con, repo.name, weeks)
         remove_temporaries(folder)  # the warehouse's lock: no other run writes reports now
@@ -219,7 +221,7 @@ def report_weeks(
                 [
                     *report_tables(repo.name, week, rendered, counts, key_pr_count=key_pr_count),
                     *display_name_tables(repo.name, names),
-                    *stage_tables(repo.name, week, "report"),
+                    *stage_tables(repo.name, week, "report", report_inputs),
                 ],
             )
             clear_stored_late_prs(con, repo.name, week)  # the report has them now

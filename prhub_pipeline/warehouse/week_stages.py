@@ -33,7 +33,7 @@ STAGE_WORDS: dict[WeekStage, str] = {
     "scores": "scores",
     "report": "report",
 }
-STAGE_COLUMNS = ("repo", "week_start", "stage", "stored_at")
+STAGE_COLUMNS = ("repo", "week_start", "stage", "stored_at", "inputs")
 
 
 class StaleWeek(BaseModel):
@@ -43,10 +43,12 @@ class StaleWeek(BaseModel):
     reason: str
 
 
-def stage_tables(repo: str, week_start: date, stage: WeekStage) -> list[TableRows]:
-    """The `week_stages` row saying that `stage` stored the week now, for the
-    transaction that stores what it says."""
-    row = (repo, week_start, stage, datetime.now(UTC))
+def stage_tables(
+    repo: str, week_start: date, stage: WeekStage, inputs: str | None = None
+) -> list[TableRows]:
+    """The `week_stages` row saying that `stage` stored the week now, from `inputs` (see
+    `weeks_stored_since`), for the transaction that stores what it says."""
+    row = (repo, week_start, stage, datetime.now(UTC), inputs)
     return [TableRows("week_stages", STAGE_COLUMNS, [row], scope={"stage": stage})]
 
 
@@ -155,3 +157,61 @@ def refuse_unread_weeks(con: duckdb.DuckDBPyConnection, repo: str, weeks: Sequen
             " would say that no PR was merged: materialize raw_prs for them first (the weekly"
             " assets from raw_prs on, or prhub materialize)"
         )
+
+
+class WeekInputs(BaseModel):
+    """What a week's rows are made from besides the warehouse: a fingerprint of the
+    repository's settings, and for the git source the commit its branch is at (None for
+    GitHub, whose answers cannot be compared without asking for them again)."""
+
+    settings: str
+    source_commit: str | None
+
+    @property
+    def of_ingest(self) -> str:
+        return f"settings {self.settings}; source {self.source_commit or 'github'}"
+
+    @property
+    def of_report(self) -> str:
+        return f"settings {self.settings}"
+
+
+def weeks_stored_since(
+    con: duckdb.DuckDBPyConnection,
+    repo: str,
+    weeks: Sequence[date],
+    since: datetime,
+    inputs: WeekInputs,
+) -> list[date]:
+    """Of `weeks`, those stored whole since `since` from `inputs`, which a run asked for at
+    `since` would only store again: every stage's row there, the report stored since `since`
+    and after each stage it reads (`stale_weeks` finds none), the PRs and the report made from
+    these inputs, and, where the source cannot be compared (GitHub), the PRs read since
+    `since` too. Two `prhub materialize` started at once on the same weeks both ingested and
+    analysed them, and the later replaced the earlier's rows."""
+    asked = sorted(set(weeks))
+    if not asked or not table_exists(con, "week_stages"):
+        return []
+    stamps: dict[date, dict[str, tuple[datetime, str | None]]] = {}
+    for week, stage, stored_at, made_from in con.execute(
+        "SELECT week_start, stage, stored_at, inputs FROM week_stages"
+        " WHERE repo = $repo AND list_contains($weeks::DATE[], week_start)",
+        {"repo": repo, "weeks": asked},
+    ).fetchall():
+        stamps.setdefault(week, {})[stage] = (stored_at, made_from)
+    stale = {week.week_start for week in stale_weeks(con, repo, asked[0], asked[-1])}
+    stored = []
+    for week in asked:
+        stages = stamps.get(week, {})
+        if week in stale or set(stages) != set(STAGE_ORDER):
+            continue
+        (read_at, read_from), (reported_at, reported_from) = stages["ingest"], stages["report"]
+        read_since = inputs.source_commit is not None or read_at >= since
+        if (
+            reported_at >= since
+            and read_since
+            and read_from == inputs.of_ingest
+            and reported_from == inputs.of_report
+        ):
+            stored.append(week)
+    return stored
