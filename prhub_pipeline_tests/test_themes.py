@@ -531,6 +531,9 @@ def test_a_manifest_whose_requirements_did_not_change_is_no_dependency_work() ->
         ("Update README and add collect_env info", ["collect_env.py"], "Docs", True),
         ("Fix per token loss scale and add e2e ci", CODE, CI, False),
         ("[misc] fix issue in hf_weight_loader & bump vllm", CODE, DEPS, False),
+        # A version alone after the lead moves the lead's subject (vllm-ascend #12019).
+        ("[CI] vllm drop v0.23.0 and upgrade v0.24.0", ["Dockerfile", "README.md"], DEPS, True),
+        ("remove legacy code and bump to v0.5.0", CODE, DEPS, False),
         # A bumped timeout or limit, or the project's own version, is no dependency work
         # (NVIDIA-NeMo/RL #3258, vllm-ascend #11998, AReaL's releases); an upstream's is.
         ("ci: bump async-gym megatron test wall-clock budget to 120 min", [], DEPS, False),

@@ -451,7 +451,7 @@ def rule_matches(
     # #806 "chore: remove legacy code, config, and documentation", 56k lines, was no Docs
     # work; nor vllm-ascend #1477 "support pangumoe w8a8c8 and docs"), as a feature's own
     # docs files are (`min_path_share`): its files decide.
-    named = title_items(title)[:1] if rule.housekeeping else [title]
+    named = _leading_change(title) if rule.housekeeping else [title]
     if any(_text_regex(p).search(text) for p in rule.title for text in named):
         return True
     changed = set(paths)
@@ -479,6 +479,19 @@ def rule_matches(
     # repository saying the theme itself: its PRs are AMD work though the rest of the title
     # names none (`[CUDA][ROCm][Metal] Split backend-specific builtin ops`).
     return any(_text_regex(p).search(_tag_words(m)) for p in rule.title for m in modules)
+
+
+# A later item that names a version and nothing else (`upgrade v0.24.0`, `bump to 1.2`) moves
+# the lead's own subject along: vllm-ascend #12019 "[CI] vllm drop v0.23.0 and upgrade v0.24.0"
+# re-pinned vLLM in its nine Dockerfiles.
+_VERSION_ONLY_ITEM = re.compile(r"^\w+\s+(?:to\s+)?v?\d+(?:\.\d+)+\S*$", re.IGNORECASE)
+
+
+def _leading_change(title: str) -> list[str]:
+    """The items of a title that tell the change it leads with: its first, and the versions
+    that follow it."""
+    first, *rest = title_items(title) or [title]
+    return [first, *(item for item in rest if _VERSION_ONLY_ITEM.match(item.strip()))]
 
 
 def _tag_words(module: str) -> str:
