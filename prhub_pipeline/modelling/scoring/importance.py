@@ -635,8 +635,9 @@ def pr_type(pr: PullRequest, shape: ChangeShape) -> PrType:
     242 untyped PRs (#2855 "Skip GPU CI workflows for draft PRs ...", #3157 "Use
     CrossEntropyLoss for torchcomms 3D compile tests"); upkeep too when it names mechanical work
     alone (`names_mechanical_rewrite`). One that adds much new code and takes little out is a
-    feature (`NEW_WORK_MIN_LINES`). A PR whose tags say it changes no behaviour (`[NFC]`) is
-    upkeep unless its title calls it a refactor, docs or tests."""
+    feature (`NEW_WORK_MIN_LINES`). A PR whose title says it changes no behaviour
+    (`declares_no_functional_change`) is upkeep unless its title calls it a refactor, docs or
+    tests."""
     if pr.is_revert:
         return "revert"
     if shape.docs_only:
@@ -713,9 +714,9 @@ def score_parts(
     # what it takes out is what it undoes (verl #6360). A removal users meet is breaking, and
     # that part still counts.
     undoes = kind == "revert"
-    # So is a change its author declares changes no behaviour (`[NFC]`): ColossalAI's `[NFC]
-    # polish colossalai/nn/layer/parallel_sequence/layers.py code style` (#1280, 79 lines of one
-    # core file) stayed a key PR on its lines once it was no fix or feature.
+    # So is a change its title says changes no behaviour (`[NFC]`, a linter's fixes):
+    # ColossalAI's `[NFC] polish colossalai/nn/layer/parallel_sequence/layers.py code style`
+    # (#1280, 79 lines of one core file) stayed a key PR on its lines once it was no fix.
     unchanged = declares_no_functional_change(pr.title)
     light_lines = (
         shape.code_lines
