@@ -546,7 +546,8 @@ def test_a_range_of_weeks_costs_as_many_git_calls_as_one_week(
     first = WeekWindow(week_start=date(2026, 4, 6), timezone=ZONE)
     prs = read_merged_prs(git_repo.path, "acme/widgets", first.start, WEEK.end)
     assert [pr.number for pr in prs] == [1, 2, 3, 4, 5]
-    assert len(calls) == one_week == 3
+    # The fourth reads the branch merged from a fork (`from someone/topic`).
+    assert len(calls) == one_week == 4
 
 
 def test_a_bare_clone_is_updated_from_its_origin_before_reading(
@@ -855,3 +856,81 @@ def test_a_merge_without_the_prs_title_is_named_by_its_branch(git_repo: GitRepo)
     )
     pr = read_week(git_repo.path)[5372]
     assert (pr.title, pr.body, pr.author) == ("exp/mixtral", "", "ver217")
+
+
+def merge_branch(
+    git_repo: GitRepo,
+    number: int,
+    source: str,
+    commits: list[tuple[str, str]],
+    date: str,
+    start: str = "main",
+) -> None:
+    """Merge, as GitHub does, a branch started at `start` with a commit by each (name,
+    address) of `commits`, oldest first, from `source` (`owner/branch`)."""
+    branch = f"pr{number}"
+    git_repo.git("checkout", "-q", "-b", branch, start)
+    for index, (name, email) in enumerate(commits):
+        git_repo.commit(f"{branch} {index}", date, {f"{branch}.py": f"{index}\n"}, name, email)
+    git_repo.git("checkout", "-q", "main")
+    git_repo.git(
+        "merge",
+        "-q",
+        "--no-ff",
+        branch,
+        "-m",
+        f"Merge pull request #{number} from {source}",
+        "-m",
+        f"Change {number}",
+        date=date,
+    )
+
+
+def test_a_forks_pr_is_its_owners_whoever_pushed_to_it_last(git_repo: GitRepo) -> None:
+    """ColossalAI #6334 came from flybird11111's fork, whose branch ends in commits BurkeHulk
+    pushed as "Hanks": it was credited to Hanks. LLaMA-Factory's owner hiyouga pushed last to
+    57 of its contributors' branches (#5880's is Valerio Mariani's). A branch of the
+    repository's own keeps its last author."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    hanks = ("Hanks", "hangxu0304@gmail.com")
+    flybird = ("flybird11111", "1829166702@qq.com")
+    merge_branch(git_repo, 6334, "flybird11111/main", [hanks, flybird, hanks], "2026-05-12T10:00")
+    valerio = ("Valerio Mariani", "valeriomariani52@gmail.com")
+    owner = ("hoshi-acme", "acme@buaa.edu.cn")  # the repository's owner, by its address
+    merge_branch(git_repo, 5880, "sd3ntato/main", [valerio, owner], "2026-05-12T11:00")
+    merge_branch(git_repo, 7, "acme/feature", [flybird, hanks], "2026-05-12T12:00")
+    prs = read_week(git_repo.path)
+    assert {n: (pr.author, pr.author_key) for n, pr in prs.items()} == {
+        6334: ("flybird11111", "1829166702@qq.com"),
+        5880: ("Valerio Mariani", "valeriomariani52@gmail.com"),
+        7: ("Hanks", "hangxu0304@gmail.com"),
+    }
+
+
+def test_a_forks_branch_its_owner_did_not_sign_is_told_by_the_owners_other_branches(
+    git_repo: GitRepo,
+) -> None:
+    """LLaMA-Factory's codemayq commits as "codemayq" and as "codingma": a branch of theirs
+    that another person finished is theirs by their own commit in an earlier branch, merged
+    weeks before. A branch several people wrote, none as its fork's owner, keeps its last
+    author: OpenRLHF's PRs from "OpenLLMAI", its former owner, are hijkzzz's, catqaq's and
+    jianh's. A branch started from an earlier PR's commits is only its own commits."""
+    git_repo.commit("init", "2026-04-01T10:00:00+08:00", {"README.md": "hello\n"})
+    merge_branch(
+        git_repo, 1, "codemayq/a", [("codemayq", "codingma@pku.edu.cn")], "2026-04-10T10:00"
+    )
+    started = git_repo.git("rev-parse", "pr1")
+    codingma = ("codingma", "codingma@163.com")
+    merge_branch(git_repo, 2, "codemayq/b", [codingma, ("Zed", "zed@x.org")], "2026-05-12T10:00")
+    hijkzzz, catqaq = ("hijkzzz", "janhu9527@gmail.com"), ("catqaq", "jjgxw@outlook.com")
+    merge_branch(git_repo, 3, "OpenLLMAI/x", [hijkzzz, catqaq], "2026-05-12T11:00")
+    owner = ("hoshi-acme", "acme@buaa.edu.cn")
+    merge_branch(
+        git_repo, 4, "erin/y", [("E. Liu", "el@x.org"), owner], "2026-05-12T12:00", started
+    )
+    prs = read_week(git_repo.path)
+    assert {n: (pr.author, pr.author_key) for n, pr in prs.items()} == {
+        2: ("codemayq", "codingma@pku.edu.cn"),
+        3: ("catqaq", "jjgxw@outlook.com"),
+        4: ("E. Liu", "el@x.org"),
+    }

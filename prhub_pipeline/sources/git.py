@@ -74,6 +74,8 @@ LOG_FIELDS = ("%H", "%P", "%an", "%ae", "%ct", "%B")
 LOG_FORMAT = "%x00".join(LOG_FIELDS)
 AUTHOR_FIELDS = ("%H", "%an", "%ae")
 AUTHOR_FORMAT = "%x00".join(AUTHOR_FIELDS)
+GRAPH_FIELDS = ("%H", "%P", "%an", "%ae")
+GRAPH_FORMAT = "%x00".join(GRAPH_FIELDS)
 CHANGES_FORMAT = "commit %H"
 SHA = re.compile(r"[0-9a-f]{40,64}")
 CHANGES_HEADER = re.compile(r"commit (?P<sha>[0-9a-f]{40,64})")
@@ -359,6 +361,69 @@ def _read_authors(git_path: Path, shas: list[str]) -> dict[str, tuple[str, str]]
     }
 
 
+def _branch_commit_authors(git_path: Path, tip: str, base: str) -> list[tuple[str, str]]:
+    """The name and address of each of a merged branch's own commits (not those it shares with
+    the mainline at `base`), newest first."""
+    output = _run_git(
+        git_path,
+        [
+            "log",
+            "-z",
+            "--first-parent",
+            "--no-color",
+            f"--format={AUTHOR_FORMAT}",
+            tip,
+            "--not",
+            base,
+            "--",
+        ],
+    )
+    return [
+        (name, email) for _, name, email in _records(output, len(AUTHOR_FIELDS), "commit's author")
+    ]
+
+
+def _branches_commit_authors(
+    git_path: Path, branches: Sequence[tuple[str, str]]
+) -> dict[str, list[tuple[str, str]]]:
+    """What `_branch_commit_authors` reads of each branch, by its tip, for many merged branches
+    with one `git log` call: `branches` are (tip, mainline commit before the merge), in the
+    order they were merged.
+
+    The log holds every commit since the first branch's base; a branch's own commits are those
+    of its first-parent line that its base cannot reach, and what the bases reach grows with
+    each merge, so the whole walk reads each commit once.
+    """
+    if not branches:
+        return {}
+    output = _run_git(
+        git_path,
+        ["log", "-z", "--no-color", f"--format={GRAPH_FORMAT}", "--stdin"],
+        stdin="\n".join([*{rev for branch in branches for rev in branch}, "^" + branches[0][1]]),
+    )
+    parents: dict[str, list[str]] = {}
+    authors: dict[str, tuple[str, str]] = {}
+    for sha, parent_shas, name, email in _records(output, len(GRAPH_FIELDS), "commit"):
+        parents[sha] = parent_shas.split()
+        authors[sha] = (name, email)
+    reached: set[str] = set()  # the commits the bases so far reach (within the log)
+    commits_of: dict[str, list[tuple[str, str]]] = {}
+    for tip, base in branches:
+        stack = [base]
+        while stack:
+            sha = stack.pop()
+            if sha in parents and sha not in reached:
+                reached.add(sha)
+                stack.extend(parents[sha])
+        own: list[tuple[str, str]] = []
+        sha = tip
+        while sha in parents and sha not in reached:
+            own.append(authors[sha])
+            sha = parents[sha][0] if parents[sha] else ""
+        commits_of[tip] = own
+    return commits_of
+
+
 def _branch_authors(git_path: Path, landings: Sequence[_Landing]) -> dict[str, tuple[str, str]]:
     """Each merged branch's author, by its tip: the author of its latest commit no bot made.
 
@@ -375,25 +440,88 @@ def _branch_authors(git_path: Path, landings: Sequence[_Landing]) -> dict[str, t
     for tip, (name, _) in list(authors.items()):
         if not BOT_LOGIN.search(name):
             continue
-        # The branch's own commits, newest first: not those it shares with the mainline.
-        output = _run_git(
-            git_path,
-            [
-                "log",
-                "-z",
-                "--first-parent",
-                "--no-color",
-                f"--format={AUTHOR_FORMAT}",
-                tip,
-                "--not",
-                merges[tip],
-                "--",
-            ],
-        )
-        records = _records(output, len(AUTHOR_FIELDS), "commit's author")
-        person = next((r for r in records if not BOT_LOGIN.search(r[1])), None)
+        commits = _branch_commit_authors(git_path, tip, merges[tip])
+        person = next((c for c in commits if not BOT_LOGIN.search(c[0])), None)
         if person:
-            authors[tip] = (person[1], person[2])
+            authors[tip] = person
+    return authors
+
+
+def _signs_as(login: str, name: str, email: str) -> bool:
+    """Whether a commit's author is the GitHub account `login`: by its noreply address, its
+    name, or its address's local part (slime's kekmodel commits as "jd.kim
+    <kekmodel@gmail.com>")."""
+    wanted = login.lower()
+    address = email.strip().lower()
+    return (
+        author_key(email=address) == wanted
+        or name.strip().lower() == wanted
+        or address.partition("@")[0] == wanted
+    )
+
+
+def _fork_authors(
+    git_path: Path, repo: str, landings: Sequence[_Landing], wanted: Sequence[_Landing]
+) -> dict[str, tuple[str, str]]:
+    """The author (name, address) of each PR of `wanted` merged from a fork, by its branch's
+    tip, where the fork's owner tells it apart from whoever pushed to the branch last;
+    `landings` are the whole history's.
+
+    `Merge pull request #N from owner/branch` names the fork the PR came from, and a person's
+    fork is the PR author's: ColossalAI #6334 is flybird11111's, though its branch ends in a
+    commit BurkeHulk pushed as "Hanks", and LLaMA-Factory's owner (hiyouga) pushed last to 57
+    of its contributors' branches. The author is the branch's commit signed as the owner (see
+    `_signs_as`), else the one person who wrote the branch but for the repository's owner (who
+    pushes to contributors' branches, and opens PRs from the repository's own), else the
+    owner's own commit in another of its branches. A branch several people wrote,
+    none signing as the owner, keeps its last author (`_branch_authors`): its owner may be an
+    organisation or the repository's former owner (OpenRLHF's OpenLLMAI, from which hijkzzz,
+    catqaq and jianh merged 55 PRs before the repository moved). The login itself is no
+    author's name here: the git source names people as they commit, and a login in place of
+    the name that links a person's addresses would split them in two.
+    """
+    repo_owner = repo.partition("/")[0]
+    forks = [
+        landing
+        for landing in wanted
+        if landing.merged_from and landing.merged_from.lower() != repo_owner.lower()
+    ]
+    owners = {(landing.merged_from or "").lower() for landing in forks}
+    # Every branch merged from those owners, oldest first, as (owner, tip, base).
+    merged = [
+        (owner, tip, landing.commit.parents[0])
+        for landing in landings
+        if (owner := (landing.merged_from or "").lower()) in owners
+        and (tip := landing.merged_branch_tip)
+    ]
+    # Their persons' commits, newest first.
+    branch_commits = {
+        tip: [
+            commit
+            for commit in commits
+            if not BOT_LOGIN.search(commit[0]) and not _signs_as(repo_owner, *commit)
+        ]
+        for tip, commits in _branches_commit_authors(
+            git_path, [(tip, base) for _, tip, base in merged]
+        ).items()
+    }
+    signed_by_owner: dict[str, tuple[str, str]] = {}  # each owner's newest own commit
+    for owner, tip, _ in reversed(merged):
+        own = next((c for c in branch_commits[tip] if _signs_as(owner, *c)), None)
+        if own and owner not in signed_by_owner:
+            signed_by_owner[owner] = own
+    authors: dict[str, tuple[str, str]] = {}
+    for landing in forks:
+        owner = (landing.merged_from or "").lower()
+        tip = landing.merged_branch_tip
+        commits = branch_commits.get(tip or "", [])
+        writers = {author_key(email=email) or f"name:{name}" for name, email in commits}
+        author = next((commit for commit in commits if _signs_as(owner, *commit)), None)
+        if author is None and len(writers) == 1:
+            author = commits[0]
+        author = author or signed_by_owner.get(owner)
+        if tip and author:
+            authors[tip] = author
     return authors
 
 
@@ -495,6 +623,7 @@ class _Landing:
     body: str
     co_authors: list[str]
     merged_branch_tip: str | None  # a merge commit's second parent: the PR branch's last commit
+    merged_from: str | None = None  # the owner of the repository a merged branch was in
 
 
 def _landing(commit: _Commit, repo: str) -> _Landing | None:
@@ -505,7 +634,8 @@ def _landing(commit: _Commit, repo: str) -> _Landing | None:
         # A merge whose message lost the PR's title (ColossalAI #5372, "Merge pull request #5372
         # from hpcaitech/exp/mixtral" alone) is named by its branch, as GitHub names a new PR:
         # the subject would repeat the number and read as a change of its own.
-        branch = merge.group("branch").partition("/")[2] or merge.group("branch")
+        owner, slash, branch = merge.group("branch").partition("/")
+        branch = branch or merge.group("branch")
         return _Landing(
             commit=commit,
             number=number,
@@ -513,6 +643,7 @@ def _landing(commit: _Commit, repo: str) -> _Landing | None:
             body=body.strip(),
             co_authors=co_authors,
             merged_branch_tip=commit.parents[1],
+            merged_from=owner if slash else None,
         )
     squash = SQUASH_SUBJECT.match(subject)
     if not squash or not (number := pr_number(squash.group("number"))):
@@ -639,12 +770,14 @@ def read_window(
 
     Three `git log` calls cover the whole window, however many weeks it spans: the branch's
     first-parent messages (whole history: a few MB even for busy repositories), then the files
-    of the window's landings, then the authors of merged PR branches. Reading the whole history
+    of the window's landings, then the authors of merged PR branches; a fourth reads the
+    branches merged from forks (`_fork_authors`) when the window has one. Reading the whole history
     makes a week's PRs independent of the range it is read with, and lets reverts name PRs of
     any earlier week.
 
     - A merged PR's author is its branch's last commit's author (the last a person made, see
-      `_branch_authors`); the merge commit's own author is whoever pressed the button.
+      `_branch_authors`), or for a fork's branch its owner's (`_fork_authors`); the merge
+      commit's own author is whoever pressed the button.
     - A number landed twice (a direct push or cherry-pick quoting `(#N)`) belongs to its first
       landing, so a later week never claims a PR stored under an earlier one.
     - The window holds a commit by its committer date, which is when it landed on the branch.
@@ -693,6 +826,7 @@ def read_window(
         {landing.commit.sha: f"PR #{landing.number}" for landing in in_window},
     )
     branch_authors = _branch_authors(git_path, in_window)
+    branch_authors |= _fork_authors(git_path, repo, list(first_landings.values()), in_window)
     commits = {landing.commit.sha: landing.number for landing in landings}
     wanted = {landing.commit.sha for landing in in_window}
     landing_of = {landing.commit.sha: landing for landing in landings}
