@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from prhub_pipeline.records import VERSION_TAG, PullRequest, author_key
+from prhub_pipeline.reporting.facts import people
 from prhub_pipeline.sources.git import (
     GitSourceError,
     read_file_versions,
@@ -934,3 +935,25 @@ def test_a_forks_branch_its_owner_did_not_sign_is_told_by_the_owners_other_branc
         3: ("catqaq", "jjgxw@outlook.com"),
         4: ("E. Liu", "el@x.org"),
     }
+
+
+def test_a_forks_owner_under_another_address_is_one_person(git_repo: GitRepo) -> None:
+    """LLaMA-Factory's codemayq commits as "codemayq <codingma@pku.edu.cn>" and as "codingma
+    <codingma@163.com>": a branch of their fork that only "codingma" wrote is named as they
+    sign as the owner, with that branch's address, so the author figures count one person
+    where they counted "codemayq" and "codingma" (eight of its PRs)."""
+    git_repo.commit("init", "2026-04-01T10:00:00+08:00", {"README.md": "hello\n"})
+    merge_branch(
+        git_repo, 1, "codemayq/a", [("codemayq", "codingma@pku.edu.cn")], "2026-04-10T10:00"
+    )
+    codingma = ("codingma", "codingma@163.com")
+    merge_branch(git_repo, 2, "codemayq/b", [codingma], "2026-05-12T10:00")
+    git_repo.commit("fix: c (#3)", "2026-05-12T11:00:00+08:00", {"c.py": "1\n"}, *codingma)
+    first = WeekWindow(week_start=date(2026, 4, 6), timezone=ZONE)
+    prs = read_merged_prs(git_repo.path, "acme/widgets", first.start, WEEK.end)
+    assert [(pr.number, pr.author, pr.author_key) for pr in prs] == [
+        (1, "codemayq", "codingma@pku.edu.cn"),
+        (2, "codemayq", "codingma@163.com"),
+        (3, "codingma", "codingma@163.com"),
+    ]
+    assert len(set(people(prs).values())) == 1

@@ -517,9 +517,13 @@ def _fork_authors(
         commits = branch_commits.get(tip or "", [])
         writers = {author_key(email=email) or f"name:{name}" for name, email in commits}
         author = next((commit for commit in commits if _signs_as(owner, *commit)), None)
+        signed = signed_by_owner.get(owner)
         if author is None and len(writers) == 1:
-            author = commits[0]
-        author = author or signed_by_owner.get(owner)
+            # The owner's, under another address: named as the owner signs elsewhere, so that
+            # the two addresses are one person's (LLaMA-Factory's codemayq, who also commits
+            # as "codingma <codingma@163.com>").
+            author = (signed[0] if signed else commits[0][0], commits[0][1])
+        author = author or signed
         if tip and author:
             authors[tip] = author
     return authors
