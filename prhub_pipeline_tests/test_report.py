@@ -765,6 +765,29 @@ def test_a_revert_of_several_prs_names_them_all(lang: Lang, said: str) -> None:
     assert "pull/3150" not in chain
 
 
+def test_a_revert_gives_its_reason_after_the_pointer_git_revert_writes() -> None:
+    """`git revert` writes `This reverts commit <sha>.` as a paragraph of its own and the
+    author's reason after it: vllm-ascend #4981's "This break deepseek3.2 in PD case." and
+    #11366's image build failure were read as no reason, the summary reading the first
+    paragraph alone. A reason in the pointer's own paragraph (#5902) stays as it was."""
+    original = make_pr(4890, "[Feat] Support DSA in PD disaggregation")
+    revert = make_pr(
+        4981,
+        'Revert "[Feat] Support DSA in PD disaggregation (#4890)"',
+        body="This reverts commit 3cf4d3a6a8b2c5a4e1f0.\n\nThis break deepseek3.2 in PD case.",
+        merged_at=MERGED + timedelta(days=1),
+        is_revert=True,
+        reverted_number=4890,
+    )
+    assert facts.revert_reason(revert, original) == "This break deepseek3.2 in PD case."
+    same_paragraph = revert.model_copy(
+        update={"body": "This reverts commit 3cf4d3a6a8b2c5a4e1f0. it breaks mtp on A3\n\n- x"}
+    )
+    assert facts.revert_reason(same_paragraph, original) == "it breaks mtp on A3"
+    pointer_only = revert.model_copy(update={"body": "This reverts commit 3cf4d3a6a8b2c5a4e1f0."})
+    assert facts.revert_reason(pointer_only, original) is None
+
+
 def test_a_revert_says_why_when_its_description_does() -> None:
     """verl #7488's description gives its reason ("#7205 will cause hccl error ..."); #6360's
     only points at what it reverts, so its item names that PR's title instead."""

@@ -143,7 +143,20 @@ def revert_reason(revert: PullRequest, reverted: PullRequest | None) -> str | No
     #7237: "Reverts #7050, which breaks kimi-k2.5 and qwen-omin."); None when it only points
     (`Reverts verl-project/verl#6350`) or says the reverted title again, or quotes the reverted
     PR's own description (vllm-ascend #11994 pasted #10824's under its pointer)."""
-    summary = own_references(summarize(revert.title, revert.body), revert.repo)
+    said = _reason_said(revert.title, revert.body, revert.repo, reverted)
+    pointer = _LEADING_REVERT_COMMIT.match(revert.body.lstrip())
+    if said is None and pointer is not None:
+        # `git revert` writes its pointer as a paragraph of its own and the reason after it,
+        # which a summary of the first paragraph leaves out (vllm-ascend #4981 "This break
+        # deepseek3.2 in PD case.").
+        said = _reason_said(
+            revert.title, revert.body.lstrip()[pointer.end() :], revert.repo, reverted
+        )
+    return said
+
+
+def _reason_said(title: str, body: str, repo: str, reverted: PullRequest | None) -> str | None:
+    summary = own_references(summarize(title, body), repo)
     if reverted is not None and summary == own_references(
         summarize(reverted.title, reverted.body), reverted.repo
     ):
