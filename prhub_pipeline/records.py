@@ -154,6 +154,9 @@ class PushedCommit(Record):
     # The PR it undoes, when it is a revert of one (`Revert "<title>"`, `This reverts commit
     # <sha>`): OpenRLHF's maintainers reverted #524, #581 and #725 by pushing `git revert`.
     reverted_number: int | None = Field(default=None, gt=0, lt=MAX_PR_NUMBER)
+    # A revert's message after its subject, as a revert PR's description is read for its
+    # reason; None for a commit that is no revert (not read) and in rows stored before it.
+    body: str | None = None
 
     _utc = field_validator("committed_at")(_require_utc)
 

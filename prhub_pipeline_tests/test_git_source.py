@@ -371,6 +371,38 @@ def test_a_revert_pushed_without_a_pr_names_the_pr_it_reverts(git_repo: GitRepo)
     ]
 
 
+def test_a_pushed_revert_keeps_its_message_body_and_other_pushes_none(git_repo: GitRepo) -> None:
+    """OpenRLHF's pushed revert of #725 stored its subject alone: the reason a revert's message
+    gives after it was never read. Only a revert keeps its body (the other 1,100 pushes keep
+    none), without the trailers, as a PR's."""
+    git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"README.md": "hello\n"})
+    fixed = git_repo.commit(
+        "Fix hybrid engine when vLLM tp size is 1 (#725)",
+        "2026-05-12T10:00:00+08:00",
+        {"engine.py": "1\n"},
+    )
+    git_repo.commit(
+        "tweak docs\n\nA longer note nobody reads.",
+        "2026-05-12T11:00:00+08:00",
+        {"README.md": "hi\n"},
+    )
+    git_repo.commit(
+        f'Revert "Fix hybrid engine when vLLM tp size is 1 (#725)"\n\n'
+        f"This reverts commit {fixed}.\n\nIt hangs the colocated vLLM engines on 8 GPUs.\n\n"
+        "Signed-off-by: A Maintainer <maintainer@example.com>",
+        "2026-05-12T12:00:00+08:00",
+        {"engine.py": ""},
+    )
+    window = read_window(git_repo.path, "acme/widgets", WEEK.start, WEEK.end)
+    assert [(c.subject[:10], c.body) for c in window.pushed] == [
+        ("tweak docs", None),
+        (
+            'Revert "Fi',
+            f"This reverts commit {fixed}.\n\nIt hangs the colocated vLLM engines on 8 GPUs.",
+        ),
+    ]
+
+
 def test_a_revert_naming_no_possible_pr_reverts_none(git_repo: GitRepo) -> None:
     """`Reverts acme/widgets#99999999999` failed the week's write (INTEGER), naming no commit."""
     git_repo.commit(

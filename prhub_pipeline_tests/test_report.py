@@ -371,6 +371,41 @@ def test_a_change_landed_again_under_a_reworded_title_is_a_reland() -> None:
     assert relanding(672, 671, known) is None
 
 
+def test_a_reland_of_a_change_a_pushed_commit_reverted() -> None:
+    """OpenRLHF's 83d381b, pushed without a PR, reverted #524, and #536 ("Relanding of PR
+    .../pull/524") landed it again three days later: the re-land was looked for only after a
+    revert PR. A PR that reverts the pushed commit lands the change again too."""
+    files = [("openrlhf/trainer/ray/launcher.py", 23, 2), ("openrlhf/utils/utils.py", 21, 0)]
+    title = "Add support when RAY_EXPERIMENTAL_NOSET_*_VISIBLE_DEVICES is set"
+    target = make_pr(524, title, files=files, merged_at=MERGED)
+    pushed = PushedCommit(
+        repo=REPO,
+        sha="83d381b77c9d53ed67272464d9acc885ceabe0b8",
+        committed_at=MERGED + timedelta(hours=4),
+        subject=f'Revert "{title} (#524)"',
+        reverted_number=524,
+    )
+    again = make_pr(
+        536,
+        title,
+        body=f"Relanding of PR https://github.com/{REPO}/pull/524",
+        files=files,
+        merged_at=MERGED + timedelta(days=3),
+    )
+    assert relanding(pushed, 524, {pr.number: pr for pr in (target, again)}) == 536
+    early = again.model_copy(update={"merged_at": MERGED + timedelta(hours=1)})
+    assert relanding(pushed, 524, {pr.number: pr for pr in (target, early)}) is None
+    undo = make_pr(
+        540,
+        f'Revert "Revert "{title} (#524)""',
+        files=files[:1],
+        merged_at=MERGED + timedelta(days=1),
+        is_revert=True,
+        reverted_sha="83d381b77c9d",
+    )
+    assert relanding(pushed, 524, {pr.number: pr for pr in (target, undo)}) == 540
+
+
 def test_a_reland_is_told_by_its_title_its_revert_or_its_files() -> None:
     """vllm-ascend: #4580 reverted #4498 "drop ascend scheduler", #4582 dropped only its test
     and #4623 landed it again under its title; #6231 reverted the revert #6227; #3512 is
@@ -1881,6 +1916,63 @@ def test_a_revert_pushed_without_a_pr_is_told_as_a_revert_pr_is() -> None:
     both = context([fix, revert, other], [pushed], [])
     assert not any(told in line for line in both.summary)
     assert "reverted" not in {r.risk for r in both.risks}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_revert_pushed_without_a_pr_tells_its_reason_and_its_re_land(lang: Lang) -> None:
+    """OpenRLHF's pushed reverts of #200, #524, #581 and #725 were told without the reason a
+    revert PR's chain quotes, nor the PR that landed the change again: their messages were not
+    stored. Now their commit message's reason is quoted in the risks, and a later PR that says
+    it re-lands the change closes the chain, in the summary too."""
+    fix, _, other, *_ = week_prs()
+    reason = "It hangs the colocated engines on 8 NPUs."
+    pushed = PushedCommit(
+        repo=REPO,
+        sha="f6e1ac1be51a0cc899b511c3fc94c9773a73f842",
+        committed_at=MERGED + timedelta(hours=2),
+        subject=f'Revert "{fix.title}"',
+        reverted_number=fix.number,
+        body=f"This reverts commit 97f590cabd76668ea4b0ea0c0af601aa6600084a.\n\n{reason}",
+    )
+    reland = make_pr(
+        6400,
+        "[fsdp] fix: keep distillation outputs on NPU",
+        body="Reland of #6350 with the NPU engines kept apart.",
+        files=[("verl/workers/engine/fsdp/transformer_impl.py", 80, 0)],
+        merged_at=MERGED + timedelta(days=2),
+    )
+    words = WORDINGS[lang]
+
+    def context(prs: list[PullRequest]) -> ReportContext:
+        by_pr = {n: ms for n, ms in MODULES.items()}
+        modules, themes = labels(prs)
+        risks = flag_risks(prs, by_pr, REVIEWS, CONFIG, {}, check_approvals=False, pushed=[pushed])
+        return build_report_context(
+            REPO,
+            WINDOW,
+            prs,
+            modules,
+            themes,
+            score_week(prs, by_pr, REVIEWS, CONFIG, CALIBRATION),
+            risks,
+            REVIEWS,
+            None,
+            lang,
+            calibration=CALIBRATION,
+            pushed=[pushed],
+        )
+
+    kept = context([fix, other])
+    [observation] = [r for r in kept.risks if r.risk == "reverted"]
+    assert words.revert_reason_commit.format(reason=reason) in observation.text
+    relanded = words.revert_relanded.format(target=6350, relanded=6400, when="")
+    assert relanded not in observation.text
+    landed_again = context([fix, other, reland])
+    [observation] = [r for r in landed_again.risks if r.risk == "reverted"]
+    assert relanded in observation.text.replace(words.revert_relanded_soon, "")
+    assert any(
+        relanded in line.replace(words.revert_relanded_soon, "") for line in landed_again.summary
+    )
 
 
 def test_a_docs_only_week() -> None:

@@ -29,7 +29,7 @@ from prhub_pipeline.stages.report import display_names
 from prhub_pipeline.warehouse import WarehouseError, connect, migrate, replace_partition, sql_models
 from prhub_pipeline.warehouse.github import review_tables
 from prhub_pipeline.warehouse.modules import module_tables
-from prhub_pipeline.warehouse.prs import pr_tables, pushed_commit_tables
+from prhub_pipeline.warehouse.prs import pr_tables, pushed_commit_tables, read_pushed_commits
 from prhub_pipeline.warehouse.query import run_query
 from prhub_pipeline.warehouse.reports import display_name_tables, revert_tables, risk_tables
 from prhub_pipeline.warehouse.sql_models import (
@@ -230,6 +230,33 @@ def test_a_pr_reverted_by_a_pushed_commit_reads_as_reverted(tmp_path: Path) -> N
     assert prs_counted == [(1,)]
 
 
+def test_a_pushed_revert_keeps_its_message_in_the_warehouse(tmp_path: Path) -> None:
+    """OpenRLHF's pushed revert of #725 was stored with its subject alone: the report could tell
+    no reason for it. Its body is stored and read back; a commit that is no revert has none."""
+    week = date(2025, 2, 3)
+    pushed = [
+        PushedCommit(
+            repo="acme/widgets",
+            sha="f6e1ac1be5",
+            committed_at=datetime(2025, 2, 8, 14, 23, tzinfo=UTC),
+            subject='Revert "fix (#725)"',
+            reverted_number=725,
+            body="This reverts commit 97f590cabd.\n\nIt hangs the colocated engines.",
+        ),
+        PushedCommit(
+            repo="acme/widgets",
+            sha="0b0e1ac1be",
+            committed_at=datetime(2025, 2, 8, 15, 0, tzinfo=UTC),
+            subject="update README",
+        ),
+    ]
+    with connect(tmp_path / "w.duckdb") as con:
+        replace_partition(con, "acme/widgets", week, pushed_commit_tables(week, pushed))
+        assert read_pushed_commits(con, "acme/widgets", week) == pushed
+        stored = con.execute("SELECT sha, body FROM pushed_commits ORDER BY committed_at")
+        assert stored.fetchall() == [(c.sha, c.body) for c in pushed]
+
+
 def materialize_shipped_models(con: duckdb.DuckDBPyConnection) -> None:
     for model in load_models(DBT_LIKE_SQL, TABLE_PRODUCERS):
         materialize(con, model)
@@ -425,6 +452,7 @@ def test_the_models_a_warehouse_had_before_the_registry_are_known(tmp_path: Path
         con.execute("DROP INDEX pushed_commits_partition")
         con.execute("ALTER TABLE pushed_commits DROP COLUMN reverted_number")
         con.execute("ALTER TABLE pushed_commits DROP COLUMN author_key")
+        con.execute("ALTER TABLE pushed_commits DROP COLUMN body")
         con.execute("CREATE INDEX pushed_commits_partition ON pushed_commits (repo, week_start)")
     with connect(tmp_path / "w.duckdb") as con:
         known = {name for (name,) in con.execute("SELECT name FROM sql_models").fetchall()}

@@ -307,7 +307,7 @@ def build_report_context(
         chain
         for commit in pushed
         if commit.reverted_number not in told
-        and (chain := facts.pushed_revert_chain(commit, known)) is not None
+        and (chain := facts.pushed_revert_chain(commit, known, window)) is not None
     ]
     reverts = [*chains.values(), *pushed_reverts]
     period = facts.Period.of(window)

@@ -137,21 +137,25 @@ MIN_REASON_WORDS = 3
 REASON_LIMIT = 160  # characters of a revert's reason where the risk observations quote it
 
 
-def revert_reason(revert: PullRequest, reverted: PullRequest | None) -> str | None:
-    """What a revert's description says beyond pointing at the reverted PR, which is most often
-    why (verl #7488: "#7205 will cause hccl error when update weights for npu"; vllm-ascend
-    #7237: "Reverts #7050, which breaks kimi-k2.5 and qwen-omin."); None when it only points
-    (`Reverts verl-project/verl#6350`) or says the reverted title again, or quotes the reverted
-    PR's own description (vllm-ascend #11994 pasted #10824's under its pointer)."""
-    said = _reason_said(revert.title, revert.body, revert.repo, reverted)
-    pointer = _LEADING_REVERT_COMMIT.match(revert.body.lstrip())
+def revert_reason(revert: PullRequest | PushedCommit, reverted: PullRequest | None) -> str | None:
+    """What a revert's description (a pushed revert's commit message) says beyond pointing at
+    the reverted PR, which is most often why (verl #7488: "#7205 will cause hccl error when
+    update weights for npu"; vllm-ascend #7237: "Reverts #7050, which breaks kimi-k2.5 and
+    qwen-omin."); None when it only points (`Reverts verl-project/verl#6350`) or says the
+    reverted title again, or quotes the reverted PR's own description (vllm-ascend #11994
+    pasted #10824's under its pointer)."""
+    title, body = (
+        (revert.title, revert.body)
+        if isinstance(revert, PullRequest)
+        else (revert.subject, revert.body or "")
+    )
+    said = _reason_said(title, body, revert.repo, reverted)
+    pointer = _LEADING_REVERT_COMMIT.match(body.lstrip())
     if said is None and pointer is not None:
         # `git revert` writes its pointer as a paragraph of its own and the reason after it,
-        # which a summary of the first paragraph leaves out (vllm-ascend #4981 "This break
-        # deepseek3.2 in PD case.").
-        said = _reason_said(
-            revert.title, revert.body.lstrip()[pointer.end() :], revert.repo, reverted
-        )
+        # which a summary of the first paragraph leaves out (OpenRLHF's pushed reverts;
+        # vllm-ascend #4981 "This break deepseek3.2 in PD case.").
+        said = _reason_said(title, body.lstrip()[pointer.end() :], revert.repo, reverted)
     return said
 
 
@@ -359,7 +363,6 @@ def revert_chain(
     revert = known.get(flag.number)
     reason = revert_reason(revert, known.get(target)) if revert is not None else None
     relanded = relanding(flag.number, target, known)
-    merged = known[relanded].merged_at if relanded is not None else None
     reopened = flag.related[1:]
     return RevertChain(
         number=flag.number,
@@ -371,31 +374,42 @@ def revert_chain(
         also=list(flag.also_reverted),
         reason=shorten(reason, REASON_LIMIT) if reason else None,
         reason_from_commit=revert is not None and revert.source == "git",
-        relanded_later_on=(
-            merged.astimezone(window.zone).date()
-            if merged is not None and merged >= window.end_utc
-            else None
-        ),
+        relanded_later_on=_relanded_later_on(relanded, known, window),
     )
 
 
+def _relanded_later_on(
+    relanded: int | None, known: Mapping[int, PullRequest], window: WeekWindow
+) -> date | None:
+    """The day the re-land merged, when that was after the report's week."""
+    if relanded is None or known[relanded].merged_at < window.end_utc:
+        return None
+    return known[relanded].merged_at.astimezone(window.zone).date()
+
+
 def pushed_revert_chain(
-    commit: PushedCommit, known: Mapping[int, PullRequest]
+    commit: PushedCommit, known: Mapping[int, PullRequest], window: WeekWindow
 ) -> RevertChain | None:
     """The chain of a commit pushed without a PR that reverts a PR (OpenRLHF's f6e1ac1 reverted
-    #725); None for one that reverts none. Its message is not stored: no reason is told, and no
-    re-land looked for, as neither `revert_reason` nor `relanding` reads a commit."""
+    #725), with its message's reason and the PR that landed the change again, as a revert PR's
+    (`revert_chain`); None for one that reverts none."""
     target = commit.reverted_number
     if target is None:
         return None
     reverted = known.get(target)
     reopened = [] if reverted is None else closing_references(reverted.title, reverted.body)
+    reason = revert_reason(commit, reverted)
+    relanded = relanding(commit, target, known)
     return RevertChain(
         number=None,
         target=target,
         title=shorten(reverted.title, 80) if reverted is not None else None,
         reopened=reopened,
+        relanded=relanded,
         impacts=ranked_fix_impacts(reverted) if reopened and reverted is not None else [],
+        reason=shorten(reason, REASON_LIMIT) if reason else None,
+        reason_from_commit=True,
+        relanded_later_on=_relanded_later_on(relanded, known, window),
         commit=commit.sha[:9],
     )
 

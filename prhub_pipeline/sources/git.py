@@ -717,7 +717,8 @@ def _pushed_commit(
     repo: str, commit: _Commit, titles: Mapping[str, int], commits: Mapping[str, int]
 ) -> PushedCommit:
     """A commit that lands no PR, with the PR it reverts when it is a revert of one: `titles`
-    are those of the PRs landed before it, `commits` every landing's commit."""
+    are those of the PRs landed before it, `commits` every landing's commit. A revert keeps its
+    message's body, where its reason is; other commits keep their subject alone."""
     subject, body, _ = _split_message(commit.message)
     revert = read_revert(subject, body)
     return PushedCommit(
@@ -728,6 +729,7 @@ def _pushed_commit(
         author_key=author_key(email=commit.author_email),
         subject=commit.message.strip().partition("\n")[0],
         reverted_number=reverted_number(revert, titles, commits) if revert else None,
+        body=body if revert else None,
     )
 
 

@@ -115,6 +115,7 @@ PUSHED_COLUMNS = (
     "subject",
     "reverted_number",
     "author_key",
+    "body",
 )
 
 
@@ -130,6 +131,7 @@ def pushed_commit_tables(week_start: date, commits: Sequence[PushedCommit]) -> l
             c.subject,
             c.reverted_number,
             c.author_key,
+            c.body,
         )
         for c in commits
     ]
@@ -241,7 +243,7 @@ def read_pushed_commits(
 ) -> list[PushedCommit]:
     """The commits of one week pushed without a PR, oldest first."""
     rows = con.execute(
-        "SELECT sha, committed_at, author, subject, reverted_number, author_key"
+        "SELECT sha, committed_at, author, subject, reverted_number, author_key, body"
         " FROM pushed_commits"
         " WHERE repo = ? AND week_start = ? ORDER BY committed_at, sha",
         [repo, week_start],
@@ -255,8 +257,9 @@ def read_pushed_commits(
             subject=subject,
             reverted_number=reverted_number,
             author_key=author_key,
+            body=body,
         )
-        for sha, committed_at, author, subject, reverted_number, author_key in rows
+        for sha, committed_at, author, subject, reverted_number, author_key, body in rows
     ]
 
 

@@ -12,7 +12,7 @@ from datetime import timedelta
 from functools import lru_cache
 
 from prhub_pipeline.modelling.text.pr_titles import parse_title
-from prhub_pipeline.records import PullRequest
+from prhub_pipeline.records import PullRequest, PushedCommit
 
 # Words a re-land's title may word differently without naming another change.
 _FILLER_WORD = re.compile(
@@ -45,12 +45,13 @@ RELAND_WITHIN = timedelta(days=14)
 
 
 def relanding(
-    revert: int,
+    revert: int | PushedCommit,
     target: int,
     known: Mapping[int, PullRequest],
     among: Collection[int] | None = None,
 ) -> int | None:
-    """The first PR merged after the revert that lands the reverted change again.
+    """The first PR merged after the revert (a PR's number, or a revert pushed without a PR)
+    that lands the reverted change again.
 
     In order of evidence: its description saying so (verl #7327, "Reland of #5599", titled
     otherwise); the reverted PR's title again (tags and numbers aside); a revert of the revert;
@@ -63,12 +64,27 @@ def relanding(
     They are read first, and every later PR only when one of them has any of the evidence (a
     week's report asks this of each revert of the 90 days before it, about the week's PRs).
     """
-    if revert not in known or target not in known:
+    if target not in known:
         return None
-    reverted, reverting = known[target], known[revert]
+    if isinstance(revert, PushedCommit):
+        # OpenRLHF pushed `git revert` of #725: a revert of that commit names its sha.
+        reverted_at, revert_number, pushed_sha = revert.committed_at, None, revert.sha
+
+        def undoes_revert(pr: PullRequest) -> bool:
+            return pr.reverted_sha is not None and pushed_sha.startswith(pr.reverted_sha)
+
+    elif revert in known:
+        reverted_at, revert_number = known[revert].merged_at, revert
+
+        def undoes_revert(pr: PullRequest) -> bool:
+            return pr.is_revert and pr.reverted_number == revert_number
+
+    else:
+        return None
+    reverted = known[target]
 
     def after_revert(pr: PullRequest) -> bool:
-        return pr.merged_at > reverting.merged_at and pr.number not in (revert, target)
+        return pr.merged_at > reverted_at and pr.number not in (revert_number, target)
 
     title = reverted.title.strip().casefold()
     words, files = title_words(reverted.title), {f.path for f in reverted.files}
@@ -86,7 +102,7 @@ def relanding(
 
     def same_files(pr: PullRequest) -> bool:
         theirs, own = shares(pr)
-        soon = pr.merged_at - reverting.merged_at <= RELAND_WITHIN
+        soon = pr.merged_at - reverted_at <= RELAND_WITHIN
         return (
             soon and len(files) >= RELAND_MIN_FILES and theirs >= RELAND_FILE_SHARE and own >= 0.5
         )
@@ -107,7 +123,7 @@ def relanding(
         lambda pr: (
             pr.title.strip().casefold() == title or (bool(words) and title_words(pr.title) == words)
         ),
-        lambda pr: pr.is_revert and pr.reverted_number == revert,
+        undoes_revert,
         lambda pr: not pr.is_revert and similar(pr),
         lambda pr: not pr.is_revert and same_files(pr),
     ]
