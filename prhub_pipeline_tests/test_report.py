@@ -1967,12 +1967,18 @@ def test_a_revert_pushed_without_a_pr_tells_its_reason_and_its_re_land(lang: Lan
     assert words.revert_reason_commit.format(reason=reason) in observation.text
     relanded = words.revert_relanded.format(target=6350, relanded=6400, when="")
     assert relanded not in observation.text
+    # As a revert PR's, it asks the fix that #6350 had made (of #6293) to be made again.
+    asked = words.follow_ups["refix"].format(
+        reopened="#6293", target=6350, reverter=words.pushed_reverter.format(commit="f6e1ac1be")
+    )
+    assert kept.suggestions[0] == asked.replace("已被 提交", "已被提交")
     landed_again = context([fix, other, reland])
     [observation] = [r for r in landed_again.risks if r.risk == "reverted"]
     assert relanded in observation.text.replace(words.revert_relanded_soon, "")
     assert any(
         relanded in line.replace(words.revert_relanded_soon, "") for line in landed_again.summary
     )
+    assert not any("f6e1ac1be" in line for line in landed_again.suggestions)
 
 
 def test_a_docs_only_week() -> None:

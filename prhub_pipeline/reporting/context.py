@@ -465,7 +465,9 @@ def build_report_context(
         ),
         quick_view=quick_view,
         suggestions=words.suggestions(
-            facts.follow_ups(risks, refs, chains, taken_up, scoring.large_change_lines)
+            facts.follow_ups(
+                risks, refs, chains, taken_up, scoring.large_change_lines, pushed_reverts
+            )
         ),
         prs=ordered,
         pushed=[

@@ -1280,15 +1280,17 @@ def follow_ups(
     chains: Mapping[int, RevertChain],
     taken_up: Mapping[int, int] | None = None,
     large_change_lines: int = 0,
+    pushed_reverts: Sequence[RevertChain] = (),
 ) -> list[FollowUp]:
-    """One follow-up per risk kind (per revert), most serious first; a revert whose target
-    is unknown, a reverted PR (its revert carries the follow-up), work left open that
-    a later PR has taken up and a change very large only with its tests (a noted share of
-    them, and under `large_change_lines` without them) have none. Nor does a reverted PR under
-    any other kind: its change is no longer in the tree (verl's 2025-03-31 asked for tests
-    and a regression watch for #706, reverted by #883 that week)."""
+    """One follow-up per risk kind (per revert, `pushed_reverts` too, after the revert PRs'),
+    most serious first; a revert whose target is unknown or landed again, a reverted PR (its
+    revert carries the follow-up), work left open that a later PR has taken up and a change
+    very large only with its tests (a noted share of them, and under `large_change_lines`
+    without them) have none. Nor does a reverted PR under any other kind: its change is no
+    longer in the tree (verl's 2025-03-31 asked for tests and a regression watch for #706,
+    reverted by #883 that week)."""
     reverted = {f.number for f in risks if f.risk == "reverted"}
-    found = []
+    found: list[FollowUp] = []
     for kind, flags in by_kind(risks):
         if kind not in ("revert", "reverted"):
             flags = [f for f in flags if f.number not in reverted]
@@ -1310,21 +1312,39 @@ def follow_ups(
             if not flags:
                 continue
         if kind == "revert":
-            for flag in flags:
-                chain = chains[flag.number]
-                if chain.relanded is not None:
-                    continue  # the change is back: nothing to re-fix or re-check
-                if chain.reopened:
-                    found.append(FollowUp("refix", [flag.number], MAX_LISTED, chain))
-                elif chain.target:
-                    kind_of_revert: FollowUpKind = "revert_explained" if chain.reason else "revert"
-                    found.append(FollowUp(kind_of_revert, [flag.number], MAX_LISTED, chain))
+            found.extend(
+                follow_up
+                for flag in flags
+                if (follow_up := _revert_follow_up(chains[flag.number], flag.number)) is not None
+            )
         elif kind != "reverted":
             numbers = sorted(
                 dict.fromkeys(f.number for f in flags), key=lambda n: (-refs[n].importance, n)
             )
             found.append(FollowUp(kind, numbers, FOLLOW_UP_LIMITS.get(kind, MAX_LISTED)))
+    # A revert pushed without a PR asks what a revert PR asks: OpenRLHF's reverts of #581 and
+    # #725 asked nothing. The revert kind, first of all, ends where the first other kind starts.
+    pushed = [
+        follow_up
+        for chain in pushed_reverts
+        if chain.target is not None
+        and (follow_up := _revert_follow_up(chain, chain.target)) is not None
+    ]
+    reverts_end = sum(1 for follow_up in found if follow_up.revert is not None)
+    found[reverts_end:reverts_end] = pushed
     return _checks_joined(found)
+
+
+def _revert_follow_up(chain: RevertChain, number: int) -> FollowUp | None:
+    """What a revert asks of the week (`number`: the revert PR, or a pushed revert's PR)."""
+    if chain.relanded is not None:
+        return None  # the change is back: nothing to re-fix or re-check
+    if chain.reopened:
+        return FollowUp("refix", [number], MAX_LISTED, chain)
+    if chain.target:
+        kind: FollowUpKind = "revert_explained" if chain.reason else "revert"
+        return FollowUp(kind, [number], MAX_LISTED, chain)
+    return None
 
 
 def _checks_joined(found: list[FollowUp]) -> list[FollowUp]:

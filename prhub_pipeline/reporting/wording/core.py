@@ -322,6 +322,8 @@ class Wording:
     revert_unknown: Counted  # fields refs
     revert: str
     revert_pushed: str  # fields commit (a revert pushed without a PR: its sha), target
+    # A revert pushed without a PR where a follow-up names the revert (field commit: its sha).
+    pushed_reverter: str
     revert_title: str
     revert_also: str  # field refs: the other PRs a revert of several undid
     revert_reopened: Counted  # fields target, refs, impacts (empty or `revert_impacts`)
@@ -1474,11 +1476,18 @@ class Wording:
                 self.check_part.format(name=self.check_names[kind], refs=self.refs(numbers))
                 for kind, numbers in follow_up.parts
             ),
-            number=chain.number if chain else None,
+            reverter=self._reverter(chain.number, chain.commit) if chain else None,
             target=chain.target if chain else None,
             reopened=self.refs(chain.reopened) if chain else "",
         )
         return _tight(text)
+
+    def _reverter(self, number: int | None, commit: str | None) -> str:
+        """A revert as a follow-up names it: its PR, or a revert pushed without a PR, its
+        commit."""
+        if commit is None:
+            return f"#{number}"
+        return self.pushed_reverter.format(commit=commit)
 
 
 # A stop after a subject that already ends a sentence ("…", "training.", "asked “why?”").

@@ -286,6 +286,7 @@ EN = Wording(
     ),
     revert="#{number} reverted #{target}",
     revert_pushed="Commit {commit}, pushed without a PR, reverted #{target}",
+    pushed_reverter="commit {commit}",
     revert_title=' ("{title}")',
     revert_also="; it also reverted {refs}",
     revert_reopened=(
@@ -540,11 +541,11 @@ EN = Wording(
         "None of the week's {shown} PRs reached importance {threshold}.",
     ),
     follow_ups={
-        "refix": "Follow up on {reopened}: the fix #{target} was reverted by #{number};"
+        "refix": "Follow up on {reopened}: the fix #{target} was reverted by {reverter};"
         " find out why, then fix it again with a test.",
-        "revert_explained": "Fix the cause #{number} gives for reverting #{target} (see the"
+        "revert_explained": "Fix the cause {reverter} gives for reverting #{target} (see the"
         " risk observations) and land a corrected version with a test for it.",
-        "revert": "Find out why #{number} reverted #{target}"
+        "revert": "Find out why {reverter} reverted #{target}"
         " and whether a corrected version should land.",
         "unresolved_review": "Go through the review threads left unresolved on {refs}"
         " and open follow-up PRs where needed.",

@@ -220,6 +220,7 @@ ZH = Wording(
     ),
     revert="#{number} 回退了 #{target}",
     revert_pushed="未经 PR 直接推送的提交 {commit} 回退了 #{target}",
+    pushed_reverter="提交 {commit}",
     revert_title="（{title}）",
     revert_also="，同时回退了 {refs}",
     revert_reopened=(
@@ -437,11 +438,11 @@ ZH = Wording(
         "本周 {shown} 个 PR 的重要性均未达到 {threshold}。",
     ),
     follow_ups={
-        "refix": "跟进 {reopened}：其修复 #{target} 已被 #{number} 回退，"
+        "refix": "跟进 {reopened}：其修复 #{target} 已被 {reverter} 回退，"
         "需查明回退原因后重新修复，并补充测试。",
-        "revert_explained": "按 #{number} 给出的回退原因（见风险观察）修正 #{target}，"
+        "revert_explained": "按 {reverter} 给出的回退原因（见风险观察）修正 #{target}，"
         "再重新提交并补充相应的测试。",
-        "revert": "确认 #{number} 回退 #{target} 的原因，并决定是否重新提交修正后的版本。",
+        "revert": "确认 {reverter} 回退 #{target} 的原因，并决定是否重新提交修正后的版本。",
         "unresolved_review": "逐条确认 {refs} 合并时未解决的评审意见，需要时提交后续 PR。",
         "core_without_tests": "为以下 PR 的核心路径改动补充测试：{refs}。",
         "tests_disabled": (
