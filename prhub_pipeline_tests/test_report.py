@@ -629,6 +629,62 @@ def test_a_pr_landing_a_change_reverted_in_an_earlier_week_says_so(lang: Lang, s
 
 
 @pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Lands #5599 again, which commit 83d381b77 reverted on Apr 28."),
+        ("zh", "重新合入了 #5599 的改动（04-28 被提交 83d381b77 回退）。"),
+    ],
+)
+def test_a_pr_landing_a_change_a_pushed_commit_reverted_in_an_earlier_week_says_so(
+    lang: Lang, said: str
+) -> None:
+    """OpenRLHF pushed the reverts of #200, #524, #581 and #725 without a PR: a PR of a later
+    week that lands such a change again was read as a change of its own, as verl #7327 was
+    before the revert PRs of earlier weeks were looked at."""
+    day = timedelta(days=1)
+    files = [("verl/utils/vllm/utils.py", 120, 10), ("verl/workers/rollout/vllm.py", 40, 5)]
+    landed = make_pr(
+        5599, "[megatron] fix: Qwen3.5 LoRA support", files=files, merged_at=MERGED - 21 * day
+    )
+    pushed = PushedCommit(
+        repo=REPO,
+        sha="83d381b77c9d53ed67272464d9acc885ceabe0b8",
+        committed_at=MERGED - 14 * day,
+        subject='Revert "[megatron] fix: Qwen3.5 LoRA support (#5599)"',
+        reverted_number=5599,
+    )
+    again = make_pr(
+        7327,
+        "[vllm] fix: resolve .base_layer on the vLLM receiver",
+        body="Reland of #5599\n\nThe receiver now reconciles each incoming name.",
+        files=files,
+    )
+    prs = [*week_prs(), again]
+    by_pr = {n: ms for n, ms in MODULES.items()}
+    modules, themes = labels(prs)
+
+    def summary_of_7327(pushed_reverts: list[PushedCommit]) -> str:
+        context = build_report_context(
+            REPO,
+            WINDOW,
+            prs,
+            modules,
+            themes,
+            score_week(prs, by_pr, REVIEWS, CONFIG, CALIBRATION),
+            flag_risks(prs, by_pr, REVIEWS, CONFIG, {}, check_approvals=False),
+            REVIEWS,
+            None,
+            lang,
+            calibration=CALIBRATION,
+            background=ReportBackground(history={5599: landed}, pushed_reverts=pushed_reverts),
+        )
+        return next(r for r in context.prs if r.number == 7327).summary
+
+    assert summary_of_7327([pushed]).endswith(said)
+    assert "83d381b77" not in summary_of_7327([])
+
+
+@pytest.mark.parametrize(
     ("body", "shown"),
     [
         # tilelang #2545's description is one line without a stop.

@@ -29,7 +29,12 @@ from prhub_pipeline.stages.report import display_names
 from prhub_pipeline.warehouse import WarehouseError, connect, migrate, replace_partition, sql_models
 from prhub_pipeline.warehouse.github import review_tables
 from prhub_pipeline.warehouse.modules import module_tables
-from prhub_pipeline.warehouse.prs import pr_tables, pushed_commit_tables, read_pushed_commits
+from prhub_pipeline.warehouse.prs import (
+    pr_tables,
+    pushed_commit_tables,
+    read_pushed_commits,
+    read_pushed_reverts,
+)
 from prhub_pipeline.warehouse.query import run_query
 from prhub_pipeline.warehouse.reports import display_name_tables, revert_tables, risk_tables
 from prhub_pipeline.warehouse.sql_models import (
@@ -253,6 +258,7 @@ def test_a_pushed_revert_keeps_its_message_in_the_warehouse(tmp_path: Path) -> N
     with connect(tmp_path / "w.duckdb") as con:
         replace_partition(con, "acme/widgets", week, pushed_commit_tables(week, pushed))
         assert read_pushed_commits(con, "acme/widgets", week) == pushed
+        assert read_pushed_reverts(con, "acme/widgets") == pushed[:1]
         stored = con.execute("SELECT sha, body FROM pushed_commits ORDER BY committed_at")
         assert stored.fetchall() == [(c.sha, c.body) for c in pushed]
 

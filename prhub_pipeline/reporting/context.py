@@ -136,7 +136,8 @@ class ReportBackground:
     hold `title_owners` of the history; `core_tested` PRs' `risks.core_tests` (the others are
     worked out per week), for the share of the changes of core code that came with tests.
     `reviewed_before` holds the review (`facts.reviewing_by_pr`) of stored PRs with review data,
-    for the share approved in the weeks before.
+    for the share approved in the weeks before. `pushed_reverts` are the stored reverts pushed
+    without a PR, whose re-lands a later week's PRs may be (`facts.relands`).
     """
 
     scoring: ScoringConfig = field(default_factory=ScoringConfig)
@@ -149,6 +150,7 @@ class ReportBackground:
     title_index: Mapping[str, int] | None = None
     core_tested: Mapping[int, bool | None] = field(default_factory=dict)
     reviewed_before: Mapping[int, facts.PrReviewing] = field(default_factory=dict)
+    pushed_reverts: Sequence[PushedCommit] = ()
 
 
 def build_report_context(
@@ -267,7 +269,7 @@ def build_report_context(
         title_owners(known.values()) if background.title_index is None else background.title_index
     )
     repeated = repeats(prs, {s.number: s.pr_type for s in scores}, known)
-    landed_again = facts.relands(prs, known, window)
+    landed_again = facts.relands(prs, known, window, background.pushed_reverts)
     # A week none of whose PRs says more than its title (NVIDIA-NeMo/RL's squash commits carry
     # only sign-offs: 1345 of its 1346) has the header say so once: before every outline the
     # lead was the same clause, 20 to 40 times a report.

@@ -417,11 +417,13 @@ def pushed_revert_chain(
 @dataclass(frozen=True)
 class Reland:
     """A PR of the week that lands a reverted change again (`relanding`): the PR whose change it
-    is, the revert that undid it, and the day of that revert in the report's time zone."""
+    is, the revert that undid it (a PR, or a commit pushed without one: `commit`, its
+    abbreviated sha), and the day of that revert in the report's time zone."""
 
     target: int
-    revert: int
+    revert: int | None
     reverted_on: date
+    commit: str | None = None
 
 
 # How far back a revert's change is looked for among the week's PRs: verl #7327 landed #5599
@@ -430,28 +432,49 @@ RELAND_LOOKBACK = timedelta(days=90)
 
 
 def relands(
-    prs: Sequence[PullRequest], known: Mapping[int, PullRequest], window: WeekWindow
+    prs: Sequence[PullRequest],
+    known: Mapping[int, PullRequest],
+    window: WeekWindow,
+    pushed_reverts: Sequence[PushedCommit] = (),
 ) -> dict[int, Reland]:
     """The week's PRs that land again a change a revert of an earlier week undid, by number:
     the week of the revert says so ("#7327 landed the change again on Aug 10"), and the week of
     the re-land did not (verl #7327, 2026-08-10, read as a fix of its own). A revert of the
-    week itself tells its re-land in its chain."""
+    week itself tells its re-land in its chain. `pushed_reverts` are reverts pushed without a
+    PR (`PushedCommit.reverted_number`), whose re-lands are looked for as well."""
     numbers = {pr.number for pr in prs}
     since = window.start_utc - RELAND_LOOKBACK
-    earlier = [pr for pr in known.values() if since <= pr.merged_at < window.start_utc]
+    # Each revert before the week: when, the revert (a PR's number or a pushed commit), and
+    # the PR it undid.
+    earlier: list[tuple[datetime, int | PushedCommit, int | None]] = [
+        (pr.merged_at, pr.number, reverted_target(pr, known)[0])
+        for pr in known.values()
+        if since <= pr.merged_at < window.start_utc
+    ]
+    earlier.extend(
+        (commit.committed_at, commit, commit.reverted_number)
+        for commit in pushed_reverts
+        if since <= commit.committed_at < window.start_utc
+    )
     found: dict[int, Reland] = {}
-    for revert in sorted(earlier, key=lambda pr: (pr.merged_at, pr.number)):
-        target, _ = reverted_target(revert, known)
+    for reverted_at, revert, target in sorted(earlier, key=_revert_order):
         if target is None:
             continue
-        again = relanding(revert.number, target, known, among=numbers)
+        again = relanding(revert, target, known, among=numbers)
         if again is not None and again not in found:
             found[again] = Reland(
                 target=target,
-                revert=revert.number,
-                reverted_on=revert.merged_at.astimezone(window.zone).date(),
+                revert=revert if isinstance(revert, int) else None,
+                reverted_on=reverted_at.astimezone(window.zone).date(),
+                commit=revert.sha[:9] if isinstance(revert, PushedCommit) else None,
             )
     return found
+
+
+def _revert_order(revert: tuple[datetime, int | PushedCommit, int | None]) -> tuple[datetime, str]:
+    """Reverts by time; of one moment, PRs by number, then pushed commits by sha."""
+    at, undoing, _ = revert
+    return at, f"0{undoing:012d}" if isinstance(undoing, int) else f"1{undoing.sha}"
 
 
 def taken_up(risks: Sequence[RiskFlag], known: Mapping[int, PullRequest]) -> dict[int, int]:

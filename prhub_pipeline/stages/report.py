@@ -56,6 +56,7 @@ from prhub_pipeline.warehouse.prs import (
     clear_stored_late_prs,
     read_prs,
     read_pushed_commits,
+    read_pushed_reverts,
     read_release_tags,
     week_pr_numbers,
     weeks_with_late_prs,
@@ -135,6 +136,7 @@ def report_weeks(
             housekeeping=housekeeping_themes(repo.themes),
             theme_modules=modules_by_theme(repo.themes),
             history=stored,
+            pushed_reverts=read_pushed_reverts(con, repo.name),
             title_index=title_owners(stored.values()),
             core_tested={pr.number: core_tests(pr, repo.scoring) for pr in recent},
             reviewed_before=stored_reviewing(

@@ -242,11 +242,22 @@ def read_pushed_commits(
     con: duckdb.DuckDBPyConnection, repo: str, week_start: date
 ) -> list[PushedCommit]:
     """The commits of one week pushed without a PR, oldest first."""
+    return _read_pushed(con, repo, "week_start = ?", [week_start])
+
+
+def read_pushed_reverts(con: duckdb.DuckDBPyConnection, repo: str) -> list[PushedCommit]:
+    """The stored commits pushed without a PR that revert a PR, oldest first: a report looks
+    for their re-lands among its week's PRs, as for the revert PRs of the weeks before."""
+    return _read_pushed(con, repo, "reverted_number IS NOT NULL", [])
+
+
+def _read_pushed(
+    con: duckdb.DuckDBPyConnection, repo: str, condition: str, parameters: list[object]
+) -> list[PushedCommit]:
     rows = con.execute(
         "SELECT sha, committed_at, author, subject, reverted_number, author_key, body"
-        " FROM pushed_commits"
-        " WHERE repo = ? AND week_start = ? ORDER BY committed_at, sha",
-        [repo, week_start],
+        f" FROM pushed_commits WHERE repo = ? AND {condition} ORDER BY committed_at, sha",
+        [repo, *parameters],
     ).fetchall()
     return [
         PushedCommit(

@@ -244,7 +244,7 @@ class Wording:
     repeat_reverted: str
     repeat_branch: str
     # A PR that lands a change reverted in an earlier week again (facts.Reland).
-    reland: str  # fields target, revert, day
+    reland: str  # fields target, revert (`#N`, or `pushed_reverter`), day
     # A PR's changed files, when its description adds nothing to its title (ChangeOutline).
     outline_one: str  # fields lead, place
     outline_many: str  # fields lead, files, lines, where, besides
@@ -590,8 +590,9 @@ class Wording:
 
     def reland_note(self, reland: Reland) -> str:
         """The change a PR lands again, and the revert of an earlier week that undid it."""
-        return self.reland.format(
-            target=reland.target, revert=reland.revert, day=reland.reverted_on
+        revert = self._reverter(reland.revert, reland.commit)
+        return _tight(
+            self.reland.format(target=reland.target, revert=revert, day=reland.reverted_on)
         )
 
     def repeat_note(self, repeat: Repeat) -> str:
@@ -1483,8 +1484,8 @@ class Wording:
         return _tight(text)
 
     def _reverter(self, number: int | None, commit: str | None) -> str:
-        """A revert as a follow-up names it: its PR, or a revert pushed without a PR, its
-        commit."""
+        """A revert as a follow-up or a re-land names it: its PR, or a revert pushed without a
+        PR, its commit."""
         if commit is None:
             return f"#{number}"
         return self.pushed_reverter.format(commit=commit)
