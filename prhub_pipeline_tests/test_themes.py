@@ -531,6 +531,18 @@ def test_a_manifest_whose_requirements_did_not_change_is_no_dependency_work() ->
         ("Update README and add collect_env info", ["collect_env.py"], "Docs", True),
         ("Fix per token loss scale and add e2e ci", CODE, CI, False),
         ("[misc] fix issue in hf_weight_loader & bump vllm", CODE, DEPS, False),
+        # Objects "and" or "&" join to the lead with no verb of their own are the lead's
+        # change's (vllm-ascend #3973, verl #1010), when the item names the housekeeping as
+        # what it is about; a change with a verb of its own is not (OpenRLHF #1186, slime #559),
+        # nor a guide on building images (verl #6298).
+        ("Add qwen3-235b-w8a8 and qwen3-30b-w8a8 nightly test", CODE, CI, True),
+        ("feat: immigrate from yapf & pylint to ruff based on pre-commit", CODE, CI, True),
+        ("support build wheel and docker image by workflow", CODE, "Docker", True),
+        ("Support transformers v5: update deprecated APIs and dependencies", CODE, DEPS, False),
+        ("offload router replay indices and cleanup requirements.txt", CODE, DEPS, False),
+        ("doc refactor of precision guide and dockerfile build guidance", CODE, "Docker", False),
+        ("Rework main2main skill for upgrade and CI failure analysis", CODE, CI, False),
+        ("Fix per token loss, and e2e ci", CODE, CI, False),
         # A version alone after the lead moves the lead's subject (vllm-ascend #12019).
         ("[CI] vllm drop v0.23.0 and upgrade v0.24.0", ["Dockerfile", "README.md"], DEPS, True),
         ("remove legacy code and bump to v0.5.0", CODE, DEPS, False),

@@ -32,6 +32,7 @@ from prhub_pipeline.modelling.tagging.tags import (
     text_without_tags,
 )
 from prhub_pipeline.modelling.text.pr_descriptions import clean_description
+from prhub_pipeline.modelling.text.pr_summaries import CHANGE_VERBS
 from prhub_pipeline.modelling.text.pr_titles import title_items
 from prhub_pipeline.paths import (
     CI_FILES,
@@ -450,9 +451,13 @@ def rule_matches(
     # Housekeeping a title names after the change it leads with is that change's own (AReaL
     # #806 "chore: remove legacy code, config, and documentation", 56k lines, was no Docs
     # work; nor vllm-ascend #1477 "support pangumoe w8a8c8 and docs"), as a feature's own
-    # docs files are (`min_path_share`): its files decide.
+    # docs files are (`min_path_share`): its files decide. An object "and" joins to the lead
+    # with no verb of its own is the lead's change's, not another (`_joined_objects`).
     named = _leading_change(title) if rule.housekeeping else [title]
     if any(_text_regex(p).search(text) for p in rule.title for text in named):
+        return True
+    joined = _joined_objects(title) if rule.housekeeping else []
+    if any(_names_the_object(_text_regex(p), item) for p in rule.title for item in joined):
         return True
     changed = set(paths)
     hits = [
@@ -492,6 +497,46 @@ def _leading_change(title: str) -> list[str]:
     that follow it."""
     first, *rest = title_items(title) or [title]
     return [first, *(item for item in rest if _VERSION_ONLY_ITEM.match(item.strip()))]
+
+
+# The separators of a title's items, kept so that an item joined by "and" or "&" (one change's
+# second object) is told from one after a comma (a change of its own).
+_ITEM_SEPARATOR = re.compile(r"\s*(,\s*and\b|[,;+&]|\band\b)\s*", re.IGNORECASE)
+_JOINS_OBJECTS = re.compile(r"^(?:&|and)$", re.IGNORECASE)
+# A verb of an item's own makes it a change of its own ("... and add e2e ci", slime #990);
+# `cleanup` and `solve` are verbs CHANGE_VERBS does not list (slime #559 "offload router replay
+# indices and cleanup requirements.txt", vllm-ascend #10100 "Solve ... and nightly bug").
+_OWN_VERB = re.compile(rf"\b(?:{CHANGE_VERBS}|cleanup|solve[sd]?)", re.IGNORECASE)
+# What may follow the housekeeping word when the item names it as its object: one more noun
+# (`nightly test`, `docker image`) and a phrase saying where or how (`... by workflow`).
+_OBJECT_TAIL = re.compile(
+    r"^(?:\s+[\w.-]+)?\s*(?:$|(?:for|by|to|in|on|of|with|from|via|based)\b)", re.IGNORECASE
+)
+
+
+def _joined_objects(title: str) -> list[str]:
+    """The items after a title's lead that "and" or "&" join to it with no verb of their own:
+    more objects of the lead's verb (vllm-ascend #3973 "Add qwen3-235b-w8a8 and qwen3-30b-w8a8
+    nightly test", verl #1010 "immigrate from yapf & pylint to ruff based on pre-commit"). A
+    lone word is a further thing the lead's change brings along, as its own docs (vllm-ascend
+    #1477 "support pangumoe w8a8c8 and docs", AReaL #806 "remove legacy code, config, and
+    documentation"): its files decide."""
+    _, *rest = _ITEM_SEPARATOR.split(title)
+    joined: list[str] = []
+    for separator, item in zip(rest[0::2], rest[1::2], strict=True):
+        if not _JOINS_OBJECTS.match(separator.strip()) or _OWN_VERB.search(item):
+            break
+        if len(item.split()) > 1:
+            joined.append(item.strip())
+    return joined
+
+
+def _names_the_object(pattern: re.Pattern[str], item: str) -> bool:
+    """Whether a joined item names the housekeeping as what it is about, as its last noun or
+    with one noun after it: `sppo ci`, `gb200 nightly tests`, `docker image by workflow`; not
+    `dockerfile build guidance` (verl #6298, a guide) or `CI failure analysis` (vllm-ascend
+    #6983, an agent skill)."""
+    return any(_OBJECT_TAIL.match(item[match.end() :]) for match in pattern.finditer(item))
 
 
 def _tag_words(module: str) -> str:
