@@ -3555,3 +3555,33 @@ def test_a_pr_that_only_satisfies_a_checker_changes_no_behaviour(title: str) -> 
     assert checks["core"] == pytest.approx(nfc["core"]) and checks["core"] < same["core"]
     assert declares_no_functional_change(title)
     assert not declares_no_functional_change("Fix the output format of the report")
+
+
+@pytest.mark.parametrize(
+    ("title", "declared"),
+    [
+        ("[doc] Update booster user documents.", True),
+        ("docs: fix typo in kl_penalty docstring", True),
+        ("Documentation fixes", True),
+        # An area's tag says that area's code changes too (vllm-ascend #9690, #3756; verl #4105).
+        ("[Worker][Doc] Add A5 server disaggregated PD endpoint configuration", False),
+        ("[Misc][Doc] Add service profiling feature with user guide", False),
+        ("[doc] fix: improve docs clarity, fix IS gradient flow", False),
+        # Nor is a further change the title lists that is no documentation (NVIDIA-NeMo/RL #526).
+        ("docs: Fixing some Megatron types and small cleanup", False),
+        ("docs: add a guide, and fix broken links", True),
+    ],
+)
+def test_a_pr_its_title_types_as_documentation_changes_no_behaviour(
+    title: str, declared: bool
+) -> None:
+    """ColossalAI #4669 `[doc] Update booster user documents.` rewrote 97 lines of docstrings in
+    booster.py and was a key PR at 8.3, flagged as a core change without tests: its lines weigh
+    as an `[NFC]` PR's do, and it needs no test."""
+    booster = [("verl/booster.py", 72, 43)]
+    documented = make_pr(1, title, files=booster)
+    scored = score_parts(documented, [], CONFIG)
+    nfc = score_parts(make_pr(2, "[NFC] polish booster.py", files=booster), [], CONFIG)
+    assert declares_no_functional_change(title) is declared
+    assert (scored["core"] == pytest.approx(nfc["core"])) is declared
+    assert core_tests(documented, CONFIG) is (None if declared else False)

@@ -573,8 +573,8 @@ class _EditedCode:
 def core_tests(pr: PullRequest, config: ScoringConfig) -> bool | None:
     """Whether a PR that changes core code (`untested_core_min_lines` core lines or more) adds
     or changes a test file still in the tree; None for a PR that is no such change: a revert,
-    one whose title says it changes no behaviour (`[NFC]`, a linter's fixes), a smaller one,
-    one that takes code out, or any PR where no core paths are configured. A False is what
+    one whose title says it changes no behaviour (`[NFC]`, a linter's fixes, docs), a smaller
+    one, one that takes code out, or any PR where no core paths are configured. A False is what
     flags `core_without_tests`."""
     return _core_tests(pr, _EditedCode.of(pr, config), config)
 

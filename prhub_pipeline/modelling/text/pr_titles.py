@@ -397,6 +397,32 @@ def documents_code_only(title: str) -> bool:
     return _ADDS_DOCSTRINGS.match(parse_title(title).subject) is not None
 
 
+# What a further change a docs title lists works on when it is still documentation (`docs:
+# add a guide and fix broken links`, `[doc] add booster docstring and fix autodoc`).
+_DOCS_WORDS = re.compile(
+    r"doc|readme|guide|tutorial|comment|typo|example|link|notes?\b|instruction|faq|citation",
+    re.IGNORECASE,
+)
+
+
+def declares_documentation(title: str) -> bool:
+    """Whether a title types the PR as documentation, with no tag of an area of the code or of
+    another type, and lists no further change but to docs (`[doc] polish shardformer doc`,
+    `docs: ...`, `Documentation fixes`): the docs are what its author says it changes, in
+    whichever files. An area's tag says that area's code changes too (vllm-ascend #9690
+    "[Worker][Doc] Add A5 server disaggregated PD endpoint configuration" added a worker
+    function), as a further change does (NVIDIA-NeMo/RL #526 "docs: Fixing some Megatron types
+    and small cleanup", 341 lines of code), and a type other than docs says what changed
+    (verl #4105 "[doc] fix: improve docs clarity, fix IS gradient flow, ...")."""
+    info = parse_title(title)
+    if info.type != "doc" or any(tag_type(tag) != "doc" for tag in info.prefix_tags):
+        return False
+    _, *further = title_items(info.subject)
+    return not any(
+        first_word_type(item) is not None and not _DOCS_WORDS.search(item) for item in further
+    )
+
+
 # `feat: remove the chat scheduler`, `[Feature] Remove ...`: taking something out is no new
 # feature (verl #7374 read "new feature: remove mindspeedllm backend engine support").
 _REMOVES = re.compile(
