@@ -185,6 +185,10 @@ class PullRequest(Record):
     labels: list[str] = Field(default_factory=list)
     created_at: datetime | None = None
     merged_at: datetime
+    # Of a PR that landed in a batch long after it was written (a rebased branch): when it was
+    # written, its commit's author date (`sources.git.batch_landings`). None for a PR that
+    # landed alone, and with the github source, where a merged PR has a mergedAt of its own.
+    batch_written_at: datetime | None = None
     merged_by: str | None = None
     base_branch: str | None = None
     merge_commit_sha: str | None = None
@@ -198,7 +202,7 @@ class PullRequest(Record):
     reverted_number: int | None = Field(default=None, gt=0, lt=MAX_PR_NUMBER)
     source: SourceKind = "git"
 
-    _utc = field_validator("merged_at", "created_at")(_require_utc)
+    _utc = field_validator("merged_at", "created_at", "batch_written_at")(_require_utc)
     _text = field_validator(
         "title", "body", "author", "co_authors", "labels", "merged_by", mode="before"
     )(_printable)

@@ -24,11 +24,14 @@ class GitRepo:
         date: str | None = None,
         author: str | None = None,
         email: str | None = None,
+        landed: str | None = None,
     ) -> str:
+        """Run git with `date` as the author and committer date, or `landed` as the committer
+        date when given (a commit rebased onto the branch then)."""
         env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1"}
         if date:
             env["GIT_AUTHOR_DATE"] = date
-            env["GIT_COMMITTER_DATE"] = date
+            env["GIT_COMMITTER_DATE"] = landed or date
         if author:
             env["GIT_AUTHOR_NAME"] = author
         if email:
@@ -53,8 +56,10 @@ class GitRepo:
         files: Mapping[str, str | bytes] | None = None,
         author: str | None = None,
         email: str | None = None,
+        landed: str | None = None,
     ) -> str:
-        """Write `files`, stage everything and commit; returns the new commit's sha."""
+        """Write `files`, stage everything and commit, written at `date` and landed at `landed`
+        (else at `date` too); returns the new commit's sha."""
         for relative, content in (files or {}).items():
             self.write(relative, content)
         self.git("add", "-A")
@@ -68,6 +73,7 @@ class GitRepo:
             date=date,
             author=author,
             email=email,
+            landed=landed,
         )
         return self.git("rev-parse", "HEAD")
 

@@ -475,6 +475,61 @@ def test_a_week_holds_the_same_prs_whatever_range_it_is_read_with(git_repo: GitR
     assert late[1].merged_at == late[0].merged_at
 
 
+def test_prs_landed_together_long_after_they_were_written_are_a_batch(git_repo: GitRepo) -> None:
+    """ColossalAI rebased its pipeline branch onto main on 2023-08-15: 54 squash commits of
+    PRs written from 2023-06-20 on, all committed at one time."""
+    git_repo.commit("init", "2026-04-01T10:00:00+08:00", {"README.md": "hello\n"})
+    rebased = "2026-05-12T23:25:14+08:00"
+    written = [
+        "2026-04-20T10:00:00+08:00",
+        "2026-04-28T11:00:00+08:00",
+        "2026-05-11T09:00:00+08:00",
+    ]
+    for number, day in enumerate(written, start=1):
+        git_repo.commit(f"[pipeline] step {number} (#{number})", day, {"p": day}, landed=rebased)
+    # Commits of the branch that name no PR land with it, and are no PRs of the batch.
+    git_repo.commit(
+        "[pipeline] fix import", "2026-05-11T10:00:00+08:00", {"q": "1"}, landed=rebased
+    )
+    # A day's PRs rebased together (ColossalAI's 19 of 2022-09-08) are no late landing, nor is
+    # a PR landed alone long after its commit was written.
+    same_day = "2026-05-13T20:00:00+08:00"
+    for number in (4, 5, 6):
+        git_repo.commit(
+            f"fix: small {number} (#{number})",
+            "2026-05-13T09:00:00+08:00",
+            {"s": str(number)},
+            landed=same_day,
+        )
+    git_repo.commit(
+        "feat: old (#7)",
+        "2026-04-01T09:00:00+08:00",
+        {"o": "1"},
+        landed="2026-05-14T09:00:00+08:00",
+    )
+    prs = read_week(git_repo.path)
+    assert {n: pr.batch_written_at for n, pr in prs.items() if pr.batch_written_at} == {
+        n: datetime.fromisoformat(day).astimezone(UTC) for n, day in enumerate(written, start=1)
+    }
+    assert {pr.merged_at for n, pr in prs.items() if n <= 3} == {
+        datetime.fromisoformat(rebased).astimezone(UTC)
+    }
+
+
+def test_commits_moved_to_their_neighbours_time_are_no_batch(git_repo: GitRepo) -> None:
+    """A commit whose date is out of the branch's order takes its neighbour's (tilelang's
+    #208): two such after a third do not make PRs landed together."""
+    git_repo.commit("init", "2026-03-01T10:00:00+08:00", {"README.md": "hello\n"})
+    git_repo.commit("feat: first (#1)", "2026-05-11T12:00:00+08:00", {"a": "1"})
+    git_repo.commit("feat: second (#2)", "2026-05-12T10:00:00+08:00", {"b": "1"})
+    git_repo.commit("chore: behind (#3)", "2025-05-12T10:00:00+08:00", {"c": "1"})
+    git_repo.commit("chore: behind too (#4)", "2025-05-13T10:00:00+08:00", {"d": "1"})
+    git_repo.commit("feat: after (#5)", "2026-05-13T10:00:00+08:00", {"e": "1"})
+    prs = read_week(git_repo.path)
+    assert prs[2].merged_at == prs[3].merged_at == prs[4].merged_at
+    assert [pr.batch_written_at for pr in prs.values()] == [None] * 5
+
+
 def test_renames_and_binary_files(git_repo: GitRepo) -> None:
     body = "".join(f"line {i}\n" for i in range(40))
     git_repo.commit("init", "2026-05-01T10:00:00+08:00", {"old/name.py": body})

@@ -460,6 +460,9 @@ def test_the_models_a_warehouse_had_before_the_registry_are_known(tmp_path: Path
         con.execute("ALTER TABLE pushed_commits DROP COLUMN author_key")
         con.execute("ALTER TABLE pushed_commits DROP COLUMN body")
         con.execute("CREATE INDEX pushed_commits_partition ON pushed_commits (repo, week_start)")
+        con.execute("DROP INDEX prs_partition")
+        con.execute("ALTER TABLE prs DROP COLUMN batch_written_at")
+        con.execute("CREATE INDEX prs_partition ON prs (repo, week_start)")
     with connect(tmp_path / "w.duckdb") as con:
         known = {name for (name,) in con.execute("SELECT name FROM sql_models").fetchall()}
         shipped = model_names(DBT_LIKE_SQL)

@@ -12,12 +12,13 @@ week's merges without anyone fetching by hand.
 from __future__ import annotations
 
 import bisect
+import itertools
 import os
 import re
 import subprocess
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Literal
 
@@ -69,8 +70,9 @@ BOT_CO_AUTHOR = re.compile(
 # `git log -z` output is split on NUL, the one character git keeps out of commit messages,
 # names and paths (a message may hold any other: one with \x1e and \x1f in it forged a PR).
 # The commit time as a Unix timestamp: `%cI` prints the recorded UTC offset as it is, and one
-# out of range (a commit written with +9959, which git accepts) failed every run.
-LOG_FIELDS = ("%H", "%P", "%an", "%ae", "%ct", "%B")
+# out of range (a commit written with +9959, which git accepts) failed every run. The author
+# time too: a commit landed by a rebase was written then (`batch_landings`).
+LOG_FIELDS = ("%H", "%P", "%an", "%ae", "%ct", "%at", "%B")
 LOG_FORMAT = "%x00".join(LOG_FIELDS)
 AUTHOR_FIELDS = ("%H", "%an", "%ae")
 AUTHOR_FORMAT = "%x00".join(AUTHOR_FIELDS)
@@ -103,6 +105,7 @@ class _Commit:
     author: str
     author_email: str
     committed_at: datetime
+    authored_at: datetime
     message: str
 
 
@@ -284,7 +287,7 @@ def _records(output: str, fields: int, what: str) -> list[list[str]]:
 
 def _parse_log(output: str) -> list[_Commit]:
     commits = []
-    for sha, parents, author, author_email, committed, message in _records(
+    for sha, parents, author, author_email, committed, authored, message in _records(
         output, len(LOG_FIELDS), "commit"
     ):
         commits.append(
@@ -294,6 +297,7 @@ def _parse_log(output: str) -> list[_Commit]:
                 author=author,
                 author_email=author_email,
                 committed_at=datetime.fromtimestamp(int(committed), UTC),
+                authored_at=datetime.fromtimestamp(int(authored), UTC),
                 message=message,
             )
         )
@@ -617,6 +621,34 @@ def landing_times(history: Sequence[_Commit]) -> list[_Commit]:
     return landed
 
 
+# A branch landed by a rebase puts its PRs' squash commits on the branch at once, each with
+# the author time it was written at: ColossalAI rebased its pipeline branch onto main on
+# 2023-08-15, 54 PRs written from 2023-06-20 on, all committed at 23:25:14 (+08:00), and that
+# week read as 57 PRs, 41 of them key, with nothing to say why. A batch is BATCH_MIN_PRS or
+# more PRs landed by consecutive first-parent commits of one committer time, the earliest
+# written BATCH_MIN_AGE or more before it: a merge or squash GitHub makes is written when it
+# lands, and a rebase of a day's PRs (ColossalAI's 19 of 2022-09-08) is no late landing.
+BATCH_MIN_PRS = 3
+BATCH_MIN_AGE = timedelta(days=7)
+
+
+def batch_landings(
+    history: Sequence[_Commit], landing_shas: Collection[str]
+) -> dict[str, datetime]:
+    """The author time of each commit of `landing_shas` (PR landings) that landed in a batch
+    (see BATCH_MIN_PRS), by sha. `history` is the first-parent history, oldest first, with the
+    committer times as recorded: `landing_times` gives the commits it moves their
+    neighbours' times, which would make a batch of them."""
+    written: dict[str, datetime] = {}
+    for landed_at, run in itertools.groupby(history, key=lambda commit: commit.committed_at):
+        prs = [commit for commit in run if commit.sha in landing_shas]
+        if len(prs) < BATCH_MIN_PRS:
+            continue
+        if min(commit.authored_at for commit in prs) <= landed_at - BATCH_MIN_AGE:
+            written.update((commit.sha, commit.authored_at) for commit in prs)
+    return written
+
+
 @dataclass(frozen=True)
 class _Landing:
     """A first-parent commit that lands a PR, read from its message alone."""
@@ -681,6 +713,7 @@ def _to_pull_request(
     files: list[FileChange],
     revert: RevertText | None,
     reverted: int | None,
+    batch_written_at: datetime | None,
 ) -> PullRequest:
     commit = landing.commit
     name, email = author
@@ -696,6 +729,7 @@ def _to_pull_request(
             author_key=author_key(email=email),
             co_authors=landing.co_authors,
             merged_at=commit.committed_at,
+            batch_written_at=batch_written_at,
             merge_commit_sha=commit.sha,
             additions=sum(f.additions or 0 for f in files),
             deletions=sum(f.deletions or 0 for f in files),
@@ -787,6 +821,8 @@ def read_window(
     - A number landed twice (a direct push or cherry-pick quoting `(#N)`) belongs to its first
       landing, so a later week never claims a PR stored under an earlier one.
     - The window holds a commit by its committer date, which is when it landed on the branch.
+      A PR landed in a batch long after it was written (a rebased branch, `batch_landings`)
+      carries its author date as `batch_written_at`.
 
     Raises GitSourceError when no commit of the branch names a PR: such a history (a mirror of
     an internal repository, whose commits say `fix(scheduler): ...`) holds no PR this source
@@ -810,7 +846,8 @@ def read_window(
     except GitSourceError:
         _check_branch(git_path, branch)  # git's own words name no cause: `ambiguous argument`
         raise
-    history = landing_times(list(reversed(_parse_log(output))))
+    recorded = list(reversed(_parse_log(output)))
+    history = landing_times(recorded)
     landings = [landing for c in history if (landing := _landing(c, repo))]
     if history and not landings:
         raise GitSourceError(
@@ -821,6 +858,9 @@ def read_window(
     first_landings: dict[int, _Landing] = {}
     for landing in landings:
         first_landings.setdefault(landing.number, landing)
+    batch_written = batch_landings(
+        recorded, {landing.commit.sha for landing in first_landings.values()}
+    )
     in_window = [
         landing
         for landing in first_landings.values()
@@ -860,6 +900,7 @@ def read_window(
                     changes.get(landing.commit.sha, []),
                     revert,
                     reverted_number(revert, titles, commits) if revert else None,
+                    batch_written.get(landing.commit.sha),
                 )
             )
         titles[landing.title] = landing.number

@@ -43,6 +43,7 @@ PR_COLUMNS = (
     "reverted_number",
     "source",
     "author_key",
+    "batch_written_at",
 )
 FILE_COLUMNS = (
     "repo",
@@ -84,6 +85,7 @@ def pr_tables(week_start: date, prs: Sequence[PullRequest]) -> list[TableRows]:
                 pr.reverted_number,
                 pr.source,
                 pr.author_key,
+                pr.batch_written_at,
             )
         )
         file_rows.extend(
