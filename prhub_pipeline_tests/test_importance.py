@@ -12,6 +12,7 @@ import pytest
 from prhub_pipeline.config import ScoringConfig, load_settings
 from prhub_pipeline.modelling.scoring import importance as importance_module
 from prhub_pipeline.modelling.scoring.importance import (
+    BATCH_KEY_LIMIT,
     BREAKING_WEIGHT,
     CALIBRATION_MIN_PRS,
     CORE_WEIGHT,
@@ -3003,6 +3004,36 @@ def test_score_week_orders_flags_key_prs_and_handles_an_empty_week() -> None:
     assert scores[0].fix_impacts == ["wrong_result"]
     assert sum(scores[0].parts.values()) == pytest.approx(scores[0].raw_score, abs=1e-3)
     assert score_week([], {}, ReviewData(available=False), CONFIG, calibration) == []
+
+
+def test_a_batch_landed_long_after_it_was_written_keeps_its_highest_key_prs() -> None:
+    """ColossalAI's pipeline branch, rebased onto main on 2023-08-15, made 40 of its 54 PRs
+    key: a batch is ranked as any PRs are, but keeps BATCH_KEY_LIMIT key PRs."""
+    calibration = fit_calibration(history(), {}, CONFIG)
+    written = MERGED - timedelta(days=30)
+    batch = [
+        make_pr(
+            n,
+            "[fsdp] fix: wrong gradients",
+            files=[("verl/x.py", 300 + n, 40), ("tests/t.py", 80, 0)],
+            batch_written_at=written,
+        )
+        for n in range(1, BATCH_KEY_LIMIT + 3)
+    ]
+    alone = make_pr(
+        99, "[fsdp] fix: wrong gradients", files=[("verl/x.py", 300, 40), ("tests/t.py", 80, 0)]
+    )
+    no_data = ReviewData(available=False)
+    scores = score_week([*batch, alone], {}, no_data, CONFIG, calibration)
+    unbatched = [pr.model_copy(update={"batch_written_at": None}) for pr in batch]
+    assert all(s.is_key for s in score_week([*unbatched, alone], {}, no_data, CONFIG, calibration))
+    assert [s.number for s in scores if s.is_key] == [
+        *range(BATCH_KEY_LIMIT + 2, 2, -1),
+        99,
+    ]
+    assert [s.number for s in scores if not s.is_key] == [2, 1]
+    # Ranked as before: they reach the key threshold, and are no key PRs of the week.
+    assert all(s.importance >= CONFIG.key_threshold for s in scores)
 
 
 def test_score_week_finds_a_revert_target_in_history() -> None:

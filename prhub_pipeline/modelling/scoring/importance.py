@@ -14,7 +14,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -1087,6 +1087,30 @@ def relanded_in_weeks(
     return relanded
 
 
+# A batch of PRs landed together long after they were written (a rebased branch,
+# `PullRequest.batch_written_at`) is scored PR by PR, but its key PRs are at most the
+# BATCH_KEY_LIMIT highest: ColossalAI's pipeline branch (2023-08-15) made 40 of its 54 PRs
+# key and its week 41 key of 57, a list that picks nothing out; its other weeks with PRs had
+# 11 key PRs or fewer in 9 of 10 (median 4).
+BATCH_KEY_LIMIT = 10
+
+
+def _limit_batch_keys(scores: Sequence[PrScore], prs: Sequence[PullRequest]) -> list[PrScore]:
+    """`scores` (highest first) with the key PRs of each batch (its PRs of one landing time)
+    past its BATCH_KEY_LIMIT highest not key."""
+    batch_of = {pr.number: pr.merged_at for pr in prs if pr.batch_written_at is not None}
+    keys_kept: Counter[datetime] = Counter()
+    limited = []
+    for score in scores:
+        landed_at = batch_of.get(score.number)
+        if score.is_key and landed_at is not None:
+            keys_kept[landed_at] += 1
+            if keys_kept[landed_at] > BATCH_KEY_LIMIT:
+                score = score.model_copy(update={"is_key": False})
+        limited.append(score)
+    return limited
+
+
 def score_week(
     prs: Sequence[PullRequest],
     modules: Mapping[int, Sequence[str]],
@@ -1097,7 +1121,8 @@ def score_week(
     requirement_changes: Mapping[int, Sequence[SettingChange]] | None = None,
 ) -> list[PrScore]:
     """Scores for one week's PRs, highest first (ties by PR number); `requirement_changes` are
-    their compared setting changes, by number (see `score_parts`)."""
+    their compared setting changes, by number (see `score_parts`). A PR is key from the key
+    threshold up, but for those of a batch past its BATCH_KEY_LIMIT highest."""
     known: dict[int, PullRequest] = dict(history_by_number or {})
     known.update({pr.number: pr for pr in prs})
     prepared = [resolve_revert(pr, known) for pr in prs]
@@ -1135,4 +1160,4 @@ def score_week(
             )
         )
     scores.sort(key=lambda s: (-s.raw_score, s.number))
-    return scores
+    return _limit_batch_keys(scores, prs)
