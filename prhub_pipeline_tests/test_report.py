@@ -289,6 +289,56 @@ def test_the_html_appendix_counts_its_prs_in_the_reports_language(lang: Lang, su
     assert f"<summary>{summary}</summary>" in html
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "zh",
+            "本周 14 个 PR 中有 12 个写于 2025-12-20 至 05-01，于 05-12 随所在分支的变基（rebase）"
+            "一并合入：多为此前数周的工作。其中重要性达到阈值的 12 个只取最高的 10 个作为重点 PR，"
+            "排序照常。",
+        ),
+        (
+            "en",
+            "12 of this week's 14 pull requests were written between Dec 20, 2025 and May 1 and"
+            " landed together on May 12, by a rebase of their branch: mostly the work of earlier"
+            " weeks. Of the 12 of them that reach the key threshold, the 10 most important count"
+            " as key PRs; all are ranked as usual.",
+        ),
+    ],
+)
+def test_prs_landed_together_long_after_they_were_written_are_told_as_a_batch(
+    lang: Lang, said: str
+) -> None:
+    """ColossalAI's 2023-08-14 read "57 PRs, 41 of them key" with nothing to say that 54 were
+    its pipeline branch, written over the eight weeks before and rebased onto main at once."""
+    batch = [
+        make_pr(
+            n,
+            "[fsdp] fix: wrong gradients",
+            files=[("verl/x.py", 300 + n, 40), ("tests/t.py", 80, 0)],
+            merged_at=MERGED,
+            # In the report's time zone: 18:00 UTC is the next day in Shanghai.
+            batch_written_at=datetime(2026, 4, 30, 18, tzinfo=UTC) - timedelta(days=12 * n - 12),
+        )
+        for n in range(1, 13)
+    ]
+    alone = [
+        make_pr(20, "[doc] chore: typo", files=[("docs/a.md", 1, 1)]),
+        make_pr(21, "[fsdp] fix: small", files=[("verl/y.py", 3, 1)]),
+    ]
+    context = context_for([*batch, *alone], lang, ReviewData(available=False))
+    assert context.summary[1] == said  # after the week's PR count
+    assert context.header.key_pr_count == 10
+    one_batch = context_for(batch[:3], lang, ReviewData(available=False))
+    assert ("本周的 3 个 PR 都写于" if lang == "zh" else "All 3 of this week's") in (
+        one_batch.summary[1]
+    )
+    assert "重点 PR，排序照常" not in one_batch.summary[1]
+    assert "key PRs; all" not in one_batch.summary[1]
+    assert not any("rebase" in p for p in context_for(alone, lang).summary)
+
+
 def test_a_reverted_fix_is_no_live_fix_unless_it_landed_again() -> None:
     """verl's #5942 reverted #5904, and #5945 landed it again under the same title that week."""
     crashing = week_prs()

@@ -356,6 +356,7 @@ def build_report_context(
             for t in releases
         ],
         pushed=len(pushed),
+        batches=facts.batch_landings(prs, score_of, window, scoring.key_threshold),
     )
     groups = [
         ThemeGroup(

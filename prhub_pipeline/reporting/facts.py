@@ -500,6 +500,50 @@ class Release:
 
 
 @dataclass(frozen=True)
+class BatchLanding:
+    """PRs of the week that landed together long after they were written (a rebased branch:
+    `PullRequest.batch_written_at`), their days in the report's time zone."""
+
+    count: int
+    written_from: date
+    written_to: date
+    landed: date
+    # Of them, those whose importance reaches the key threshold, and of those the key PRs
+    # (`importance.BATCH_KEY_LIMIT`).
+    above_threshold: int
+    key: int
+
+
+def batch_landings(
+    prs: Sequence[PullRequest],
+    score_of: Mapping[int, PrScore],
+    window: WeekWindow,
+    key_threshold: float,
+) -> list[BatchLanding]:
+    """The week's batches of PRs landed long after they were written, each its PRs of one
+    landing time, earliest first."""
+    written_at: dict[datetime, list[datetime]] = defaultdict(list)
+    numbers: dict[datetime, list[int]] = defaultdict(list)
+    for pr in prs:
+        if pr.batch_written_at is not None:
+            written_at[pr.merged_at].append(pr.batch_written_at)
+            numbers[pr.merged_at].append(pr.number)
+    return [
+        BatchLanding(
+            count=len(numbers[landed_at]),
+            written_from=min(written).astimezone(window.zone).date(),
+            written_to=max(written).astimezone(window.zone).date(),
+            landed=landed_at.astimezone(window.zone).date(),
+            above_threshold=sum(
+                1 for n in numbers[landed_at] if score_of[n].importance >= key_threshold
+            ),
+            key=sum(1 for n in numbers[landed_at] if score_of[n].is_key),
+        )
+        for landed_at, written in sorted(written_at.items())
+    ]
+
+
+@dataclass(frozen=True)
 class Summary:
     period: Period
     pr_count: int
@@ -518,6 +562,7 @@ class Summary:
     reviews: ReviewCoverage | None = None  # None without review data
     releases: list[Release] = field(default_factory=list)
     pushed: int = 0  # commits pushed to the branch without a PR
+    batches: list[BatchLanding] = field(default_factory=list)
     # Of the PRs (the fixes) each module counts, how many have it as the classifier's guess.
     module_guesses: dict[str, int] = field(default_factory=dict)
     fix_guesses: dict[str, int] = field(default_factory=dict)
@@ -568,6 +613,7 @@ def summary(
     housekeeping: Collection[str] = (),
     releases: Sequence[Release] = (),
     pushed: int = 0,
+    batches: Sequence[BatchLanding] = (),
 ) -> Summary:
     key = [r for r in ordered if r.is_key]
     all_fixes = [r for r in ordered if r.pr_type == "fix"]
@@ -594,6 +640,7 @@ def summary(
         period=period,
         pr_count=len(ordered),
         pushed=pushed,
+        batches=list(batches),
         key_count=len(key),
         types=type_counts(ordered),
         top_modules=top_modules,

@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import NamedTuple, get_args
 
 from prhub_pipeline.config import normalise_tag
@@ -36,6 +37,7 @@ from prhub_pipeline.reporting.facts import (
     MAX_LISTED_PER_IMPACT,
     USUAL_WEEKS,
     WORKS_EVERYWHERE,
+    BatchLanding,
     BusyFile,
     ChangeOutline,
     ChangePlace,
@@ -275,6 +277,13 @@ class Wording:
     overview: Counted
     released: str  # field list: the week's version tags (`release`)
     pushed_summary: Counted  # field n: the week's commits pushed without a PR
+    # A batch of PRs landed long after they were written (`facts.BatchLanding`): fields n,
+    # total (the week's PRs), start, end (when they were written), landed (`batch_day`).
+    batch_landed: str
+    batch_landed_all: str  # the same, when the batch is all the week's PRs
+    batch_keys_limited: str  # fields above (PRs at the key threshold), key (of them, key)
+    batch_day: str  # field day
+    batch_day_other_year: str  # field day: a day of another year than the landing's
     release: str  # fields name, day, sha
     # How many PRs are key: of one PR (not key, key), of several (none, one, {key}).
     overview_key: tuple[str, str, str, str, str]
@@ -711,6 +720,25 @@ class Wording:
     def _lines(self, n: int) -> str:
         return _counted(self.line_count, n).format(n=n)
 
+    def _batch_landed(self, batch: BatchLanding, total: int) -> str:
+        """What the summary says of a batch: ColossalAI's 2023-08-14 read "57 pull requests were
+        merged this week; 41 are key PRs", 54 of them written over the eight weeks before."""
+
+        def day(written: date) -> str:
+            same_year = written.year == batch.landed.year
+            return (self.batch_day if same_year else self.batch_day_other_year).format(day=written)
+
+        landed = (self.batch_landed_all if batch.count == total else self.batch_landed).format(
+            n=batch.count,
+            total=total,
+            start=day(batch.written_from),
+            end=day(batch.written_to),
+            landed=self.batch_day.format(day=batch.landed),
+        )
+        if batch.key == batch.above_threshold:
+            return landed
+        return landed + self.batch_keys_limited.format(above=batch.above_threshold, key=batch.key)
+
     # Summary.
     def summary(self, s: Summary) -> list[str]:
         span = self.span.format(**vars(s.period))
@@ -731,6 +759,7 @@ class Wording:
                 types=self.count_phrase(s.types),
             )
         ]
+        paragraphs.extend(self._batch_landed(batch, s.pr_count) for batch in s.batches)
         paragraphs.extend(pushed)
         paragraphs.extend(released)
         focus = []

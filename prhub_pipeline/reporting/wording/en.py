@@ -216,6 +216,21 @@ EN = Wording(
         "{n} commits were pushed straight to the branch without a PR: the last section lists"
         " them; this report does not analyse them.",
     ),
+    batch_landed=(
+        "{n} of this week's {total} pull requests were written between {start} and {end} and"
+        " landed together on {landed}, by a rebase of their branch: mostly the work of earlier"
+        " weeks."
+    ),
+    batch_landed_all=(
+        "All {n} of this week's pull requests were written between {start} and {end} and landed"
+        " together on {landed}, by a rebase of their branch: mostly the work of earlier weeks."
+    ),
+    batch_keys_limited=(
+        " Of the {above} of them that reach the key threshold, the {key} most important count as"
+        " key PRs; all are ranked as usual."
+    ),
+    batch_day="{day:%b} {day.day}",
+    batch_day_other_year="{day:%b} {day.day}, {day.year}",
     release="{name} (tagged {day:%b} {day.day} on commit {sha})",
     overview=(
         "{n} pull request was merged this week ({span}); {key}. By type: {types}.",

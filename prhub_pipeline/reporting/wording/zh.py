@@ -163,6 +163,17 @@ ZH = Wording(
     overview="本周（{span}）共合并 {n} 个 PR，{key}。按类型分：{types}。",
     released="本周发布：{list}。",
     pushed_summary="另有 {n} 个提交未经 PR 直接推送到分支：列于文末，本报告未作分析。",
+    batch_landed=(
+        "本周 {total} 个 PR 中有 {n} 个写于 {start} 至 {end}，"
+        "于 {landed} 随所在分支的变基（rebase）一并合入：多为此前数周的工作。"
+    ),
+    batch_landed_all=(
+        "本周的 {n} 个 PR 都写于 {start} 至 {end}，于 {landed} 随所在分支的变基（rebase）"
+        "一并合入：多为此前数周的工作。"
+    ),
+    batch_keys_limited="其中重要性达到阈值的 {above} 个只取最高的 {key} 个作为重点 PR，排序照常。",
+    batch_day="{day:%m-%d}",
+    batch_day_other_year="{day:%Y-%m-%d}",
     release="{name}（{day:%m-%d} 打标签，提交 {sha}）",
     overview_key=(
         "没有重点 PR",
