@@ -39,7 +39,7 @@ from prhub_pipeline.modelling.scoring.importance import (
 from prhub_pipeline.modelling.scoring.mechanical import SWEEP_MIN_FILES, names_mechanical_rewrite
 from prhub_pipeline.modelling.scoring.risks import core_tests
 from prhub_pipeline.modelling.text.pr_descriptions import clean_description, split_blocks
-from prhub_pipeline.modelling.text.pr_summaries import sentences, shorten, summarize
+from prhub_pipeline.modelling.text.pr_summaries import sentences, shorten, subject_keys, summarize
 from prhub_pipeline.modelling.text.pr_titles import change_kind, closing_references, parse_title
 from prhub_pipeline.paths import matches_any
 from prhub_pipeline.records import (
@@ -3408,6 +3408,43 @@ def test_a_title_shares_no_fixup_word_with_the_commits_of_its_branch() -> None:
     title = "[Feature] Update Dockerfile to v0.3.0"
     body = "* update benchmark script\n\n* .\n\n* add benchmark docs\n\n* update dockerfile"
     assert summarize(title, body) == summarize(title, "")
+
+
+def test_a_squash_leaves_out_the_commits_other_prs_landed_before() -> None:
+    """ColossalAI #1597 ("fix variable names", seven files of the checkpoint solvers) lists the
+    memory-estimation commits of #1587, which its branch carried: its summary named them."""
+    title = "[hotfix/rotor] fix variable names"
+    body = (
+        "* [fx] add dataflow analysis for an autograd graph.\n\n"
+        "* add intepretation for graph analysis.\n\n"
+        "* [fx] provide an accurate estimation of memory except for GPT-2.\n\n"
+        "* [fx] refactor code.\n\n"
+        "* [fx] fix variable names in ckpt_solvers and unskip tests.\n\n"
+        "* [fx] change stage into phase."
+    )
+    earlier = {
+        key: 1587
+        for subject in (
+            "[fx] add dataflow analysis for an autograd graph.",
+            "add intepretation for graph analysis.",
+            "[fx] provide an accurate estimation of memory except for GPT-2.",
+            "[fx] refactor code.",
+        )
+        for key in subject_keys(subject)
+    }
+    assert summarize(title, body).startswith("Add dataflow analysis for an autograd graph")
+    assert summarize(title, body, landed_through=earlier.get) == (
+        "Fix variable names in ckpt_solvers and unskip tests; change stage into phase."
+    )
+    # One subject alike is chance, not a branch carried (TE #3156's `add missing license`,
+    # landed in #235 three years before).
+    once = {key: 235 for key in subject_keys("[fx] add dataflow analysis for an autograd graph.")}
+    assert summarize(title, body, landed_through=once.get) == summarize(title, body)
+    # Nor does the PR's own subject go, though another PR listed it first: the title again
+    # still makes no summary of the list.
+    own = body + "\n\n* fix variable names"
+    both = {**earlier, **{key: 1587 for key in subject_keys("fix variable names")}}
+    assert summarize(title, own, landed_through=both.get) == summarize(title, "")
 
 
 def test_a_lead_in_that_cannot_end_as_a_sentence_is_no_summary_even_as_a_last_resort() -> None:

@@ -45,7 +45,13 @@ from prhub_pipeline.records import (
     WeekCounts,
 )
 from prhub_pipeline.reporting import facts, sections
-from prhub_pipeline.reporting.context import MAX_QUICK_VIEW, ReportBackground, build_report_context
+from prhub_pipeline.reporting.context import (
+    MAX_QUICK_VIEW,
+    LandedBefore,
+    ReportBackground,
+    build_report_context,
+    subject_landings,
+)
 from prhub_pipeline.reporting.facts import Period, Summary, relanding
 from prhub_pipeline.reporting.files import (
     files_behind,
@@ -1725,6 +1731,41 @@ def test_a_description_that_is_another_prs_title_is_outlined() -> None:
         del MODULES[6602], MODULES[6603]
     quick = {item.pr.number: item.summary for item in listed.quick_view}
     assert quick[6603].startswith("The commit message does not summarise the change")
+
+
+def test_a_squash_summary_leaves_out_commits_an_earlier_pr_landed() -> None:
+    """ColossalAI #822 changed one file; its squash message lists the commits of #818 and #821
+    its branch carried, and its summary named them ("Set cpu memory capacity; ...")."""
+    carried = "* Set cpu memory capacity\n\n* Collect local throughput in the trainer"
+    grown = make_pr(
+        6604,
+        "[gemini] add a new tensor structure",
+        body=f"{carried}\n\n* Add a new tensor structure and override linear for it",
+        merged_at=MERGED - timedelta(days=9),
+    )
+    # #821 landed #818's list again, and #822 took it from #821 (the last to land it).
+    again = make_pr(
+        6605,
+        "[tensor] apply the tensor on torch functions",
+        body=f"{grown.body}\n\n* Rename and reorganise the tensor directory structure",
+        merged_at=MERGED - timedelta(days=8),
+    )
+    week = make_pr(
+        6606,
+        "[tensor] update the torch function of the tensor",
+        body=f"{again.body}\n\n* Wrap the functions the tensor did not handle yet",
+        files=[("colossalai/tensor/colo_tensor.py", 10, 3)],
+    )
+    MODULES.update({6606: ["fsdp"]})
+    try:
+        context = context_for([week], "en", history=[grown, again])
+    finally:
+        del MODULES[6606]
+    quick = {item.pr.number: item.summary for item in context.quick_view}
+    assert quick[6606] == "Wrap the functions the tensor did not handle yet."
+    landings = subject_landings([grown, again, week])
+    assert LandedBefore(landings, week)("set cpu memory capacity") == 6605
+    assert LandedBefore(landings, grown)("set cpu memory capacity") is None
 
 
 def test_a_description_that_only_restates_part_of_the_title_adds_nothing() -> None:

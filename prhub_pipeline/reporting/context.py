@@ -12,9 +12,12 @@ is chosen in `facts.py` (the key-change sections in `sections.py`), once for bot
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import NamedTuple
 
 from prhub_pipeline.config import ScoringConfig
 from prhub_pipeline.modelling.scoring.importance import ScoreCalibration, reverted_target
@@ -31,6 +34,8 @@ from prhub_pipeline.modelling.text.pr_summaries import (
     first_commit_subject,
     own_references,
     shorten,
+    squash_list_subjects,
+    subject_keys,
     summarize,
 )
 from prhub_pipeline.modelling.text.pr_titles import parse_title
@@ -133,8 +138,9 @@ class ReportBackground:
     left out, and said so once. `module_named` are the themes a module of their name stands for
     (`themes.themes_named_modules_stand_for`): left out, the module's row and section tell them.
     `history` holds the stored PRs by number (the week's among them or not). `title_index` may
-    hold `title_owners` of the history; `core_tested` PRs' `risks.core_tests` (the others are
-    worked out per week), for the share of the changes of core code that came with tests.
+    hold `title_owners` of the history, `subject_index` its `subject_landings`; `core_tested`
+    PRs' `risks.core_tests` (the others are worked out per week), for the share of the changes
+    of core code that came with tests.
     `reviewed_before` holds the review (`facts.reviewing_by_pr`) of stored PRs with review data,
     for the share approved in the weeks before. `pushed_reverts` are the stored reverts pushed
     without a PR, whose re-lands a later week's PRs may be (`facts.relands`).
@@ -148,6 +154,7 @@ class ReportBackground:
     module_named: Collection[str] = ()
     history: Mapping[int, PullRequest] = field(default_factory=dict)
     title_index: Mapping[str, int] | None = None
+    subject_index: Mapping[str, Sequence[SubjectLanding]] | None = None
     core_tested: Mapping[int, bool | None] = field(default_factory=dict)
     reviewed_before: Mapping[int, facts.PrReviewing] = field(default_factory=dict)
     pushed_reverts: Sequence[PushedCommit] = ()
@@ -268,6 +275,11 @@ def build_report_context(
     owners = (
         title_owners(known.values()) if background.title_index is None else background.title_index
     )
+    landings = (
+        subject_landings(known.values())
+        if background.subject_index is None
+        else background.subject_index
+    )
     repeated = repeats(prs, {s.number: s.pr_type for s in scores}, known)
     landed_again = facts.relands(prs, known, window, background.pushed_reverts)
     # A week none of whose PRs says more than its title (NVIDIA-NeMo/RL's squash commits carry
@@ -283,6 +295,7 @@ def build_report_context(
             words,
             known,
             owners,
+            LandedBefore(landings, pr),
             scoring,
             predicted=pr.number in predicted,
             unsure=unsure.get(pr.number, []),
@@ -498,6 +511,40 @@ def title_owners(prs: Iterable[PullRequest]) -> dict[str, int]:
     }
 
 
+class SubjectLanding(NamedTuple):
+    """A PR a title or squashed commit landed through."""
+
+    merged_at: datetime
+    number: int
+
+
+def subject_landings(prs: Iterable[PullRequest]) -> dict[str, list[SubjectLanding]]:
+    """Each title's and squashed commit's `subject_keys` to the PRs it landed through, oldest
+    first: which of the commits a later squash message lists came through another PR."""
+    landings: dict[str, set[SubjectLanding]] = defaultdict(set)
+    for pr in prs:
+        landing = SubjectLanding(pr.merged_at, pr.number)
+        for text in (pr.title, *squash_list_subjects(pr.title, pr.body)):
+            for key in subject_keys(text):
+                landings[key].add(landing)
+    return {key: sorted(landed) for key, landed in landings.items()}
+
+
+@dataclass(frozen=True)
+class LandedBefore:
+    """Which PR a subject last landed through before `pr`, as `summarize` asks it: a branch
+    that grew from another's carries that one's commits, which it carried in turn (ColossalAI
+    #821 lists #818's list, whose first commits #811 had landed)."""
+
+    landings: Mapping[str, Sequence[SubjectLanding]]
+    pr: PullRequest
+
+    def __call__(self, key: str) -> int | None:
+        landed = self.landings.get(key, ())
+        before = bisect_left(landed, SubjectLanding(self.pr.merged_at, 0))  # merged earlier
+        return landed[before - 1].number if before else None
+
+
 def _pr_ref(
     repo: str,
     pr: PullRequest,
@@ -506,6 +553,7 @@ def _pr_ref(
     words: Wording,
     known: Mapping[int, PullRequest],
     title_owners: Mapping[str, int],
+    landed_through: Callable[[str], int | None],
     scoring: ScoringConfig,
     *,
     predicted: bool,
@@ -514,7 +562,7 @@ def _pr_ref(
     reland: facts.Reland | None,
     outline_lead: bool = True,
 ) -> PrRef:
-    summary = own_references(summarize(pr.title, pr.body), repo)
+    summary = own_references(summarize(pr.title, pr.body, landed_through=landed_through), repo)
     outline = None
     # A squash message that opens with another PR's title lists that PR's commits, which a
     # stacked branch carries: aibrix #2298's summary read "Add brixbench benchmark module", the

@@ -32,7 +32,12 @@ from prhub_pipeline.records import (
     ReportListing,
     WeekCounts,
 )
-from prhub_pipeline.reporting.context import ReportBackground, build_report_context, title_owners
+from prhub_pipeline.reporting.context import (
+    ReportBackground,
+    build_report_context,
+    subject_landings,
+    title_owners,
+)
 from prhub_pipeline.reporting.facts import USUAL_WEEKS, PrReviewing, reviewing_by_pr
 from prhub_pipeline.reporting.files import (
     ReportDirError,
@@ -138,6 +143,7 @@ def report_weeks(
             history=stored,
             pushed_reverts=read_pushed_reverts(con, repo.name),
             title_index=title_owners(stored.values()),
+            subject_index=subject_landings(stored.values()),
             core_tested={pr.number: core_tests(pr, repo.scoring) for pr in recent},
             reviewed_before=stored_reviewing(
                 con, repo.name, stored, since=windows[0].week_start - timedelta(weeks=USUAL_WEEKS)

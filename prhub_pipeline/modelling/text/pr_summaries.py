@@ -7,7 +7,8 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple
@@ -1247,7 +1248,58 @@ def _says_a_change(subject: str) -> bool:
     return len(words) >= MIN_SUBJECT_WORDS and len(content) >= MIN_SUBJECT_CONTENT_WORDS
 
 
-def _commit_subjects_summary(body: str, title: str, limit: int) -> str:
+def subject_keys(text: str) -> set[str]:
+    """The keys by which a title or commit subject is told as the same subject elsewhere: with
+    and without its tags, type (`feat: add x` and `add x`), PR number and closing stop."""
+    return {" ".join(commit_subject(form).split()) for form in (text, parse_title(text).subject)}
+
+
+def squash_list_subjects(title: str, body: str) -> list[str]:
+    """The commit subjects a description lists when it is GitHub's squash message; none else."""
+    body = body[:MAX_DESCRIPTION_CHARS]
+    return _listed_subjects(body) if _is_squashed_commit_list(body, title) else []
+
+
+# A branch carries another PR's commits by the handful; one subject alike is chance: `add missing
+# license` (TE #3156) landed in #235 three years before.
+MIN_COMMITS_FROM_ONE_PR = 2
+
+
+def _landed_through_other_prs(
+    subjects: Sequence[str], title: str, landed_through: Callable[[str], int | None]
+) -> set[str]:
+    """The squashed commits that landed through another PR before: a branch that merged main
+    in, or grew from another PR's branch, lists those commits too (ColossalAI #822's list is
+    #821's and more, #1597's holds #1587's, each summary named the other's commits). Not the
+    PR's own subject, nor one naming its PR (`... (#668)`), which says the list's owners are
+    unknown. A fixup (`Fixes`, `[pre-commit.ci] auto fixes ...`) is every branch's (TE
+    #1017): it tells no PR's commits apart, but goes with those of a PR they do."""
+    own_keys = subject_keys(title)
+    through: dict[str, int] = {}
+    for subject in subjects:
+        keys = subject_keys(subject)
+        if keys & own_keys or _OTHER_PR.search(subject):
+            continue
+        number = next((n for key in keys if (n := landed_through(key)) is not None), None)
+        if number is not None:
+            through[subject] = number
+    carried = Counter(
+        number
+        for subject, number in through.items()
+        if _says_a_change(parse_title(subject).subject.rstrip(" ."))
+    )
+    return {
+        subject for subject, number in through.items() if carried[number] >= MIN_COMMITS_FROM_ONE_PR
+    }
+
+
+def _nowhere(_: str) -> int | None:
+    return None
+
+
+def _commit_subjects_summary(
+    body: str, title: str, limit: int, landed_through: Callable[[str], int | None]
+) -> str:
     """What a squash message's commits say, when none of them is the PR's own: OpenRLHF #1307
     ("Cleanup/simplicity tier1 2") lists `* fix: correct latent bugs surfaced by simplicity
     review` and `* refactor: remove dead params and unreachable code`, each over its message.
@@ -1257,9 +1309,12 @@ def _commit_subjects_summary(body: str, title: str, limit: int) -> str:
     which commits are whose is unknown), or when fixups are most of the list (a branch's
     diary: `fix`, `update`, `polish code`)."""
     # A subject may list changes of its own (`first draft; debug plan failure`, TE #2148).
+    listed = _listed_subjects(body)
+    elsewhere = _landed_through_other_prs(listed, title, landed_through)
     subjects = [
         " ".join(_without_leading_symbols(part).split())
-        for subject in _listed_subjects(body)
+        for subject in listed
+        if subject not in elsewhere
         for part in subject.split("; ")
     ]
     # A name's parts are words of the title too: `Support no sync for zero1 plugin` under
@@ -1400,17 +1455,24 @@ def _fixed_by(match: re.Match[str]) -> str:
 _COLLAPSED = re.compile(r"<details\b.*?</details>", re.IGNORECASE | re.DOTALL)
 
 
-def summarize(title: str, body: str, limit: int = 180) -> str:
+def summarize(
+    title: str,
+    body: str,
+    limit: int = 180,
+    landed_through: Callable[[str], int | None] = _nowhere,
+) -> str:
     """One line on what the PR does: the first sentences the author wrote about it.
 
     Prefers a "What does this PR do?" / "Summary" / "Overview" section, skips sentences that
     only say the title again, reference-only lines ("Fixes #12"), images and code, and falls
-    back to the title's subject.
+    back to the title's subject. `landed_through` names the PR a title or squashed commit (by
+    its `subject_keys`) landed through before this one, if any: a squash message's commits that
+    other PRs landed are not this one's to tell.
     """
     body = body[:MAX_DESCRIPTION_CHARS]
     if _is_squashed_commit_list(body, title):
         own = _own_commit_message(body, title)
-        if not own and (listed := _commit_subjects_summary(body, title, limit)):
+        if not own and (listed := _commit_subjects_summary(body, title, limit, landed_through)):
             return listed
         body = own
     body = _COLLAPSED.sub("\n\n", body)
