@@ -3447,6 +3447,34 @@ def test_a_squash_leaves_out_the_commits_other_prs_landed_before() -> None:
     assert summarize(title, own, landed_through=both.get) == summarize(title, "")
 
 
+def test_a_squashed_review_round_says_no_change() -> None:
+    """TE #2981's summary listed `address grouped MLP fused op review comments` among its
+    changes, TE #765's `renaming based on reviewers suggestions`."""
+    title = "GGEMM+srelu kernels for MxFP8 Nemotron"
+    body = (
+        "* Add MXFP8 grouped MLP SReLU fusion\n\n"
+        "* address grouped MLP fused op review comments\n\n"
+        "* Avoid quantizing ScaledSReLU backward\n\n"
+        "* renaming based on reviewers suggestions\n\n"
+        "* Wire ScaledSReLU recompute in grouped MLP"
+    )
+    assert summarize(title, body) == (
+        "Add MXFP8 grouped MLP SReLU fusion; avoid quantizing ScaledSReLU backward; wire"
+        " ScaledSReLU recompute in grouped MLP."
+    )
+    assert summarize(title, body.replace("renaming based on", "fixes per PR")) == summarize(
+        title, body
+    )
+    # A round that goes on to say what it changed says a change (TE #2959), and so does a
+    # change a review found (OpenRLHF #1307).
+    said = body.replace("renaming based on reviewers suggestions", "address review: drop FP8 guard")
+    assert "; address review: drop FP8 guard;" in summarize(title, said)
+    found = body.replace(
+        "renaming based on reviewers suggestions", "Correct bugs surfaced by simplicity review"
+    )
+    assert "; correct bugs surfaced by simplicity review;" in summarize(title, found)
+
+
 def test_a_lead_in_that_cannot_end_as_a_sentence_is_no_summary_even_as_a_last_resort() -> None:
     """verl #5453's summary read "Fix dapo multi model practice The accuracy comparison are as
     follows.", its title and the lead-in to a screenshot."""

@@ -1196,6 +1196,13 @@ _FIXUP_SUBJECT = re.compile(
     r"|^(?:apply\b.{0,10}\b)?suggestions?\b"
     r"|^fix(?:e[sd])?\s+(?:an?\s+|some\s+)?typos?\b"
     r"|^(?:address|resolve|fix)(?:e[sd]|s|ed)?\b.{0,20}\b(?:comments?|reviews?|feedback|conflicts?)$"
+    # A review round, however long its subject, unless a colon goes on to say what changed:
+    # `address grouped MLP fused op review comments` (TE #2981), `renaming based on reviewers
+    # suggestions` (TE #765), `fixes per PR review` (TE #2412); not `address review: drop dead
+    # 8.9 FP8 guard` (TE #2959), nor `bugs surfaced by simplicity review` (OpenRLHF #1307).
+    r"|^address(?:e[sd]|ing)?\b[^:]*\breview(?!.*:\s*\S)"
+    r"|\b(?:per|based on|according to)\s+(?:the\s+)?(?:[\w-]+\s+)?review(?:er)?s?'?"
+    r"(?:\s+(?:comments?|suggestions?|feedback))?$"
     r"|^(?:update|create|delete|add|modify|rename|fix)(?:e?[sd])?\s+[\w./-]+\.\w+$",
     re.IGNORECASE,
 )
