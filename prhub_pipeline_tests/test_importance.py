@@ -3475,6 +3475,21 @@ def test_a_squashed_review_round_says_no_change() -> None:
     assert "; correct bugs surfaced by simplicity review;" in summarize(title, found)
 
 
+def test_a_squashed_subject_ends_at_its_words() -> None:
+    """TE #765's summary read "...; fixes to pass all unit tests in
+    test_custom_call_compute.py,; ...": the subject's trailing comma stayed."""
+    title = "[JAX] Unifying GeLU and GeGLU in LayerNorm MLP"
+    body = (
+        "* Combined layernorm_geglu with layernorm_gelu into fused_layernorm\n\n"
+        "* fixes to pass all unit tests in test_custom_call_compute.py,\n\n"
+        "* implemented partial fused layernorm;"
+    )
+    assert summarize(title, body) == (
+        "Combined layernorm_geglu with layernorm_gelu into fused_layernorm; fixes to pass all unit"
+        " tests in test_custom_call_compute.py; implemented partial fused layernorm."
+    )
+
+
 def test_a_lead_in_that_cannot_end_as_a_sentence_is_no_summary_even_as_a_last_resort() -> None:
     """verl #5453's summary read "Fix dapo multi model practice The accuracy comparison are as
     follows.", its title and the lead-in to a screenshot."""

@@ -1332,7 +1332,9 @@ def _commit_subjects_summary(
         taken = _OTHER_PR.search(subject)
         if taken and (taken.group("number") is None or f"#{taken.group('number')}" not in title):
             return ""
-        said = parse_title(_OTHER_PR.sub("", subject)).subject.rstrip(" .")
+        # A subject cut off at a comma (`... in test_custom_call_compute.py,`, TE #765) ends
+        # at its words, not in `,;`.
+        said = parse_title(_OTHER_PR.sub("", subject)).subject.rstrip(" .,;，；")
         if not _says_a_change(said) or said.endswith((":", "：")):
             continue
         # The title reworded (`Move jaxx cuda kernels to core` under "Move cuda kernels from Jax
