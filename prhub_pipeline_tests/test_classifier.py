@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import random
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -284,6 +285,35 @@ def test_path_memory_favours_the_modules_that_touched_a_file() -> None:
     assert lift[0].argmax() == 1 and lift[1].argmax() == 1
     assert lift[0, 1] > lift[1, 1] > 0  # the file's own history counts more than its directory's
     assert np.allclose(lift[2], 0) and np.allclose(lift[3], 0)  # nothing known: the overall mix
+
+
+def test_path_memory_takes_a_prs_most_telling_file() -> None:
+    """verl #6957 changed `core_algos.py` beside generated trainer configs and a test: the
+    files every kind of PR touches must not dilute the one that says `algo`."""
+    shared = ("verl/trainer/config/_generated_ppo_trainer.yaml", "tests/trainer/test_ppo.py")
+    history = [
+        _paths_only("verl/trainer/ppo/core_algos.py"),
+        _paths_only("verl/trainer/ppo/core_algos.py"),
+        _paths_only(*shared),
+        _paths_only(*shared),
+        _paths_only(*shared),
+    ]
+    y = np.array([[1, 0], [1, 0], [0, 1], [0, 1], [0, 1]])  # algo, trainer
+    memory = LabelMemory.fit(history, y)
+    alone, among_shared = memory.shares(
+        [
+            _paths_only("verl/trainer/ppo/core_algos.py"),
+            _paths_only("verl/trainer/ppo/core_algos.py", *shared),
+        ]
+    )
+    assert memory.combine == "max"
+    assert among_shared[0] == pytest.approx(alone[0])  # algo: the file's own share
+    assert among_shared[1] == pytest.approx(memory.shares([_paths_only(*shared)])[0][1])
+    # The mean (models stored before format 8) halves the telling file's pull.
+    averaged = dataclasses.replace(memory, combine="mean")
+    assert averaged.shares([_paths_only("verl/trainer/ppo/core_algos.py", *shared)])[0][0] < (
+        alone[0] * 0.5
+    )
 
 
 def test_path_memory_counts_each_pr_with_its_weight() -> None:

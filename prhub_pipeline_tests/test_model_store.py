@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import pickle
@@ -89,7 +90,7 @@ def test_a_model_stored_before_the_author_memory_predicts_without_it(
     unweighted = ModuleModel(**{**model.__dict__, "author_weight": 0.0})
     assert np.allclose(loaded.predict_proba(features), unweighted.predict_proba(features))
     payload = _payload(arrays, header | {"format": 3})
-    with pytest.raises(ModelStoreError, match="format 3; this version reads formats 4, 5, 6, 7"):
+    with pytest.raises(ModelStoreError, match="format 3; this version reads formats 4, 5, 6, 7, 8"):
         model_from_bytes(payload, payload_sha256(payload))
 
 
@@ -125,6 +126,31 @@ def test_a_model_stored_before_the_share_rule_keeps_every_module_over_its_thresh
     del header["min_share_of_top"]
     payload = _payload(arrays, header | {"format": 6})
     assert model_from_bytes(payload, payload_sha256(payload)).min_share_of_top == 0.0
+
+
+def test_a_model_stored_before_format_8_averages_its_files_in_the_path_memory(
+    trained: tuple[ModuleModel, object],
+) -> None:
+    """A format-7 model's memory weight was chosen for the mean of a PR's files' shares, so it
+    keeps the mean; the current format stores how its memory combines them."""
+    model = trained[0]
+    arrays = _arrays(model)
+    header = json.loads(str(arrays["header"]))
+    assert header["memory_combine"] == model.memory.combine == "max"
+    stored = model_to_bytes(model)
+    assert model_from_bytes(stored, payload_sha256(stored)).memory.combine == "max"
+    del header["memory_combine"]
+    payload = _payload(arrays, header | {"format": 7})
+    loaded = model_from_bytes(payload, payload_sha256(payload))
+    assert loaded.memory.combine == "mean"
+    features = [pr_features(pr, MODULES) for pr in synthetic_history(40, seed=3)]
+    averaged = ModuleModel(
+        **{**model.__dict__, "memory": dataclasses.replace(model.memory, combine="mean")}
+    )
+    assert np.allclose(loaded.predict_proba(features), averaged.predict_proba(features))
+    payload = _payload(arrays, header | {"memory_combine": "median"})
+    with pytest.raises(ModelStoreError, match="path memory combines by 'median'"):
+        model_from_bytes(payload, payload_sha256(payload))
 
 
 def _arrays(model: ModuleModel) -> dict[str, np.ndarray]:

@@ -54,8 +54,9 @@ from prhub_pipeline.modelling.tagging.tags import (
 from prhub_pipeline.records import ModuleLabel, PullRequest, UnknownTag
 
 # 3: adds the path label memory; 4: fields named apart from their source; 5: the author memory;
-# 6: the title's field reads its words and its type; 7: the further modules' share of the top
-MODEL_FORMAT = 7
+# 6: the title's field reads its words and its type; 7: the further modules' share of the top;
+# 8: the path memory takes a PR's most telling file, not the mean of its files
+MODEL_FORMAT = 8
 VALIDATION_FRACTION = 0.2
 MACRO_MIN_TRAINING_EXAMPLES = 10
 # Predict a PR's best module even below its threshold, unless the model is this unsure.
@@ -87,7 +88,21 @@ SELECTION_THRESHOLD = -0.3  # decision threshold used only to compare candidates
 # splits a weight chosen on the validation fifth was nowhere better and on several worse.
 MEMORY_SMOOTHING = 5.0
 MEMORY_DEPTHS = (1, 2, 3, 4)
-MEMORY_WEIGHT = 0.125
+# A PR's memory share of a module is its largest over the PR's files, not their mean: a few
+# telling files among many shared ones (tests, generated configs, utils) kept only part of
+# their pull. verl #6957 ('[algo] ... critic value loss', `core_algos.py` among four generated
+# trainer configs and three more files) was `trainer` alone, #7407 ('[megatron,veomni]', 14
+# files, three of megatron) `veomni` alone; both now get the module they missed. The largest
+# share is at least the mean, so the weight is below the mean's 0.125. On ten time splits over
+# four repositories mean micro-F1 0.5632 -> 0.5673 and macro 0.4843 -> 0.4894 (verl's later
+# PRs 0.7234 / 0.5485 -> 0.7280 / 0.5578; torchtitan +0.018 twice, slime 2026-01 -0.005 the
+# worst); on three ColossalAI splits 0.4870 / 0.5736 -> 0.4947 / 0.5880 (2023-11 +0.030,
+# 2023-07 -0.010). A narrow optimum: the largest share weighted 0.125 lost 0.015 on a
+# ColossalAI split, weighted 0.08 0.014, weighted 0.15 lowered verl's later PRs.
+MemoryCombine = Literal["mean", "max"]
+MEMORY_COMBINES: frozenset[str] = frozenset(get_args(MemoryCombine))
+MEMORY_COMBINE: MemoryCombine = "max"
+MEMORY_WEIGHT = 0.1
 MEMORY_MIN_SHARE = 1e-4  # floor of shares and prior before the log-lift
 # Older PRs count less in the memory (half weight a year back): which module a directory's
 # PRs carry drifts (verl's Ascend Dockerfiles went from `ci` to `env`). On eight time splits
@@ -282,12 +297,12 @@ class LabelMemory:
     """Which modules the PRs that touched a file (or directory), or that one author opened,
     belonged to. Data only.
 
-    A PR's memory share of a module is the mean over its items (changed files; its author) of
-    that module's share among the training PRs with the item, backed off to a file's
-    directories (and to the overall mix) where the item has little history. Its score is the
-    (positive) log-lift of that share over the overall mix, so the memory favours what is
-    unusual for these files or this author rather than what is common everywhere, which
-    matters for the rare modules.
+    A PR's memory share of a module is the largest (`MEMORY_COMBINE`; the mean in models
+    stored before format 8) over its items (changed files; its author) of that module's share
+    among the training PRs with the item, backed off to a file's directories (and to the
+    overall mix) where the item has little history. Its score is the (positive) log-lift of
+    that share over the overall mix, so the memory favours what is unusual for these files or
+    this author rather than what is common everywhere, which matters for the rare modules.
     """
 
     keys: list[str]
@@ -296,6 +311,7 @@ class LabelMemory:
     prior: np.ndarray  # (labels,): the overall module mix
     smoothing: float = MEMORY_SMOOTHING
     source: MemorySource = "paths"
+    combine: MemoryCombine = MEMORY_COMBINE  # how a PR's items' shares make its own
     _index: dict[str, int] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
@@ -347,7 +363,7 @@ class LabelMemory:
             items = memory_items(pr, self.source)
             if not items:
                 continue
-            total = np.zeros(len(self.prior))
+            item_shares = []
             for item in items:
                 share = cache.get(item)
                 if share is None:
@@ -359,8 +375,9 @@ class LabelMemory:
                                 self.totals[position] + self.smoothing
                             )
                     cache[item] = share
-                total += share
-            result[row] = total / len(items)
+                item_shares.append(share)
+            combine = np.max if self.combine == "max" else np.mean
+            result[row] = combine(item_shares, axis=0)
         return result
 
 

@@ -25,10 +25,13 @@ from pydantic import BaseModel, ConfigDict
 from prhub_pipeline.modelling.tagging.classifier import (
     ANALYZERS,
     FIELD_SOURCES,
+    MEMORY_COMBINE,
+    MEMORY_COMBINES,
     MODEL_FORMAT,
     FieldSpec,
     FittedField,
     LabelMemory,
+    MemoryCombine,
     MemorySource,
     ModuleModel,
     TrainingMetrics,
@@ -37,9 +40,10 @@ from prhub_pipeline.records import StoredModelPayload
 
 # Formats this version loads: a model stored before the author memory predicts without one; a
 # format-5 model's title field reads the title alone, as its spec says; a model stored before
-# format 7 keeps every module over its threshold, as its thresholds were tuned.
+# format 7 keeps every module over its threshold, as its thresholds were tuned; a model stored
+# before format 8 takes the mean of a PR's files' shares, as its memory weight was chosen for.
 AUTHOR_MEMORY_FORMAT = 5
-READABLE_FORMATS = (4, 5, 6, MODEL_FORMAT)
+READABLE_FORMATS = (4, 5, 6, 7, MODEL_FORMAT)
 
 
 class ModelStoreError(Exception):
@@ -75,6 +79,7 @@ def model_to_bytes(model: ModuleModel) -> bytes:
         "path_bonus": model.path_bonus,
         "memory_weight": model.memory_weight,
         "memory_smoothing": model.memory.smoothing,
+        "memory_combine": model.memory.combine,
         "author_weight": model.author_weight,
         "author_memory_smoothing": model.author_memory.smoothing,
         "platt_slope": model.platt_slope,
@@ -109,7 +114,12 @@ def _memory_arrays(prefix: str, memory: LabelMemory) -> dict[str, np.ndarray]:
 
 
 def _memory(
-    archive: Any, prefix: str, smoothing: float, source: MemorySource, labels: int
+    archive: Any,
+    prefix: str,
+    smoothing: float,
+    source: MemorySource,
+    labels: int,
+    combine: MemoryCombine = MEMORY_COMBINE,
 ) -> LabelMemory:
     """A stored label memory, its arrays' shapes checked against each other and the labels."""
     memory = LabelMemory(
@@ -119,6 +129,7 @@ def _memory(
         prior=_array(archive, f"{prefix}_prior").astype(np.float32),
         smoothing=smoothing,
         source=source,
+        combine=combine,
     )
     n_keys = len(memory.keys)
     if (
@@ -201,7 +212,10 @@ def model_from_bytes(payload: bytes, expected_sha256: str) -> ModuleModel:
             intercept = _array(archive, "intercept").astype(np.float32)
             thresholds = _array(archive, "thresholds").astype(np.float32)
             smoothing = float(header["memory_smoothing"])
-            memory = _memory(archive, "memory", smoothing, "paths", len(labels))
+            combine = header.get("memory_combine", "mean")  # absent before format 8
+            if combine not in MEMORY_COMBINES:
+                raise ModelStoreError(f"stored model's path memory combines by {combine!r}")
+            memory = _memory(archive, "memory", smoothing, "paths", len(labels), combine)
             if header["format"] < AUTHOR_MEMORY_FORMAT:  # stored before it: no author memory
                 author_memory = LabelMemory.fit([], np.zeros((0, len(labels))), source="author")
                 author_weight = 0.0
