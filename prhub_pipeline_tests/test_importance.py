@@ -1412,6 +1412,22 @@ def test_summary_is_the_first_author_sentences(title: str, body: str, expected: 
     assert summarize(title, body) == expected
 
 
+def test_a_purpose_section_is_the_authors_summary() -> None:
+    """llm-compressor's authors head their text `## Purpose ##`; a bot's `Summary by ...`
+    below it was preferred, and #1559's summary read "Breaking Changes"."""
+    body = (
+        "## Purpose ##\n* Simplify how sequential targets are inferred by dropping the\n"
+        "modifiers' own argument\n\n## Changes ##\n* Remove the argument from modifiers\n\n"
+        "## Summary by CodeRabbit\n\n* **Breaking Changes**\n* Removed the parameter."
+    )
+    assert summarize("Remove `sequential_targets` from modifiers", body) == (
+        "Simplify how sequential targets are inferred by dropping the modifiers' own argument"
+    )
+    # A bold `**Purpose**` line heads the section too.
+    bold = "**Purpose**\nLet the loader read sharded checkpoints.\n\n**Summary**\nSee below."
+    assert summarize("t", bold) == "Let the loader read sharded checkpoints."
+
+
 def test_section_names_on_lines_of_their_own_head_a_template_description() -> None:
     """llm-compressor's template writes `SUMMARY:` and `TEST PLAN:` as plain lines: #2934's
     summary read "SUMMARY: Fix the AutoRound ...", #2844's the test plan's instruction."""

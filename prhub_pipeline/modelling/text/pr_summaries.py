@@ -24,9 +24,11 @@ from prhub_pipeline.modelling.text.pr_descriptions import (
 from prhub_pipeline.modelling.text.pr_titles import CONVENTIONAL, TYPE_ALIASES, parse_title
 from prhub_pipeline.records import MAX_DESCRIPTION_CHARS
 
+# llm-compressor's authors head their text `## Purpose ##` (64 of its 387 PRs in 2026): #1559's
+# summary was instead the first line of a bot's summary below it.
 _SUMMARY_SECTIONS = re.compile(
     r"(what does this pr do|what this pr does|overview|summary|motivation|description|problem"
-    r"|background|概述|描述)",
+    r"|background|purpose|概述|描述)",
     re.IGNORECASE,
 )
 # A section's name as a line of its own, no heading mark: llm-compressor's template writes
