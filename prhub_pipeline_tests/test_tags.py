@@ -107,6 +107,23 @@ def test_unknown_tags_are_kept_not_dropped() -> None:
     assert tags.unknown == ["long_context", "sft"]
 
 
+def test_a_listed_module_written_without_separators_names_it() -> None:
+    """llm-compressor lists `model_free_ptq`: #3053's `[ModelFreePTQ]` was an unknown tag of an
+    unlabelled PR. Other words for a module (`[dist]` for `distributed`) stay unknown."""
+    listed = ModulesConfig(allowed=["model_free_ptq", "distributed", "moe", "example"])
+    assert parse_title_tags("[ModelFreePTQ] Support configs", listed).modules == ["model_free_ptq"]
+    assert parse_title_tags("[model-free PTQ][Examples] x", listed).modules == [
+        "model_free_ptq",
+        "example",
+    ]
+    tags = parse_title_tags("[dist][MoE] fix context", listed)
+    assert (tags.modules, tags.unknown) == (["moe"], ["dist"])
+    # Two listed modules written alike: the tag names neither.
+    twins = ModulesConfig(allowed=["kv_pool", "kvpool"])
+    tags = parse_title_tags("[KV-Pools] x", twins)
+    assert (tags.modules, tags.unknown) == ([], ["kv_pools"])
+
+
 def test_a_type_with_its_scope_in_one_bracket_is_two_tags() -> None:
     """ms-swift's `[Bugfix (rlhf)]` made a module `bugfix_(rlhf)`."""
     tags = parse_title_tags("[Bugfix (rollout)] skip model reload", MODULES)

@@ -233,6 +233,9 @@ class _Vocabulary:
 
     allowed: frozenset[str] | None
     aliases: tuple[tuple[str, str], ...]
+    # Each listed module as written without separators or a plural `s`, where no other listed
+    # module is written so.
+    spelled: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def of(cls, config: ModulesConfig) -> _Vocabulary:
@@ -240,11 +243,14 @@ class _Vocabulary:
         return _normalised_vocabulary(allowed, tuple(config.aliases.items()))
 
     def resolve(self, tag: str) -> str | None:
-        """The module a normalised tag names, or None when it names none."""
+        """The module a normalised tag names, or None when it names none. A listed module
+        written without its separators or with a plural `s` names it too (llm-compressor lists
+        `model_free_ptq`: #3053's `[ModelFreePTQ]` was an unknown tag of an unlabelled PR); a
+        word for it in other words (`performance` for a listed `perf`) does not."""
         module = dict(self.aliases).get(tag, tag)
-        if self.allowed is None:
+        if self.allowed is None or module in self.allowed:
             return module
-        return module if module in self.allowed else None
+        return dict(self.spelled).get(_compact(module))
 
 
 @lru_cache(maxsize=64)
@@ -252,9 +258,12 @@ def _normalised_vocabulary(
     allowed: tuple[str, ...] | None, aliases: tuple[tuple[str, str], ...]
 ) -> _Vocabulary:
     # Cached: titles are parsed thousands of times per training run against one config.
+    listed = None if allowed is None else frozenset(map(normalise_tag, allowed))
+    keys = Counter(_compact(module) for module in listed or ())
     return _Vocabulary(
-        None if allowed is None else frozenset(map(normalise_tag, allowed)),
+        listed,
         tuple(sorted((normalise_tag(k), normalise_tag(v)) for k, v in aliases)),
+        tuple(sorted((key, m) for m in listed or () if keys[key := _compact(m)] == 1)),
     )
 
 
