@@ -71,6 +71,20 @@ def test_default_rules_find_verl_themes() -> None:
     assert 6 not in found
 
 
+def test_every_ci_systems_files_are_ci_work() -> None:
+    """llm-compressor #2983 changed two `.buildkite/` pipelines only: flagged as a CI change,
+    it had no CI/infrastructure theme, and the trends said no CI PR that week."""
+    prs = [
+        make_pr(1, "Simplify tests detection", paths=(".buildkite/gpu-tests/gpu-tests-L4.yml",)),
+        make_pr(2, "Run nightly jobs", paths=("Jenkinsfile", ".gitlab-ci.yml")),
+        make_pr(3, "Tidy pipeline", paths=(".circleci/config.yml", "src/a.py", "src/b.py")),
+    ]
+    found = themes_of(prs)
+    assert CI in found[1]
+    assert CI in found[2]
+    assert CI not in found.get(3, set())  # a third of the files
+
+
 def test_agent_tools_are_named_so_and_a_tool_tag_alone_is_no_agent() -> None:
     """A `[tool]` tag is as often a developer tool (tilelang #1353's layout visualiser, verl
     #4740's MLflow run) as an agent's, whose titles and paths say so."""

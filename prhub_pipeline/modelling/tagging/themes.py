@@ -217,7 +217,10 @@ DEFAULT_THEME_RULES: tuple[ThemeRule, ...] = (
             r"nightly",
             r"github actions?",
         ],
-        paths=[".github/**", ".pre-commit-config.yaml", "tests/special_*/**"],
+        # Every CI system's files, as the CI-change risk flag reads them: llm-compressor's
+        # Buildkite-only #2983 was flagged as a CI change under "Other unlabelled changes",
+        # the trends saying no CI/infrastructure PR that week.
+        paths=[".github/**", *CI_FILES, ".pre-commit-config.yaml", "tests/special_*/**"],
         # A feature that adds its own workflow or e2e script is not infrastructure work, and a
         # test file under tests/ is the change's own test (verl #7347 added one to
         # tests/special_distributed/).
@@ -381,9 +384,10 @@ def path_matches(path: str, glob: str) -> bool:
 
 
 def _rooted(glob: str) -> bool:
-    """Whether a glob starts at a named directory (`.github/**`), not at a wildcard."""
-    first, _, rest = glob.lstrip("/").partition("/")
-    return bool(rest) and not any(c in first for c in "*?[")
+    """Whether a glob starts at a named directory (`.github/**`) or names a file (`Jenkinsfile`),
+    not at a wildcard."""
+    first = glob.lstrip("/").partition("/")[0]
+    return not any(c in first for c in "*?[")
 
 
 def _path_matches_rule(path: str, rule: ThemeRule) -> bool:
