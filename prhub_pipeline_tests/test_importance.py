@@ -1428,6 +1428,26 @@ def test_a_purpose_section_is_the_authors_summary() -> None:
     assert summarize("t", bold) == "Let the loader read sharded checkpoints."
 
 
+def test_an_item_in_bold_over_plain_items_names_them() -> None:
+    """CodeRabbit's summary lists `* **New Features**` over its `* Made ...` items: llm-compressor
+    #2649's summary read "New Features". Items all in bold stay a list."""
+    body = (
+        "## Purpose ##\n* Fix #2648\n\n## Summary by CodeRabbit\n\n* **New Features**\n"
+        "* Made the maximum sequence length optional; the tokenizer's default governs it.\n"
+        "* Warn when padding is used beside a maximum length.\n\n* **Tests**\n"
+        "* Added tests for truncation."
+    )
+    # As a heading over a list, the label leads its items (`_lead_ins_with_their_items`).
+    assert summarize("[Bugfix] Truncate pre-tokenized datasets", body) == (
+        "New Features: made the maximum sequence length optional; the tokenizer's default"
+        " governs it; warn when padding is used beside a maximum length."
+    )
+    files = "Standardize the install section in three docs:\n\n- **a.md**\n- **b.md**"
+    assert summarize("[Doc] x", files) == (
+        "Standardize the install section in three docs: a.md; b.md."
+    )
+
+
 def test_section_names_on_lines_of_their_own_head_a_template_description() -> None:
     """llm-compressor's template writes `SUMMARY:` and `TEST PLAN:` as plain lines: #2934's
     summary read "SUMMARY: Fix the AutoRound ...", #2844's the test plan's instruction."""

@@ -299,6 +299,20 @@ def _paragraphs(cleaned: str) -> list[_Paragraph]:
             and not current[-1].endswith((":", "："))
         ):
             mark = None
+        if (
+            mark
+            and in_item
+            and len(current) == 1
+            and (bold := _BOLD_LINE.fullmatch(current[0]))
+            and not bold.group("text").rstrip().endswith(_TITLE_END)
+            and not _BOLD_LINE.fullmatch(LIST_MARK.sub("", line))
+        ):
+            # An item in bold alone over items in plain text names them (CodeRabbit's `*
+            # **New Features**` over its `* Made ...` items): llm-compressor #2649's summary
+            # read "New Features". Items all in bold are a list (vllm-ascend #11463's files).
+            current.clear()
+            section, headed = bold.group("text").strip(), True
+            after_image = False
         if not line or mark:
             flush()
             in_item = mark is not None
