@@ -2458,6 +2458,23 @@ def test_lock_files_weigh_like_data_in_size() -> None:
     assert sizes[0] == sizes[1] > sizes[2]
 
 
+def test_a_tests_data_files_weigh_like_data_in_size() -> None:
+    """llm-compressor #453 regenerated two JSON files of expected results (2,574 lines) and led
+    its week as a 7.3 key PR. Still the tests' own: a PR of them alone changes only tests."""
+    expected = [
+        ("tests/onnx/optim/test_sensitivity_ks_data/mobilenet_perf.json", 469, 469),
+        ("tests/onnx/optim/test_sensitivity_ks_data/resnet50_perf.json", 803, 833),
+    ]
+    regenerated = make_pr(1, "update deepsparse tests for nightly build", files=expected)
+    shape = change_shape(regenerated, CONFIG)
+    assert (shape.data_lines, shape.test_lines, shape.support_only) == (2574, 0, True)
+    with_test = make_pr(2, "test: x", files=[*expected, ("tests/test_ks.py", 40, 2)])
+    assert change_shape(with_test, CONFIG).test_lines == 42
+    code = make_pr(3, "update tests", files=[("tests/test_ks.py", 1287, 1287)])
+    sizes = [score_parts(pr, [], CONFIG)["size"] for pr in (regenerated, code)]
+    assert sizes[0] < sizes[1]
+
+
 # Modelled on VeOmni #910: a model's patch config (core code) and the GPU modeling files its
 # generator rewrote from it.
 GENERATOR_CONFIG = ("verl/models/qwen3/qwen3_gpu_patch_gen_config.py", 40, 22)

@@ -441,6 +441,10 @@ SIZE_FULL_LINES = 1000
 # 3.0; a maintainer reads it as one line, "reformatted 179 files".
 SWEEP_SIZE_LINES = 10
 DOC_LINE_WEIGHT = 0.2  # a documentation line counts as a fifth of a code line
+# A test's data, which a test reads or compares against (expected outputs, tokenizer assets):
+# it weighs like data, though it is the tests' support. llm-compressor #453 regenerated two
+# JSON files of expected results (2,574 lines) and led its week as a 7.3 key PR.
+_TEST_DATA_FILES = ("**/*.json", "**/*.jsonl", "**/*.csv", "**/*.tsv", "**/*.parquet")
 REMOVAL_DELETIONS_PER_ADDITION = 10  # code edits this lopsided take code out
 # Fewer deleted lines are an edit, not code taken out: vllm-ascend #14248 fixed a precision bug
 # by deleting two lines.
@@ -574,7 +578,9 @@ def change_shape(pr: PullRequest, config: ScoringConfig) -> ChangeShape:
         if kind == "doc":
             doc += change.lines
             continue
-        if kind in ("vendored", "data", "lock", "generated"):  # like data: no measure of the work
+        if kind in ("vendored", "data", "lock", "generated") or (
+            kind == "test" and matches_any(change.path, _TEST_DATA_FILES)
+        ):  # like data: no measure of the work
             data += change.lines
             continue
         part = "test" if kind == "test" else "code"
