@@ -1489,6 +1489,13 @@ def test_section_names_on_lines_of_their_own_head_a_template_description() -> No
         "2. https://github.com/o/n/pull/1103\n\nSUMMARY:\nRefactor the entrypoint dataclass."
     )
     assert summarize("t", stacked) == "Refactor the entrypoint dataclass."
+    # After a line of the author's, a known name in capitals still heads the template's
+    # section (llm-compressor #2366's summary read "Updated by @brian-dellabetta").
+    updated = (
+        "Updated by @reviewer\n\nSUMMARY:\nThe pipeline now offloads each tensor once.\n\n"
+        "TEST PLAN:\n- Unit test added"
+    )
+    assert summarize("t", updated) == "The pipeline now offloads each tensor once."
     versions = "Upgrade the pinned versions:\nkeras moves from 2.4.3 to 2.6 and h5py to 3.1.0."
     assert summarize("t", versions) == (
         "Upgrade the pinned versions: keras moves from 2.4.3 to 2.6 and h5py to 3.1.0."

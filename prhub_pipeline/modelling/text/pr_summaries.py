@@ -208,8 +208,10 @@ def _names_a_section(name: str, labelled: bool, opening: bool) -> bool:
     known = _known_section(name)
     if not labelled:
         # A sentence can end in a colon too (`Upgrade the following versions:`); a template's
-        # own name is known or written in capitals.
-        return opening and (known or name.isupper())
+        # own name is known or written in capitals. A known name in capitals is the template's
+        # after a line of the author's too (llm-compressor #2366 opens `Updated by @name` over
+        # `SUMMARY:`, and its summary was that line).
+        return (opening and (known or name.isupper())) or (known and name.isupper())
     return known
 
 
