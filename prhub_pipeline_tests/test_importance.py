@@ -1448,6 +1448,24 @@ def test_an_item_in_bold_over_plain_items_names_them() -> None:
     )
 
 
+def test_a_changes_section_summarises_when_the_purpose_is_the_title() -> None:
+    """llm-compressor #2822's `## Purpose ##` item is the title; its `## Changes ##` item says
+    what changed, and the summary was the title again."""
+    body = (
+        "## Purpose ##\n* Remove warnings raised when loading a recipe\n\n"
+        "## Changes ##\n* Filter the packages before importing them\n\n"
+        "## Testing ##\n* No more warnings in tests"
+    )
+    assert summarize("Remove warnings raised when loading a recipe", body) == (
+        "Filter the packages before importing them"
+    )
+    # Without such a section the title stands, as for a squash message's commit subjects.
+    listed = "## Purpose ##\n* Remove warnings raised when loading a recipe\n* Add a test"
+    assert summarize("Remove warnings raised when loading a recipe", listed) == (
+        "Remove warnings raised when loading a recipe"
+    )
+
+
 def test_section_names_on_lines_of_their_own_head_a_template_description() -> None:
     """llm-compressor's template writes `SUMMARY:` and `TEST PLAN:` as plain lines: #2934's
     summary read "SUMMARY: Fix the AutoRound ...", #2844's the test plan's instruction."""

@@ -1113,6 +1113,14 @@ def _only_the_title(sentence: str, title_words: set[str]) -> bool:
     return bool(words) and words <= title_words
 
 
+# A section that lists what changed: `## Changes ##`, `Specific Changes`, `What changed`.
+_CHANGES_SECTION = re.compile(
+    r"^(?:(?:specific|code|main|key)\s+)?(?:changes?|modifications?)(?:\s+made)?\s*[:：]?$"
+    r"|^what(?:'s|\s+has|\s+was|\s+is)?\s+changed?\b",
+    re.IGNORECASE,
+)
+
+
 def _beyond_the_title(paragraphs: list[_Paragraph], title_words: set[str]) -> list[tuple[str, str]]:
     """(section, plain text) of each paragraph from its first sentence that is more than the
     title again: authors open with the title (`Add Checkpoint Engine abstraction.`, verl #4775)
@@ -1132,7 +1140,14 @@ def _beyond_the_title(paragraphs: list[_Paragraph], title_words: set[str]) -> li
         if first_item:
             in_title_list = bool(split) and not beyond
             if in_title_list and index == 0:  # GitHub's squash message: only commit subjects
-                return []
+                # A section on the changes says them still: llm-compressor #2822's `## Purpose
+                # ##` item is the title, its `## Changes ##` item what changed.
+                changes = [
+                    p
+                    for p in paragraphs
+                    if p.section != paragraph.section and _CHANGES_SECTION.match(p.section)
+                ]
+                return _beyond_the_title(changes, title_words) if changes else []
         if paragraph.list_item and in_title_list:
             continue
         rest = " ".join(beyond)
