@@ -203,6 +203,22 @@ def test_a_release_or_branch_marker_is_no_module(marker: str) -> None:
     assert parse_title_tags("[main][BugFix] x", listed).modules == ["main", "bugfix"]
 
 
+def test_a_status_author_or_kind_tag_is_no_unknown_module_of_a_module_list() -> None:
+    """llm-compressor's materialize warned of `[WIP]`, `[RFC]`, `[Claude]` and `[Performance]`
+    as unknown modules of its module list: each says how far along, who wrote it or what kind
+    of change, not where; a kind of change is the title's type, as `[Bugfix]` is."""
+    listed = ModulesConfig(allowed=["moe"])
+    for status in ("[WIP]", "[RFC]", "[Claude]", "[Update]"):
+        tags = parse_title_tags(f"{status}[MoE] Speed up tracing", listed)
+        assert (tags.modules, tags.unknown, tags.type) == (["moe"], [], None)
+    tags = parse_title_tags("[Performance][MoE] Speed up tracing", listed)
+    assert (tags.modules, tags.unknown, tags.type) == (["moe"], [], "performance")
+    # An unknown area before a kind of change stays unknown (`[Export Refactor]`).
+    assert parse_title_tags("[Export Refactor] Warn on re-export", listed).unknown == [
+        "export_refactor"
+    ]
+
+
 @pytest.mark.parametrize(
     "directive", ["[skip ci]", "[skip-ci]", "[ci skip]", "[no ci]", "[skip actions]"]
 )
@@ -266,7 +282,10 @@ def test_status_tags_say_no_area_and_stay_tags() -> None:
     """slime's `[NFC] Add observability subfolder` headed a report section "nfc"."""
     assert areas_of(["nfc", "WIP", "draft", "minor", "new", "rollout"]) == ["rollout"]
     assert parse_title_tags("[NFC] Add observability subfolder", ModulesConfig()).modules == ["nfc"]
-    assert parse_title_tags("[WIP][fsdp] x", ModulesConfig(allowed=["fsdp"])).unknown == ["wip"]
+    # A module list names areas: a status tag is no unknown area of it (llm-compressor's
+    # `[WIP]` and `[RFC]` were warned of as unknown modules).
+    wip = parse_title_tags("[WIP][fsdp] x", ModulesConfig(allowed=["fsdp"]))
+    assert (wip.modules, wip.unknown) == (["fsdp"], [])
     # pytorch/torchtitan's sections "Reland" and "BE": how a change came about, not where.
     assert areas_of(["Reland", "BE", "ez", "easy", "graph_trainer"]) == ["graph_trainer"]
     # aibrix's 106 `[Misc]` PRs headed its key changes with a section "Misc": they fit nowhere.
@@ -554,9 +573,11 @@ def test_learned_labels_fold_a_word_and_its_short_form() -> None:
     # Only short forms fold: `checkpointing` is another word, kept as its own (rare) tag.
     assert ground_truth(make_pr(90, "[checkpointing] fix: x"), learned).unknown == ["checkpointing"]
     # A repository's own module list is never second-guessed.
-    listed = ModulesConfig(allowed=["perf"])
+    listed = ModulesConfig(allowed=["perf", "quant"])
     assert learn_modules_config(prs, listed) == listed
-    assert ground_truth(make_pr(91, "[performance] x"), listed).unknown == ["performance"]
+    assert ground_truth(make_pr(91, "[quantization] x"), listed).unknown == ["quantization"]
+    # `[performance]` is no module `perf` of the list; it says the kind of change.
+    assert ground_truth(make_pr(92, "[performance] x"), listed).modules == []
 
 
 def test_no_tag_reaches_the_model_inputs() -> None:

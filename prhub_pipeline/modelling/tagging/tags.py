@@ -18,7 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from prhub_pipeline.config import ModulesConfig, normalise_tag
-from prhub_pipeline.modelling.text.pr_titles import bracket_tags
+from prhub_pipeline.modelling.text.pr_titles import bracket_tags, whole_tag_type
 from prhub_pipeline.records import MAX_TITLE_CHARS, ModuleLabel, PullRequest
 from prhub_pipeline.reverts import REVERT_TITLE
 
@@ -303,8 +303,13 @@ def _classify_tag(
             return [r for r in resolved if r is not None], None, False, []
         if kind_after_area and resolved[0] is not None:
             return [resolved[0]], parts[1], False, []
-        if tag in CHANGE_TYPES:
+        # A kind of change in other words (`[Performance]`, `[Documentation]`) is a type, and a
+        # status, an author or a verb (`[WIP]`, `[RFC]`, `[Claude]`, `[Update]`) no tag of any
+        # module list: llm-compressor's materialize warned of them as unknown modules.
+        if tag in CHANGE_TYPES or whole_tag_type(tag) is not None:
             return [], tag, False, []
+        if _says_no_area(_spelling_free(tag)):
+            return [], None, False, []
     return [], None, False, [tag]
 
 

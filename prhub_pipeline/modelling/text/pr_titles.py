@@ -593,15 +593,20 @@ _LAST_TAG_WORD = re.compile(r"[\s_-]+(?=[^\s_-]+$)")
 _JOINED_TAGS = re.compile(r"[&/+,]")
 
 
+def whole_tag_type(tag: str) -> PrType | None:
+    """The type a bracket tag names as a whole (`[bugfix]`, `[Performance]`), if any; not after
+    an area (`[Export Refactor]`)."""
+    key = _tag_key(tag)
+    return None if key in _VERB_ALIASES else TYPE_ALIASES.get(key)
+
+
 def tag_type(tag: str) -> PrType | None:
     """The type a bracket tag names (`[bugfix]`, `[Bug fix]`, `[Performance]`, vllm-ascend's
     `[Feat.]`, or after an area, `[MoE refactor]`), if any; `[ci]` and `[misc]` name a place,
     not a type."""
-    key = _tag_key(tag)
-    if key in _VERB_ALIASES:
-        return None
-    if key in TYPE_ALIASES:
-        return TYPE_ALIASES[key]
+    named = whole_tag_type(tag)
+    if named is not None or _tag_key(tag) in _VERB_ALIASES:
+        return named
     if _JOINED_TAGS.search(tag):  # `[Doc & Fix]`: several tags, whose types may disagree
         return None
     area, kind = ([*_LAST_TAG_WORD.split(tag.strip().lower(), maxsplit=1), ""])[:2]
