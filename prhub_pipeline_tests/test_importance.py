@@ -547,6 +547,12 @@ def test_template_instructions_left_in_are_no_summary() -> None:
         ("[ci]:", ":"),
         ("[misc] breaking: pass dataset as required args", "pass dataset as required args"),
         ("BREAKING: move recipe.dapo.src", "move recipe.dapo.src"),
+        # A tag the sentence goes on from stays (llm-compressor #2340); a purpose needs none.
+        ("[DDP] for sequential pipeline", "DDP for sequential pipeline"),
+        (
+            "[CI] to solve cache mismatch in image building",
+            "to solve cache mismatch in image building",
+        ),
     ],
 )
 def test_the_subject_is_the_title_without_its_prefix(title: str, subject: str) -> None:
