@@ -291,6 +291,12 @@ def history(count: int = 120) -> list[PullRequest]:
         ("[CI] Change A2 runner", "chore", False, ["ci"]),
         ("[CI][Misc] Use domestic npm mirror", "chore", False, ["ci", "misc"]),
         ("[Build] Prefer libs from local build dir", "chore", False, ["build"]),
+        # `Build` is the build's own work when it builds the build's artefacts; building a
+        # thing of the code is none (llm-compressor #2718, a key change typed chore).
+        ("Build scripts for pip wheels", "chore", False, []),
+        ("[CI] Build Image for v0.16.0rc1", "chore", False, ["ci"]),
+        ("build SmoothQuant mapping dynamically for MoE", "other", False, []),
+        ("[gpt_oss] Build flex masks via the shared helper", "other", False, ["gpt_oss"]),
         ("[CI] Fix flaky test", "fix", False, ["ci"]),
         ("[CI] Add Qwen3 accuracy test", "test", False, ["ci"]),
         ("[Misc] Limit ray version", "other", False, ["misc"]),

@@ -551,9 +551,24 @@ def change_kind(title: str, body: str) -> ChangeKind:
     return ChangeKind(type=pr_type, breaking=info.breaking or ticked_breaking)
 
 
+# `Build` says a build-system change when what it builds is the build's own (`Build Image for
+# v0.16.0rc1`, `Build scripts for pip wheels`, `Build Fix: ...`, `build job cleanup`); building
+# a thing of the code says none: llm-compressor #2718 "build SmoothQuant mapping dynamically
+# ..." (8.0, a key change) read as a chore, as did torchtitan #3814 "Build flex masks ...",
+# TE #3268 "Build the attention padding mask ..." and ColossalAI #1405, #4161.
+_BUILDS_ITS_OWN = re.compile(
+    r"^\W*build\s+(?:\S+\s+){0,2}?(?:images?|docker\w*|wheels?|packages?|containers?|system"
+    r"|scripts?|docs?|fix(?:es)?|jobs?|ci|support|pytorch|torch|ops|extensions?|binar(?:y|ies)"
+    r"|artifacts?|artefacts?|from\s+source|errors?|failures?|warnings?)\b",
+    re.IGNORECASE,
+)
+
+
 def first_word_type(text: str) -> PrType | None:
     """The type a text's first word says outright (`Fix ...`, `added ...`, `Supported ...`),
     if any; a word that only suggests one (`Adapt ...`, `Handle ...`) says none."""
+    if _first_words(text)[0] == "build" and not _BUILDS_ITS_OWN.match(text):
+        return None
     return next(
         (
             t
