@@ -581,6 +581,18 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         assert boilerplate not in cleaned
 
 
+def test_backticks_closed_on_their_line_are_a_code_span_not_a_fence() -> None:
+    """vllm-ascend #10379 names a file as "```tests/test_mem.py```": no fence, whose info string
+    holds no backtick; read as one, it turned the fences after it inside out."""
+    lines = ["This fixes the test in:", "```tests/test_mem.py```", "", "```bash", "File x", "```"]
+    assert split_blocks(lines) == [
+        ("text", ["This fixes the test in:"]),
+        ("text", ["```tests/test_mem.py```"]),
+        ("text", [""]),
+        ("code", ["```bash", "File x", "```"]),
+    ]
+
+
 def test_a_code_block_closes_only_at_a_fence_of_its_own_character() -> None:
     """A Python traceback marks the failing expression with `~~~~^^^^`, which opens as a `~~~`
     fence does: verl #4962's summary was the traceback's last line, and the block's real closing

@@ -83,6 +83,11 @@ def split_blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
     for line in lines:
         # The cheap `in` tests first: this runs on every line of every description.
         fence = _FENCE.match(line) if "`" in line or "~" in line else None
+        # A backtick fence's info string holds no backtick (CommonMark): "```tests/a.py```" is
+        # a code span in the text (vllm-ascend #10379's took the fences after it for text, and
+        # its summary was a traceback).
+        if fence and fence.group(1) == "```" and "`" in line[fence.end() :] and not in_code:
+            fence = None
         if in_code:
             blocks[-1][1].append(line)
             # A `~~~~^^^^` line of a Python traceback closes no ``` block (verl #4962's summary
