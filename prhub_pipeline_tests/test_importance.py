@@ -581,6 +581,21 @@ def test_clean_description_drops_the_template_and_keeps_the_author_text() -> Non
         assert boilerplate not in cleaned
 
 
+def test_a_traceback_pasted_as_text_is_no_summary() -> None:
+    """llm-compressor #2618 pastes its CI's traceback unfenced, each line behind the runner's
+    prefix: its summary was the frame `E (EngineCore pid=1) File "/usr/lib/subprocess.py",
+    line 1026, in __init__`."""
+    body = (
+        "E (EngineCore pid=1) File\n"
+        '"/usr/lib/python3.12/subprocess.py",\nline 1026, in __init__\n'
+        "E (EngineCore pid=1) FileNotFoundError: No such file or directory: 'ninja'\n\n"
+        "The test's subprocess now runs in the virtual environment, which has ninja."
+    )
+    assert summarize("Fix CI failure", body) == (
+        "The test's subprocess now runs in the virtual environment, which has ninja."
+    )
+
+
 def test_backticks_closed_on_their_line_are_a_code_span_not_a_fence() -> None:
     """vllm-ascend #10379 names a file as "```tests/test_mem.py```": no fence, whose info string
     holds no backtick; read as one, it turned the fences after it inside out."""

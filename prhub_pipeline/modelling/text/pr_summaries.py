@@ -724,6 +724,10 @@ _LOG_LINE = re.compile(
     r"^(?:Traceback \(most recent call last\)|(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)"
     r"(?:: |\())"
 )
+# A frame of a Python traceback pasted as text, whatever prefixes its lines (`E (EngineCore
+# pid=6388) File "/home/.../subprocess.py", line 1026, in __init__`: llm-compressor #2618's
+# summary was that frame).
+_TRACEBACK_FRAME = re.compile(r'\bFile\s+"[^"\n]+",\s+line\s+\d+')
 # A table pasted without its leading pipes (`Step | time | log` over `-- | -- | --`,
 # torchtitan #1804): its delimiter row gives it away.
 _TABLE_DELIMITER = re.compile(r"(?:^|\s)\|?\s*:?-{2,}:?\s*\|\s*:?-{2,}:?")
@@ -740,6 +744,7 @@ def _says_something(paragraph: str) -> bool:
         _ONLY_REFERENCES.match(paragraph.strip())
         or _COMMAND_LINE.match(paragraph.strip())
         or _LOG_LINE.match(paragraph.strip())
+        or _TRACEBACK_FRAME.search(paragraph)
         or _TABLE_DELIMITER.search(paragraph)
     ):
         return False
