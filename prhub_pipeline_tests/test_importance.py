@@ -21,6 +21,7 @@ from prhub_pipeline.modelling.scoring.importance import (
     SWEEP_SIZE_LINES,
     TOOLCHAIN_WEIGHT,
     TYPE_WEIGHTS,
+    TYPICAL_RAW_POINTS,
     PrReview,
     ScoreCalibration,
     calibration_since,
@@ -3065,6 +3066,31 @@ def test_short_history_falls_back_to_a_fixed_scale() -> None:
     assert 0.0 <= calibration.importance(6.0) <= 10.0
 
 
+def test_a_short_historys_scale_finds_key_prs_as_a_calibrated_one_would() -> None:
+    """llm-compressor's first three stored weeks (from 2026-01-26, 25 PRs) read 0 key PRs on
+    the old fixed scale, which made a PR key from raw 8.4 (at most 0.3% of any of twelve
+    repositories' PRs reach it), and 6 once a year of history was stored."""
+    feature = make_pr(
+        1,
+        "[trainer] feat: add sequence packing to the trainer",
+        body="Adds sequence packing to the trainer and the rollout, with a flag to turn it on.",
+        files=[
+            ("verl/trainer/packing.py", 220, 10),
+            ("verl/workers/rollout.py", 60, 20),
+            ("tests/test_packing.py", 90, 0),
+        ],
+    )
+    typo = make_pr(2, "[doc] chore: fix a typo", files=[("docs/index.md", 1, 1)])
+    young = fit_calibration(history(8), {}, CONFIG)
+    assert young.method == "fixed"
+    scores = score_week([feature, typo], {}, ReviewData(available=False), CONFIG, young)
+    assert [(s.number, s.is_key) for s in scores] == [(1, True), (2, False)]
+    # The typical scale's 70th percentile is a calibrated scale's key threshold.
+    assert young.importance(TYPICAL_RAW_POINTS[7]) == 7.0 == CONFIG.key_threshold
+    values = [young.importance(x / 10) for x in range(-10, 200)]
+    assert values == sorted(values) and values[0] == 0.0 and values[-1] == 10.0
+
+
 def test_the_same_pr_scores_the_same_in_any_week() -> None:
     calibration = fit_calibration(history(), {}, CONFIG)
     pr = make_pr(1, "[fsdp] fix: deadlock", files=[("verl/x.py", 50, 5)])
@@ -3678,10 +3704,11 @@ def test_calibration_places_each_raw_score_at_the_mid_rank_of_its_ties(
     thinned = fit_calibration([], {}, CONFIG)
     assert len(thinned.raw_points) == 200
     assert thinned.raw_points[0] == 0.0 and thinned.raw_points[-1] == 999.0
-    # Too short a history: the fixed scale, raw 6 of 12 is 5.0.
+    # Too short a history: a typical repository's scale, on which raw 4.08 is its 70th
+    # percentile.
     monkeypatch.setattr(importance_module, "_history_raw_scores", lambda *_: raws[:29])
     fixed = fit_calibration([], {}, CONFIG)
-    assert fixed.method == "fixed" and fixed.importance(6.0) == 5.0
+    assert fixed.method == "fixed" and fixed.importance(4.08) == 7.0
 
 
 def test_a_score_at_the_key_threshold_is_key() -> None:

@@ -844,8 +844,9 @@ class ScoreCalibration(BaseModel):
 
     `raw_points` are distinct raw scores in increasing order and `percentiles` the mid-rank
     percentile (0-100) of each in the history; between points the map is linear, below the
-    first 0 and above the last 10. With no history ("fixed"), raw scores are scaled by a fixed
-    range instead, and the report says the scores are uncalibrated.
+    first 0 and above the last 10. With too short a history ("fixed"), a raw score's percentile
+    is read off a typical repository's history instead (`TYPICAL_RAW_POINTS`), and the report
+    says the scores are not calibrated on this repository's.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -854,22 +855,35 @@ class ScoreCalibration(BaseModel):
     history_size: int = Field(ge=0)
     raw_points: list[float] = Field(default_factory=list)
     percentiles: list[float] = Field(default_factory=list)
-    fixed_raw_max: float = 12.0
 
     def importance(self, raw: float) -> float:
         """0-10 with one decimal; non-decreasing in `raw`."""
         if self.method == "fixed" or not self.raw_points:
-            value = 10.0 * raw / self.fixed_raw_max
-        elif raw <= self.raw_points[0]:
-            value = self.percentiles[0] / 10.0 if raw == self.raw_points[0] else 0.0
-        elif raw >= self.raw_points[-1]:
-            value = self.percentiles[-1] / 10.0 if raw == self.raw_points[-1] else 10.0
-        else:
-            i = bisect.bisect_right(self.raw_points, raw)
-            x0, x1 = self.raw_points[i - 1], self.raw_points[i]
-            y0, y1 = self.percentiles[i - 1], self.percentiles[i]
-            value = (y0 + (y1 - y0) * (raw - x0) / (x1 - x0)) / 10.0
-        return round(min(10.0, max(0.0, value)), 1)
+            return _importance_at(raw, TYPICAL_RAW_POINTS, TYPICAL_PERCENTILES)
+        return _importance_at(raw, self.raw_points, self.percentiles)
+
+
+def _importance_at(raw: float, points: Sequence[float], percentiles: Sequence[float]) -> float:
+    if raw <= points[0]:
+        value = percentiles[0] / 10.0 if raw == points[0] else 0.0
+    elif raw >= points[-1]:
+        value = percentiles[-1] / 10.0 if raw == points[-1] else 10.0
+    else:
+        i = bisect.bisect_right(points, raw)
+        x0, x1 = points[i - 1], points[i]
+        y0, y1 = percentiles[i - 1], percentiles[i]
+        value = (y0 + (y1 - y0) * (raw - x0) / (x1 - x0)) / 10.0
+    return round(min(10.0, max(0.0, value)), 1)
+
+
+# A typical repository's raw scores at these percentiles: the median, percentile by percentile,
+# of ten repositories' last year of PRs (verl, llm-compressor, slime, torchtitan, vllm-ascend,
+# LLaMA-Factory, TransformerEngine, VeOmni, AReaL, NeMo RL). The former fixed scale (raw 12 is
+# 10.0) made a PR key from raw 8.4, which at most 0.3% of any of them reach: llm-compressor's
+# first three stored weeks (from 2026-01-26) read 0 key PRs of 25, and 6 once a year of
+# history is stored. On this scale their years' key shares are 16-54% (calibrated: 30%).
+TYPICAL_PERCENTILES = (0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 100.0)
+TYPICAL_RAW_POINTS = (0.38, 1.3, 2.05, 2.47, 2.88, 3.32, 3.7, 4.08, 4.49, 4.97, 6.2)
 
 
 MIN_CALIBRATION_HISTORY = 30
