@@ -231,6 +231,19 @@ def test_one_stored_pr_reads_in_the_singular() -> None:
     assert "本仓库截至本周仅存储了 3 个 PR" in ZH.how_generated(None, few, False)
 
 
+def test_a_short_historys_header_names_the_scale_its_scores_are_on() -> None:
+    """Scores of a history too short to calibrate on are read off a typical repository's scale
+    (llm-compressor's first stored weeks): the header says so, not just what they are not."""
+    few = ScoreCalibration(method="fixed", history_size=8)
+    assert (
+        "only 8 PRs of this repository stored up to this week, importance not calibrated on its"
+        " history but on a typical repository's (7.0 scores above 70% of its PRs)"
+    ) in EN.how_generated(None, few, False)
+    assert "重要性未按本仓库历史校准，而按一般仓库的 PR 分布换算（7.0 即高于其中 70%）" in (
+        ZH.how_generated(None, few, False)
+    )
+
+
 def test_prs_without_a_module_of_their_own_are_all_counted() -> None:
     """tilelang's type-only tags (`[Bugfix]`) left 15 of a week's 33 PRs without a module of
     their own; the note counted the 5 the classifier gave one, and the other 10 went unsaid."""

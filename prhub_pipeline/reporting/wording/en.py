@@ -141,9 +141,9 @@ EN = Wording(
     # (torchtitan's first stored week read "only 14 PRs of this repository", of thousands).
     uncalibrated=(
         "only {n} PR of this repository stored up to this week, importance not calibrated on"
-        " history",
+        " its history but on a typical repository's (7.0 scores above 70% of its PRs)",
         "only {n} PRs of this repository stored up to this week, importance not calibrated on"
-        " history",
+        " its history but on a typical repository's (7.0 scores above 70% of its PRs)",
     ),
     with_reviews="with review data",
     without_reviews="no review data",

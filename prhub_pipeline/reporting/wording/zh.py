@@ -103,7 +103,10 @@ ZH = Wording(
     calibrated=(
         "重要性按本仓库截至本周最近的 {n} 个 PR 校准（原始分在其中的排位：7.0 即高于其中 70%）"
     ),
-    uncalibrated="本仓库截至本周仅存储了 {n} 个 PR，重要性未按历史校准",
+    uncalibrated=(
+        "本仓库截至本周仅存储了 {n} 个 PR，重要性未按本仓库历史校准，"
+        "而按一般仓库的 PR 分布换算（7.0 即高于其中 70%）"
+    ),
     with_reviews="含评审数据",
     without_reviews="无评审数据",
     pushed_listed="另有 {n} 个未经 PR 直接推送的提交，列于文末，未作分析",
