@@ -419,6 +419,7 @@ def test_score_predictions_by_hand() -> None:
     scores = score_predictions(train, test, predicted, ["ci", "doc", "fsdp"])
     # 2 true positives; 4 predicted (the untagged PR is not scored); 5 true tags.
     assert scores.micro_f1 == round(2 * 2 / (4 + 5), 4)
+    assert (scores.micro_precision, scores.micro_recall) == (0.5, 0.4)
     assert scores.macro_labels == ["ci", "fsdp"]  # doc has 3 training PRs, rocm none
     fsdp_f1 = 2 * 2 / (3 + 2)
     assert scores.macro_f1 == round((0.0 + fsdp_f1) / 2, 4)
@@ -436,6 +437,7 @@ def test_score_predictions_without_a_tagged_test_pr_are_null() -> None:
         None,
         None,
     )
+    assert (scores.micro_precision, scores.micro_recall) == (None, None)
     assert scores.per_label == {}
 
 

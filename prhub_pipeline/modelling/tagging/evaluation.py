@@ -78,6 +78,10 @@ class EvaluationReport(BaseModel):
     labels: list[str]  # the label set (configured, or learned from the training file)
     label_aliases: dict[str, str] = Field(default_factory=dict)  # other spellings of labels
     micro_f1: float | None = None
+    # A report shows a module to readers who trust it: how many predicted modules are the
+    # PR's own tag matters more than how many tags were found (llm-compressor's review).
+    micro_precision: float | None = None
+    micro_recall: float | None = None
     macro_f1: float | None = None
     macro_labels: list[str] = Field(default_factory=list)
     samples_f1: float | None = None
@@ -288,6 +292,8 @@ class PredictionScores(BaseModel):
 
     # None when no test PR carries a tag: nothing was scored.
     micro_f1: float | None
+    micro_precision: float | None
+    micro_recall: float | None
     macro_f1: float | None
     macro_labels: list[str]
     samples_f1: float | None
@@ -342,8 +348,12 @@ def score_predictions(
     }
     exact = (truth_matrix == predicted_matrix).all(axis=1)
     macro = float(np.mean([f1[column[label]] for label in macro_labels])) if macro_labels else None
+    found, predicted_total = int(true_positives.sum()), int(predicted_counts.sum())
     return PredictionScores(
         micro_f1=round(micro_f1(truth_matrix, predicted_matrix), 4) if scored else None,
+        # No module predicted for a tagged test PR: none of them is wrong.
+        micro_precision=round(found / predicted_total, 4) if predicted_total else None,
+        micro_recall=round(found / int(test_counts.sum()), 4) if scored else None,
         macro_f1=None if macro is None else round(macro, 4),
         macro_labels=macro_labels,
         samples_f1=round(_samples_f1(truth_matrix, predicted_matrix), 4) if scored else None,
