@@ -4,11 +4,14 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from prhub_pipeline.config import ModulesConfig
 from prhub_pipeline.modelling.tagging.evaluation import (
+    ConfidentScore,
     EvaluationError,
+    confident_scores,
     evaluate_files,
     load_modules_config,
     score_predictions,
@@ -427,6 +430,22 @@ def test_score_predictions_by_hand() -> None:
     assert scores.samples_f1 == round((1 + 2 / 3 + 0 + 0) / 4, 4)
     assert scores.per_label["rocm"].recall == 0.0 and scores.per_label["rocm"].train_examples == 0
     assert scores.per_label["fsdp"].precision == round(2 / 3, 4)
+
+
+def test_confident_scores_by_hand() -> None:
+    """Only the predictions at or over each bar count: a repository whose tags are too few
+    for its model to label every PR might still show its surest modules (llm-compressor)."""
+    test = [["fsdp"], ["ci"], ["doc"], []]
+    predicted = [["fsdp"], ["fsdp", "ci"], ["fsdp"], ["ci"]]
+    # Columns: ci, doc, fsdp.
+    probabilities = np.array(
+        [[0.1, 0.0, 0.95], [0.6, 0.0, 0.75], [0.0, 0.1, 0.55], [0.8, 0.0, 0.1]]
+    )
+    scores = confident_scores(test, predicted, probabilities, ["ci", "doc", "fsdp"])
+    assert scores["0.5"] == ConfidentScore(predicted=4, precision=0.5, untagged_prs_labelled=1)
+    assert scores["0.7"] == ConfidentScore(predicted=2, precision=0.5, untagged_prs_labelled=1)
+    assert scores["0.9"] == ConfidentScore(predicted=1, precision=1.0, untagged_prs_labelled=0)
+    assert confident_scores([[]], [[]], np.zeros((1, 0)), [])["0.5"].precision is None
 
 
 def test_score_predictions_without_a_tagged_test_pr_are_null() -> None:
