@@ -100,6 +100,11 @@ class ModulesConfig(StrictModel):
     # The model labels PRs only where the repository's own tags name an area for at least this
     # share of a year's PRs (see `classifier.area_tagged_share`); 0 lets it label anywhere.
     min_tagged_share: Number = Field(default=0.5, ge=0.0, le=1.0)
+    # Under that share, the model labels only its predictions of at least this probability
+    # (None: none). Opt-in, with a bar read off `classifier evaluate`'s by_confidence: the
+    # tagged PRs it is measured on are a sample of the untagged ones only where the tags name
+    # areas (llm-compressor's `[awq]`, `[moe]`: 0.93 precise at 0.7), not kinds (slime).
+    min_probability_under_share: Number | None = Field(default=None, gt=0.0, le=1.0)
     # Trained models kept per repository, newest first (each is a few MB; weekly retraining).
     keep_models: Count = Field(default=12, ge=1)
     # The report's name for a module, in every language (`ckpt: Checkpointing`) or per

@@ -39,13 +39,21 @@ class ClassifierSummary(BaseModel):
     metrics: TrainingMetrics
     min_micro_f1: float
     min_tagged_share: float = 0.0
+    # Under `min_tagged_share`, the model labels only its predictions of at least this
+    # probability (None: none).
+    min_probability_under_share: float | None = None
     sha256: str | None = None
 
     @property
-    def labels_prs(self) -> bool:
+    def tags_enough(self) -> bool:
         """Whether the repository tags enough of its PRs for the model to label the rest."""
         share = self.metrics.area_tagged_share
         return share is None or share >= self.min_tagged_share
+
+    @property
+    def labels_prs(self) -> bool:
+        """Whether the model labels PRs: all it predicts, or only its surest."""
+        return self.tags_enough or self.min_probability_under_share is not None
 
     @property
     def passes_threshold(self) -> bool:
@@ -64,9 +72,16 @@ class ClassifierSummary(BaseModel):
             line += f", macro-F1 {macro:.3f}"
         verdict = "at or above" if self.passes_threshold else "below"
         line += f" ({verdict} the {self.min_micro_f1:.2f} threshold)"
-        if not self.labels_prs:
+        if not self.tags_enough:
+            labels = (
+                "no PR"
+                if self.min_probability_under_share is None
+                else "only its predictions of probability"
+                f" {self.min_probability_under_share:g} or more"
+                " (modules.min_probability_under_share)"
+            )
             line += (
-                f"; it labels no PR: the repository's own tags name an area for"
+                f"; it labels {labels}: the repository's own tags name an area for"
                 f" {self.metrics.area_tagged_share:.0%} of a year's PRs, under"
                 f" modules.min_tagged_share {self.min_tagged_share:g}"
             )
@@ -88,6 +103,8 @@ class WeekModules(BaseModel):
     themes: dict[str, int]
     model_version: str | None  # the stored model that labelled, if any
     model_not_applied: str | None = None  # why the stored model did not label
+    # Why the stored model labelled only its surest predictions, if it did.
+    model_only_sure: str | None = None
 
 
 class ModulesTally(BaseModel):
@@ -131,6 +148,8 @@ def tally_modules(results: Sequence[WeekModules]) -> ModulesTally:
         described.append(f"unknown tags {named}{more}")
     if results and results[0].model_not_applied:
         described.append(f"no model: {results[0].model_not_applied}")
+    if results and results[0].model_only_sure:
+        described.append(f"model: {results[0].model_only_sure}")
     prs = counted(sum(r.pr_count for r in results), "PR")
     return ModulesTally(
         summary=f"{prs}: " + ", ".join(described),
@@ -160,6 +179,7 @@ def train_classifier(settings: Settings, repo: RepoConfig) -> ClassifierSummary:
         metrics=result.metrics,
         min_micro_f1=repo.modules.min_micro_f1,
         min_tagged_share=repo.modules.min_tagged_share,
+        min_probability_under_share=repo.modules.min_probability_under_share,
         sha256=sha256,
     )
 
@@ -178,6 +198,9 @@ def label_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
         not_applied = _why_not_applied(stored, repo)
         if not_applied:
             stored = None
+        only_sure = _why_only_sure(stored, repo)
+        # Under the share with a bar, only the surest predictions label.
+        min_probability = (repo.modules.min_probability_under_share or 0.0) if only_sure else 0.0
         model = stored.model if stored else None
         # Where no model labels, the tags' spellings are still learned from the history.
         spellings = (
@@ -187,7 +210,7 @@ def label_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
         )
         for window in windows_for(settings, weeks):
             prs = read_prs(con, repo.name, window.week_start)
-            labelled = label_week(prs, model, repo.modules, spellings)
+            labelled = label_week(prs, model, repo.modules, spellings, min_probability)
             diffs = read_config_diffs(con, repo.name, window.week_start)
             themes = tag_themes(prs, repo.themes, labelled.labels, repo.modules, diffs)
             replace_partition(
@@ -218,6 +241,7 @@ def label_weeks(settings: Settings, repo: RepoConfig, weeks: Sequence[date]) -> 
                     themes=dict(Counter(tag.theme for tag in themes)),
                     model_version=stored.model_version if stored else None,
                     model_not_applied=not_applied,
+                    model_only_sure=only_sure,
                 )
             )
     return results
@@ -233,10 +257,31 @@ def _why_not_applied(stored: StoredModel | None, repo: RepoConfig) -> str | None
             f"the stored model {stored.model_version} was trained under other modules settings;"
             " module_classifier trains one under these once the history meets them"
         )
+    under = _under_share(stored, repo)
+    if under and repo.modules.min_probability_under_share is None:
+        return under
+    # A model stored before the settings (or the share) were recorded still labels; one under
+    # the share with a probability bar labels its surest predictions (`_why_only_sure`).
+    return None
+
+
+def _why_only_sure(stored: StoredModel | None, repo: RepoConfig) -> str | None:
+    """Why the model labels only its predictions of `modules.min_probability_under_share`
+    or more, if it does."""
+    bar = repo.modules.min_probability_under_share
+    under = _under_share(stored, repo)
+    if bar is None or under is None:
+        return None
+    return f"only its predictions of probability {bar:g} or more label PRs: {under}"
+
+
+def _under_share(stored: StoredModel | None, repo: RepoConfig) -> str | None:
+    """Whether the repository's own tags name an area for too few PRs, said as a reason."""
+    metrics = stored.metrics if stored else None
     share = metrics.area_tagged_share if metrics else None
     if share is not None and share < repo.modules.min_tagged_share:
         return (
             f"the repository's own tags name an area for {share:.0%} of a year's PRs, under"
             f" modules.min_tagged_share {repo.modules.min_tagged_share:g}"
         )
-    return None  # a model stored before the settings (or the share) were recorded still labels
+    return None

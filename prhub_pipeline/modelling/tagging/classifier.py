@@ -925,6 +925,7 @@ def label_week(
     model: ModuleModel | None,
     config: ModulesConfig,
     spellings: LabelSpellings | None = None,
+    min_probability: float = 0.0,
 ) -> WeekLabels:
     """Each PR's modules: its own valid tags (title, else labels) at confidence 1.0; the
     model's prediction of areas (no type-only or status label) for PRs without them. Unknown
@@ -936,6 +937,8 @@ def label_week(
 
     Without a module list, tags are read in the spellings the model learned, or `spellings`
     where no model labels: torchtitan's `[graphtrainer]` and `[graph_trainer]` are one module.
+    The model's predictions under `min_probability` are dropped
+    (`modules.min_probability_under_share`).
     """
     labels: list[ModuleLabel] = []
     unknown: list[UnknownTag] = []
@@ -969,8 +972,12 @@ def label_week(
     # PRs ("Ray Train integration with LLaMA-Factory", #6542) and `fix` beside an area for more
     # (#10276, "fix:MiniCPMVPlugin IndexError ..."): a kind is its title's to say, and a guessed
     # kind, the best of the PR's columns, held back the areas it was guessed beside.
-    predicted = _predicted_labels(untagged, model, config, areas_of(model.labels))
-    areas = _predicted_labels(type_tagged, model, config, areas_of(model.labels))
+    predicted = _at_least(
+        _predicted_labels(untagged, model, config, areas_of(model.labels)), min_probability
+    )
+    areas = _at_least(
+        _predicted_labels(type_tagged, model, config, areas_of(model.labels)), min_probability
+    )
     labels.extend(x for found in (*predicted.values(), *areas.values()) for x in found)
     return WeekLabels(
         labels=labels,
@@ -978,6 +985,16 @@ def label_week(
         unlabelled=[number for number, found in predicted.items() if not found],
         areas_from_model=[number for number, found in areas.items() if found],
     )
+
+
+def _at_least(
+    labels_of: dict[int, list[ModuleLabel]], min_probability: float
+) -> dict[int, list[ModuleLabel]]:
+    """Each PR's predicted modules of at least `min_probability`."""
+    return {
+        number: [label for label in found if label.confidence >= min_probability]
+        for number, found in labels_of.items()
+    }
 
 
 def _predicted_labels(
