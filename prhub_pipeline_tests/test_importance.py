@@ -3815,6 +3815,42 @@ def test_a_pr_that_only_satisfies_a_checker_changes_no_behaviour(title: str) -> 
 @pytest.mark.parametrize(
     ("title", "declared"),
     [
+        ("feat: modernize pipelines module to Python 3.10+ syntax", True),
+        ("refactor: modernize type hints in utils/ module (part of #1927)", True),
+        ("Modernization of typehints in llmcompressor/core/lifecycle.py", True),
+        ("Modernize type hints - dataclass arguments and recipe metadata", True),
+        ("Modernize ModuleSparsificationInfo typing", True),
+        # A further change, or a rewrite of more than the syntax, may change behaviour
+        # (llm-compressor #2003, #1959, #1951, slime #1049).
+        ("[AWQ] modernized typehints, allow for n_grid/duo_scaling parameters", False),
+        ("Modernize datasets: type hints and data splits handling", False),
+        ("Modernize structural pattern matching", False),
+        ("fix: modernize type hint and add distributed init checks in utils", False),
+        ("refactor: modernize type hints in utils and add a retry", False),
+    ],
+)
+def test_a_pr_that_only_modernises_type_hints_changes_no_behaviour(
+    title: str, declared: bool
+) -> None:
+    """llm-compressor #2291 `feat: modernize pipelines module to Python 3.10+ syntax` (+73/-76
+    in seven core files, `Set[Module]` to `set[Module]`) ranked first of its week on its size
+    and core lines as a feature: its lines weigh as an `[NFC]` PR's do, it is upkeep, and it
+    needs no test."""
+    pipelines = [("verl/pipelines/helpers.py", 73, 76)]
+    modernised = make_pr(1, title, files=pipelines)
+    scored = score_parts(modernised, [], CONFIG)
+    nfc = score_parts(make_pr(2, "[NFC] polish helpers.py", files=pipelines), [], CONFIG)
+    assert declares_no_functional_change(title) is declared
+    assert (scored["core"] == pytest.approx(nfc["core"])) is declared
+    assert (scored["size"] == pytest.approx(nfc["size"])) is declared
+    assert core_tests(modernised, CONFIG) is (None if declared else False)
+    feature = make_pr(3, "feat: modernize pipelines module to Python 3.10+ syntax", files=pipelines)
+    assert pr_type(feature, change_shape(feature, CONFIG)) == "chore"
+
+
+@pytest.mark.parametrize(
+    ("title", "declared"),
+    [
         ("[doc] Update booster user documents.", True),
         ("docs: fix typo in kl_penalty docstring", True),
         ("Documentation fixes", True),

@@ -34,6 +34,7 @@ from prhub_pipeline.modelling.text.pr_titles import (
     declares_documentation,
     documents_code_only,
     only_checks,
+    only_modernises_syntax,
     parse_title,
     tag_type,
 )
@@ -377,6 +378,7 @@ def declares_no_functional_change(title: str) -> bool:
     return (
         _NO_FUNCTIONAL_CHANGE in parse_title(title).prefix_tags
         or only_checks(title)
+        or only_modernises_syntax(title)
         or declares_documentation(title)
     )
 

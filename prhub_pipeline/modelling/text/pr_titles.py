@@ -502,6 +502,35 @@ def only_checks(title: str) -> bool:
     return _CHECKS_ONLY.match(parse_title(title).subject.strip()) is not None
 
 
+# A rewrite of type hints to a newer Python's syntax and nothing else (`Optional[X]` to `X | None`,
+# `List` to `list`): llm-compressor #2291 "feat: modernize pipelines module to Python 3.10+
+# syntax" (+73/-76 in core files: `Set` to `set`, an if/elif to a `match`) ranked first of its
+# week on its size and core lines. Only where type hints or the new syntax are all the title
+# names: "modernized typehints, allow for n_grid/duo_scaling parameters" (#2003) and
+# "Modernize datasets: type hints and data splits handling" (#1959) change more, and
+# "Modernize structural pattern matching" (#1951) rewrites control flow.
+_HINT = r"(?:type[- ]?hint(?:s|ing)?|typing|type\s+annotations?)"
+_MODERNISES_HINTS = re.compile(
+    r"^moderni[sz](?:e[sd]?|ing|ation\s+of)\s+"
+    # What it modernises, a module or file named in up to four words: "pipelines module to".
+    r"(?:[\w./`-]+\s+){0,4}?"
+    rf"(?:(?:with|to|using)\s+)?(?:python\s*3\.\d+\+?\s+)?(?:syntax|{_HINT})"
+    rf"(?:\s+and\s+(?:generic\s+types|{_HINT}))?"
+    # Where, or which hints: "in utils/ module", "- dataclass arguments and recipe metadata".
+    r"(?:\s+(?:in|for|of|across|-|:)\s+"
+    r"(?:(?!\band\s+(?:add|fix|remov|allow|support|updat|chang|enabl|implement|drop|replac))"
+    r"[^,;&+])*?)?"
+    r"(?:\s*\(part\s+of\s+#\d+\))?[\s.!]*$",
+    re.IGNORECASE,
+)
+
+
+def only_modernises_syntax(title: str) -> bool:
+    """Whether a title says the PR only rewrites type hints or syntax to a newer Python's
+    (`refactor: modernize core/ module with Python 3.10+ type hints`, llm-compressor #2834)."""
+    return _MODERNISES_HINTS.match(parse_title(title).subject.strip()) is not None
+
+
 def _type_of_what_it_changes(pr_type: PrType, subject: str) -> PrType:
     if pr_type == "feat" and _REMOVES.match(subject.strip()):
         return "refactor"
