@@ -2449,6 +2449,7 @@ def test_docstrings_are_documentation_in_any_file() -> None:
         "Fix Typo",
         "chore: sort imports and remove unused imports",
         "style: reformat with black",
+        "refactor: modernize modifiers module with Python 3.10+ type hints",  # llm-compressor
     ],
 )
 def test_titles_that_name_mechanical_work(title: str) -> None:
@@ -2468,6 +2469,7 @@ def test_titles_that_name_mechanical_work(title: str) -> None:
         "[Refactor] Formatting output types related to FuseMoE",  # vllm-ascend #5481
         "fix(data): handle None tool_calls in OpenAI-style messages",
         "[data] feat: support the sharegpt format",
+        "Modernize datasets: type hints and data splits handling",  # llm-compressor #1959
     ],
 )
 def test_titles_that_name_other_work(title: str) -> None:
