@@ -609,6 +609,15 @@ def test_backticks_closed_on_their_line_are_a_code_span_not_a_fence() -> None:
     ]
 
 
+def test_a_code_span_between_runs_of_backticks_reads_as_one_span() -> None:
+    """vllm-ascend #10379's summary showed "```tests/.../test_aclgraph_mem.py```" as written."""
+    body = "This PR fixes the memory test failure in:\n```tests/test_mem.py```\n\nMore text."
+    assert summarize("t", body) == "This PR fixes the memory test failure in: `tests/test_mem.py`"
+    assert summarize("t", "Adds a check for empty ``BUFFER`` and its tests.") == (
+        "Adds a check for empty `BUFFER` and its tests."
+    )
+
+
 def test_a_code_block_closes_only_at_a_fence_of_its_own_character() -> None:
     """A Python traceback marks the failing expression with `~~~~^^^^`, which opens as a `~~~`
     fence does: verl #4962's summary was the traceback's last line, and the block's real closing

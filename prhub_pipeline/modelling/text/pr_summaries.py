@@ -115,6 +115,9 @@ _ONLY_REFERENCES = re.compile(
     re.IGNORECASE,
 )
 _CODE_SPAN = re.compile(r"`[^`]*`")
+# A code span between runs of two or more backticks (CommonMark), as in vllm-ascend #10379's
+# "failure in: ```tests/e2e/.../test_aclgraph_mem.py```": it reads as the one-backtick span.
+_LONG_CODE_SPAN = re.compile(r"(?P<ticks>`{2,})[ ]?(?P<code>[^`]+?)[ ]?(?P=ticks)(?!`)")
 # HTML's code span, as bots write file lists (vllm-ascend's translation PRs: `<code>path</code>`).
 _HTML_CODE = re.compile(r"<code>(?P<code>[^<`]*)</code>", re.IGNORECASE)
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>", re.IGNORECASE)
@@ -403,6 +406,7 @@ def _joined_lines(lines: list[str]) -> str:
 
 def _plain(text: str) -> str:
     text = _IMAGE.sub("", text)
+    text = _LONG_CODE_SPAN.sub(lambda m: f"`{m.group('code')}`", text)
     text = _HTML_CODE.sub(lambda m: f"`{m.group('code')}`", text)
     text = _LINK.sub(lambda m: m.group("text"), text)
     # No emphasis inside a code span (`model(**inputs, **extra)`): each is set aside meanwhile.
