@@ -1515,6 +1515,24 @@ def test_a_changes_section_summarises_when_the_purpose_is_the_title() -> None:
     )
 
 
+def test_a_change_said_before_a_summary_label_beats_the_background_under_it() -> None:
+    """llm-compressor #2606 says "This PR updates recovery thresholds ..." over its `SUMMARY:`
+    of the regression's history, which was its summary; a preface over a heading of the
+    author's own (`### Problem`, torchtitan #1226) stays no summary."""
+    labelled = (
+        "This PR updates the recovery thresholds to address the eval failure.\n\nSUMMARY:\n"
+        "This regression occurred after the DDP change to the loss accumulation.\n\n"
+        "TEST PLAN:\n- Reran the evals"
+    )
+    assert summarize("t", labelled) == (
+        "This PR updates the recovery thresholds to address the eval failure."
+    )
+    headed = labelled.replace("SUMMARY:", "### Summary")
+    assert summarize("t", headed) == (
+        "This regression occurred after the DDP change to the loss accumulation."
+    )
+
+
 def test_section_names_on_lines_of_their_own_head_a_template_description() -> None:
     """llm-compressor's template writes `SUMMARY:` and `TEST PLAN:` as plain lines: #2934's
     summary read "SUMMARY: Fix the AutoRound ...", #2844's the test plan's instruction."""

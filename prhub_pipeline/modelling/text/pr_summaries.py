@@ -1573,10 +1573,18 @@ def summarize(
     # "Currently X breaks when Y. ... This PR makes X ...": the background leads, but the
     # paragraph that says what the PR does is the summary.
     if preferred and not _STATES_THE_CHANGE.match(chosen) and not _AUTHOR_LEAD.match(chosen):
+        # The author's lines before llm-compressor's `SUMMARY:` line may say the change the
+        # section then explains (#2606: "This PR updates recovery thresholds ..." over the
+        # regression's history); before a heading of the author's own (`### Problem`,
+        # torchtitan #1226) they are a preface.
+        summary_at = next(
+            at for at, (section, _) in enumerate(paragraphs) if _SUMMARY_SECTIONS.search(section)
+        )
+        preface = [text for section, text in paragraphs[:summary_at] if not section]
         chosen = next(
             (
                 text
-                for text in preferred[1:]
+                for text in (preface if paragraphs[summary_at][0].isupper() else []) + preferred[1:]
                 if _STATES_THE_CHANGE.match(text)
                 and len(text.split()) >= 7
                 and not _ALSO.match(text)
