@@ -1515,6 +1515,22 @@ def test_a_changes_section_summarises_when_the_purpose_is_the_title() -> None:
     )
 
 
+def test_ticked_items_after_a_lead_in_into_the_change_are_the_change() -> None:
+    """llm-compressor #2366 writes its change as ticked `- [x]` items under a bare `This PR`,
+    which the cleaner dropped as a checklist: the summary was the background before them."""
+    body = (
+        "SUMMARY:\nThe pipeline offloads subgraph outputs as part of normal usage.\nThis PR\n"
+        "- [x] adds an offload map to the cache so that tensors are\nnot offloaded twice\n\n"
+        "TEST PLAN:\n- [x] Unit test added"
+    )
+    assert summarize("t", body) == (
+        "This PR adds an offload map to the cache so that tensors are not offloaded twice."
+    )
+    # A checklist under a line that leads into no change stays out.
+    checklist = "Fix the map.\n\nI confirm:\n- [x] I ran the tests\n- [x] I read the guide"
+    assert clean_description(checklist) == "Fix the map.\n\nI confirm:"
+
+
 def test_a_change_said_before_a_summary_label_beats_the_background_under_it() -> None:
     """llm-compressor #2606 says "This PR updates recovery thresholds ..." over its `SUMMARY:`
     of the regression's history, which was its summary; a preface over a heading of the

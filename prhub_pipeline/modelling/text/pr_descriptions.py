@@ -22,6 +22,12 @@ _ESCAPED_PARAGRAPH_BREAK = re.compile(r"(?<=\w[.!?])(?:\\n){2,}(?=\n?[A-Z][a-z])
 LIST_MARK = re.compile(r"^\s*(?:--?(?!\s*\|)|[*+•]|(?P<number>\d+)[.)])\s+")
 HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.*?)\s*#*\s*$")
 _CHECKBOX = re.compile(r"^\s*[-*+]\s+\[[ xX]\]")
+_TICKED_CHECKBOX = re.compile(r"^\s*[-*+]\s+\[[xX]\]")
+# A line that leads into the change, as llm-compressor #2366's `This PR` over its ticked
+# `- [x] adds an offload map ...` items: those items are the change, not a checklist.
+_CHANGE_LEAD_IN = re.compile(
+    r"^(?:this (?:pr|pull request|change|patch)|in this pr,? we|we)\b[^.:：]*[:：]?$", re.IGNORECASE
+)
 _FENCE = re.compile(r"^\s*(```|~~~|\\`\\`\\`)")
 _DROPPED_SECTIONS = re.compile(
     r"^(checklist|before submitting|who can review|checklist before (starting|submitting))",
@@ -152,11 +158,23 @@ def clean_description(body: str) -> str:
     kept: list[str] = []
     drop_level = 0  # inside a dropped section until a heading of this level or higher
     in_checkbox = False  # the lines after a dropped checklist item are its wrapped rest
+    in_ticked_change = False  # ticked items after a lead-in into the change are kept
     for kind, lines in split_blocks(text.split("\n")):
         line = lines[0]
-        if kind == "text" and in_checkbox and wraps_item(line):
+        if kind == "text" and (in_checkbox or in_ticked_change) and wraps_item(line):
+            if in_ticked_change:
+                kept.append(line.rstrip())
             continue
         in_checkbox = False
+        if kind == "text" and _TICKED_CHECKBOX.match(line) and not drop_level:
+            if not in_ticked_change and kept and _CHANGE_LEAD_IN.match(kept[-1].strip()):
+                in_ticked_change = True
+                if len(kept) > 1 and kept[-2].strip():  # the lead-in is a paragraph of its own
+                    kept.insert(len(kept) - 1, "")
+            if in_ticked_change:
+                kept.append(_TICKED_CHECKBOX.sub("-", line).rstrip())
+                continue
+        in_ticked_change = False
         if kind == "code":
             if drop_level or _TEMPLATE_CODE.search("\n".join(lines)):
                 continue
