@@ -365,34 +365,12 @@ def _read_authors(git_path: Path, shas: list[str]) -> dict[str, tuple[str, str]]
     }
 
 
-def _branch_commit_authors(git_path: Path, tip: str, base: str) -> list[tuple[str, str]]:
-    """The name and address of each of a merged branch's own commits (not those it shares with
-    the mainline at `base`), newest first."""
-    output = _run_git(
-        git_path,
-        [
-            "log",
-            "-z",
-            "--first-parent",
-            "--no-color",
-            f"--format={AUTHOR_FORMAT}",
-            tip,
-            "--not",
-            base,
-            "--",
-        ],
-    )
-    return [
-        (name, email) for _, name, email in _records(output, len(AUTHOR_FIELDS), "commit's author")
-    ]
-
-
 def _branches_commit_authors(
     git_path: Path, branches: Sequence[tuple[str, str]]
 ) -> dict[str, list[tuple[str, str]]]:
-    """What `_branch_commit_authors` reads of each branch, by its tip, for many merged branches
-    with one `git log` call: `branches` are (tip, mainline commit before the merge), in the
-    order they were merged.
+    """The name and address of each of merged branches' own commits (not those a branch shares
+    with the mainline before its merge), newest first, by the branch's tip, with one `git log`
+    call: `branches` are (tip, mainline commit before the merge), in the order they were merged.
 
     The log holds every commit since the first branch's base; a branch's own commits are those
     of its first-parent line that its base cannot reach, and what the bases reach grows with
@@ -441,10 +419,9 @@ def _branch_authors(git_path: Path, landings: Sequence[_Landing]) -> dict[str, t
         if landing.merged_branch_tip
     }
     authors = _read_authors(git_path, list(merges))
-    for tip, (name, _) in list(authors.items()):
-        if not BOT_LOGIN.search(name):
-            continue
-        commits = _branch_commit_authors(git_path, tip, merges[tip])
+    bot_tips = [tip for tip in merges if tip in authors and BOT_LOGIN.search(authors[tip][0])]
+    own_commits = _branches_commit_authors(git_path, [(tip, merges[tip]) for tip in bot_tips])
+    for tip, commits in own_commits.items():
         person = next((c for c in commits if not BOT_LOGIN.search(c[0])), None)
         if person:
             authors[tip] = person
@@ -810,10 +787,11 @@ def read_window(
 
     Three `git log` calls cover the whole window, however many weeks it spans: the branch's
     first-parent messages (whole history: a few MB even for busy repositories), then the files
-    of the window's landings, then the authors of merged PR branches; a fourth reads the
-    branches merged from forks (`_fork_authors`) when the window has one. Reading the whole history
-    makes a week's PRs independent of the range it is read with, and lets reverts name PRs of
-    any earlier week.
+    of the window's landings, then the authors of merged PR branches; one more reads the
+    commits of the branches a bot ended (`_branch_authors`), and one more those of branches
+    merged from forks (`_fork_authors`), when the window has such branches. Reading the whole
+    history makes a week's PRs independent of the range it is read with, and lets reverts name
+    PRs of any earlier week.
 
     - A merged PR's author is its branch's last commit's author (the last a person made, see
       `_branch_authors`), or for a fork's branch its owner's (`_fork_authors`); the merge
